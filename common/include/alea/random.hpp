@@ -1,0 +1,141 @@
+// Portable seeded randomness shared by every component of alea (header only, so
+// the LLVM plugin can use it without linking anything of ours).
+//
+// DESIGN.md: campaign seed -> build seed = mix(campaign seed, system, build index)
+// -> factor seed = mix(build seed, factor). The generators here give the same
+// stream on every platform and standard library (std::shuffle and
+// std::uniform_int_distribution do not), so a recorded seed reproduces a layout,
+// an interleaving or a bootstrap anywhere.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <utility>
+
+namespace alea {
+
+// SplitMix64 finalizer (Steele, Lea & Flood 2014): a bijective 64-bit mixer.
+constexpr std::uint64_t splitmix64Mix(std::uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+// 64-bit FNV-1a of a string: stable names -> numbers for salting streams.
+constexpr std::uint64_t hashName(std::string_view s) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (char c : s) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+// Derives a child seed: mix(parent, salt). Used for build seeds and factor seeds.
+constexpr std::uint64_t mixSeed(std::uint64_t parent, std::uint64_t salt) {
+  return splitmix64Mix(parent + 0x9e3779b97f4a7c15ULL * (salt + 1));
+}
+constexpr std::uint64_t mixSeed(std::uint64_t parent, std::string_view salt) {
+  return mixSeed(parent, hashName(salt));
+}
+
+// xoshiro256** 1.0 (Blackman & Vigna 2018), seeded through SplitMix64 as its
+// authors recommend. Satisfies UniformRandomBitGenerator.
+class Rng {
+public:
+  using result_type = std::uint64_t;
+  explicit constexpr Rng(std::uint64_t seed = 0) {
+    std::uint64_t x = seed;
+    for (auto &word : s_) {
+      x += 0x9e3779b97f4a7c15ULL;
+      word = splitmix64Mix(x);
+    }
+  }
+  static constexpr result_type min() { return 0; }
+  static constexpr result_type max() { return ~result_type{0}; }
+
+  constexpr result_type operator()() {
+    const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
+    const std::uint64_t t = s_[1] << 17;
+    s_[2] ^= s_[0];
+    s_[3] ^= s_[1];
+    s_[1] ^= s_[2];
+    s_[0] ^= s_[3];
+    s_[2] ^= t;
+    s_[3] = rotl(s_[3], 45);
+    return result;
+  }
+
+  // Uniform integer in [0, bound), bound > 0: Lemire's multiply-shift with
+  // rejection (unbiased, portable).
+  constexpr std::uint64_t below(std::uint64_t bound) {
+    std::uint64_t x = (*this)();
+    __uint128_t m = static_cast<__uint128_t>(x) * bound;
+    std::uint64_t low = static_cast<std::uint64_t>(m);
+    if (low < bound) {
+      const std::uint64_t threshold = (0 - bound) % bound;
+      while (low < threshold) {
+        x = (*this)();
+        m = static_cast<__uint128_t>(x) * bound;
+        low = static_cast<std::uint64_t>(m);
+      }
+    }
+    return static_cast<std::uint64_t>(m >> 64);
+  }
+
+  // Uniform integer in [lo, hi] (inclusive).
+  constexpr std::uint64_t between(std::uint64_t lo, std::uint64_t hi) {
+    return lo + below(hi - lo + 1);
+  }
+
+  // Uniform double in [0, 1) with 53 random bits.
+  constexpr double uniform() { return static_cast<double>((*this)() >> 11) * 0x1.0p-53; }
+
+private:
+  static constexpr std::uint64_t rotl(std::uint64_t x, int k) {
+    return (x << k) | (x >> (64 - k));
+  }
+  std::uint64_t s_[4]{};
+};
+
+// Fisher-Yates shuffle (Durstenfeld) driven by Rng: same permutation everywhere.
+template <typename RandomIt> constexpr void shuffle(RandomIt first, RandomIt last, Rng &rng) {
+  const auto n = static_cast<std::uint64_t>(last - first);
+  for (std::uint64_t i = n; i > 1; --i) {
+    const std::uint64_t j = rng.below(i);
+    using std::swap;
+    swap(first[i - 1], first[j]);
+  }
+}
+
+// Parses a seed as decimal or 0x-prefixed hexadecimal; false on anything else
+// (empty, sign, trailing garbage, overflow).
+constexpr bool parseSeed(std::string_view text, std::uint64_t &out) {
+  unsigned base = 10;
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    base = 16;
+    text.remove_prefix(2);
+  }
+  if (text.empty())
+    return false;
+  std::uint64_t value = 0;
+  for (char c : text) {
+    unsigned d;
+    if (c >= '0' && c <= '9')
+      d = static_cast<unsigned>(c - '0');
+    else if (base == 16 && c >= 'a' && c <= 'f')
+      d = static_cast<unsigned>(c - 'a' + 10);
+    else if (base == 16 && c >= 'A' && c <= 'F')
+      d = static_cast<unsigned>(c - 'A' + 10);
+    else
+      return false;
+    if (value > (~std::uint64_t{0} - d) / base)
+      return false;
+    value = value * base + d;
+  }
+  out = value;
+  return true;
+}
+
+} // namespace alea

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Installs every Debian package alea needs on a fresh Debian 12 machine, idempotently.
+# Runs apt-get only when something is missing; adds a deb-src entry (for apt-get source
+# of zlib and Lua in the real-project tests) only once.
+set -euo pipefail
+
+PACKAGES=(
+  # toolchain and build
+  cmake ninja-build g++ make pkg-config dpkg-dev
+  clang-19 llvm-19-dev llvm-19-tools lld-19 libclang-rt-19-dev
+  # libraries
+  libcli11-dev libboost-math-dev libtomlplusplus-dev libelf-dev libsqlite3-dev sqlite3
+  libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev libzstd-dev
+  # reference tools for tests and benchmarks
+  r-base-core r-cran-lme4 hyperfine valgrind python3 autoconf automake libtool
+)
+
+SUDO=""
+if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+# deb-src entry for Debian's archive, so tests can `apt-get source zlib lua5.4`.
+need_src_update=0
+if ! grep -rqsE '^(Types:.*deb-src|deb-src )' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+  echo "alea setup: adding deb-src entry for bookworm" >&2
+  $SUDO tee /etc/apt/sources.list.d/alea-deb-src.sources >/dev/null <<'SRC'
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+  need_src_update=1
+fi
+
+if ((${#missing[@]})) || ((need_src_update)); then
+  echo "alea setup: installing ${missing[*]:-(sources index only)}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  if ((${#missing[@]})); then
+    $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+fi
