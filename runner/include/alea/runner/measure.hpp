@@ -1,0 +1,160 @@
+// Measurement extraction: how one finished execution of a benchmark becomes
+// measurements. A campaign's `[measure]` table (parseMeasureSpec) says where the
+// iterations come from: none (one measurement per execution from the child's
+// wall clock or wait4(2) rusage, as hyperfine does), a regex over the program's
+// output, Google Benchmark's JSON output, or the binary records written by
+// alea's own C header <alea/iter.h> to the pipe named by ALEA_ITER_FD (format in
+// docs/measure.md). extractIterations is a pure function of the spec and the
+// captured output, so the executor can be faked and the parsers unit-tested; a
+// non-empty error means the execution is recorded as a failure, never as data.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <toml++/toml.h>
+
+namespace alea::runner {
+
+// Where the iterations of an execution come from (issue 4, "Measurement").
+enum class IterationSource {
+  None,                // one measurement per execution: `metric` below
+  Regex,               // every match of `regex` in the output, first group
+  GoogleBenchmarkJson, // --benchmark_format=json on stdout
+  Records,             // <alea/iter.h> binary records from the ALEA_ITER_FD pipe
+};
+
+// What the None source measures for the whole child process.
+enum class Metric {
+  Wall, // wall-clock seconds from spawn to reap
+  User, // ru_utime of the child (wait4)
+  Sys,  // ru_stime of the child
+  Cpu,  // user + sys
+  Rss,  // peak resident set, in KiB (ru_maxrss); not a time
+};
+
+enum class GbenchField { RealTime, CpuTime };
+
+// Which output stream the Regex source scans.
+enum class OutputStream { Stdout, Stderr };
+
+struct MeasureSpec {
+  IterationSource source = IterationSource::None;
+  Metric metric = Metric::Wall; // None source only
+  // Regex source: ECMAScript syntax, searched repeatedly over the whole text;
+  // the first capture group of each match is a decimal number, one iteration.
+  std::string regex;
+  OutputStream stream = OutputStream::Stdout;
+  // Unit of the numbers the Regex source captures ("ns", "us", "ms", "s",
+  // "min"): values are multiplied by unitScale to give seconds.
+  std::string unit = "s";
+  double unitScale = 1.0;
+  // Google Benchmark source: the per-iteration time field, and an ECMAScript
+  // regex the benchmark "name" must fully match (empty: every benchmark; the
+  // matches must then all carry the same name). Aggregate entries (mean,
+  // median, stddev of --benchmark_repetitions) are always skipped; each
+  // remaining entry (one repetition) is one iteration, converted to seconds
+  // with its own "time_unit".
+  GbenchField gbenchField = GbenchField::RealTime;
+  std::string gbenchFilter;
+
+  // The unit of the extracted values as stored ("s", or "KiB" for Rss).
+  std::string valueUnit() const;
+};
+
+// A campaign-file error with its position (1-based; 0 when unknown).
+struct MeasureSpecError {
+  std::string message; // what was expected, e.g. "expected one of none, regex..."
+  int line = 0;
+  int column = 0;
+};
+
+struct MeasureSpecResult {
+  MeasureSpec spec;
+  std::optional<MeasureSpecError> error;
+  bool ok() const { return !error; }
+};
+
+// Parses a `[measure]` table (or a benchmark's `measure = {...}` inline table):
+//   source  = "none" | "regex" | "gbench" | "records"     (default "none")
+//   metric  = "wall" | "user" | "sys" | "cpu" | "rss"     (source none)
+//   regex   = '...'  (required for source regex, must have >= 1 group)
+//   stream  = "stdout" | "stderr"                         (source regex)
+//   unit    = "ns" | "us" | "ms" | "s" | "min"            (source regex)
+//   field   = "real_time" | "cpu_time"                    (source gbench)
+//   filter  = '...'                                       (source gbench)
+// Unknown keys, wrong types, and keys that do not apply to the chosen source
+// are errors carrying the offending node's line and column.
+MeasureSpecResult parseMeasureSpec(const toml::table &table);
+
+// Seconds per unit for the unit names above (also "m" is NOT accepted:
+// ambiguous). Returns nullopt for an unknown unit.
+std::optional<double> unitToSeconds(std::string_view unit);
+
+// Everything the executor captured about one finished (or killed) child.
+struct ExecutionOutput {
+  std::string stdoutText;
+  std::string stderrTail; // the last few KiB of stderr
+  std::string records;    // raw bytes read from the ALEA_ITER_FD pipe
+  int exitCode = 0;       // valid when signal == 0 and !timedOut
+  int signal = 0;         // terminating signal, 0 if it exited
+  bool timedOut = false;  // killed by the runner after the timeout
+  double wallSeconds = 0, userSeconds = 0, sysSeconds = 0;
+  long maxRssKiB = 0;
+};
+
+struct Extraction {
+  std::vector<double> values; // in program order, warm-up included
+  std::string error;          // non-empty: the execution is a failure
+  bool ok() const { return error.empty(); }
+};
+
+// Pure: the iterations of one execution according to `spec`. Does not look at
+// the exit status (see describeFailure); with the None source returns exactly
+// one value. Errors: "no iteration matched", "malformed JSON at byte N: ...",
+// "truncated record at byte N", "bad record magic at byte N", non-positive or
+// non-finite values, etc.
+Extraction extractIterations(const MeasureSpec &spec, const ExecutionOutput &out);
+
+// Why an execution failed before its output is even looked at: timeout,
+// signal (with its name, e.g. "killed by signal 11 (SIGSEGV)") or an exit
+// status other than `expectedExit`. Empty when it ran to completion as expected.
+std::string describeFailure(const ExecutionOutput &out, int expectedExit = 0);
+
+// describeFailure, then extractIterations: what the runner stores.
+Extraction measureExecution(const MeasureSpec &spec, const ExecutionOutput &out,
+                            int expectedExit = 0);
+
+// --- <alea/iter.h> records (docs/measure.md) -------------------------------
+// 24 bytes, little-endian: u32 magic "ALIT" (0x54494c41), u16 version (1),
+// u16 kind, u64 iteration index, u64 nanoseconds.
+namespace iter {
+inline constexpr std::uint32_t kMagic = 0x54494c41u; // bytes 'A' 'L' 'I' 'T'
+inline constexpr std::uint16_t kVersion = 1;
+inline constexpr std::size_t kRecordSize = 24;
+enum class Kind : std::uint16_t {
+  Begin = 1,    // nanoseconds = CLOCK_MONOTONIC at the start of the iteration
+  End = 2,      // nanoseconds = CLOCK_MONOTONIC at its end
+  Duration = 3, // nanoseconds = the duration, measured by the program itself
+};
+struct Record {
+  Kind kind;
+  std::uint64_t index;
+  std::uint64_t nanoseconds;
+};
+// Encodes one record (tests, fakes); the C header writes the same bytes.
+std::string encode(const Record &record);
+} // namespace iter
+
+// Parses the record bytes into iteration durations in seconds (pairs Begin/End
+// by index; Duration records stand alone), in order of completion.
+Extraction parseRecords(std::string_view bytes);
+
+// Parses Google Benchmark JSON text into per-repetition times in seconds.
+Extraction parseGoogleBenchmarkJson(std::string_view json, GbenchField field,
+                                    const std::string &nameFilter);
+
+} // namespace alea::runner
