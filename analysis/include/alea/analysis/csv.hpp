@@ -1,0 +1,47 @@
+// Reads the long-form measurement CSV (DESIGN.md "Measurement exchange") into
+// a Table. Pure: text in, Table or one located error out; the caller names the
+// file. Format (docs/analyze.md): RFC 4180 fields (quotes, doubled quotes,
+// CRLF), a header naming `system`, optionally `benchmark`, the level columns
+// from the highest to the lowest, and `value`. Every value must be a finite
+// number > 0 (a time); every system and unit label non-empty.
+#pragma once
+
+#include "alea/analysis/table.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace alea::analysis {
+
+// A problem at a place in the input: 1-based line and column (the column of
+// the first character of the offending field, in bytes).
+struct CsvError {
+  std::size_t line = 0;
+  std::size_t column = 0;
+  std::string message;
+  // "file:line:col: message"
+  std::string format(std::string_view file) const;
+};
+
+struct CsvOptions {
+  // Level columns, highest first. Empty: every header column other than
+  // system, benchmark and value, in header order.
+  std::vector<std::string> levels;
+};
+
+struct CsvResult {
+  std::optional<Table> table;
+  std::optional<CsvError> error;
+};
+
+// Parses the whole text. On success the table holds every data row; checks
+// needing the whole data (balance, counts) are done later by the report.
+CsvResult parseCsv(std::string_view text, const CsvOptions &options = {});
+
+// One CSV field, RFC 4180 quoted when it holds a comma, quote, CR/LF or
+// leading/trailing space.
+std::string csvField(std::string_view field);
+
+} // namespace alea::analysis

@@ -1,0 +1,145 @@
+// The long-form measurement table and its balanced, nested view. A Table holds
+// one row per measurement (system, benchmark, one unit label per level, value),
+// whatever produced it: the CSV reader (csv.hpp) or the runner's SQLite store.
+// nest() turns it into one tree per (benchmark, system) and checks the design
+// is balanced (Kalibera & Jones TR 2012, Section 7: every estimator and Fieller's
+// interval (12) assume equal repetition counts n_i at every level and for both
+// systems); balance() applies the documented unbalanced-data policy
+// (docs/analyze.md): report every deviation, then either fail or trim each
+// benchmark to the largest common balanced shape, listing what was dropped.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace alea::analysis {
+
+// One measurement. Unit labels are interned per level (Table::label()).
+struct Row {
+  std::uint32_t system = 0;    // index into Table::systems()
+  std::uint32_t benchmark = 0; // index into Table::benchmarks()
+  double value = 0;            // seconds, or any positive unit
+  std::size_t line = 0;        // source line for messages (0: unknown)
+};
+
+// Measurements in long form. Systems, benchmarks and unit labels keep their
+// order of first appearance: that order is the order of units in every later
+// step (trimming keeps the first units, the bootstrap indexes them).
+class Table {
+public:
+  // `levels`: level names from the highest (e.g. build) to the lowest (e.g.
+  // iteration); at least one.
+  explicit Table(std::vector<std::string> levels);
+
+  // Adds one measurement; `units` holds one label per level, highest first.
+  // `benchmark` may be empty (a single-benchmark table). `line` is only used
+  // in messages. Precondition: units.size() == levels().size().
+  void add(std::string_view system, std::string_view benchmark,
+           std::span<const std::string_view> units, double value,
+           std::size_t line = 0);
+
+  const std::vector<std::string> &levels() const { return levels_; }
+  const std::vector<std::string> &systems() const { return systems_; }
+  const std::vector<std::string> &benchmarks() const { return benchmarks_; }
+  std::size_t size() const { return rows_.size(); }
+  const Row &row(std::size_t i) const { return rows_[i]; }
+  // The label of row i at level l (0 = highest level).
+  const std::string &label(std::size_t i, std::size_t level) const;
+  std::uint32_t labelId(std::size_t i, std::size_t level) const {
+    return unitIds_[i * levels_.size() + level];
+  }
+  std::optional<std::uint32_t> findSystem(std::string_view name) const;
+
+private:
+  std::vector<std::string> levels_;
+  std::vector<std::string> systems_, benchmarks_;
+  std::vector<std::vector<std::string>> labels_; // per level
+  std::vector<std::unordered_map<std::string, std::uint32_t>> labelIndex_;
+  std::vector<Row> rows_;
+  std::vector<std::uint32_t> unitIds_; // size() * levels().size()
+};
+
+// One unit of the experiment (a build, an execution...) and what it contains:
+// child units, or, at the lowest level, the measurements in source order.
+struct UnitNode {
+  std::string label;
+  std::vector<UnitNode> children; // empty at the lowest level
+  std::vector<double> values;     // only at the lowest level
+  std::vector<std::size_t> lines; // source line of each value
+  std::size_t count() const { // children or values
+    return children.empty() ? values.size() : children.size();
+  }
+};
+
+// All measurements of one system on one benchmark, nested by level.
+struct SystemData {
+  std::string system;
+  std::vector<UnitNode> units; // top-level units
+  std::size_t firstLine = 0;   // first source line of this system's rows
+};
+
+struct BenchmarkData {
+  std::string benchmark; // "" for a single unnamed benchmark
+  std::vector<SystemData> systems; // in Table::systems() order, present ones
+};
+
+// The table nested as benchmark -> system -> units, in first-seen order.
+// Fails (returns the message) on a duplicate measurement path.
+struct NestResult {
+  std::vector<BenchmarkData> benchmarks;
+  std::optional<std::string> error;
+  std::size_t errorLine = 0;
+};
+NestResult nest(const Table &table);
+
+// A deviation from the balanced design, found by checkBalance().
+struct BalanceIssue {
+  std::string benchmark, system;
+  std::vector<std::string> path; // labels from the top down to the parent
+  std::string level;             // the level whose count differs
+  std::size_t found = 0;         // children found under `path`
+  std::size_t expected = 0;      // the common count (the minimum found)
+};
+
+// Something balance() removed to make the design balanced.
+struct DroppedUnits {
+  std::string benchmark, system;
+  std::vector<std::string> path; // the parent's labels, top down
+  std::string level;             // level of the dropped units
+  std::vector<std::string> labels; // dropped unit labels (values: indices)
+  std::size_t measurements = 0;    // measurements they contained
+};
+
+enum class UnbalancedPolicy { Error, Trim };
+
+// The per-benchmark common shape: counts per level, highest first. Systems
+// of one benchmark share it, as the paper's estimators and (12) require.
+struct BalanceResult {
+  std::vector<BenchmarkData> benchmarks; // balanced (after trimming)
+  std::vector<std::vector<std::size_t>> shapes; // per benchmark
+  std::vector<BalanceIssue> issues;             // everything unbalanced
+  std::vector<DroppedUnits> dropped;            // what trimming removed
+  bool balanced() const { return issues.empty(); }
+};
+
+// Checks every benchmark for a common balanced shape across its systems and,
+// when unbalanced, trims: the number of top-level units of every system is cut
+// to the minimum over the benchmark's systems, then, level by level, each
+// kept unit's children are cut to the minimum child count over all kept units
+// of the benchmark (keeping the first units in source order). Issues are
+// always listed; with UnbalancedPolicy::Error the caller should stop when
+// !balanced(). Never drops anything silently.
+BalanceResult balance(std::vector<BenchmarkData> benchmarks,
+                      const std::vector<std::string> &levels);
+
+// The balanced data of one system as a flat array in row-major order over the
+// shape (highest level first): what the statistics engine takes.
+std::vector<double> flatten(const SystemData &system);
+
+} // namespace alea::analysis

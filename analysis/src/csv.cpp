@@ -1,0 +1,400 @@
+// The long-form CSV reader (csv.hpp): an RFC 4180 tokenizer that remembers
+// where each field starts, then a header/row validator that turns the first
+// problem into one located message.
+#include "alea/analysis/csv.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace alea::analysis {
+
+std::string CsvError::format(std::string_view file) const {
+  return std::string(file) + ":" + std::to_string(line) + ":" +
+         std::to_string(column) + ": " + message;
+}
+
+namespace {
+
+struct Field {
+  std::string text;
+  std::size_t line = 0, column = 0;
+  bool quoted = false;
+};
+
+struct Record {
+  std::vector<Field> fields;
+  std::size_t line = 0;
+  std::size_t endColumn = 0; // column just past the record's last character
+};
+
+// Splits `text` into records. Blank lines are skipped. Unquoted fields are
+// trimmed of spaces and tabs; quoted fields are kept verbatim.
+class Tokenizer {
+public:
+  explicit Tokenizer(std::string_view text) : text_(text) {
+    if (text_.substr(0, 3) == "\xEF\xBB\xBF") // UTF-8 byte order mark
+      pos_ = 3;
+  }
+
+  // False at the end of input; on a syntax error sets `error` and returns false.
+  bool next(Record &rec, std::optional<CsvError> &error) {
+    rec = {};
+    // Skip blank lines (empty, or only spaces / tabs / CR).
+    for (;;) {
+      if (pos_ >= text_.size())
+        return false;
+      std::size_t p = pos_;
+      while (p < text_.size() && (text_[p] == ' ' || text_[p] == '\t' ||
+                                  text_[p] == '\r'))
+        ++p;
+      if (p < text_.size() && text_[p] != '\n')
+        break;
+      if (p >= text_.size()) {
+        pos_ = p;
+        return false;
+      }
+      pos_ = p + 1;
+      newLine();
+    }
+    rec.line = line_;
+    for (;;) {
+      Field f;
+      // Leading blanks of an unquoted field are dropped; remember the column
+      // of the first significant character.
+      while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t'))
+        advance();
+      f.line = line_;
+      f.column = column();
+      if (pos_ < text_.size() && text_[pos_] == '"') {
+        f.quoted = true;
+        const std::size_t qLine = line_, qCol = column();
+        advance();
+        for (;;) {
+          if (pos_ >= text_.size()) {
+            error = CsvError{qLine, qCol, "unterminated quoted field"};
+            return false;
+          }
+          char c = text_[pos_];
+          if (c == '"') {
+            if (pos_ + 1 < text_.size() && text_[pos_ + 1] == '"') {
+              f.text.push_back('"');
+              advance();
+              advance();
+              continue;
+            }
+            advance();
+            break;
+          }
+          if (c == '\n') {
+            f.text.push_back('\n');
+            ++pos_;
+            newLine();
+            continue;
+          }
+          f.text.push_back(c);
+          advance();
+        }
+        while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t'))
+          advance();
+        if (pos_ < text_.size() && text_[pos_] != ',' && text_[pos_] != '\n' &&
+            !(text_[pos_] == '\r' && atLineEnd(pos_ + 1))) {
+          error = CsvError{line_, column(),
+                           "unexpected character after a closing quote "
+                           "(quotes inside a field must be doubled)"};
+          return false;
+        }
+      } else {
+        while (pos_ < text_.size() && text_[pos_] != ',' &&
+               text_[pos_] != '\n' &&
+               !(text_[pos_] == '\r' && atLineEnd(pos_ + 1))) {
+          if (text_[pos_] == '"') {
+            error = CsvError{line_, column(),
+                             "quote inside an unquoted field (quote the whole "
+                             "field and double the quote)"};
+            return false;
+          }
+          f.text.push_back(text_[pos_]);
+          advance();
+        }
+        while (!f.text.empty() &&
+               (f.text.back() == ' ' || f.text.back() == '\t'))
+          f.text.pop_back();
+      }
+      rec.fields.push_back(std::move(f));
+      if (pos_ >= text_.size()) {
+        rec.endColumn = column();
+        return true;
+      }
+      if (text_[pos_] == ',') {
+        advance();
+        continue;
+      }
+      // End of the record: "\n" or "\r\n".
+      rec.endColumn = column();
+      if (text_[pos_] == '\r')
+        ++pos_;
+      ++pos_;
+      newLine();
+      return true;
+    }
+  }
+
+private:
+  bool atLineEnd(std::size_t p) const {
+    return p >= text_.size() || text_[p] == '\n';
+  }
+  void advance() { ++pos_; }
+  void newLine() {
+    ++line_;
+    lineStart_ = pos_;
+  }
+  std::size_t column() const { return pos_ - lineStart_ + 1; }
+
+  std::string_view text_;
+  std::size_t pos_ = 0;
+  std::size_t line_ = 1;
+  std::size_t lineStart_ = 0;
+};
+
+std::string quoted(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 2);
+  out.push_back('"');
+  out.append(s);
+  out.push_back('"');
+  return out;
+}
+
+std::string joinNames(const std::vector<std::string> &names) {
+  std::string out;
+  for (const auto &n : names) {
+    if (!out.empty())
+      out += ",";
+    out += n;
+  }
+  return out;
+}
+
+// Parses a whole field as a double; accepts a leading '+'.
+bool parseNumber(const std::string &text, double &out) {
+  const char *first = text.data();
+  const char *last = text.data() + text.size();
+  if (first != last && *first == '+')
+    ++first;
+  if (first == last)
+    return false;
+  auto [ptr, ec] = std::from_chars(first, last, out);
+  if (ec == std::errc::result_out_of_range) {
+    // from_chars leaves `out` unchanged on range errors: an overflow is
+    // reported as not finite, an underflow (negative exponent) as zero.
+    const auto e = text.find_first_of("eE");
+    const bool tiny = e != std::string::npos && e + 1 < text.size() &&
+                      text[e + 1] == '-';
+    out = tiny ? 0.0 : HUGE_VAL;
+    return ptr == last;
+  }
+  return ec == std::errc() && ptr == last;
+}
+
+} // namespace
+
+CsvResult parseCsv(std::string_view text, const CsvOptions &options) {
+  CsvResult result;
+  Tokenizer tok(text);
+  Record header;
+  std::optional<CsvError> error;
+  if (!tok.next(header, error)) {
+    result.error = error ? *error
+                         : CsvError{1, 1,
+                                    "empty input: expected a header line "
+                                    "(system,[benchmark,]<levels>,value)"};
+    return result;
+  }
+  // Header: column names are case-sensitive; duplicates are an error.
+  std::map<std::string, std::size_t> columnOf;
+  for (std::size_t i = 0; i < header.fields.size(); ++i) {
+    const Field &f = header.fields[i];
+    if (f.text.empty()) {
+      result.error = CsvError{f.line, f.column, "empty column name in header"};
+      return result;
+    }
+    if (!columnOf.emplace(f.text, i).second) {
+      result.error =
+          CsvError{f.line, f.column, "duplicate column " + quoted(f.text)};
+      return result;
+    }
+  }
+  for (const char *required : {"system", "value"}) {
+    if (!columnOf.count(required)) {
+      result.error = CsvError{header.line, 1,
+                              std::string("missing column \"") + required +
+                                  "\" in header (expected system,[benchmark,]"
+                                  "<levels>,value)"};
+      return result;
+    }
+  }
+  const std::size_t systemCol = columnOf["system"];
+  const std::size_t valueCol = columnOf["value"];
+  constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  const std::size_t benchCol =
+      columnOf.count("benchmark") ? columnOf["benchmark"] : kNone;
+  std::vector<std::string> levels;
+  std::vector<std::size_t> levelCols;
+  if (!options.levels.empty()) {
+    for (const auto &name : options.levels) {
+      if (name == "system" || name == "benchmark" || name == "value") {
+        result.error = CsvError{header.line, 1,
+                                "column " + quoted(name) + " cannot be a level"};
+        return result;
+      }
+      auto it = columnOf.find(name);
+      if (it == columnOf.end()) {
+        result.error = CsvError{header.line, 1,
+                                "missing level column " + quoted(name) +
+                                    " in header (levels: " +
+                                    joinNames(options.levels) + ")"};
+        return result;
+      }
+      if (std::find(levels.begin(), levels.end(), name) != levels.end()) {
+        result.error = CsvError{header.line, 1,
+                                "level " + quoted(name) + " named twice"};
+        return result;
+      }
+      levels.push_back(name);
+      levelCols.push_back(it->second);
+    }
+  } else {
+    for (std::size_t i = 0; i < header.fields.size(); ++i) {
+      const std::string &name = header.fields[i].text;
+      if (name == "system" || name == "benchmark" || name == "value")
+        continue;
+      levels.push_back(name);
+      levelCols.push_back(i);
+    }
+  }
+  if (levels.empty()) {
+    result.error = CsvError{header.line, 1,
+                            "no level columns in header (expected e.g. "
+                            "system,build,execution,iteration,value)"};
+    return result;
+  }
+
+  Table table(levels);
+  // First row and top-level field of each (benchmark, system), and its
+  // distinct top-level labels: a system needs at least two top-level units.
+  struct CellInfo {
+    std::size_t line = 0, column = 0;
+    std::set<std::string> topLabels;
+  };
+  std::map<std::pair<std::string, std::string>, CellInfo> cells;
+  std::vector<std::pair<std::string, std::string>> cellOrder;
+  const std::size_t nFields = header.fields.size();
+  Record rec;
+  std::vector<std::string_view> units(levels.size());
+  while (tok.next(rec, error)) {
+    if (rec.fields.size() != nFields) {
+      const std::size_t col = rec.fields.size() > nFields
+                                  ? rec.fields[nFields].column
+                                  : rec.endColumn;
+      result.error = CsvError{rec.line, col,
+                              "expected " + std::to_string(nFields) +
+                                  " fields as in the header, found " +
+                                  std::to_string(rec.fields.size())};
+      return result;
+    }
+    const Field &sys = rec.fields[systemCol];
+    if (sys.text.empty()) {
+      result.error = CsvError{sys.line, sys.column, "empty system name"};
+      return result;
+    }
+    for (std::size_t l = 0; l < levels.size(); ++l) {
+      const Field &f = rec.fields[levelCols[l]];
+      if (f.text.empty()) {
+        result.error =
+            CsvError{f.line, f.column, "empty " + levels[l] + " label"};
+        return result;
+      }
+      units[l] = f.text;
+    }
+    const Field &val = rec.fields[valueCol];
+    double value = 0;
+    if (val.text.empty()) {
+      result.error = CsvError{val.line, val.column, "empty value"};
+      return result;
+    }
+    if (!parseNumber(val.text, value)) {
+      result.error = CsvError{val.line, val.column,
+                              "value " + quoted(val.text) + " is not a number"};
+      return result;
+    }
+    if (!std::isfinite(value)) {
+      result.error = CsvError{val.line, val.column,
+                              "value " + quoted(val.text) + " is not finite"};
+      return result;
+    }
+    if (!(value > 0)) {
+      result.error = CsvError{val.line, val.column,
+                              "value " + quoted(val.text) +
+                                  " is not positive (times must be > 0)"};
+      return result;
+    }
+    const std::string bench =
+        benchCol != kNone ? rec.fields[benchCol].text : std::string();
+    table.add(sys.text, bench, units, value, rec.line);
+    auto key = std::make_pair(bench, sys.text);
+    auto [it, inserted] = cells.try_emplace(key);
+    if (inserted) {
+      it->second.line = rec.line;
+      it->second.column = rec.fields[levelCols[0]].column;
+      cellOrder.push_back(key);
+    }
+    it->second.topLabels.insert(std::string(units[0]));
+  }
+  if (error) {
+    result.error = *error;
+    return result;
+  }
+  if (table.size() == 0) {
+    result.error = CsvError{header.line + 1, 1,
+                            "no measurements after the header line"};
+    return result;
+  }
+  for (const auto &key : cellOrder) {
+    const CellInfo &info = cells[key];
+    if (info.topLabels.size() < 2) {
+      result.error = CsvError{
+          info.line, info.column,
+          "system " + quoted(key.second) +
+              (key.first.empty() ? "" : " on benchmark " + quoted(key.first)) +
+              " has only one " + levels[0] + " (" + levels[0] +
+              " is the top level; a confidence interval needs at least 2)"};
+      return result;
+    }
+  }
+  result.table = std::move(table);
+  return result;
+}
+
+std::string csvField(std::string_view field) {
+  bool needQuotes = field.empty() ? false
+                                  : (field.front() == ' ' || field.back() == ' ' ||
+                                     field.front() == '\t' || field.back() == '\t');
+  for (char c : field)
+    if (c == ',' || c == '"' || c == '\n' || c == '\r')
+      needQuotes = true;
+  if (!needQuotes)
+    return std::string(field);
+  std::string out = "\"";
+  for (char c : field) {
+    if (c == '"')
+      out += '"';
+    out += c;
+  }
+  out += '"';
+  return out;
+}
+
+} // namespace alea::analysis

@@ -1,0 +1,252 @@
+// The long-form measurement table, its nesting into per-system unit trees and
+// the unbalanced-data policy (see table.hpp and docs/analyze.md).
+#include "alea/analysis/table.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <map>
+
+namespace alea::analysis {
+
+namespace {
+
+std::uint32_t intern(std::vector<std::string> &names, std::string_view name) {
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == name)
+      return static_cast<std::uint32_t>(i);
+  names.emplace_back(name);
+  return static_cast<std::uint32_t>(names.size() - 1);
+}
+
+} // namespace
+
+Table::Table(std::vector<std::string> levels)
+    : levels_(std::move(levels)), labels_(levels_.size()),
+      labelIndex_(levels_.size()) {
+  assert(!levels_.empty());
+}
+
+void Table::add(std::string_view system, std::string_view benchmark,
+                std::span<const std::string_view> units, double value,
+                std::size_t line) {
+  assert(units.size() == levels_.size());
+  Row r;
+  r.system = intern(systems_, system);
+  r.benchmark = intern(benchmarks_, benchmark);
+  r.value = value;
+  r.line = line;
+  rows_.push_back(r);
+  for (std::size_t l = 0; l < levels_.size(); ++l) {
+    std::string key(units[l]);
+    auto [it, inserted] = labelIndex_[l].try_emplace(
+        key, static_cast<std::uint32_t>(labels_[l].size()));
+    if (inserted)
+      labels_[l].push_back(std::move(key));
+    unitIds_.push_back(it->second);
+  }
+}
+
+const std::string &Table::label(std::size_t i, std::size_t level) const {
+  return labels_[level][labelId(i, level)];
+}
+
+std::optional<std::uint32_t> Table::findSystem(std::string_view name) const {
+  for (std::size_t i = 0; i < systems_.size(); ++i)
+    if (systems_[i] == name)
+      return static_cast<std::uint32_t>(i);
+  return std::nullopt;
+}
+
+NestResult nest(const Table &table) {
+  NestResult out;
+  const std::size_t nLevels = table.levels().size();
+  // Index of each (benchmark, system) cell, then a label -> child map per node
+  // (kept beside the tree so lookups stay O(log n) per row).
+  struct Index {
+    std::map<std::uint32_t, std::size_t> child;
+    std::vector<Index> sub;
+  };
+  std::vector<std::vector<std::optional<std::size_t>>> cell(
+      table.benchmarks().size(),
+      std::vector<std::optional<std::size_t>>(table.systems().size()));
+  std::vector<std::vector<Index>> indexOf(table.benchmarks().size());
+  for (std::size_t b = 0; b < table.benchmarks().size(); ++b) {
+    out.benchmarks.push_back({table.benchmarks()[b], {}});
+  }
+  // Systems appear in table order inside each benchmark.
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    const Row &r = table.row(i);
+    auto &slot = cell[r.benchmark][r.system];
+    if (!slot) {
+      slot = 0; // assigned below after sorting by system order
+    }
+  }
+  for (std::size_t b = 0; b < table.benchmarks().size(); ++b) {
+    for (std::size_t s = 0; s < table.systems().size(); ++s) {
+      if (cell[b][s]) {
+        cell[b][s] = out.benchmarks[b].systems.size();
+        out.benchmarks[b].systems.push_back({table.systems()[s], {}, 0});
+        indexOf[b].emplace_back();
+      }
+    }
+  }
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    const Row &r = table.row(i);
+    const std::size_t s = *cell[r.benchmark][r.system];
+    SystemData &sys = out.benchmarks[r.benchmark].systems[s];
+    if (sys.firstLine == 0)
+      sys.firstLine = r.line;
+    std::vector<UnitNode> *nodes = &sys.units;
+    Index *index = &indexOf[r.benchmark][s];
+    UnitNode *node = nullptr;
+    for (std::size_t l = 0; l < nLevels; ++l) {
+      const std::uint32_t id = table.labelId(i, l);
+      auto [it, inserted] = index->child.try_emplace(id, nodes->size());
+      if (inserted) {
+        nodes->push_back({table.label(i, l), {}, {}, {}});
+        index->sub.emplace_back();
+      }
+      node = &(*nodes)[it->second];
+      Index *next = &index->sub[it->second];
+      if (l + 1 == nLevels && !inserted) {
+        // The lowest-level unit already holds a value: the same measurement
+        // path appears twice.
+        out.error = "duplicate measurement: system \"" +
+                    table.systems()[r.system] + "\"" +
+                    (table.benchmarks()[r.benchmark].empty()
+                         ? std::string()
+                         : ", benchmark \"" + table.benchmarks()[r.benchmark] +
+                               "\"") +
+                    " already has a value for this " +
+                    table.levels().back() + " (first on line " +
+                    std::to_string(node->lines.front()) + ")";
+        out.errorLine = r.line;
+        return out;
+      }
+      nodes = &node->children;
+      index = next;
+    }
+    node->values.push_back(r.value);
+    node->lines.push_back(r.line);
+  }
+  return out;
+}
+
+namespace {
+
+std::size_t measurementsIn(const UnitNode &n) {
+  if (n.children.empty())
+    return n.values.size();
+  std::size_t total = 0;
+  for (const auto &c : n.children)
+    total += measurementsIn(c);
+  return total;
+}
+
+// Each node of one depth together with its path and owning system.
+struct Slot {
+  std::size_t system;
+  std::vector<std::string> path;
+  UnitNode *node;
+};
+
+} // namespace
+
+BalanceResult balance(std::vector<BenchmarkData> benchmarks,
+                      const std::vector<std::string> &levels) {
+  BalanceResult out;
+  const std::size_t nLevels = levels.size();
+  for (auto &bench : benchmarks) {
+    std::vector<std::size_t> shape(nLevels, 0);
+    // Level 0: the top-level units of each system.
+    std::size_t top = SIZE_MAX;
+    for (const auto &sys : bench.systems)
+      top = std::min(top, sys.units.size());
+    for (std::size_t s = 0; s < bench.systems.size(); ++s) {
+      auto &sys = bench.systems[s];
+      if (sys.units.size() != top) {
+        out.issues.push_back(
+            {bench.benchmark, sys.system, {}, levels[0], sys.units.size(), top});
+        DroppedUnits d{bench.benchmark, sys.system, {}, levels[0], {}, 0};
+        for (std::size_t k = top; k < sys.units.size(); ++k) {
+          d.labels.push_back(sys.units[k].label);
+          d.measurements += measurementsIn(sys.units[k]);
+        }
+        out.dropped.push_back(std::move(d));
+        sys.units.resize(top);
+      }
+    }
+    shape[0] = top;
+    // The kept units at the current depth, in order.
+    std::vector<Slot> frontier;
+    for (std::size_t s = 0; s < bench.systems.size(); ++s)
+      for (auto &u : bench.systems[s].units)
+        frontier.push_back({s, {u.label}, &u});
+    for (std::size_t l = 1; l < nLevels; ++l) {
+      // The frontier holds the kept units of level l-1; their children are
+      // the units of level l (each lowest-level unit holds one measurement).
+      const std::size_t childLevel = l;
+      std::size_t common = SIZE_MAX;
+      for (const auto &slot : frontier)
+        common = std::min(common, slot.node->count());
+      if (frontier.empty())
+        common = 0;
+      for (auto &slot : frontier) {
+        UnitNode &n = *slot.node;
+        if (n.count() == common)
+          continue;
+        const std::string &sysName = bench.systems[slot.system].system;
+        out.issues.push_back({bench.benchmark, sysName, slot.path,
+                              levels[childLevel], n.count(), common});
+        DroppedUnits d{bench.benchmark, sysName, slot.path, levels[childLevel],
+                       {}, 0};
+        if (n.children.empty()) {
+          for (std::size_t k = common; k < n.values.size(); ++k)
+            d.labels.push_back(std::to_string(k));
+          d.measurements = n.values.size() - common;
+          n.values.resize(common);
+          n.lines.resize(common);
+        } else {
+          for (std::size_t k = common; k < n.children.size(); ++k) {
+            d.labels.push_back(n.children[k].label);
+            d.measurements += measurementsIn(n.children[k]);
+          }
+          n.children.resize(common);
+        }
+        out.dropped.push_back(std::move(d));
+      }
+      shape[l] = common;
+      std::vector<Slot> next;
+      for (auto &slot : frontier)
+        for (auto &c : slot.node->children) {
+          auto path = slot.path;
+          path.push_back(c.label);
+          next.push_back({slot.system, std::move(path), &c});
+        }
+      frontier = std::move(next);
+    }
+    out.shapes.push_back(std::move(shape));
+  }
+  out.benchmarks = std::move(benchmarks);
+  return out;
+}
+
+namespace {
+void flattenInto(const UnitNode &n, std::vector<double> &out) {
+  if (n.children.empty()) {
+    out.insert(out.end(), n.values.begin(), n.values.end());
+    return;
+  }
+  for (const auto &c : n.children)
+    flattenInto(c, out);
+}
+} // namespace
+
+std::vector<double> flatten(const SystemData &system) {
+  std::vector<double> out;
+  for (const auto &u : system.units)
+    flattenInto(u, out);
+  return out;
+}
+
+} // namespace alea::analysis
