@@ -1,0 +1,33 @@
+// Threshold decision on a confidence interval for theta = candidate / baseline
+// of execution TIMES (TR 2012 §4.2 and §8.3; spec_000 §5): "different" iff
+// U < 1 - thr (faster) or L > 1 + thr (slower), strict inequalities as in the
+// paper. The paper has no third outcome; we split its "may have the same
+// performance" into NoChange (the whole interval lies inside [1-thr, 1+thr])
+// and Inconclusive (it crosses 1-thr or 1+thr, or Fieller is unbounded).
+#pragma once
+
+#include "alea/analysis/fieller.hpp"
+#include "alea/analysis/interval.hpp"
+
+#include <string_view>
+
+namespace alea::analysis {
+
+enum class Decision {
+  Faster,       // U < 1 - thr
+  Slower,       // L > 1 + thr
+  NoChange,     // 1 - thr <= L and U <= 1 + thr
+  Inconclusive, // anything else
+};
+
+// thr >= 0 is a relative change (0.02 = 2%). thr = 0 gives the significance
+// style decision: Faster/Slower iff the interval excludes 1, and NoChange only
+// for the degenerate interval [1, 1].
+Decision decide(const Interval &interval, double threshold);
+// Unbounded Fieller intervals are Inconclusive.
+Decision decide(const FiellerResult &fieller, double threshold);
+
+// "faster", "slower", "no change", "inconclusive".
+std::string_view decisionName(Decision d);
+
+} // namespace alea::analysis

@@ -1,0 +1,54 @@
+// Fieller's confidence interval for the ratio of two means, theta =
+// mean(candidate) / mean(baseline) (TR 2012 Lemma 7.7 and eq. 12; KJ13 eq. 5;
+// spec_000 §4.2-4.3 with the paper's numerator/denominator labelling fixed:
+// the BASELINE (denominator) variance goes into a = d^2 - t^2 v_dd).
+//
+// Bounded only when the baseline mean is significantly different from zero
+// (a > 0). Otherwise the confidence set is two rays or the whole line and the
+// result says Unbounded with no numbers (never NaN, never swapped bounds).
+#pragma once
+
+#include "alea/analysis/expected.hpp"
+#include "alea/analysis/hierarchy.hpp"
+#include "alea/analysis/interval.hpp"
+
+#include <optional>
+
+namespace alea::analysis {
+
+enum class FiellerStatus { Bounded, Unbounded };
+
+// Degrees of freedom when the two systems have different top-level counts
+// (the paper assumes equal counts, nu = n_top - 1; spec_001 D-B6 leaves the
+// unequal case open).
+enum class FiellerDf {
+  MinCount, // nu = min(n_c, n_b) - 1: conservative (default)
+  Welch,    // Welch-Satterthwaite on S_c^2/n_c and S_b^2/n_b
+};
+
+struct FiellerResult {
+  FiellerStatus status = FiellerStatus::Unbounded;
+  double estimate = 0;                // mean(candidate) / mean(baseline)
+  std::optional<Interval> interval;   // only when Bounded
+  double df = 0;                      // nu used for t (0 for the normal variant)
+  double quantile = 0;                // t_{1-alpha/2,nu} (or u); t^2 is used
+  double confidence = 0.95;
+};
+
+// The general quadratic form (spec_000 §4.2): m = numerator estimate, d =
+// denominator estimate, v_mm, v_dd their variances (of the ESTIMATES), v_md
+// their covariance, q the two-sided critical value (only q^2 is used).
+// Bounded iff a = d^2 - q^2 v_dd > 0. The returned df is 0; set it yourself.
+FiellerResult fiellerFromMoments(double m, double vmm, double d, double vdd, double vmd, double q,
+                                 double confidence);
+
+// Fieller on the top-level means of each system: v = S_{n+1}^2 / n_{n+1} per
+// system, independent systems (v_md = 0), t with nu = n_top - 1 (equal
+// counts) or per `df` when the counts differ. Fails when either hierarchy is
+// invalid or has fewer than 2 top-level units, or confidence is not in (0,1).
+Expected<FiellerResult> fiellerRatio(const Hierarchy &candidate, const Hierarchy &baseline,
+                                     double confidence = 0.95,
+                                     IntervalMethod method = IntervalMethod::T,
+                                     FiellerDf df = FiellerDf::MinCount);
+
+} // namespace alea::analysis
