@@ -1,0 +1,70 @@
+// `alea layout`: shows what alea recorded in a binary (seed, factors), its
+// function order and layout fingerprint, or compares two binaries' layouts
+// (`--diff A B`). Option parsing only; reading and formatting are in
+// alea_linker (linker/include/alea/linker/layout.hpp, docs/layout.md).
+#include "command.hpp"
+
+#include "alea/linker/layout.hpp"
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct LayoutOptions {
+  std::vector<std::string> files;
+  bool diff = false;
+  bool json = false;
+  bool fingerprintOnly = false;
+};
+
+alea::linker::Layout load(const std::string &path) {
+  std::string error;
+  auto layout = alea::linker::readLayout(path, error);
+  if (!layout)
+    throw alea::cli::Error(error);
+  return std::move(*layout);
+}
+
+int runLayout(const LayoutOptions &opts) {
+  namespace al = alea::linker;
+  if (opts.diff) {
+    if (opts.files.size() != 2)
+      throw alea::cli::Error("layout --diff needs exactly two binaries");
+    if (opts.fingerprintOnly)
+      throw alea::cli::Error("--fingerprint and --diff cannot be combined");
+    const al::Layout a = load(opts.files[0]);
+    const al::Layout b = load(opts.files[1]);
+    const al::LayoutDiff d = al::diffLayouts(a, b);
+    std::fputs((opts.json ? al::diffToJson(a, b, d) : al::formatDiff(a, b, d)).c_str(), stdout);
+    return 0;
+  }
+  if (opts.files.size() != 1)
+    throw alea::cli::Error("layout needs exactly one binary (or --diff A B)");
+  const al::Layout l = load(opts.files[0]);
+  if (opts.fingerprintOnly)
+    std::printf("%s\n", al::hex16(l.fingerprint).c_str());
+  else
+    std::fputs((opts.json ? al::layoutToJson(l) : al::formatLayout(l)).c_str(), stdout);
+  return 0;
+}
+
+void setupLayout(CLI::App &app) {
+  auto opts = std::make_shared<LayoutOptions>();
+  auto *sub = app.add_subcommand(
+      "layout", "Show a binary's recorded seed, factors, function order and layout fingerprint, "
+                "or compare two layouts with --diff A B");
+  sub->add_option("binary", opts->files, "ELF executable, shared object or object file(s)")
+      ->required();
+  sub->add_flag("--diff", opts->diff, "Compare the layouts of two binaries A B");
+  sub->add_flag("--json", opts->json, "Machine-readable output");
+  sub->add_flag("--fingerprint", opts->fingerprintOnly,
+                "Print only the layout fingerprint (16 hex digits)");
+  sub->callback([opts] { alea::cli::setExitCode(runLayout(*opts)); });
+}
+
+} // namespace
+
+ALEA_COMMAND("layout", setupLayout);

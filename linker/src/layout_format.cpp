@@ -1,0 +1,198 @@
+// Text and JSON renderings of a layout and of a layout diff, as printed by
+// `alea layout` (docs/layout.md). Kept in the library so tests can pin them and
+// the CLI file stays option parsing only. JSON is written by hand: the output is
+// small, flat and needs only string escaping.
+#include "alea/linker/layout.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+namespace alea::linker {
+
+namespace {
+
+std::string jsonString(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+    case '"':
+      out += "\\\"";
+      break;
+    case '\\':
+      out += "\\\\";
+      break;
+    case '\n':
+      out += "\\n";
+      break;
+    case '\t':
+      out += "\\t";
+      break;
+    default:
+      if (static_cast<unsigned char>(c) < 0x20) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
+        out += buf;
+      } else {
+        out += c;
+      }
+    }
+  }
+  return out + "\"";
+}
+
+std::string joined(const std::vector<std::string> &items, std::string_view sep) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i)
+    out += (i ? std::string(sep) : std::string()) + items[i];
+  return out;
+}
+
+std::string percent(std::size_t part, std::size_t whole) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", whole ? 100.0 * double(part) / double(whole) : 0.0);
+  return buf;
+}
+
+std::string seedText(const AleaRecord &r) {
+  if (!r.present)
+    return "none (not randomized by alea)";
+  if (!r.valid)
+    return "unreadable note: \"" + r.text + "\"";
+  return "0x" + hex16(r.seed);
+}
+
+std::string recordJson(const AleaRecord &r) {
+  std::ostringstream os;
+  os << "{\"randomized\":" << (r.present && r.valid ? "true" : "false");
+  if (r.present && r.valid) {
+    os << ",\"seed\":\"0x" << hex16(r.seed) << "\",\"factors\":[";
+    for (std::size_t i = 0; i < r.factors.size(); ++i)
+      os << (i ? "," : "") << jsonString(r.factors[i]);
+    os << "]";
+  }
+  if (r.present)
+    os << ",\"note\":" << jsonString(r.text);
+  os << ",\"notes\":" << r.noteCount << ",\"consistent\":" << (r.consistent() ? "true" : "false")
+     << ",\"disagreeing\":[";
+  for (std::size_t i = 0; i < r.disagreeing.size(); ++i)
+    os << (i ? "," : "") << jsonString(r.disagreeing[i]);
+  os << "]}";
+  return os.str();
+}
+
+} // namespace
+
+std::string formatLayout(const Layout &l) {
+  std::ostringstream os;
+  const auto &r = l.record;
+  os << "file:        " << l.path << " (" << l.fileType << ")\n";
+  os << "seed:        " << seedText(r) << "\n";
+  if (r.present && r.valid)
+    os << "factors:     " << (r.factors.empty() ? "(none)" : joined(r.factors, ",")) << "\n";
+  if (r.present) {
+    os << "notes:       " << r.noteCount << (r.consistent() ? " (all agree)" : " (DISAGREE)")
+       << "\n";
+    for (const auto &d : r.disagreeing)
+      os << "  disagreeing note: " << d << "\n";
+  }
+  os << "functions:   " << l.functions.size() << (l.fromDynsym ? " (from .dynsym: stripped)" : "")
+     << "\n";
+  os << "fingerprint: " << hex16(l.fingerprint) << "\n";
+  if (l.functions.empty())
+    return os.str();
+  os << "\n";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%6s  %-18s  %8s  ", "#", "address", "size");
+  os << buf << "section / name\n";
+  for (std::size_t i = 0; i < l.functions.size(); ++i) {
+    const auto &f = l.functions[i];
+    std::snprintf(buf, sizeof buf, "%6zu  0x%016llx  %8llu  ", i,
+                  static_cast<unsigned long long>(f.address),
+                  static_cast<unsigned long long>(f.size));
+    os << buf << f.section << "  " << f.name << (f.local ? " (local)" : "") << "\n";
+  }
+  return os.str();
+}
+
+std::string layoutToJson(const Layout &l) {
+  std::ostringstream os;
+  os << "{\"file\":" << jsonString(l.path) << ",\"type\":" << jsonString(l.fileType)
+     << ",\"alea\":" << recordJson(l.record) << ",\"fingerprint\":\"" << hex16(l.fingerprint)
+     << "\",\"from_dynsym\":" << (l.fromDynsym ? "true" : "false")
+     << ",\"function_count\":" << l.functions.size() << ",\"functions\":[";
+  for (std::size_t i = 0; i < l.functions.size(); ++i) {
+    const auto &f = l.functions[i];
+    os << (i ? "," : "") << "\n{\"name\":" << jsonString(f.name) << ",\"address\":" << f.address
+       << ",\"size\":" << f.size << ",\"section\":" << jsonString(f.section)
+       << ",\"local\":" << (f.local ? "true" : "false") << "}";
+  }
+  os << "]}\n";
+  return os.str();
+}
+
+std::string formatDiff(const Layout &a, const Layout &b, const LayoutDiff &d) {
+  std::ostringstream os;
+  const std::size_t m = d.matched();
+  os << "A: " << a.path << "  seed " << seedText(a.record) << "  fingerprint "
+     << hex16(d.fingerprintA) << "\n";
+  os << "B: " << b.path << "  seed " << seedText(b.record) << "  fingerprint "
+     << hex16(d.fingerprintB) << "\n";
+  os << "layouts:                   " << (d.sameLayout() ? "identical" : "different") << "\n";
+  os << "functions:                 A " << d.functionsA << ", B " << d.functionsB << "\n";
+  os << "matched:                   " << m << " (" << d.matchedByName << " by name, "
+     << d.matchedBySize << " by unique size)\n";
+  os << "unmatched locals:          A " << d.unmatchedLocalA << ", B " << d.unmatchedLocalB << "\n";
+  if (!d.onlyInA.empty())
+    os << "only in A:                 " << d.onlyInA.size() << " (" << joined(d.onlyInA, ", ")
+       << ")\n";
+  if (!d.onlyInB.empty())
+    os << "only in B:                 " << d.onlyInB.size() << " (" << joined(d.onlyInB, ", ")
+       << ")\n";
+  os << "moved (rank changed):      " << d.moved << " of " << m << " (" << percent(d.moved, m)
+     << ")\n";
+  os << "address changed:           " << d.addressChanged << " of " << m << " ("
+     << percent(d.addressChanged, m) << ")\n";
+  os << "cache-line offset changed: " << d.lineOffsetChanged << " of " << m << " ("
+     << percent(d.lineOffsetChanged, m) << ")\n";
+  os << "size changed:              " << d.sizeChanged << "\n";
+  os << "offset delta mod 64 (bytes: functions):";
+  for (std::size_t bin = 0; bin < 8; ++bin) {
+    std::size_t n = 0;
+    for (std::size_t k = bin * 8; k < bin * 8 + 8; ++k)
+      n += d.lineOffsetDelta[k];
+    os << (bin ? "," : "") << " " << bin * 8 << "-" << bin * 8 + 7 << ": " << n;
+  }
+  os << "\n";
+  return os.str();
+}
+
+std::string diffToJson(const Layout &a, const Layout &b, const LayoutDiff &d) {
+  std::ostringstream os;
+  auto names = [&os](const std::vector<std::string> &v) {
+    os << "[";
+    for (std::size_t i = 0; i < v.size(); ++i)
+      os << (i ? "," : "") << jsonString(v[i]);
+    os << "]";
+  };
+  os << "{\"a\":{\"file\":" << jsonString(a.path) << ",\"alea\":" << recordJson(a.record)
+     << ",\"fingerprint\":\"" << hex16(d.fingerprintA) << "\",\"functions\":" << d.functionsA
+     << "},\"b\":{\"file\":" << jsonString(b.path) << ",\"alea\":" << recordJson(b.record)
+     << ",\"fingerprint\":\"" << hex16(d.fingerprintB) << "\",\"functions\":" << d.functionsB
+     << "},\"same_layout\":" << (d.sameLayout() ? "true" : "false")
+     << ",\"matched\":" << d.matched() << ",\"matched_by_name\":" << d.matchedByName
+     << ",\"matched_by_size\":" << d.matchedBySize
+     << ",\"unmatched_local_a\":" << d.unmatchedLocalA
+     << ",\"unmatched_local_b\":" << d.unmatchedLocalB << ",\"only_in_a\":";
+  names(d.onlyInA);
+  os << ",\"only_in_b\":";
+  names(d.onlyInB);
+  os << ",\"moved\":" << d.moved << ",\"address_changed\":" << d.addressChanged
+     << ",\"size_changed\":" << d.sizeChanged
+     << ",\"line_offset_changed\":" << d.lineOffsetChanged << ",\"line_offset_delta\":[";
+  for (std::size_t k = 0; k < 64; ++k)
+    os << (k ? "," : "") << d.lineOffsetDelta[k];
+  os << "]}\n";
+  return os.str();
+}
+
+} // namespace alea::linker

@@ -1,0 +1,310 @@
+// Reading a layout out of an ELF file with libelf: the `.note.alea` record and
+// the defined functions in address order, plus the layout fingerprint. Notes
+// are parsed by hand from the section bytes (4-byte aligned name/desc words, as
+// in the gABI) so that a `.note.alea` section that an old toolchain typed
+// SHT_PROGBITS is read as well as a proper SHT_NOTE one.
+#include "alea/linker/layout.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <map>
+#include <memory>
+#include <unistd.h>
+
+namespace alea::linker {
+
+namespace {
+
+// Owns the file descriptor and the Elf handle.
+struct ElfFile {
+  int fd = -1;
+  Elf *elf = nullptr;
+  ~ElfFile() {
+    if (elf)
+      elf_end(elf);
+    if (fd >= 0)
+      close(fd);
+  }
+};
+
+std::string fileTypeName(unsigned type) {
+  switch (type) {
+  case ET_EXEC:
+    return "executable";
+  case ET_DYN:
+    return "shared object";
+  case ET_REL:
+    return "relocatable";
+  case ET_CORE:
+    return "core";
+  default:
+    return "unknown";
+  }
+}
+
+bool isHexDigit(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+std::uint32_t readWord(const unsigned char *p, bool bigEndian) {
+  if (bigEndian)
+    return (std::uint32_t(p[0]) << 24) | (std::uint32_t(p[1]) << 16) |
+           (std::uint32_t(p[2]) << 8) | std::uint32_t(p[3]);
+  return (std::uint32_t(p[3]) << 24) | (std::uint32_t(p[2]) << 16) |
+         (std::uint32_t(p[1]) << 8) | std::uint32_t(p[0]);
+}
+
+std::size_t align4(std::size_t n) { return (n + 3) & ~std::size_t{3}; }
+
+// Appends the descriptors of the notes named "alea" of type 1 found in `bytes`.
+// Zero padding between notes (section alignment when the linker concatenates
+// input sections) is skipped word by word.
+void collectNotes(const unsigned char *bytes, std::size_t size, bool bigEndian,
+                  std::vector<std::string> &out) {
+  std::size_t pos = 0;
+  while (pos + 12 <= size) {
+    const std::uint32_t nameSize = readWord(bytes + pos, bigEndian);
+    const std::uint32_t descSize = readWord(bytes + pos + 4, bigEndian);
+    const std::uint32_t type = readWord(bytes + pos + 8, bigEndian);
+    if (nameSize == 0 && descSize == 0 && type == 0) {
+      pos += 4; // padding
+      continue;
+    }
+    const std::size_t nameAt = pos + 12;
+    const std::size_t descAt = nameAt + align4(nameSize);
+    const std::size_t end = descAt + align4(descSize);
+    if (nameSize > size || descSize > size || end > size)
+      return; // truncated or not a note: stop rather than read garbage
+    std::string_view name(reinterpret_cast<const char *>(bytes + nameAt), nameSize);
+    while (!name.empty() && name.back() == '\0')
+      name.remove_suffix(1);
+    if (name == NoteName && type == NoteType) {
+      std::string desc(reinterpret_cast<const char *>(bytes + descAt), descSize);
+      while (!desc.empty() && desc.back() == '\0')
+        desc.pop_back();
+      out.push_back(std::move(desc));
+    }
+    pos = end;
+  }
+}
+
+AleaRecord makeRecord(const std::vector<std::string> &descs) {
+  AleaRecord record;
+  record.noteCount = descs.size();
+  record.present = !descs.empty();
+  if (!record.present)
+    return record;
+  record.text = descs.front();
+  if (auto parsed = parseNoteText(record.text)) {
+    record.valid = true;
+    record.seed = parsed->seed;
+    record.factors = parsed->factors;
+  }
+  for (const auto &d : descs)
+    if (d != record.text &&
+        std::find(record.disagreeing.begin(), record.disagreeing.end(), d) ==
+            record.disagreeing.end())
+      record.disagreeing.push_back(d);
+  return record;
+}
+
+// Preferred alias: a global name over a local one, then the smaller name.
+bool preferredOver(const Function &x, const Function &y) {
+  if (x.local != y.local)
+    return !x.local;
+  return x.name < y.name;
+}
+
+} // namespace
+
+std::optional<ParsedNote> parseNoteText(std::string_view text) {
+  constexpr std::string_view seedKey = " seed=0x";
+  constexpr std::string_view factorsKey = " factors=";
+  if (text.substr(0, NoteFormatTag.size()) != NoteFormatTag)
+    return std::nullopt;
+  text.remove_prefix(NoteFormatTag.size());
+  if (text.substr(0, seedKey.size()) != seedKey)
+    return std::nullopt;
+  text.remove_prefix(seedKey.size());
+  if (text.size() < 16)
+    return std::nullopt;
+  ParsedNote note;
+  for (char c : text.substr(0, 16)) {
+    if (!isHexDigit(c))
+      return std::nullopt;
+    const unsigned d = c <= '9' ? unsigned(c - '0') : unsigned((c | 0x20) - 'a' + 10);
+    note.seed = (note.seed << 4) | d;
+  }
+  text.remove_prefix(16);
+  if (text.substr(0, factorsKey.size()) != factorsKey)
+    return std::nullopt;
+  text.remove_prefix(factorsKey.size());
+  if (text.find_first_of(" \t\n") != std::string_view::npos)
+    return std::nullopt;
+  while (!text.empty()) {
+    const auto comma = text.find(',');
+    const auto item = text.substr(0, comma);
+    if (item.empty())
+      return std::nullopt;
+    note.factors.emplace_back(item);
+    if (comma == std::string_view::npos)
+      break;
+    text.remove_prefix(comma + 1);
+    if (text.empty())
+      return std::nullopt; // trailing comma
+  }
+  return note;
+}
+
+std::string hex16(std::uint64_t value) {
+  static const char digits[] = "0123456789abcdef";
+  std::string s(16, '0');
+  for (int i = 15; i >= 0; --i, value >>= 4)
+    s[static_cast<std::size_t>(i)] = digits[value & 0xf];
+  return s;
+}
+
+std::uint64_t fingerprint(const std::vector<Function> &functions) {
+  std::uint64_t h = 0xcbf29ce484222325ULL; // FNV-1a 64 offset basis
+  auto feed = [&h](std::uint64_t v) {
+    for (int i = 0; i < 8; ++i, v >>= 8) {
+      h ^= v & 0xff;
+      h *= 0x100000001b3ULL; // FNV-1a 64 prime
+    }
+  };
+  if (functions.empty())
+    return h;
+  const std::uint64_t base = functions.front().address & ~std::uint64_t{0xfff};
+  for (const auto &f : functions) {
+    feed(f.address - base);
+    feed(f.size);
+  }
+  return h;
+}
+
+std::optional<Layout> readLayout(const std::string &path, std::string &error) {
+  if (elf_version(EV_CURRENT) == EV_NONE) {
+    error = "libelf initialization failed";
+    return std::nullopt;
+  }
+  ElfFile file;
+  file.fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (file.fd < 0) {
+    error = "cannot open '" + path + "': " + std::strerror(errno);
+    return std::nullopt;
+  }
+  file.elf = elf_begin(file.fd, ELF_C_READ, nullptr);
+  if (!file.elf || elf_kind(file.elf) != ELF_K_ELF) {
+    error = "'" + path + "' is not an ELF file" +
+            (file.elf && elf_kind(file.elf) == ELF_K_AR ? " (it is an archive)" : "");
+    return std::nullopt;
+  }
+  GElf_Ehdr ehdr;
+  std::size_t shstrndx = 0;
+  if (!gelf_getehdr(file.elf, &ehdr) || elf_getshdrstrndx(file.elf, &shstrndx) != 0) {
+    error = "'" + path + "': malformed ELF: " + elf_errmsg(-1);
+    return std::nullopt;
+  }
+  const bool bigEndian = ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
+
+  Layout layout;
+  layout.path = path;
+  layout.fileType = fileTypeName(ehdr.e_type);
+  if (ehdr.e_type == ET_DYN) {
+    // A position-independent executable is ET_DYN with a program interpreter.
+    std::size_t phnum = 0;
+    if (elf_getphdrnum(file.elf, &phnum) == 0)
+      for (std::size_t i = 0; i < phnum; ++i) {
+        GElf_Phdr phdr;
+        if (gelf_getphdr(file.elf, static_cast<int>(i), &phdr) && phdr.p_type == PT_INTERP)
+          layout.fileType = "executable (PIE)";
+      }
+  }
+
+  // Pass 1: section names and flags, notes, and where the symbol tables are.
+  struct SectionInfo {
+    std::string name;
+    bool exec = false;
+  };
+  std::map<std::size_t, SectionInfo> sections;
+  Elf_Scn *symtab = nullptr, *dynsym = nullptr;
+  std::vector<std::string> descs;
+  for (Elf_Scn *scn = elf_nextscn(file.elf, nullptr); scn;
+       scn = elf_nextscn(file.elf, scn)) {
+    GElf_Shdr shdr;
+    if (!gelf_getshdr(scn, &shdr)) {
+      error = "'" + path + "': malformed section header: " + elf_errmsg(-1);
+      return std::nullopt;
+    }
+    const char *name = elf_strptr(file.elf, shstrndx, shdr.sh_name);
+    SectionInfo &info = sections[elf_ndxscn(scn)];
+    info.name = name ? name : "";
+    info.exec = (shdr.sh_flags & SHF_EXECINSTR) != 0 && shdr.sh_type != SHT_NOBITS;
+    if (shdr.sh_type == SHT_SYMTAB)
+      symtab = scn;
+    else if (shdr.sh_type == SHT_DYNSYM)
+      dynsym = scn;
+    const bool noteLike =
+        shdr.sh_type == SHT_NOTE || (info.name == NoteSectionName && shdr.sh_type != SHT_NOBITS);
+    if (noteLike) {
+      // elf_rawdata: the bytes as stored; note words are decoded by hand.
+      Elf_Data *data = elf_rawdata(scn, nullptr);
+      if (data && data->d_buf)
+        collectNotes(static_cast<const unsigned char *>(data->d_buf), data->d_size, bigEndian,
+                     descs);
+    }
+  }
+  layout.record = makeRecord(descs);
+
+  // Pass 2: the functions of the static symbol table (or .dynsym if stripped).
+  Elf_Scn *symScn = symtab ? symtab : dynsym;
+  layout.fromDynsym = !symtab && dynsym;
+  if (symScn) {
+    GElf_Shdr shdr;
+    gelf_getshdr(symScn, &shdr);
+    Elf_Data *data = elf_getdata(symScn, nullptr);
+    const std::size_t count = shdr.sh_entsize ? shdr.sh_size / shdr.sh_entsize : 0;
+    // key (section index, address) -> function, folding aliases
+    std::map<std::pair<std::size_t, std::uint64_t>, Function> byPlace;
+    for (std::size_t i = 0; data && i < count; ++i) {
+      GElf_Sym sym;
+      if (!gelf_getsym(data, static_cast<int>(i), &sym))
+        break;
+      const unsigned type = GELF_ST_TYPE(sym.st_info);
+      if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_size == 0 ||
+          sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE)
+        continue;
+      auto sec = sections.find(sym.st_shndx);
+      if (sec == sections.end() || !sec->second.exec)
+        continue;
+      Function f;
+      const char *name = elf_strptr(file.elf, shdr.sh_link, sym.st_name);
+      f.name = name ? name : "";
+      f.address = sym.st_value;
+      f.size = sym.st_size;
+      f.section = sec->second.name;
+      f.local = GELF_ST_BIND(sym.st_info) == STB_LOCAL;
+      auto [it, inserted] = byPlace.try_emplace({sym.st_shndx, sym.st_value}, f);
+      if (!inserted && preferredOver(f, it->second)) {
+        f.size = std::max(f.size, it->second.size);
+        it->second = f;
+      }
+    }
+    layout.functions.reserve(byPlace.size());
+    for (auto &[key, f] : byPlace)
+      layout.functions.push_back(std::move(f));
+    // Executables and shared objects: order by address alone (sections there
+    // are laid out by address, not by index).
+    if (ehdr.e_type != ET_REL)
+      std::stable_sort(layout.functions.begin(), layout.functions.end(),
+                       [](const Function &x, const Function &y) { return x.address < y.address; });
+  }
+  layout.fingerprint = fingerprint(layout.functions);
+  return layout;
+}
+
+} // namespace alea::linker

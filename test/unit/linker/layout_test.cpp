@@ -1,0 +1,387 @@
+// Tests of the ELF layout reader, fingerprint and diff (alea_linker). Every ELF
+// file is built here with LLVM 19's clang + lld; expected function orders come
+// from lld's --symbol-ordering-file, expected addresses and sizes from llvm-nm,
+// and notes are hand-written `.note.alea` sections, so nothing expected is
+// produced by the code under test.
+#include "alea/linker/layout.hpp"
+
+#include "alea/random.hpp"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace al = alea::linker;
+
+namespace {
+
+std::string gDir;
+
+std::string path(const std::string &name) { return gDir + "/" + name; }
+
+void writeFile(const std::string &name, const std::string &text) {
+  std::ofstream(path(name)) << text;
+}
+
+// Runs a shell command, returns its stdout; fails the test on nonzero status.
+std::string run(const std::string &cmd) {
+  std::string out;
+  FILE *p = popen(cmd.c_str(), "r");
+  if (!p) {
+    ADD_FAILURE() << "popen failed: " << cmd;
+    return out;
+  }
+  std::array<char, 4096> buf;
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0)
+    out.append(buf.data(), n);
+  const int status = pclose(p);
+  EXPECT_EQ(status, 0) << "command failed: " << cmd << "\n" << out;
+  return out;
+}
+
+// C source of a hand-made alea note (common brief: name "alea", type 1,
+// descriptor NUL-padded to 4 bytes).
+std::string noteSource(const std::string &var, const std::string &text) {
+  const std::size_t n = (text.size() + 1 + 3) & ~std::size_t{3};
+  std::ostringstream os;
+  os << "struct AleaNote_" << var << " { unsigned namesz, descsz, type; char name[8]; char desc["
+     << n << "]; };\n"
+     << "__attribute__((section(\".note.alea\"), used, aligned(4))) static const struct AleaNote_"
+     << var << " " << var << " = {5, " << n << ", 1, \"alea\", \"" << text << "\"};\n";
+  return os.str();
+}
+
+// Five functions of distinct sizes (bodies differ in length) plus main.
+const char *const ProgramSource = R"(
+#include <stdio.h>
+#define NI __attribute__((noinline, used))
+NI int fa(int x) { return x + 1; }
+NI int fb(int x) { return x * 3 + fa(x); }
+NI int fc(int x) { int s = 0; for (int i = 0; i < x; ++i) s += i * fb(i); return s; }
+NI int fd(int x) { return fc(x) ^ fb(x) ^ (x << 3) ^ (x >> 2) ^ fa(x * 5); }
+NI int fe(int x) { int s = 1; for (int i = 1; i < x; ++i) s = s * 31 + fd(i) % 7 + fc(i) / 3; return s; }
+int main(int argc, char **argv) { (void)argv; printf("%d\n", fe(argc + 4)); return 0; }
+)";
+
+const std::string Clang = ALEA_TEST_CLANG;
+
+// Links ProgramSource (+ extra sources) with lld, optionally with an order file.
+std::string buildProgram(const std::string &name, const std::vector<std::string> &order,
+                         const std::string &extraSources = "") {
+  writeFile(name + ".c", ProgramSource);
+  std::string cmd = Clang + " -O1 -ffunction-sections -fuse-ld=lld -o " + path(name) + " " +
+                    path(name + ".c") + " " + extraSources;
+  if (!order.empty()) {
+    std::string text;
+    for (const auto &f : order)
+      text += f + "\n";
+    writeFile(name + ".order", text);
+    cmd += " -Wl,--symbol-ordering-file=" + path(name + ".order");
+  }
+  run(cmd + " 2>&1");
+  return path(name);
+}
+
+al::Layout mustRead(const std::string &file) {
+  std::string error;
+  auto layout = al::readLayout(file, error);
+  EXPECT_TRUE(layout.has_value()) << error;
+  return layout ? *layout : al::Layout{};
+}
+
+std::vector<std::string> namesOf(const al::Layout &l, const std::vector<std::string> &wanted) {
+  std::vector<std::string> out;
+  for (const auto &f : l.functions)
+    for (const auto &w : wanted)
+      if (f.name == w)
+        out.push_back(f.name);
+  return out;
+}
+
+class LinkerLayout : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    char tmpl[] = "/tmp/alea-linker-test-XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    gDir = tmpl;
+  }
+  static void TearDownTestSuite() { std::system(("rm -rf '" + gDir + "'").c_str()); }
+};
+
+} // namespace
+
+// --- note text -----------------------------------------------------------------
+
+TEST(NoteText, ParsesSeedAndFactors) {
+  auto n = al::parseNoteText(
+      "alea-layout-v1 seed=0x00000000deadBEEF factors=function-order,link-order");
+  ASSERT_TRUE(n);
+  EXPECT_EQ(n->seed, 0xdeadbeefULL);
+  EXPECT_EQ(n->factors, (std::vector<std::string>{"function-order", "link-order"}));
+}
+
+TEST(NoteText, EmptyFactorListIsValid) {
+  auto n = al::parseNoteText("alea-layout-v1 seed=0xffffffffffffffff factors=");
+  ASSERT_TRUE(n);
+  EXPECT_EQ(n->seed, ~0ULL);
+  EXPECT_TRUE(n->factors.empty());
+}
+
+TEST(NoteText, RejectsMalformed) {
+  EXPECT_FALSE(al::parseNoteText(""));
+  EXPECT_FALSE(al::parseNoteText("alea-layout-v2 seed=0x0000000000000001 factors=a"));
+  EXPECT_FALSE(al::parseNoteText("alea-layout-v1 seed=0x001 factors=a"));         // short
+  EXPECT_FALSE(al::parseNoteText("alea-layout-v1 seed=0x000000000000000g factors=a"));
+  EXPECT_FALSE(al::parseNoteText("alea-layout-v1 seed=0x0000000000000001"));     // no factors
+  EXPECT_FALSE(al::parseNoteText("alea-layout-v1 seed=0x0000000000000001 factors=a,"));
+  EXPECT_FALSE(al::parseNoteText("alea-layout-v1 seed=0x0000000000000001 factors=a,,b"));
+  EXPECT_FALSE(al::parseNoteText("alea-layout-v1 seed=1 factors=a"));
+}
+
+TEST(Hex16, SixteenLowerCaseDigits) {
+  EXPECT_EQ(al::hex16(0), "0000000000000000");
+  EXPECT_EQ(al::hex16(0xDEADBEEF12345678ULL), "deadbeef12345678");
+}
+
+// --- fingerprint ---------------------------------------------------------------
+
+TEST(Fingerprint, EmptyIsFnvOffsetBasis) {
+  // FNV-1a 64 offset basis (Fowler/Noll/Vo, IETF draft-eastlake-fnv).
+  EXPECT_EQ(al::fingerprint({}), 0xcbf29ce484222325ULL);
+}
+
+TEST(Fingerprint, IsFnv1aOfOffsetsAndSizes) {
+  std::vector<al::Function> fs = {{"x", 0x401130, 16, ".text", false},
+                                  {"y", 0x401150, 40, ".text", true}};
+  // Independent computation with alea::hashName (FNV-1a over a byte string):
+  // offsets are relative to the page of the first function, 0x401000.
+  std::string bytes;
+  for (std::uint64_t v : {0x130ULL, 16ULL, 0x150ULL, 40ULL})
+    for (int i = 0; i < 8; ++i)
+      bytes.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+  EXPECT_EQ(al::fingerprint(fs), alea::hashName(bytes));
+}
+
+TEST(Fingerprint, IgnoresNamesAndWholePageShiftsButNotOffsetsOrSizes) {
+  std::vector<al::Function> fs = {{"x", 0x401130, 16, ".text", false},
+                                  {"y", 0x401150, 40, ".text", true}};
+  const auto base = al::fingerprint(fs);
+  auto renamed = fs;
+  renamed[1].name = "zz_random";
+  EXPECT_EQ(al::fingerprint(renamed), base);
+  auto pageShift = fs;
+  for (auto &f : pageShift)
+    f.address += 0x3000;
+  EXPECT_EQ(al::fingerprint(pageShift), base);
+  auto lineShift = fs;
+  for (auto &f : lineShift)
+    f.address += 16;
+  EXPECT_NE(al::fingerprint(lineShift), base);
+  auto resized = fs;
+  resized[0].size = 17;
+  EXPECT_NE(al::fingerprint(resized), base);
+  auto swapped = fs;
+  std::swap(swapped[0].size, swapped[1].size);
+  EXPECT_NE(al::fingerprint(swapped), base);
+}
+
+// --- reading ELF files ---------------------------------------------------------
+
+TEST_F(LinkerLayout, FunctionOrderFollowsSymbolOrderingFile) {
+  const std::vector<std::string> order1 = {"fd", "main", "fa", "fe", "fc", "fb"};
+  const std::vector<std::string> order2 = {"fb", "fc", "fe", "fa", "main", "fd"};
+  const auto l1 = mustRead(buildProgram("order1", order1));
+  const auto l2 = mustRead(buildProgram("order2", order2));
+  EXPECT_EQ(namesOf(l1, order1), order1);
+  EXPECT_EQ(namesOf(l2, order2), order2);
+  for (std::size_t i = 1; i < l1.functions.size(); ++i)
+    EXPECT_LT(l1.functions[i - 1].address, l1.functions[i].address);
+  EXPECT_NE(l1.fingerprint, l2.fingerprint);
+}
+
+TEST_F(LinkerLayout, AddressesAndSizesAgreeWithLlvmNm) {
+  const std::string exe = buildProgram("nm", {"fe", "fa", "main"});
+  const auto l = mustRead(exe);
+  // llvm-nm -P: "name type value size" (hex), defined text symbols only.
+  std::istringstream nm(
+      run(std::string(ALEA_TEST_LLVM_NM) + " -P --defined-only " + exe));
+  std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> expected;
+  std::string line;
+  while (std::getline(nm, line)) {
+    std::istringstream ls(line);
+    std::string name, type, value, size;
+    if (!(ls >> name >> type >> value >> size) || (type != "T" && type != "t"))
+      continue;
+    const auto sz = std::stoull(size, nullptr, 16);
+    if (sz)
+      expected[name] = {std::stoull(value, nullptr, 16), sz};
+  }
+  ASSERT_GE(expected.size(), 6u);
+  std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> got;
+  for (const auto &f : l.functions)
+    got[f.name] = {f.address, f.size};
+  EXPECT_EQ(got, expected);
+  EXPECT_EQ(l.fileType, "executable (PIE)");
+  for (const auto &f : l.functions)
+    EXPECT_EQ(f.section, ".text") << f.name;
+}
+
+TEST_F(LinkerLayout, SameInputGivesSameFingerprint) {
+  const std::vector<std::string> order = {"fc", "fa", "main"};
+  const auto a = mustRead(buildProgram("same1", order));
+  const auto b = mustRead(buildProgram("same2", order));
+  EXPECT_EQ(a.fingerprint, b.fingerprint);
+  const auto d = al::diffLayouts(a, b);
+  EXPECT_TRUE(d.sameLayout());
+  EXPECT_EQ(d.moved, 0u);
+  EXPECT_EQ(d.addressChanged, 0u);
+  EXPECT_EQ(d.matchedByName, a.functions.size());
+}
+
+TEST_F(LinkerLayout, UnrandomizedBinaryHasNoRecord) {
+  const auto l = mustRead(buildProgram("plain", {}));
+  EXPECT_FALSE(l.record.present);
+  EXPECT_EQ(l.record.noteCount, 0u);
+  EXPECT_NE(al::formatLayout(l).find("not randomized by alea"), std::string::npos);
+}
+
+TEST_F(LinkerLayout, ReadsHandmadeNoteInExecutableAndObject) {
+  const std::string text = "alea-layout-v1 seed=0x00000000000004d2 factors=function-order,"
+                           "global-order,symbol-names,code-padding,stack-offset,link-order,"
+                           "section-order";
+  writeFile("note1.c", noteSource("n1", text));
+  run(Clang + " -c -o " + path("note1.o") + " " + path("note1.c"));
+  const auto obj = mustRead(path("note1.o"));
+  EXPECT_EQ(obj.fileType, "relocatable");
+  ASSERT_TRUE(obj.record.present);
+  EXPECT_TRUE(obj.record.valid);
+  EXPECT_EQ(obj.record.seed, 1234u);
+  EXPECT_EQ(obj.record.text, text);
+
+  const auto exe = mustRead(buildProgram("withnote", {}, path("note1.c")));
+  ASSERT_TRUE(exe.record.present);
+  EXPECT_TRUE(exe.record.valid);
+  EXPECT_TRUE(exe.record.consistent());
+  EXPECT_EQ(exe.record.noteCount, 1u);
+  EXPECT_EQ(exe.record.seed, 1234u);
+  EXPECT_EQ(exe.record.factors.size(), 7u);
+  EXPECT_EQ(exe.record.factors.front(), "function-order");
+  EXPECT_EQ(exe.record.factors.back(), "section-order");
+  const std::string json = al::layoutToJson(exe);
+  EXPECT_NE(json.find("\"seed\":\"0x00000000000004d2\""), std::string::npos) << json;
+}
+
+TEST_F(LinkerLayout, AgreeingNotesFromSeveralObjectsAreConsistent) {
+  const std::string text = "alea-layout-v1 seed=0x0000000000000007 factors=link-order";
+  writeFile("agree1.c", noteSource("a1", text));
+  writeFile("agree2.c", noteSource("a2", text));
+  const auto l = mustRead(buildProgram("agree", {}, path("agree1.c") + " " + path("agree2.c")));
+  EXPECT_EQ(l.record.noteCount, 2u);
+  EXPECT_TRUE(l.record.consistent());
+  EXPECT_EQ(l.record.seed, 7u);
+  EXPECT_EQ(l.record.factors, std::vector<std::string>{"link-order"});
+}
+
+TEST_F(LinkerLayout, DisagreeingNotesAreReported) {
+  const std::string t1 = "alea-layout-v1 seed=0x0000000000000001 factors=function-order";
+  const std::string t2 = "alea-layout-v1 seed=0x0000000000000002 factors=function-order";
+  writeFile("dis1.c", noteSource("d1", t1));
+  writeFile("dis2.c", noteSource("d2", t2));
+  const auto l = mustRead(buildProgram("disagree", {}, path("dis1.c") + " " + path("dis2.c")));
+  EXPECT_EQ(l.record.noteCount, 2u);
+  EXPECT_FALSE(l.record.consistent());
+  ASSERT_EQ(l.record.disagreeing.size(), 1u);
+  // Which note comes first is the linker's choice; the other one disagrees.
+  EXPECT_TRUE((l.record.text == t1 && l.record.disagreeing[0] == t2) ||
+              (l.record.text == t2 && l.record.disagreeing[0] == t1));
+  EXPECT_NE(al::formatLayout(l).find("DISAGREE"), std::string::npos);
+}
+
+TEST_F(LinkerLayout, ObjectFileListsFunctionSections) {
+  writeFile("obj.c", ProgramSource);
+  run(Clang + " -O1 -ffunction-sections -c -o " + path("obj.o") + " " + path("obj.c"));
+  const auto l = mustRead(path("obj.o"));
+  EXPECT_EQ(l.fileType, "relocatable");
+  std::map<std::string, std::string> sections;
+  for (const auto &f : l.functions)
+    sections[f.name] = f.section;
+  ASSERT_EQ(sections.size(), 6u);
+  EXPECT_EQ(sections["fa"], ".text.fa");
+  EXPECT_EQ(sections["main"], ".text.main");
+}
+
+TEST_F(LinkerLayout, ErrorsForMissingTextAndArchiveFiles) {
+  std::string error;
+  EXPECT_FALSE(al::readLayout(path("does-not-exist"), error));
+  EXPECT_NE(error.find("cannot open"), std::string::npos) << error;
+  writeFile("text.txt", "hello, not an ELF file\n");
+  EXPECT_FALSE(al::readLayout(path("text.txt"), error));
+  EXPECT_NE(error.find("is not an ELF file"), std::string::npos) << error;
+  writeFile("arobj.c", "int f(void) { return 1; }\n");
+  run(Clang + " -c -o " + path("arobj.o") + " " + path("arobj.c"));
+  run(std::string(ALEA_TEST_LLVM_AR) + " rc " + path("lib.a") + " " + path("arobj.o"));
+  EXPECT_FALSE(al::readLayout(path("lib.a"), error));
+  EXPECT_NE(error.find("archive"), std::string::npos) << error;
+}
+
+// --- diff ----------------------------------------------------------------------
+
+TEST_F(LinkerLayout, DiffCountsRankMovesFromOrderingFiles) {
+  // Swapping the first two ordered functions changes exactly their two ranks.
+  const auto a = mustRead(buildProgram("rank1", {"fa", "fb", "fc", "fd", "fe", "main"}));
+  const auto b = mustRead(buildProgram("rank2", {"fb", "fa", "fc", "fd", "fe", "main"}));
+  const auto d = al::diffLayouts(a, b);
+  EXPECT_FALSE(d.sameLayout());
+  EXPECT_EQ(d.matchedByName, a.functions.size());
+  EXPECT_EQ(d.moved, 2u);
+  EXPECT_TRUE(d.onlyInA.empty());
+  EXPECT_TRUE(d.onlyInB.empty());
+  // fa and fb (different sizes) swapped places: both addresses changed.
+  EXPECT_GE(d.addressChanged, 2u);
+  std::size_t total = 0;
+  for (auto n : d.lineOffsetDelta)
+    total += n;
+  EXPECT_EQ(total, d.matched());
+  EXPECT_EQ(d.matched() - d.lineOffsetDelta[0], d.lineOffsetChanged);
+  const std::string json = al::diffToJson(a, b, d);
+  EXPECT_NE(json.find("\"moved\":2"), std::string::npos) << json;
+  EXPECT_NE(al::formatDiff(a, b, d).find("layouts:                   different"),
+            std::string::npos);
+}
+
+TEST_F(LinkerLayout, DiffMatchesRenamedLocalsBySizeOrReportsThemUnmatched) {
+  // Static functions whose names differ between the two builds (as with the
+  // symbol-names factor): `big` has a unique size, `t1`/`t2` share a size.
+  const char *src = R"(
+#define NI static __attribute__((noinline, used))
+NI int BIG(int x) { int s = 0; for (int i = 0; i < x; ++i) s += i * i ^ (s >> 1); return s; }
+NI int T1(int x) { return x + 11; }
+NI int T2(int x) { return x + 22; }
+int main(int argc, char **argv) { (void)argv; return BIG(argc) + T1(argc) + T2(argc) - 100; }
+)";
+  writeFile("locals.c", src);
+  run(Clang + " -O1 -fuse-ld=lld -DBIG=big_a -DT1=t1_a -DT2=t2_a -o " + path("locals_a") + " " +
+      path("locals.c"));
+  run(Clang + " -O1 -fuse-ld=lld -DBIG=big_b -DT1=t1_b -DT2=t2_b -o " + path("locals_b") + " " +
+      path("locals.c"));
+  const auto a = mustRead(path("locals_a"));
+  const auto b = mustRead(path("locals_b"));
+  std::map<std::string, std::uint64_t> sizes;
+  for (const auto &f : a.functions)
+    sizes[f.name] = f.size;
+  ASSERT_EQ(sizes["t1_a"], sizes["t2_a"]) << "test premise: t1 and t2 have equal sizes";
+  const auto d = al::diffLayouts(a, b);
+  EXPECT_EQ(d.matchedBySize, 1u); // big_a <-> big_b
+  EXPECT_EQ(d.unmatchedLocalA, 2u);
+  EXPECT_EQ(d.unmatchedLocalB, 2u);
+  EXPECT_TRUE(d.onlyInA.empty());
+  EXPECT_EQ(d.matchedByName + d.matchedBySize + d.unmatchedLocalA, a.functions.size());
+}
