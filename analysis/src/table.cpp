@@ -143,13 +143,6 @@ std::size_t measurementsIn(const UnitNode &n) {
   return total;
 }
 
-// Each node of one depth together with its path and owning system.
-struct Slot {
-  std::size_t system;
-  std::vector<std::string> path;
-  UnitNode *node;
-};
-
 } // namespace
 
 BalanceResult balance(std::vector<BenchmarkData> benchmarks,
@@ -157,75 +150,41 @@ BalanceResult balance(std::vector<BenchmarkData> benchmarks,
   BalanceResult out;
   const std::size_t nLevels = levels.size();
   for (auto &bench : benchmarks) {
-    std::vector<std::size_t> shape(nLevels, 0);
-    // Level 0: the top-level units of each system.
-    std::size_t top = SIZE_MAX;
-    for (const auto &sys : bench.systems)
-      top = std::min(top, sys.units.size());
-    for (std::size_t s = 0; s < bench.systems.size(); ++s) {
-      auto &sys = bench.systems[s];
-      if (sys.units.size() != top) {
-        out.issues.push_back(
-            {bench.benchmark, sys.system, {}, levels[0], sys.units.size(), top});
-        DroppedUnits d{bench.benchmark, sys.system, {}, levels[0], {}, 0};
-        for (std::size_t k = top; k < sys.units.size(); ++k) {
-          d.labels.push_back(sys.units[k].label);
-          d.measurements += measurementsIn(sys.units[k]);
-        }
-        out.dropped.push_back(std::move(d));
-        sys.units.resize(top);
-      }
-    }
-    shape[0] = top;
-    // The kept units at the current depth, in order.
-    std::vector<Slot> frontier;
-    for (std::size_t s = 0; s < bench.systems.size(); ++s)
-      for (auto &u : bench.systems[s].units)
-        frontier.push_back({s, {u.label}, &u});
-    for (std::size_t l = 1; l < nLevels; ++l) {
-      // The frontier holds the kept units of level l-1; their children are
-      // the units of level l (each lowest-level unit holds one measurement).
-      const std::size_t childLevel = l;
-      std::size_t common = SIZE_MAX;
-      for (const auto &slot : frontier)
-        common = std::min(common, slot.node->count());
-      if (frontier.empty())
-        common = 0;
-      for (auto &slot : frontier) {
-        UnitNode &n = *slot.node;
-        if (n.count() == common)
-          continue;
-        const std::string &sysName = bench.systems[slot.system].system;
-        out.issues.push_back({bench.benchmark, sysName, slot.path,
-                              levels[childLevel], n.count(), common});
-        DroppedUnits d{bench.benchmark, sysName, slot.path, levels[childLevel],
-                       {}, 0};
-        if (n.children.empty()) {
-          for (std::size_t k = common; k < n.values.size(); ++k)
-            d.labels.push_back(std::to_string(k));
-          d.measurements = n.values.size() - common;
-          n.values.resize(common);
-          n.lines.resize(common);
-        } else {
-          for (std::size_t k = common; k < n.children.size(); ++k) {
-            d.labels.push_back(n.children[k].label);
-            d.measurements += measurementsIn(n.children[k]);
+    for (auto &sys : bench.systems) {
+      sys.shape.assign(nLevels, 0);
+      sys.shape[0] = sys.units.size();
+      // The kept units of level l-1, in order, with their label paths.
+      std::vector<std::pair<std::vector<std::string>, UnitNode *>> frontier;
+      for (auto &u : sys.units)
+        frontier.push_back({{u.label}, &u});
+      for (std::size_t l = 1; l < nLevels; ++l) {
+        std::size_t common = SIZE_MAX;
+        for (const auto &[path, node] : frontier)
+          common = std::min(common, node->children.size());
+        for (auto &[path, node] : frontier) {
+          if (node->children.size() == common)
+            continue;
+          out.issues.push_back({bench.benchmark, sys.system, path, levels[l],
+                                node->children.size(), common});
+          DroppedUnits d{bench.benchmark, sys.system, path, levels[l], {}, 0};
+          for (std::size_t k = common; k < node->children.size(); ++k) {
+            d.labels.push_back(node->children[k].label);
+            d.measurements += measurementsIn(node->children[k]);
           }
-          n.children.resize(common);
+          node->children.resize(common);
+          out.dropped.push_back(std::move(d));
         }
-        out.dropped.push_back(std::move(d));
+        sys.shape[l] = common;
+        std::vector<std::pair<std::vector<std::string>, UnitNode *>> next;
+        for (auto &[path, node] : frontier)
+          for (auto &c : node->children) {
+            auto childPath = path;
+            childPath.push_back(c.label);
+            next.push_back({std::move(childPath), &c});
+          }
+        frontier = std::move(next);
       }
-      shape[l] = common;
-      std::vector<Slot> next;
-      for (auto &slot : frontier)
-        for (auto &c : slot.node->children) {
-          auto path = slot.path;
-          path.push_back(c.label);
-          next.push_back({slot.system, std::move(path), &c});
-        }
-      frontier = std::move(next);
     }
-    out.shapes.push_back(std::move(shape));
   }
   out.benchmarks = std::move(benchmarks);
   return out;

@@ -82,6 +82,8 @@ struct SystemData {
   std::string system;
   std::vector<UnitNode> units; // top-level units
   std::size_t firstLine = 0;   // first source line of this system's rows
+  // Repetition count per level, highest first; set by balance().
+  std::vector<std::size_t> shape;
 };
 
 struct BenchmarkData {
@@ -118,21 +120,24 @@ struct DroppedUnits {
 
 enum class UnbalancedPolicy { Error, Trim };
 
-// The per-benchmark common shape: counts per level, highest first. Systems
-// of one benchmark share it, as the paper's estimators and (12) require.
+// Every system of every benchmark balanced on its own: each SystemData's
+// `shape` holds its counts per level, highest first. Two systems may differ in
+// shape (a failed build of the candidate does not cost the baseline a build):
+// the estimators need balance within one system only, Fieller takes each
+// system's own S^2/n (with nu = min(n) - 1) and the bootstrap resamples each
+// system within its own shape.
 struct BalanceResult {
   std::vector<BenchmarkData> benchmarks; // balanced (after trimming)
-  std::vector<std::vector<std::size_t>> shapes; // per benchmark
-  std::vector<BalanceIssue> issues;             // everything unbalanced
+  std::vector<BalanceIssue> issues;      // everything unbalanced
   std::vector<DroppedUnits> dropped;            // what trimming removed
   bool balanced() const { return issues.empty(); }
 };
 
-// Checks every benchmark for a common balanced shape across its systems and,
-// when unbalanced, trims: the number of top-level units of every system is cut
-// to the minimum over the benchmark's systems, then, level by level, each
-// kept unit's children are cut to the minimum child count over all kept units
-// of the benchmark (keeping the first units in source order). Issues are
+// Checks every system of every benchmark for a balanced shape and, when
+// unbalanced, trims it top down: level by level, each kept unit's children are
+// cut to the minimum child count over all kept units of that level of the
+// system (keeping the first units in source order). Units without data do not
+// exist in a table, so a failed run simply lowers the minimum. Issues are
 // always listed; with UnbalancedPolicy::Error the caller should stop when
 // !balanced(). Never drops anything silently.
 BalanceResult balance(std::vector<BenchmarkData> benchmarks,
