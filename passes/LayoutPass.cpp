@@ -1,0 +1,331 @@
+//===- LayoutPass.cpp - The alea layout-randomizing module pass -----------===//
+//
+// Applies alea's compile-time layout factors to one module. Each factor is a
+// static worker drawing from its own alea::Rng stream (portable xoshiro256**,
+// common/include/alea/random.hpp), seeded with
+//   mixSeed(mixSeed(build seed, "<factor>"), hashName(module identifier)),
+// the full module identifier (not LLVM's createRNG, which salts with the file
+// name only). Workers run in a fixed order -- names, globals, functions,
+// padding, stack, note -- and each one's draws depend only on the input
+// module, never on what another factor did, so switching a factor off leaves
+// the other factors' draws unchanged.
+//
+// What is never touched: declarations; the `llvm.*` special globals
+// (global_ctors, used, compiler.used keep their position and contents); names
+// of anything externally visible or in a comdat; anything with an explicit
+// section keeps its relative place (section-order semantics such as `.init`
+// fragments or linker sets may rely on it).
+//
+//===----------------------------------------------------------------------===//
+#include "LayoutPass.h"
+
+#include "alea/random.hpp"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+#include <string>
+
+using namespace llvm;
+
+namespace alea::passes {
+
+namespace {
+
+// symbol-names: `__alea_` followed by 8 to 40 characters of [A-Za-z0-9_].
+constexpr StringLiteral RenamePrefix = "__alea_";
+constexpr std::uint64_t MinNameChars = 8;
+constexpr std::uint64_t MaxNameChars = 40;
+constexpr StringLiteral NameAlphabet =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_";
+
+// code-padding: before each function, a never-called padding function of
+// 0..MaxPaddingBytes-1 bytes (0: none). After the target's function alignment
+// (16 bytes on x86-64) this shifts the next function by 0..64 bytes, so start
+// offsets vary within a cache line and, accumulated, across cache lines.
+constexpr StringLiteral PaddingPrefix = "__alea_pad_";
+constexpr std::uint64_t MaxPaddingBytes = 64;
+
+// stack-offset: 0..4096 extra bytes in main's frame (0: nothing inserted).
+constexpr std::uint64_t MaxStackOffset = 4096;
+
+// The ELF note of the common brief.
+constexpr StringLiteral NoteSection = ".note.alea";
+constexpr StringLiteral NoteOwner = "alea";
+constexpr std::uint32_t NoteType = 1;
+
+} // namespace
+
+static Rng factorRng(const LayoutConfig &Config, Factor F, const Module &M) {
+  const std::uint64_t FactorSeed =
+      mixSeed(Config.Seed, std::string_view(factorName(F)));
+  return Rng(mixSeed(FactorSeed, hashName(M.getModuleIdentifier())));
+}
+
+//===-- symbol-names --------------------------------------------------------//
+
+// All inline assembly text of the module: a local symbol named in it may be
+// referenced by name, so it keeps its name.
+static std::string collectAsmText(const Module &M) {
+  std::string Text = M.getModuleInlineAsm();
+  for (const Function &F : M)
+    for (const Instruction &I : instructions(F))
+      if (const auto *Call = dyn_cast<CallBase>(&I))
+        if (const auto *Asm = dyn_cast<InlineAsm>(Call->getCalledOperand())) {
+          Text += '\n';
+          Text += Asm->getAsmString();
+        }
+  return Text;
+}
+
+static bool isRenamable(const GlobalObject &GO,
+                        const SmallPtrSetImpl<const GlobalValue *> &Used,
+                        StringRef AsmText) {
+  if (GO.isDeclaration() || !GO.hasLocalLinkage() || !GO.hasName() ||
+      GO.hasComdat() || Used.contains(&GO))
+    return false;
+  StringRef Name = GO.getName();
+  if (Name.starts_with("llvm.") || Name.starts_with(RenamePrefix) ||
+      Name.starts_with("__start_") || Name.starts_with("__stop_"))
+    return false;
+  if (const auto *F = dyn_cast<Function>(&GO); F && F->isIntrinsic())
+    return false;
+  return AsmText.find(Name) == StringRef::npos;
+}
+
+static std::string drawName(Rng &R) {
+  std::string Name(RenamePrefix);
+  const std::uint64_t Length = R.between(MinNameChars, MaxNameChars);
+  for (std::uint64_t I = 0; I < Length; ++I)
+    Name += NameAlphabet[R.below(NameAlphabet.size())];
+  return Name;
+}
+
+// Renames local (internal/private) definitions: global variables first, then
+// functions, each in module order, one name drawn per renamed symbol.
+static bool renameLocalSymbols(Module &M, Rng &R) {
+  SmallVector<GlobalValue *, 16> UsedVec;
+  collectUsedGlobalVariables(M, UsedVec, /*CompilerUsed=*/false);
+  collectUsedGlobalVariables(M, UsedVec, /*CompilerUsed=*/true);
+  SmallPtrSet<const GlobalValue *, 16> Used(UsedVec.begin(), UsedVec.end());
+  const std::string AsmText = collectAsmText(M);
+
+  SmallVector<GlobalObject *, 64> Targets;
+  for (GlobalVariable &GV : M.globals())
+    if (isRenamable(GV, Used, AsmText))
+      Targets.push_back(&GV);
+  for (Function &F : M)
+    if (isRenamable(F, Used, AsmText))
+      Targets.push_back(&F);
+
+  for (GlobalObject *GO : Targets) {
+    std::string Name = drawName(R);
+    while (M.getNamedValue(Name)) // astronomically rare; redraw
+      Name = drawName(R);
+    GO->setName(Name);
+  }
+  return !Targets.empty();
+}
+
+//===-- function-order, global-order -----------------------------------------//
+
+// Shuffles the eligible elements of an IR symbol list among the slots they
+// occupy; ineligible elements (declarations, special globals, explicit
+// sections) stay where they are. Returns whether the list was reordered.
+template <typename T, typename RangeT, typename PredT, typename MoveT>
+static bool shuffleList(RangeT &&List, Rng &R, PredT Eligible,
+                        MoveT MoveToEnd) {
+  SmallVector<T *, 64> All, Movable;
+  for (T &X : List) {
+    All.push_back(&X);
+    if (Eligible(X))
+      Movable.push_back(&X);
+  }
+  if (Movable.size() < 2)
+    return false;
+  alea::shuffle(Movable.begin(), Movable.end(), R);
+  std::size_t Next = 0;
+  bool Moved = false;
+  for (T *&X : All)
+    if (Eligible(*X)) {
+      Moved |= X != Movable[Next];
+      X = Movable[Next++];
+    }
+  for (T *X : All)
+    MoveToEnd(X);
+  return Moved;
+}
+
+static bool shuffleFunctions(Module &M, Rng &R) {
+  auto &List = M.getFunctionList();
+  return shuffleList<Function>(
+      List, R,
+      [](const Function &F) { return !F.isDeclaration() && !F.hasSection(); },
+      // Splicing within one list keeps the symbol-table entry.
+      [&List](Function *F) { List.splice(List.end(), List, F->getIterator()); });
+}
+
+static bool shuffleGlobals(Module &M, Rng &R) {
+  return shuffleList<GlobalVariable>(
+      M.globals(), R,
+      [](const GlobalVariable &GV) {
+        return !GV.isDeclaration() && !GV.hasSection() &&
+               !GV.hasAppendingLinkage() && !GV.getName().starts_with("llvm.");
+      },
+      // Module keeps its global list private: unlink and append. The name is
+      // free while the variable is unlinked, so it comes back unchanged.
+      [&M](GlobalVariable *GV) {
+        M.removeGlobalVariable(GV);
+        M.insertGlobalVariable(GV);
+      });
+}
+
+//===-- code-padding --------------------------------------------------------//
+
+// Inserts before each function (in the final order) a naked, never-called
+// internal function made of one `.skip N, fill` directive, kept through -O2
+// and codegen by llvm.compiler.used. Under -ffunction-sections each padding
+// function has its own section, which a section-shuffling link mixes in.
+static bool insertCodePadding(Module &M, Rng &R) {
+  LLVMContext &Ctx = M.getContext();
+  const Triple TT(M.getTargetTriple());
+  const unsigned Fill = TT.isX86() ? 0xcc : 0; // int3 on x86
+  auto *VoidFnTy = FunctionType::get(Type::getVoidTy(Ctx), false);
+  const unsigned AddrSpace = M.getDataLayout().getProgramAddressSpace();
+
+  SmallVector<Function *, 64> Targets;
+  for (Function &F : M)
+    if (!F.isDeclaration() && !F.hasSection())
+      Targets.push_back(&F);
+
+  SmallVector<GlobalValue *, 64> Pads;
+  for (Function *F : Targets) {
+    const std::uint64_t Bytes = R.below(MaxPaddingBytes);
+    if (Bytes == 0)
+      continue;
+    Function *Pad = Function::Create(VoidFnTy, GlobalValue::InternalLinkage,
+                                     AddrSpace,
+                                     PaddingPrefix + Twine(Pads.size()));
+    M.getFunctionList().insert(F->getIterator(), Pad);
+    Pad->addFnAttr(Attribute::Naked);
+    Pad->addFnAttr(Attribute::NoInline);
+    Pad->addFnAttr(Attribute::NoUnwind);
+    IRBuilder<> B(BasicBlock::Create(Ctx, "", Pad));
+    B.CreateCall(InlineAsm::get(VoidFnTy,
+                                (".skip " + Twine(Bytes) + ", " + Twine(Fill))
+                                    .str(),
+                                "", /*hasSideEffects=*/true));
+    B.CreateUnreachable();
+    Pads.push_back(Pad);
+  }
+  if (Pads.empty())
+    return false;
+  appendToCompilerUsed(M, Pads);
+  return true;
+}
+
+//===-- stack-offset --------------------------------------------------------//
+
+// An alloca of 0..4096 bytes at the top of main's entry block, kept alive by a
+// volatile store so that codegen (also under optnone and -O3) keeps it: main's
+// frame, and so every stack address below it, moves by that amount.
+static bool offsetMainStack(Module &M, Rng &R) {
+  Function *Main = M.getFunction("main");
+  if (!Main || Main->isDeclaration() || Main->hasFnAttribute(Attribute::Naked))
+    return false;
+  const std::uint64_t Bytes = R.between(0, MaxStackOffset);
+  if (Bytes == 0)
+    return false;
+  BasicBlock &Entry = Main->getEntryBlock();
+  IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
+  AllocaInst *Offset =
+      B.CreateAlloca(ArrayType::get(B.getInt8Ty(), Bytes),
+                     M.getDataLayout().getAllocaAddrSpace(), nullptr,
+                     "alea.stack.offset");
+  Offset->setAlignment(Align(16));
+  B.CreateStore(B.getInt8(0), Offset, /*isVolatile=*/true);
+  return true;
+}
+
+//===-- .note.alea ----------------------------------------------------------//
+
+// An ELF note record (gABI "Note Section": namesz, descsz, type, name, desc,
+// each padded to 4 bytes) in section .note.alea, kept by llvm.used. The
+// descriptor is the NUL-terminated noteText().
+static bool emitNote(Module &M, const LayoutConfig &Config) {
+  const Triple TT(M.getTargetTriple());
+  if (!TT.isOSBinFormatELF())
+    return false;
+  const bool Little = M.getDataLayout().isLittleEndian();
+  const std::string Desc = noteText(Config);
+  SmallVector<std::uint8_t, 128> Bytes;
+  auto Word = [&](std::uint32_t V) {
+    for (unsigned I = 0; I < 4; ++I)
+      Bytes.push_back(Little ? (V >> (8 * I)) & 0xff : (V >> (8 * (3 - I))) & 0xff);
+  };
+  auto Text = [&](StringRef S) {
+    Bytes.append(S.begin(), S.end());
+    Bytes.push_back(0);
+    while (Bytes.size() % 4)
+      Bytes.push_back(0);
+  };
+  Word(NoteOwner.size() + 1);
+  Word(Desc.size() + 1);
+  Word(NoteType);
+  Text(NoteOwner);
+  Text(Desc);
+
+  Constant *Init = ConstantDataArray::get(M.getContext(), ArrayRef(Bytes));
+  auto *Note = new GlobalVariable(M, Init->getType(), /*isConstant=*/true,
+                                  GlobalValue::PrivateLinkage, Init,
+                                  "__alea_note");
+  Note->setSection(NoteSection);
+  Note->setAlignment(Align(4));
+  appendToUsed(M, {Note});
+  return true;
+}
+
+//===-- the pass ------------------------------------------------------------//
+
+PreservedAnalyses LayoutPass::run(Module &M, ModuleAnalysisManager &) {
+  if (!Config.HasSeed)
+    return PreservedAnalyses::all(); // no seed: exactly the plain compiler
+  if (!Config.Error.empty()) {
+    M.getContext().emitError("alea: " + Config.Error);
+    return PreservedAnalyses::all();
+  }
+  bool Changed = false;
+  if (Config.has(SymbolNames)) {
+    Rng R = factorRng(Config, SymbolNames, M);
+    Changed |= renameLocalSymbols(M, R);
+  }
+  if (Config.has(GlobalOrder)) {
+    Rng R = factorRng(Config, GlobalOrder, M);
+    Changed |= shuffleGlobals(M, R);
+  }
+  if (Config.has(FunctionOrder)) {
+    Rng R = factorRng(Config, FunctionOrder, M);
+    Changed |= shuffleFunctions(M, R);
+  }
+  if (Config.has(CodePadding)) {
+    Rng R = factorRng(Config, CodePadding, M);
+    Changed |= insertCodePadding(M, R);
+  }
+  if (Config.has(StackOffset)) {
+    Rng R = factorRng(Config, StackOffset, M);
+    Changed |= offsetMainStack(M, R);
+  }
+  Changed |= emitNote(M, Config);
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace alea::passes
