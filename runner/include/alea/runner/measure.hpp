@@ -53,8 +53,9 @@ struct MeasureSpec {
   std::string unit = "s";
   double unitScale = 1.0;
   // Google Benchmark source: the per-iteration time field, and an ECMAScript
-  // regex the benchmark "name" must fully match (empty: every benchmark; the
-  // matches must then all carry the same name). Aggregate entries (mean,
+  // regex searched in each benchmark "name", as --benchmark_filter does
+  // (empty: every benchmark); the selected entries must all be repetitions of
+  // one benchmark (same "run_name"). Aggregate entries (mean,
   // median, stddev of --benchmark_repetitions) are always skipped; each
   // remaining entry (one repetition) is one iteration, converted to seconds
   // with its own "time_unit".
