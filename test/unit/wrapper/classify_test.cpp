@@ -1,0 +1,420 @@
+// One named test per rule of the wrapper's decision table (STYLE.md) and of the
+// response-file rules. The classifier sees a fake file system: the set `files`
+// holds the regular files, `rsp` the readable response files.
+#include "alea/wrapper/classify.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+using namespace alea::wrapper;
+
+namespace {
+
+struct FakeFs {
+  std::set<std::string> files{"a.c",  "b.c",   "m.cpp", "x.cc",  "a.o",   "b.o",
+                              "c.o",  "d.o",   "e.o",   "lib.a", "g.a",   "s.s",
+                              "p.S",  "h.h",   "k.cu",  "f.ll",  "f.bc",  "noext",
+                              "libx.so", "crti.o", "crtn.o", "crtbeginS.o", "in.txt"};
+  std::map<std::string, std::string> rsp;
+  ClassifyEnv env() const {
+    return {[this](const std::string &p) { return files.count(p) > 0; },
+            [this](const std::string &p) -> std::optional<std::string> {
+              auto it = rsp.find(p);
+              if (it == rsp.end())
+                return std::nullopt;
+              return it->second;
+            }};
+  }
+};
+
+Classification cc(std::vector<std::string> args, const FakeFs &fs = FakeFs()) {
+  return classify(args, fs.env());
+}
+Classification ld(std::vector<std::string> args, const FakeFs &fs = FakeFs()) {
+  return classifyLinker(args, fs.env());
+}
+
+void expectPass(const Classification &c, Reason r) {
+  EXPECT_EQ(c.mode, Mode::PassThrough);
+  EXPECT_EQ(c.reason, r) << reasonName(c.reason);
+}
+
+} // namespace
+
+// --- randomizing modes ----------------------------------------------------------------
+
+TEST(Classify, DashCWithCSourceIsCompile) {
+  auto c = cc({"-O2", "-c", "a.c", "-o", "a.o"});
+  EXPECT_EQ(c.mode, Mode::Compile);
+  EXPECT_EQ(c.reason, Reason::CompileSources);
+  ASSERT_EQ(c.inputs.size(), 1u);
+  EXPECT_EQ(c.inputs[0].language, Language::C);
+}
+
+TEST(Classify, DashSWithCxxSourceIsCompile) {
+  auto c = cc({"-S", "m.cpp"});
+  EXPECT_EQ(c.mode, Mode::Compile);
+  EXPECT_EQ(c.inputs[0].language, Language::Cxx);
+}
+
+TEST(Classify, IrInputsCompile) {
+  EXPECT_EQ(cc({"-c", "f.ll"}).mode, Mode::Compile);
+  EXPECT_EQ(cc({"-c", "f.bc"}).mode, Mode::Compile);
+}
+
+TEST(Classify, SourcesWithoutDashCCompileAndLink) {
+  auto c = cc({"a.c", "b.c", "-o", "prog"});
+  EXPECT_EQ(c.mode, Mode::CompileAndLink);
+  EXPECT_EQ(c.reason, Reason::CompileAndLink);
+}
+
+TEST(Classify, ConftestStyleSourceAndLibrariesCompileAndLink) {
+  // autoconf: cc -o conftest -g -O2 conftest.c -lm
+  auto c = cc({"-o", "conftest", "-g", "-O2", "a.c", "-lm"});
+  EXPECT_EQ(c.mode, Mode::CompileAndLink);
+  EXPECT_EQ(c.libraryCount, 1u);
+}
+
+TEST(Classify, ObjectsOnlyIsLink) {
+  auto c = cc({"a.o", "b.o", "-o", "prog"});
+  EXPECT_EQ(c.mode, Mode::Link);
+  EXPECT_EQ(c.reason, Reason::LinkInputs);
+  EXPECT_EQ(c.linkOrderSlots, (std::vector<std::size_t>{0, 1}));
+}
+
+TEST(Classify, ArchivesAndLibrariesLinkButNeverMove) {
+  auto c = cc({"a.o", "lib.a", "b.o", "-lm", "-l", "z", "libx.so", "c.o"});
+  EXPECT_EQ(c.mode, Mode::Link);
+  EXPECT_EQ(c.libraryCount, 2u);
+  EXPECT_EQ(c.linkOrderSlots, (std::vector<std::size_t>{0, 2, 7}));
+}
+
+TEST(Classify, LibrariesAloneLink) {
+  EXPECT_EQ(cc({"-lfoo", "-o", "x"}).mode, Mode::Link);
+}
+
+TEST(Classify, ExtensionlessFileIsLinkerInputThatKeepsItsPlace) {
+  auto c = cc({"a.o", "noext", "b.o"});
+  EXPECT_EQ(c.mode, Mode::Link);
+  EXPECT_EQ(c.inputs[1].language, Language::LinkerInput);
+  EXPECT_EQ(c.linkOrderSlots, (std::vector<std::size_t>{0, 2}));
+}
+
+TEST(Classify, StartGroupRegionKeepsObjectsInPlace) {
+  auto c = cc({"a.o", "-Wl,--start-group", "b.o", "lib.a", "c.o", "-Wl,--end-group",
+               "d.o"});
+  EXPECT_EQ(c.mode, Mode::Link);
+  EXPECT_EQ(c.linkOrderSlots, (std::vector<std::size_t>{0, 6}));
+}
+
+TEST(Classify, WholeArchiveRegionKeepsObjectsInPlace) {
+  auto c = cc({"a.o", "-Wl,--whole-archive", "b.o", "lib.a", "-Wl,--no-whole-archive",
+               "c.o", "-Xlinker", "--whole-archive", "d.o", "-Xlinker",
+               "--no-whole-archive", "e.o"});
+  EXPECT_EQ(c.linkOrderSlots, (std::vector<std::size_t>{0, 5, 11}));
+}
+
+TEST(Classify, CommaJoinedLinkerRegionsAreTracked) {
+  auto c = cc({"-Wl,-O1,--start-group", "a.o", "b.o", "-Wl,--end-group,-O1", "c.o",
+               "d.o"});
+  EXPECT_EQ(c.linkOrderSlots, (std::vector<std::size_t>{4, 5}));
+}
+
+TEST(Classify, StartupObjectsNeverMove) {
+  auto c = cc({"crti.o", "crtbeginS.o", "a.o", "b.o", "crtn.o"});
+  EXPECT_EQ(c.linkOrderSlots, (std::vector<std::size_t>{2, 3}));
+}
+
+TEST(Classify, CompileAndLinkMovesSourcesAndObjectsOutsideXRegions) {
+  auto c = cc({"a.c", "a.o", "-x", "c", "in.txt", "-x", "none", "b.c"});
+  EXPECT_EQ(c.mode, Mode::CompileAndLink);
+  EXPECT_EQ(c.linkOrderSlots, (std::vector<std::size_t>{0, 1, 7}));
+}
+
+TEST(Classify, FuseLdNonLldIsRecorded) {
+  auto c = cc({"a.o", "-fuse-ld=bfd"});
+  EXPECT_TRUE(c.nonLldLinker);
+  EXPECT_EQ(c.userLinker, "bfd");
+  EXPECT_FALSE(cc({"a.o", "-fuse-ld=lld"}).nonLldLinker);
+  EXPECT_TRUE(cc({"a.o", "--ld-path=/usr/bin/ld.gold"}).nonLldLinker);
+}
+
+// --- -x ------------------------------------------------------------------------------
+
+TEST(Classify, DashXCMakesAnyFileACSource) {
+  auto c = cc({"-x", "c", "-c", "in.txt"});
+  EXPECT_EQ(c.mode, Mode::Compile);
+  EXPECT_EQ(c.inputs[0].language, Language::C);
+}
+
+TEST(Classify, DashXCxxJoinedForm) {
+  auto c = cc({"-xc++", "-c", "a.c"});
+  EXPECT_EQ(c.mode, Mode::Compile);
+  EXPECT_EQ(c.inputs[0].language, Language::Cxx);
+}
+
+TEST(Classify, DashXAssemblerPassesThrough) {
+  expectPass(cc({"-x", "assembler", "-c", "a.c"}), Reason::AssemblerOnly);
+}
+
+TEST(Classify, DashXNoneRestoresExtensions) {
+  auto c = cc({"-x", "c", "-c", "in.txt", "-x", "none", "s.s"});
+  EXPECT_EQ(c.mode, Mode::Compile);
+  EXPECT_EQ(c.inputs[1].language, Language::Asm);
+}
+
+TEST(Classify, DashXUnknownLanguagePassesThrough) {
+  expectPass(cc({"-x", "cobol", "-c", "a.c"}), Reason::UnknownLanguage);
+}
+
+TEST(Classify, StdinWithDashXIsCompile) {
+  EXPECT_EQ(cc({"-x", "c", "-c", "-", "-o", "a.o"}).mode, Mode::Compile);
+}
+
+TEST(Classify, StdinWithoutLanguagePassesThrough) {
+  expectPass(cc({"-c", "-"}), Reason::UnknownLanguage);
+}
+
+// --- pass-through rules --------------------------------------------------------------
+
+TEST(Classify, PreprocessPassesThrough) {
+  expectPass(cc({"-E", "a.c"}), Reason::Preprocess);
+  expectPass(cc({"-E", "-x", "c", "-"}), Reason::Preprocess);
+}
+
+TEST(Classify, DashMPassesThrough) { expectPass(cc({"-M", "a.c"}), Reason::DependenciesOnly); }
+
+TEST(Classify, DashMMPassesThrough) {
+  expectPass(cc({"-MM", "-c", "a.c"}), Reason::DependenciesOnly);
+}
+
+TEST(Classify, DashMDCompiles) {
+  auto c = cc({"-MD", "-MF", "a.d", "-MT", "a.o", "-c", "a.c"});
+  EXPECT_EQ(c.mode, Mode::Compile);
+}
+
+TEST(Classify, DashMMDCompiles) {
+  EXPECT_EQ(cc({"-MMD", "-MP", "-MQ", "x", "-c", "a.c"}).mode, Mode::Compile);
+}
+
+TEST(Classify, DashMWithDashMDFollowsTheOtherOptions) {
+  // The decision table: only -M/-MM *without* -MD/-MMD is dependencies-only.
+  EXPECT_EQ(cc({"-M", "-MD", "-c", "a.c"}).mode, Mode::Compile);
+}
+
+TEST(Classify, SyntaxOnlyPassesThrough) {
+  expectPass(cc({"-fsyntax-only", "a.c"}), Reason::SyntaxOnly);
+}
+
+TEST(Classify, HashesPassThrough) { expectPass(cc({"-###", "-c", "a.c"}), Reason::PrintCommands); }
+
+TEST(Classify, VersionPassesThrough) { expectPass(cc({"--version"}), Reason::Version); }
+
+TEST(Classify, DumpAndPrintQueriesPassThrough) {
+  expectPass(cc({"-dumpversion"}), Reason::Query);
+  expectPass(cc({"-dumpmachine"}), Reason::Query);
+  expectPass(cc({"-print-file-name=libgcc.a"}), Reason::Query);
+  expectPass(cc({"--print-search-dirs"}), Reason::Query);
+  expectPass(cc({"-print-prog-name=ld"}), Reason::Query);
+}
+
+TEST(Classify, VerboseAlonePassesThroughAsNoInputs) {
+  expectPass(cc({"-v"}), Reason::NoInputs);
+}
+
+TEST(Classify, VerboseWithSourceStillCompiles) {
+  EXPECT_EQ(cc({"-v", "-c", "a.c"}).mode, Mode::Compile);
+}
+
+TEST(Classify, NoInputsPassesThrough) {
+  expectPass(cc({}), Reason::NoInputs);
+  expectPass(cc({"-O2", "-c"}), Reason::NoInputs);
+}
+
+TEST(Classify, AssemblerInputsPassThrough) {
+  expectPass(cc({"-c", "s.s"}), Reason::AssemblerOnly);
+  expectPass(cc({"-c", "p.S", "-o", "p.o"}), Reason::AssemblerOnly);
+  expectPass(cc({"s.s", "-o", "prog"}), Reason::AssemblerOnly);
+}
+
+TEST(Classify, AssemblerWithSourceCompiles) {
+  EXPECT_EQ(cc({"-c", "a.c", "s.s"}).mode, Mode::Compile);
+}
+
+TEST(Classify, AssemblerWithObjectsLinks) {
+  EXPECT_EQ(cc({"s.s", "a.o", "-o", "prog"}).mode, Mode::Link);
+}
+
+TEST(Classify, HeaderInputPassesThroughAsPrecompile) {
+  expectPass(cc({"-c", "h.h"}), Reason::Precompile);
+  expectPass(cc({"-x", "c++-header", "-c", "m.cpp"}), Reason::Precompile);
+  expectPass(cc({"--precompile", "m.cpp"}), Reason::Precompile);
+}
+
+TEST(Classify, DashCWithOnlyObjectsPassesThrough) {
+  expectPass(cc({"-c", "a.o"}), Reason::NoSourceInputs);
+}
+
+TEST(Classify, LtoPassesThrough) {
+  auto c = cc({"-flto", "-c", "a.c"});
+  expectPass(c, Reason::Lto);
+  EXPECT_EQ(c.detail, "-flto");
+  expectPass(cc({"-flto=thin", "a.o", "b.o"}), Reason::Lto);
+}
+
+TEST(Classify, NoLtoAfterLtoCompiles) {
+  EXPECT_EQ(cc({"-flto", "-fno-lto", "-c", "a.c"}).mode, Mode::Compile);
+}
+
+TEST(Classify, OutputToStdoutCompileIsRandomized) {
+  // -c/-S -o - writes the randomized object or assembly to stdout: still a compile.
+  EXPECT_EQ(cc({"-S", "a.c", "-o", "-"}).mode, Mode::Compile);
+}
+
+TEST(Classify, OutputToStdoutLinkPassesThrough) {
+  expectPass(cc({"a.o", "b.o", "-o", "-"}), Reason::OutputToStdout);
+}
+
+TEST(Classify, OffloadLanguagesPassThrough) {
+  expectPass(cc({"-c", "k.cu"}), Reason::UnsupportedLanguage);
+}
+
+TEST(Classify, Cc1PassesThrough) { expectPass(cc({"-cc1", "-emit-obj", "a.c"}), Reason::DriverMode); }
+
+TEST(Classify, ClDriverModePassesThrough) {
+  expectPass(cc({"--driver-mode=cl", "/c", "a.c"}), Reason::DriverMode);
+}
+
+TEST(Classify, MissingInputFilePassesThrough) {
+  auto c = cc({"-c", "nothere.c"});
+  expectPass(c, Reason::MissingInput);
+  EXPECT_EQ(c.detail, "nothere.c");
+}
+
+TEST(Classify, UnknownOptionsAreToleratedAndDecideNothing) {
+  auto c = cc({"-fsome-future-flag", "-mfancy=3", "--weird", "-c", "a.c"});
+  EXPECT_EQ(c.mode, Mode::Compile);
+  EXPECT_EQ(c.inputs.size(), 1u);
+}
+
+TEST(Classify, SeparateArgumentOptionsConsumeTheirValue) {
+  // a.c after -include / -MF / -o is a value, not an input.
+  auto c = cc({"-include", "a.c", "-MF", "b.c", "-o", "x.cc", "-c", "m.cpp"});
+  ASSERT_EQ(c.inputs.size(), 1u);
+  EXPECT_EQ(c.inputs[0].path, "m.cpp");
+}
+
+TEST(Classify, EndOfOptionsMakesEverythingAnInput) {
+  auto c = cc({"-c", "--", "a.c"});
+  EXPECT_EQ(c.mode, Mode::Compile);
+}
+
+// --- response files -------------------------------------------------------------------
+
+TEST(ResponseFile, ExpandedBeforeClassifying) {
+  FakeFs fs;
+  fs.rsp["args.rsp"] = "-c a.c -o a.o";
+  auto c = cc({"@args.rsp"}, fs);
+  EXPECT_EQ(c.mode, Mode::Compile);
+  EXPECT_TRUE(c.usedResponseFiles);
+  ASSERT_EQ(c.inputs.size(), 1u);
+  EXPECT_EQ(c.inputs[0].argIndex, -1);
+}
+
+TEST(ResponseFile, NestedFilesExpand) {
+  FakeFs fs;
+  fs.rsp["outer.rsp"] = "-O2 @inner.rsp";
+  fs.rsp["inner.rsp"] = "-E a.c";
+  expectPass(cc({"@outer.rsp"}, fs), Reason::Preprocess);
+}
+
+TEST(ResponseFile, UnreadablePassesThrough) {
+  auto c = cc({"-c", "a.c", "@missing.rsp"});
+  expectPass(c, Reason::UnreadableResponseFile);
+  EXPECT_EQ(c.detail, "@missing.rsp");
+}
+
+TEST(ResponseFile, CycleIsTreatedAsUnreadable) {
+  FakeFs fs;
+  fs.rsp["loop.rsp"] = "-c @loop.rsp";
+  expectPass(cc({"@loop.rsp"}, fs), Reason::UnreadableResponseFile);
+}
+
+TEST(ResponseFile, ObjectsInsideNeverMove) {
+  FakeFs fs;
+  fs.rsp["objs.rsp"] = "b.o c.o";
+  auto c = cc({"a.o", "@objs.rsp", "d.o"}, fs);
+  EXPECT_EQ(c.mode, Mode::Link);
+  EXPECT_EQ(c.linkOrderSlots, (std::vector<std::size_t>{0, 2}));
+}
+
+TEST(ResponseFile, GnuQuotingRules) {
+  EXPECT_EQ(tokenizeResponseFile("  -DA=1\t-DB='x y'\n\"-DC=\\\"q\\\"\" a\\ b  "),
+            (std::vector<std::string>{"-DA=1", "-DB=x y", "-DC=\"q\"", "a b"}));
+  EXPECT_EQ(tokenizeResponseFile("'it''s' \"\" x"),
+            (std::vector<std::string>{"its", "", "x"}));
+  EXPECT_EQ(tokenizeResponseFile("a\r\nb"), (std::vector<std::string>{"a", "b"}));
+  EXPECT_TRUE(tokenizeResponseFile(" \n\t ").empty());
+}
+
+TEST(ResponseFile, QuotedFileNameWithSpaceIsOneInput) {
+  FakeFs fs;
+  fs.files.insert("my file.c");
+  fs.rsp["q.rsp"] = "-c 'my file.c'";
+  auto c = cc({"@q.rsp"}, fs);
+  EXPECT_EQ(c.mode, Mode::Compile);
+  ASSERT_EQ(c.inputs.size(), 1u);
+  EXPECT_EQ(c.inputs[0].path, "my file.c");
+}
+
+// --- languages and helpers --------------------------------------------------------------
+
+TEST(Languages, ExtensionsFollowClang) {
+  EXPECT_EQ(languageFromExtension("dir.d/x.c"), Language::C);
+  EXPECT_EQ(languageFromExtension("x.C"), Language::Cxx);
+  EXPECT_EQ(languageFromExtension("x.S"), Language::AsmCpp);
+  EXPECT_EQ(languageFromExtension("libz.so.1.2"), Language::SharedLib);
+  EXPECT_EQ(languageFromExtension("dir.d/noext"), Language::LinkerInput);
+}
+
+TEST(Languages, StartupObjects) {
+  EXPECT_TRUE(isStartupObject("/usr/lib/x86_64-linux-gnu/Scrt1.o"));
+  EXPECT_TRUE(isStartupObject("crtendS.o"));
+  EXPECT_FALSE(isStartupObject("scrtch.c"));
+  EXPECT_FALSE(isStartupObject("microcrt.o"));
+}
+
+// --- the linker (alea-ld) ----------------------------------------------------------------
+
+TEST(ClassifyLinker, ObjectsLink) {
+  auto c = ld({"-o", "prog", "a.o", "b.o", "-lc"});
+  EXPECT_EQ(c.mode, Mode::Link);
+  EXPECT_EQ(c.linkOrderSlots, (std::vector<std::size_t>{2, 3}));
+}
+
+TEST(ClassifyLinker, GroupsWholeArchiveAndStartupObjectsStay) {
+  auto c = ld({"crti.o", "a.o", "--start-group", "b.o", "g.a", "--end-group", "c.o",
+               "-whole-archive", "d.o", "-no-whole-archive", "-(", "lib.a", "-)",
+               "e.o", "crtn.o"});
+  EXPECT_EQ(c.linkOrderSlots, (std::vector<std::size_t>{1, 6, 13}));
+}
+
+TEST(ClassifyLinker, SeparateValuesAreNotInputs) {
+  auto c = ld({"-m", "elf_x86_64", "-dynamic-linker", "/lib64/ld.so", "-L", "dir",
+               "-o", "prog", "a.o"});
+  EXPECT_EQ(c.mode, Mode::Link);
+  ASSERT_EQ(c.inputs.size(), 1u);
+}
+
+TEST(ClassifyLinker, VersionPassesThrough) {
+  expectPass(ld({"--version"}), Reason::Version);
+  expectPass(ld({"-v"}), Reason::Version);
+}
+
+TEST(ClassifyLinker, NoInputsPassesThrough) { expectPass(ld({"-o", "x"}), Reason::NoInputs); }
+
+TEST(ClassifyLinker, UserShuffleSectionsIsRecorded) {
+  EXPECT_TRUE(ld({"--shuffle-sections=*=3", "a.o"}).userShuffleSections);
+}

@@ -1,0 +1,167 @@
+// The planned final argv: what each mode adds, where, and the link-order shuffle
+// (a permutation of the movable slots only, deterministic per seed, different
+// across seeds).
+#include "alea/wrapper/command.hpp"
+
+#include "alea/random.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+using namespace alea::wrapper;
+
+namespace {
+
+Settings seeded(std::uint64_t seed, FactorSet f = FactorSet::all()) {
+  Settings s;
+  s.seed = seed;
+  s.factors = f;
+  return s;
+}
+
+Classification make(Mode mode, std::vector<std::size_t> slots = {}) {
+  Classification c;
+  c.mode = mode;
+  c.linkOrderSlots = std::move(slots);
+  return c;
+}
+
+} // namespace
+
+TEST(Plan, NoSeedKeepsTheOriginalArguments) {
+  Settings s;
+  auto p = planCommand(Tool::Cc, {"-c", "a.c"}, make(Mode::Compile), s, "/cc", "/p.so");
+  EXPECT_EQ(p.argv, (std::vector<std::string>{"/cc", "-c", "a.c"}));
+}
+
+TEST(Plan, PassThroughKeepsTheOriginalArguments) {
+  auto p = planCommand(Tool::Cc, {"-E", "a.c"}, make(Mode::PassThrough), seeded(1),
+                       "/cc", "/p.so");
+  EXPECT_EQ(p.argv, (std::vector<std::string>{"/cc", "-E", "a.c"}));
+}
+
+TEST(Plan, CompileAddsPluginAndSectionsFirst) {
+  auto p = planCommand(Tool::Cc, {"-c", "a.c", "--", "b.c"}, make(Mode::Compile),
+                       seeded(1), "/cc", "/p.so");
+  EXPECT_EQ(p.argv, (std::vector<std::string>{"/cc", "-fpass-plugin=/p.so",
+                                              "-ffunction-sections", "-fdata-sections",
+                                              "-c", "a.c", "--", "b.c"}));
+}
+
+TEST(Plan, CompileWithoutSectionOrderKeepsThePluginOnly) {
+  FactorSet f;
+  ASSERT_FALSE(parseFactors("function-order", f));
+  auto p = planCommand(Tool::Cc, {"-c", "a.c"}, make(Mode::Compile), seeded(1, f), "/cc",
+                       "/p.so");
+  EXPECT_EQ(p.argv, (std::vector<std::string>{"/cc", "-fpass-plugin=/p.so", "-c", "a.c"}));
+}
+
+TEST(Plan, LinkAddsLldAndSectionShuffle) {
+  auto p = planCommand(Tool::Cc, {"a.o", "-o", "x"}, make(Mode::Link, {0}), seeded(7),
+                       "/cc", "/p.so");
+  const std::string shuffle =
+      "-Wl,--shuffle-sections=*=" + std::to_string(lldShuffleSeed(7));
+  EXPECT_EQ(p.argv, (std::vector<std::string>{"/cc", "-fuse-ld=lld", shuffle, "a.o", "-o",
+                                              "x"}));
+}
+
+TEST(Plan, CompileAndLinkAddsBoth) {
+  auto p = planCommand(Tool::Cxx, {"a.cpp"}, make(Mode::CompileAndLink, {0}), seeded(7),
+                       "/cxx", "/p.so");
+  ASSERT_EQ(p.argv.size(), 7u);
+  EXPECT_EQ(p.argv[1], "-fpass-plugin=/p.so");
+  EXPECT_EQ(p.argv[4], "-fuse-ld=lld");
+  EXPECT_EQ(p.argv[5].rfind("-Wl,--shuffle-sections=*=", 0), 0u);
+}
+
+TEST(Plan, UserLldChoiceIsKeptAndNonLldSkipsSectionOrder) {
+  auto c = make(Mode::Link, {0});
+  c.userLinker = "lld";
+  auto p = planCommand(Tool::Cc, {"a.o", "-fuse-ld=lld"}, c, seeded(7), "/cc", "");
+  EXPECT_EQ(std::count(p.argv.begin(), p.argv.end(), "-fuse-ld=lld"), 1);
+  c.userLinker = "bfd";
+  c.nonLldLinker = true;
+  p = planCommand(Tool::Cc, {"a.o", "-fuse-ld=bfd"}, c, seeded(7), "/cc", "");
+  EXPECT_EQ(p.argv, (std::vector<std::string>{"/cc", "a.o", "-fuse-ld=bfd"}));
+  ASSERT_EQ(p.notes.size(), 1u);
+}
+
+TEST(Plan, LinkerAddsShuffleSectionsDirectly) {
+  auto p = planCommand(Tool::Ld, {"a.o"}, make(Mode::Link, {0}), seeded(7), "/ld.lld", "");
+  EXPECT_EQ(p.argv[1], "--shuffle-sections=*=" + std::to_string(lldShuffleSeed(7)));
+}
+
+TEST(Plan, LldSeedAvoidsRandomAndReverse) {
+  // lld: 0 = nondeterministic seed, 0xffffffff = reverse order.
+  for (std::uint64_t s = 0; s < 2000; ++s) {
+    const std::uint32_t v = lldShuffleSeed(s);
+    EXPECT_GE(v, 1u);
+    EXPECT_LE(v, 0x7fffffffu);
+  }
+  EXPECT_NE(lldShuffleSeed(1), lldShuffleSeed(2));
+}
+
+TEST(LinkOrder, OnlySlotsMoveAndTheyArePermuted) {
+  const std::vector<std::string> args = {"a.o", "-Wl,--start-group", "g.a", "b.o",
+                                         "-Wl,--end-group", "c.o", "-lm", "d.o", "e.o"};
+  const std::vector<std::size_t> slots = {0, 5, 7, 8};
+  for (std::uint64_t seed = 0; seed < 50; ++seed) {
+    auto out = args;
+    shuffleLinkOrder(out, slots, seed);
+    for (std::size_t i : {1, 2, 3, 4, 6})
+      EXPECT_EQ(out[i], args[i]);
+    std::multiset<std::string> before, after;
+    for (std::size_t i : slots) {
+      before.insert(args[i]);
+      after.insert(out[i]);
+    }
+    EXPECT_EQ(before, after);
+  }
+}
+
+TEST(LinkOrder, SameSeedSameOrderOtherSeedOtherOrder) {
+  std::vector<std::string> args;
+  std::vector<std::size_t> slots;
+  for (int i = 0; i < 12; ++i) {
+    args.push_back("o" + std::to_string(i) + ".o");
+    slots.push_back(i);
+  }
+  auto a = args, b = args, c = args;
+  shuffleLinkOrder(a, slots, 42);
+  shuffleLinkOrder(b, slots, 42);
+  shuffleLinkOrder(c, slots, 43);
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, c);
+  EXPECT_NE(a, args);
+}
+
+TEST(LinkOrder, MatchesTheCommonFisherYatesStream) {
+  // The order is exactly alea::shuffle with the "link-order" stream of the seed,
+  // so any component can reproduce it from the recorded seed.
+  std::vector<std::string> args = {"a.o", "b.o", "c.o", "d.o", "e.o"};
+  auto expected = args;
+  alea::Rng rng(alea::mixSeed(99, "link-order"));
+  alea::shuffle(expected.begin(), expected.end(), rng);
+  shuffleLinkOrder(args, {0, 1, 2, 3, 4}, 99);
+  EXPECT_EQ(args, expected);
+}
+
+TEST(LinkOrder, FactorOffKeepsOrder) {
+  FactorSet f;
+  ASSERT_FALSE(parseFactors("section-order", f));
+  auto p = planCommand(Tool::Cc, {"a.o", "b.o", "c.o", "d.o"}, make(Mode::Link, {0, 1, 2, 3}),
+                       seeded(5, f), "/cc", "");
+  EXPECT_EQ(std::vector<std::string>(p.argv.end() - 4, p.argv.end()),
+            (std::vector<std::string>{"a.o", "b.o", "c.o", "d.o"}));
+}
+
+TEST(ShellQuote, QuotesOnlyWhatNeedsIt) {
+  EXPECT_EQ(shellQuote("-O2"), "-O2");
+  EXPECT_EQ(shellQuote("a b"), "'a b'");
+  EXPECT_EQ(shellQuote("it's"), "'it'\\''s'");
+  EXPECT_EQ(shellQuote(""), "''");
+  EXPECT_EQ(shellJoin({"cc", "-Wl,--shuffle-sections=*=3"}),
+            "cc '-Wl,--shuffle-sections=*=3'");
+}

@@ -1,0 +1,135 @@
+// The pure classifier of a compiler or linker invocation (STYLE.md: "decide, then
+// act"; the ccache anchor). classify() looks at the arguments a build passed to
+// alea-cc / alea-c++ (or alea-ld) and decides whether the wrapper compiles with the
+// layout plugin, compiles and links, only links, or execs the untouched command,
+// always with a reason. It touches no file itself: whether an argument names a
+// regular file and what a response file contains come in through ClassifyEnv, so the
+// unit tests need no files. Tool knowledge (which options change the mode, which
+// take a separate argument) is data in classify.cpp.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace alea::wrapper {
+
+enum class Mode { Compile, CompileAndLink, Link, PassThrough };
+
+// Why the classifier decided as it did; one value per rule of the decision table.
+enum class Reason {
+  // randomizing modes
+  CompileSources,    // -c/-S with C, C++, Objective-C or IR sources
+  CompileAndLink,    // sources, no -c/-S/-E: compile then link
+  LinkInputs,        // only objects, archives, -l: link
+  // pass-through: what the invocation asks for is not a code layout
+  Preprocess,        // -E
+  DependenciesOnly,  // -M / -MM without -MD / -MMD
+  SyntaxOnly,        // -fsyntax-only, -emit-ast
+  Precompile,        // --precompile, header inputs (PCH)
+  PrintCommands,     // -###
+  Version,           // --version, -v/-V of the linker
+  Query,             // -dumpversion, -dumpmachine, -print-*, --help
+  NoInputs,          // nothing to compile or link (e.g. -v alone)
+  AssemblerOnly,     // .s / .S (preprocessed assembly) inputs only
+  NoSourceInputs,    // -c/-S with only linker inputs (clang warns, does nothing)
+  Lto,               // -flto*: the layout is decided by the LTO link
+  OutputToStdout,    // -o - on a link
+  DriverMode,        // -cc1, -cc1as, --driver-mode=cl, -flavor
+  // pass-through: we cannot be sure
+  UnreadableResponseFile,
+  MissingInput,      // a non-option argument that is not a regular file
+  UnknownLanguage,   // -x <something we do not know>
+  UnsupportedLanguage, // CUDA / HIP (device compilation)
+};
+
+enum class Language {
+  None,        // (for -x none: decide by extension)
+  C,
+  Cxx,
+  ObjC,
+  ObjCxx,
+  Ir,          // .ll, .bc, -x ir
+  Asm,         // .s, -x assembler
+  AsmCpp,      // .S, .sx, -x assembler-with-cpp
+  Header,      // .h, .hpp..., -x c-header
+  Offload,     // .cu, .hip, -x cuda/hip
+  Object,      // .o, .obj
+  Archive,     // .a
+  SharedLib,   // .so, .so.N
+  LinkerInput, // anything else: clang hands it to the linker
+  Unknown,     // -x value we do not know
+};
+
+// Language of a file from its name alone (clang's extension rules).
+Language languageFromExtension(std::string_view path);
+// Language named by -x; Unknown if we do not know the name.
+Language languageFromXName(std::string_view name);
+bool isSourceLanguage(Language lang); // C, C++, ObjC, ObjC++, IR
+// crt1.o, Scrt1.o, crti.o, crtn.o, crtbegin*.o, crtend*.o...: their order is ABI.
+bool isStartupObject(std::string_view path);
+
+struct Input {
+  std::string path;   // "-" for standard input
+  Language language;
+  int argIndex;       // index in the original argument list, -1 if from a @file
+};
+
+// What the classifier may ask the world.
+struct ClassifyEnv {
+  std::function<bool(const std::string &)> isRegularFile;
+  std::function<std::optional<std::string>(const std::string &)> readFile;
+};
+
+struct Classification {
+  Mode mode = Mode::PassThrough;
+  Reason reason = Reason::NoInputs;
+  std::string detail;             // the argument that decided, for the log
+  std::vector<Input> inputs;      // files (and "-") in command-line order
+  std::size_t libraryCount = 0;   // -l options
+  // Indices into the ORIGINAL argument list whose entries may trade places for the
+  // link-order factor: plain objects (and, when compiling and linking, sources
+  // whose language comes from their extension) outside -x regions, outside
+  // --start-group/--end-group, --whole-archive/--no-whole-archive and
+  // --push-state/--pop-state regions, and not startup objects.
+  std::vector<std::size_t> linkOrderSlots;
+  bool usedResponseFiles = false; // entries inside @files are never reordered
+  bool nonLldLinker = false;      // -fuse-ld=bfd/gold or --ld-path to a non-lld
+  std::string userLinker;         // the -fuse-ld= / --ld-path= value, if any
+  bool userShuffleSections = false; // the user already passes --shuffle-sections
+};
+
+// Classifies a compiler driver invocation; args exclude argv[0].
+Classification classify(const std::vector<std::string> &args,
+                        const ClassifyEnv &env);
+// Classifies a direct linker invocation (alea-ld); args exclude argv[0].
+Classification classifyLinker(const std::vector<std::string> &args,
+                              const ClassifyEnv &env);
+
+std::string_view modeName(Mode mode);
+std::string_view reasonName(Reason reason);
+
+// --- response files ------------------------------------------------------------
+
+// Splits response-file text like GCC's libiberty and LLVM's
+// cl::TokenizeGNUCommandLine: whitespace separates, a backslash escapes the next
+// character (also inside quotes), '...' and "..." group.
+std::vector<std::string> tokenizeResponseFile(std::string_view text);
+
+struct ExpandedArgs {
+  std::vector<std::string> args;
+  std::vector<int> origin;   // per expanded arg: original index, or -1 if from a @file
+  bool ok = true;
+  bool usedResponseFiles = false;
+  std::string badFile;       // the @file that could not be read (or recursed)
+};
+
+// Replaces every @file by its tokens, recursively (nested names relative to the
+// current directory, as GCC does; depth limited to catch cycles).
+ExpandedArgs expandResponseFiles(const std::vector<std::string> &args,
+                                 const ClassifyEnv &env);
+
+} // namespace alea::wrapper

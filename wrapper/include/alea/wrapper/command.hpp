@@ -1,0 +1,44 @@
+// The wrapper's actions as a pure function: from the classification, the settings
+// and the original arguments to the final argv and environment additions (DESIGN.md
+// decision table, "action" column). Compile adds the layout plugin and, for the
+// section-order factor, -ffunction-sections -fdata-sections; linking permutes the
+// plain object files (link-order) and asks lld to shuffle input sections
+// (section-order). Nothing here runs a process, so the unit tests check the argv.
+#pragma once
+
+#include "alea/wrapper/classify.hpp"
+#include "alea/wrapper/config.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace alea::wrapper {
+
+struct Plan {
+  std::vector<std::string> argv; // argv[0] = the real tool
+  std::vector<std::string> notes; // for the log (e.g. why a factor was skipped)
+};
+
+// The seed handed to lld's --shuffle-sections=<glob>=<seed>: lld reads a 32-bit
+// value where 0 means "random" and 0xffffffff means "reverse", so we map the
+// section-order stream into [1, 2^31 - 1].
+std::uint32_t lldShuffleSeed(std::uint64_t buildSeed);
+
+// Permutes args[slots[i]] among themselves with alea::Rng(mixSeed(seed,
+// "link-order")) and alea::shuffle; every other position is unchanged.
+void shuffleLinkOrder(std::vector<std::string> &args,
+                      const std::vector<std::size_t> &slots, std::uint64_t seed);
+
+// The final command. `args` exclude argv[0]; `plugin` is the resolved plugin path.
+// Settings without a seed, or a PassThrough classification, give the original
+// arguments unchanged.
+Plan planCommand(Tool tool, const std::vector<std::string> &args,
+                 const Classification &c, const Settings &settings,
+                 const std::string &realTool, const std::string &plugin);
+
+// POSIX shell quoting of one word / a whole command (one line), for dry runs and logs.
+std::string shellQuote(std::string_view word);
+std::string shellJoin(const std::vector<std::string> &argv);
+
+} // namespace alea::wrapper

@@ -1,0 +1,31 @@
+// The wrappers' whole run, behind three-line mains: read the settings, find the
+// real tool without recursing into ourselves, classify, plan, log, then execv the
+// final command (so the exit status and a death by signal are the tool's own).
+// Any internal failure execs the untouched original command instead. The only
+// output of our own is one `alea-cc: error: ...` line for a configuration error
+// (exit status 2).
+#pragma once
+
+#include "alea/wrapper/config.hpp"
+
+#include <string>
+#include <vector>
+
+namespace alea::wrapper {
+
+// Environment variable holding the chain of wrapper executables (device:inode)
+// that led to this process: a wrapper found in it passes through and is skipped
+// when searching for the real tool (recursion guard).
+inline constexpr const char *kChainVariable = "ALEA_WRAPPER_CHAIN";
+
+// Finds the real tool: `requested` (ALEA_CC...) if it contains a slash, else a
+// PATH search for it (default: clang-19 / clang++-19 / ld.lld-19), skipping this
+// executable and every wrapper in `chain`; then /usr/lib/llvm-19/bin/<tool>.
+// Returns an empty string when nothing usable exists.
+std::string resolveRealTool(Tool tool, const std::string &requested,
+                            const std::string &chain);
+
+// Runs the wrapper; returns only if nothing could be executed.
+int runWrapper(Tool tool, int argc, char **argv);
+
+} // namespace alea::wrapper

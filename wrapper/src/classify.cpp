@@ -1,0 +1,683 @@
+// The classifier of compiler and linker invocations (see classify.hpp). It walks
+// the arguments once with a table of the options that matter, collects facts
+// (stop phase, languages, inputs, link regions) and then applies the decision
+// table of STYLE.md in a fixed order, most specific rule first. Options not in the
+// table are forwarded verbatim and do not influence the decision.
+#include "alea/wrapper/classify.hpp"
+
+#include <algorithm>
+#include <array>
+#include <iterator>
+
+namespace alea::wrapper {
+namespace {
+
+bool startsWith(std::string_view s, std::string_view p) {
+  return s.substr(0, p.size()) == p;
+}
+bool endsWith(std::string_view s, std::string_view p) {
+  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
+}
+
+// --- the option table of the compiler driver (clang, GCC-compatible) ------------
+
+enum class Effect {
+  None,
+  Compile,        // -c
+  Assemble,       // -S
+  Preprocess,     // -E
+  DepsOnly,       // -M, -MM
+  DepsSide,       // -MD, -MMD
+  SyntaxOnly,     // -fsyntax-only, -emit-ast
+  Precompile,     // --precompile
+  Hashes,         // -###
+  Version,        // --version
+  Query,          // -dumpversion, --help, -print-*
+  Verbose,        // -v
+  Language,       // -x
+  Output,         // -o
+  Library,        // -l
+  LinkerArgs,     // -Wl,  (comma-separated linker words)
+  LinkerArg,      // -Xlinker <word>
+  FuseLd,         // -fuse-ld=
+  LdPath,         // --ld-path=
+  Lto,            // -flto, -flto=...
+  NoLto,          // -fno-lto
+  Cc1,            // -cc1, -cc1as
+  DriverMode,     // --driver-mode=
+  EndOfOptions,   // --
+};
+
+struct OptionSpec {
+  std::string_view name;
+  Effect effect;
+  bool separate; // exact name takes the next argument as its value
+};
+
+// Exact option names. `separate` options also accept their value joined
+// (-ofile, -Ifoo, -lm); that is handled by kJoined below for those that matter.
+constexpr std::array kExact = {
+    OptionSpec{"-c", Effect::Compile, false},
+    OptionSpec{"-S", Effect::Assemble, false},
+    OptionSpec{"-E", Effect::Preprocess, false},
+    OptionSpec{"-M", Effect::DepsOnly, false},
+    OptionSpec{"-MM", Effect::DepsOnly, false},
+    OptionSpec{"-MD", Effect::DepsSide, false},
+    OptionSpec{"-MMD", Effect::DepsSide, false},
+    OptionSpec{"-fsyntax-only", Effect::SyntaxOnly, false},
+    OptionSpec{"-emit-ast", Effect::SyntaxOnly, false},
+    OptionSpec{"--precompile", Effect::Precompile, false},
+    OptionSpec{"-###", Effect::Hashes, false},
+    OptionSpec{"--version", Effect::Version, false},
+    OptionSpec{"-dumpversion", Effect::Query, false},
+    OptionSpec{"-dumpfullversion", Effect::Query, false},
+    OptionSpec{"-dumpmachine", Effect::Query, false},
+    OptionSpec{"-dumpspecs", Effect::Query, false},
+    OptionSpec{"--help", Effect::Query, false},
+    OptionSpec{"-help", Effect::Query, false},
+    OptionSpec{"--help-hidden", Effect::Query, false},
+    OptionSpec{"-v", Effect::Verbose, false},
+    OptionSpec{"-flto", Effect::Lto, false},
+    OptionSpec{"-fno-lto", Effect::NoLto, false},
+    OptionSpec{"-cc1", Effect::Cc1, false},
+    OptionSpec{"-cc1as", Effect::Cc1, false},
+    OptionSpec{"--", Effect::EndOfOptions, false},
+    // options whose value is the next argument
+    OptionSpec{"-o", Effect::Output, true},
+    OptionSpec{"-x", Effect::Language, true},
+    OptionSpec{"-l", Effect::Library, true},
+    OptionSpec{"-Xlinker", Effect::LinkerArg, true},
+    OptionSpec{"-I", Effect::None, true},
+    OptionSpec{"-D", Effect::None, true},
+    OptionSpec{"-U", Effect::None, true},
+    OptionSpec{"-L", Effect::None, true},
+    OptionSpec{"-F", Effect::None, true},
+    OptionSpec{"-B", Effect::None, true},
+    OptionSpec{"-T", Effect::None, true},
+    OptionSpec{"-u", Effect::None, true},
+    OptionSpec{"-e", Effect::None, true},
+    OptionSpec{"-z", Effect::None, true},
+    OptionSpec{"-G", Effect::None, true},
+    OptionSpec{"-MF", Effect::None, true},
+    OptionSpec{"-MT", Effect::None, true},
+    OptionSpec{"-MQ", Effect::None, true},
+    OptionSpec{"-MJ", Effect::None, true},
+    OptionSpec{"-include", Effect::None, true},
+    OptionSpec{"-include-pch", Effect::None, true},
+    OptionSpec{"-imacros", Effect::None, true},
+    OptionSpec{"-isystem", Effect::None, true},
+    OptionSpec{"-isystem-after", Effect::None, true},
+    OptionSpec{"-iquote", Effect::None, true},
+    OptionSpec{"-idirafter", Effect::None, true},
+    OptionSpec{"-iprefix", Effect::None, true},
+    OptionSpec{"-iwithprefix", Effect::None, true},
+    OptionSpec{"-iwithprefixbefore", Effect::None, true},
+    OptionSpec{"-iframework", Effect::None, true},
+    OptionSpec{"-isysroot", Effect::None, true},
+    OptionSpec{"-ivfsoverlay", Effect::None, true},
+    OptionSpec{"--sysroot", Effect::None, true},
+    OptionSpec{"-Xclang", Effect::None, true},
+    OptionSpec{"-Xassembler", Effect::None, true},
+    OptionSpec{"-Xpreprocessor", Effect::None, true},
+    OptionSpec{"-Xanalyzer", Effect::None, true},
+    OptionSpec{"-Xopenmp-target", Effect::None, true},
+    OptionSpec{"-Xcuda-fatbinary", Effect::None, true},
+    OptionSpec{"-Xcuda-ptxas", Effect::None, true},
+    OptionSpec{"-Xflang", Effect::None, true},
+    OptionSpec{"-mllvm", Effect::None, true},
+    OptionSpec{"-target", Effect::None, true},
+    OptionSpec{"--target", Effect::None, true},
+    OptionSpec{"-arch", Effect::None, true},
+    OptionSpec{"-rpath", Effect::None, true},
+    OptionSpec{"-framework", Effect::None, true},
+    OptionSpec{"-working-directory", Effect::None, true},
+    OptionSpec{"-resource-dir", Effect::None, true},
+    OptionSpec{"--gcc-toolchain", Effect::None, true},
+    OptionSpec{"-serialize-diagnostics", Effect::None, true},
+    OptionSpec{"--serialize-diagnostics", Effect::None, true},
+    OptionSpec{"-cxx-isystem", Effect::None, true},
+    OptionSpec{"-index-store-path", Effect::None, true},
+    OptionSpec{"-module-dependency-dir", Effect::None, true},
+    OptionSpec{"-dumpdir", Effect::None, true},
+    OptionSpec{"-dumpbase", Effect::None, true},
+    OptionSpec{"-dumpbase-ext", Effect::None, true},
+    OptionSpec{"--param", Effect::None, true},
+    OptionSpec{"-aux-info", Effect::None, true},
+    OptionSpec{"-install_name", Effect::None, true},
+    OptionSpec{"-exported_symbols_list", Effect::None, true},
+    OptionSpec{"-filelist", Effect::None, true},
+};
+
+// Options recognized by prefix (value joined to the name).
+constexpr std::array kJoined = {
+    OptionSpec{"-flto=", Effect::Lto, false},
+    OptionSpec{"-fuse-ld=", Effect::FuseLd, false},
+    OptionSpec{"--ld-path=", Effect::LdPath, false},
+    OptionSpec{"-Wl,", Effect::LinkerArgs, false},
+    OptionSpec{"-print-", Effect::Query, false},
+    OptionSpec{"--print-", Effect::Query, false},
+    OptionSpec{"--driver-mode=", Effect::DriverMode, false},
+    OptionSpec{"-Xarch_", Effect::None, true}, // -Xarch_<arch> <arg>
+    OptionSpec{"-x", Effect::Language, false},
+    OptionSpec{"-l", Effect::Library, false},
+};
+
+const OptionSpec *findOption(std::string_view arg) {
+  for (const auto &o : kExact)
+    if (arg == o.name)
+      return &o;
+  for (const auto &o : kJoined)
+    if (startsWith(arg, o.name) && arg.size() > o.name.size())
+      return &o;
+  return nullptr;
+}
+
+// --- link regions ------------------------------------------------------------------
+
+// Tracks --start-group/--end-group, --whole-archive/--no-whole-archive and
+// --push-state/--pop-state so that nothing inside them is reordered.
+struct LinkRegions {
+  bool group = false;
+  bool wholeArchive = false;
+  int pushDepth = 0;
+  bool active() const { return group || wholeArchive || pushDepth > 0; }
+  void see(std::string_view word) {
+    // The linker accepts one or two dashes for long options.
+    if (startsWith(word, "--"))
+      word.remove_prefix(1);
+    if (word == "-start-group" || word == "-(")
+      group = true;
+    else if (word == "-end-group" || word == "-)")
+      group = false;
+    else if (word == "-whole-archive")
+      wholeArchive = true;
+    else if (word == "-no-whole-archive")
+      wholeArchive = false;
+    else if (word == "-push-state")
+      ++pushDepth;
+    else if (word == "-pop-state" && pushDepth > 0)
+      --pushDepth;
+  }
+};
+
+void seeLinkerWords(LinkRegions &regions, std::string_view commaList) {
+  while (true) {
+    const auto comma = commaList.find(',');
+    regions.see(commaList.substr(0, comma));
+    if (comma == std::string_view::npos)
+      return;
+    commaList.remove_prefix(comma + 1);
+  }
+}
+
+bool isLld(std::string_view linker) {
+  const auto slash = linker.rfind('/');
+  const std::string_view base =
+      slash == std::string_view::npos ? linker : linker.substr(slash + 1);
+  return base.find("lld") != std::string_view::npos;
+}
+
+Classification passThrough(Classification c, Reason reason, std::string detail) {
+  c.mode = Mode::PassThrough;
+  c.reason = reason;
+  c.detail = std::move(detail);
+  c.linkOrderSlots.clear();
+  return c;
+}
+
+} // namespace
+
+// --- languages -----------------------------------------------------------------------
+
+Language languageFromExtension(std::string_view path) {
+  const auto slash = path.rfind('/');
+  const std::string_view base =
+      slash == std::string_view::npos ? path : path.substr(slash + 1);
+  const auto dot = base.rfind('.');
+  if (dot == std::string_view::npos || dot == 0)
+    return Language::LinkerInput;
+  const std::string_view ext = base.substr(dot + 1);
+  if (ext == "c" || ext == "i")
+    return Language::C;
+  if (ext == "cc" || ext == "cp" || ext == "cxx" || ext == "cpp" || ext == "CPP" ||
+      ext == "c++" || ext == "C" || ext == "ii" || ext == "cppm" || ext == "ixx")
+    return Language::Cxx;
+  if (ext == "m" || ext == "mi")
+    return Language::ObjC;
+  if (ext == "mm" || ext == "M" || ext == "mii")
+    return Language::ObjCxx;
+  if (ext == "ll" || ext == "bc")
+    return Language::Ir;
+  if (ext == "s")
+    return Language::Asm;
+  if (ext == "S" || ext == "sx")
+    return Language::AsmCpp;
+  if (ext == "h" || ext == "hh" || ext == "hpp" || ext == "hxx" || ext == "H" ||
+      ext == "h++" || ext == "tcc" || ext == "hp")
+    return Language::Header;
+  if (ext == "cu" || ext == "hip" || ext == "cl")
+    return Language::Offload;
+  if (ext == "o" || ext == "obj")
+    return Language::Object;
+  if (ext == "a")
+    return Language::Archive;
+  if (ext == "so" || base.find(".so.") != std::string_view::npos)
+    return Language::SharedLib;
+  return Language::LinkerInput;
+}
+
+Language languageFromXName(std::string_view name) {
+  if (name == "none")
+    return Language::None;
+  if (name == "c" || name == "cpp-output")
+    return Language::C;
+  if (name == "c++" || name == "c++-cpp-output" || name == "c++-module")
+    return Language::Cxx;
+  if (name == "objective-c" || name == "objective-c-cpp-output" ||
+      name == "objc-cpp-output")
+    return Language::ObjC;
+  if (name == "objective-c++" || name == "objective-c++-cpp-output" ||
+      name == "objc++-cpp-output")
+    return Language::ObjCxx;
+  if (name == "ir" || name == "lto-ir")
+    return Language::Ir;
+  if (name == "assembler")
+    return Language::Asm;
+  if (name == "assembler-with-cpp")
+    return Language::AsmCpp;
+  if (endsWith(name, "-header") || endsWith(name, "-header-unit"))
+    return Language::Header;
+  if (name == "cuda" || name == "hip" || name == "cl" || name == "clcpp")
+    return Language::Offload;
+  return Language::Unknown;
+}
+
+bool isSourceLanguage(Language lang) {
+  return lang == Language::C || lang == Language::Cxx || lang == Language::ObjC ||
+         lang == Language::ObjCxx || lang == Language::Ir;
+}
+
+bool isStartupObject(std::string_view path) {
+  const auto slash = path.rfind('/');
+  const std::string_view base =
+      slash == std::string_view::npos ? path : path.substr(slash + 1);
+  const auto crt = base.find("crt");
+  return crt != std::string_view::npos && crt <= 2 && endsWith(base, ".o");
+}
+
+// --- the compiler driver -------------------------------------------------------------
+
+Classification classify(const std::vector<std::string> &original,
+                        const ClassifyEnv &env) {
+  Classification c;
+  const ExpandedArgs expanded = expandResponseFiles(original, env);
+  c.usedResponseFiles = expanded.usedResponseFiles;
+  if (!expanded.ok)
+    return passThrough(std::move(c), Reason::UnreadableResponseFile,
+                       "@" + expanded.badFile);
+  const auto &args = expanded.args;
+
+  // Facts gathered in one walk.
+  bool compileOnly = false, preprocess = false, depsOnly = false, depsSide = false;
+  bool syntaxOnly = false, precompile = false, hashes = false, version = false;
+  bool query = false, lto = false, cc1 = false, endOfOptions = false;
+  std::string queryArg, ltoArg, driverMode, output, missing, unknownLanguage;
+  Language xLanguage = Language::None;
+  LinkRegions regions;
+  std::vector<std::size_t> slots;
+
+  auto addInput = [&](const std::string &path, std::size_t i) {
+    Language lang = xLanguage;
+    if (lang == Language::None)
+      lang = path == "-" ? Language::Unknown : languageFromExtension(path);
+    if (path != "-" && !env.isRegularFile(path)) {
+      if (missing.empty())
+        missing = path;
+      return;
+    }
+    if (xLanguage == Language::Unknown && unknownLanguage.empty())
+      unknownLanguage = path;
+    const int origin = expanded.origin[i];
+    c.inputs.push_back({path, lang, origin});
+    const bool movable = lang == Language::Object || isSourceLanguage(lang);
+    if (movable && xLanguage == Language::None && !regions.active() && origin >= 0 &&
+        path != "-" && !isStartupObject(path))
+      slots.push_back(static_cast<std::size_t>(origin));
+  };
+
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string &arg = args[i];
+    if (endOfOptions || arg == "-" || arg.empty() || arg[0] != '-') {
+      addInput(arg, i);
+      continue;
+    }
+    const OptionSpec *spec = findOption(arg);
+    if (!spec)
+      continue; // unknown options are forwarded verbatim and decide nothing
+    const bool exact = arg == spec->name;
+    std::string value;
+    if (spec->separate && (exact || spec->name == "-Xarch_")) {
+      if (i + 1 < args.size())
+        value = args[++i];
+    } else if (!exact) {
+      value = arg.substr(spec->name.size());
+    }
+    switch (spec->effect) {
+    case Effect::None:
+      break;
+    case Effect::Compile:
+    case Effect::Assemble:
+      compileOnly = true;
+      break;
+    case Effect::Preprocess:
+      preprocess = true;
+      break;
+    case Effect::DepsOnly:
+      depsOnly = true;
+      break;
+    case Effect::DepsSide:
+      depsSide = true;
+      break;
+    case Effect::SyntaxOnly:
+      syntaxOnly = true;
+      break;
+    case Effect::Precompile:
+      precompile = true;
+      break;
+    case Effect::Hashes:
+      hashes = true;
+      break;
+    case Effect::Version:
+      version = true;
+      break;
+    case Effect::Query:
+      query = true;
+      if (queryArg.empty())
+        queryArg = arg;
+      break;
+    case Effect::Verbose:
+      break; // -v with inputs compiles verbosely; -v alone has no inputs
+    case Effect::Language:
+      xLanguage = languageFromXName(value);
+      break;
+    case Effect::Output:
+      output = value;
+      break;
+    case Effect::Library:
+      ++c.libraryCount;
+      break;
+    case Effect::LinkerArgs:
+      seeLinkerWords(regions, value);
+      if (value.find("--shuffle-sections") != std::string::npos ||
+          value.find("-shuffle-sections") != std::string::npos)
+        c.userShuffleSections = true;
+      break;
+    case Effect::LinkerArg:
+      regions.see(value);
+      if (value.find("shuffle-sections") != std::string::npos)
+        c.userShuffleSections = true;
+      break;
+    case Effect::FuseLd:
+    case Effect::LdPath:
+      c.userLinker = value;
+      c.nonLldLinker = !isLld(value);
+      break;
+    case Effect::Lto:
+      lto = true;
+      ltoArg = arg;
+      break;
+    case Effect::NoLto:
+      lto = false;
+      break;
+    case Effect::Cc1:
+      cc1 = true;
+      break;
+    case Effect::DriverMode:
+      driverMode = value;
+      break;
+    case Effect::EndOfOptions:
+      endOfOptions = true;
+      break;
+    }
+  }
+
+  // The decision table, most specific rule first.
+  if (cc1)
+    return passThrough(std::move(c), Reason::DriverMode, "-cc1");
+  if (driverMode == "cl" || driverMode == "cpp" || driverMode == "flang")
+    return passThrough(std::move(c), Reason::DriverMode, "--driver-mode=" + driverMode);
+  if (hashes)
+    return passThrough(std::move(c), Reason::PrintCommands, "-###");
+  if (version)
+    return passThrough(std::move(c), Reason::Version, "--version");
+  if (query)
+    return passThrough(std::move(c), Reason::Query, queryArg);
+  if (preprocess)
+    return passThrough(std::move(c), Reason::Preprocess, "-E");
+  if (depsOnly && !depsSide)
+    return passThrough(std::move(c), Reason::DependenciesOnly, "-M");
+  if (syntaxOnly)
+    return passThrough(std::move(c), Reason::SyntaxOnly, "-fsyntax-only");
+  if (precompile)
+    return passThrough(std::move(c), Reason::Precompile, "--precompile");
+  if (lto)
+    return passThrough(std::move(c), Reason::Lto, ltoArg);
+  if (!missing.empty())
+    return passThrough(std::move(c), Reason::MissingInput, missing);
+  if (!unknownLanguage.empty())
+    return passThrough(std::move(c), Reason::UnknownLanguage, unknownLanguage);
+
+  bool anySource = false, anyAsm = false, anyHeader = false, anyLinkable = false;
+  for (const auto &in : c.inputs) {
+    if (in.language == Language::Offload)
+      return passThrough(std::move(c), Reason::UnsupportedLanguage, in.path);
+    if (in.language == Language::Unknown) // "-" without -x
+      return passThrough(std::move(c), Reason::UnknownLanguage, in.path);
+    anySource |= isSourceLanguage(in.language);
+    anyAsm |= in.language == Language::Asm || in.language == Language::AsmCpp;
+    anyHeader |= in.language == Language::Header;
+    anyLinkable |= in.language == Language::Object ||
+                   in.language == Language::Archive ||
+                   in.language == Language::SharedLib ||
+                   in.language == Language::LinkerInput;
+  }
+  if (c.inputs.empty() && (compileOnly || c.libraryCount == 0))
+    return passThrough(std::move(c), Reason::NoInputs, "");
+
+  if (compileOnly) {
+    if (anySource) {
+      c.mode = Mode::Compile;
+      c.reason = Reason::CompileSources;
+      return c; // no link: nothing to reorder
+    }
+    if (anyHeader)
+      return passThrough(std::move(c), Reason::Precompile, "header input");
+    if (anyAsm)
+      return passThrough(std::move(c), Reason::AssemblerOnly, "");
+    return passThrough(std::move(c), Reason::NoSourceInputs, "");
+  }
+
+  // A link follows.
+  if (anyHeader)
+    return passThrough(std::move(c), Reason::Precompile, "header input");
+  if (output == "-")
+    return passThrough(std::move(c), Reason::OutputToStdout, "-o -");
+  if (anyAsm && !anySource && !anyLinkable && c.libraryCount == 0)
+    return passThrough(std::move(c), Reason::AssemblerOnly, "");
+  c.linkOrderSlots = std::move(slots);
+  if (anySource) {
+    c.mode = Mode::CompileAndLink;
+    c.reason = Reason::CompileAndLink;
+  } else {
+    c.mode = Mode::Link;
+    c.reason = Reason::LinkInputs;
+  }
+  return c;
+}
+
+// --- the linker (alea-ld) --------------------------------------------------------------
+
+namespace {
+
+// Linker options (without their leading dashes: lld accepts one or two) whose value
+// is the next argument when written alone.
+constexpr std::string_view kLinkerSeparate[] = {
+    "o", "output", "L", "library-path", "l", "library", "T", "script", "e", "entry",
+    "u", "undefined", "m", "z", "h", "soname", "rpath", "R", "just-symbols", "y",
+    "trace-symbol", "Map", "dynamic-linker", "I", "version-script", "defsym", "wrap",
+    "plugin", "plugin-opt", "exclude-libs", "hash-style", "dynamic-list", "init",
+    "fini", "format", "b", "A", "architecture", "Y", "retain-symbols-file",
+    "require-defined", "P", "depaudit", "Ttext", "Tdata", "Tbss", "f", "auxiliary",
+    "F", "filter", "dependency-file", "error-limit", "mllvm", "sysroot",
+    "symbol-ordering-file", "call-graph-ordering-file", "undefined-glob",
+    "thinlto-cache-dir", "O", "image-base", "export-dynamic-symbol", "chroot"};
+
+} // namespace
+
+Classification classifyLinker(const std::vector<std::string> &original,
+                              const ClassifyEnv &env) {
+  Classification c;
+  const ExpandedArgs expanded = expandResponseFiles(original, env);
+  c.usedResponseFiles = expanded.usedResponseFiles;
+  if (!expanded.ok)
+    return passThrough(std::move(c), Reason::UnreadableResponseFile,
+                       "@" + expanded.badFile);
+  const auto &args = expanded.args;
+  LinkRegions regions;
+  std::string missing, output;
+  bool queried = false;
+  std::string queryArg;
+
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string &arg = args[i];
+    if (arg.size() < 2 || arg[0] != '-') {
+      if (!env.isRegularFile(arg)) {
+        if (missing.empty())
+          missing = arg;
+        continue;
+      }
+      const Language lang = languageFromExtension(arg);
+      const int origin = expanded.origin[i];
+      c.inputs.push_back({arg, lang, origin});
+      if (lang == Language::Object && !regions.active() && origin >= 0 &&
+          !isStartupObject(arg))
+        c.linkOrderSlots.push_back(static_cast<std::size_t>(origin));
+      continue;
+    }
+    std::string_view name = arg;
+    name.remove_prefix(startsWith(name, "--") ? 2 : 1);
+    if (i == 0 && (name == "flavor"))
+      return passThrough(std::move(c), Reason::DriverMode, "-flavor");
+    if (name == "version" || name == "v" || name == "V") {
+      queried = true;
+      queryArg = arg;
+      continue;
+    }
+    if (name == "help") {
+      return passThrough(std::move(c), Reason::Query, arg);
+    }
+    regions.see(arg);
+    if (startsWith(name, "shuffle-sections"))
+      c.userShuffleSections = true;
+    if (startsWith(arg, "-l") && arg.size() > 2 && arg[1] == 'l') {
+      ++c.libraryCount;
+      continue;
+    }
+    if (startsWith(name, "output=")) {
+      output = std::string(name.substr(7));
+      continue;
+    }
+    if (startsWith(name, "library=")) {
+      ++c.libraryCount;
+      continue;
+    }
+    if (startsWith(arg, "-o") && arg.size() > 2 && arg[1] == 'o' &&
+        !startsWith(name, "output")) {
+      output = arg.substr(2);
+      continue;
+    }
+    if (std::find(std::begin(kLinkerSeparate), std::end(kLinkerSeparate), name) !=
+        std::end(kLinkerSeparate)) {
+      if (name == "l" || name == "library")
+        ++c.libraryCount;
+      if (i + 1 < args.size()) {
+        ++i;
+        if (name == "o" || name == "output")
+          output = args[i];
+      }
+    }
+  }
+  if (queried)
+    return passThrough(std::move(c), Reason::Version, queryArg);
+  if (!missing.empty())
+    return passThrough(std::move(c), Reason::MissingInput, missing);
+  if (c.inputs.empty() && c.libraryCount == 0)
+    return passThrough(std::move(c), Reason::NoInputs, "");
+  if (output == "-")
+    return passThrough(std::move(c), Reason::OutputToStdout, "-o -");
+  c.mode = Mode::Link;
+  c.reason = Reason::LinkInputs;
+  return c;
+}
+
+std::string_view modeName(Mode mode) {
+  switch (mode) {
+  case Mode::Compile:
+    return "compile";
+  case Mode::CompileAndLink:
+    return "compile-and-link";
+  case Mode::Link:
+    return "link";
+  case Mode::PassThrough:
+    return "pass-through";
+  }
+  return "?";
+}
+
+std::string_view reasonName(Reason reason) {
+  switch (reason) {
+  case Reason::CompileSources:
+    return "compiling sources";
+  case Reason::CompileAndLink:
+    return "compiling and linking sources";
+  case Reason::LinkInputs:
+    return "linking objects";
+  case Reason::Preprocess:
+    return "preprocessing only (-E)";
+  case Reason::DependenciesOnly:
+    return "dependencies only (-M/-MM without -MD/-MMD)";
+  case Reason::SyntaxOnly:
+    return "no code generated (-fsyntax-only/-emit-ast)";
+  case Reason::Precompile:
+    return "precompiling a header or module";
+  case Reason::PrintCommands:
+    return "printing commands (-###)";
+  case Reason::Version:
+    return "version query";
+  case Reason::Query:
+    return "information query";
+  case Reason::NoInputs:
+    return "no inputs";
+  case Reason::AssemblerOnly:
+    return "assembler inputs only";
+  case Reason::NoSourceInputs:
+    return "nothing to compile";
+  case Reason::Lto:
+    return "layout not randomized: -flto";
+  case Reason::OutputToStdout:
+    return "linking to standard output (-o -)";
+  case Reason::DriverMode:
+    return "other driver mode";
+  case Reason::UnreadableResponseFile:
+    return "unreadable response file";
+  case Reason::MissingInput:
+    return "input is not a regular file";
+  case Reason::UnknownLanguage:
+    return "unknown input language";
+  case Reason::UnsupportedLanguage:
+    return "offloading language (CUDA/HIP/OpenCL)";
+  }
+  return "?";
+}
+
+} // namespace alea::wrapper

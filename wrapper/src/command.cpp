@@ -1,0 +1,118 @@
+// The wrapper's actions (command.hpp): the classification decides, this file builds
+// the final argv. Our additions go right after argv[0], before the user's
+// arguments, so that a user's own later option wins (e.g. -fno-function-sections)
+// and nothing of ours lands after a `--`.
+#include "alea/wrapper/command.hpp"
+
+#include "alea/random.hpp"
+
+namespace alea::wrapper {
+
+std::uint32_t lldShuffleSeed(std::uint64_t buildSeed) {
+  const std::uint64_t stream = alea::mixSeed(buildSeed, "section-order");
+  return static_cast<std::uint32_t>(stream % 0x7ffffffeULL) + 1; // [1, 2^31 - 1]
+}
+
+void shuffleLinkOrder(std::vector<std::string> &args,
+                      const std::vector<std::size_t> &slots, std::uint64_t seed) {
+  std::vector<std::string> moved;
+  moved.reserve(slots.size());
+  for (std::size_t slot : slots)
+    moved.push_back(args.at(slot));
+  alea::Rng rng(alea::mixSeed(seed, "link-order"));
+  alea::shuffle(moved.begin(), moved.end(), rng);
+  for (std::size_t k = 0; k < slots.size(); ++k)
+    args[slots[k]] = std::move(moved[k]);
+}
+
+Plan planCommand(Tool tool, const std::vector<std::string> &args,
+                 const Classification &c, const Settings &settings,
+                 const std::string &realTool, const std::string &plugin) {
+  Plan plan;
+  plan.argv.push_back(realTool);
+  std::vector<std::string> rest = args;
+  if (!settings.seed || c.mode == Mode::PassThrough) {
+    plan.argv.insert(plan.argv.end(), rest.begin(), rest.end());
+    return plan;
+  }
+  const std::uint64_t seed = *settings.seed;
+  const FactorSet f = settings.factors;
+  const bool compiles = c.mode == Mode::Compile || c.mode == Mode::CompileAndLink;
+  const bool links = c.mode == Mode::Link || c.mode == Mode::CompileAndLink;
+  std::vector<std::string> added;
+
+  if (compiles) {
+    // The plugin is loaded even when only link-time factors are on: it writes the
+    // .note.alea record of seed and factors into every object.
+    added.push_back("-fpass-plugin=" + plugin);
+    if (f.has(Factor::SectionOrder)) {
+      added.push_back("-ffunction-sections");
+      added.push_back("-fdata-sections");
+    }
+  }
+  if (links && f.has(Factor::SectionOrder)) {
+    const std::string shuffle =
+        "--shuffle-sections=*=" + std::to_string(lldShuffleSeed(seed));
+    if (c.userShuffleSections) {
+      plan.notes.push_back("section-order skipped: the command already shuffles sections");
+    } else if (tool == Tool::Ld) {
+      if (c.nonLldLinker)
+        plan.notes.push_back("section-order skipped: the real linker is not lld");
+      else
+        added.push_back(shuffle);
+    } else if (c.nonLldLinker) {
+      plan.notes.push_back("section-order skipped: linker " + c.userLinker +
+                           " is not lld");
+    } else {
+      if (c.userLinker.empty())
+        added.push_back("-fuse-ld=lld");
+      added.push_back("-Wl," + shuffle);
+    }
+  }
+  if (links && f.has(Factor::LinkOrder)) {
+    shuffleLinkOrder(rest, c.linkOrderSlots, seed);
+    if (c.usedResponseFiles)
+      plan.notes.push_back("link-order: entries inside response files keep their order");
+  }
+  plan.argv.insert(plan.argv.end(), added.begin(), added.end());
+  plan.argv.insert(plan.argv.end(), rest.begin(), rest.end());
+  return plan;
+}
+
+std::string shellQuote(std::string_view word) {
+  if (word.empty())
+    return "''";
+  bool plain = true;
+  for (char ch : word) {
+    const bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                    (ch >= '0' && ch <= '9') || std::string_view("_@%+=:,./-").find(ch) !=
+                                                    std::string_view::npos;
+    if (!ok) {
+      plain = false;
+      break;
+    }
+  }
+  if (plain)
+    return std::string(word);
+  std::string out = "'";
+  for (char ch : word) {
+    if (ch == '\'')
+      out += "'\\''";
+    else
+      out += ch;
+  }
+  out += '\'';
+  return out;
+}
+
+std::string shellJoin(const std::vector<std::string> &argv) {
+  std::string out;
+  for (const auto &word : argv) {
+    if (!out.empty())
+      out += ' ';
+    out += shellQuote(word);
+  }
+  return out;
+}
+
+} // namespace alea::wrapper

@@ -1,0 +1,313 @@
+// The wrappers' run (driver.hpp), the only file of the wrapper with side effects:
+// environment, file system, log file, execv. The sequence is
+//   1. read and validate the ALEA_* settings (error: one line, exit 2);
+//   2. find the real tool, never ourselves (error if there is none);
+//   3. recursion guard: a wrapper already in the chain passes through;
+//   4. classify (pure), plan the final argv (pure);
+//   5. log one line, or print it for a dry run;
+//   6. execv the real tool with normalized ALEA_SEED/ALEA_FACTORS in its env.
+// An exception anywhere in 4-5 execs the original command unchanged.
+#include "alea/wrapper/driver.hpp"
+
+#include "alea/wrapper/classify.hpp"
+#include "alea/wrapper/command.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <fcntl.h>
+#include <fstream>
+#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace alea::wrapper {
+namespace {
+
+std::string fileId(const struct stat &st) {
+  return std::to_string(static_cast<unsigned long long>(st.st_dev)) + ":" +
+         std::to_string(static_cast<unsigned long long>(st.st_ino));
+}
+
+// Device:inode of an existing path (following symlinks), or "".
+std::string fileIdOf(const std::string &path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0)
+    return "";
+  return fileId(st);
+}
+
+bool isExecutableFile(const std::string &path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+         ::access(path.c_str(), X_OK) == 0;
+}
+
+bool isRegularFile(const std::string &path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+std::optional<std::string> readWholeFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad())
+    return std::nullopt;
+  return text.str();
+}
+
+std::string selfExe() {
+  char buf[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0)
+    return "";
+  buf[n] = '\0';
+  return buf;
+}
+
+std::string dirName(const std::string &path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+bool chainContains(const std::string &chain, const std::string &id) {
+  if (id.empty())
+    return false;
+  std::string_view rest = chain;
+  while (!rest.empty()) {
+    const auto sep = rest.find(',');
+    if (rest.substr(0, sep) == id)
+      return true;
+    if (sep == std::string_view::npos)
+      break;
+    rest.remove_prefix(sep + 1);
+  }
+  return false;
+}
+
+const char *defaultToolName(Tool tool) {
+  switch (tool) {
+  case Tool::Cc:
+    return "clang-19";
+  case Tool::Cxx:
+    return "clang++-19";
+  case Tool::Ld:
+    return "ld.lld-19";
+  }
+  return "clang-19";
+}
+
+const char *fallbackToolPath(Tool tool) {
+  switch (tool) {
+  case Tool::Cc:
+    return "/usr/lib/llvm-19/bin/clang";
+  case Tool::Cxx:
+    return "/usr/lib/llvm-19/bin/clang++";
+  case Tool::Ld:
+    return "/usr/lib/llvm-19/bin/ld.lld";
+  }
+  return "/usr/lib/llvm-19/bin/clang";
+}
+
+void appendLog(const std::string &file, const std::string &line) {
+  if (file.empty())
+    return;
+  // One write(2) on an O_APPEND descriptor: lines of parallel builds do not mix.
+  const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0)
+    return;
+  const std::string text = line + "\n";
+  [[maybe_unused]] ssize_t ignored = ::write(fd, text.data(), text.size());
+  ::close(fd);
+}
+
+int configError(Tool tool, const std::string &message) {
+  const std::string line = std::string(toolName(tool)) + ": error: " + message + "\n";
+  [[maybe_unused]] ssize_t ignored = ::write(2, line.data(), line.size());
+  return 2;
+}
+
+// The child's environment: ours with ALEA_SEED/ALEA_FACTORS normalized for the
+// plugin and the recursion chain extended by this executable.
+std::vector<std::string> childEnvironment(const Settings &s, const std::string &chain) {
+  std::vector<std::string> env;
+  for (char **e = environ; e && *e; ++e) {
+    const std::string_view kv = *e;
+    if (kv.starts_with("ALEA_SEED=") || kv.starts_with("ALEA_FACTORS=") ||
+        kv.starts_with(std::string(kChainVariable) + "="))
+      continue;
+    env.emplace_back(kv);
+  }
+  if (s.seed) {
+    env.push_back("ALEA_SEED=" + formatSeed(*s.seed));
+    env.push_back("ALEA_FACTORS=" + formatFactors(s.factors));
+  }
+  env.push_back(std::string(kChainVariable) + "=" + chain);
+  return env;
+}
+
+[[noreturn]] void execOrDie(Tool tool, const std::vector<std::string> &argv,
+                            const std::vector<std::string> &envStrings) {
+  std::vector<char *> args, envp;
+  for (const auto &a : argv)
+    args.push_back(const_cast<char *>(a.c_str()));
+  args.push_back(nullptr);
+  for (const auto &e : envStrings)
+    envp.push_back(const_cast<char *>(e.c_str()));
+  envp.push_back(nullptr);
+  ::execve(args[0], args.data(), envp.data());
+  const int err = errno;
+  configError(tool, "cannot execute " + argv[0] + ": " + std::strerror(err));
+  std::_Exit(err == ENOENT ? 127 : 126);
+}
+
+} // namespace
+
+std::string resolveRealTool(Tool tool, const std::string &requested,
+                            const std::string &chain) {
+  const std::string self = fileIdOf("/proc/self/exe");
+  auto usable = [&](const std::string &path) {
+    if (!isExecutableFile(path))
+      return false;
+    const std::string id = fileIdOf(path);
+    return id != self && !chainContains(chain, id);
+  };
+  const std::string name = requested.empty() ? defaultToolName(tool) : requested;
+  if (name.find('/') != std::string::npos)
+    return usable(name) ? name : "";
+  const char *path = std::getenv("PATH");
+  std::string_view dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+  while (true) {
+    const auto colon = dirs.find(':');
+    std::string dir(dirs.substr(0, colon));
+    if (dir.empty())
+      dir = ".";
+    const std::string candidate = dir + "/" + name;
+    if (usable(candidate))
+      return candidate;
+    if (colon == std::string_view::npos)
+      break;
+    dirs.remove_prefix(colon + 1);
+  }
+  if (requested.empty() && usable(fallbackToolPath(tool)))
+    return fallbackToolPath(tool);
+  return "";
+}
+
+int runWrapper(Tool tool, int argc, char **argv) {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  auto env = [](const char *name) -> std::optional<std::string> {
+    const char *v = std::getenv(name);
+    return v ? std::optional<std::string>(v) : std::nullopt;
+  };
+
+  // 1. settings
+  Settings settings;
+  if (auto error = readSettings(tool, env, settings))
+    return configError(tool, *error);
+
+  // 2. the real tool, never ourselves or a wrapper that led here
+  const std::string chain = env(kChainVariable).value_or("");
+  const std::string realTool = resolveRealTool(tool, settings.realTool, chain);
+  if (realTool.empty()) {
+    const std::string what = settings.realTool.empty()
+                                 ? std::string(defaultToolName(tool)) + " (default)"
+                                 : settings.realTool;
+    return configError(tool, std::string("real ") +
+                                 (tool == Tool::Ld ? "linker" : "compiler") + " '" +
+                                 what + "' not found or not executable (set " +
+                                 realToolVariable(tool) + ")");
+  }
+  const std::string selfId = fileIdOf("/proc/self/exe");
+  const std::string newChain = chain.empty() ? selfId : chain + "," + selfId;
+
+  // The untouched command, used for every pass-through and on internal failure.
+  std::vector<std::string> original;
+  original.push_back(realTool);
+  original.insert(original.end(), args.begin(), args.end());
+
+  const bool recursed = !chain.empty() && chainContains(chain, selfId);
+  Settings effective = settings;
+  if (recursed)
+    effective.seed.reset();
+
+  std::vector<std::string> finalArgv = original;
+  std::string logLine;
+  try {
+    // 3-4. decide, then plan
+    Classification c;
+    const ClassifyEnv cenv{isRegularFile, readWholeFile};
+    std::string plugin;
+    if (effective.seed) {
+      c = tool == Tool::Ld ? classifyLinker(args, cenv) : classify(args, cenv);
+      if (tool == Tool::Ld) {
+        char resolved[4096];
+        const bool lld = realTool.find("lld") != std::string::npos ||
+                         (::realpath(realTool.c_str(), resolved) &&
+                          std::string_view(resolved).find("lld") != std::string::npos);
+        c.nonLldLinker = !lld;
+      }
+      if (c.mode == Mode::Compile || c.mode == Mode::CompileAndLink) {
+        plugin = settings.plugin;
+        if (plugin.empty()) {
+          const std::string self = selfExe();
+          plugin = dirName(self) + "/../lib/AleaPlugin.so";
+          char resolved[4096];
+          if (::realpath(self.c_str(), resolved))
+            plugin = dirName(resolved) + "/../lib/AleaPlugin.so";
+        }
+        if (!isRegularFile(plugin))
+          return configError(tool, "layout plugin '" + plugin +
+                                       "' not found (set ALEA_PLUGIN)");
+      }
+    }
+    const Plan plan = planCommand(tool, args, c, effective, realTool, plugin);
+    finalArgv = plan.argv;
+
+    // 5. one log line per invocation
+    if (!settings.logFile.empty() || settings.dryRun) {
+      std::string line = std::string(toolName(tool)) + " pid=" +
+                         std::to_string(::getpid());
+      if (!effective.seed) {
+        line += recursed ? " mode=pass-through reason=\"recursion guard\""
+                         : " mode=pass-through reason=\"no ALEA_SEED\"";
+      } else {
+        line += " mode=" + std::string(modeName(c.mode)) + " reason=\"" +
+                std::string(reasonName(c.reason));
+        if (!c.detail.empty())
+          line += ": " + c.detail;
+        line += "\" seed=" + formatSeed(*effective.seed) +
+                " factors=" + formatFactors(effective.factors);
+      }
+      for (const auto &note : plan.notes)
+        line += " note=\"" + note + "\"";
+      logLine = line + " argv: " + shellJoin(finalArgv);
+    }
+  } catch (const std::exception &e) {
+    finalArgv = original;
+    logLine = std::string(toolName(tool)) + " internal error (" + e.what() +
+              "), running the original command: " + shellJoin(original);
+  } catch (...) {
+    finalArgv = original;
+    logLine = std::string(toolName(tool)) +
+              " internal error, running the original command: " + shellJoin(original);
+  }
+
+  appendLog(settings.logFile, logLine);
+  if (settings.dryRun) {
+    const std::string out = shellJoin(finalArgv) + "\n";
+    [[maybe_unused]] ssize_t ignored = ::write(1, out.data(), out.size());
+    return 0;
+  }
+  // 6. become the real tool
+  execOrDie(tool, finalArgv, childEnvironment(effective, newChain));
+}
+
+} // namespace alea::wrapper
