@@ -1,0 +1,104 @@
+// The campaign file (TOML, toml++ 3.3): systems to build, benchmarks to run,
+// the levels (builds x executions x iterations, counts or "auto"), warm-up,
+// randomization factors, environment padding, measurement, timeouts and the
+// statistics settings. parseCampaign reports the first problem as ONE message
+// `file:line:column: error: expected ...`. Every key is documented in
+// docs/campaign.md.
+#pragma once
+
+#include "alea/runner/error.hpp"
+#include "alea/runner/measure.hpp"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace alea::runner {
+
+// The factor names of the contract (common brief), in canonical order.
+inline constexpr const char *kFactorNames[] = {
+    "function-order", "global-order", "symbol-names", "code-padding",
+    "stack-offset",   "link-order",   "section-order"};
+
+// A level count: a number, or "auto" (pilot run then the planner).
+struct LevelCount {
+  bool automatic = false;
+  int count = 1;
+};
+
+// A command: an argv list, or a shell string run by /bin/sh -c when the user
+// wrote `shell = "..."`. Placeholders `{name}` are substituted (see
+// substitute()); `${VAR}` is left to the shell.
+struct CommandSpec {
+  std::vector<std::string> argv;
+  std::string shell;
+  bool isShell() const { return !shell.empty(); }
+};
+
+struct SystemConfig {
+  std::string name;
+  bool baseline = false;
+  CommandSpec build;
+  std::vector<std::string> artifacts;       // relative to the build directory
+  std::map<std::string, std::string> env;   // extra environment for the build
+  std::optional<std::vector<std::string>> factors; // overrides the campaign's
+};
+
+struct BenchmarkConfig {
+  std::string name;
+  CommandSpec command;
+  std::string workdir;                    // "" = the build directory
+  std::vector<std::string> inputs;        // must exist (checked before running)
+  std::map<std::string, std::string> env; // extra environment for the benchmark
+  int expectedExit = 0;
+  double timeoutSeconds = 0; // 0 = the campaign's timeout
+  MeasureSpec measure;
+  std::string stdinFile; // "" = /dev/null
+};
+
+struct CampaignConfig {
+  std::string path;      // the campaign file
+  std::string sourceDir; // directory of the campaign file ({source_dir})
+  std::string text;      // the file's content, recorded in the store
+  std::string name;
+  std::uint64_t seed = 1;
+  double confidence = 0.95;
+  double threshold = 0.0; // relative, e.g. 0.01 = 1%
+  std::vector<std::string> factors; // canonical order; empty = none
+  std::int64_t envPadMin = 0, envPadMax = 4096;
+  bool disableAslr = false;
+  std::vector<int> cpus;            // pin executions to these CPUs (empty: no)
+  double timeoutSeconds = 300;      // per execution
+  double buildTimeoutSeconds = 3600;
+  LevelCount builds{false, 3}, executions{false, 3}, iterations{false, 1};
+  LevelCount warmup{false, 0};
+  double targetHalfWidth = 0.01;    // for "auto" levels: relative CI half-width
+  double timeBudgetSeconds = 0;     // for "auto" levels: 0 = use the half-width
+  MeasureSpec measure;              // default for benchmarks
+  std::vector<SystemConfig> systems;
+  std::vector<BenchmarkConfig> benchmarks;
+
+  const SystemConfig *baseline() const;
+  bool anyAuto() const {
+    return builds.automatic || executions.automatic || iterations.automatic;
+  }
+};
+
+// Parses and validates a campaign file; the error is one line with
+// file:line:column and the expectation.
+Expected<CampaignConfig> parseCampaign(const std::string &path);
+// Same, from text (`path` only names it in messages and sets sourceDir).
+Expected<CampaignConfig> parseCampaignText(const std::string &text, const std::string &path);
+
+// Parses ALEA_FACTORS-style lists: names, "all" or "none" -> canonical order.
+Expected<std::vector<std::string>> canonicalFactors(const std::vector<std::string> &names);
+std::string joinFactors(const std::vector<std::string> &factors);
+
+// Replaces `{key}` by vars[key]; `${...}` is kept for the shell; `{{` is `{`.
+// Unknown keys are an error naming them.
+Expected<std::string> substitute(const std::string &text,
+                                 const std::map<std::string, std::string> &vars);
+
+} // namespace alea::runner

@@ -1,0 +1,80 @@
+// The executor seam (hyperfine's Executor, STYLE.md principle 9): the campaign
+// loop hands an ExecutionRequest to an Executor and gets back what the child
+// did. LocalExecutor runs a local process (fork + execve): its own process
+// group, environment padding in ALEA_ENV_PAD, optional CPU pinning
+// (sched_setaffinity) and ASLR switch-off (personality(ADDR_NO_RANDOMIZE)), a
+// timeout that kills the whole group, wait4 rusage, steady_clock wall time,
+// bounded stdout, the tail of stderr, and a records pipe named by ALEA_ITER_FD.
+// FakeExecutor answers from a function, for unit tests. Remote machines or a
+// cluster scheduler are further implementations of the same interface.
+#pragma once
+
+#include "alea/runner/measure.hpp"
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace alea::runner {
+
+struct ExecutionRequest {
+  std::vector<std::string> argv; // argv[0] without '/' is looked up in PATH
+  std::vector<std::string> env;  // the complete environment, KEY=VALUE
+  std::string workdir;           // "" = the current directory
+  std::string stdinPath;         // "" = /dev/null
+  double timeoutSeconds = 0;     // 0 = none
+  std::vector<int> cpus;         // allowed CPUs; empty = inherit
+  bool disableAslr = false;
+  std::int64_t envPadBytes = -1; // >= 0: add ALEA_ENV_PAD with that many bytes
+  bool recordsPipe = false;      // pass a pipe's write end in ALEA_ITER_FD
+  std::size_t stdoutLimit = std::size_t{16} << 20; // keep the last N bytes
+  std::size_t stderrTail = 4096;
+  // When it becomes true (a SIGINT handler), the child's group is killed and
+  // the result is marked cancelled.
+  const std::atomic<bool> *cancel = nullptr;
+};
+
+struct ExecutionResult {
+  ExecutionOutput output;
+  bool spawnFailed = false; // nothing ran: bad command, missing directory...
+  std::string spawnError;
+  bool cancelled = false; // interrupted by the user: not a measurement
+};
+
+class Executor {
+public:
+  virtual ~Executor() = default;
+  virtual ExecutionResult run(const ExecutionRequest &request) = 0;
+};
+
+class LocalExecutor final : public Executor {
+public:
+  ExecutionResult run(const ExecutionRequest &request) override;
+};
+
+// Answers every request with `respond(request)` and remembers the requests.
+class FakeExecutor final : public Executor {
+public:
+  using Respond = std::function<ExecutionResult(const ExecutionRequest &)>;
+  explicit FakeExecutor(Respond respond) : respond_(std::move(respond)) {}
+  ExecutionResult run(const ExecutionRequest &request) override {
+    requests.push_back(request);
+    return respond_(request);
+  }
+  std::vector<ExecutionRequest> requests;
+
+private:
+  Respond respond_;
+};
+
+// The value of NAME in a KEY=VALUE list, or "" (tests, path lookup).
+std::string envValue(const std::vector<std::string> &env, const std::string &name);
+
+// Resolves argv[0] like execvp with the PATH of `env` (or of this process when
+// env has none); "" when not found.
+std::string resolveProgram(const std::string &program, const std::vector<std::string> &env);
+
+} // namespace alea::runner

@@ -1,0 +1,29 @@
+// Seeds of a campaign (common brief, "Build seed in a campaign"): every random
+// draw of the runner derives from the campaign seed through alea::mixSeed, so a
+// recorded campaign seed reproduces every build layout, every environment
+// padding and the execution order.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace alea::runner {
+
+// build_seed = mixSeed(campaign_seed, mixSeed(hashName(system), build_index))
+std::uint64_t buildSeed(std::uint64_t campaignSeed, std::string_view system, int buildIndex);
+
+// env padding seed = mixSeed(build_seed, "env-padding/" + execution_index)
+std::uint64_t envPaddingSeed(std::uint64_t buildSeed, int executionIndex);
+
+// The environment padding size in [lo, hi] bytes for one execution.
+std::int64_t envPaddingSize(std::uint64_t buildSeed, int executionIndex, std::int64_t lo,
+                            std::int64_t hi);
+
+// Seed of the execution order: mixSeed(campaign_seed, "schedule").
+std::uint64_t scheduleSeed(std::uint64_t campaignSeed);
+
+// "0x" + 16 lowercase hex digits (the ELF note's and the store's spelling).
+std::string seedHex(std::uint64_t seed);
+
+} // namespace alea::runner

@@ -1,0 +1,203 @@
+// The campaign store: one SQLite file per campaign (`<dir>/campaign.db`), with a
+// versioned schema (a `meta` table holding `version` and `compatible_version`,
+// as Chromium's sql::MetaTable), numbered migrations, WAL and synchronous=NORMAL.
+// Tables mirror the experiment levels (LNT's machine/run/sample model): machine,
+// system, benchmark, build, plan, execution, measurement. An execution's
+// measurements are committed in the same transaction as its completion record,
+// so a crash loses at most the execution in flight and never duplicates one.
+// docs/store.md documents the schema and the durability choice.
+#pragma once
+
+#include "alea/runner/error.hpp"
+#include "alea/runner/machine.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace alea::runner {
+
+// The schema this alea writes, and the oldest schema it can still read/write.
+inline constexpr int kStoreVersion = 2;
+inline constexpr int kStoreCompatibleVersion = 1;
+
+// A prepared statement; finalized in the destructor. bind* are 1-based.
+class Statement {
+public:
+  Statement(sqlite3 *db, std::string_view sql);
+  ~Statement();
+  Statement(const Statement &) = delete;
+  Statement &operator=(const Statement &) = delete;
+
+  bool valid() const { return stmt_ != nullptr; }
+  Statement &bind(int index, std::int64_t value);
+  Statement &bind(int index, int value) { return bind(index, std::int64_t{value}); }
+  Statement &bind(int index, double value);
+  Statement &bind(int index, std::string_view value);
+  Statement &bindNull(int index);
+  // SQLITE_ROW -> true; SQLITE_DONE -> false; errors -> false and ok() false.
+  bool step();
+  void reset();
+  bool ok() const { return ok_; }
+  std::int64_t columnInt(int col) const;
+  double columnDouble(int col) const;
+  std::string columnText(int col) const;
+  bool columnIsNull(int col) const;
+
+private:
+  sqlite3 *db_;
+  sqlite3_stmt *stmt_ = nullptr;
+  bool ok_ = true;
+};
+
+class Store;
+
+// RAII transaction (BEGIN IMMEDIATE): commit() or the destructor rolls back,
+// never throwing there (SQLiteCpp's Transaction).
+class Transaction {
+public:
+  explicit Transaction(Store &store);
+  ~Transaction();
+  Transaction(const Transaction &) = delete;
+  Transaction &operator=(const Transaction &) = delete;
+  bool active() const { return active_; }
+  Status commit();
+
+private:
+  Store &store_;
+  bool active_ = false;
+};
+
+struct ArtifactRecord {
+  std::string path;       // relative to the build directory
+  std::string objectHash; // sha256, name of the file under <dir>/objects/
+  std::int64_t size = 0;
+};
+
+struct BuildRecord {
+  std::int64_t id = 0;
+  std::int64_t systemId = 0;
+  int buildIndex = 0;
+  std::uint64_t seed = 0;
+  std::string factors;
+  std::string status; // "ok" | "failed" | "imported"
+  double seconds = 0;
+  std::string dir;
+  std::string fingerprint;
+  std::string binaryHash; // hash of the first artifact
+  std::string compilers;
+  std::string logTail;
+  std::vector<ArtifactRecord> artifacts;
+};
+
+struct PlanEntry {
+  std::int64_t position = 0; // order of execution, 0-based
+  std::int64_t systemId = 0;
+  std::int64_t benchmarkId = 0;
+  int buildIndex = 0;
+  int executionIndex = 0;
+  bool operator==(const PlanEntry &) const = default;
+};
+
+struct ExecutionRecord {
+  std::int64_t planPosition = 0;
+  std::int64_t buildId = 0; // 0 = the build failed (no process was run)
+  std::int64_t benchmarkId = 0;
+  int executionIndex = 0;
+  std::int64_t envPadding = 0;
+  std::string environment; // KEY=VALUE lines (ALEA_ENV_PAD shown by its size)
+  std::string status;      // "ok" | "exit" | "signal" | "timeout" | "spawn" |
+                           // "iterations" | "build"
+  int exitCode = 0;
+  int signal = 0;
+  double wallSeconds = 0, userSeconds = 0, sysSeconds = 0;
+  std::int64_t maxRssKib = 0;
+  std::string stderrTail;
+  std::string error;
+  std::int64_t machineId = 0;
+};
+
+struct MeasurementRecord {
+  int iteration = 0;
+  double value = 0;
+  bool warmup = false;
+};
+
+// One row of the long form (what `alea export` writes).
+struct MeasurementRow {
+  std::string system;
+  std::string benchmark;
+  int build = 0;
+  int execution = 0;
+  int iteration = 0;
+  double value = 0;
+  std::string unit;
+};
+
+struct StoreSummary {
+  std::int64_t planned = 0, executed = 0, failed = 0, measurements = 0;
+  std::int64_t builds = 0, failedBuilds = 0, machineChanges = 0;
+};
+
+struct StoreOpenOptions {
+  bool create = true;
+  int targetVersion = kStoreVersion; // tests open older schemas
+};
+
+class Store {
+public:
+  static Expected<Store> open(const std::string &path, StoreOpenOptions options = {});
+  Store(Store &&other) noexcept;
+  Store &operator=(Store &&other) noexcept;
+  ~Store();
+  Store(const Store &) = delete;
+
+  sqlite3 *handle() { return db_; }
+  const std::string &path() const { return path_; }
+  Status exec(std::string_view sql);
+  std::string lastError() const;
+
+  int version();
+  std::optional<std::string> meta(std::string_view key);
+  Status setMeta(std::string_view key, std::string_view value);
+
+  Expected<std::int64_t> ensureSystem(std::string_view name, bool baseline, int position);
+  Expected<std::int64_t> ensureBenchmark(std::string_view name, int position,
+                                         std::string_view unit);
+  Expected<std::int64_t> addMachine(const MachineState &state, std::string_view reason);
+
+  std::optional<BuildRecord> findBuild(std::int64_t systemId, int buildIndex);
+  // Inserts the build and its artifacts in one transaction; returns its id.
+  Expected<std::int64_t> recordBuild(const BuildRecord &build);
+
+  bool hasPlan();
+  Status savePlan(std::span<const PlanEntry> plan);
+  std::vector<PlanEntry> loadPlan();
+  std::set<std::int64_t> completedPositions();
+
+  // The execution row and all its measurements, in ONE transaction.
+  Status recordExecution(const ExecutionRecord &execution,
+                         std::span<const MeasurementRecord> measurements,
+                         std::string_view unit);
+
+  // Measurements of successful executions, warm-up excluded, in store order.
+  std::vector<MeasurementRow> measurements(bool includeWarmup = false);
+  StoreSummary summary();
+  // "ok" when PRAGMA integrity_check is clean, else its first message.
+  std::string integrityCheck();
+
+private:
+  Store() = default;
+  Status migrate(int targetVersion);
+  sqlite3 *db_ = nullptr;
+  std::string path_;
+};
+
+} // namespace alea::runner

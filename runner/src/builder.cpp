@@ -1,0 +1,185 @@
+// Build execution and artifact snapshots (see builder.hpp).
+#include "alea/runner/builder.hpp"
+
+#include "alea/runner/hash.hpp"
+#include "alea/runner/seeds.hpp"
+
+#if __has_include("alea/linker/layout.hpp")
+#include "alea/linker/layout.hpp"
+#define ALEA_HAVE_LINKER 1
+#endif
+
+#include <filesystem>
+#include <map>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace alea::runner {
+
+std::string buildDirectory(const std::string &campaignDir, const std::string &system, int index) {
+  return (fs::path(campaignDir) / "builds" / system / std::to_string(index)).string();
+}
+
+std::string objectPath(const std::string &campaignDir, const std::string &hash) {
+  return (fs::path(campaignDir) / "objects" / hash).string();
+}
+
+namespace {
+
+void setEnv(std::vector<std::string> &env, const std::string &key, const std::string &value) {
+  std::string prefix = key + "=";
+  for (auto &e : env)
+    if (e.compare(0, prefix.size(), prefix) == 0) {
+      e = prefix + value;
+      return;
+    }
+  env.push_back(prefix + value);
+}
+
+std::string tail(const std::string &s, std::size_t n) {
+  return s.size() <= n ? s : s.substr(s.size() - n);
+}
+
+} // namespace
+
+std::vector<std::string> buildEnvironment(const BuildRequest &req) {
+  std::vector<std::string> env = req.baseEnv;
+  // ALEA_* from the caller's environment would confuse the wrappers: drop them.
+  std::erase_if(env, [](const std::string &e) { return e.rfind("ALEA_", 0) == 0; });
+  fs::path tools(req.toolDir);
+  setEnv(env, "CC", (tools / "alea-cc").string());
+  setEnv(env, "CXX", (tools / "alea-c++").string());
+  setEnv(env, "LD", (tools / "alea-ld").string());
+  setEnv(env, "ALEA_SEED", seedHex(req.seed));
+  setEnv(env, "ALEA_FACTORS", joinFactors(req.factors));
+  setEnv(env, "ALEA_BUILD_DIR",
+         buildDirectory(req.campaignDir, req.system->name, req.buildIndex));
+  setEnv(env, "ALEA_SOURCE_DIR", req.sourceDir);
+  for (const auto &[k, v] : req.system->env)
+    setEnv(env, k, v);
+  return env;
+}
+
+Expected<ArtifactRecord> snapshotArtifact(const std::string &campaignDir,
+                                          const std::string &buildDir,
+                                          const std::string &relativePath) {
+  fs::path src = fs::path(buildDir) / relativePath;
+  std::error_code ec;
+  if (!fs::is_regular_file(src, ec))
+    return Error{"artifact '" + relativePath + "' was not produced"};
+  auto hash = sha256File(src.string());
+  if (!hash)
+    return Error{"cannot read artifact '" + src.string() + "'"};
+  ArtifactRecord rec{relativePath, *hash, static_cast<std::int64_t>(fs::file_size(src, ec))};
+  fs::path objects = fs::path(campaignDir) / "objects";
+  fs::create_directories(objects, ec);
+  fs::path dst = objects / *hash;
+  if (fs::exists(dst, ec))
+    return rec;
+  fs::path tmp = objects / (*hash + ".tmp." + std::to_string(::getpid()));
+  fs::copy_file(src, tmp, fs::copy_options::overwrite_existing, ec);
+  if (ec)
+    return Error{"cannot snapshot '" + src.string() + "': " + ec.message()};
+  fs::permissions(tmp, fs::status(src).permissions(), ec);
+  fs::rename(tmp, dst, ec);
+  if (ec)
+    return Error{"cannot snapshot '" + src.string() + "': " + ec.message()};
+  return rec;
+}
+
+BuildRecord runBuild(Executor &executor, const BuildRequest &req) {
+  BuildRecord rec;
+  rec.buildIndex = req.buildIndex;
+  rec.seed = req.seed;
+  rec.factors = joinFactors(req.factors);
+  std::string dir = buildDirectory(req.campaignDir, req.system->name, req.buildIndex);
+  rec.dir = dir;
+  std::error_code ec;
+  if (fs::exists(dir, ec)) {
+    for (int n = 1;; ++n) {
+      fs::path aside = dir + ".interrupted-" + std::to_string(n);
+      if (!fs::exists(aside, ec)) {
+        fs::rename(dir, aside, ec);
+        break;
+      }
+    }
+  }
+  fs::create_directories(dir, ec);
+  if (ec) {
+    rec.status = "failed";
+    rec.logTail = "cannot create build directory '" + dir + "': " + ec.message();
+    return rec;
+  }
+  std::map<std::string, std::string> vars{
+      {"source_dir", req.sourceDir},   {"build_dir", dir},
+      {"campaign_dir", req.campaignDir}, {"system", req.system->name},
+      {"build_index", std::to_string(req.buildIndex)}, {"seed", seedHex(req.seed)}};
+  ExecutionRequest ex;
+  ex.env = buildEnvironment(req);
+  ex.workdir = dir;
+  ex.timeoutSeconds = req.timeoutSeconds;
+  ex.stdoutLimit = 8192;
+  ex.stderrTail = 8192;
+  const CommandSpec &cmd = req.system->build;
+  std::string error;
+  if (cmd.isShell()) {
+    auto s = substitute(cmd.shell, vars);
+    if (!s)
+      error = s.error();
+    else
+      ex.argv = {"/bin/sh", "-c", *s};
+  } else {
+    for (const auto &a : cmd.argv) {
+      auto s = substitute(a, vars);
+      if (!s) {
+        error = s.error();
+        break;
+      }
+      ex.argv.push_back(*s);
+    }
+  }
+  if (!error.empty()) {
+    rec.status = "failed";
+    rec.logTail = error;
+    return rec;
+  }
+  ExecutionResult r = executor.run(ex);
+  rec.seconds = r.output.wallSeconds;
+  rec.compilers = envValue(ex.env, "CC");
+  std::string log = tail(r.output.stdoutText, 4096) + tail(r.output.stderrTail, 4096);
+  if (r.spawnFailed || r.output.timedOut || r.output.signal || r.output.exitCode != 0) {
+    rec.status = "failed";
+    std::string why = r.spawnFailed        ? r.spawnError
+                      : r.output.timedOut  ? "build timed out"
+                      : r.output.signal    ? "build killed by signal " + std::to_string(r.output.signal)
+                                           : "build exited with status " +
+                                              std::to_string(r.output.exitCode);
+    rec.logTail = tail(log, 4096) + (log.empty() ? "" : "\n") + why;
+    return rec;
+  }
+  for (const auto &a : req.system->artifacts) {
+    auto snap = snapshotArtifact(req.campaignDir, dir, a);
+    if (!snap) {
+      rec.status = "failed";
+      rec.logTail = tail(log, 4096) + (log.empty() ? "" : "\n") + snap.error();
+      return rec;
+    }
+    rec.artifacts.push_back(*snap);
+  }
+  if (!rec.artifacts.empty()) {
+    rec.binaryHash = rec.artifacts.front().objectHash;
+#ifdef ALEA_HAVE_LINKER
+    std::string err;
+    if (auto layout = alea::linker::readLayout((fs::path(dir) / rec.artifacts.front().path).string(),
+                                               err))
+      rec.fingerprint = alea::linker::hex16(layout->fingerprint);
+#endif
+  }
+  rec.status = "ok";
+  rec.logTail = tail(log, 2048);
+  return rec;
+}
+
+} // namespace alea::runner

@@ -1,0 +1,418 @@
+// The campaign loop (see campaign.hpp). Order of work: store + meta, machine
+// state, systems and benchmarks, builds (each recorded once), the plan (once),
+// then the pending executions in plan order. Every step is idempotent against
+// what the store already holds, which is what makes `alea run` resumable after
+// a kill -9 at any moment.
+#include "alea/runner/campaign.hpp"
+
+#include "alea/runner/builder.hpp"
+#include "alea/runner/hash.hpp"
+#include "alea/runner/machine.hpp"
+#include "alea/runner/scheduler.hpp"
+#include "alea/runner/seeds.hpp"
+
+#include <filesystem>
+#include <map>
+#include <set>
+
+namespace fs = std::filesystem;
+
+namespace alea::runner {
+
+std::string storePath(const std::string &dir) { return (fs::path(dir) / "campaign.db").string(); }
+
+std::string defaultCampaignDir(const std::string &campaignFile) {
+  fs::path p(campaignFile);
+  return (p.parent_path() / (p.stem().string() + ".alea")).string();
+}
+
+namespace {
+
+std::vector<std::string> sanitizedEnv(const std::vector<std::string> &base) {
+  std::vector<std::string> env;
+  for (const auto &e : base)
+    if (e.rfind("ALEA_", 0) != 0)
+      env.push_back(e);
+  return env;
+}
+
+void setEnv(std::vector<std::string> &env, const std::string &key, const std::string &value) {
+  std::string prefix = key + "=";
+  for (auto &e : env)
+    if (e.compare(0, prefix.size(), prefix) == 0) {
+      e = prefix + value;
+      return;
+    }
+  env.push_back(prefix + value);
+}
+
+std::string statusFor(const ExecutionResult &r) {
+  if (r.spawnFailed)
+    return "spawn";
+  if (r.output.timedOut)
+    return "timeout";
+  if (r.output.signal)
+    return "signal";
+  return "exit";
+}
+
+struct Run {
+  const CampaignConfig &cfg;
+  const CampaignOptions &opts;
+  Executor &executor;
+  Progress &progress;
+  Store store;
+  CampaignOutcome outcome;
+  LevelCounts levels;
+  std::vector<std::int64_t> systemIds, benchmarkIds;
+  std::map<std::int64_t, std::size_t> systemIndex, benchmarkIndex; // id -> config index
+  std::map<std::pair<std::int64_t, int>, BuildRecord> builds;      // (system id, index)
+  MachineState machine;
+  std::int64_t machineId = 0;
+
+  Run(const CampaignConfig &c, const CampaignOptions &o, Executor &e, Progress &p, Store s)
+      : cfg(c), opts(o), executor(e), progress(p), store(std::move(s)) {}
+
+  Status checkMeta() {
+    std::string digest = sha256Hex(cfg.text);
+    if (auto old = store.meta("config_sha256")) {
+      if (*old != digest)
+        return Error{"the campaign directory '" + opts.dir +
+                     "' holds a campaign made from a different campaign file (sha256 " +
+                     old->substr(0, 12) + "..., now " + digest.substr(0, 12) +
+                     "...); use another --dir, or restore the original file to resume"};
+      return {};
+    }
+    Transaction txn(store);
+    for (auto [k, v] : std::initializer_list<std::pair<const char *, std::string>>{
+             {"config_sha256", digest},
+             {"config_text", cfg.text},
+             {"config_path", cfg.path},
+             {"campaign_name", cfg.name},
+             {"campaign_seed", seedHex(cfg.seed)},
+             {"confidence", std::to_string(cfg.confidence)},
+             {"threshold", std::to_string(cfg.threshold)},
+             {"factors", joinFactors(cfg.factors)},
+             {"baseline", cfg.baseline() ? cfg.baseline()->name : ""},
+             {"levels.builds", std::to_string(levels.builds)},
+             {"levels.executions", std::to_string(levels.executions)},
+             {"levels.iterations", std::to_string(levels.iterations)},
+             {"levels.warmup", std::to_string(levels.warmup)}})
+      if (Status s = store.setMeta(k, v); !s)
+        return s;
+    return txn.commit();
+  }
+
+  Status recordMachine(bool resumed) {
+    std::vector<std::string> compilers{"clang-19"};
+    std::set<std::string> seen(compilers.begin(), compilers.end());
+    for (const auto &s : cfg.systems)
+      for (const char *k : {"CC", "CXX", "ALEA_CC", "ALEA_CXX"})
+        if (auto it = s.env.find(k); it != s.env.end() && seen.insert(it->second).second)
+          compilers.push_back(it->second);
+    machine = readMachineState(compilers);
+    auto id = store.addMachine(machine, resumed ? "resume" : "start");
+    if (!id)
+      return Error{id.error()};
+    machineId = *id;
+    if (machine.aslr == 0 && !cfg.disableAslr)
+      outcome.warnings.push_back("ASLR is off on this machine (randomize_va_space = 0)");
+    return {};
+  }
+
+  void recheckMachine() {
+    MachineState now = recheckMachineState(machine);
+    std::vector<std::string> changes = machineChanges(machine, now);
+    if (changes.empty())
+      return;
+    std::string what;
+    for (const auto &c : changes)
+      what += (what.empty() ? "" : ",") + c;
+    if (auto id = store.addMachine(now, "change: " + what)) {
+      machineId = *id;
+      progress.message("machine state changed: " + what);
+    }
+    machine = now;
+  }
+
+  Status ensureEntities() {
+    for (std::size_t i = 0; i < cfg.systems.size(); ++i) {
+      auto id = store.ensureSystem(cfg.systems[i].name, cfg.systems[i].baseline,
+                                   static_cast<int>(i));
+      if (!id)
+        return Error{id.error()};
+      systemIds.push_back(*id);
+      systemIndex[*id] = i;
+    }
+    for (std::size_t i = 0; i < cfg.benchmarks.size(); ++i) {
+      auto id = store.ensureBenchmark(cfg.benchmarks[i].name, static_cast<int>(i),
+                                      cfg.benchmarks[i].measure.valueUnit());
+      if (!id)
+        return Error{id.error()};
+      benchmarkIds.push_back(*id);
+      benchmarkIndex[*id] = i;
+    }
+    return {};
+  }
+
+  Status doBuilds() {
+    for (std::size_t s = 0; s < cfg.systems.size(); ++s) {
+      const SystemConfig &sys = cfg.systems[s];
+      std::map<std::string, int> fingerprints;
+      for (int b = 0; b < levels.builds; ++b) {
+        if (opts.cancel && opts.cancel->load())
+          return {};
+        std::optional<BuildRecord> rec = store.findBuild(systemIds[s], b);
+        if (!rec) {
+          BuildRequest req;
+          req.system = &sys;
+          req.buildIndex = b;
+          req.seed = buildSeed(cfg.seed, sys.name, b);
+          req.factors = sys.factors ? *sys.factors : cfg.factors;
+          req.campaignDir = opts.dir;
+          req.sourceDir = cfg.sourceDir;
+          req.toolDir = opts.toolDir;
+          req.timeoutSeconds = cfg.buildTimeoutSeconds;
+          req.baseEnv = sanitizedEnv(opts.baseEnv);
+          progress.message("building " + sys.name + " #" + std::to_string(b) + " (seed " +
+                           seedHex(req.seed) + ")");
+          BuildRecord built = runBuild(executor, req);
+          built.systemId = systemIds[s];
+          auto id = store.recordBuild(built);
+          if (!id)
+            return Error{id.error()};
+          built.id = *id;
+          if (built.status != "ok")
+            progress.message("build " + sys.name + " #" + std::to_string(b) +
+                             " FAILED: " + built.logTail.substr(built.logTail.rfind('\n') + 1));
+          rec = built;
+        }
+        if (rec->status == "failed")
+          outcome.warnings.push_back("build " + sys.name + " #" + std::to_string(b) +
+                                     " failed; its executions are recorded as failures");
+        if (!rec->fingerprint.empty()) {
+          auto [it, fresh] = fingerprints.emplace(rec->fingerprint, b);
+          if (!fresh && rec->factors != "none")
+            outcome.warnings.push_back("builds " + sys.name + " #" + std::to_string(it->second) +
+                                       " and #" + std::to_string(b) +
+                                       " have the same layout fingerprint " + rec->fingerprint +
+                                       " (randomization did not take)");
+        }
+        builds[{systemIds[s], b}] = *rec;
+      }
+    }
+    return {};
+  }
+
+  Expected<std::vector<PlanEntry>> plan() {
+    if (!store.hasPlan()) {
+      ScheduleShape shape{systemIds, benchmarkIds, levels.builds, levels.executions};
+      std::vector<PlanEntry> p = makeSchedule(shape, cfg.seed);
+      if (Status s = store.savePlan(p); !s)
+        return Error{s.error()};
+      return p;
+    }
+    return store.loadPlan();
+  }
+
+  // One execution: request, run, extract, record (one transaction).
+  Status execute(const PlanEntry &entry, std::int64_t &failed) {
+    const SystemConfig &sys = cfg.systems[systemIndex.at(entry.systemId)];
+    const BenchmarkConfig &bench = cfg.benchmarks[benchmarkIndex.at(entry.benchmarkId)];
+    const BuildRecord &build = builds.at({entry.systemId, entry.buildIndex});
+    ExecutionRecord rec;
+    rec.planPosition = entry.position;
+    rec.buildId = build.id;
+    rec.benchmarkId = entry.benchmarkId;
+    rec.executionIndex = entry.executionIndex;
+    rec.machineId = machineId;
+    std::vector<MeasurementRecord> values;
+    if (build.status != "ok") {
+      rec.status = "build";
+      rec.error = "build " + sys.name + " #" + std::to_string(entry.buildIndex) + " failed";
+      ++failed;
+      return store.recordExecution(rec, values, bench.measure.valueUnit());
+    }
+    std::map<std::string, std::string> vars{
+        {"source_dir", cfg.sourceDir},
+        {"build_dir", build.dir},
+        {"campaign_dir", opts.dir},
+        {"system", sys.name},
+        {"benchmark", bench.name},
+        {"build_index", std::to_string(entry.buildIndex)},
+        {"execution_index", std::to_string(entry.executionIndex)},
+        {"iterations", std::to_string(levels.warmup + levels.iterations)}};
+    for (const auto &a : build.artifacts)
+      vars["artifact:" + a.path] = objectPath(opts.dir, a.objectHash);
+    ExecutionRequest req;
+    std::string error;
+    auto sub = [&](const std::string &text) {
+      auto r = substitute(text, vars);
+      if (!r) {
+        error = r.error();
+        return std::string();
+      }
+      return *r;
+    };
+    if (bench.command.isShell()) {
+      req.argv = {"/bin/sh", "-c", sub(bench.command.shell)};
+    } else {
+      for (const auto &a : bench.command.argv)
+        req.argv.push_back(sub(a));
+    }
+    req.workdir = bench.workdir.empty() ? build.dir : sub(bench.workdir);
+    if (!req.workdir.empty() && fs::path(req.workdir).is_relative())
+      req.workdir = (fs::path(cfg.sourceDir) / req.workdir).string();
+    if (!bench.stdinFile.empty()) {
+      req.stdinPath = sub(bench.stdinFile);
+      if (fs::path(req.stdinPath).is_relative())
+        req.stdinPath = (fs::path(cfg.sourceDir) / req.stdinPath).string();
+    }
+    req.env = sanitizedEnv(opts.baseEnv);
+    setEnv(req.env, "ALEA_ITERATIONS", std::to_string(levels.warmup + levels.iterations));
+    setEnv(req.env, "ALEA_BUILD_DIR", build.dir);
+    for (const auto &[k, v] : bench.env)
+      setEnv(req.env, k, sub(v));
+    req.timeoutSeconds = bench.timeoutSeconds > 0 ? bench.timeoutSeconds : cfg.timeoutSeconds;
+    req.cpus = cfg.cpus;
+    req.disableAslr = cfg.disableAslr;
+    req.envPadBytes = envPaddingSize(build.seed, entry.executionIndex, cfg.envPadMin,
+                                     cfg.envPadMax);
+    req.recordsPipe = bench.measure.source == IterationSource::Records;
+    req.cancel = opts.cancel;
+    rec.envPadding = req.envPadBytes;
+    for (const auto &e : req.env)
+      if (e.rfind("ALEA_", 0) == 0 || bench.env.count(e.substr(0, e.find('='))))
+        rec.environment += e + "\n";
+    rec.environment += "ALEA_ENV_PAD=<" + std::to_string(req.envPadBytes) + " bytes>\n";
+    rec.environment += std::string("aslr=") + (cfg.disableAslr ? "off" : "system") + "\n";
+    if (!error.empty()) {
+      rec.status = "spawn";
+      rec.error = error;
+      ++failed;
+      return store.recordExecution(rec, values, bench.measure.valueUnit());
+    }
+
+    ExecutionResult r = executor.run(req);
+    if (r.cancelled)
+      return Error{"cancelled"};
+    const ExecutionOutput &out = r.output;
+    rec.exitCode = out.exitCode;
+    rec.signal = out.signal;
+    rec.wallSeconds = out.wallSeconds;
+    rec.userSeconds = out.userSeconds;
+    rec.sysSeconds = out.sysSeconds;
+    rec.maxRssKib = out.maxRssKiB;
+    rec.stderrTail = out.stderrTail;
+    if (r.spawnFailed) {
+      rec.status = "spawn";
+      rec.error = r.spawnError;
+    } else {
+      Extraction ex = measureExecution(bench.measure, out, bench.expectedExit);
+      if (!ex.ok()) {
+        rec.status = describeFailure(out, bench.expectedExit).empty() ? "iterations"
+                                                                      : statusFor(r);
+        rec.error = ex.error;
+      } else if (static_cast<int>(ex.values.size()) <= levels.warmup) {
+        rec.status = "iterations";
+        rec.error = "only " + std::to_string(ex.values.size()) +
+                    " iterations, all within the warm-up of " + std::to_string(levels.warmup);
+      } else {
+        rec.status = "ok";
+        for (std::size_t i = 0; i < ex.values.size(); ++i)
+          values.push_back({static_cast<int>(i), ex.values[i],
+                            static_cast<int>(i) < levels.warmup});
+      }
+    }
+    if (rec.status != "ok")
+      ++failed;
+    return store.recordExecution(rec, values, bench.measure.valueUnit());
+  }
+};
+
+} // namespace
+
+Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignOptions &opts,
+                                      Executor &executor, Progress &progress) {
+  if (cfg.anyAuto() || cfg.warmup.automatic)
+    return Error{"\"auto\" levels are not supported by this runner yet; give counts"};
+  std::error_code ec;
+  std::string path = storePath(opts.dir);
+  bool existed = fs::exists(path, ec);
+  if (opts.requireExisting && !existed)
+    return Error{"nothing to resume: no store at '" + path + "'"};
+  fs::create_directories(opts.dir, ec);
+  if (ec)
+    return Error{"cannot create campaign directory '" + opts.dir + "': " + ec.message()};
+  for (const auto &b : cfg.benchmarks)
+    for (const auto &in : b.inputs) {
+      fs::path p = fs::path(in).is_relative() ? fs::path(cfg.sourceDir) / in : fs::path(in);
+      if (!fs::exists(p, ec))
+        return Error{"benchmark '" + b.name + "': input file '" + p.string() + "' does not exist"};
+    }
+  auto store = Store::open(path);
+  if (!store)
+    return Error{store.error()};
+  Run run(cfg, opts, executor, progress, std::move(*store));
+  run.outcome.storePath = path;
+  run.levels = {cfg.builds.count, cfg.executions.count, cfg.iterations.count, cfg.warmup.count};
+  if (Status s = run.checkMeta(); !s)
+    return Error{s.error()};
+  bool resumed = run.store.hasPlan() || run.store.summary().builds > 0;
+  if (Status s = run.recordMachine(resumed); !s)
+    return Error{s.error()};
+  if (Status s = run.ensureEntities(); !s)
+    return Error{s.error()};
+  if (Status s = run.doBuilds(); !s)
+    return Error{s.error()};
+  if (opts.cancel && opts.cancel->load()) {
+    run.outcome.cancelled = true;
+    run.outcome.summary = run.store.summary();
+    return run.outcome;
+  }
+  auto plan = run.plan();
+  if (!plan)
+    return Error{plan.error()};
+  std::set<std::int64_t> done = run.store.completedPositions();
+  std::vector<PlanEntry> pending = pendingEntries(*plan, done);
+  std::int64_t total = static_cast<std::int64_t>(plan->size());
+  std::int64_t finished = total - static_cast<std::int64_t>(pending.size());
+  std::int64_t failed = run.store.summary().failed;
+  progress.start(finished, total);
+  std::int64_t ranHere = 0;
+  for (const PlanEntry &entry : pending) {
+    if (opts.maxExecutions >= 0 && ranHere >= opts.maxExecutions)
+      break;
+    if (opts.cancel && opts.cancel->load()) {
+      run.outcome.cancelled = true;
+      break;
+    }
+    Status s = run.execute(entry, failed);
+    if (!s) {
+      if (opts.cancel && opts.cancel->load()) {
+        run.outcome.cancelled = true;
+        break;
+      }
+      return Error{s.error()};
+    }
+    ++ranHere;
+    ++finished;
+    progress.update(finished, total, failed);
+    if (opts.recheckMachine)
+      run.recheckMachine();
+  }
+  progress.finish();
+  run.outcome.summary = run.store.summary();
+  run.outcome.complete = run.outcome.summary.executed == run.outcome.summary.planned;
+  if (run.outcome.summary.failed > 0)
+    run.outcome.warnings.push_back(std::to_string(run.outcome.summary.failed) + " of " +
+                                   std::to_string(run.outcome.summary.executed) +
+                                   " executions failed (recorded, not used as data)");
+  if (run.outcome.summary.machineChanges > 0)
+    run.outcome.warnings.push_back("the machine state changed " +
+                                   std::to_string(run.outcome.summary.machineChanges) +
+                                   " time(s) during the campaign (see the machine table)");
+  return run.outcome;
+}
+
+} // namespace alea::runner

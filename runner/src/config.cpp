@@ -1,0 +1,484 @@
+// Campaign file parsing and validation (toml++ 3.3). Each check points at the
+// node it concerns (toml::source_region) so the user gets one message with
+// file, line, column and what was expected. Keys: docs/campaign.md.
+#include "alea/runner/config.hpp"
+
+#include "alea/random.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace alea::runner {
+
+namespace {
+
+struct ConfigError {
+  std::string message;
+  int line = 0, column = 0;
+};
+
+class Parser {
+public:
+  explicit Parser(std::string path) : path_(std::move(path)) {}
+
+  [[noreturn]] void fail(const toml::source_region &where, const std::string &msg) const {
+    throw ConfigError{msg, static_cast<int>(where.begin.line),
+                      static_cast<int>(where.begin.column)};
+  }
+  [[noreturn]] void fail(const toml::node &node, const std::string &msg) const {
+    fail(node.source(), msg);
+  }
+
+  void checkKeys(const toml::table &t, const std::string &where,
+                 std::initializer_list<const char *> allowed) const {
+    for (auto &&[key, node] : t) {
+      bool known = std::any_of(allowed.begin(), allowed.end(),
+                               [&](const char *a) { return key.str() == a; });
+      if (!known) {
+        std::string list;
+        for (const char *a : allowed)
+          list += (list.empty() ? "" : ", ") + std::string(a);
+        fail(key.source().begin.line ? key.source() : node.source(),
+             "unknown key '" + std::string(key.str()) + "' in " + where + "; expected one of " +
+                 list);
+      }
+    }
+  }
+
+  std::string getString(const toml::node &n, const std::string &what) const {
+    if (!n.is_string())
+      fail(n, "expected a string for " + what);
+    return n.as_string()->get();
+  }
+  std::int64_t getInt(const toml::node &n, const std::string &what) const {
+    if (!n.is_integer())
+      fail(n, "expected an integer for " + what);
+    return n.as_integer()->get();
+  }
+  double getNumber(const toml::node &n, const std::string &what) const {
+    if (n.is_integer())
+      return static_cast<double>(n.as_integer()->get());
+    if (!n.is_floating_point())
+      fail(n, "expected a number for " + what);
+    return n.as_floating_point()->get();
+  }
+  bool getBool(const toml::node &n, const std::string &what) const {
+    if (!n.is_boolean())
+      fail(n, "expected true or false for " + what);
+    return n.as_boolean()->get();
+  }
+  std::vector<std::string> getStringList(const toml::node &n, const std::string &what) const {
+    if (!n.is_array())
+      fail(n, "expected an array of strings for " + what);
+    std::vector<std::string> out;
+    for (const auto &e : *n.as_array())
+      out.push_back(getString(e, what));
+    return out;
+  }
+  std::map<std::string, std::string> getEnv(const toml::node &n, const std::string &what) const {
+    if (!n.is_table())
+      fail(n, "expected a table of strings for " + what + " (e.g. env = { CFLAGS = \"-O2\" })");
+    std::map<std::string, std::string> env;
+    for (auto &&[k, v] : *n.as_table())
+      env[std::string(k.str())] = getString(v, what + "." + std::string(k.str()));
+    return env;
+  }
+  LevelCount getLevel(const toml::node &n, const std::string &what, int minimum) const {
+    if (n.is_string() && n.as_string()->get() == "auto")
+      return {true, minimum};
+    if (!n.is_integer())
+      fail(n, "expected a positive integer or \"auto\" for " + what);
+    std::int64_t v = n.as_integer()->get();
+    if (v < minimum || v > 1000000)
+      fail(n, "expected an integer >= " + std::to_string(minimum) + " or \"auto\" for " + what);
+    return {false, static_cast<int>(v)};
+  }
+  std::vector<std::string> getFactors(const toml::node &n) const {
+    std::vector<std::string> names;
+    if (n.is_string())
+      names.push_back(n.as_string()->get());
+    else
+      names = getStringList(n, "factors");
+    auto r = canonicalFactors(names);
+    if (!r)
+      fail(n, r.error());
+    return *r;
+  }
+  CommandSpec getCommand(const toml::table &t, const char *listKey, const std::string &what) const {
+    CommandSpec c;
+    const toml::node *list = t.get(listKey);
+    const toml::node *shell = t.get("shell");
+    if (list && shell)
+      fail(*shell, "expected either '" + std::string(listKey) + "' (an argv list) or 'shell' in " +
+                       what + ", not both");
+    if (list) {
+      c.argv = getStringList(*list, what + "." + listKey);
+      if (c.argv.empty() || c.argv[0].empty())
+        fail(*list, "expected a non-empty argv list for " + what + "." + listKey);
+    } else if (shell) {
+      c.shell = getString(*shell, what + ".shell");
+      if (c.shell.empty())
+        fail(*shell, "expected a non-empty shell command for " + what + ".shell");
+    } else {
+      fail(t.source(), "expected '" + std::string(listKey) + " = [...]' or 'shell = \"...\"' in " +
+                           what);
+    }
+    return c;
+  }
+  MeasureSpec getMeasure(const toml::node &n) const {
+    if (!n.is_table())
+      fail(n, "expected a table for measure (e.g. measure = { source = \"regex\", regex = '...' })");
+    MeasureSpecResult r = parseMeasureSpec(*n.as_table());
+    if (!r.ok()) {
+      toml::source_region where = n.source();
+      if (r.error->line > 0) {
+        where.begin.line = static_cast<toml::source_index>(r.error->line);
+        where.begin.column = static_cast<toml::source_index>(r.error->column);
+      }
+      fail(where, r.error->message);
+    }
+    return r.spec;
+  }
+
+  static bool validName(const std::string &s) {
+    if (s.empty() || s[0] == '.' || s[0] == '-')
+      return false;
+    return std::all_of(s.begin(), s.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' ||
+             c == '+';
+    });
+  }
+
+  void parse(const toml::table &root, CampaignConfig &cfg) const {
+    checkKeys(root, "the campaign file", {"campaign", "levels", "measure", "system", "benchmark"});
+    if (const toml::node *n = root.get("campaign")) {
+      if (!n->is_table())
+        fail(*n, "expected a table [campaign]");
+      parseCampaignTable(*n->as_table(), cfg);
+    }
+    if (const toml::node *n = root.get("levels")) {
+      if (!n->is_table())
+        fail(*n, "expected a table [levels]");
+      parseLevels(*n->as_table(), cfg);
+    }
+    if (const toml::node *n = root.get("measure"))
+      cfg.measure = getMeasure(*n);
+
+    const toml::node *systems = root.get("system");
+    if (!systems)
+      fail(root.source(), "expected at least one [[system]] table");
+    if (!systems->is_array_of_tables())
+      fail(*systems, "expected [[system]] tables (an array of tables)");
+    std::set<std::string> names;
+    for (const auto &s : *systems->as_array()) {
+      SystemConfig sys = parseSystem(*s.as_table());
+      if (!names.insert(sys.name).second)
+        fail(s, "expected a unique system name; '" + sys.name + "' is used twice");
+      cfg.systems.push_back(std::move(sys));
+    }
+    int baselines = static_cast<int>(
+        std::count_if(cfg.systems.begin(), cfg.systems.end(), [](auto &s) { return s.baseline; }));
+    if (baselines > 1)
+      fail(*systems, "expected exactly one system with baseline = true, found " +
+                         std::to_string(baselines));
+    if (baselines == 0 && cfg.systems.size() > 1)
+      fail(*systems, "expected one system marked baseline = true among the " +
+                         std::to_string(cfg.systems.size()) + " systems");
+    if (cfg.systems.size() == 1)
+      cfg.systems[0].baseline = true;
+
+    const toml::node *benches = root.get("benchmark");
+    if (!benches)
+      fail(root.source(), "expected at least one [[benchmark]] table");
+    if (!benches->is_array_of_tables())
+      fail(*benches, "expected [[benchmark]] tables (an array of tables)");
+    names.clear();
+    for (const auto &b : *benches->as_array()) {
+      BenchmarkConfig bench = parseBenchmark(*b.as_table(), cfg);
+      if (!names.insert(bench.name).second)
+        fail(b, "expected a unique benchmark name; '" + bench.name + "' is used twice");
+      if (bench.measure.source == IterationSource::None &&
+          (cfg.iterations.count > 1 || cfg.iterations.automatic || cfg.warmup.count > 0 ||
+           cfg.warmup.automatic))
+        fail(b, "benchmark '" + bench.name +
+                    "' measures whole executions (measure.source = \"none\"): expected "
+                    "levels.iterations = 1 and levels.warmup = 0, or an iteration source");
+      cfg.benchmarks.push_back(std::move(bench));
+    }
+  }
+
+  void parseCampaignTable(const toml::table &t, CampaignConfig &cfg) const {
+    checkKeys(t, "[campaign]",
+              {"name", "seed", "confidence", "threshold", "factors", "env_padding", "aslr", "cpus",
+               "timeout", "build_timeout"});
+    if (auto *n = t.get("name"))
+      cfg.name = getString(*n, "campaign.name");
+    if (auto *n = t.get("seed")) {
+      if (n->is_integer()) {
+        if (n->as_integer()->get() < 0)
+          fail(*n, "expected a non-negative seed");
+        cfg.seed = static_cast<std::uint64_t>(n->as_integer()->get());
+      } else if (!n->is_string() || !parseSeed(n->as_string()->get(), cfg.seed)) {
+        fail(*n, "expected a seed: a non-negative integer or a string \"0x...\" (hex)");
+      }
+    }
+    if (auto *n = t.get("confidence")) {
+      cfg.confidence = getNumber(*n, "campaign.confidence");
+      if (!(cfg.confidence > 0 && cfg.confidence < 1))
+        fail(*n, "expected a confidence level strictly between 0 and 1 (e.g. 0.95)");
+    }
+    if (auto *n = t.get("threshold")) {
+      cfg.threshold = getNumber(*n, "campaign.threshold");
+      if (!(cfg.threshold >= 0 && cfg.threshold < 1))
+        fail(*n, "expected a relative threshold in [0, 1) (e.g. 0.01 for 1%)");
+    }
+    if (auto *n = t.get("factors"))
+      cfg.factors = getFactors(*n);
+    if (auto *n = t.get("env_padding")) {
+      if (!n->is_array() || n->as_array()->size() != 2)
+        fail(*n, "expected env_padding = [min, max] (bytes, e.g. [0, 4096])");
+      std::int64_t lo = getInt(*n->as_array()->get(0), "env_padding[0]");
+      std::int64_t hi = getInt(*n->as_array()->get(1), "env_padding[1]");
+      if (lo < 0 || hi < lo || hi > (1 << 20))
+        fail(*n, "expected 0 <= min <= max <= 1048576 in env_padding = [min, max]");
+      cfg.envPadMin = lo;
+      cfg.envPadMax = hi;
+    }
+    if (auto *n = t.get("aslr")) {
+      std::string v = getString(*n, "campaign.aslr");
+      if (v != "system" && v != "off")
+        fail(*n, "expected aslr = \"system\" (as the kernel has it) or \"off\"");
+      cfg.disableAslr = v == "off";
+    }
+    if (auto *n = t.get("cpus")) {
+      if (!n->is_array())
+        fail(*n, "expected cpus = [list of CPU numbers]");
+      for (const auto &e : *n->as_array()) {
+        std::int64_t c = getInt(e, "cpus");
+        if (c < 0 || c > 4095)
+          fail(e, "expected a CPU number in [0, 4095]");
+        cfg.cpus.push_back(static_cast<int>(c));
+      }
+    }
+    if (auto *n = t.get("timeout")) {
+      cfg.timeoutSeconds = getNumber(*n, "campaign.timeout");
+      if (!(cfg.timeoutSeconds > 0))
+        fail(*n, "expected a positive timeout in seconds");
+    }
+    if (auto *n = t.get("build_timeout")) {
+      cfg.buildTimeoutSeconds = getNumber(*n, "campaign.build_timeout");
+      if (!(cfg.buildTimeoutSeconds > 0))
+        fail(*n, "expected a positive build timeout in seconds");
+    }
+  }
+
+  void parseLevels(const toml::table &t, CampaignConfig &cfg) const {
+    checkKeys(t, "[levels]",
+              {"builds", "executions", "iterations", "warmup", "target_half_width",
+               "time_budget"});
+    if (auto *n = t.get("builds"))
+      cfg.builds = getLevel(*n, "levels.builds", 1);
+    if (auto *n = t.get("executions"))
+      cfg.executions = getLevel(*n, "levels.executions", 1);
+    if (auto *n = t.get("iterations"))
+      cfg.iterations = getLevel(*n, "levels.iterations", 1);
+    if (auto *n = t.get("warmup")) {
+      if (n->is_integer() && n->as_integer()->get() == 0)
+        cfg.warmup = {false, 0};
+      else
+        cfg.warmup = getLevel(*n, "levels.warmup", 0);
+    }
+    if (auto *n = t.get("target_half_width")) {
+      cfg.targetHalfWidth = getNumber(*n, "levels.target_half_width");
+      if (!(cfg.targetHalfWidth > 0 && cfg.targetHalfWidth < 1))
+        fail(*n, "expected a relative half-width in (0, 1) (e.g. 0.01 for 1%)");
+    }
+    if (auto *n = t.get("time_budget")) {
+      cfg.timeBudgetSeconds = getNumber(*n, "levels.time_budget");
+      if (!(cfg.timeBudgetSeconds > 0))
+        fail(*n, "expected a positive time budget in seconds");
+    }
+  }
+
+  SystemConfig parseSystem(const toml::table &t) const {
+    checkKeys(t, "[[system]]", {"name", "baseline", "build", "shell", "artifacts", "env", "factors"});
+    SystemConfig s;
+    const toml::node *name = t.get("name");
+    if (!name)
+      fail(t.source(), "expected name = \"...\" in [[system]]");
+    s.name = getString(*name, "system.name");
+    if (!validName(s.name))
+      fail(*name, "expected a system name of letters, digits, '_', '-', '.', '+'");
+    if (auto *n = t.get("baseline"))
+      s.baseline = getBool(*n, "system.baseline");
+    s.build = getCommand(t, "build", "system '" + s.name + "'");
+    if (auto *n = t.get("artifacts")) {
+      s.artifacts = getStringList(*n, "system.artifacts");
+      for (const auto &a : s.artifacts)
+        if (a.empty() || a[0] == '/' || a.find("..") != std::string::npos)
+          fail(*n, "expected artifact paths relative to the build directory (no '/', no '..')");
+    }
+    if (auto *n = t.get("env"))
+      s.env = getEnv(*n, "system.env");
+    if (auto *n = t.get("factors"))
+      s.factors = getFactors(*n);
+    return s;
+  }
+
+  BenchmarkConfig parseBenchmark(const toml::table &t, const CampaignConfig &cfg) const {
+    checkKeys(t, "[[benchmark]]",
+              {"name", "command", "shell", "workdir", "inputs", "env", "exit_status", "timeout",
+               "measure", "stdin"});
+    BenchmarkConfig b;
+    const toml::node *name = t.get("name");
+    if (!name)
+      fail(t.source(), "expected name = \"...\" in [[benchmark]]");
+    b.name = getString(*name, "benchmark.name");
+    if (!validName(b.name))
+      fail(*name, "expected a benchmark name of letters, digits, '_', '-', '.', '+'");
+    b.command = getCommand(t, "command", "benchmark '" + b.name + "'");
+    if (auto *n = t.get("workdir"))
+      b.workdir = getString(*n, "benchmark.workdir");
+    if (auto *n = t.get("inputs"))
+      b.inputs = getStringList(*n, "benchmark.inputs");
+    if (auto *n = t.get("env"))
+      b.env = getEnv(*n, "benchmark.env");
+    if (auto *n = t.get("exit_status")) {
+      std::int64_t v = getInt(*n, "benchmark.exit_status");
+      if (v < 0 || v > 255)
+        fail(*n, "expected an exit status in [0, 255]");
+      b.expectedExit = static_cast<int>(v);
+    }
+    if (auto *n = t.get("timeout")) {
+      b.timeoutSeconds = getNumber(*n, "benchmark.timeout");
+      if (!(b.timeoutSeconds > 0))
+        fail(*n, "expected a positive timeout in seconds");
+    }
+    if (auto *n = t.get("stdin"))
+      b.stdinFile = getString(*n, "benchmark.stdin");
+    b.measure = cfg.measure;
+    if (auto *n = t.get("measure"))
+      b.measure = getMeasure(*n);
+    return b;
+  }
+
+private:
+  std::string path_;
+};
+
+} // namespace
+
+const SystemConfig *CampaignConfig::baseline() const {
+  for (const auto &s : systems)
+    if (s.baseline)
+      return &s;
+  return systems.empty() ? nullptr : &systems.front();
+}
+
+Expected<std::vector<std::string>> canonicalFactors(const std::vector<std::string> &names) {
+  std::set<std::string> chosen;
+  for (const auto &n : names) {
+    if (n == "all") {
+      for (const char *f : kFactorNames)
+        chosen.insert(f);
+    } else if (n == "none") {
+      continue;
+    } else if (std::find_if(std::begin(kFactorNames), std::end(kFactorNames),
+                            [&](const char *f) { return n == f; }) != std::end(kFactorNames)) {
+      chosen.insert(n);
+    } else {
+      std::string list;
+      for (const char *f : kFactorNames)
+        list += std::string(", ") + f;
+      return Error{"unknown factor '" + n + "'; expected all, none" + list};
+    }
+  }
+  std::vector<std::string> out;
+  for (const char *f : kFactorNames)
+    if (chosen.count(f))
+      out.push_back(f);
+  return out;
+}
+
+std::string joinFactors(const std::vector<std::string> &factors) {
+  if (factors.empty())
+    return "none";
+  std::string s;
+  for (const auto &f : factors)
+    s += (s.empty() ? "" : ",") + f;
+  return s;
+}
+
+Expected<std::string> substitute(const std::string &text,
+                                 const std::map<std::string, std::string> &vars) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '{' && i + 1 < text.size() && text[i + 1] == '{') {
+      out += '{';
+      ++i;
+      continue;
+    }
+    if (c != '{' || (i > 0 && text[i - 1] == '$')) {
+      out += c;
+      continue;
+    }
+    std::size_t close = text.find('}', i);
+    if (close == std::string::npos) {
+      out += c;
+      continue;
+    }
+    std::string key = text.substr(i + 1, close - i - 1);
+    auto it = vars.find(key);
+    if (it == vars.end()) {
+      std::string list;
+      for (const auto &[k, v] : vars)
+        list += (list.empty() ? "{" : ", {") + k + "}";
+      return Error{"unknown placeholder {" + key + "} in '" + text + "'; expected one of " + list};
+    }
+    out += it->second;
+    i = close;
+  }
+  return out;
+}
+
+Expected<CampaignConfig> parseCampaignText(const std::string &text, const std::string &path) {
+  CampaignConfig cfg;
+  cfg.path = path;
+  cfg.text = text;
+  std::error_code ec;
+  auto abs = std::filesystem::absolute(path, ec);
+  cfg.sourceDir = (ec ? std::filesystem::path(path) : abs).parent_path().string();
+  for (const char *f : kFactorNames)
+    cfg.factors.push_back(f);
+  Parser parser(path);
+  try {
+    toml::table root = toml::parse(text, path);
+    parser.parse(root, cfg);
+  } catch (const toml::parse_error &e) {
+    return Error{path + ":" + std::to_string(e.source().begin.line) + ":" +
+                 std::to_string(e.source().begin.column) + ": error: " +
+                 std::string(e.description())};
+  } catch (const ConfigError &e) {
+    return Error{path + ":" + std::to_string(e.line) + ":" + std::to_string(e.column) +
+                 ": error: " + e.message};
+  }
+  if (cfg.name.empty())
+    cfg.name = std::filesystem::path(path).stem().string();
+  return cfg;
+}
+
+Expected<CampaignConfig> parseCampaign(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return Error{"cannot read campaign file '" + path + "'"};
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return parseCampaignText(ss.str(), path);
+}
+
+} // namespace alea::runner

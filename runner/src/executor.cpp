@@ -1,0 +1,305 @@
+// LocalExecutor: one benchmark process, measured like hyperfine measures it
+// (wall clock around fork..reap, rusage of the child from wait4), plus the
+// controls a layout study needs: environment padding (Mytkowicz et al., "Producing
+// wrong data without doing anything obviously wrong!", ASPLOS 2009), ASLR off on
+// request, CPU pinning, a timeout that kills the process group.
+#include "alea/runner/executor.hpp"
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <sys/personality.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace alea::runner {
+
+std::string envValue(const std::vector<std::string> &env, const std::string &name) {
+  for (const auto &e : env)
+    if (e.size() > name.size() && e.compare(0, name.size(), name) == 0 && e[name.size()] == '=')
+      return e.substr(name.size() + 1);
+  return {};
+}
+
+std::string resolveProgram(const std::string &program, const std::vector<std::string> &env) {
+  if (program.empty())
+    return {};
+  if (program.find('/') != std::string::npos)
+    return program;
+  std::string path = envValue(env, "PATH");
+  if (path.empty()) {
+    const char *p = std::getenv("PATH");
+    path = p ? p : "/usr/local/bin:/usr/bin:/bin";
+  }
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    std::size_t end = path.find(':', start);
+    if (end == std::string::npos)
+      end = path.size();
+    std::string dir = path.substr(start, end - start);
+    std::string candidate = (dir.empty() ? "." : dir) + "/" + program;
+    struct stat st;
+    if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+        ::access(candidate.c_str(), X_OK) == 0)
+      return candidate;
+    start = end + 1;
+  }
+  return {};
+}
+
+namespace {
+
+struct Fd {
+  int fd = -1;
+  Fd() = default;
+  explicit Fd(int f) : fd(f) {}
+  Fd(const Fd &) = delete;
+  ~Fd() { reset(); }
+  void reset() {
+    if (fd >= 0)
+      ::close(fd);
+    fd = -1;
+  }
+};
+
+bool makePipe(Fd &readEnd, Fd &writeEnd) {
+  int p[2];
+  if (::pipe2(p, O_CLOEXEC) != 0)
+    return false;
+  readEnd.fd = p[0];
+  writeEnd.fd = p[1];
+  return true;
+}
+
+double seconds(const timeval &tv) { return tv.tv_sec + tv.tv_usec / 1e6; }
+
+// Appends data, keeping at most `limit` bytes (the tail) once trimmed.
+void appendBounded(std::string &buf, const char *data, std::size_t n, std::size_t limit) {
+  buf.append(data, n);
+  if (buf.size() > 2 * limit + 65536)
+    buf.erase(0, buf.size() - limit);
+}
+
+void trimTail(std::string &buf, std::size_t limit) {
+  if (buf.size() > limit)
+    buf.erase(0, buf.size() - limit);
+}
+
+} // namespace
+
+ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
+  ExecutionResult result;
+  auto fail = [&](std::string why) {
+    result.spawnFailed = true;
+    result.spawnError = std::move(why);
+    result.output.exitCode = 127;
+    return result;
+  };
+  if (req.argv.empty())
+    return fail("empty command");
+  std::string program = resolveProgram(req.argv[0], req.env);
+  if (program.empty())
+    return fail("command not found: " + req.argv[0]);
+  if (!req.workdir.empty()) {
+    struct stat st;
+    if (::stat(req.workdir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+      return fail("working directory does not exist: " + req.workdir);
+  }
+  Fd inFd(::open(req.stdinPath.empty() ? "/dev/null" : req.stdinPath.c_str(),
+                 O_RDONLY | O_CLOEXEC));
+  if (inFd.fd < 0)
+    return fail("cannot open stdin file '" + req.stdinPath + "': " + std::strerror(errno));
+  Fd outR, outW, errR, errW, recR, recW, execR, execW;
+  if (!makePipe(outR, outW) || !makePipe(errR, errW) || !makePipe(execR, execW) ||
+      (req.recordsPipe && !makePipe(recR, recW)))
+    return fail(std::string("pipe: ") + std::strerror(errno));
+
+  // Everything the child needs is built before fork (only async-signal-safe
+  // calls after it).
+  std::vector<std::string> env = req.env;
+  if (req.recordsPipe)
+    env.push_back("ALEA_ITER_FD=" + std::to_string(recW.fd));
+  if (req.envPadBytes >= 0)
+    env.push_back("ALEA_ENV_PAD=" + std::string(static_cast<std::size_t>(req.envPadBytes), 'x'));
+  std::vector<char *> argvPtrs, envPtrs;
+  for (const auto &a : req.argv)
+    argvPtrs.push_back(const_cast<char *>(a.c_str()));
+  argvPtrs.push_back(nullptr);
+  for (const auto &e : env)
+    envPtrs.push_back(const_cast<char *>(e.c_str()));
+  envPtrs.push_back(nullptr);
+  cpu_set_t cpuSet;
+  CPU_ZERO(&cpuSet);
+  for (int c : req.cpus)
+    if (c >= 0 && c < CPU_SETSIZE)
+      CPU_SET(c, &cpuSet);
+  const char *workdir = req.workdir.empty() ? nullptr : req.workdir.c_str();
+
+  auto start = std::chrono::steady_clock::now();
+  pid_t pid = ::fork();
+  if (pid < 0)
+    return fail(std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    // Child: report a failing step through execW (close-on-exec) and _exit.
+    auto die = [&](int code) {
+      int err = errno;
+      int msg[2] = {code, err};
+      (void)!::write(execW.fd, msg, sizeof msg);
+      ::_exit(127);
+    };
+    ::setpgid(0, 0);
+    if (::dup2(inFd.fd, 0) < 0 || ::dup2(outW.fd, 1) < 0 || ::dup2(errW.fd, 2) < 0)
+      die(1);
+    if (req.recordsPipe && ::fcntl(recW.fd, F_SETFD, 0) != 0)
+      die(2);
+    if (workdir && ::chdir(workdir) != 0)
+      die(3);
+    if (!req.cpus.empty() && ::sched_setaffinity(0, sizeof cpuSet, &cpuSet) != 0)
+      die(4);
+    if (req.disableAslr && ::personality(ADDR_NO_RANDOMIZE) == -1)
+      die(5);
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    ::signal(SIGPIPE, SIG_DFL);
+    ::execve(program.c_str(), argvPtrs.data(), envPtrs.data());
+    die(6);
+  }
+  ::setpgid(pid, pid); // also in the parent: no race with the timeout's kill(-pid)
+  outW.reset();
+  errW.reset();
+  recW.reset();
+  execW.reset();
+  inFd.reset();
+
+  int pidFd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+  const auto deadline =
+      req.timeoutSeconds > 0
+          ? start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                        std::chrono::duration<double>(req.timeoutSeconds))
+          : std::chrono::steady_clock::time_point::max();
+  std::string execReport;
+  bool exited = false, killed = false;
+  int status = 0;
+  struct rusage ru {};
+  std::chrono::steady_clock::time_point end{};
+  char buf[65536];
+  std::size_t errKeep = std::max<std::size_t>(req.stderrTail, 1);
+
+  auto reap = [&](int flags) {
+    pid_t r = ::wait4(pid, &status, flags, &ru);
+    if (r == pid) {
+      end = std::chrono::steady_clock::now();
+      exited = true;
+    }
+    return exited;
+  };
+
+  std::chrono::steady_clock::time_point drainDeadline = std::chrono::steady_clock::time_point::max();
+  for (;;) {
+    pollfd fds[5];
+    int n = 0;
+    int idxOut = -1, idxErr = -1, idxRec = -1, idxExec = -1, idxPid = -1;
+    if (outR.fd >= 0)
+      fds[idxOut = n++] = {outR.fd, POLLIN, 0};
+    if (errR.fd >= 0)
+      fds[idxErr = n++] = {errR.fd, POLLIN, 0};
+    if (recR.fd >= 0)
+      fds[idxRec = n++] = {recR.fd, POLLIN, 0};
+    if (execR.fd >= 0)
+      fds[idxExec = n++] = {execR.fd, POLLIN, 0};
+    if (!exited && pidFd >= 0)
+      fds[idxPid = n++] = {pidFd, POLLIN, 0};
+    if (exited && n == 0)
+      break;
+    auto now = std::chrono::steady_clock::now();
+    if (!exited && !killed && req.cancel && req.cancel->load()) {
+      ::kill(-pid, SIGKILL);
+      ::kill(pid, SIGKILL);
+      killed = true;
+      result.cancelled = true;
+    }
+    if (!exited && !killed && now >= deadline) {
+      ::kill(-pid, SIGKILL);
+      ::kill(pid, SIGKILL);
+      killed = true;
+      result.output.timedOut = true;
+    }
+    if (exited && now >= drainDeadline) {
+      // Grandchildren still hold the pipes: the benchmark is over, end them.
+      ::kill(-pid, SIGKILL);
+      break;
+    }
+    int waitMs = -1;
+    auto limit = exited ? drainDeadline : (killed ? now + std::chrono::milliseconds(50) : deadline);
+    if (limit != std::chrono::steady_clock::time_point::max())
+      waitMs = static_cast<int>(
+          std::max<long long>(0, std::chrono::duration_cast<std::chrono::milliseconds>(limit - now)
+                                         .count() + 1));
+    if (!exited && pidFd < 0)
+      waitMs = waitMs < 0 ? 5 : std::min(waitMs, 5); // no pidfd: poll the child
+    int rc = ::poll(fds, static_cast<nfds_t>(n), waitMs);
+    if (rc < 0 && errno != EINTR)
+      break;
+    auto readInto = [&](int idx, Fd &fd, std::string &dst, std::size_t limitBytes) {
+      if (idx < 0 || !(fds[idx].revents & (POLLIN | POLLHUP | POLLERR)))
+        return;
+      ssize_t got = ::read(fd.fd, buf, sizeof buf);
+      if (got > 0)
+        appendBounded(dst, buf, static_cast<std::size_t>(got), limitBytes);
+      else if (got == 0 || (errno != EINTR && errno != EAGAIN))
+        fd.reset();
+    };
+    if (rc > 0) {
+      readInto(idxOut, outR, result.output.stdoutText, req.stdoutLimit);
+      readInto(idxErr, errR, result.output.stderrTail, errKeep);
+      readInto(idxRec, recR, result.output.records, std::size_t{1} << 30);
+      readInto(idxExec, execR, execReport, 64);
+    }
+    if (!exited && (pidFd < 0 || (idxPid >= 0 && (fds[idxPid].revents & POLLIN)) || killed)) {
+      if (reap(WNOHANG))
+        drainDeadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    }
+  }
+  if (!exited)
+    reap(0);
+  if (pidFd >= 0)
+    ::close(pidFd);
+
+  trimTail(result.output.stdoutText, req.stdoutLimit);
+  trimTail(result.output.stderrTail, req.stderrTail);
+  if (execReport.size() >= 2 * sizeof(int)) {
+    int msg[2];
+    std::memcpy(msg, execReport.data(), sizeof msg);
+    static const char *const steps[] = {"",         "redirect",   "records fd",   "chdir",
+                                        "sched_setaffinity", "personality", "execve"};
+    result.spawnFailed = true;
+    result.spawnError = std::string(steps[msg[0] >= 1 && msg[0] <= 6 ? msg[0] : 0]) + " '" +
+                        req.argv[0] + "': " + std::strerror(msg[1]);
+  }
+  result.output.wallSeconds = std::chrono::duration<double>(end - start).count();
+  result.output.userSeconds = seconds(ru.ru_utime);
+  result.output.sysSeconds = seconds(ru.ru_stime);
+  result.output.maxRssKiB = ru.ru_maxrss;
+  if (WIFEXITED(status)) {
+    result.output.exitCode = WEXITSTATUS(status);
+  } else if (WIFSIGNALED(status)) {
+    result.output.signal = WTERMSIG(status);
+    result.output.exitCode = 128 + result.output.signal;
+  }
+  if (result.output.timedOut)
+    result.output.signal = 0;
+  return result;
+}
+
+} // namespace alea::runner

@@ -1,0 +1,36 @@
+// Campaign seed derivations (see seeds.hpp and the common brief's contract).
+#include "alea/runner/seeds.hpp"
+
+#include "alea/random.hpp"
+
+#include <cstdio>
+
+namespace alea::runner {
+
+std::uint64_t buildSeed(std::uint64_t campaignSeed, std::string_view system, int buildIndex) {
+  return mixSeed(campaignSeed,
+                 mixSeed(hashName(system), static_cast<std::uint64_t>(buildIndex)));
+}
+
+std::uint64_t envPaddingSeed(std::uint64_t buildSeedValue, int executionIndex) {
+  return mixSeed(buildSeedValue, "env-padding/" + std::to_string(executionIndex));
+}
+
+std::int64_t envPaddingSize(std::uint64_t buildSeedValue, int executionIndex, std::int64_t lo,
+                            std::int64_t hi) {
+  if (hi <= lo)
+    return lo;
+  Rng rng(envPaddingSeed(buildSeedValue, executionIndex));
+  return static_cast<std::int64_t>(
+      rng.between(static_cast<std::uint64_t>(lo), static_cast<std::uint64_t>(hi)));
+}
+
+std::uint64_t scheduleSeed(std::uint64_t campaignSeed) { return mixSeed(campaignSeed, "schedule"); }
+
+std::string seedHex(std::uint64_t seed) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(seed));
+  return buf;
+}
+
+} // namespace alea::runner

@@ -1,0 +1,504 @@
+// SQLite campaign store: schema migrations, RAII transactions, and the few
+// queries the campaign loop, export and import need (see store.hpp and
+// docs/store.md).
+#include "alea/runner/store.hpp"
+
+#include <sqlite3.h>
+
+#include <cstdio>
+#include <utility>
+
+namespace alea::runner {
+
+// --- Statement -------------------------------------------------------------
+
+Statement::Statement(sqlite3 *db, std::string_view sql) : db_(db) {
+  if (sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &stmt_,
+                         nullptr) != SQLITE_OK) {
+    stmt_ = nullptr;
+    ok_ = false;
+  }
+}
+
+Statement::~Statement() { sqlite3_finalize(stmt_); }
+
+Statement &Statement::bind(int index, std::int64_t value) {
+  if (stmt_ && sqlite3_bind_int64(stmt_, index, value) != SQLITE_OK)
+    ok_ = false;
+  return *this;
+}
+Statement &Statement::bind(int index, double value) {
+  if (stmt_ && sqlite3_bind_double(stmt_, index, value) != SQLITE_OK)
+    ok_ = false;
+  return *this;
+}
+Statement &Statement::bind(int index, std::string_view value) {
+  if (stmt_ && sqlite3_bind_text(stmt_, index, value.data(), static_cast<int>(value.size()),
+                                 SQLITE_TRANSIENT) != SQLITE_OK)
+    ok_ = false;
+  return *this;
+}
+Statement &Statement::bindNull(int index) {
+  if (stmt_ && sqlite3_bind_null(stmt_, index) != SQLITE_OK)
+    ok_ = false;
+  return *this;
+}
+
+bool Statement::step() {
+  if (!stmt_ || !ok_)
+    return false;
+  int rc = sqlite3_step(stmt_);
+  if (rc == SQLITE_ROW)
+    return true;
+  if (rc != SQLITE_DONE)
+    ok_ = false;
+  return false;
+}
+
+void Statement::reset() {
+  if (stmt_) {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+  }
+}
+
+std::int64_t Statement::columnInt(int col) const { return sqlite3_column_int64(stmt_, col); }
+double Statement::columnDouble(int col) const { return sqlite3_column_double(stmt_, col); }
+std::string Statement::columnText(int col) const {
+  const auto *text = sqlite3_column_text(stmt_, col);
+  if (!text)
+    return {};
+  return std::string(reinterpret_cast<const char *>(text),
+                     static_cast<std::size_t>(sqlite3_column_bytes(stmt_, col)));
+}
+bool Statement::columnIsNull(int col) const {
+  return sqlite3_column_type(stmt_, col) == SQLITE_NULL;
+}
+
+// --- Transaction -----------------------------------------------------------
+
+Transaction::Transaction(Store &store) : store_(store) {
+  active_ = store_.exec("BEGIN IMMEDIATE").ok();
+}
+
+Transaction::~Transaction() {
+  if (active_)
+    sqlite3_exec(store_.handle(), "ROLLBACK", nullptr, nullptr, nullptr); // no throw
+}
+
+Status Transaction::commit() {
+  if (!active_)
+    return Error{"no active transaction"};
+  Status s = store_.exec("COMMIT");
+  if (s)
+    active_ = false;
+  return s;
+}
+
+// --- schema ----------------------------------------------------------------
+
+namespace {
+
+// Migration N (1-based) brings a store from version N-1 to N. Never edit a
+// migration that has shipped: append a new one and raise kStoreVersion.
+const char *const kMigrations[] = {
+    // 1: the experiment levels.
+    R"sql(
+CREATE TABLE machine(
+  id INTEGER PRIMARY KEY,
+  recorded_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+  reason TEXT NOT NULL,
+  hostname TEXT, cpu_model TEXT, cpu_count INTEGER, governor TEXT,
+  kernel TEXT, aslr INTEGER, load1 REAL, compilers TEXT);
+CREATE TABLE system(
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  baseline INTEGER NOT NULL DEFAULT 0,
+  position INTEGER NOT NULL);
+CREATE TABLE benchmark(
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  position INTEGER NOT NULL,
+  unit TEXT NOT NULL DEFAULT 's');
+CREATE TABLE build(
+  id INTEGER PRIMARY KEY,
+  system_id INTEGER NOT NULL REFERENCES system(id),
+  build_index INTEGER NOT NULL,
+  seed TEXT NOT NULL,
+  factors TEXT NOT NULL,
+  status TEXT NOT NULL,
+  build_seconds REAL,
+  dir TEXT,
+  fingerprint TEXT,
+  binary_hash TEXT,
+  compilers TEXT,
+  log_tail TEXT,
+  finished_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+  UNIQUE(system_id, build_index));
+CREATE TABLE artifact(
+  build_id INTEGER NOT NULL REFERENCES build(id),
+  path TEXT NOT NULL,
+  object_hash TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  PRIMARY KEY(build_id, path));
+CREATE TABLE plan(
+  position INTEGER PRIMARY KEY,
+  system_id INTEGER NOT NULL REFERENCES system(id),
+  benchmark_id INTEGER NOT NULL REFERENCES benchmark(id),
+  build_index INTEGER NOT NULL,
+  execution_index INTEGER NOT NULL,
+  UNIQUE(system_id, benchmark_id, build_index, execution_index));
+CREATE TABLE execution(
+  id INTEGER PRIMARY KEY,
+  plan_position INTEGER NOT NULL UNIQUE REFERENCES plan(position),
+  build_id INTEGER REFERENCES build(id),
+  benchmark_id INTEGER NOT NULL REFERENCES benchmark(id),
+  execution_index INTEGER NOT NULL,
+  env_padding INTEGER NOT NULL DEFAULT 0,
+  environment TEXT,
+  status TEXT NOT NULL,
+  exit_code INTEGER, signal INTEGER,
+  wall_seconds REAL, user_seconds REAL, sys_seconds REAL,
+  max_rss_kib INTEGER,
+  stderr_tail TEXT,
+  error TEXT,
+  machine_id INTEGER REFERENCES machine(id),
+  finished_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')));
+CREATE TABLE measurement(
+  execution_id INTEGER NOT NULL REFERENCES execution(id),
+  iteration INTEGER NOT NULL,
+  value REAL NOT NULL,
+  unit TEXT NOT NULL,
+  warmup INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY(execution_id, iteration)) WITHOUT ROWID;
+)sql",
+    // 2: indexes for the report's joins (execution by build and benchmark).
+    R"sql(
+CREATE INDEX execution_by_build ON execution(build_id, benchmark_id);
+CREATE INDEX build_by_system ON build(system_id);
+)sql",
+};
+constexpr int kMigrationCount = sizeof(kMigrations) / sizeof(kMigrations[0]);
+static_assert(kMigrationCount == kStoreVersion);
+
+} // namespace
+
+Expected<Store> Store::open(const std::string &path, StoreOpenOptions options) {
+  Store store;
+  store.path_ = path;
+  int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+  if (options.create)
+    flags |= SQLITE_OPEN_CREATE;
+  if (sqlite3_open_v2(path.c_str(), &store.db_, flags, nullptr) != SQLITE_OK) {
+    std::string msg = store.db_ ? sqlite3_errmsg(store.db_) : "out of memory";
+    return Error{"cannot open store '" + path + "': " + msg};
+  }
+  sqlite3_busy_timeout(store.db_, 10000);
+  // WAL + synchronous=NORMAL: a commit is durable against a crash of alea
+  // (kill -9) because the WAL write happens before COMMIT returns; only an OS
+  // crash or power loss can lose the last transactions (docs/store.md).
+  for (const char *pragma : {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL",
+                             "PRAGMA foreign_keys=ON"}) {
+    if (Status s = store.exec(pragma); !s)
+      return Error{"store '" + path + "': " + s.error()};
+  }
+  if (Status s = store.migrate(options.targetVersion); !s)
+    return Error{"store '" + path + "': " + s.error()};
+  return store;
+}
+
+Store::Store(Store &&other) noexcept
+    : db_(std::exchange(other.db_, nullptr)), path_(std::move(other.path_)) {}
+
+Store &Store::operator=(Store &&other) noexcept {
+  if (this != &other) {
+    if (db_)
+      sqlite3_close_v2(db_);
+    db_ = std::exchange(other.db_, nullptr);
+    path_ = std::move(other.path_);
+  }
+  return *this;
+}
+
+Store::~Store() {
+  if (db_)
+    sqlite3_close_v2(db_);
+}
+
+std::string Store::lastError() const { return db_ ? sqlite3_errmsg(db_) : "no database"; }
+
+Status Store::exec(std::string_view sql) {
+  std::string text(sql);
+  char *err = nullptr;
+  if (sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+    std::string msg = err ? err : lastError();
+    sqlite3_free(err);
+    return Error{msg};
+  }
+  return {};
+}
+
+int Store::version() {
+  auto v = meta("version");
+  return v ? std::atoi(v->c_str()) : 0;
+}
+
+std::optional<std::string> Store::meta(std::string_view key) {
+  Statement st(db_, "SELECT value FROM meta WHERE key=?");
+  if (!st.valid())
+    return std::nullopt;
+  st.bind(1, key);
+  if (st.step())
+    return st.columnText(0);
+  return std::nullopt;
+}
+
+Status Store::setMeta(std::string_view key, std::string_view value) {
+  Statement st(db_, "INSERT INTO meta(key,value) VALUES(?,?) "
+                    "ON CONFLICT(key) DO UPDATE SET value=excluded.value");
+  st.bind(1, key).bind(2, value);
+  st.step();
+  if (!st.ok())
+    return Error{lastError()};
+  return {};
+}
+
+Status Store::migrate(int targetVersion) {
+  if (Status s = exec("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+      !s)
+    return s;
+  Transaction txn(*this);
+  if (!txn.active())
+    return Error{"cannot begin a transaction: " + lastError()};
+  int current = version();
+  if (auto compat = meta("compatible_version")) {
+    int needed = std::atoi(compat->c_str());
+    if (needed > kStoreVersion)
+      return Error{"written by a newer alea (schema version " + std::to_string(current) +
+                   ", needs a reader of version >= " + *compat + "; this alea reads up to " +
+                   std::to_string(kStoreVersion) + ")"};
+  }
+  for (int v = current + 1; v <= targetVersion && v <= kMigrationCount; ++v) {
+    if (Status s = exec(kMigrations[v - 1]); !s)
+      return Error{"migration " + std::to_string(v) + " failed: " + s.error()};
+    if (Status s = setMeta("version", std::to_string(v)); !s)
+      return s;
+    if (Status s = setMeta("compatible_version", std::to_string(kStoreCompatibleVersion)); !s)
+      return s;
+  }
+  return txn.commit();
+}
+
+Expected<std::int64_t> Store::ensureSystem(std::string_view name, bool baseline, int position) {
+  Statement st(db_, "INSERT INTO system(name,baseline,position) VALUES(?,?,?) "
+                    "ON CONFLICT(name) DO UPDATE SET baseline=excluded.baseline, "
+                    "position=excluded.position RETURNING id");
+  st.bind(1, name).bind(2, baseline ? 1 : 0).bind(3, position);
+  if (!st.step())
+    return Error{"cannot record system: " + lastError()};
+  return st.columnInt(0);
+}
+
+Expected<std::int64_t> Store::ensureBenchmark(std::string_view name, int position,
+                                              std::string_view unit) {
+  Statement st(db_, "INSERT INTO benchmark(name,position,unit) VALUES(?,?,?) "
+                    "ON CONFLICT(name) DO UPDATE SET position=excluded.position, "
+                    "unit=excluded.unit RETURNING id");
+  st.bind(1, name).bind(2, position).bind(3, unit);
+  if (!st.step())
+    return Error{"cannot record benchmark: " + lastError()};
+  return st.columnInt(0);
+}
+
+Expected<std::int64_t> Store::addMachine(const MachineState &m, std::string_view reason) {
+  Statement st(db_, "INSERT INTO machine(reason,hostname,cpu_model,cpu_count,governor,kernel,"
+                    "aslr,load1,compilers) VALUES(?,?,?,?,?,?,?,?,?) RETURNING id");
+  st.bind(1, reason).bind(2, m.hostname).bind(3, m.cpuModel).bind(4, m.cpuCount);
+  st.bind(5, m.governor).bind(6, m.kernel).bind(7, m.aslr).bind(8, m.load1);
+  st.bind(9, m.compilers);
+  if (!st.step())
+    return Error{"cannot record machine state: " + lastError()};
+  return st.columnInt(0);
+}
+
+namespace {
+std::string hex64(std::uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+} // namespace
+
+std::optional<BuildRecord> Store::findBuild(std::int64_t systemId, int buildIndex) {
+  Statement st(db_, "SELECT id,seed,factors,status,build_seconds,dir,fingerprint,binary_hash,"
+                    "compilers,log_tail FROM build WHERE system_id=? AND build_index=?");
+  st.bind(1, systemId).bind(2, buildIndex);
+  if (!st.step())
+    return std::nullopt;
+  BuildRecord b;
+  b.id = st.columnInt(0);
+  b.systemId = systemId;
+  b.buildIndex = buildIndex;
+  b.seed = std::strtoull(st.columnText(1).c_str(), nullptr, 0);
+  b.factors = st.columnText(2);
+  b.status = st.columnText(3);
+  b.seconds = st.columnDouble(4);
+  b.dir = st.columnText(5);
+  b.fingerprint = st.columnText(6);
+  b.binaryHash = st.columnText(7);
+  b.compilers = st.columnText(8);
+  b.logTail = st.columnText(9);
+  Statement arts(db_, "SELECT path,object_hash,size FROM artifact WHERE build_id=? ORDER BY path");
+  arts.bind(1, b.id);
+  while (arts.step())
+    b.artifacts.push_back({arts.columnText(0), arts.columnText(1), arts.columnInt(2)});
+  return b;
+}
+
+Expected<std::int64_t> Store::recordBuild(const BuildRecord &b) {
+  Transaction txn(*this);
+  if (!txn.active())
+    return Error{"cannot begin a transaction: " + lastError()};
+  Statement st(db_, "INSERT INTO build(system_id,build_index,seed,factors,status,build_seconds,"
+                    "dir,fingerprint,binary_hash,compilers,log_tail) "
+                    "VALUES(?,?,?,?,?,?,?,?,?,?,?) RETURNING id");
+  st.bind(1, b.systemId).bind(2, b.buildIndex).bind(3, hex64(b.seed)).bind(4, b.factors);
+  st.bind(5, b.status).bind(6, b.seconds).bind(7, b.dir).bind(8, b.fingerprint);
+  st.bind(9, b.binaryHash).bind(10, b.compilers).bind(11, b.logTail);
+  if (!st.step())
+    return Error{"cannot record build: " + lastError()};
+  std::int64_t id = st.columnInt(0);
+  Statement art(db_, "INSERT INTO artifact(build_id,path,object_hash,size) VALUES(?,?,?,?)");
+  for (const auto &a : b.artifacts) {
+    art.reset();
+    art.bind(1, id).bind(2, a.path).bind(3, a.objectHash).bind(4, a.size);
+    art.step();
+    if (!art.ok())
+      return Error{"cannot record artifact: " + lastError()};
+  }
+  if (Status s = txn.commit(); !s)
+    return Error{s.error()};
+  return id;
+}
+
+bool Store::hasPlan() {
+  Statement st(db_, "SELECT 1 FROM plan LIMIT 1");
+  return st.step();
+}
+
+Status Store::savePlan(std::span<const PlanEntry> plan) {
+  Transaction txn(*this);
+  if (!txn.active())
+    return Error{"cannot begin a transaction: " + lastError()};
+  Statement st(db_, "INSERT INTO plan(position,system_id,benchmark_id,build_index,"
+                    "execution_index) VALUES(?,?,?,?,?)");
+  for (const auto &p : plan) {
+    st.reset();
+    st.bind(1, p.position).bind(2, p.systemId).bind(3, p.benchmarkId);
+    st.bind(4, p.buildIndex).bind(5, p.executionIndex);
+    st.step();
+    if (!st.ok())
+      return Error{"cannot record the plan: " + lastError()};
+  }
+  return txn.commit();
+}
+
+std::vector<PlanEntry> Store::loadPlan() {
+  std::vector<PlanEntry> plan;
+  Statement st(db_, "SELECT position,system_id,benchmark_id,build_index,execution_index "
+                    "FROM plan ORDER BY position");
+  while (st.step())
+    plan.push_back({st.columnInt(0), st.columnInt(1), st.columnInt(2),
+                    static_cast<int>(st.columnInt(3)), static_cast<int>(st.columnInt(4))});
+  return plan;
+}
+
+std::set<std::int64_t> Store::completedPositions() {
+  std::set<std::int64_t> done;
+  Statement st(db_, "SELECT plan_position FROM execution");
+  while (st.step())
+    done.insert(st.columnInt(0));
+  return done;
+}
+
+Status Store::recordExecution(const ExecutionRecord &e,
+                              std::span<const MeasurementRecord> measurements,
+                              std::string_view unit) {
+  Transaction txn(*this);
+  if (!txn.active())
+    return Error{"cannot begin a transaction: " + lastError()};
+  Statement st(db_, "INSERT INTO execution(plan_position,build_id,benchmark_id,execution_index,"
+                    "env_padding,environment,status,exit_code,signal,wall_seconds,user_seconds,"
+                    "sys_seconds,max_rss_kib,stderr_tail,error,machine_id) "
+                    "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id");
+  st.bind(1, e.planPosition);
+  if (e.buildId)
+    st.bind(2, e.buildId);
+  else
+    st.bindNull(2);
+  st.bind(3, e.benchmarkId).bind(4, e.executionIndex).bind(5, e.envPadding);
+  st.bind(6, e.environment).bind(7, e.status).bind(8, e.exitCode).bind(9, e.signal);
+  st.bind(10, e.wallSeconds).bind(11, e.userSeconds).bind(12, e.sysSeconds);
+  st.bind(13, e.maxRssKib).bind(14, e.stderrTail).bind(15, e.error);
+  if (e.machineId)
+    st.bind(16, e.machineId);
+  else
+    st.bindNull(16);
+  if (!st.step())
+    return Error{"cannot record execution " + std::to_string(e.planPosition) + ": " +
+                 lastError()};
+  std::int64_t id = st.columnInt(0);
+  Statement m(db_, "INSERT INTO measurement(execution_id,iteration,value,unit,warmup) "
+                   "VALUES(?,?,?,?,?)");
+  for (const auto &r : measurements) {
+    m.reset();
+    m.bind(1, id).bind(2, r.iteration).bind(3, r.value).bind(4, unit).bind(5, r.warmup ? 1 : 0);
+    m.step();
+    if (!m.ok())
+      return Error{"cannot record a measurement: " + lastError()};
+  }
+  return txn.commit();
+}
+
+std::vector<MeasurementRow> Store::measurements(bool includeWarmup) {
+  std::vector<MeasurementRow> rows;
+  std::string sql =
+      "SELECT s.name, b.name, bu.build_index, e.execution_index, m.iteration, m.value, m.unit "
+      "FROM measurement m JOIN execution e ON e.id = m.execution_id "
+      "JOIN build bu ON bu.id = e.build_id JOIN system s ON s.id = bu.system_id "
+      "JOIN benchmark b ON b.id = e.benchmark_id WHERE e.status = 'ok'";
+  if (!includeWarmup)
+    sql += " AND m.warmup = 0";
+  sql += " ORDER BY s.position, b.position, bu.build_index, e.execution_index, m.iteration";
+  Statement st(db_, sql);
+  while (st.step())
+    rows.push_back({st.columnText(0), st.columnText(1), static_cast<int>(st.columnInt(2)),
+                    static_cast<int>(st.columnInt(3)), static_cast<int>(st.columnInt(4)),
+                    st.columnDouble(5), st.columnText(6)});
+  return rows;
+}
+
+StoreSummary Store::summary() {
+  StoreSummary s;
+  auto count = [&](const char *sql) {
+    Statement st(db_, sql);
+    return st.step() ? st.columnInt(0) : 0;
+  };
+  s.planned = count("SELECT count(*) FROM plan");
+  s.executed = count("SELECT count(*) FROM execution");
+  s.failed = count("SELECT count(*) FROM execution WHERE status <> 'ok'");
+  s.measurements = count("SELECT count(*) FROM measurement");
+  s.builds = count("SELECT count(*) FROM build");
+  s.failedBuilds = count("SELECT count(*) FROM build WHERE status = 'failed'");
+  s.machineChanges = count("SELECT count(*) FROM machine WHERE reason LIKE 'change%'");
+  return s;
+}
+
+std::string Store::integrityCheck() {
+  Statement st(db_, "PRAGMA integrity_check");
+  if (!st.step())
+    return "integrity_check failed: " + lastError();
+  return st.columnText(0);
+}
+
+} // namespace alea::runner
