@@ -1,0 +1,122 @@
+// The Speedup-Test protocol of Touati (2009, arXiv 0902.1035; seed 002) and
+// its later form by Touati, Worms & Briais (CCPE 2013, "The Speedup-Test"):
+// decide, for one program run n times before (x, the baseline) and m times
+// after an optimisation (y, the candidate), whether the speedup of the mean
+// and the speedup of the median are statistically significant, and whether
+// P(X > Y) > 1/2; at suite level, the confidence interval of the proportion of
+// benchmarks with a validated speedup (R prop.test) and the number of
+// benchmarks needed for a target precision. Orientation (spec A2-13): the
+// FIRST sample is the baseline; speedup = time(baseline) / time(candidate) > 1
+// means the candidate is faster. The engine uses the RISK level alpha (e.g.
+// 0.05) everywhere; seed 002 calls the confidence level alpha (spec §0.3).
+// The flow is spec_002_004 §1.3 (mean path) and Appendix A (median path);
+// every choice the papers leave open is a named option below.
+#pragma once
+
+#include "alea/analysis/expected.hpp"
+#include "alea/analysis/htest.hpp"
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace alea::analysis {
+
+struct SpeedupTestOptions {
+  double risk = 0.05; // alpha of the later paper; confidence = 1 - risk
+  // A sample is "large" (Central Limit Theorem: skip the normality check) when
+  // it has at least this many values: seed 002 s80 "at least 30" (n >= 30).
+  // The later paper writes n > 30: set 31 for that reading (spec A2-3).
+  std::size_t largeSample = 30;
+  // For small samples both normal: run Fisher's F test and use the pooled
+  // Student test when equal variances are not rejected (Speedup-Test), or
+  // always Welch (seed 002's R call) when false.
+  bool fTestSelectsStudent = true;
+};
+
+// Why the mean path did or did not reach a decision.
+enum class MeanVerdict {
+  Significant,    // one-sided t-test rejects mean(x) <= mean(y)
+  NotSignificant, // the t-test does not reject
+  NotNormal,      // small sample and Shapiro-Wilk rejects normality: run more
+  NotComputable,  // the t-test could not be computed (e.g. constant data)
+};
+
+enum class MedianVerdict {
+  MedianSpeedup,        // WMW rejects and KS does not reject equal shapes
+  ProbabilityOnly,      // WMW rejects but the shapes differ: only P(X>Y)>1/2
+  NotSignificant,       // WMW does not reject
+  NotComputable,
+};
+
+const char *meanVerdictName(MeanVerdict v);
+const char *medianVerdictName(MedianVerdict v);
+
+struct SpeedupTestResult {
+  std::size_t n = 0, m = 0;
+  double risk = 0.05;
+  // Point estimates (spec V12-V14).
+  double meanSpeedup = 0;   // mean(x) / mean(y)
+  double medianSpeedup = 0; // median(x) / median(y)
+  double minSpeedup = 0;    // min(x) / min(y): reported, never used (s74)
+  // Mean path.
+  bool smallSample = false;
+  std::optional<ShapiroWilkResult> normalityX, normalityY; // small samples only
+  std::optional<FTestResult> fTest;                        // when both normal
+  std::optional<TTestResult> tTest;                        // one-sided "greater"
+  MeanVerdict meanVerdict = MeanVerdict::NotComputable;
+  // Median path: WMW "greater" on (x, y), KS on median-centred samples.
+  std::optional<WilcoxonResult> wilcoxon;
+  std::optional<KsResult> ks;
+  MedianVerdict medianVerdict = MedianVerdict::NotComputable;
+  // Estimate of P(X > Y) (+ half the ties) = W / (n m), and whether the
+  // one-sided WMW test supports P(X > Y) > 1/2 at the given risk.
+  double probabilityXGreater = 0;
+  bool probabilityAboveHalf = false;
+  // Plain-language remarks: failed tests, why a path stopped.
+  std::vector<std::string> notes;
+};
+
+// Runs the protocol on baseline times x and candidate times y (each >= 2
+// values, all finite and > 0). A failing sub-test is recorded as a note and a
+// NotComputable verdict, not as an error.
+Expected<SpeedupTestResult> speedupTest(std::span<const double> baseline,
+                                        std::span<const double> candidate,
+                                        const SpeedupTestOptions &options = {});
+
+// --- suite level (seed 002 §1.4-§1.5) ---------------------------------------
+
+struct SuiteProportion {
+  std::size_t accelerated = 0, benchmarks = 0;
+  double proportion = 0;      // C = a / b
+  double confidence = 0.95;
+  double lower = 0, upper = 1; // prop.test (Wilson, continuity-corrected)
+  double waldLower = 0, waldUpper = 1; // the paper's written formula (A2-8)
+  // Normal approximation validity as written in seed 002 (Jain's rule,
+  // RECON): b * C >= 10. Reported, never enforced (A2-9).
+  bool normalApproximationValid = false;
+};
+
+Expected<SuiteProportion> suiteProportion(std::size_t accelerated, std::size_t benchmarks,
+                                          double confidence = 0.95);
+
+// Smallest b with b >= z_{(1+conf)/2}^2 C (1 - C) / r^2 (seed 002 s189-s192;
+// r is an ABSOLUTE half-width, spec A2-10). Example V25: C = 17/30, r = 0.05,
+// conf = 0.95 gives 378.
+Expected<std::size_t> benchmarksNeeded(double proportion, double halfWidth,
+                                       double confidence = 0.95);
+
+// The "overall performance gain factor" G of seed 002 §1.4:
+// G = 1 - sum_k W_k med(T'_k) / sum_k W_k med(T_k), with weights either the
+// baseline medians (the paper's choice; times enter quadratically, A2-11) or
+// all 1. A point value without a confidence interval (A2-7).
+enum class GainWeights { BaselineMedian, Unit };
+struct BenchmarkMedians {
+  double baseline = 0, candidate = 0;
+};
+Expected<double> gainFactor(std::span<const BenchmarkMedians> benchmarks,
+                            GainWeights weights = GainWeights::BaselineMedian);
+
+} // namespace alea::analysis

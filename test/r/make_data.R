@@ -1,0 +1,43 @@
+# Generates the frozen input samples of the R-agreement tests (run once; the
+# outputs in data/ are committed and are the inputs of compute_*.R and of the
+# C++ golden test). Values are rounded to 4 decimals (like timings) so that
+# both sides parse exactly the same doubles from the text.
+set.seed(20261121)
+r4 <- function(v) round(v, 4)
+samples <- list(
+  t1 = c(2.799, 2.046, 1.259, 1.877, 2.244),       # Touati 2009, s102
+  t2 = c(1.046, 0.259, 0.877, 1.244, 1.799),
+  c1 = r4(rnorm(12, 10.0, 0.30)),
+  c2 = r4(rnorm(15, 9.7, 0.55)),
+  d1 = r4(rnorm(60, 5.0, 0.20)),
+  d2 = r4(rnorm(55, 4.93, 0.25)),
+  e1 = r4(rlnorm(120, log(3), 0.05)),
+  e2 = r4(rlnorm(100, log(3.02), 0.07)),
+  tie1 = round(rnorm(20, 2.00, 0.03), 2),
+  tie2 = round(rnorm(18, 1.98, 0.03), 2),
+  skew = r4(1 + rexp(25, 4)),
+  tiny = c(1.2, 1.5, 3.1),
+  flat = c(4.0, 4.0, 4.0, 4.0, 4.0),
+  bimod = r4(c(rnorm(10, 1.00, 0.01), rnorm(10, 1.08, 0.01))),
+  warm = r4(2 + 0.3 * exp(-(0:29) / 4) + rnorm(30, 0, 0.01)),
+  noise = r4(2 + rnorm(30, 0, 0.01)),
+  warmtie = round(1.5 + 0.05 * exp(-(0:39) / 8) + rnorm(40, 0, 0.004), 2)
+)
+out <- do.call(rbind, lapply(names(samples), function(nm)
+  data.frame(sample = nm, value = sprintf("%.4f", samples[[nm]]))))
+write.csv(out, "data/samples.csv", row.names = FALSE, quote = FALSE)
+
+# Balanced 3-level data (build > execution > iteration) with positive variance
+# components, for the Kalibera-Jones estimators vs lme4 REML.
+kj <- function(id, nb, ne, ni, sb, se, si, mu) {
+  b <- rep(rnorm(nb, 0, sb), each = ne * ni)
+  e <- rep(rnorm(nb * ne, 0, se), each = ni)
+  data.frame(dataset = id, build = rep(seq_len(nb), each = ne * ni),
+             execution = rep(rep(seq_len(ne), each = ni), nb),
+             iteration = rep(seq_len(ni), nb * ne),
+             value = sprintf("%.6f", mu + b + e + rnorm(nb * ne * ni, 0, si)))
+}
+kjdata <- rbind(kj("kj1", 8, 4, 5, 0.08, 0.04, 0.02, 2.0),
+                kj("kj2", 10, 3, 10, 0.50, 0.20, 0.30, 10.0),
+                kj("kj3", 6, 5, 4, 0.02, 0.03, 0.015, 1.0))
+write.csv(kjdata, "data/kj_balanced.csv", row.names = FALSE, quote = FALSE)

@@ -1,0 +1,187 @@
+// Agreement with R to 1e-6 relative: every case of test/r/cases.csv is run
+// through alea's tests and compared field by field with the values R wrote to
+// test/r/golden/htest.csv (compute_htest.R). The golden values are frozen, so
+// this runs without R; the CTest r-golden-regenerate re-runs R when present.
+#include "golden_io.hpp"
+
+#include "alea/analysis/diagnostics.hpp"
+#include "alea/analysis/htest.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <sstream>
+#include <string>
+
+namespace alea::analysis {
+namespace {
+
+using testing::closeRelative;
+
+struct Case {
+  std::string id, test, x, y, alternative, confidence;
+  std::map<std::string, std::string> options;
+};
+
+void PrintTo(const Case &c, std::ostream *os) { *os << c.id; }
+
+std::vector<Case> loadCases() {
+  std::vector<Case> cases;
+  const auto rows = testing::readCsv(testing::rDir() + "/cases.csv");
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    auto r = rows[i];
+    r.resize(7);
+    Case c{r[0], r[1], r[2], r[3], r[4], r[5], {}};
+    std::istringstream ss(r[6]);
+    std::string kv;
+    while (std::getline(ss, kv, ';')) {
+      const auto eq = kv.find('=');
+      c.options[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+    cases.push_back(c);
+  }
+  return cases;
+}
+
+Alternative parseAlternative(const std::string &s) {
+  if (s == "greater")
+    return Alternative::Greater;
+  if (s == "less")
+    return Alternative::Less;
+  return Alternative::TwoSided;
+}
+
+bool flag(const Case &c, const std::string &key, bool fallback) {
+  auto it = c.options.find(key);
+  return it == c.options.end() ? fallback : it->second == "TRUE";
+}
+
+ExactMode exactMode(const Case &c) {
+  auto it = c.options.find("exact");
+  if (it == c.options.end())
+    return ExactMode::Auto;
+  return it->second == "TRUE" ? ExactMode::Exact : ExactMode::Asymptotic;
+}
+
+// Our values for one case, keyed like the golden fields.
+std::map<std::string, double> compute(const Case &c) {
+  static const auto samples = testing::readSamples();
+  std::vector<double> x, y;
+  if (!c.x.empty())
+    x = samples.at(c.x);
+  if (!c.y.empty())
+    y = samples.at(c.y);
+  if (flag(c, "center", false)) {
+    const double mx = median(x), my = median(y);
+    for (double &v : x)
+      v -= mx;
+    for (double &v : y)
+      v -= my;
+  }
+  const Alternative alt = parseAlternative(c.alternative);
+  const double conf = c.confidence.empty() ? 0.95 : std::stod(c.confidence);
+  std::map<std::string, double> out;
+  if (c.test == "t.test") {
+    TTestOptions o;
+    o.alternative = alt;
+    o.confidence = conf;
+    o.equalVariance = flag(c, "var.equal", false);
+    auto r = tTest(x, y, o);
+    EXPECT_TRUE(r.ok()) << (r ? "" : r.error());
+    if (!r)
+      return out;
+    out = {{"statistic", r->statistic}, {"df", r->df},         {"p.value", r->pValue},
+           {"conf.low", r->lower},      {"conf.high", r->upper}, {"mean.x", r->meanX},
+           {"mean.y", r->meanY}};
+  } else if (c.test == "var.test") {
+    FTestOptions o;
+    o.alternative = alt;
+    o.confidence = conf;
+    auto r = varTest(x, y, o);
+    EXPECT_TRUE(r.ok());
+    if (!r)
+      return out;
+    out = {{"statistic", r->statistic}, {"df1", r->dfNum},       {"df2", r->dfDen},
+           {"p.value", r->pValue},      {"conf.low", r->lower}, {"conf.high", r->upper},
+           {"estimate", r->estimate}};
+  } else if (c.test == "wilcox.test") {
+    WilcoxonOptions o;
+    o.alternative = alt;
+    o.correct = flag(c, "correct", true);
+    o.exact = exactMode(c);
+    auto r = wilcoxonTest(x, y, o);
+    EXPECT_TRUE(r.ok());
+    if (!r)
+      return out;
+    out = {{"statistic", r->statistic}, {"p.value", r->pValue}, {"exact", r->exact ? 1.0 : 0.0}};
+  } else if (c.test == "shapiro.test") {
+    auto r = shapiroWilk(x);
+    EXPECT_TRUE(r.ok());
+    if (!r)
+      return out;
+    out = {{"statistic", r->w}, {"p.value", r->pValue}};
+  } else if (c.test == "ks.test") {
+    KsOptions o;
+    o.alternative = alt;
+    o.exact = exactMode(c);
+    auto r = ksTest(x, y, o);
+    EXPECT_TRUE(r.ok());
+    if (!r)
+      return out;
+    out = {{"statistic", r->statistic}, {"p.value", r->pValue}, {"exact", r->exact ? 1.0 : 0.0}};
+  } else if (c.test == "prop.test") {
+    PropTestOptions o;
+    o.alternative = alt;
+    o.confidence = conf;
+    o.correct = flag(c, "correct", true);
+    if (c.options.count("p"))
+      o.p = std::stod(c.options.at("p"));
+    auto r = propTest(std::stoul(c.options.at("x")), std::stoul(c.options.at("n")), o);
+    EXPECT_TRUE(r.ok());
+    if (!r)
+      return out;
+    out = {{"statistic", r->statistic}, {"p.value", r->pValue}, {"conf.low", r->lower},
+           {"conf.high", r->upper},     {"estimate", r->estimate}};
+  } else if (c.test == "kendall.trend") {
+    auto r = kendallTrend(x);
+    EXPECT_TRUE(r.ok());
+    if (!r)
+      return out;
+    out = {{"statistic", r->statistic}, {"p.value", r->pValue}, {"estimate", r->tau}};
+  } else if (c.test == "quantile7") {
+    std::istringstream ss(c.options.at("probs"));
+    std::string p;
+    while (std::getline(ss, p, '|')) {
+      std::ostringstream key;
+      key << "q" << std::stod(p);
+      out[key.str()] = quantileType7(x, std::stod(p));
+    }
+  } else if (c.test == "median") {
+    out["median"] = median(x);
+  } else {
+    ADD_FAILURE() << "unknown test " << c.test;
+  }
+  return out;
+}
+
+class RGolden : public ::testing::TestWithParam<Case> {};
+
+TEST_P(RGolden, MatchesRToOneMillionth) {
+  static const auto golden = testing::readGolden("htest.csv");
+  const Case &c = GetParam();
+  ASSERT_TRUE(golden.count(c.id)) << "no R values for case " << c.id
+                                  << ": re-run test/r/compute_htest.R";
+  const auto ours = compute(c);
+  for (const auto &[field, expected] : golden.at(c.id)) {
+    ASSERT_TRUE(ours.count(field)) << c.id << ": field " << field << " not computed";
+    EXPECT_TRUE(closeRelative(ours.at(field), expected))
+        << c.id << " " << field << ": alea " << ours.at(field) << " vs R " << expected;
+  }
+}
+
+std::string caseName(const ::testing::TestParamInfo<Case> &info) { return info.param.id; }
+
+INSTANTIATE_TEST_SUITE_P(Htest, RGolden, ::testing::ValuesIn(loadCases()), caseName);
+
+} // namespace
+} // namespace alea::analysis
