@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The main job (README's first command): on a fresh Debian machine, install the
+# dependencies, build alea, run the demo campaign (examples/demo/campaign.toml:
+# -O2 vs -O3 of the demo kernels over randomized layouts) into _work/demo, and
+# print the report. A second run resumes the stored campaign (nothing is redone)
+# unless ALEA_DEMO_FRESH=1 removes it first.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${ALEA_BUILD_DIR:-$root/build}
+work=$root/_work/demo
+
+"$root/scripts/setup.sh"
+ALEA_BUILD_DIR=$build "$root/scripts/build.sh"
+
+if [[ ${ALEA_DEMO_FRESH:-0} == 1 ]]; then
+  rm -rf "$work"
+fi
+mkdir -p "$root/_work"
+start=$(date +%s)
+"$build/bin/alea" run "$root/examples/demo/campaign.toml" --dir "$work"
+echo
+"$build/bin/alea" report "$work" --format "${ALEA_DEMO_FORMAT:-text}"
+echo
+echo "demo: campaign and report took $(( $(date +%s) - start )) s; store: $work"
