@@ -69,6 +69,7 @@ bool parseFactorList(StringRef Text, unsigned &Mask, std::string &Error) {
 
 static bool parseSeedInto(StringRef Text, LayoutConfig &Config,
                           StringRef Origin) {
+  Config.HasSeed = true; // an invalid seed is an error, not "no seed"
   std::uint64_t Value = 0;
   if (!alea::parseSeed(std::string_view(Text.data(), Text.size()), Value)) {
     Config.Error = (Twine(Origin) + " '" + Text +
@@ -76,7 +77,6 @@ static bool parseSeedInto(StringRef Text, LayoutConfig &Config,
                        .str();
     return false;
   }
-  Config.HasSeed = true;
   Config.Seed = Value;
   return true;
 }
