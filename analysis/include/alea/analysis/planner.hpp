@@ -64,6 +64,7 @@ struct Plan {
   // top (negative T^2 as 0). var(Ybar) = unitVariance / n_top.
   double unitVariance = 0;
   double grandMean = 0;
+  double confidence = 0.95; // for predictedHalfWidth and topCountForHalfWidth
 };
 
 // Optimal lower-level counts from pilot data (ceil of eq. 14 on the unrounded

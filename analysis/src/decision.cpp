@@ -1,0 +1,39 @@
+// Threshold decision on a ratio CI (Kalibera & Jones TR 2012 §4.2 and §8.3;
+// spec_000 §5): a change is reported iff U < 1 - thr or L > 1 + thr, with the
+// paper's strict inequalities. The NoChange/Inconclusive split of the paper's
+// "may have the same performance" is ours (see decision.hpp).
+#include "alea/analysis/decision.hpp"
+
+namespace alea::analysis {
+
+Decision decide(const Interval &interval, double threshold) {
+  if (interval.upper < 1.0 - threshold)
+    return Decision::Faster;
+  if (interval.lower > 1.0 + threshold)
+    return Decision::Slower;
+  if (1.0 - threshold <= interval.lower && interval.upper <= 1.0 + threshold)
+    return Decision::NoChange;
+  return Decision::Inconclusive;
+}
+
+Decision decide(const FiellerResult &fieller, double threshold) {
+  if (fieller.status != FiellerStatus::Bounded || !fieller.interval)
+    return Decision::Inconclusive;
+  return decide(*fieller.interval, threshold);
+}
+
+std::string_view decisionName(Decision d) {
+  switch (d) {
+  case Decision::Faster:
+    return "faster";
+  case Decision::Slower:
+    return "slower";
+  case Decision::NoChange:
+    return "no change";
+  case Decision::Inconclusive:
+    return "inconclusive";
+  }
+  return "inconclusive";
+}
+
+} // namespace alea::analysis

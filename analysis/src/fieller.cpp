@@ -1,0 +1,102 @@
+// Fieller's interval for the ratio of two means (Kalibera & Jones TR 2012
+// Lemma 7.7, eq. 12; KJ13 eq. 5). Implemented in the general quadratic form of
+// spec_000 §4.2, a theta^2 - 2 b theta + c <= 0 with a = d^2 - t^2 v_dd,
+// b = m d - t^2 v_md, c = m^2 - t^2 v_mm, where d is the BASELINE
+// (denominator) mean: the paper's Lemma 7.7 mislabels numerator and
+// denominator (spec_000 §9.1). Bounded iff a > 0 (the baseline mean is
+// significantly non-zero); otherwise the set is two rays or the whole line and
+// we report Unbounded with no numbers (spec_000 §9.4).
+#include "alea/analysis/fieller.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace alea::analysis {
+
+FiellerResult fiellerFromMoments(double m, double vmm, double d, double vdd, double vmd, double q,
+                                 double confidence) {
+  FiellerResult out;
+  out.confidence = confidence;
+  out.quantile = q;
+  out.estimate = d != 0 ? m / d : std::numeric_limits<double>::infinity();
+  const double q2 = q * q;
+  const double a = d * d - q2 * vdd;
+  const double b = m * d - q2 * vmd;
+  const double c = m * m - q2 * vmm;
+  if (!(a > 0)) {
+    out.status = FiellerStatus::Unbounded;
+    return out;
+  }
+  // With a > 0 and a valid covariance matrix D >= 0 (for v_md = 0,
+  // D = q^2 (a v_mm + m^2 v_dd)); clamp rounding noise.
+  const double disc = std::max(b * b - a * c, 0.0);
+  const double root = std::sqrt(disc);
+  out.status = FiellerStatus::Bounded;
+  out.interval = Interval{(b - root) / a, (b + root) / a};
+  return out;
+}
+
+namespace {
+
+struct TopMoments {
+  double mean = 0;
+  double varOfMean = 0; // S_{n+1}^2 / n_{n+1}
+  std::size_t n = 0;
+};
+
+TopMoments topMoments(const Hierarchy &h) {
+  const std::vector<double> top = h.topMeans();
+  TopMoments out;
+  out.n = top.size();
+  for (double x : top)
+    out.mean += x;
+  out.mean /= static_cast<double>(out.n);
+  double ss = 0;
+  for (double x : top)
+    ss += (x - out.mean) * (x - out.mean);
+  out.varOfMean = ss / static_cast<double>(out.n - 1) / static_cast<double>(out.n);
+  return out;
+}
+
+} // namespace
+
+Expected<FiellerResult> fiellerRatio(const Hierarchy &candidate, const Hierarchy &baseline,
+                                     double confidence, IntervalMethod method, FiellerDf dfRule) {
+  for (const Hierarchy *h : {&candidate, &baseline}) {
+    if (std::string problem = validateHierarchy(*h); !problem.empty())
+      return fail(std::move(problem));
+    if (h->topCount() < 2)
+      return fail("Fieller's interval needs at least 2 units at the top level '" +
+                  h->levelNames[0] + "' of each system");
+  }
+  if (!(confidence > 0 && confidence < 1))
+    return fail("confidence must lie strictly between 0 and 1");
+
+  const TopMoments num = topMoments(candidate);
+  const TopMoments den = topMoments(baseline);
+  double df = 0;
+  double q = 0;
+  if (method == IntervalMethod::Normal) {
+    q = normalQuantileTwoSided(confidence);
+  } else {
+    // nu = n_{n+1} - 1 (TR 2012 eq. 12; spec_000 §9.2). Unequal counts are not
+    // covered by the paper (spec_001 D-B6): MinCount is the conservative
+    // choice, Welch the Welch-Satterthwaite approximation.
+    df = static_cast<double>(std::min(num.n, den.n) - 1);
+    if (num.n != den.n && dfRule == FiellerDf::Welch) {
+      const double v = num.varOfMean + den.varOfMean;
+      const double w = num.varOfMean * num.varOfMean / static_cast<double>(num.n - 1) +
+                       den.varOfMean * den.varOfMean / static_cast<double>(den.n - 1);
+      if (w > 0)
+        df = v * v / w;
+    }
+    q = tQuantileTwoSided(confidence, df);
+  }
+  FiellerResult out = fiellerFromMoments(num.mean, num.varOfMean, den.mean, den.varOfMean, 0.0, q,
+                                         confidence);
+  out.df = df;
+  return out;
+}
+
+} // namespace alea::analysis
