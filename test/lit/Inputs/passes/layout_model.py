@@ -14,6 +14,8 @@ Stream of a factor: mixSeed(mixSeed(seed, fnv1a(factor)), fnv1a(module id)).
 
 Usage (prints FileCheck directives with the given prefix):
   layout_model.py order   SEED FACTOR MODULE_ID PREFIX [=]name... shuffled order
+  layout_model.py order-nm  (same, as `llvm-nm -n` lines of functions)
+An argument "@file" stands for the lines of file.
   layout_model.py names   SEED MODULE_ID PREFIX g=<def>|f ...    renamed symbols
   layout_model.py padding SEED MODULE_ID PREFIX name...          pad before each
   layout_model.py stack   SEED MODULE_ID PREFIX                  main's offset
@@ -98,10 +100,24 @@ def draw_name(rng):
     return "__alea_" + "".join(ALPHABET[rng.below(len(ALPHABET))] for _ in range(length))
 
 
+def expand(names):
+    """Arguments "@file" stand for the names listed in file, one a line."""
+    out = []
+    for n in names:
+        if n.startswith("@"):
+            with open(n[1:]) as f:
+                out.extend(line.strip() for line in f if line.strip())
+        else:
+            out.append(n)
+    return out
+
+
 def main(argv):
+    argv = argv[:2] + expand(argv[2:])
     cmd = argv[1]
     seed = int(argv[2], 0)
-    if cmd == "order":
+    if cmd in ("order", "order-nm"):
+        nm = cmd == "order-nm"
         factor, module_id, prefix, names = argv[3], argv[4], argv[5], argv[6:]
         # A name written "=name" holds a fixed slot (declaration, explicit
         # section, llvm.* global): the others are shuffled among their slots.
@@ -111,7 +127,9 @@ def main(argv):
         for n in names:
             final.append(n[1:] if n.startswith("=") else movable.pop(0))
         for name in final:
-            if factor == "function-order":
+            if nm:
+                print(f"{prefix}: {{{{[Tt]}}}} {name}{{{{$}}}}")
+            elif factor == "function-order":
                 print(f"{prefix}: define {{{{.*}}}} @{name}(")
             else:
                 print(f"{prefix}: @{name} = ")
