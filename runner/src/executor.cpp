@@ -81,6 +81,9 @@ bool makePipe(Fd &readEnd, Fd &writeEnd) {
   return true;
 }
 
+constexpr int kRecordsFd = 3;
+constexpr unsigned kCloseRangeCloexec = 1u << 2; // CLOSE_RANGE_CLOEXEC (Linux 5.11)
+
 double seconds(const timeval &tv) { return tv.tv_sec + tv.tv_usec / 1e6; }
 
 // Appends data, keeping at most `limit` bytes (the tail) once trimmed.
@@ -128,7 +131,7 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
   // calls after it).
   std::vector<std::string> env = req.env;
   if (req.recordsPipe)
-    env.push_back("ALEA_ITER_FD=" + std::to_string(recW.fd));
+    env.push_back("ALEA_ITER_FD=" + std::to_string(kRecordsFd));
   if (req.envPadBytes >= 0)
     env.push_back("ALEA_ENV_PAD=" + std::string(static_cast<std::size_t>(req.envPadBytes), 'x'));
   std::vector<char *> argvPtrs, envPtrs;
@@ -160,8 +163,15 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
     ::setpgid(0, 0);
     if (::dup2(inFd.fd, 0) < 0 || ::dup2(outW.fd, 1) < 0 || ::dup2(errW.fd, 2) < 0)
       die(1);
-    if (req.recordsPipe && ::fcntl(recW.fd, F_SETFD, 0) != 0)
-      die(2);
+    // The records pipe is always fd 3 (so the environment does not depend on
+    // our descriptor numbers); every other inherited descriptor is closed.
+    if (req.recordsPipe) {
+      if (recW.fd == kRecordsFd ? ::fcntl(kRecordsFd, F_SETFD, 0) != 0
+                                : ::dup2(recW.fd, kRecordsFd) < 0)
+        die(2);
+    }
+    ::syscall(SYS_close_range, req.recordsPipe ? kRecordsFd + 1 : kRecordsFd, ~0U,
+              kCloseRangeCloexec);
     if (workdir && ::chdir(workdir) != 0)
       die(3);
     if (!req.cpus.empty() && ::sched_setaffinity(0, sizeof cpuSet, &cpuSet) != 0)

@@ -296,7 +296,9 @@ Expected<std::int64_t> Store::ensureSystem(std::string_view name, bool baseline,
   st.bind(1, name).bind(2, baseline ? 1 : 0).bind(3, position);
   if (!st.step())
     return Error{"cannot record system: " + lastError()};
-  return st.columnInt(0);
+  std::int64_t id = st.columnInt(0);
+  st.step(); // run the statement to completion
+  return id;
 }
 
 Expected<std::int64_t> Store::ensureBenchmark(std::string_view name, int position,
@@ -307,7 +309,9 @@ Expected<std::int64_t> Store::ensureBenchmark(std::string_view name, int positio
   st.bind(1, name).bind(2, position).bind(3, unit);
   if (!st.step())
     return Error{"cannot record benchmark: " + lastError()};
-  return st.columnInt(0);
+  std::int64_t id = st.columnInt(0);
+  st.step();
+  return id;
 }
 
 Expected<std::int64_t> Store::addMachine(const MachineState &m, std::string_view reason) {
@@ -318,7 +322,9 @@ Expected<std::int64_t> Store::addMachine(const MachineState &m, std::string_view
   st.bind(9, m.compilers);
   if (!st.step())
     return Error{"cannot record machine state: " + lastError()};
-  return st.columnInt(0);
+  std::int64_t id = st.columnInt(0);
+  st.step();
+  return id;
 }
 
 namespace {
@@ -368,6 +374,7 @@ Expected<std::int64_t> Store::recordBuild(const BuildRecord &b) {
   if (!st.step())
     return Error{"cannot record build: " + lastError()};
   std::int64_t id = st.columnInt(0);
+  st.step();
   Statement art(db_, "INSERT INTO artifact(build_id,path,object_hash,size) VALUES(?,?,?,?)");
   for (const auto &a : b.artifacts) {
     art.reset();
@@ -448,6 +455,7 @@ Status Store::recordExecution(const ExecutionRecord &e,
     return Error{"cannot record execution " + std::to_string(e.planPosition) + ": " +
                  lastError()};
   std::int64_t id = st.columnInt(0);
+  st.step();
   Statement m(db_, "INSERT INTO measurement(execution_id,iteration,value,unit,warmup) "
                    "VALUES(?,?,?,?,?)");
   for (const auto &r : measurements) {

@@ -1,0 +1,366 @@
+// The campaign loop behind the executor seam, with a FakeExecutor: builds with
+// their seeds and environment, executions in plan order with their padding,
+// failures recorded while the campaign goes on, resume without duplicates.
+#include "alea/runner/builder.hpp"
+#include "alea/runner/campaign.hpp"
+#include "alea/runner/hash.hpp"
+#include "alea/runner/seeds.hpp"
+
+#include "test_util.hpp"
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+using namespace alea::runner;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char *kCampaign = R"toml(
+[campaign]
+seed = 5
+env_padding = [10, 90]
+timeout = 7
+
+[levels]
+builds = 3
+executions = 2
+iterations = 3
+warmup = 1
+
+[measure]
+source = "regex"
+regex = 't=([0-9.]+)'
+
+[[system]]
+name = "base"
+baseline = true
+build = ["fake-build", "{build_dir}"]
+artifacts = ["prog"]
+
+[[system]]
+name = "cand"
+build = ["fake-build", "{build_dir}"]
+artifacts = ["prog"]
+env = { FAST = "1" }
+
+[[benchmark]]
+name = "good"
+command = ["{artifact:prog}", "good"]
+)toml";
+
+const char *kBadBenchmarks = R"toml(
+[[benchmark]]
+name = "crash"
+command = ["{artifact:prog}", "crash"]
+
+[[benchmark]]
+name = "hang"
+command = ["{artifact:prog}", "hang"]
+
+[[benchmark]]
+name = "garbage"
+command = ["{artifact:prog}", "garbage"]
+)toml";
+
+bool isBuild(const ExecutionRequest &r) { return r.argv[0] == "fake-build"; }
+
+// Builds write `prog` (content depends on the seed); benchmarks answer by name.
+ExecutionResult respond(const ExecutionRequest &r) {
+  ExecutionResult res;
+  res.output.wallSeconds = 0.25;
+  if (isBuild(r)) {
+    if (envValue(r.env, "FAIL_BUILD") == "1") {
+      res.output.exitCode = 2;
+      res.output.stderrTail = "make: *** [all] Error 2\n";
+      return res;
+    }
+    std::ofstream(r.workdir + "/prog") << "binary " << envValue(r.env, "ALEA_SEED");
+    return res;
+  }
+  const std::string &what = r.argv[1];
+  if (what == "crash") {
+    res.output.signal = SIGSEGV;
+    res.output.exitCode = 128 + SIGSEGV;
+  } else if (what == "hang") {
+    res.output.timedOut = true;
+    res.output.wallSeconds = r.timeoutSeconds;
+  } else if (what == "garbage") {
+    res.output.stdoutText = "no numbers here\n";
+  } else {
+    res.output.stdoutText = "t=2.0\nt=1.0\nt=1.1\nt=1.2\n";
+  }
+  return res;
+}
+
+struct Harness {
+  test::TempDir dir;
+  CampaignConfig cfg;
+  CampaignOptions opts;
+  explicit Harness(const std::string &text) {
+    auto c = parseCampaignText(text, dir.file("c.toml"));
+    EXPECT_TRUE(c.ok()) << c.error();
+    cfg = *c;
+    opts.dir = dir.file("camp");
+    opts.toolDir = "/opt/alea/bin";
+    opts.baseEnv = {"PATH=/usr/bin:/bin", "ALEA_SEED=999", "HOME=/root"};
+    opts.recheckMachine = false;
+  }
+  Expected<CampaignOutcome> run(FakeExecutor &ex, std::int64_t max = -1) {
+    NullProgress p;
+    opts.maxExecutions = max;
+    return runCampaign(cfg, opts, ex, p);
+  }
+  Store store() { return std::move(*Store::open(storePath(opts.dir))); }
+};
+
+std::int64_t count(Store &s, const std::string &sql) {
+  Statement st(s.handle(), sql);
+  return st.step() ? st.columnInt(0) : -1;
+}
+
+} // namespace
+
+TEST(Campaign, RunsEveryPlannedExecutionOnceAndStoresIterations) {
+  Harness h(kCampaign);
+  FakeExecutor ex(respond);
+  auto out = h.run(ex);
+  ASSERT_TRUE(out.ok()) << out.error();
+  EXPECT_TRUE(out->complete);
+  EXPECT_EQ(out->summary.planned, 2 * 1 * 3 * 2);
+  EXPECT_EQ(out->summary.executed, 12);
+  EXPECT_EQ(out->summary.failed, 0);
+  EXPECT_EQ(out->summary.builds, 6);
+  Store s = h.store();
+  EXPECT_EQ(count(s, "SELECT count(*) FROM measurement"), 12 * 4);
+  EXPECT_EQ(count(s, "SELECT count(*) FROM measurement WHERE warmup=1"), 12);
+  auto rows = s.measurements();
+  ASSERT_EQ(rows.size(), 36u);
+  EXPECT_DOUBLE_EQ(rows[0].value, 1.0); // the first value (2.0) was warm-up
+  EXPECT_EQ(rows[0].iteration, 1);
+  EXPECT_EQ(s.integrityCheck(), "ok");
+}
+
+TEST(Campaign, BuildsGetTheirSeedFactorsWrappersAndOwnDirectory) {
+  Harness h(kCampaign);
+  FakeExecutor ex(respond);
+  ASSERT_TRUE(h.run(ex).ok());
+  int builds = 0;
+  for (const auto &r : ex.requests) {
+    if (!isBuild(r))
+      continue;
+    ++builds;
+    std::string system = fs::path(r.workdir).parent_path().filename().string();
+    int index = std::stoi(fs::path(r.workdir).filename().string());
+    EXPECT_EQ(r.workdir, buildDirectory(h.opts.dir, system, index));
+    EXPECT_EQ(r.argv[1], r.workdir); // {build_dir} substituted
+    EXPECT_EQ(envValue(r.env, "ALEA_SEED"), seedHex(buildSeed(5, system, index)));
+    EXPECT_EQ(envValue(r.env, "ALEA_FACTORS"), joinFactors(h.cfg.factors));
+    EXPECT_EQ(envValue(r.env, "CC"), "/opt/alea/bin/alea-cc");
+    EXPECT_EQ(envValue(r.env, "CXX"), "/opt/alea/bin/alea-c++");
+    EXPECT_EQ(envValue(r.env, "LD"), "/opt/alea/bin/alea-ld");
+    EXPECT_EQ(envValue(r.env, "FAST"), system == "cand" ? "1" : "");
+    EXPECT_EQ(envValue(r.env, "HOME"), "/root");
+  }
+  EXPECT_EQ(builds, 6);
+  // Artifacts are snapshotted content-addressed, one object per distinct content.
+  Store s = h.store();
+  Statement st(s.handle(), "SELECT object_hash FROM artifact");
+  int objects = 0;
+  while (st.step()) {
+    std::string hash = st.columnText(0);
+    auto digest = sha256File(objectPath(h.opts.dir, hash));
+    ASSERT_TRUE(digest.has_value()) << hash;
+    EXPECT_EQ(*digest, hash);
+    ++objects;
+  }
+  EXPECT_EQ(objects, 6);
+}
+
+TEST(Campaign, ExecutionsFollowThePlanWithSeededPaddingAndTheirArtifact) {
+  Harness h(kCampaign);
+  FakeExecutor ex(respond);
+  ASSERT_TRUE(h.run(ex).ok());
+  Store s = h.store();
+  auto plan = s.loadPlan();
+  std::vector<ExecutionRequest> runs;
+  for (const auto &r : ex.requests)
+    if (!isBuild(r))
+      runs.push_back(r);
+  ASSERT_EQ(runs.size(), plan.size());
+  std::map<std::int64_t, std::string> systemName;
+  Statement names(s.handle(), "SELECT id, name FROM system");
+  while (names.step())
+    systemName[names.columnInt(0)] = names.columnText(1);
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    const std::string &sys = systemName[plan[i].systemId];
+    auto build = s.findBuild(plan[i].systemId, plan[i].buildIndex);
+    ASSERT_TRUE(build.has_value());
+    EXPECT_EQ(runs[i].argv[0], objectPath(h.opts.dir, build->artifacts[0].objectHash));
+    std::int64_t pad = envPaddingSize(buildSeed(5, sys, plan[i].buildIndex),
+                                      plan[i].executionIndex, 10, 90);
+    EXPECT_EQ(runs[i].envPadBytes, pad);
+    EXPECT_EQ(runs[i].workdir, build->dir);
+    EXPECT_DOUBLE_EQ(runs[i].timeoutSeconds, 7);
+    EXPECT_EQ(envValue(runs[i].env, "ALEA_ITERATIONS"), "4");
+    EXPECT_EQ(envValue(runs[i].env, "ALEA_SEED"), ""); // the caller's ALEA_* are not passed
+    Statement e(s.handle(), "SELECT env_padding FROM execution WHERE plan_position=?");
+    e.bind(1, plan[i].position);
+    ASSERT_TRUE(e.step());
+    EXPECT_EQ(e.columnInt(0), pad);
+  }
+}
+
+TEST(Campaign, FailuresAreRecordedAndTheCampaignGoesOn) {
+  Harness h(std::string(kCampaign) + kBadBenchmarks);
+  FakeExecutor ex(respond);
+  auto out = h.run(ex);
+  ASSERT_TRUE(out.ok()) << out.error();
+  EXPECT_TRUE(out->complete);
+  EXPECT_EQ(out->summary.executed, 2 * 4 * 3 * 2);
+  EXPECT_EQ(out->summary.failed, 3 * 12);
+  Store s = h.store();
+  auto statusOf = [&](const char *bench) {
+    std::map<std::string, std::int64_t> m;
+    Statement st(s.handle(), "SELECT e.status, count(*) FROM execution e JOIN benchmark b ON "
+                             "b.id=e.benchmark_id WHERE b.name=? GROUP BY e.status");
+    st.bind(1, std::string_view(bench));
+    while (st.step())
+      m[st.columnText(0)] = st.columnInt(1);
+    return m;
+  };
+  EXPECT_EQ(statusOf("good"), (std::map<std::string, std::int64_t>{{"ok", 12}}));
+  EXPECT_EQ(statusOf("crash"), (std::map<std::string, std::int64_t>{{"signal", 12}}));
+  EXPECT_EQ(statusOf("hang"), (std::map<std::string, std::int64_t>{{"timeout", 12}}));
+  EXPECT_EQ(statusOf("garbage"), (std::map<std::string, std::int64_t>{{"iterations", 12}}));
+  // Failures carry no data; their reason is kept.
+  EXPECT_EQ(count(s, "SELECT count(*) FROM measurement m JOIN execution e ON e.id=m.execution_id "
+                     "WHERE e.status <> 'ok'"),
+            0);
+  Statement why(s.handle(), "SELECT error, signal FROM execution WHERE status='signal' LIMIT 1");
+  ASSERT_TRUE(why.step());
+  EXPECT_NE(why.columnText(0).find("signal 11"), std::string::npos) << why.columnText(0);
+  EXPECT_EQ(why.columnInt(1), SIGSEGV);
+  bool warned = false;
+  for (const auto &w : out->warnings)
+    warned |= w.find("36 of 48 executions failed") != std::string::npos;
+  EXPECT_TRUE(warned);
+}
+
+TEST(Campaign, AFailedBuildFailsItsExecutionsWithoutRunningThem) {
+  std::string text = kCampaign;
+  text.replace(text.find("env = { FAST = \"1\" }"), 20, "env = { FAIL_BUILD = \"1\" }");
+  Harness h(text);
+  FakeExecutor ex(respond);
+  auto out = h.run(ex);
+  ASSERT_TRUE(out.ok()) << out.error();
+  EXPECT_EQ(out->summary.failedBuilds, 3);
+  EXPECT_EQ(out->summary.failed, 6);
+  int benchRuns = 0;
+  for (const auto &r : ex.requests)
+    benchRuns += !isBuild(r);
+  EXPECT_EQ(benchRuns, 6); // only the baseline's executions ran
+  Store s = h.store();
+  Statement st(s.handle(), "SELECT log_tail FROM build WHERE status='failed' LIMIT 1");
+  ASSERT_TRUE(st.step());
+  EXPECT_NE(st.columnText(0).find("Error 2"), std::string::npos);
+  EXPECT_EQ(count(s, "SELECT count(*) FROM execution WHERE status='build' AND build_id IS NOT NULL"),
+            6);
+}
+
+TEST(Campaign, ResumeRunsOnlyWhatIsMissingAndDuplicatesNothing) {
+  Harness h(std::string(kCampaign) + kBadBenchmarks);
+  FakeExecutor first(respond);
+  auto partial = h.run(first, 7);
+  ASSERT_TRUE(partial.ok()) << partial.error();
+  EXPECT_FALSE(partial->complete);
+  EXPECT_EQ(partial->summary.executed, 7);
+
+  FakeExecutor second(respond);
+  auto rest = h.run(second, 20);
+  ASSERT_TRUE(rest.ok()) << rest.error();
+  EXPECT_EQ(rest->summary.executed, 27);
+  for (const auto &r : second.requests)
+    EXPECT_FALSE(isBuild(r)) << "builds are recorded once, never redone";
+
+  FakeExecutor third(respond);
+  auto done = h.run(third);
+  ASSERT_TRUE(done.ok()) << done.error();
+  EXPECT_TRUE(done->complete);
+  EXPECT_EQ(third.requests.size(), 48u - 27u);
+
+  // Same result as an uninterrupted campaign: same plan, same measurements.
+  Harness once(std::string(kCampaign) + kBadBenchmarks);
+  FakeExecutor all(respond);
+  ASSERT_TRUE(once.run(all).ok());
+  Store a = h.store(), b = once.store();
+  EXPECT_EQ(a.loadPlan(), b.loadPlan());
+  EXPECT_EQ(count(a, "SELECT count(*) FROM measurement"), count(b, "SELECT count(*) FROM measurement"));
+  EXPECT_EQ(count(a, "SELECT count(DISTINCT plan_position) FROM execution"), 48);
+  EXPECT_EQ(count(a, "SELECT count(*) FROM execution"), 48);
+  EXPECT_EQ(a.integrityCheck(), "ok");
+}
+
+TEST(Campaign, AChangedCampaignFileIsNotMixedIntoAnExistingStore) {
+  Harness h(kCampaign);
+  FakeExecutor ex(respond);
+  ASSERT_TRUE(h.run(ex, 2).ok());
+  auto changed = parseCampaignText(std::string(kCampaign) + "\n# edited\n", h.dir.file("c.toml"));
+  ASSERT_TRUE(changed.ok());
+  h.cfg = *changed;
+  FakeExecutor again(respond);
+  auto out = h.run(again);
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.error().find("different campaign file"), std::string::npos) << out.error();
+  EXPECT_TRUE(again.requests.empty());
+}
+
+TEST(Campaign, ResumeRequiresAStore) {
+  Harness h(kCampaign);
+  h.opts.requireExisting = true;
+  FakeExecutor ex(respond);
+  auto out = h.run(ex);
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.error().find("nothing to resume"), std::string::npos);
+}
+
+TEST(Campaign, AnInterruptedBuildDirectoryIsMovedAsideNotReused) {
+  Harness h(kCampaign);
+  std::string dir0 = buildDirectory(h.opts.dir, "base", 0);
+  fs::create_directories(dir0);
+  std::ofstream(dir0 + "/half-written.o") << "junk";
+  FakeExecutor ex(respond);
+  ASSERT_TRUE(h.run(ex).ok());
+  EXPECT_TRUE(fs::exists(dir0 + ".interrupted-1/half-written.o"));
+  EXPECT_FALSE(fs::exists(dir0 + "/half-written.o"));
+  EXPECT_TRUE(fs::exists(dir0 + "/prog"));
+}
+
+TEST(Campaign, MissingInputFileIsAnErrorBeforeAnythingRuns) {
+  Harness h(std::string(kCampaign) + "inputs = [\"data/missing.txt\"]\n");
+  FakeExecutor ex(respond);
+  auto out = h.run(ex);
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.error().find("input file"), std::string::npos) << out.error();
+  EXPECT_TRUE(ex.requests.empty());
+}
+
+TEST(Campaign, CancelStopsBetweenExecutions) {
+  Harness h(kCampaign);
+  std::atomic<bool> cancel{false};
+  h.opts.cancel = &cancel;
+  int benchRuns = 0;
+  FakeExecutor ex([&](const ExecutionRequest &r) {
+    if (!isBuild(r) && ++benchRuns == 3)
+      cancel = true;
+    return respond(r);
+  });
+  auto out = h.run(ex);
+  ASSERT_TRUE(out.ok()) << out.error();
+  EXPECT_TRUE(out->cancelled);
+  EXPECT_EQ(out->summary.executed, 3);
+}

@@ -1,0 +1,264 @@
+// Campaign file parsing: a complete file, defaults, and malformed files whose
+// single error message must give file, line, column and the expectation.
+#include "alea/runner/config.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace alea::runner;
+
+namespace {
+
+const char *kGood = R"toml(
+[campaign]
+name = "demo"
+seed = "0x2a"
+confidence = 0.99
+threshold = 0.02
+factors = ["function-order", "link-order", "code-padding"]
+env_padding = [16, 512]
+aslr = "off"
+cpus = [1]
+timeout = 30
+
+[levels]
+builds = 4
+executions = 3
+iterations = 10
+warmup = 2
+
+[measure]
+source = "regex"
+regex = 'time: ([0-9.]+)'
+unit = "ms"
+
+[[system]]
+name = "O2"
+baseline = true
+build = ["make", "-f", "{source_dir}/Makefile", "OPT=-O2"]
+artifacts = ["kernel"]
+env = { CFLAGS = "-O2" }
+
+[[system]]
+name = "O3"
+shell = "$CC -O3 {source_dir}/k.c -o kernel"
+artifacts = ["kernel"]
+
+[[benchmark]]
+name = "small"
+command = ["{artifact:kernel}", "100"]
+exit_status = 0
+timeout = 5
+
+[[benchmark]]
+name = "whole"
+command = ["{artifact:kernel}", "1"]
+measure = { source = "regex", regex = 'total ([0-9]+)' }
+)toml";
+
+std::string errorOf(const std::string &text) {
+  auto r = parseCampaignText(text, "c.toml");
+  EXPECT_FALSE(r.ok()) << "parsed unexpectedly";
+  return r.ok() ? std::string() : r.error();
+}
+
+const char *kMinimalTail = R"toml(
+[[system]]
+name = "a"
+build = ["true"]
+[[benchmark]]
+name = "b"
+command = ["true"]
+)toml";
+
+} // namespace
+
+TEST(Config, ParsesACompleteCampaign) {
+  auto r = parseCampaignText(kGood, "/tmp/x/c.toml");
+  ASSERT_TRUE(r.ok()) << r.error();
+  const CampaignConfig &c = *r;
+  EXPECT_EQ(c.name, "demo");
+  EXPECT_EQ(c.seed, 42u);
+  EXPECT_DOUBLE_EQ(c.confidence, 0.99);
+  EXPECT_DOUBLE_EQ(c.threshold, 0.02);
+  // Canonical order of the contract, not the file's order.
+  EXPECT_EQ(c.factors, (std::vector<std::string>{"function-order", "code-padding", "link-order"}));
+  EXPECT_EQ(c.envPadMin, 16);
+  EXPECT_EQ(c.envPadMax, 512);
+  EXPECT_TRUE(c.disableAslr);
+  EXPECT_EQ(c.cpus, std::vector<int>{1});
+  EXPECT_EQ(c.builds.count, 4);
+  EXPECT_EQ(c.executions.count, 3);
+  EXPECT_EQ(c.iterations.count, 10);
+  EXPECT_EQ(c.warmup.count, 2);
+  ASSERT_EQ(c.systems.size(), 2u);
+  EXPECT_TRUE(c.systems[0].baseline);
+  EXPECT_FALSE(c.systems[1].baseline);
+  EXPECT_EQ(c.systems[0].build.argv.size(), 4u);
+  EXPECT_EQ(c.systems[1].build.shell, "$CC -O3 {source_dir}/k.c -o kernel");
+  EXPECT_EQ(c.systems[0].env.at("CFLAGS"), "-O2");
+  EXPECT_EQ(c.baseline()->name, "O2");
+  ASSERT_EQ(c.benchmarks.size(), 2u);
+  EXPECT_EQ(c.benchmarks[0].measure.source, IterationSource::Regex);
+  EXPECT_DOUBLE_EQ(c.benchmarks[0].measure.unitScale, 1e-3); // campaign default [measure]
+  EXPECT_EQ(c.benchmarks[1].measure.regex, "total ([0-9]+)");  // own measure table
+  EXPECT_DOUBLE_EQ(c.benchmarks[0].timeoutSeconds, 5);
+  EXPECT_EQ(c.sourceDir, "/tmp/x");
+}
+
+TEST(Config, DefaultsFollowTheBrief) {
+  auto r = parseCampaignText(kMinimalTail, "min.toml");
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(r->factors.size(), 7u); // all factors by default
+  EXPECT_EQ(r->envPadMin, 0);
+  EXPECT_EQ(r->envPadMax, 4096);
+  EXPECT_FALSE(r->disableAslr);
+  EXPECT_EQ(r->benchmarks[0].measure.source, IterationSource::None);
+  EXPECT_EQ(r->benchmarks[0].measure.metric, Metric::Wall);
+  EXPECT_EQ(r->name, "min");
+  EXPECT_TRUE(r->systems[0].baseline); // a single system is its own baseline
+}
+
+TEST(Config, AutoLevelsAreRecognized) {
+  auto r = parseCampaignText(std::string("[levels]\nbuilds = \"auto\"\nexecutions = 2\n") +
+                                 kMinimalTail,
+                             "c.toml");
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_TRUE(r->builds.automatic);
+  EXPECT_FALSE(r->executions.automatic);
+  EXPECT_TRUE(r->anyAuto());
+}
+
+TEST(ConfigErrors, TomlSyntaxErrorHasLineAndColumn) {
+  std::string e = errorOf("[campaign]\nseed = 12\nname = \"unterminated\n");
+  EXPECT_EQ(e.rfind("c.toml:3:", 0), 0u) << e;
+  EXPECT_NE(e.find("error:"), std::string::npos) << e;
+}
+
+TEST(ConfigErrors, UnknownKeyNamesTheExpectedKeys) {
+  std::string e = errorOf(std::string("[campaign]\nsed = 1\n") + kMinimalTail);
+  EXPECT_EQ(e.rfind("c.toml:2:1: error: unknown key 'sed' in [campaign]", 0), 0u) << e;
+  EXPECT_NE(e.find("expected one of name, seed"), std::string::npos) << e;
+}
+
+TEST(ConfigErrors, WrongTypePointsAtTheValue) {
+  std::string e = errorOf(std::string("[levels]\nbuilds = 2.5\n") + kMinimalTail);
+  EXPECT_EQ(e, "c.toml:2:10: error: expected a positive integer or \"auto\" for levels.builds");
+}
+
+TEST(ConfigErrors, ZeroBuildsIsRejected) {
+  std::string e = errorOf(std::string("[levels]\nbuilds = 0\n") + kMinimalTail);
+  EXPECT_EQ(e, "c.toml:2:10: error: expected an integer >= 1 or \"auto\" for levels.builds");
+}
+
+TEST(ConfigErrors, UnknownFactor) {
+  std::string e = errorOf(std::string("[campaign]\nfactors = [\"function-order\", \"heap\"]\n") +
+                          kMinimalTail);
+  EXPECT_EQ(e.rfind("c.toml:2:11: error: unknown factor 'heap'; expected all, none, "
+                    "function-order",
+                    0),
+            0u)
+      << e;
+}
+
+TEST(ConfigErrors, BadSeed) {
+  std::string e = errorOf(std::string("[campaign]\nseed = \"0xZZ\"\n") + kMinimalTail);
+  EXPECT_EQ(e.rfind("c.toml:2:8: error: expected a seed", 0), 0u) << e;
+}
+
+TEST(ConfigErrors, EnvPaddingMustBeAnOrderedPair) {
+  std::string e = errorOf(std::string("[campaign]\nenv_padding = [10, 5]\n") + kMinimalTail);
+  EXPECT_EQ(e.rfind("c.toml:2:15: error: expected 0 <= min <= max", 0), 0u) << e;
+}
+
+TEST(ConfigErrors, TwoSystemsNeedABaseline) {
+  std::string e = errorOf(R"toml([[system]]
+name = "a"
+build = ["true"]
+[[system]]
+name = "b"
+build = ["true"]
+[[benchmark]]
+name = "x"
+command = ["true"]
+)toml");
+  EXPECT_NE(e.find("error: expected one system marked baseline = true among the 2 systems"),
+            std::string::npos)
+      << e;
+  EXPECT_EQ(e.rfind("c.toml:1:1:", 0), 0u) << e;
+}
+
+TEST(ConfigErrors, DuplicateSystemName) {
+  std::string e = errorOf(R"toml([[system]]
+name = "a"
+baseline = true
+build = ["true"]
+[[system]]
+name = "a"
+build = ["true"]
+[[benchmark]]
+name = "x"
+command = ["true"]
+)toml");
+  EXPECT_EQ(e, "c.toml:5:1: error: expected a unique system name; 'a' is used twice");
+}
+
+TEST(ConfigErrors, MissingBuildCommand) {
+  std::string e = errorOf("[[system]]\nname = \"a\"\n[[benchmark]]\nname = \"x\"\ncommand = [\"true\"]\n");
+  EXPECT_EQ(e, "c.toml:1:1: error: expected 'build = [...]' or 'shell = \"...\"' in system 'a'");
+}
+
+TEST(ConfigErrors, BothArgvAndShell) {
+  std::string e = errorOf("[[system]]\nname = \"a\"\nbuild = [\"make\"]\nshell = \"make\"\n"
+                          "[[benchmark]]\nname = \"x\"\ncommand = [\"true\"]\n");
+  EXPECT_EQ(e.rfind("c.toml:4:9: error: expected either 'build'", 0), 0u) << e;
+}
+
+TEST(ConfigErrors, MissingBenchmarks) {
+  std::string e = errorOf("[[system]]\nname = \"a\"\nbuild = [\"true\"]\n");
+  EXPECT_NE(e.find("error: expected at least one [[benchmark]] table"), std::string::npos) << e;
+}
+
+TEST(ConfigErrors, MeasureErrorsKeepTheirPosition) {
+  std::string e = errorOf(std::string("[measure]\nsource = \"regexp\"\n") + kMinimalTail);
+  EXPECT_EQ(e.rfind("c.toml:2:", 0), 0u) << e;
+  EXPECT_NE(e.find("expected"), std::string::npos) << e;
+}
+
+TEST(ConfigErrors, IterationsNeedAnIterationSource) {
+  std::string e = errorOf(std::string("[levels]\niterations = 5\n") + kMinimalTail);
+  EXPECT_NE(e.find("measures whole executions"), std::string::npos) << e;
+}
+
+TEST(ConfigErrors, ArtifactsMustStayInTheBuildDirectory) {
+  std::string e = errorOf("[[system]]\nname = \"a\"\nbuild = [\"true\"]\nartifacts = [\"../x\"]\n"
+                          "[[benchmark]]\nname = \"x\"\ncommand = [\"true\"]\n");
+  EXPECT_EQ(e.rfind("c.toml:4:13: error: expected artifact paths relative", 0), 0u) << e;
+}
+
+TEST(ConfigErrors, UnreadableFile) {
+  auto r = parseCampaign("/nonexistent/campaign.toml");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error(), "cannot read campaign file '/nonexistent/campaign.toml'");
+}
+
+TEST(Factors, CanonicalOrderAllAndNone) {
+  auto all = canonicalFactors({"all"});
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(joinFactors(*all), "function-order,global-order,symbol-names,code-padding,"
+                               "stack-offset,link-order,section-order");
+  auto none = canonicalFactors({"none"});
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(joinFactors(*none), "none");
+  auto two = canonicalFactors({"section-order", "global-order"});
+  EXPECT_EQ(joinFactors(*two), "global-order,section-order");
+}
+
+TEST(Substitute, ReplacesKnownKeysKeepsShellVariables) {
+  std::map<std::string, std::string> vars{{"build_dir", "/b"}, {"artifact:k", "/o/123"}};
+  auto r = substitute("${CC} -o {build_dir}/x {artifact:k} {{literal}", vars);
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(*r, "${CC} -o /b/x /o/123 {literal}");
+  auto bad = substitute("{buld_dir}/x", vars);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().find("unknown placeholder {buld_dir}"), std::string::npos);
+}

@@ -1,0 +1,190 @@
+// LocalExecutor on real processes: exit status, output capture, signals,
+// timeout killing the process group, environment padding, records pipe,
+// working directory, CPU pinning, ASLR switch-off, spawn failures.
+#include "alea/runner/executor.hpp"
+
+#include "test_util.hpp"
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+
+using namespace alea::runner;
+
+namespace {
+
+ExecutionRequest shell(const std::string &script) {
+  ExecutionRequest r;
+  r.argv = {"/bin/sh", "-c", script};
+  r.env = {"PATH=/usr/bin:/bin"};
+  r.timeoutSeconds = 20;
+  return r;
+}
+
+} // namespace
+
+TEST(LocalExecutor, CapturesExitStatusStdoutAndStderrTail) {
+  LocalExecutor ex;
+  auto r = ex.run(shell("echo out; echo err >&2; exit 3"));
+  EXPECT_FALSE(r.spawnFailed) << r.spawnError;
+  EXPECT_EQ(r.output.exitCode, 3);
+  EXPECT_EQ(r.output.signal, 0);
+  EXPECT_FALSE(r.output.timedOut);
+  EXPECT_EQ(r.output.stdoutText, "out\n");
+  EXPECT_EQ(r.output.stderrTail, "err\n");
+  EXPECT_GT(r.output.wallSeconds, 0);
+  EXPECT_GT(r.output.maxRssKiB, 0);
+}
+
+TEST(LocalExecutor, KeepsOnlyTheTailOfStderr) {
+  LocalExecutor ex;
+  auto req = shell("i=0; while [ $i -lt 2000 ]; do echo line$i >&2; i=$((i+1)); done");
+  req.stderrTail = 100;
+  auto r = ex.run(req);
+  EXPECT_EQ(r.output.stderrTail.size(), 100u);
+  EXPECT_NE(r.output.stderrTail.find("line1999\n"), std::string::npos);
+}
+
+TEST(LocalExecutor, RecordsDeathBySignal) {
+  LocalExecutor ex;
+  auto r = ex.run(shell("kill -SEGV $$"));
+  EXPECT_EQ(r.output.signal, SIGSEGV);
+  EXPECT_FALSE(r.output.timedOut);
+}
+
+TEST(LocalExecutor, TimeoutKillsTheWholeProcessGroup) {
+  LocalExecutor ex;
+  // The grandchild keeps stdout open: only killing the group ends the run.
+  auto req = shell("sleep 30 & sleep 30; echo never");
+  req.timeoutSeconds = 0.3;
+  auto r = ex.run(req);
+  EXPECT_TRUE(r.output.timedOut);
+  EXPECT_EQ(r.output.stdoutText, "");
+  EXPECT_LT(r.output.wallSeconds, 10.0); // sanity bound, not a timing assertion
+}
+
+TEST(LocalExecutor, EnvironmentIsExactlyTheRequestPlusPadding) {
+  LocalExecutor ex;
+  auto req = shell("env");
+  req.env.push_back("FOO=bar");
+  req.envPadBytes = 300;
+  auto r = ex.run(req);
+  EXPECT_NE(r.output.stdoutText.find("FOO=bar\n"), std::string::npos);
+  EXPECT_NE(r.output.stdoutText.find("ALEA_ENV_PAD=" + std::string(300, 'x') + "\n"),
+            std::string::npos);
+  EXPECT_EQ(r.output.stdoutText.find("HOME="), std::string::npos); // nothing inherited
+}
+
+TEST(LocalExecutor, NoPaddingVariableWhenNotAsked) {
+  LocalExecutor ex;
+  auto r = ex.run(shell("env"));
+  EXPECT_EQ(r.output.stdoutText.find("ALEA_ENV_PAD"), std::string::npos);
+}
+
+TEST(LocalExecutor, RecordsPipeIsReadFully) {
+  LocalExecutor ex;
+  auto req = shell("printf 'rec1' >&3; printf 'rec2' >&3; echo fd=$ALEA_ITER_FD");
+  req.recordsPipe = true;
+  auto r = ex.run(req);
+  EXPECT_EQ(r.output.records, "rec1rec2");
+  EXPECT_EQ(r.output.stdoutText, "fd=3\n");
+  EXPECT_EQ(r.output.exitCode, 0);
+}
+
+TEST(LocalExecutor, OnlyTheRecordsFdIsInherited) {
+  LocalExecutor ex;
+  auto req = shell("ls /proc/self/fd | wc -l");
+  req.recordsPipe = true;
+  auto r = ex.run(req);
+  // ls's own fds: 0,1,2, the records fd and the directory it reads.
+  EXPECT_EQ(std::stoi(r.output.stdoutText), 5) << r.output.stdoutText;
+}
+
+TEST(LocalExecutor, RunsInTheWorkingDirectory) {
+  test::TempDir dir;
+  LocalExecutor ex;
+  auto req = shell("pwd -P");
+  req.workdir = dir.path();
+  auto r = ex.run(req);
+  char real[4096];
+  ASSERT_NE(::realpath(dir.path().c_str(), real), nullptr);
+  EXPECT_EQ(r.output.stdoutText, std::string(real) + "\n");
+}
+
+TEST(LocalExecutor, PinsToTheRequestedCpu) {
+  LocalExecutor ex;
+  auto req = shell("grep Cpus_allowed_list /proc/self/status");
+  req.cpus = {0};
+  auto r = ex.run(req);
+  EXPECT_NE(r.output.stdoutText.find("Cpus_allowed_list:\t0\n"), std::string::npos)
+      << r.output.stdoutText;
+}
+
+TEST(LocalExecutor, SwitchesAslrOffOnRequest) {
+  LocalExecutor ex;
+  auto req = shell("cat /proc/self/personality");
+  req.disableAslr = true;
+  auto r = ex.run(req);
+  ASSERT_FALSE(r.output.stdoutText.empty());
+  unsigned long persona = std::stoul(r.output.stdoutText, nullptr, 16);
+  EXPECT_NE(persona & 0x0040000ul, 0ul); // ADDR_NO_RANDOMIZE
+  auto plain = ex.run(shell("cat /proc/self/personality"));
+  EXPECT_EQ(std::stoul(plain.output.stdoutText, nullptr, 16) & 0x0040000ul, 0ul);
+}
+
+TEST(LocalExecutor, MissingCommandIsASpawnFailure) {
+  LocalExecutor ex;
+  ExecutionRequest req;
+  req.argv = {"alea-no-such-command"};
+  req.env = {"PATH=/usr/bin:/bin"};
+  auto r = ex.run(req);
+  EXPECT_TRUE(r.spawnFailed);
+  EXPECT_EQ(r.spawnError, "command not found: alea-no-such-command");
+}
+
+TEST(LocalExecutor, NonExecutableFileIsASpawnFailure) {
+  test::TempDir dir;
+  auto path = dir.write("plain", "not a program");
+  LocalExecutor ex;
+  ExecutionRequest req;
+  req.argv = {path};
+  auto r = ex.run(req);
+  EXPECT_TRUE(r.spawnFailed);
+  EXPECT_NE(r.spawnError.find("execve"), std::string::npos) << r.spawnError;
+}
+
+TEST(LocalExecutor, MissingWorkdirIsASpawnFailure) {
+  LocalExecutor ex;
+  auto req = shell("true");
+  req.workdir = "/nonexistent/dir";
+  auto r = ex.run(req);
+  EXPECT_TRUE(r.spawnFailed);
+}
+
+TEST(LocalExecutor, StdinComesFromTheRequestedFile) {
+  test::TempDir dir;
+  auto in = dir.write("in.txt", "hello input\n");
+  LocalExecutor ex;
+  auto req = shell("cat");
+  req.stdinPath = in;
+  auto r = ex.run(req);
+  EXPECT_EQ(r.output.stdoutText, "hello input\n");
+  auto none = ex.run(shell("cat"));
+  EXPECT_EQ(none.output.stdoutText, ""); // /dev/null by default
+}
+
+TEST(LocalExecutor, CpuTimesComeFromWait4) {
+  LocalExecutor ex;
+  auto r = ex.run(shell("i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done"));
+  EXPECT_GT(r.output.userSeconds + r.output.sysSeconds, 0.0);
+}
+
+TEST(Env, ValueAndProgramResolution) {
+  std::vector<std::string> env{"A=1", "AB=2", "PATH=/bin"};
+  EXPECT_EQ(envValue(env, "A"), "1");
+  EXPECT_EQ(envValue(env, "AB"), "2");
+  EXPECT_EQ(envValue(env, "B"), "");
+  EXPECT_EQ(resolveProgram("sh", env), "/bin/sh");
+  EXPECT_EQ(resolveProgram("./x", env), "./x");
+  EXPECT_EQ(resolveProgram("alea-no-such", env), "");
+}
