@@ -214,7 +214,8 @@ bool isLld(std::string_view linker) {
   const auto slash = linker.rfind('/');
   const std::string_view base =
       slash == std::string_view::npos ? linker : linker.substr(slash + 1);
-  return base.find("lld") != std::string_view::npos;
+  // alea-ld runs ld.lld itself.
+  return base.find("lld") != std::string_view::npos || base == "alea-ld";
 }
 
 Classification passThrough(Classification c, Reason reason, std::string detail) {
@@ -663,7 +664,7 @@ std::string_view reasonName(Reason reason) {
   case Reason::NoSourceInputs:
     return "nothing to compile";
   case Reason::Lto:
-    return "layout not randomized: -flto";
+    return "layout not randomized";
   case Reason::OutputToStdout:
     return "linking to standard output (-o -)";
   case Reason::DriverMode:

@@ -2,7 +2,7 @@
 // environment, file system, log file, execv. The sequence is
 //   1. read and validate the ALEA_* settings (error: one line, exit 2);
 //   2. find the real tool, never ourselves (error if there is none);
-//   3. recursion guard: a wrapper already in the chain passes through;
+//   3. recursion guard: under another alea wrapper, pass through;
 //   4. classify (pure), plan the final argv (pure);
 //   5. log one line, or print it for a dry run;
 //   6. execv the real tool with normalized ALEA_SEED/ALEA_FACTORS in its env.
@@ -135,13 +135,15 @@ int configError(Tool tool, const std::string &message) {
 }
 
 // The child's environment: ours with ALEA_SEED/ALEA_FACTORS normalized for the
-// plugin and the recursion chain extended by this executable.
+// plugin (when a seed is set; otherwise untouched) and the recursion chain
+// extended by this executable.
 std::vector<std::string> childEnvironment(const Settings &s, const std::string &chain) {
   std::vector<std::string> env;
   for (char **e = environ; e && *e; ++e) {
     const std::string_view kv = *e;
-    if (kv.starts_with("ALEA_SEED=") || kv.starts_with("ALEA_FACTORS=") ||
-        kv.starts_with(std::string(kChainVariable) + "="))
+    if (kv.starts_with(std::string(kChainVariable) + "="))
+      continue;
+    if (s.seed && (kv.starts_with("ALEA_SEED=") || kv.starts_with("ALEA_FACTORS=")))
       continue;
     env.emplace_back(kv);
   }
@@ -186,10 +188,10 @@ std::string resolveRealTool(Tool tool, const std::string &requested,
   std::string_view dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
   while (true) {
     const auto colon = dirs.find(':');
-    std::string dir(dirs.substr(0, colon));
-    if (dir.empty())
-      dir = ".";
-    const std::string candidate = dir + "/" + name;
+    const std::string_view dir = dirs.substr(0, colon);
+    std::string candidate(dir.empty() ? std::string_view(".") : dir);
+    candidate += '/';
+    candidate += name;
     if (usable(candidate))
       return candidate;
     if (colon == std::string_view::npos)
@@ -222,7 +224,8 @@ int runWrapper(Tool tool, int argc, char **argv) {
                                  : settings.realTool;
     return configError(tool, std::string("real ") +
                                  (tool == Tool::Ld ? "linker" : "compiler") + " '" +
-                                 what + "' not found or not executable (set " +
+                                 what +
+                                 "' not found, not executable, or this wrapper itself (set " +
                                  realToolVariable(tool) + ")");
   }
   const std::string selfId = fileIdOf("/proc/self/exe");
@@ -233,7 +236,9 @@ int runWrapper(Tool tool, int argc, char **argv) {
   original.push_back(realTool);
   original.insert(original.end(), args.begin(), args.end());
 
-  const bool recursed = !chain.empty() && chainContains(chain, selfId);
+  // Under another alea wrapper (it found us as its "real" tool, or the real tool
+  // runs us as its linker): that wrapper already randomized, so pass through.
+  const bool recursed = !chain.empty();
   Settings effective = settings;
   if (recursed)
     effective.seed.reset();
@@ -262,6 +267,8 @@ int runWrapper(Tool tool, int argc, char **argv) {
           char resolved[4096];
           if (::realpath(self.c_str(), resolved))
             plugin = dirName(resolved) + "/../lib/AleaPlugin.so";
+          if (::realpath(plugin.c_str(), resolved))
+            plugin = resolved;
         }
         if (!isRegularFile(plugin))
           return configError(tool, "layout plugin '" + plugin +
@@ -276,7 +283,7 @@ int runWrapper(Tool tool, int argc, char **argv) {
       std::string line = std::string(toolName(tool)) + " pid=" +
                          std::to_string(::getpid());
       if (!effective.seed) {
-        line += recursed ? " mode=pass-through reason=\"recursion guard\""
+        line += recursed ? " mode=pass-through reason=\"recursion guard: under another alea wrapper\""
                          : " mode=pass-through reason=\"no ALEA_SEED\"";
       } else {
         line += " mode=" + std::string(modeName(c.mode)) + " reason=\"" +
@@ -307,7 +314,7 @@ int runWrapper(Tool tool, int argc, char **argv) {
     return 0;
   }
   // 6. become the real tool
-  execOrDie(tool, finalArgv, childEnvironment(effective, newChain));
+  execOrDie(tool, finalArgv, childEnvironment(settings, newChain));
 }
 
 } // namespace alea::wrapper

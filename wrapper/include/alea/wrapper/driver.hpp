@@ -14,8 +14,9 @@
 namespace alea::wrapper {
 
 // Environment variable holding the chain of wrapper executables (device:inode)
-// that led to this process: a wrapper found in it passes through and is skipped
-// when searching for the real tool (recursion guard).
+// that led to this process (recursion guard): a wrapper started with a non-empty
+// chain runs under another alea wrapper and passes through, and every wrapper in
+// the chain is skipped when searching for the real tool.
 inline constexpr const char *kChainVariable = "ALEA_WRAPPER_CHAIN";
 
 // Finds the real tool: `requested` (ALEA_CC...) if it contains a slash, else a
