@@ -319,7 +319,7 @@ Classification classify(const std::vector<std::string> &original,
   const auto &args = expanded.args;
 
   // Facts gathered in one walk.
-  bool compileOnly = false, preprocess = false, depsOnly = false, depsSide = false;
+  bool compileOnly = false, preprocess = false, depsOnly = false;
   bool syntaxOnly = false, precompile = false, hashes = false, version = false;
   bool query = false, lto = false, cc1 = false, endOfOptions = false;
   std::string queryArg, ltoArg, driverMode, output, missing, unknownLanguage;
@@ -377,8 +377,7 @@ Classification classify(const std::vector<std::string> &original,
       depsOnly = true;
       break;
     case Effect::DepsSide:
-      depsSide = true;
-      break;
+      break; // -MD/-MMD: dependencies as a side output of a real compile
     case Effect::SyntaxOnly:
       syntaxOnly = true;
       break;
@@ -455,7 +454,9 @@ Classification classify(const std::vector<std::string> &original,
     return passThrough(std::move(c), Reason::Query, queryArg);
   if (preprocess)
     return passThrough(std::move(c), Reason::Preprocess, "-E");
-  if (depsOnly && !depsSide)
+  // -M/-MM imply -E even next to -MD/-MMD (clang -### shows the -E job), so
+  // they pass through in every combination; -MD/-MMD alone are a side output.
+  if (depsOnly)
     return passThrough(std::move(c), Reason::DependenciesOnly, "-M");
   if (syntaxOnly)
     return passThrough(std::move(c), Reason::SyntaxOnly, "-fsyntax-only");
@@ -646,7 +647,7 @@ std::string_view reasonName(Reason reason) {
   case Reason::Preprocess:
     return "preprocessing only (-E)";
   case Reason::DependenciesOnly:
-    return "dependencies only (-M/-MM without -MD/-MMD)";
+    return "dependencies only (-M/-MM imply -E)";
   case Reason::SyntaxOnly:
     return "no code generated (-fsyntax-only/-emit-ast)";
   case Reason::Precompile:

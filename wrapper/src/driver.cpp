@@ -203,6 +203,66 @@ std::string resolveRealTool(Tool tool, const std::string &requested,
   return "";
 }
 
+Decision decide(const Facts &facts, const std::vector<std::string> &args,
+                const Settings &settings, const ClassifyEnv &fs) {
+  const Tool tool = facts.tool;
+  // The untouched command, used for every pass-through and on internal failure.
+  std::vector<std::string> original;
+  original.push_back(facts.realTool);
+  original.insert(original.end(), args.begin(), args.end());
+
+  Decision d;
+  Settings effective = settings;
+  if (facts.recursed)
+    effective.seed.reset();
+  const std::string head =
+      std::string(toolName(tool)) + " pid=" + std::to_string(facts.pid);
+  try {
+    Classification c;
+    std::string plugin;
+    if (effective.seed) {
+      c = tool == Tool::Ld ? classifyLinker(args, fs) : classify(args, fs);
+      if (tool == Tool::Ld)
+        c.nonLldLinker = !facts.realToolIsLld;
+      if (c.mode == Mode::Compile || c.mode == Mode::CompileAndLink) {
+        plugin = settings.plugin.empty() ? facts.defaultPlugin : settings.plugin;
+        if (!fs.isRegularFile(plugin)) {
+          d.error = "layout plugin '" + plugin + "' not found (set ALEA_PLUGIN)";
+          return d;
+        }
+      }
+    }
+    const Plan plan = planCommand(tool, args, c, effective, facts.realTool, plugin);
+    d.argv = plan.argv;
+
+    std::string line = head;
+    if (!effective.seed) {
+      line += facts.recursed
+                  ? " mode=pass-through reason=\"recursion guard: under another alea wrapper\""
+                  : " mode=pass-through reason=\"no ALEA_SEED\"";
+    } else {
+      line += " mode=" + std::string(modeName(c.mode)) + " reason=\"" +
+              std::string(reasonName(c.reason));
+      if (!c.detail.empty())
+        line += ": " + c.detail;
+      line += "\" seed=" + formatSeed(*effective.seed) +
+              " factors=" + formatFactors(effective.factors);
+    }
+    for (const auto &note : plan.notes)
+      line += " note=\"" + note + "\"";
+    d.logLine = line + " argv: " + shellJoin(d.argv);
+  } catch (const std::exception &e) {
+    d.argv = original;
+    d.logLine = head + " mode=pass-through reason=\"internal error: " + e.what() +
+                "\" argv: " + shellJoin(original);
+  } catch (...) {
+    d.argv = original;
+    d.logLine = head + " mode=pass-through reason=\"internal error\" argv: " +
+                shellJoin(original);
+  }
+  return d;
+}
+
 int runWrapper(Tool tool, int argc, char **argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   auto env = [](const char *name) -> std::optional<std::string> {
@@ -231,81 +291,36 @@ int runWrapper(Tool tool, int argc, char **argv) {
   const std::string selfId = fileIdOf("/proc/self/exe");
   const std::string newChain = chain.empty() ? selfId : chain + "," + selfId;
 
-  // The untouched command, used for every pass-through and on internal failure.
-  std::vector<std::string> original;
-  original.push_back(realTool);
-  original.insert(original.end(), args.begin(), args.end());
-
   // Under another alea wrapper (it found us as its "real" tool, or the real tool
   // runs us as its linker): that wrapper already randomized, so pass through.
   const bool recursed = !chain.empty();
-  Settings effective = settings;
-  if (recursed)
-    effective.seed.reset();
 
-  std::vector<std::string> finalArgv = original;
-  std::string logLine;
-  try {
-    // 3-4. decide, then plan
-    Classification c;
-    const ClassifyEnv cenv{isRegularFile, readWholeFile};
-    std::string plugin;
-    if (effective.seed) {
-      c = tool == Tool::Ld ? classifyLinker(args, cenv) : classify(args, cenv);
-      if (tool == Tool::Ld) {
-        char resolved[4096];
-        const bool lld = realTool.find("lld") != std::string::npos ||
-                         (::realpath(realTool.c_str(), resolved) &&
-                          std::string_view(resolved).find("lld") != std::string::npos);
-        c.nonLldLinker = !lld;
-      }
-      if (c.mode == Mode::Compile || c.mode == Mode::CompileAndLink) {
-        plugin = settings.plugin;
-        if (plugin.empty()) {
-          const std::string self = selfExe();
-          plugin = dirName(self) + "/../lib/AleaPlugin.so";
-          char resolved[4096];
-          if (::realpath(self.c_str(), resolved))
-            plugin = dirName(resolved) + "/../lib/AleaPlugin.so";
-          if (::realpath(plugin.c_str(), resolved))
-            plugin = resolved;
-        }
-        if (!isRegularFile(plugin))
-          return configError(tool, "layout plugin '" + plugin +
-                                       "' not found (set ALEA_PLUGIN)");
-      }
-    }
-    const Plan plan = planCommand(tool, args, c, effective, realTool, plugin);
-    finalArgv = plan.argv;
-
-    // 5. one log line per invocation
-    if (!settings.logFile.empty() || settings.dryRun) {
-      std::string line = std::string(toolName(tool)) + " pid=" +
-                         std::to_string(::getpid());
-      if (!effective.seed) {
-        line += recursed ? " mode=pass-through reason=\"recursion guard: under another alea wrapper\""
-                         : " mode=pass-through reason=\"no ALEA_SEED\"";
-      } else {
-        line += " mode=" + std::string(modeName(c.mode)) + " reason=\"" +
-                std::string(reasonName(c.reason));
-        if (!c.detail.empty())
-          line += ": " + c.detail;
-        line += "\" seed=" + formatSeed(*effective.seed) +
-                " factors=" + formatFactors(effective.factors);
-      }
-      for (const auto &note : plan.notes)
-        line += " note=\"" + note + "\"";
-      logLine = line + " argv: " + shellJoin(finalArgv);
-    }
-  } catch (const std::exception &e) {
-    finalArgv = original;
-    logLine = std::string(toolName(tool)) + " internal error (" + e.what() +
-              "), running the original command: " + shellJoin(original);
-  } catch (...) {
-    finalArgv = original;
-    logLine = std::string(toolName(tool)) +
-              " internal error, running the original command: " + shellJoin(original);
+  // 3-5. decide, plan, describe (no side effects; internal errors fall back)
+  Facts facts;
+  facts.tool = tool;
+  facts.realTool = realTool;
+  facts.recursed = recursed;
+  facts.pid = static_cast<long>(::getpid());
+  if (settings.plugin.empty()) {
+    const std::string self = selfExe();
+    facts.defaultPlugin = dirName(self) + "/../lib/AleaPlugin.so";
+    char resolved[4096];
+    if (::realpath(self.c_str(), resolved))
+      facts.defaultPlugin = dirName(resolved) + "/../lib/AleaPlugin.so";
+    if (::realpath(facts.defaultPlugin.c_str(), resolved))
+      facts.defaultPlugin = resolved;
   }
+  if (tool == Tool::Ld) {
+    char resolved[4096];
+    facts.realToolIsLld = realTool.find("lld") != std::string::npos ||
+                          (::realpath(realTool.c_str(), resolved) &&
+                           std::string_view(resolved).find("lld") != std::string::npos);
+  }
+  const Decision d = decide(facts, args, settings, ClassifyEnv{isRegularFile, readWholeFile});
+  if (d.error)
+    return configError(tool, *d.error);
+  const std::vector<std::string> &finalArgv = d.argv;
+  const std::string &logLine = d.logLine;
 
   appendLog(settings.logFile, logLine);
   if (settings.dryRun) {
