@@ -142,34 +142,49 @@ Prepared prepare(const Hierarchy &h, const std::vector<bool> &replace, bool flat
 }
 
 // Sum of the resampled leaves under unit `parent` of level `level - 1` (the
-// root for level 0). Source provides below(bound). Recursion is per unit; the
-// innermost loop is one draw, one load and one add per leaf.
-template <typename Source>
-double sumChildren(const Prepared &p, std::size_t level, std::size_t parent, Source &src) {
+// root for level 0). `draw(level, bound)` returns an index in [0, bound).
+// Recursion is per unit; the innermost loop is one draw, one load and one add
+// per leaf, with two accumulators so the additions do not serialise the loop.
+template <typename Draw>
+double sumChildren(const Prepared &p, std::size_t level, std::size_t parent, Draw &draw) {
   const std::size_t n = p.shape[level];
   const std::size_t base = parent * n;
-  double sum = 0;
   if (level + 1 == p.shape.size()) {
     const double *leaf = p.leaves.data() + base;
-    for (std::size_t j = 0; j < n; ++j)
-      sum += leaf[src.below(n)];
-    return sum;
+    double even = 0, odd = 0;
+    std::size_t j = 0;
+    for (; j + 1 < n; j += 2) {
+      even += leaf[draw(level, n)];
+      odd += leaf[draw(level, n)];
+    }
+    if (j < n)
+      even += leaf[draw(level, n)];
+    return even + odd;
   }
+  double sum = 0;
   if (p.replace[level]) {
     for (std::size_t j = 0; j < n; ++j)
-      sum += sumChildren(p, level + 1, base + src.below(n), src);
+      sum += sumChildren(p, level + 1, base + draw(level, n), draw);
   } else {
     for (std::size_t j = 0; j < n; ++j)
-      sum += sumChildren(p, level + 1, base + j, src);
+      sum += sumChildren(p, level + 1, base + j, draw);
   }
   return sum;
 }
 
-template <typename Source> double resampledMean(const Prepared &p, Source &src) {
+template <typename Draw> double resampledMean(const Prepared &p, Draw &draw) {
   if (p.shape.empty())
     return p.constantSum / p.count;
-  return sumChildren(p, 0, 0, src) / p.count;
+  return sumChildren(p, 0, 0, draw) / p.count;
 }
+
+// The production draw source: Lemire's bounded draw on xoshiro256**.
+struct RngDraw {
+  Rng &rng;
+  std::size_t operator()(std::size_t /*level*/, std::size_t bound) {
+    return static_cast<std::size_t>(rng.below(bound));
+  }
+};
 
 std::string checkOptions(const BootstrapOptions &o) {
   if (o.replicates < 2 || (o.replicates < 1000 && !o.allowFewReplicates))
@@ -283,7 +298,8 @@ Expected<BootstrapResult> bootstrapMean(const Hierarchy &h, const BootstrapOptio
   std::vector<double> reps(o.replicates);
   forEachReplicate(o.replicates, threadCount(o), [&](std::size_t r) {
     Rng rng(mixSeed(o.seed, static_cast<std::uint64_t>(r)));
-    reps[r] = resampledMean(p, rng);
+    RngDraw draw{rng};
+    reps[r] = resampledMean(p, draw);
   });
   return finish(reps, o, h.grandMean());
 }
@@ -309,8 +325,9 @@ Expected<BootstrapResult> bootstrapRatio(const Hierarchy &candidate, const Hiera
   std::vector<double> reps(o.replicates);
   forEachReplicate(o.replicates, threadCount(o), [&](std::size_t r) {
     Rng rng(mixSeed(o.seed, static_cast<std::uint64_t>(r)));
-    const double num = resampledMean(pc, rng); // candidate first, then baseline
-    const double den = resampledMean(pb, rng);
+    RngDraw draw{rng};
+    const double num = resampledMean(pc, draw); // candidate first, then baseline
+    const double den = resampledMean(pb, draw);
     reps[r] = den != 0 ? num / den : std::numeric_limits<double>::infinity();
   });
   const double gb = baseline.grandMean();
@@ -321,30 +338,11 @@ Expected<BootstrapResult> bootstrapRatio(const Hierarchy &candidate, const Hiera
 
 double resampledMeanWith(const Hierarchy &h, const std::vector<bool> &replace,
                          const std::function<std::size_t(std::size_t, std::size_t)> &draw) {
-  // The fast resampler's walk (same preparation, same draw order) with the
-  // draws injected; draw() also learns which level (highest first) it serves.
+  // Exactly the fast resampler (same preparation, draw order and summation
+  // order) with the draws injected.
   const Prepared p = prepare(h, replace, false);
-  struct Source {
-    const std::function<std::size_t(std::size_t, std::size_t)> &fn;
-    std::size_t level = 0;
-    std::size_t below(std::size_t bound) { return fn(level, bound); }
-  } src{draw};
-  // Walk like sumChildren but keep `level` current for the callback.
-  std::function<double(std::size_t, std::size_t)> walk = [&](std::size_t level,
-                                                            std::size_t parent) {
-    const std::size_t n = p.shape[level];
-    const std::size_t base = parent * n;
-    double sum = 0;
-    for (std::size_t j = 0; j < n; ++j) {
-      src.level = level;
-      const std::size_t child = p.replace[level] ? base + src.below(n) : base + j;
-      sum += level + 1 == p.shape.size() ? p.leaves[child] : walk(level + 1, child);
-    }
-    return sum;
-  };
-  if (p.shape.empty())
-    return p.constantSum / p.count;
-  return walk(0, 0) / p.count;
+  auto source = [&draw](std::size_t level, std::size_t bound) { return draw(level, bound); };
+  return resampledMean(p, source);
 }
 
 } // namespace alea::analysis
