@@ -8,6 +8,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 namespace alea::analysis {
 
@@ -292,6 +293,8 @@ CsvResult parseCsv(std::string_view text, const CsvOptions &options) {
   std::map<std::pair<std::string, std::string>, CellInfo> cells;
   std::vector<std::pair<std::string, std::string>> cellOrder;
   const std::size_t nFields = header.fields.size();
+  // Full measurement path -> first line, to reject duplicates where they are.
+  std::unordered_map<std::string, std::size_t> seen;
   Record rec;
   std::vector<std::string_view> units(levels.size());
   while (tok.next(rec, error)) {
@@ -343,6 +346,23 @@ CsvResult parseCsv(std::string_view text, const CsvOptions &options) {
     }
     const std::string bench =
         benchCol != kNone ? rec.fields[benchCol].text : std::string();
+    std::string pathKey = bench + '\x1f' + sys.text;
+    for (auto u : units) {
+      pathKey += '\x1f';
+      pathKey += u;
+    }
+    if (auto [it, fresh] = seen.try_emplace(std::move(pathKey), rec.line); !fresh) {
+      std::string path;
+      for (std::size_t l = 0; l < levels.size(); ++l)
+        path += (l ? ", " : "") + levels[l] + " " + std::string(units[l]);
+      result.error = CsvError{
+          rec.line, rec.fields[levelCols.back()].column,
+          "duplicate measurement: system " + quoted(sys.text) +
+              (bench.empty() ? "" : " on benchmark " + quoted(bench)) +
+              " already has a value for " + path + " (line " +
+              std::to_string(it->second) + ")"};
+      return result;
+    }
     table.add(sys.text, bench, units, value, rec.line);
     auto key = std::make_pair(bench, sys.text);
     auto [it, inserted] = cells.try_emplace(key);

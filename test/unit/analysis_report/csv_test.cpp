@@ -161,3 +161,10 @@ TEST(CsvErrors, NoDataAndSingleTopLevelUnit) {
             "f:4:5: system \"a\" on benchmark \"y\" has only one build (build "
             "is the top level; a confidence interval needs at least 2)");
 }
+
+TEST(CsvErrors, DuplicateMeasurement) {
+  EXPECT_EQ(errorOf("system,build,iteration,value\n"
+                    "a,0,0,1\na,1,0,2\na,0,0,3\n"),
+            "f:4:5: duplicate measurement: system \"a\" already has a value for "
+            "build 0, iteration 0 (line 2)");
+}

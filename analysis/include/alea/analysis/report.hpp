@@ -1,0 +1,212 @@
+// The report model shared by `alea analyze` (CSV in) and `alea report` (the
+// runner's SQLite store in): from a Table of measurements to one value struct
+// per benchmark holding, per system, the mean with its t and bootstrap CIs and
+// the Kalibera-Jones variance components; per candidate, the ratio to the
+// baseline with Fieller's and the bootstrap interval, the threshold decision
+// and a disagreement warning; the planner's advice; the Speedup-Test on the
+// top-level means; and, for suites, the geometric-mean ratio. Nothing here
+// reads files or prints: format.hpp renders a Report.
+//
+// Use from the runner (no CSV involved):
+//   alea::analysis::Table table({"build", "execution", "iteration"});
+//   table.add(system, benchmark, {build, execution, iteration}, seconds);
+//   ...
+//   alea::analysis::ReportOptions options;        // defaults: docs/analyze.md
+//   options.costs = {buildCost, executionCost};   // measured, in measurements
+//   auto report = alea::analysis::buildReport(table, options);
+//   if (!report) -> report.error()                // one sentence
+//   report->warnings.push_back("2 executions of cand failed");  // yours
+//   std::cout << alea::analysis::formatReport(*report, Format::Text);
+#pragma once
+
+#include "alea/analysis/bootstrap.hpp"
+#include "alea/analysis/decision.hpp"
+#include "alea/analysis/expected.hpp"
+#include "alea/analysis/fieller.hpp"
+#include "alea/analysis/interval.hpp"
+#include "alea/analysis/table.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace alea::analysis {
+
+struct ReportOptions {
+  // The denominator system of every ratio; empty = the first system seen.
+  std::string baseline;
+  double confidence = 0.95;
+  // Decision threshold (relative; 0.01 = 1%), TR 2012 §4.2: faster iff the
+  // upper limit < 1 - thr, slower iff the lower limit > 1 + thr.
+  double threshold = 0.01;
+  IntervalMethod ciMethod = IntervalMethod::T;
+  // Hierarchical bootstrap (TR 2012 Fig. 1/2).
+  std::size_t bootstrapReplicates = 2000;
+  std::uint64_t seed = 0;
+  unsigned threads = 0; // 0 = all cores; results do not depend on it
+  ResamplingScheme scheme{};
+  // Fieller and the bootstrap "disagree materially" when an endpoint of one
+  // differs from the same endpoint of the other by more than this fraction of
+  // the wider of the two intervals (docs/analyze.md).
+  double disagreementFraction = 0.25;
+  UnbalancedPolicy unbalanced = UnbalancedPolicy::Trim;
+  // Planner: overhead of starting one unit at each level except the lowest,
+  // highest first, in units of one lowest-level measurement (planner.hpp).
+  // Empty = 1 for every level (a new unit costs as much as one measurement).
+  std::vector<double> costs;
+  // Target relative half-width (0.01 = +-1% of the mean) for the planner's
+  // "top-level units needed" advice.
+  double targetHalfWidth = 0.01;
+  // Extra methods computed on the top-level means: Touati's Speedup-Test.
+  bool speedupTest = true;
+};
+
+// One level of one system: TR 2012 §6.1 estimators (variance.hpp).
+struct LevelReport {
+  std::string name;
+  std::size_t n = 0; // repetition count in the (balanced) data
+  double s2 = 0;     // S_i^2
+  double t2 = 0;     // T_i^2 (may be negative)
+  double share = 0;  // share of the variance, 0..1 (0 when removed)
+  bool removed = false; // T^2 <= 0: pooled into the level below for planning
+};
+
+// The planner's advice for the next campaign of one system.
+struct PlanAdvice {
+  bool ok = false;
+  std::string error; // why no plan (when !ok)
+  std::vector<std::string> levelNames; // highest first
+  std::vector<std::size_t> counts;     // per level; counts[0] = top units needed
+  std::vector<bool> removed;           // levels the plan drops (count 1)
+  std::optional<std::size_t> topUnitsNeeded; // for targetHalfWidth; none if > 1000
+  double targetHalfWidth = 0;          // relative
+  double predictedHalfWidth = 0;       // relative, with counts[0] top units
+  double costPerTopUnit = 0;           // in measurements
+  bool defaultCosts = true;
+};
+
+struct SystemReport {
+  std::string name;
+  std::vector<std::size_t> shape; // counts per level, highest first
+  std::size_t measurements = 0;
+  double mean = 0;
+  MeanInterval ci;          // t (or normal) CI of the mean
+  BootstrapResult bootstrap; // bootstrap CI of the mean
+  std::vector<LevelReport> levels;
+  bool topLevelWithoutVariation = false;
+  // Layout sensitivity: the extreme top-level unit means (e.g. builds).
+  double bestUnitMean = 0, worstUnitMean = 0;
+  std::string bestUnit, worstUnit;
+  PlanAdvice plan;
+};
+
+struct SpeedupTestReport {
+  bool ok = false;
+  std::string error;
+  double meanSpeedup = 0, medianSpeedup = 0; // baseline / candidate
+  std::string meanVerdict, medianVerdict;
+  double probabilityBaselineSlower = 0; // P(X_baseline > X_candidate)
+  bool probabilityAboveHalf = false;
+  std::vector<std::string> notes;
+};
+
+struct RatioReport {
+  std::string candidate, baseline;
+  double estimate = 0; // mean(candidate) / mean(baseline)
+  double confidence = 0.95;
+  FiellerStatus fiellerStatus = FiellerStatus::Unbounded;
+  std::optional<Interval> fieller; // only when bounded
+  double fiellerDf = 0;
+  Interval bootstrap;
+  double threshold = 0.01;
+  Decision decision = Decision::Inconclusive;
+  std::string decisionBasis; // "fieller", or "bootstrap" when Fieller is unbounded
+  bool disagreement = false; // see ReportOptions::disagreementFraction
+  std::optional<SpeedupTestReport> speedupTest;
+};
+
+struct BenchmarkReport {
+  std::string name; // "" for a single unnamed benchmark
+  std::vector<SystemReport> systems; // baseline first, then table order
+  std::vector<RatioReport> ratios;   // one per candidate, vs the baseline
+  std::vector<std::string> warnings;
+};
+
+// Several benchmarks: the geometric mean over benchmarks of each candidate's
+// ratio of means, with a percentile bootstrap CI resampling each system within
+// each benchmark (Li, Chen & Peng, §IV) from the same hierarchical resamples.
+struct SuiteRatioReport {
+  std::string candidate, baseline;
+  std::size_t benchmarks = 0;
+  double geometricMean = 0;
+  Interval bootstrap;
+  double confidence = 0.95;
+  Decision decision = Decision::Inconclusive;
+  std::size_t faster = 0, slower = 0; // benchmarks decided each way
+};
+
+struct Report {
+  std::vector<std::string> levels; // highest first
+  std::string baseline;
+  ReportOptions options; // as used (baseline filled in)
+  std::vector<BenchmarkReport> benchmarks;
+  std::vector<SuiteRatioReport> suite; // empty for one benchmark
+  // Unbalanced data: what was found and what trimming dropped.
+  std::vector<BalanceIssue> unbalanced;
+  std::vector<DroppedUnits> dropped;
+  // General warnings; the runner appends its own (failed runs, machine state).
+  std::vector<std::string> warnings;
+};
+
+// The whole analysis. Fails (one sentence) on: an unknown baseline, bad
+// options, unbalanced data under UnbalancedPolicy::Error, a duplicate
+// measurement, a system with fewer than 2 top-level units after trimming.
+Expected<Report> buildReport(const Table &table, const ReportOptions &options = {});
+
+// The per-level component table and plan for `alea plan`: one system's pilot
+// data, its overheads and a target (relative half-width or budget).
+struct PlanRequest {
+  std::vector<double> costs; // as ReportOptions::costs (empty = all 1)
+  std::optional<double> targetHalfWidth; // relative, e.g. 0.01
+  std::optional<double> budget; // in the same unit as the values (seconds)
+  double confidence = 0.95;
+};
+
+struct PlanReport {
+  std::string system, benchmark;
+  std::vector<LevelReport> levels; // the pilot's components
+  double mean = 0;
+  PlanAdvice plan;
+  std::vector<double> overheads; // highest first, in measurements
+  std::optional<double> budget;  // seconds
+  double budgetMeasurements = 0; // budget / mean
+  double relativeSd = 0;         // of the top-level means, for the KJ13 rule
+  std::optional<std::size_t> kj13TopCount; // KJ13 Tables 6/7 rule
+};
+
+struct PlanSet {
+  std::vector<std::string> levels;
+  std::vector<PlanReport> plans; // per benchmark and system
+  std::vector<BalanceIssue> unbalanced;
+  std::vector<DroppedUnits> dropped;
+};
+
+Expected<PlanSet> buildPlans(const Table &table, const PlanRequest &request,
+                             UnbalancedPolicy unbalanced = UnbalancedPolicy::Trim);
+
+// "3.8% faster" / "2.1% slower" / "no change" for a ratio of times.
+std::string describeRatio(double ratio);
+
+// Command-line helpers shared by `alea analyze`, `alea plan` and `alea report`.
+// A fraction written as "0.01" or "1%" (-> 0.01); fails on anything else.
+Expected<double> parseFraction(std::string_view text);
+// Planner costs, one per level except the lowest: "c1,c2,..." highest level
+// first (e.g. "5343,19" for build,execution) or by name in any order
+// ("execution=19,build=5343"); each a finite number >= 0.
+Expected<std::vector<double>> parseCosts(std::string_view text,
+                                         const std::vector<std::string> &levels);
+
+} // namespace alea::analysis

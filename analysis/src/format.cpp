@@ -1,0 +1,867 @@
+// Text, JSON, CSV and Markdown rendering of the report model (format.hpp).
+// The JSON keys are a stable interface documented in docs/analyze.md: add
+// keys freely, never rename or remove one without bumping the schema version.
+#include "alea/analysis/format.hpp"
+
+#include "alea/analysis/csv.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+namespace alea::analysis {
+
+// ---------------------------------------------------------------- JsonWriter
+
+std::string JsonWriter::escape(std::string_view s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+    case '"':
+      out += "\\\"";
+      break;
+    case '\\':
+      out += "\\\\";
+      break;
+    case '\n':
+      out += "\\n";
+      break;
+    case '\r':
+      out += "\\r";
+      break;
+    case '\t':
+      out += "\\t";
+      break;
+    case '\b':
+      out += "\\b";
+      break;
+    case '\f':
+      out += "\\f";
+      break;
+    default:
+      if (c < 0x20) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\u%04x", c);
+        out += buf;
+      } else {
+        out += static_cast<char>(c);
+      }
+    }
+  }
+  out += '"';
+  return out;
+}
+
+std::string JsonWriter::number(double d) {
+  if (!std::isfinite(d))
+    return "null";
+  if (d == 0)
+    return "0";
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d);
+  (void)ec;
+  return std::string(buf, end);
+}
+
+void JsonWriter::newline() {
+  if (indent_ <= 0)
+    return;
+  out_ += '\n';
+  out_.append(stack_.size() * static_cast<std::size_t>(indent_), ' ');
+}
+
+void JsonWriter::beforeValue() {
+  if (afterKey_) {
+    afterKey_ = false;
+    return;
+  }
+  if (!stack_.empty()) {
+    if (hasElement_.back())
+      out_ += ',';
+    hasElement_.back() = 1;
+    newline();
+  }
+}
+
+JsonWriter &JsonWriter::beginObject() {
+  beforeValue();
+  out_ += '{';
+  stack_ += 'o';
+  hasElement_ += '\0';
+  return *this;
+}
+
+JsonWriter &JsonWriter::endObject() {
+  const bool had = hasElement_.back();
+  stack_.pop_back();
+  hasElement_.pop_back();
+  if (had)
+    newline();
+  out_ += '}';
+  return *this;
+}
+
+JsonWriter &JsonWriter::beginArray() {
+  beforeValue();
+  out_ += '[';
+  stack_ += 'a';
+  hasElement_ += '\0';
+  return *this;
+}
+
+JsonWriter &JsonWriter::endArray() {
+  const bool had = hasElement_.back();
+  stack_.pop_back();
+  hasElement_.pop_back();
+  if (had)
+    newline();
+  out_ += ']';
+  return *this;
+}
+
+JsonWriter &JsonWriter::key(std::string_view k) {
+  beforeValue();
+  out_ += escape(k);
+  out_ += indent_ > 0 ? ": " : ":";
+  afterKey_ = true;
+  return *this;
+}
+
+JsonWriter &JsonWriter::value(std::string_view s) {
+  beforeValue();
+  out_ += escape(s);
+  return *this;
+}
+
+JsonWriter &JsonWriter::value(double d) {
+  beforeValue();
+  out_ += number(d);
+  return *this;
+}
+
+JsonWriter &JsonWriter::value(std::size_t n) {
+  beforeValue();
+  out_ += std::to_string(n);
+  return *this;
+}
+
+JsonWriter &JsonWriter::value(bool b) {
+  beforeValue();
+  out_ += b ? "true" : "false";
+  return *this;
+}
+
+JsonWriter &JsonWriter::null() {
+  beforeValue();
+  out_ += "null";
+  return *this;
+}
+
+// ------------------------------------------------------------------ helpers
+
+std::optional<Format> parseFormat(std::string_view name) {
+  if (name == "text")
+    return Format::Text;
+  if (name == "json")
+    return Format::Json;
+  if (name == "csv")
+    return Format::Csv;
+  if (name == "md" || name == "markdown")
+    return Format::Markdown;
+  return std::nullopt;
+}
+
+std::string_view decisionKey(Decision d) {
+  switch (d) {
+  case Decision::Faster:
+    return "faster";
+  case Decision::Slower:
+    return "slower";
+  case Decision::NoChange:
+    return "no_change";
+  case Decision::Inconclusive:
+    break;
+  }
+  return "inconclusive";
+}
+
+namespace {
+
+std::string fmt(const char *format, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+std::string g4(double v) { return fmt("%.4g", v); }
+std::string r3(double v) { return fmt("%.3f", v); }
+std::string pct(double fraction, const char *format = "%.1f%%") {
+  return fmt(format, fraction * 100.0);
+}
+std::string confidenceLabel(double c) {
+  // 0.95 -> "95%", 0.999 -> "99.9%"
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g%%", c * 100.0);
+  return buf;
+}
+
+std::string interval(const Interval &i, std::string (*f)(double)) {
+  return "[" + f(i.lower) + ", " + f(i.upper) + "]";
+}
+
+std::string plural(const std::string &word, std::size_t n) {
+  return n == 1 ? word : word + "s";
+}
+
+std::string shapeText(const std::vector<std::string> &levels,
+                      const std::vector<std::size_t> &shape) {
+  std::string out;
+  for (std::size_t i = 0; i < shape.size(); ++i)
+    out += (i ? " x " : "") + std::to_string(shape[i]) + " " + plural(levels[i], shape[i]);
+  return out;
+}
+
+std::string pathText(const std::vector<std::string> &path) {
+  std::string out;
+  for (std::size_t i = 0; i < path.size(); ++i)
+    out += (i ? "/" : "") + path[i];
+  return out;
+}
+
+std::string methodName(IntervalMethod m) { return m == IntervalMethod::T ? "t" : "normal"; }
+
+std::string unbalancedName(UnbalancedPolicy p) {
+  return p == UnbalancedPolicy::Trim ? "trim" : "error";
+}
+
+std::string ratioSentence(const RatioReport &r) {
+  std::string s = r.candidate + " vs " + r.baseline + ": " + r3(r.estimate) + " (" +
+                  describeRatio(r.estimate) + "), " + confidenceLabel(r.confidence) + " CI ";
+  s += r.fieller ? interval(*r.fieller, r3) : std::string("unbounded");
+  s += " (Fieller; bootstrap " + interval(r.bootstrap, r3) + ")";
+  return s;
+}
+
+std::string planText(const PlanAdvice &p, const std::string &system) {
+  if (!p.ok)
+    return "plan for " + system + ": not available (" + p.error + ")";
+  std::string s = "plan for " + system + ":";
+  const std::size_t d = p.levelNames.size();
+  if (d > 1) {
+    s += " per " + p.levelNames[0];
+    for (std::size_t i = 1; i < d; ++i) {
+      s += (i > 1 ? " x " : " ") + std::to_string(p.counts[i]) + " " +
+           plural(p.levelNames[i], p.counts[i]);
+      if (p.removed[i])
+        s += " (level adds no variance)";
+    }
+    s += ";";
+  }
+  if (p.targetHalfWidth > 0) {
+    if (p.topUnitsNeeded)
+      s += " " + std::to_string(p.counts[0]) + " " + plural(p.levelNames[0], p.counts[0]) +
+           " for +-" + pct(p.targetHalfWidth) + " (predicted +-" +
+           pct(p.predictedHalfWidth, "%.2f%%") + ")";
+    else
+      s += " more than 1000 " + p.levelNames[0] + "s needed for +-" + pct(p.targetHalfWidth);
+  } else {
+    s += " " + std::to_string(p.counts[0]) + " " + plural(p.levelNames[0], p.counts[0]) +
+         " (predicted +-" + pct(p.predictedHalfWidth, "%.2f%%") + ")";
+  }
+  if (p.defaultCosts)
+    s += "; default costs (each new unit costs one measurement: pass --costs)";
+  return s;
+}
+
+std::string sharesText(const SystemReport &s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.levels.size(); ++i) {
+    const auto &l = s.levels[i];
+    if (i == 0)
+      out += l.name + " explains " + pct(l.share) + " of the variance";
+    else
+      out += ", " + l.name + " " + pct(l.share);
+    if (l.removed)
+      out += " (T^2 <= 0)";
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- text
+
+std::string textReport(const Report &r) {
+  std::string o;
+  std::size_t nSystems = 0;
+  for (const auto &b : r.benchmarks)
+    nSystems = std::max(nSystems, b.systems.size());
+  o += "levels: ";
+  for (std::size_t i = 0; i < r.levels.size(); ++i)
+    o += (i ? " > " : "") + r.levels[i];
+  o += "; baseline: " + r.baseline + "; " + confidenceLabel(r.options.confidence) +
+       " confidence; threshold " + pct(r.options.threshold) + "\n";
+  for (const auto &b : r.benchmarks) {
+    o += "\n";
+    if (!b.name.empty())
+      o += "benchmark " + b.name + "\n";
+    for (const auto &s : b.systems) {
+      o += "  " + s.name + ": mean " + g4(s.mean) + ", " + confidenceLabel(s.ci.confidence) +
+           " CI " + interval(s.ci.interval, g4) + " (" + methodName(s.ci.method) +
+           "; bootstrap " + interval(s.bootstrap.interval, g4) + "), " +
+           shapeText(r.levels, s.shape) + "\n";
+      o += "    " + sharesText(s);
+      if (s.bestUnitMean > 0)
+        o += "; best and worst " + r.levels[0] + " differ by " +
+             pct(s.worstUnitMean / s.bestUnitMean - 1);
+      o += "\n";
+    }
+    for (const auto &x : b.ratios) {
+      o += "  " + ratioSentence(x) + "\n";
+      o += "    decision (threshold " + pct(x.threshold) + ", " + x.decisionBasis +
+           "): " + std::string(decisionName(x.decision)) + "\n";
+      if (x.speedupTest && x.speedupTest->ok) {
+        const auto &t = *x.speedupTest;
+        o += "    Speedup-Test on " + r.levels[0] + " means: mean " + t.meanVerdict +
+             ", median " + t.medianVerdict + ", P(" + x.baseline + " slower) = " +
+             fmt("%.2f", t.probabilityBaselineSlower) + "\n";
+      }
+    }
+    for (const auto &s : b.systems)
+      o += "  " + planText(s.plan, s.name) + "\n";
+    for (const auto &w : b.warnings)
+      o += "  warning: " + w + "\n";
+  }
+  if (!r.suite.empty()) {
+    o += "\nsuite (geometric mean over benchmarks)\n";
+    for (const auto &s : r.suite)
+      o += "  " + s.candidate + " vs " + s.baseline + ": " + r3(s.geometricMean) + " (" +
+           describeRatio(s.geometricMean) + "), " + confidenceLabel(s.confidence) +
+           " CI " + interval(s.bootstrap, r3) + " (bootstrap, " +
+           std::to_string(s.benchmarks) + " benchmarks); " +
+           std::string(decisionName(s.decision)) + "; " + std::to_string(s.faster) +
+           " faster, " + std::to_string(s.slower) + " slower\n";
+  }
+  if (!r.dropped.empty()) {
+    o += "\nunbalanced data, trimmed to a balanced design:\n";
+    for (const auto &d : r.dropped) {
+      o += "  " + d.system + (d.benchmark.empty() ? "" : " on " + d.benchmark);
+      if (!d.path.empty())
+        o += ", " + r.levels[d.path.size() - 1] + " " + pathText(d.path);
+      o += ": dropped " + std::to_string(d.labels.size()) + " " +
+           plural(d.level, d.labels.size()) + " (" + std::to_string(d.measurements) + " " +
+           plural("measurement", d.measurements) + ")\n";
+    }
+  }
+  for (const auto &w : r.warnings)
+    o += "warning: " + w + "\n";
+  return o;
+}
+
+// ---------------------------------------------------------------- JSON
+
+void jsonInterval(JsonWriter &w, const Interval &i) {
+  w.beginArray().value(i.lower).value(i.upper).endArray();
+}
+
+void jsonLevels(JsonWriter &w, const std::vector<LevelReport> &levels) {
+  w.beginArray();
+  for (const auto &l : levels) {
+    w.beginObject();
+    w.key("name").value(l.name);
+    w.key("n").value(l.n);
+    w.key("S2").value(l.s2);
+    w.key("T2").value(l.t2);
+    w.key("share").value(l.share);
+    w.key("removed").value(l.removed);
+    w.endObject();
+  }
+  w.endArray();
+}
+
+void jsonPlan(JsonWriter &w, const PlanAdvice &p) {
+  w.beginObject();
+  w.key("ok").value(p.ok);
+  if (!p.ok) {
+    w.key("error").value(p.error);
+    w.endObject();
+    return;
+  }
+  w.key("counts").beginArray();
+  for (std::size_t i = 0; i < p.levelNames.size(); ++i) {
+    w.beginObject();
+    w.key("name").value(p.levelNames[i]);
+    w.key("n").value(p.counts[i]);
+    w.key("removed").value(static_cast<bool>(p.removed[i]));
+    w.endObject();
+  }
+  w.endArray();
+  w.key("target_half_width");
+  if (p.targetHalfWidth > 0)
+    w.value(p.targetHalfWidth);
+  else
+    w.null();
+  w.key("top_units_needed");
+  if (p.topUnitsNeeded)
+    w.value(*p.topUnitsNeeded);
+  else
+    w.null();
+  w.key("predicted_half_width").value(p.predictedHalfWidth);
+  w.key("cost_per_top_unit").value(p.costPerTopUnit);
+  w.key("default_costs").value(p.defaultCosts);
+  w.endObject();
+}
+
+void jsonStrings(JsonWriter &w, const std::vector<std::string> &v) {
+  w.beginArray();
+  for (const auto &s : v)
+    w.value(s);
+  w.endArray();
+}
+
+void jsonRatio(JsonWriter &w, const RatioReport &x) {
+  w.beginObject();
+  w.key("candidate").value(x.candidate);
+  w.key("baseline").value(x.baseline);
+  w.key("estimate").value(x.estimate);
+  w.key("change").value(x.estimate - 1);
+  w.key("fieller").beginObject();
+  w.key("status").value(x.fiellerStatus == FiellerStatus::Bounded ? "bounded" : "unbounded");
+  w.key("interval");
+  if (x.fieller)
+    jsonInterval(w, *x.fieller);
+  else
+    w.null();
+  w.key("df").value(x.fiellerDf);
+  w.endObject();
+  w.key("bootstrap");
+  jsonInterval(w, x.bootstrap);
+  w.key("confidence").value(x.confidence);
+  w.key("threshold").value(x.threshold);
+  w.key("decision").value(decisionKey(x.decision));
+  w.key("decision_basis").value(x.decisionBasis);
+  w.key("disagreement").value(x.disagreement);
+  w.key("speedup_test");
+  if (x.speedupTest) {
+    const auto &t = *x.speedupTest;
+    w.beginObject();
+    w.key("ok").value(t.ok);
+    if (t.ok) {
+      w.key("mean_speedup").value(t.meanSpeedup);
+      w.key("median_speedup").value(t.medianSpeedup);
+      w.key("mean_verdict").value(t.meanVerdict);
+      w.key("median_verdict").value(t.medianVerdict);
+      w.key("p_baseline_slower").value(t.probabilityBaselineSlower);
+      w.key("p_above_half").value(t.probabilityAboveHalf);
+      w.key("notes");
+      jsonStrings(w, t.notes);
+    } else {
+      w.key("error").value(t.error);
+    }
+    w.endObject();
+  } else {
+    w.null();
+  }
+  w.endObject();
+}
+
+void jsonUnbalanced(JsonWriter &w, const std::vector<BalanceIssue> &issues,
+                    const std::vector<DroppedUnits> &dropped) {
+  w.key("unbalanced").beginArray();
+  for (const auto &i : issues) {
+    w.beginObject();
+    w.key("benchmark").value(i.benchmark);
+    w.key("system").value(i.system);
+    w.key("path");
+    jsonStrings(w, i.path);
+    w.key("level").value(i.level);
+    w.key("found").value(i.found);
+    w.key("expected").value(i.expected);
+    w.endObject();
+  }
+  w.endArray();
+  w.key("dropped").beginArray();
+  for (const auto &d : dropped) {
+    w.beginObject();
+    w.key("benchmark").value(d.benchmark);
+    w.key("system").value(d.system);
+    w.key("path");
+    jsonStrings(w, d.path);
+    w.key("level").value(d.level);
+    w.key("units");
+    jsonStrings(w, d.labels);
+    w.key("measurements").value(d.measurements);
+    w.endObject();
+  }
+  w.endArray();
+}
+
+std::string jsonReport(const Report &r) {
+  JsonWriter w;
+  w.beginObject();
+  w.key("alea_report").value(static_cast<std::size_t>(kReportSchemaVersion));
+  w.key("levels");
+  jsonStrings(w, r.levels);
+  w.key("baseline").value(r.baseline);
+  const ReportOptions &o = r.options;
+  w.key("options").beginObject();
+  w.key("confidence").value(o.confidence);
+  w.key("threshold").value(o.threshold);
+  w.key("ci_variant").value(methodName(o.ciMethod));
+  w.key("bootstrap_replicates").value(o.bootstrapReplicates);
+  w.key("seed").value(static_cast<std::size_t>(o.seed));
+  w.key("resampling").value(o.scheme.name());
+  w.key("disagreement_fraction").value(o.disagreementFraction);
+  w.key("unbalanced").value(unbalancedName(o.unbalanced));
+  w.key("costs").beginArray();
+  if (o.costs.empty())
+    for (std::size_t i = 1; i < r.levels.size(); ++i)
+      w.value(1.0);
+  for (double c : o.costs)
+    w.value(c);
+  w.endArray();
+  w.key("default_costs").value(o.costs.empty());
+  w.key("target_half_width").value(o.targetHalfWidth);
+  w.endObject();
+  w.key("benchmarks").beginArray();
+  for (const auto &b : r.benchmarks) {
+    w.beginObject();
+    w.key("name");
+    if (b.name.empty())
+      w.null();
+    else
+      w.value(b.name);
+    w.key("systems").beginArray();
+    for (const auto &s : b.systems) {
+      w.beginObject();
+      w.key("name").value(s.name);
+      w.key("shape").beginArray();
+      for (auto n : s.shape)
+        w.value(n);
+      w.endArray();
+      w.key("measurements").value(s.measurements);
+      w.key("mean").value(s.mean);
+      w.key("ci_t");
+      jsonInterval(w, s.ci.interval);
+      w.key("ci_method").value(methodName(s.ci.method));
+      w.key("ci_df").value(s.ci.df);
+      w.key("ci_bootstrap");
+      jsonInterval(w, s.bootstrap.interval);
+      w.key("levels");
+      jsonLevels(w, s.levels);
+      w.key("top_level_without_variation").value(s.topLevelWithoutVariation);
+      w.key("layout").beginObject();
+      w.key("best_unit").value(s.bestUnit);
+      w.key("best_mean").value(s.bestUnitMean);
+      w.key("worst_unit").value(s.worstUnit);
+      w.key("worst_mean").value(s.worstUnitMean);
+      w.key("spread").value(s.bestUnitMean > 0 ? s.worstUnitMean / s.bestUnitMean - 1 : 0.0);
+      w.endObject();
+      w.key("plan");
+      jsonPlan(w, s.plan);
+      w.endObject();
+    }
+    w.endArray();
+    w.key("ratio");
+    if (b.ratios.empty())
+      w.null();
+    else
+      jsonRatio(w, b.ratios.front());
+    w.key("ratios").beginArray();
+    for (const auto &x : b.ratios)
+      jsonRatio(w, x);
+    w.endArray();
+    w.key("warnings");
+    jsonStrings(w, b.warnings);
+    w.endObject();
+  }
+  w.endArray();
+  w.key("suite").beginArray();
+  for (const auto &s : r.suite) {
+    w.beginObject();
+    w.key("candidate").value(s.candidate);
+    w.key("baseline").value(s.baseline);
+    w.key("benchmarks").value(s.benchmarks);
+    w.key("geometric_mean").value(s.geometricMean);
+    w.key("bootstrap");
+    jsonInterval(w, s.bootstrap);
+    w.key("confidence").value(s.confidence);
+    w.key("decision").value(decisionKey(s.decision));
+    w.key("faster").value(s.faster);
+    w.key("slower").value(s.slower);
+    w.endObject();
+  }
+  w.endArray();
+  jsonUnbalanced(w, r.unbalanced, r.dropped);
+  w.key("warnings");
+  jsonStrings(w, r.warnings);
+  w.endObject();
+  return w.str() + "\n";
+}
+
+// ---------------------------------------------------------------- CSV
+
+std::string csvNum(double d) { return std::isfinite(d) ? JsonWriter::number(d) : ""; }
+
+std::string csvRow(std::initializer_list<std::string> fields) {
+  std::string out;
+  bool first = true;
+  for (const auto &f : fields) {
+    if (!first)
+      out += ',';
+    first = false;
+    out += csvField(f);
+  }
+  return out + "\n";
+}
+
+std::string csvReport(const Report &r) {
+  std::string o = csvRow({"benchmark", "system", "baseline", "statistic", "method",
+                          "estimate", "lower", "upper", "decision"});
+  for (const auto &b : r.benchmarks) {
+    for (const auto &s : b.systems) {
+      o += csvRow({b.name, s.name, "", "mean", methodName(s.ci.method), csvNum(s.mean),
+                   csvNum(s.ci.interval.lower), csvNum(s.ci.interval.upper), ""});
+      o += csvRow({b.name, s.name, "", "mean", "bootstrap", csvNum(s.mean),
+                   csvNum(s.bootstrap.interval.lower), csvNum(s.bootstrap.interval.upper),
+                   ""});
+      for (const auto &l : s.levels)
+        o += csvRow({b.name, s.name, "", "share", l.name, csvNum(l.share), "", "", ""});
+    }
+    for (const auto &x : b.ratios) {
+      const std::string dec(decisionKey(x.decision));
+      o += csvRow({b.name, x.candidate, x.baseline, "ratio", "fieller", csvNum(x.estimate),
+                   x.fieller ? csvNum(x.fieller->lower) : "",
+                   x.fieller ? csvNum(x.fieller->upper) : "", dec});
+      o += csvRow({b.name, x.candidate, x.baseline, "ratio", "bootstrap", csvNum(x.estimate),
+                   csvNum(x.bootstrap.lower), csvNum(x.bootstrap.upper), dec});
+    }
+  }
+  for (const auto &s : r.suite)
+    o += csvRow({"", s.candidate, s.baseline, "geomean_ratio", "bootstrap",
+                 csvNum(s.geometricMean), csvNum(s.bootstrap.lower),
+                 csvNum(s.bootstrap.upper), std::string(decisionKey(s.decision))});
+  return o;
+}
+
+// ---------------------------------------------------------------- Markdown
+
+std::string mdEscape(const std::string &s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|' || c == '*' || c == '_' || c == '`')
+      out += '\\';
+    out += c == '\n' ? ' ' : c;
+  }
+  return out;
+}
+
+std::string mdReport(const Report &r) {
+  std::string o = "# alea analysis\n\nBaseline: " + mdEscape(r.baseline) + "; levels: ";
+  for (std::size_t i = 0; i < r.levels.size(); ++i)
+    o += (i ? " > " : "") + mdEscape(r.levels[i]);
+  o += "; " + confidenceLabel(r.options.confidence) + " confidence; threshold " +
+       pct(r.options.threshold) + ".\n";
+  const std::string conf = confidenceLabel(r.options.confidence);
+  for (const auto &b : r.benchmarks) {
+    o += "\n## " + (b.name.empty() ? std::string("Results") : mdEscape(b.name)) + "\n\n";
+    o += "| system | mean | " + conf + " CI (t) | " + conf + " CI (bootstrap) | design |";
+    for (const auto &l : r.levels)
+      o += " " + mdEscape(l) + " share |";
+    o += "\n|---|---:|---|---|---|";
+    for (std::size_t i = 0; i < r.levels.size(); ++i)
+      o += "---:|";
+    o += "\n";
+    for (const auto &s : b.systems) {
+      o += "| " + mdEscape(s.name) + " | " + g4(s.mean) + " | " + interval(s.ci.interval, g4) +
+           " | " + interval(s.bootstrap.interval, g4) + " | " + shapeText(r.levels, s.shape) +
+           " |";
+      for (const auto &l : s.levels)
+        o += " " + pct(l.share) + " |";
+      o += "\n";
+    }
+    if (!b.ratios.empty()) {
+      o += "\n| comparison | ratio | change | " + conf + " CI (Fieller) | " + conf +
+           " CI (bootstrap) | decision |\n|---|---:|---|---|---|---|\n";
+      for (const auto &x : b.ratios)
+        o += "| " + mdEscape(x.candidate) + " vs " + mdEscape(x.baseline) + " | " +
+             r3(x.estimate) + " | " + describeRatio(x.estimate) + " | " +
+             (x.fieller ? interval(*x.fieller, r3) : std::string("unbounded")) + " | " +
+             interval(x.bootstrap, r3) + " | " + std::string(decisionName(x.decision)) +
+             " |\n";
+    }
+    o += "\n";
+    for (const auto &s : b.systems)
+      o += "- " + mdEscape(planText(s.plan, s.name)) + "\n";
+    for (const auto &w : b.warnings)
+      o += "- **warning**: " + mdEscape(w) + "\n";
+  }
+  if (!r.suite.empty()) {
+    o += "\n## Suite (geometric mean)\n\n| comparison | geometric mean | " + conf +
+         " CI (bootstrap) | decision | faster | slower |\n|---|---:|---|---|---:|---:|\n";
+    for (const auto &s : r.suite)
+      o += "| " + mdEscape(s.candidate) + " vs " + mdEscape(s.baseline) + " | " +
+           r3(s.geometricMean) + " | " + interval(s.bootstrap, r3) + " | " +
+           std::string(decisionName(s.decision)) + " | " + std::to_string(s.faster) + " | " +
+           std::to_string(s.slower) + " |\n";
+  }
+  if (!r.dropped.empty() || !r.warnings.empty()) {
+    o += "\n## Warnings\n\n";
+    for (const auto &d : r.dropped)
+      o += "- unbalanced: " + mdEscape(d.system) +
+           (d.benchmark.empty() ? "" : " on " + mdEscape(d.benchmark)) +
+           (d.path.empty() ? "" : ", " + mdEscape(pathText(d.path))) + ": dropped " +
+           std::to_string(d.labels.size()) + " " + mdEscape(plural(d.level, d.labels.size())) +
+           " (" + std::to_string(d.measurements) + " measurements)\n";
+    for (const auto &w : r.warnings)
+      o += "- " + mdEscape(w) + "\n";
+  }
+  return o;
+}
+
+// ---------------------------------------------------------------- plans
+
+std::string textPlans(const PlanSet &p) {
+  std::string o;
+  for (const auto &pr : p.plans) {
+    o += pr.system + (pr.benchmark.empty() ? "" : " on " + pr.benchmark) + ": mean " +
+         g4(pr.mean) + "\n";
+    o += "  level        n          S2          T2   share\n";
+    for (const auto &l : pr.levels) {
+      char buf[200];
+      std::snprintf(buf, sizeof buf, "  %-10s %4zu %11.4g %11.4g  %5.1f%%%s\n", l.name.c_str(),
+                    l.n, l.s2, l.t2, l.share * 100.0, l.removed ? "  (removed: T2 <= 0)" : "");
+      o += buf;
+    }
+    o += "  overheads (measurements per new unit):";
+    for (std::size_t i = 0; i < pr.overheads.size(); ++i)
+      o += " " + p.levels[i] + " " + g4(pr.overheads[i]);
+    if (pr.overheads.empty())
+      o += " none";
+    o += "\n";
+    if (pr.budget)
+      o += "  budget: " + g4(*pr.budget) + " (" + g4(pr.budgetMeasurements) +
+           " measurements)\n";
+    o += "  " + planText(pr.plan, pr.system) + "\n";
+    if (pr.plan.ok && pr.plan.counts.size() > 1) {
+      o += "  optimal counts: ";
+      for (std::size_t i = 0; i < pr.plan.counts.size(); ++i)
+        o += (i ? ", " : "") + p.levels[i] + " " + std::to_string(pr.plan.counts[i]);
+      o += "\n";
+    }
+    if (pr.plan.targetHalfWidth > 0) {
+      o += "  KJ13 Tables 6/7 rule (relative sd of " + p.levels[0] + " means " +
+           pct(pr.relativeSd, "%.2f%%") + "): ";
+      o += pr.kj13TopCount ? std::to_string(*pr.kj13TopCount) + " " + p.levels[0] + "s"
+                           : std::string("more than 1000 ") + p.levels[0] + "s";
+      o += "\n";
+    }
+  }
+  for (const auto &d : p.dropped)
+    o += "warning: unbalanced: " + d.system + (d.path.empty() ? "" : " " + pathText(d.path)) +
+         ": dropped " + std::to_string(d.labels.size()) + " " + plural(d.level, d.labels.size()) +
+         " (" + std::to_string(d.measurements) + " measurements)\n";
+  return o;
+}
+
+std::string jsonPlans(const PlanSet &p) {
+  JsonWriter w;
+  w.beginObject();
+  w.key("alea_plan").value(static_cast<std::size_t>(kReportSchemaVersion));
+  w.key("levels");
+  jsonStrings(w, p.levels);
+  w.key("plans").beginArray();
+  for (const auto &pr : p.plans) {
+    w.beginObject();
+    w.key("system").value(pr.system);
+    w.key("benchmark");
+    if (pr.benchmark.empty())
+      w.null();
+    else
+      w.value(pr.benchmark);
+    w.key("mean").value(pr.mean);
+    w.key("levels");
+    jsonLevels(w, pr.levels);
+    w.key("overheads").beginArray();
+    for (double c : pr.overheads)
+      w.value(c);
+    w.endArray();
+    w.key("budget");
+    if (pr.budget)
+      w.value(*pr.budget);
+    else
+      w.null();
+    w.key("plan");
+    jsonPlan(w, pr.plan);
+    w.key("relative_sd").value(pr.relativeSd);
+    w.key("kj13_top_count");
+    if (pr.kj13TopCount)
+      w.value(*pr.kj13TopCount);
+    else
+      w.null();
+    w.endObject();
+  }
+  w.endArray();
+  jsonUnbalanced(w, p.unbalanced, p.dropped);
+  w.endObject();
+  return w.str() + "\n";
+}
+
+std::string csvPlans(const PlanSet &p) {
+  std::string o = csvRow({"benchmark", "system", "level", "n", "S2", "T2", "share", "removed",
+                          "planned_n"});
+  for (const auto &pr : p.plans)
+    for (std::size_t i = 0; i < pr.levels.size(); ++i) {
+      const auto &l = pr.levels[i];
+      o += csvRow({pr.benchmark, pr.system, l.name, std::to_string(l.n), csvNum(l.s2),
+                   csvNum(l.t2), csvNum(l.share), l.removed ? "1" : "0",
+                   pr.plan.ok ? std::to_string(pr.plan.counts[i]) : ""});
+    }
+  return o;
+}
+
+std::string mdPlans(const PlanSet &p) {
+  std::string o = "# alea plan\n";
+  for (const auto &pr : p.plans) {
+    o += "\n## " + mdEscape(pr.system) + (pr.benchmark.empty() ? "" : " on " + mdEscape(pr.benchmark)) +
+         "\n\n| level | n | S2 | T2 | share | planned n |\n|---|---:|---:|---:|---:|---:|\n";
+    for (std::size_t i = 0; i < pr.levels.size(); ++i) {
+      const auto &l = pr.levels[i];
+      o += "| " + mdEscape(l.name) + " | " + std::to_string(l.n) + " | " + g4(l.s2) + " | " +
+           g4(l.t2) + " | " + pct(l.share) + " | " +
+           (pr.plan.ok ? std::to_string(pr.plan.counts[i]) : std::string("-")) + " |\n";
+    }
+    o += "\n- " + mdEscape(planText(pr.plan, pr.system)) + "\n";
+  }
+  return o;
+}
+
+} // namespace
+
+std::string formatReport(const Report &report, Format format) {
+  switch (format) {
+  case Format::Json:
+    return jsonReport(report);
+  case Format::Csv:
+    return csvReport(report);
+  case Format::Markdown:
+    return mdReport(report);
+  case Format::Text:
+    break;
+  }
+  return textReport(report);
+}
+
+std::string formatPlans(const PlanSet &plans, Format format) {
+  switch (format) {
+  case Format::Json:
+    return jsonPlans(plans);
+  case Format::Csv:
+    return csvPlans(plans);
+  case Format::Markdown:
+    return mdPlans(plans);
+  case Format::Text:
+    break;
+  }
+  return textPlans(plans);
+}
+
+} // namespace alea::analysis

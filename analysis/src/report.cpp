@@ -1,0 +1,526 @@
+// The report model (report.hpp): nest and balance the table, then, per
+// benchmark and system, run the engine (variance components, t-CI, bootstrap,
+// planner) and, per candidate, Fieller + bootstrap ratio, decision and the
+// Speedup-Test; for suites, the Li-Chen-Peng geometric-mean bootstrap.
+#include "alea/analysis/report.hpp"
+
+#include "alea/analysis/planner.hpp"
+#include "alea/analysis/speedup_test.hpp"
+#include "alea/analysis/variance.hpp"
+
+#include "alea/random.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+namespace alea::analysis {
+
+namespace {
+
+std::string quotedName(const std::string &s) { return "\"" + s + "\""; }
+
+std::string where(const std::string &benchmark) {
+  return benchmark.empty() ? std::string() : " on benchmark " + quotedName(benchmark);
+}
+
+Expected<Hierarchy> hierarchyOf(const SystemData &sys, const std::vector<std::string> &levels) {
+  return makeHierarchy(levels, sys.shape, flatten(sys));
+}
+
+std::string percent(double fraction, int digits = 1) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f%%", digits, fraction * 100.0);
+  return buf;
+}
+
+Expected<std::vector<double>> overheadsFor(const std::vector<double> &costs,
+                                           std::size_t depth) {
+  if (costs.empty())
+    return std::vector<double>(depth > 0 ? depth - 1 : 0, 1.0);
+  if (costs.size() + 1 != depth)
+    return fail("expected " + std::to_string(depth - 1) +
+                " costs (one per level except the lowest, highest first), got " +
+                std::to_string(costs.size()));
+  for (double c : costs)
+    if (!(c >= 0) || !std::isfinite(c))
+      return fail("costs must be finite and >= 0");
+  return costs;
+}
+
+// The planner's advice for one system's data, as report and plan share it.
+PlanAdvice advise(const Hierarchy &h, const std::vector<double> &costs,
+                  std::optional<double> targetHalfWidth, std::optional<double> budgetSeconds,
+                  double confidence) {
+  PlanAdvice advice;
+  advice.defaultCosts = costs.empty();
+  auto overheads = overheadsFor(costs, h.depth());
+  if (!overheads) {
+    advice.error = overheads.error();
+    return advice;
+  }
+  PlanOptions po;
+  po.overheads = *overheads;
+  po.confidence = confidence;
+  auto plan = planExperiment(h, po);
+  if (!plan) {
+    advice.error = plan.error();
+    return advice;
+  }
+  const double mean = plan->grandMean;
+  for (const auto &l : plan->levels) {
+    advice.levelNames.push_back(l.name);
+    advice.counts.push_back(l.count);
+    advice.removed.push_back(l.removed);
+  }
+  advice.costPerTopUnit = plan->costPerTopUnit;
+  std::size_t top = h.topCount();
+  if (targetHalfWidth) {
+    advice.targetHalfWidth = *targetHalfWidth;
+    advice.topUnitsNeeded = topCountForHalfWidth(*plan, *targetHalfWidth * mean);
+    if (advice.topUnitsNeeded)
+      top = *advice.topUnitsNeeded;
+  }
+  if (budgetSeconds) {
+    top = topCountForBudget(*plan, *budgetSeconds / mean);
+  }
+  if (!advice.counts.empty())
+    advice.counts[0] = top;
+  advice.predictedHalfWidth =
+      top >= 2 ? predictedHalfWidth(*plan, top) / mean : INFINITY;
+  advice.ok = true;
+  return advice;
+}
+
+std::vector<LevelReport> levelReports(const Hierarchy &h, const VarianceComponents &vc) {
+  // S^2 and T^2 on the data as measured (TR 2012 §6.1); the shares come from
+  // the design after removing levels with T^2 <= 0 (variance.hpp).
+  const std::vector<double> s2 = sSquared(h);
+  const std::vector<double> t2 = tSquared(s2, h.shape);
+  std::vector<LevelReport> out;
+  for (std::size_t i = 0; i < h.depth(); ++i) {
+    LevelReport l;
+    l.name = h.levelNames[i];
+    l.n = h.shape[i];
+    l.s2 = s2[i];
+    l.t2 = t2[i];
+    l.share = vc.levels[i].share;
+    l.removed = vc.levels[i].removed;
+    out.push_back(l);
+  }
+  return out;
+}
+
+Expected<SystemReport> systemReport(const SystemData &sys, const Hierarchy &h,
+                                    const std::string &benchmark, const ReportOptions &o) {
+  SystemReport r;
+  r.name = sys.system;
+  r.shape = sys.shape;
+  r.measurements = h.values.size();
+  r.mean = h.grandMean();
+  auto ci = meanInterval(h, o.confidence, o.ciMethod);
+  if (!ci)
+    return fail("system " + quotedName(sys.system) + where(benchmark) + ": " + ci.error());
+  r.ci = *ci;
+  BootstrapOptions bo;
+  bo.replicates = o.bootstrapReplicates;
+  bo.seed = alea::mixSeed(o.seed, "mean/" + benchmark + "/" + sys.system);
+  bo.threads = o.threads;
+  bo.scheme = o.scheme;
+  bo.confidence = o.confidence;
+  auto boot = bootstrapMean(h, bo);
+  if (!boot)
+    return fail("system " + quotedName(sys.system) + where(benchmark) + ": " + boot.error());
+  r.bootstrap = *boot;
+  auto vc = varianceComponents(h);
+  if (!vc)
+    return fail("system " + quotedName(sys.system) + where(benchmark) + ": " + vc.error());
+  r.levels = levelReports(h, *vc);
+  r.topLevelWithoutVariation = vc->topLevelWithoutVariation;
+  const auto top = h.topMeans();
+  const auto [lo, hi] = std::minmax_element(top.begin(), top.end());
+  r.bestUnitMean = *lo;
+  r.worstUnitMean = *hi;
+  r.bestUnit = sys.units[static_cast<std::size_t>(lo - top.begin())].label;
+  r.worstUnit = sys.units[static_cast<std::size_t>(hi - top.begin())].label;
+  r.plan = advise(h, o.costs, o.targetHalfWidth, std::nullopt, o.confidence);
+  return r;
+}
+
+bool intervalsDisagree(const Interval &a, const Interval &b, double fraction) {
+  const double scale = std::max(a.width(), b.width());
+  const double diff = std::max(std::fabs(a.lower - b.lower), std::fabs(a.upper - b.upper));
+  return diff > fraction * scale;
+}
+
+} // namespace
+
+std::string describeRatio(double ratio) {
+  if (ratio < 1)
+    return percent(1 - ratio) + " faster";
+  if (ratio > 1)
+    return percent(ratio - 1) + " slower";
+  return "no change";
+}
+
+Expected<Report> buildReport(const Table &table, const ReportOptions &options) {
+  if (!(options.confidence > 0 && options.confidence < 1))
+    return fail("confidence must be between 0 and 1 (exclusive)");
+  if (!(options.threshold >= 0 && options.threshold < 1))
+    return fail("threshold must be in [0, 1)");
+  if (!(options.disagreementFraction >= 0))
+    return fail("disagreement fraction must be >= 0");
+  if (!(options.targetHalfWidth > 0))
+    return fail("target half-width must be > 0");
+  if (table.size() == 0)
+    return fail("no measurements");
+  Report report;
+  report.levels = table.levels();
+  report.options = options;
+  report.baseline = options.baseline.empty() ? table.systems().front() : options.baseline;
+  report.options.baseline = report.baseline;
+  if (!table.findSystem(report.baseline)) {
+    std::string known;
+    for (const auto &s : table.systems())
+      known += (known.empty() ? "" : ", ") + s;
+    return fail("baseline system " + quotedName(report.baseline) +
+                " is not in the data (systems: " + known + ")");
+  }
+  if (auto o = overheadsFor(options.costs, table.levels().size()); !o)
+    return fail(o.error());
+
+  NestResult nested = nest(table);
+  if (nested.error)
+    return fail((nested.errorLine ? "line " + std::to_string(nested.errorLine) + ": " : "") +
+                *nested.error);
+  BalanceResult balanced = balance(std::move(nested.benchmarks), table.levels());
+  report.unbalanced = balanced.issues;
+  report.dropped = balanced.dropped;
+  if (!balanced.balanced() && options.unbalanced == UnbalancedPolicy::Error) {
+    const BalanceIssue &i = balanced.issues.front();
+    std::string path;
+    for (std::size_t k = 0; k < i.path.size(); ++k)
+      path += (k ? "/" : "") + i.path[k];
+    return fail("unbalanced data: system " + quotedName(i.system) + where(i.benchmark) +
+                (path.empty() ? "" : ", unit " + path) + " has " + std::to_string(i.found) +
+                " " + i.level + " units where others have " + std::to_string(i.expected) +
+                " (" + std::to_string(balanced.issues.size()) +
+                " such units; use --unbalanced=trim to trim)");
+  }
+
+  // Per benchmark: systems (baseline first), ratios, Speedup-Test.
+  std::vector<std::vector<std::vector<double>>> suiteReplicates; // [cand][bench]
+  std::vector<std::string> candidates;
+  for (const auto &s : table.systems())
+    if (s != report.baseline)
+      candidates.push_back(s);
+  suiteReplicates.resize(candidates.size());
+  std::vector<std::vector<double>> suiteEstimates(candidates.size());
+  std::vector<std::vector<Decision>> suiteDecisions(candidates.size());
+
+  for (const auto &bench : balanced.benchmarks) {
+    BenchmarkReport br;
+    br.name = bench.benchmark;
+    std::vector<const SystemData *> order;
+    for (const auto &s : bench.systems)
+      if (s.system == report.baseline)
+        order.push_back(&s);
+    for (const auto &s : bench.systems)
+      if (s.system != report.baseline)
+        order.push_back(&s);
+    std::vector<Hierarchy> hs;
+    for (const SystemData *s : order) {
+      if (s->shape.empty() || s->shape[0] < 2)
+        return fail("system " + quotedName(s->system) + where(bench.benchmark) + " has " +
+                    std::to_string(s->shape.empty() ? 0 : s->shape[0]) + " " +
+                    table.levels()[0] + " units; a confidence interval needs at least 2");
+      auto h = hierarchyOf(*s, table.levels());
+      if (!h)
+        return fail("system " + quotedName(s->system) + where(bench.benchmark) + ": " +
+                    h.error());
+      hs.push_back(std::move(*h));
+      auto sr = systemReport(*s, hs.back(), bench.benchmark, options);
+      if (!sr)
+        return fail(sr.error());
+      br.systems.push_back(std::move(*sr));
+    }
+    const bool hasBaseline = !order.empty() && order[0]->system == report.baseline;
+    if (!hasBaseline && !order.empty())
+      br.warnings.push_back("the baseline " + quotedName(report.baseline) +
+                            " has no measurements here: no ratios");
+    for (std::size_t k = hasBaseline ? 1 : order.size(); k < order.size(); ++k) {
+      const Hierarchy &cand = hs[k];
+      const Hierarchy &base = hs[0];
+      RatioReport rr;
+      rr.candidate = order[k]->system;
+      rr.baseline = report.baseline;
+      rr.confidence = options.confidence;
+      rr.threshold = options.threshold;
+      auto f = fiellerRatio(cand, base, options.confidence, options.ciMethod);
+      if (!f)
+        return fail(rr.candidate + " vs " + rr.baseline + where(bench.benchmark) + ": " +
+                    f.error());
+      rr.estimate = f->estimate;
+      rr.fiellerStatus = f->status;
+      rr.fieller = f->interval;
+      rr.fiellerDf = f->df;
+      BootstrapOptions bo;
+      bo.replicates = options.bootstrapReplicates;
+      bo.seed = alea::mixSeed(options.seed, "ratio/" + bench.benchmark + "/" + rr.candidate);
+      bo.threads = options.threads;
+      bo.scheme = options.scheme;
+      bo.confidence = options.confidence;
+      bo.keepReplicates = true;
+      auto b = bootstrapRatio(cand, base, bo);
+      if (!b)
+        return fail(rr.candidate + " vs " + rr.baseline + where(bench.benchmark) + ": " +
+                    b.error());
+      rr.bootstrap = b->interval;
+      if (rr.fieller) {
+        rr.decision = decide(*rr.fieller, options.threshold);
+        rr.decisionBasis = "fieller";
+        rr.disagreement =
+            intervalsDisagree(*rr.fieller, rr.bootstrap, options.disagreementFraction);
+        if (rr.disagreement)
+          br.warnings.push_back(
+              rr.candidate + " vs " + rr.baseline +
+              ": Fieller's and the bootstrap interval disagree by more than " +
+              percent(options.disagreementFraction, 0) +
+              " of the wider interval's width; few top-level units or non-normal " +
+              table.levels()[0] + " means: add " + table.levels()[0] + "s");
+      } else {
+        rr.decision = decide(rr.bootstrap, options.threshold);
+        rr.decisionBasis = "bootstrap";
+        br.warnings.push_back(rr.candidate + " vs " + rr.baseline +
+                              ": Fieller's interval is unbounded (the baseline mean is "
+                              "not significantly different from zero); the decision "
+                              "uses the bootstrap interval");
+      }
+      if (options.speedupTest) {
+        SpeedupTestReport st;
+        const auto x = base.topMeans();
+        const auto y = cand.topMeans();
+        SpeedupTestOptions so;
+        so.risk = 1 - options.confidence;
+        auto t = speedupTest(x, y, so);
+        if (t) {
+          st.ok = true;
+          st.meanSpeedup = t->meanSpeedup;
+          st.medianSpeedup = t->medianSpeedup;
+          st.meanVerdict = meanVerdictName(t->meanVerdict);
+          st.medianVerdict = medianVerdictName(t->medianVerdict);
+          st.probabilityBaselineSlower = t->probabilityXGreater;
+          st.probabilityAboveHalf = t->probabilityAboveHalf;
+          st.notes = t->notes;
+        } else {
+          st.error = t.error();
+        }
+        rr.speedupTest = std::move(st);
+      }
+      const auto ci = std::find(candidates.begin(), candidates.end(), rr.candidate) -
+                      candidates.begin();
+      suiteReplicates[ci].push_back(std::move(b->replicateValues));
+      suiteEstimates[ci].push_back(rr.estimate);
+      suiteDecisions[ci].push_back(rr.decision);
+      br.ratios.push_back(std::move(rr));
+    }
+    for (const auto &s : br.systems)
+      if (s.topLevelWithoutVariation)
+        br.warnings.push_back(s.name + ": the " + table.levels()[0] +
+                              " level shows no variation beyond the levels below "
+                              "(T^2 <= 0)");
+    report.benchmarks.push_back(std::move(br));
+  }
+
+  // Suite: geometric mean of the per-benchmark ratios (Li, Chen & Peng §IV):
+  // replicate r of the GM uses replicate r of every benchmark's ratio, each
+  // drawn independently (per-benchmark seeds), so each system is resampled
+  // within each benchmark.
+  if (report.benchmarks.size() > 1) {
+    for (std::size_t c = 0; c < candidates.size(); ++c) {
+      const auto &reps = suiteReplicates[c];
+      if (reps.size() < 2)
+        continue;
+      SuiteRatioReport sr;
+      sr.candidate = candidates[c];
+      sr.baseline = report.baseline;
+      sr.benchmarks = reps.size();
+      sr.confidence = options.confidence;
+      double logSum = 0;
+      for (double e : suiteEstimates[c])
+        logSum += std::log(e);
+      sr.geometricMean = std::exp(logSum / static_cast<double>(reps.size()));
+      std::size_t nRep = reps.front().size();
+      for (const auto &v : reps)
+        nRep = std::min(nRep, v.size());
+      std::vector<double> gm(nRep);
+      for (std::size_t r = 0; r < nRep; ++r) {
+        double s = 0;
+        for (const auto &v : reps)
+          s += std::log(v[r]);
+        gm[r] = std::exp(s / static_cast<double>(reps.size()));
+      }
+      sr.bootstrap = percentileInterval(gm, options.confidence,
+                                        QuantileRule::PaperOrderStatistic);
+      sr.decision = decide(sr.bootstrap, options.threshold);
+      for (Decision d : suiteDecisions[c]) {
+        sr.faster += d == Decision::Faster;
+        sr.slower += d == Decision::Slower;
+      }
+      report.suite.push_back(sr);
+    }
+  }
+
+  if (!report.dropped.empty()) {
+    std::size_t measurements = 0;
+    for (const auto &d : report.dropped)
+      measurements += d.measurements;
+    report.warnings.push_back("unbalanced data: trimmed " + std::to_string(measurements) +
+                              " measurements in " + std::to_string(report.dropped.size()) +
+                              " places to balance the design (see the list)");
+  }
+  return report;
+}
+
+Expected<PlanSet> buildPlans(const Table &table, const PlanRequest &request,
+                             UnbalancedPolicy unbalanced) {
+  if (!request.targetHalfWidth && !request.budget)
+    return fail("give a target half-width or a budget");
+  if (request.targetHalfWidth && !(*request.targetHalfWidth > 0))
+    return fail("the target half-width must be > 0");
+  if (request.budget && !(*request.budget > 0))
+    return fail("the budget must be > 0");
+  if (auto o = overheadsFor(request.costs, table.levels().size()); !o)
+    return fail(o.error());
+  NestResult nested = nest(table);
+  if (nested.error)
+    return fail((nested.errorLine ? "line " + std::to_string(nested.errorLine) + ": " : "") +
+                *nested.error);
+  BalanceResult balanced = balance(std::move(nested.benchmarks), table.levels());
+  PlanSet out;
+  out.levels = table.levels();
+  out.unbalanced = balanced.issues;
+  out.dropped = balanced.dropped;
+  if (!balanced.balanced() && unbalanced == UnbalancedPolicy::Error)
+    return fail("unbalanced data (" + std::to_string(balanced.issues.size()) +
+                " units; use --unbalanced=trim to trim)");
+  for (const auto &bench : balanced.benchmarks) {
+    for (const auto &sys : bench.systems) {
+      auto h = hierarchyOf(sys, table.levels());
+      if (!h)
+        return fail("system " + quotedName(sys.system) + where(bench.benchmark) + ": " +
+                    h.error());
+      PlanReport pr;
+      pr.system = sys.system;
+      pr.benchmark = bench.benchmark;
+      pr.mean = h->grandMean();
+      auto vc = varianceComponents(*h);
+      if (!vc)
+        return fail("system " + quotedName(sys.system) + where(bench.benchmark) + ": " +
+                    vc.error());
+      pr.levels = levelReports(*h, *vc);
+      pr.overheads = *overheadsFor(request.costs, h->depth());
+      pr.budget = request.budget;
+      pr.budgetMeasurements = request.budget ? *request.budget / pr.mean : 0;
+      pr.plan = advise(*h, request.costs, request.targetHalfWidth, request.budget,
+                       request.confidence);
+      const auto top = h->topMeans();
+      double m = 0;
+      for (double v : top)
+        m += v;
+      m /= static_cast<double>(top.size());
+      double ss = 0;
+      for (double v : top)
+        ss += (v - m) * (v - m);
+      pr.relativeSd = std::sqrt(ss / static_cast<double>(top.size() - 1)) / m;
+      if (request.targetHalfWidth)
+        pr.kj13TopCount =
+            requiredTopCount(pr.relativeSd, *request.targetHalfWidth, request.confidence);
+      out.plans.push_back(std::move(pr));
+    }
+  }
+  return out;
+}
+
+namespace {
+bool parseDouble(std::string_view text, double &out) {
+  while (!text.empty() && text.front() == ' ')
+    text.remove_prefix(1);
+  while (!text.empty() && text.back() == ' ')
+    text.remove_suffix(1);
+  if (!text.empty() && text.front() == '+')
+    text.remove_prefix(1);
+  if (text.empty())
+    return false;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc() && ptr == text.data() + text.size() && std::isfinite(out);
+}
+} // namespace
+
+Expected<double> parseFraction(std::string_view text) {
+  const bool percentSign = !text.empty() && text.back() == '%';
+  if (percentSign)
+    text.remove_suffix(1);
+  double v = 0;
+  if (!parseDouble(text, v))
+    return fail("\"" + std::string(text) + (percentSign ? "%" : "") +
+                "\" is not a number or a percentage");
+  return percentSign ? v / 100.0 : v;
+}
+
+Expected<std::vector<double>> parseCosts(std::string_view text,
+                                         const std::vector<std::string> &levels) {
+  const std::size_t want = levels.empty() ? 0 : levels.size() - 1;
+  std::vector<std::string_view> items;
+  while (true) {
+    const auto comma = text.find(',');
+    items.push_back(text.substr(0, comma));
+    if (comma == std::string_view::npos)
+      break;
+    text.remove_prefix(comma + 1);
+  }
+  std::vector<double> costs(want, 0);
+  std::vector<bool> set(want, false);
+  const bool named = items.front().find('=') != std::string_view::npos;
+  if (!named && items.size() != want)
+    return fail("expected " + std::to_string(want) + " costs (one per level except the lowest: " +
+                [&] {
+                  std::string n;
+                  for (std::size_t i = 0; i < want; ++i)
+                    n += (i ? "," : "") + levels[i];
+                  return n;
+                }() +
+                "), got " + std::to_string(items.size()));
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    std::string_view item = items[i];
+    std::size_t index = i;
+    if (named) {
+      const auto eq = item.find('=');
+      if (eq == std::string_view::npos)
+        return fail("cost \"" + std::string(item) + "\" is not of the form level=value");
+      const std::string name(item.substr(0, eq));
+      const auto it = std::find(levels.begin(), levels.end(), name);
+      if (it == levels.end())
+        return fail("cost for unknown level \"" + name + "\"");
+      index = static_cast<std::size_t>(it - levels.begin());
+      if (index >= want)
+        return fail("the lowest level (" + name +
+                    ") has no overhead: costs are in units of one of its measurements");
+      if (set[index])
+        return fail("cost for level \"" + name + "\" given twice");
+      item = item.substr(eq + 1);
+    }
+    double v = 0;
+    if (!parseDouble(item, v) || v < 0)
+      return fail("cost \"" + std::string(item) + "\" is not a number >= 0");
+    costs[index] = v;
+    set[index] = true;
+  }
+  for (std::size_t i = 0; i < want; ++i)
+    if (!set[i])
+      return fail("no cost for level \"" + levels[i] + "\"");
+  return costs;
+}
+
+} // namespace alea::analysis

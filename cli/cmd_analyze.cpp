@@ -1,0 +1,146 @@
+// `alea analyze FILE`: the statistics engine on a long-form measurement CSV
+// (docs/analyze.md). Parses options, reads the file, and hands the table to
+// the report model and formatter of alea_analysis; errors are thrown once as
+// alea::cli::Error ("data.csv:17:4: value "abc" is not a number").
+#include "command.hpp"
+
+#include "alea/analysis/csv.hpp"
+#include "alea/analysis/format.hpp"
+#include "alea/analysis/report.hpp"
+#include "alea/random.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+namespace {
+
+struct AnalyzeOptions {
+  std::string file;
+  std::string baseline;
+  std::vector<std::string> levels;
+  std::string format = "text";
+  std::string confidence = "0.95";
+  std::string threshold = "0.01";
+  std::size_t replicates = 2000;
+  std::string seed = "0";
+  unsigned threads = 0;
+  std::string resampling = "rrr";
+  std::string ciVariant = "t";
+  std::string unbalanced = "trim";
+  std::string costs;
+  std::string target = "0.01";
+  std::string disagreement = "0.25";
+  bool noSpeedupTest = false;
+};
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw alea::cli::Error("cannot read " + path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+double fraction(const std::string &text, const char *option) {
+  auto v = alea::analysis::parseFraction(text);
+  if (!v)
+    throw alea::cli::Error(std::string(option) + ": " + v.error());
+  return *v;
+}
+
+int runAnalyze(const AnalyzeOptions &o) {
+  namespace an = alea::analysis;
+  const auto format = an::parseFormat(o.format);
+  if (!format)
+    throw alea::cli::Error("--format: unknown format \"" + o.format +
+                           "\" (text, json, csv, md)");
+  an::ReportOptions ro;
+  ro.baseline = o.baseline;
+  ro.confidence = fraction(o.confidence, "--confidence");
+  ro.threshold = fraction(o.threshold, "--threshold");
+  ro.targetHalfWidth = fraction(o.target, "--target-half-width");
+  ro.disagreementFraction = fraction(o.disagreement, "--disagreement");
+  ro.bootstrapReplicates = o.replicates;
+  ro.threads = o.threads;
+  if (!alea::parseSeed(o.seed, ro.seed))
+    throw alea::cli::Error("--seed: \"" + o.seed + "\" is not a decimal or 0x hex number");
+  auto scheme = an::ResamplingScheme::parse(o.resampling);
+  if (!scheme)
+    throw alea::cli::Error("--resampling: " + scheme.error());
+  ro.scheme = *scheme;
+  if (o.ciVariant == "t")
+    ro.ciMethod = an::IntervalMethod::T;
+  else if (o.ciVariant == "normal")
+    ro.ciMethod = an::IntervalMethod::Normal;
+  else
+    throw alea::cli::Error("--ci-variant: \"" + o.ciVariant + "\" is not t or normal");
+  if (o.unbalanced == "trim")
+    ro.unbalanced = an::UnbalancedPolicy::Trim;
+  else if (o.unbalanced == "error")
+    ro.unbalanced = an::UnbalancedPolicy::Error;
+  else
+    throw alea::cli::Error("--unbalanced: \"" + o.unbalanced + "\" is not error or trim");
+  ro.speedupTest = !o.noSpeedupTest;
+
+  an::CsvOptions co;
+  co.levels = o.levels;
+  const auto parsed = an::parseCsv(readFile(o.file), co);
+  if (parsed.error)
+    throw alea::cli::Error(parsed.error->format(o.file));
+  if (!o.costs.empty()) {
+    auto costs = an::parseCosts(o.costs, parsed.table->levels());
+    if (!costs)
+      throw alea::cli::Error("--costs: " + costs.error());
+    ro.costs = *costs;
+  }
+  auto report = an::buildReport(*parsed.table, ro);
+  if (!report)
+    throw alea::cli::Error(o.file + ": " + report.error());
+  std::cout << an::formatReport(*report, *format);
+  return 0;
+}
+
+void setupAnalyze(CLI::App &app) {
+  auto o = std::make_shared<AnalyzeOptions>();
+  auto *sub = app.add_subcommand(
+      "analyze", "Layout-independent statistics on a long-form measurement CSV "
+                 "(system,[benchmark,]<levels>,value)");
+  sub->add_option("file", o->file, "CSV file")->required();
+  sub->add_option("--baseline", o->baseline, "denominator system (default: the first)");
+  sub->add_option("--levels", o->levels, "level columns, highest first (default: header)")
+      ->delimiter(',');
+  sub->add_option("--format", o->format, "text, json, csv or md")->capture_default_str();
+  sub->add_option("--confidence", o->confidence, "confidence level (0.95 or 95%)")
+      ->capture_default_str();
+  sub->add_option("--threshold", o->threshold, "decision threshold (0.01 or 1%)")
+      ->capture_default_str();
+  sub->add_option("--bootstrap-replicates", o->replicates, "bootstrap replicates (>= 1000)")
+      ->capture_default_str();
+  sub->add_option("--seed", o->seed, "bootstrap seed (decimal or 0x hex)")
+      ->capture_default_str();
+  sub->add_option("--threads", o->threads, "bootstrap threads (0: all cores)")
+      ->capture_default_str();
+  sub->add_option("--resampling", o->resampling, "rrr, rrn, rnn or flat")
+      ->capture_default_str();
+  sub->add_option("--ci-variant", o->ciVariant, "t or normal quantile")->capture_default_str();
+  sub->add_option("--unbalanced", o->unbalanced, "error or trim")->capture_default_str();
+  sub->add_option("--costs", o->costs,
+                  "planner overheads per level except the lowest, in measurements: "
+                  "c1,c2 highest first or level=cost,...");
+  sub->add_option("--target-half-width", o->target,
+                  "planner target relative half-width (0.01 or 1%)")
+      ->capture_default_str();
+  sub->add_option("--disagreement", o->disagreement,
+                  "Fieller/bootstrap disagreement warning, fraction of CI width")
+      ->capture_default_str();
+  sub->add_flag("--no-speedup-test", o->noSpeedupTest, "skip the Speedup-Test");
+  sub->callback([o] { alea::cli::setExitCode(runAnalyze(*o)); });
+}
+
+} // namespace
+
+ALEA_COMMAND("analyze", setupAnalyze);

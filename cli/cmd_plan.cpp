@@ -1,0 +1,102 @@
+// `alea plan FILE`: the Kalibera-Jones planner on pilot data (a long-form
+// CSV): variance components, optimal counts per level (eq. 14 after level
+// removal), top-level units for a target half-width or a time budget, the
+// predicted half-width, and the KJ13 Tables 6/7 rule. See docs/analyze.md.
+#include "command.hpp"
+
+#include "alea/analysis/csv.hpp"
+#include "alea/analysis/format.hpp"
+#include "alea/analysis/report.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+namespace {
+
+struct PlanOptions {
+  std::string file;
+  std::vector<std::string> levels;
+  std::string format = "text";
+  std::string costs;
+  std::string target;
+  double budget = 0;
+  std::string confidence = "0.95";
+  std::string unbalanced = "trim";
+};
+
+int runPlan(const PlanOptions &o) {
+  namespace an = alea::analysis;
+  const auto format = an::parseFormat(o.format);
+  if (!format)
+    throw alea::cli::Error("--format: unknown format \"" + o.format +
+                           "\" (text, json, csv, md)");
+  an::PlanRequest req;
+  if (!o.target.empty()) {
+    auto t = an::parseFraction(o.target);
+    if (!t)
+      throw alea::cli::Error("--target-half-width: " + t.error());
+    req.targetHalfWidth = *t;
+  }
+  if (o.budget != 0)
+    req.budget = o.budget;
+  if (!req.targetHalfWidth && !req.budget)
+    throw alea::cli::Error("give --target-half-width P or --budget SECONDS");
+  auto c = an::parseFraction(o.confidence);
+  if (!c)
+    throw alea::cli::Error("--confidence: " + c.error());
+  req.confidence = *c;
+  an::UnbalancedPolicy policy = an::UnbalancedPolicy::Trim;
+  if (o.unbalanced == "error")
+    policy = an::UnbalancedPolicy::Error;
+  else if (o.unbalanced != "trim")
+    throw alea::cli::Error("--unbalanced: \"" + o.unbalanced + "\" is not error or trim");
+
+  std::ifstream in(o.file, std::ios::binary);
+  if (!in)
+    throw alea::cli::Error("cannot read " + o.file);
+  std::ostringstream text;
+  text << in.rdbuf();
+  an::CsvOptions co;
+  co.levels = o.levels;
+  const auto parsed = an::parseCsv(text.str(), co);
+  if (parsed.error)
+    throw alea::cli::Error(parsed.error->format(o.file));
+  if (!o.costs.empty()) {
+    auto costs = an::parseCosts(o.costs, parsed.table->levels());
+    if (!costs)
+      throw alea::cli::Error("--costs: " + costs.error());
+    req.costs = *costs;
+  }
+  auto plans = an::buildPlans(*parsed.table, req, policy);
+  if (!plans)
+    throw alea::cli::Error(o.file + ": " + plans.error());
+  std::cout << an::formatPlans(*plans, *format);
+  return 0;
+}
+
+void setupPlan(CLI::App &app) {
+  auto o = std::make_shared<PlanOptions>();
+  auto *sub = app.add_subcommand(
+      "plan", "Optimal repetition counts per level from pilot data (Kalibera & Jones)");
+  sub->add_option("file", o->file, "pilot data, long-form CSV")->required();
+  sub->add_option("--levels", o->levels, "level columns, highest first (default: header)")
+      ->delimiter(',');
+  sub->add_option("--costs", o->costs,
+                  "overheads per level except the lowest, in measurements: c1,c2 "
+                  "highest first or level=cost,... (default: 1 each)");
+  auto *target = sub->add_option("--target-half-width", o->target,
+                                 "target relative half-width of the mean's CI (0.01 or 1%)");
+  auto *budget = sub->add_option("--budget", o->budget,
+                                 "time budget, in the unit of the values (seconds)");
+  target->excludes(budget);
+  sub->add_option("--confidence", o->confidence, "confidence level")->capture_default_str();
+  sub->add_option("--format", o->format, "text, json, csv or md")->capture_default_str();
+  sub->add_option("--unbalanced", o->unbalanced, "error or trim")->capture_default_str();
+  sub->callback([o] { alea::cli::setExitCode(runPlan(*o)); });
+}
+
+} // namespace
+
+ALEA_COMMAND("plan", setupPlan);
