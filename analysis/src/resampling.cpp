@@ -208,6 +208,10 @@ void finishPValues(RandomizationResult &r) {
 
 } // namespace
 
+BenchmarkRuns topLevelRuns(const Hierarchy &baseline, const Hierarchy &candidate) {
+  return {baseline.topMeans(), candidate.topMeans()};
+}
+
 Expected<double> suiteRatio(std::span<const BenchmarkRuns> suite, SuiteMean mean) {
   if (auto why = validateSuite(suite); !why.empty())
     return fail(why);

@@ -157,6 +157,15 @@ Expected<SpeedupTestResult> speedupTest(std::span<const double> x, std::span<con
   return r;
 }
 
+Expected<SpeedupTestResult> speedupTest(const Hierarchy &baseline, const Hierarchy &candidate,
+                                        const SpeedupTestOptions &options) {
+  for (const Hierarchy *h : {&baseline, &candidate})
+    if (auto why = validateHierarchy(*h); !why.empty())
+      return fail(why);
+  const auto x = baseline.topMeans(), y = candidate.topMeans();
+  return speedupTest(std::span<const double>(x), std::span<const double>(y), options);
+}
+
 Expected<SuiteProportion> suiteProportion(std::size_t a, std::size_t b, double confidence) {
   PropTestOptions po;
   po.confidence = confidence;

@@ -185,3 +185,18 @@ TEST(Empirical, FiveNumberSummaryAndSinglePickPerBenchmark) {
 
 } // namespace
 } // namespace alea::analysis
+
+namespace alea::analysis {
+namespace {
+
+TEST(Resampling, TopLevelRunsAreTheBuildMeans) {
+  auto a = makeHierarchy({"build", "iteration"}, {3, 2}, {1, 3, 2, 2, 5, 7});
+  auto b = makeHierarchy({"build", "iteration"}, {2, 2}, {1, 1, 2, 4});
+  ASSERT_TRUE(a && b);
+  const auto runs = topLevelRuns(*a, *b);
+  EXPECT_EQ(runs.baseline, (std::vector<double>{2, 2, 6}));
+  EXPECT_EQ(runs.candidate, (std::vector<double>{1, 3}));
+}
+
+} // namespace
+} // namespace alea::analysis

@@ -4,6 +4,8 @@
 // formulas (V19-V25).
 #include "alea/analysis/speedup_test.hpp"
 
+#include "alea/analysis/hierarchy.hpp"
+
 #include "alea/random.hpp"
 
 #include <gtest/gtest.h>
@@ -136,6 +138,30 @@ TEST(SuiteLevel, GainFactorV19V20) {
   const std::vector<BenchmarkMedians> exact = {{3, 1}, {3600, 3600 / 1.05}};
   EXPECT_NEAR(*gainFactor(exact), 0.0476195, 5e-8);
   EXPECT_NEAR(*gainFactor(exact, GainWeights::Unit), 0.0481345, 5e-8);
+}
+
+} // namespace
+} // namespace alea::analysis
+
+namespace alea::analysis {
+namespace {
+
+TEST(SpeedupTest, OnHierarchiesUsesTheBuildMeans) {
+  // 5 builds x 2 iterations whose build means are Touati's t1 and t2.
+  std::vector<double> a, b;
+  for (std::size_t i = 0; i < 5; ++i) {
+    a.insert(a.end(), {t1[i] - 0.01, t1[i] + 0.01});
+    b.insert(b.end(), {t2[i] + 0.02, t2[i] - 0.02});
+  }
+  auto ha = makeHierarchy({"build", "iteration"}, {5, 2}, a);
+  auto hb = makeHierarchy({"build", "iteration"}, {5, 2}, b);
+  ASSERT_TRUE(ha && hb);
+  auto viaHierarchy = speedupTest(*ha, *hb);
+  auto direct = speedupTest(t1, t2);
+  ASSERT_TRUE(viaHierarchy && direct);
+  EXPECT_NEAR(viaHierarchy->tTest->pValue, direct->tTest->pValue, 1e-12);
+  EXPECT_EQ(viaHierarchy->n, 5u);
+  EXPECT_EQ(viaHierarchy->medianVerdict, direct->medianVerdict);
 }
 
 } // namespace

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "alea/analysis/expected.hpp"
+#include "alea/analysis/hierarchy.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -25,6 +26,11 @@ struct BenchmarkRuns {
   std::vector<double> baseline;
   std::vector<double> candidate;
 };
+
+// One benchmark's runs taken as the top-level (build) means of each system's
+// hierarchy: the unit to resample when layouts are randomized (spec Part 3,
+// note 1). Preconditions: both hierarchies valid.
+BenchmarkRuns topLevelRuns(const Hierarchy &baseline, const Hierarchy &candidate);
 
 // The per-system summary over the suite (spec §2.2 and A4-1).
 enum class SuiteMean {

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "alea/analysis/expected.hpp"
+#include "alea/analysis/hierarchy.hpp"
 #include "alea/analysis/htest.hpp"
 
 #include <cstddef>
@@ -84,6 +85,12 @@ struct SpeedupTestResult {
 // NotComputable verdict, not as an error.
 Expected<SpeedupTestResult> speedupTest(std::span<const double> baseline,
                                         std::span<const double> candidate,
+                                        const SpeedupTestOptions &options = {});
+
+// The protocol on the top-level (build) means of two systems: with
+// randomized layouts the build, not the iteration, is the independent run the
+// papers assume (docs/methods.md §2). Fails on an invalid hierarchy.
+Expected<SpeedupTestResult> speedupTest(const Hierarchy &baseline, const Hierarchy &candidate,
                                         const SpeedupTestOptions &options = {});
 
 // --- suite level (seed 002 §1.4-§1.5) ---------------------------------------
