@@ -72,6 +72,30 @@ for (i in seq_len(nrow(cases))) {
     probs <- as.numeric(strsplit(o$probs, "|", fixed = TRUE)[[1]])
     q <- quantile(x, probs, type = 7, names = FALSE)
     for (k in seq_along(probs)) emit(id, sprintf("q%s", format(probs[k])), q[k])
+  } else if (cs$test == "speedup.test") {
+    # The Speedup-Test decision (docs/methods.md §2) written independently in
+    # R: small samples -> Shapiro-Wilk gate -> var.test selects var.equal ->
+    # one-sided t.test; median path: wilcox.test "greater", then ks.test on
+    # the median-centred samples. Verdict codes: mean 0 significant, 1 not
+    # significant, 2 not normal; median 0 median speedup, 1 P(X>Y) only, 2 no.
+    risk <- 1 - conf
+    small <- length(x) < 30 || length(y) < 30
+    eq <- FALSE; mv <- NA; tp <- NA
+    if (small && (shapiro.test(x)$p.value < risk || shapiro.test(y)$p.value < risk)) {
+      mv <- 2
+    } else {
+      if (small) eq <- var.test(x, y, conf.level = conf)$p.value >= risk
+      tp <- t.test(x, y, alternative = "greater", var.equal = eq, conf.level = conf)$p.value
+      mv <- if (tp < risk) 0 else 1
+    }
+    wp <- suppressWarnings(wilcox.test(x, y, alternative = "greater"))$p.value
+    kp <- suppressWarnings(ks.test(x - median(x), y - median(y)))$p.value
+    md <- if (wp >= risk) 2 else if (kp >= risk) 0 else 1
+    emit(id, "mean.verdict", mv); emit(id, "median.verdict", md)
+    if (!is.na(tp)) { emit(id, "t.p.value", tp); emit(id, "pooled", as.numeric(eq)) }
+    emit(id, "wilcox.p.value", wp); emit(id, "ks.p.value", kp)
+    emit(id, "median.speedup", median(x) / median(y))
+    emit(id, "mean.speedup", mean(x) / mean(y))
   } else if (cs$test == "median") {
     emit(id, "median", median(x))
   } else stop("unknown test ", cs$test)

@@ -6,6 +6,7 @@
 
 #include "alea/analysis/diagnostics.hpp"
 #include "alea/analysis/htest.hpp"
+#include "alea/analysis/speedup_test.hpp"
 
 #include <gtest/gtest.h>
 
@@ -156,6 +157,29 @@ std::map<std::string, double> compute(const Case &c) {
       key << "q" << std::stod(p);
       out[key.str()] = quantileType7(x, std::stod(p));
     }
+  } else if (c.test == "speedup.test") {
+    auto r = speedupTest(x, y, {.risk = 1 - conf});
+    EXPECT_TRUE(r.ok());
+    if (!r)
+      return out;
+    auto meanCode = [](MeanVerdict v) {
+      return v == MeanVerdict::Significant ? 0.0 : v == MeanVerdict::NotSignificant ? 1.0 : 2.0;
+    };
+    auto medianCode = [](MedianVerdict v) {
+      return v == MedianVerdict::MedianSpeedup ? 0.0 : v == MedianVerdict::ProbabilityOnly ? 1.0 : 2.0;
+    };
+    out = {{"mean.verdict", meanCode(r->meanVerdict)},
+           {"median.verdict", medianCode(r->medianVerdict)},
+           {"median.speedup", r->medianSpeedup},
+           {"mean.speedup", r->meanSpeedup}};
+    if (r->tTest) {
+      out["t.p.value"] = r->tTest->pValue;
+      out["pooled"] = r->tTest->pooled ? 1.0 : 0.0;
+    }
+    if (r->wilcoxon)
+      out["wilcox.p.value"] = r->wilcoxon->pValue;
+    if (r->ks)
+      out["ks.p.value"] = r->ks->pValue;
   } else if (c.test == "median") {
     out["median"] = median(x);
   } else {
