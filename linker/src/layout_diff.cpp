@@ -39,6 +39,19 @@ LayoutDiff diffLayouts(const Layout &a, const Layout &b) {
   const auto &fa = a.functions;
   const auto &fb = b.functions;
   std::vector<std::size_t> partnerA(fa.size(), None), partnerB(fb.size(), None);
+  // Padding functions take no part in matching: mark them as their own partner
+  // so no step picks them up, then count them.
+  constexpr std::size_t Padding = None - 1;
+  for (std::size_t i = 0; i < fa.size(); ++i)
+    if (fa[i].padding) {
+      partnerA[i] = Padding;
+      ++d.paddingA;
+    }
+  for (std::size_t j = 0; j < fb.size(); ++j)
+    if (fb[j].padding) {
+      partnerB[j] = Padding;
+      ++d.paddingB;
+    }
   auto link = [&](std::size_t i, std::size_t j) {
     partnerA[i] = j;
     partnerB[j] = i;
@@ -106,11 +119,11 @@ LayoutDiff diffLayouts(const Layout &a, const Layout &b) {
   // Ranks among matched functions, in each side's own order.
   std::vector<std::size_t> rankB(fb.size(), None);
   for (std::size_t j = 0, r = 0; j < fb.size(); ++j)
-    if (partnerB[j] != None)
+    if (partnerB[j] != None && partnerB[j] != Padding)
       rankB[j] = r++;
   for (std::size_t i = 0, r = 0; i < fa.size(); ++i) {
     const std::size_t j = partnerA[i];
-    if (j == None)
+    if (j == None || j == Padding)
       continue;
     if (rankB[j] != r)
       ++d.moved;

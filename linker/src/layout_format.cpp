@@ -109,7 +109,8 @@ std::string formatLayout(const Layout &l) {
     std::snprintf(buf, sizeof buf, "%6zu  0x%016llx  %8llu  ", i,
                   static_cast<unsigned long long>(f.address),
                   static_cast<unsigned long long>(f.size));
-    os << buf << f.section << "  " << f.name << (f.local ? " (local)" : "") << "\n";
+    os << buf << f.section << "  " << f.name
+       << (f.padding ? " (alea padding)" : f.local ? " (local)" : "") << "\n";
   }
   return os.str();
 }
@@ -124,7 +125,8 @@ std::string layoutToJson(const Layout &l) {
     const auto &f = l.functions[i];
     os << (i ? "," : "") << "\n{\"name\":" << jsonString(f.name) << ",\"address\":" << f.address
        << ",\"size\":" << f.size << ",\"section\":" << jsonString(f.section)
-       << ",\"local\":" << (f.local ? "true" : "false") << "}";
+       << ",\"local\":" << (f.local ? "true" : "false")
+       << ",\"padding\":" << (f.padding ? "true" : "false") << "}";
   }
   os << "]}\n";
   return os.str();
@@ -142,6 +144,7 @@ std::string formatDiff(const Layout &a, const Layout &b, const LayoutDiff &d) {
   os << "matched:                   " << m << " (" << d.matchedByName << " by name, "
      << d.matchedBySize << " by unique size)\n";
   os << "unmatched locals:          A " << d.unmatchedLocalA << ", B " << d.unmatchedLocalB << "\n";
+  os << "alea padding functions:    A " << d.paddingA << ", B " << d.paddingB << "\n";
   if (!d.onlyInA.empty())
     os << "only in A:                 " << d.onlyInA.size() << " (" << joined(d.onlyInA, ", ")
        << ")\n";
@@ -182,7 +185,8 @@ std::string diffToJson(const Layout &a, const Layout &b, const LayoutDiff &d) {
      << ",\"matched\":" << d.matched() << ",\"matched_by_name\":" << d.matchedByName
      << ",\"matched_by_size\":" << d.matchedBySize
      << ",\"unmatched_local_a\":" << d.unmatchedLocalA
-     << ",\"unmatched_local_b\":" << d.unmatchedLocalB << ",\"only_in_a\":";
+     << ",\"unmatched_local_b\":" << d.unmatchedLocalB << ",\"padding_a\":" << d.paddingA
+     << ",\"padding_b\":" << d.paddingB << ",\"only_in_a\":";
   names(d.onlyInA);
   os << ",\"only_in_b\":";
   names(d.onlyInB);

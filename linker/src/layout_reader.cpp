@@ -288,6 +288,7 @@ std::optional<Layout> readLayout(const std::string &path, std::string &error) {
       f.size = sym.st_size;
       f.section = sec->second.name;
       f.local = GELF_ST_BIND(sym.st_info) == STB_LOCAL;
+      f.padding = f.local && f.name.compare(0, PaddingPrefix.size(), PaddingPrefix) == 0;
       auto [it, inserted] = byPlace.try_emplace({sym.st_shndx, sym.st_value}, f);
       if (!inserted && preferredOver(f, it->second)) {
         f.size = std::max(f.size, it->second.size);

@@ -385,3 +385,30 @@ int main(int argc, char **argv) { (void)argv; return BIG(argc) + T1(argc) + T2(a
   EXPECT_TRUE(d.onlyInA.empty());
   EXPECT_EQ(d.matchedByName + d.matchedBySize + d.unmatchedLocalA, a.functions.size());
 }
+
+TEST_F(LinkerLayout, PaddingFunctionsAreMarkedAndNeverMatched) {
+  // Two builds whose padding function (named like the plugin's) differs in size.
+  const char *src = R"(
+static __attribute__((noinline, used)) int __alea_pad_0(int x) { return PADBODY; }
+int main(int argc, char **argv) { (void)argv; return argc - 1; }
+)";
+  writeFile("pad.c", src);
+  run(Clang + " -O1 -fuse-ld=lld '-DPADBODY=x+1' -o " + path("pad_a") + " " + path("pad.c"));
+  run(Clang + " -O1 -fuse-ld=lld '-DPADBODY=x*x*x+x*7+(x>>3)' -o " + path("pad_b") + " " +
+      path("pad.c"));
+  const auto a = mustRead(path("pad_a"));
+  const auto b = mustRead(path("pad_b"));
+  std::size_t marked = 0;
+  for (const auto &f : a.functions)
+    if (f.padding) {
+      ++marked;
+      EXPECT_EQ(f.name, "__alea_pad_0");
+    }
+  EXPECT_EQ(marked, 1u);
+  const auto d = al::diffLayouts(a, b);
+  EXPECT_EQ(d.paddingA, 1u);
+  EXPECT_EQ(d.paddingB, 1u);
+  EXPECT_EQ(d.matched(), a.functions.size() - 1); // everything but the padding
+  EXPECT_EQ(d.unmatchedLocalA, 0u);
+  EXPECT_NE(al::formatLayout(a).find("__alea_pad_0 (alea padding)"), std::string::npos);
+}

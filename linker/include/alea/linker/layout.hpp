@@ -55,7 +55,12 @@ struct Function {
   std::uint64_t size = 0;
   std::string section;
   bool local = false; // STB_LOCAL binding (names may be randomized by alea)
+  // A never-called padding function of the code-padding factor (local, named
+  // PaddingPrefix...): part of the layout, but not matched by diffLayouts.
+  bool padding = false;
 };
+
+inline constexpr std::string_view PaddingPrefix = "__alea_pad_";
 
 struct Layout {
   std::string path;
@@ -82,10 +87,12 @@ std::string hex16(std::uint64_t value);
 // How two layouts differ. Functions are matched by name (unique names, then
 // name+size among duplicated names); remaining local functions are matched by
 // size when that size is unique among the unmatched locals of both sides, and
-// otherwise reported as unmatched locals.
+// otherwise reported as unmatched locals. alea's padding functions are
+// counted apart and never matched (their names are reused across seeds).
 struct LayoutDiff {
   std::uint64_t fingerprintA = 0, fingerprintB = 0;
-  std::size_t functionsA = 0, functionsB = 0;
+  std::size_t functionsA = 0, functionsB = 0; // including padding functions
+  std::size_t paddingA = 0, paddingB = 0;
   std::size_t matchedByName = 0, matchedBySize = 0;
   std::size_t unmatchedLocalA = 0, unmatchedLocalB = 0;
   std::vector<std::string> onlyInA, onlyInB; // unmatched global functions
