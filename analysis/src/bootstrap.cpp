@@ -98,11 +98,11 @@ namespace {
 // collapsed into the sums of the units above them, so the last prepared level
 // (if any) is always resampled with replacement.
 struct Prepared {
-  std::vector<std::size_t> shape;   // levels that remain, highest first
+  std::vector<std::size_t> shape; // levels that remain, highest first
   std::vector<unsigned char> replace;
-  std::vector<double> leaves;       // values, or unit sums of the last level
-  double constantSum = 0;           // used when every level is kept intact
-  double count = 0;                 // number of original values (divisor)
+  std::vector<double> leaves; // values, or unit sums of the last level
+  double constantSum = 0;     // used when every level is kept intact
+  double count = 0;           // number of original values (divisor)
 };
 
 Prepared prepare(const Hierarchy &h, const std::vector<bool> &replace, bool flat) {

@@ -93,8 +93,8 @@ Expected<FiellerResult> fiellerRatio(const Hierarchy &candidate, const Hierarchy
     }
     q = tQuantileTwoSided(confidence, df);
   }
-  FiellerResult out = fiellerFromMoments(num.mean, num.varOfMean, den.mean, den.varOfMean, 0.0, q,
-                                         confidence);
+  FiellerResult out =
+      fiellerFromMoments(num.mean, num.varOfMean, den.mean, den.varOfMean, 0.0, q, confidence);
   out.df = df;
   return out;
 }

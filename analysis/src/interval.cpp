@@ -22,8 +22,7 @@ double normalQuantileTwoSided(double confidence) {
   return boost::math::quantile(boost::math::complement(Normal(0.0, 1.0), alpha / 2));
 }
 
-Expected<MeanInterval> meanInterval(const Hierarchy &h, double confidence,
-                                    IntervalMethod method) {
+Expected<MeanInterval> meanInterval(const Hierarchy &h, double confidence, IntervalMethod method) {
   if (std::string problem = validateHierarchy(h); !problem.empty())
     return fail(std::move(problem));
   if (!(confidence > 0 && confidence < 1))

@@ -75,8 +75,8 @@ Expected<VarianceComponents> varianceComponents(const Hierarchy &h,
   if (std::string problem = validateHierarchy(h); !problem.empty())
     return fail(std::move(problem));
   if (h.topCount() < 2)
-    return fail("variance components need at least 2 units at the top level '" +
-                h.levelNames[0] + "'");
+    return fail("variance components need at least 2 units at the top level '" + h.levelNames[0] +
+                "'");
 
   VarianceComponents out;
   out.grandMean = h.grandMean();

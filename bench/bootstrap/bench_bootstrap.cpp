@@ -52,7 +52,8 @@ Hierarchy makeSystem(alea::Rng &rng, double mu) {
 double cpuSeconds() {
   struct rusage ru {};
   getrusage(RUSAGE_SELF, &ru);
-  return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + 1e-6 * (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+  return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+         1e-6 * (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
 }
 
 struct Timing {
@@ -128,8 +129,8 @@ struct RTiming {
 // Runs the R reference; zero timings if R is missing or failed.
 RTiming runR(const std::string &script, const std::string &csv, int replicates,
              std::string &intervalOut) {
-  const std::string cmd = "Rscript '" + script + "' '" + csv + "' " +
-                          std::to_string(replicates) + " baseline candidate 2>&1";
+  const std::string cmd = "Rscript '" + script + "' '" + csv + "' " + std::to_string(replicates) +
+                          " baseline candidate 2>&1";
   FILE *p = popen(cmd.c_str(), "r");
   if (!p)
     return {};
@@ -199,14 +200,16 @@ int main(int argc, char **argv) {
               std::thread::hardware_concurrency());
   std::printf("  1 thread : %7.3f / %7.3f s  %.3g resampled measurements/s  %.3g draws/s (CPU)\n",
               t1.wall, t1.cpu, rate1, replicates * drawsPerReplicate / t1.cpu);
-  std::printf("  bound    : %7.3f / %7.3f s  (draw + load + add only)  engine at %.0f%% of the bound "
-              "(CPU; %.0f%% wall)\n",
-              tBound.wall, tBound.cpu, 100 * tBound.cpu / t1.cpu, 100 * tBound.wall / t1.wall);
+  std::printf(
+      "  bound    : %7.3f / %7.3f s  (draw + load + add only)  engine at %.0f%% of the bound "
+      "(CPU; %.0f%% wall)\n",
+      tBound.wall, tBound.cpu, 100 * tBound.cpu / t1.cpu, 100 * tBound.wall / t1.wall);
   std::printf("  2 threads: %7.3f / %7.3f s  speed-up %.2fx (wall)\n", t2.wall, t2.cpu,
               t1.wall / t2.wall);
-  std::printf("  RRN      : %7.3f / %7.3f s  (lowest level collapsed to sums)  %.1fx faster than RRR; "
-              "CI [%.6f, %.6f]\n",
-              tRrn.wall, tRrn.cpu, t1.cpu / tRrn.cpu, rrn.interval.lower, rrn.interval.upper);
+  std::printf(
+      "  RRN      : %7.3f / %7.3f s  (lowest level collapsed to sums)  %.1fx faster than RRR; "
+      "CI [%.6f, %.6f]\n",
+      tRrn.wall, tRrn.cpu, t1.cpu / tRrn.cpu, rrn.interval.lower, rrn.interval.upper);
 
   const std::string csv = "/tmp/alea_bench_bootstrap.csv";
   writeCsv(csv, baseline, candidate);
@@ -224,7 +227,6 @@ int main(int argc, char **argv) {
   struct rusage ru {};
   getrusage(RUSAGE_SELF, &ru);
   std::printf("  max RSS %.1f MiB (data %.1f MiB, replicates %.2f MiB)\n", ru.ru_maxrss / 1024.0,
-              measurementsPerReplicate * 8 / 1048576.0,
-              replicates * 8 / 1048576.0);
+              measurementsPerReplicate * 8 / 1048576.0, replicates * 8 / 1048576.0);
   return 0;
 }

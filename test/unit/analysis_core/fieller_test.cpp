@@ -23,8 +23,7 @@ TEST(Fieller, TableVTV4) {
 }
 
 TEST(Fieller, TableVNormalVariant) {
-  auto r = fiellerRatio(testdata::tableVNew(), testdata::tableVOld(), 0.95,
-                        IntervalMethod::Normal);
+  auto r = fiellerRatio(testdata::tableVNew(), testdata::tableVOld(), 0.95, IntervalMethod::Normal);
   ASSERT_TRUE(r.ok());
   ASSERT_TRUE(r->interval.has_value());
   EXPECT_NEAR(r->interval->lower, 0.369621, 1e-6);

@@ -21,9 +21,9 @@ TEST(Variance, TableIIISAndT) {
   const Hierarchy h = testdata::tableIII();
   const std::vector<double> s2 = sSquared(h);
   ASSERT_EQ(s2.size(), 3u);
-  EXPECT_NEAR(s2[0], 3.5625, kTol);   // S_3^2 = VMM
+  EXPECT_NEAR(s2[0], 3.5625, kTol);    // S_3^2 = VMM
   EXPECT_NEAR(s2[1], 31.0 / 12, kTol); // S_2^2 = MVM = 2.583333
-  EXPECT_NEAR(s2[2], 16.5, kTol);     // S_1^2 = MMV
+  EXPECT_NEAR(s2[2], 16.5, kTol);      // S_1^2 = MMV
   const std::vector<double> t2 = tSquared(s2, h.shape);
   EXPECT_NEAR(t2[0], 2.270833, kTol);
   EXPECT_NEAR(t2[1], -5.666667, kTol);

@@ -59,20 +59,20 @@ enum class QuantileRule {
 struct BootstrapOptions {
   std::size_t replicates = 1000; // B; must be >= 1000 unless allowFewReplicates
   std::uint64_t seed = 0;
-  unsigned threads = 0;          // 0 = std::thread::hardware_concurrency()
+  unsigned threads = 0; // 0 = std::thread::hardware_concurrency()
   ResamplingScheme scheme{};
   double confidence = 0.95;
   QuantileRule quantileRule = QuantileRule::PaperOrderStatistic;
-  bool keepReplicates = false;   // return the replicate vector (in replicate order)
+  bool keepReplicates = false;     // return the replicate vector (in replicate order)
   bool allowFewReplicates = false; // tests/benchmarks only: permit B < 1000
 };
 
 struct BootstrapResult {
-  double estimate = 0;   // the statistic on the real data (mean, or ratio of means)
-  Interval interval;     // percentile interval
+  double estimate = 0; // the statistic on the real data (mean, or ratio of means)
+  Interval interval;   // percentile interval
   double confidence = 0.95;
   std::size_t replicates = 0;
-  std::string scheme;    // ResamplingScheme::name()
+  std::string scheme; // ResamplingScheme::name()
   // Ratio replicates whose resampled baseline mean was 0 (their ratio is
   // +infinity, as in libkalibera); always 0 for positive times.
   std::size_t infiniteReplicates = 0;

@@ -28,10 +28,10 @@ enum class FiellerDf {
 
 struct FiellerResult {
   FiellerStatus status = FiellerStatus::Unbounded;
-  double estimate = 0;                // mean(candidate) / mean(baseline)
-  std::optional<Interval> interval;   // only when Bounded
-  double df = 0;                      // nu used for t (0 for the normal variant)
-  double quantile = 0;                // t_{1-alpha/2,nu} (or u); t^2 is used
+  double estimate = 0;              // mean(candidate) / mean(baseline)
+  std::optional<Interval> interval; // only when Bounded
+  double df = 0;                    // nu used for t (0 for the normal variant)
+  double quantile = 0;              // t_{1-alpha/2,nu} (or u); t^2 is used
   double confidence = 0.95;
 };
 

@@ -43,10 +43,10 @@ struct PlanOptions {
 
 struct PlannedLevel {
   std::string name;
-  std::size_t count = 1;  // ceil of eq. 14 (>= 1); 1 for a removed level;
-                          // for the top level: the pilot's count (see below)
-  double exact = 1;       // the unrounded eq. 14 value (1 when removed/top)
-  double overhead = 0;    // overhead used for this level after merging
+  std::size_t count = 1; // ceil of eq. 14 (>= 1); 1 for a removed level;
+                         // for the top level: the pilot's count (see below)
+  double exact = 1;      // the unrounded eq. 14 value (1 when removed/top)
+  double overhead = 0;   // overhead used for this level after merging
   bool removed = false;
 };
 
