@@ -6,6 +6,7 @@
 
 #include "alea/analysis/diagnostics.hpp"
 #include "alea/analysis/htest.hpp"
+#include "alea/analysis/resampling.hpp"
 #include "alea/analysis/speedup_test.hpp"
 
 #include <gtest/gtest.h>
@@ -206,6 +207,50 @@ TEST_P(RGolden, MatchesRToOneMillionth) {
 std::string caseName(const ::testing::TestParamInfo<Case> &info) { return info.param.id; }
 
 INSTANTIATE_TEST_SUITE_P(Htest, RGolden, ::testing::ValuesIn(loadCases()), caseName);
+
+} // namespace
+} // namespace alea::analysis
+
+namespace alea::analysis {
+namespace {
+
+// Exhaustive randomization test vs an independent R enumeration
+// (test/r/compute_resampling.R) on the suites of test/r/data/suites.csv.
+TEST(RGoldenResampling, ExhaustiveRandomizationTestMatchesR) {
+  const auto golden = testing::readGolden("resampling.csv");
+  std::map<std::string, std::map<int, BenchmarkRuns>> suites;
+  const auto rows = testing::readCsv(testing::rDir() + "/data/suites.csv");
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    auto &b = suites[rows[i].at(0)][std::stoi(rows[i].at(1))];
+    (rows[i].at(2) == "baseline" ? b.baseline : b.candidate)
+        .push_back(testing::parseNumber(rows[i].at(3)));
+  }
+  const std::pair<const char *, SuiteMean> means[] = {{"gm_of_means", SuiteMean::GeometricOfMeans},
+                                                      {"gm_of_all", SuiteMean::GeometricOfAll},
+                                                      {"am", SuiteMean::Arithmetic},
+                                                      {"hm", SuiteMean::Harmonic}};
+  std::size_t checked = 0;
+  for (const auto &[name, benches] : suites) {
+    std::vector<BenchmarkRuns> suite;
+    for (const auto &[index, runs] : benches)
+      suite.push_back(runs);
+    for (const auto &[meanName, mean] : means) {
+      const std::string id = name + "_" + meanName;
+      SCOPED_TRACE(id);
+      ASSERT_TRUE(golden.count(id));
+      const auto &g = golden.at(id);
+      auto r = randomizationTest(suite, {.mean = mean});
+      ASSERT_TRUE(r.ok()) << r.error();
+      EXPECT_TRUE(r->exhaustive);
+      EXPECT_TRUE(closeRelative(r->observed, g.at("observed")));
+      EXPECT_EQ(static_cast<double>(r->replicates), g.at("splits"));
+      EXPECT_EQ(static_cast<double>(r->countLessEqual), g.at("count.less"));
+      EXPECT_EQ(static_cast<double>(r->countGreaterEqual), g.at("count.greater"));
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 8u);
+}
 
 } // namespace
 } // namespace alea::analysis
