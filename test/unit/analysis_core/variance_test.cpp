@@ -181,3 +181,41 @@ TEST(Variance, VarianceOfMeanMatchesEquation10) {
   const std::vector<std::size_t> n = {2, 2, 4};
   EXPECT_DOUBLE_EQ(varianceOfMean(c, n), 4.0 / 2 + 8.0 / 16);
 }
+
+TEST(Variance, FourLevelsByHandAndPooling) {
+  // machine > build > execution > iteration, shape {2, 2, 2, 2}. S^2 by the
+  // M/V recipe computed by hand:
+  //   executions (pairs): (1,3) (2,4) (5,5) (6,8) | (10,12) (11,11) (20,22) (19,21)
+  //   S_1^2 = mean of pair variances = (2+2+0+2+2+0+2+2)/8 = 1.5
+  //   execution means 2,3,5,7 | 11,11,21,20; per build variance: 0.5, 2, 0, 0.5
+  //   S_2^2 = 0.75
+  //   build means 2.5, 6 | 11, 20.5; per machine variance 6.125, 45.125
+  //   S_3^2 = 25.625
+  //   machine means 4.25, 15.75 -> S_4^2 = 66.125
+  Hierarchy h{{"machine", "build", "execution", "iteration"},
+              {2, 2, 2, 2},
+              {1, 3, 2, 4, 5, 5, 6, 8, 10, 12, 11, 11, 20, 22, 19, 21}};
+  const std::vector<double> s2 = sSquared(h);
+  EXPECT_NEAR(s2[3], 1.5, 1e-12);
+  EXPECT_NEAR(s2[2], 0.75, 1e-12);
+  EXPECT_NEAR(s2[1], 25.625, 1e-12);
+  EXPECT_NEAR(s2[0], 66.125, 1e-12);
+  const std::vector<double> t2 = tSquared(s2, h.shape);
+  EXPECT_NEAR(t2[2], 0.75 - 1.5 / 2, 1e-12); // 0: removed by the paper's rule
+  EXPECT_NEAR(t2[1], 25.625 - 0.75 / 2, 1e-12);
+  EXPECT_NEAR(t2[0], 66.125 - 25.625 / 2, 1e-12);
+  auto r = varianceComponents(h);
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->levels[2].removed);
+  EXPECT_EQ(r->reducedShape, (std::vector<std::size_t>{2, 2, 4}));
+  // After pooling: the iterations of each build as one sample of 4.
+  // build 1: {1,3,2,4} var 5/3; build 2: {5,5,6,8} var 2; build 3: {10,12,11,11}
+  // var 2/3; build 4: {20,22,19,21} var 5/3 -> S_1'^2 = 1.5; T_build = 25.625 - 1.5/4.
+  EXPECT_NEAR(r->levels[3].s2, 1.5, 1e-12);
+  EXPECT_NEAR(r->levels[1].t2, 25.625 - 1.5 / 4, 1e-12);
+  EXPECT_NEAR(r->levels[0].t2, 66.125 - 25.625 / 2, 1e-12);
+  double shares = 0;
+  for (const auto &l : r->levels)
+    shares += l.share;
+  EXPECT_NEAR(shares, 1.0, 1e-12);
+}
