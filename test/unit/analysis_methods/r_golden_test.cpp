@@ -254,3 +254,51 @@ TEST(RGoldenResampling, ExhaustiveRandomizationTestMatchesR) {
 
 } // namespace
 } // namespace alea::analysis
+
+namespace alea::analysis {
+namespace {
+
+// Deterministic parts of the diagnostics vs test/r/compute_diagnostics.R.
+TEST(RGoldenDiagnostics, FencesMadSplitsAndBenjaminiHochbergMatchR) {
+  const auto golden = testing::readGolden("diagnostics.csv");
+  const auto samples = testing::readSamples();
+  std::size_t checked = 0;
+  for (const auto &[id, g] : golden) {
+    SCOPED_TRACE(id);
+    if (id.rfind("outliers_", 0) == 0) {
+      auto r = findOutliers(samples.at(id.substr(9)));
+      ASSERT_TRUE(r.ok());
+      EXPECT_TRUE(closeRelative(r->q1, g.at("q1")));
+      EXPECT_TRUE(closeRelative(r->q3, g.at("q3")));
+      EXPECT_TRUE(closeRelative(r->lowerFence, g.at("lower.fence")));
+      EXPECT_TRUE(closeRelative(r->upperFence, g.at("upper.fence")));
+      EXPECT_TRUE(closeRelative(r->mad, g.at("mad")));
+      double indexSum = 0;
+      for (const auto &o : r->outliers)
+        indexSum += static_cast<double>(o.index);
+      EXPECT_EQ(static_cast<double>(r->outliers.size()), g.at("count"));
+      EXPECT_EQ(indexSum, g.at("index.sum"));
+      ++checked;
+    } else if (id.rfind("split_", 0) == 0) {
+      auto r = findLayoutModes(samples.at(id.substr(6)), {.simulations = 1});
+      ASSERT_TRUE(r.ok());
+      EXPECT_TRUE(closeRelative(r->rSquared, g.at("r.squared")))
+          << r->rSquared << " vs " << g.at("r.squared");
+      EXPECT_EQ(static_cast<double>(r->lowUnits.size()), g.at("low.count"));
+      ++checked;
+    } else if (id == "bh_trends") {
+      const char *names[] = {"warm", "noise", "warmtie", "c1", "d1"};
+      std::vector<double> p;
+      for (const char *n : names)
+        p.push_back(kendallTrend(samples.at(n))->pValue);
+      const auto q = adjustBenjaminiHochberg(p);
+      for (std::size_t i = 0; i < p.size(); ++i)
+        EXPECT_TRUE(closeRelative(q[i], g.at(names[i]))) << names[i];
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 15u);
+}
+
+} // namespace
+} // namespace alea::analysis
