@@ -76,6 +76,12 @@ void JsonWriter::beforeValue() {
     return;
   }
   if (!stack_.empty()) {
+    if (stack_.back() == 'i') { // an inline array: "[1, 2]"
+      if (hasElement_.back())
+        out_ += indent_ > 0 ? ", " : ",";
+      hasElement_.back() = 1;
+      return;
+    }
     if (hasElement_.back())
       out_ += ',';
     hasElement_.back() = 1;
@@ -101,19 +107,20 @@ JsonWriter &JsonWriter::endObject() {
   return *this;
 }
 
-JsonWriter &JsonWriter::beginArray() {
+JsonWriter &JsonWriter::beginArray(bool inlined) {
   beforeValue();
   out_ += '[';
-  stack_ += 'a';
+  stack_ += inlined ? 'i' : 'a';
   hasElement_ += '\0';
   return *this;
 }
 
 JsonWriter &JsonWriter::endArray() {
   const bool had = hasElement_.back();
+  const bool inlined = stack_.back() == 'i';
   stack_.pop_back();
   hasElement_.pop_back();
-  if (had)
+  if (had && !inlined)
     newline();
   out_ += ']';
   return *this;
@@ -359,7 +366,7 @@ std::string textReport(const Report &r) {
 // ---------------------------------------------------------------- JSON
 
 void jsonInterval(JsonWriter &w, const Interval &i) {
-  w.beginArray().value(i.lower).value(i.upper).endArray();
+  w.beginArray(true).value(i.lower).value(i.upper).endArray();
 }
 
 void jsonLevels(JsonWriter &w, const std::vector<LevelReport> &levels) {
@@ -410,8 +417,8 @@ void jsonPlan(JsonWriter &w, const PlanAdvice &p) {
   w.endObject();
 }
 
-void jsonStrings(JsonWriter &w, const std::vector<std::string> &v) {
-  w.beginArray();
+void jsonStrings(JsonWriter &w, const std::vector<std::string> &v, bool inlined = true) {
+  w.beginArray(inlined && !v.empty());
   for (const auto &s : v)
     w.value(s);
   w.endArray();
@@ -452,7 +459,7 @@ void jsonRatio(JsonWriter &w, const RatioReport &x) {
       w.key("p_baseline_slower").value(t.probabilityBaselineSlower);
       w.key("p_above_half").value(t.probabilityAboveHalf);
       w.key("notes");
-      jsonStrings(w, t.notes);
+      jsonStrings(w, t.notes, false);
     } else {
       w.key("error").value(t.error);
     }
@@ -511,7 +518,7 @@ std::string jsonReport(const Report &r) {
   w.key("resampling").value(o.scheme.name());
   w.key("disagreement_fraction").value(o.disagreementFraction);
   w.key("unbalanced").value(unbalancedName(o.unbalanced));
-  w.key("costs").beginArray();
+  w.key("costs").beginArray(true);
   if (o.costs.empty())
     for (std::size_t i = 1; i < r.levels.size(); ++i)
       w.value(1.0);
@@ -533,7 +540,7 @@ std::string jsonReport(const Report &r) {
     for (const auto &s : b.systems) {
       w.beginObject();
       w.key("name").value(s.name);
-      w.key("shape").beginArray();
+      w.key("shape").beginArray(true);
       for (auto n : s.shape)
         w.value(n);
       w.endArray();
@@ -570,7 +577,7 @@ std::string jsonReport(const Report &r) {
       jsonRatio(w, x);
     w.endArray();
     w.key("warnings");
-    jsonStrings(w, b.warnings);
+    jsonStrings(w, b.warnings, false);
     w.endObject();
   }
   w.endArray();
@@ -592,7 +599,7 @@ std::string jsonReport(const Report &r) {
   w.endArray();
   jsonUnbalanced(w, r.unbalanced, r.dropped);
   w.key("warnings");
-  jsonStrings(w, r.warnings);
+  jsonStrings(w, r.warnings, false);
   w.endObject();
   return w.str() + "\n";
 }
@@ -780,7 +787,7 @@ std::string jsonPlans(const PlanSet &p) {
     w.key("mean").value(pr.mean);
     w.key("levels");
     jsonLevels(w, pr.levels);
-    w.key("overheads").beginArray();
+    w.key("overheads").beginArray(true);
     for (double c : pr.overheads)
       w.value(c);
     w.endArray();

@@ -35,7 +35,8 @@ public:
   explicit JsonWriter(int indent = 2) : indent_(indent) {}
   JsonWriter &beginObject();
   JsonWriter &endObject();
-  JsonWriter &beginArray();
+  // An inlined array stays on one line ("[1, 2]"): for short scalar lists.
+  JsonWriter &beginArray(bool inlined = false);
   JsonWriter &endArray();
   JsonWriter &key(std::string_view k); // inside an object, before a value
   JsonWriter &value(std::string_view s);
@@ -56,7 +57,7 @@ private:
   std::string out_;
   int indent_;
   // Per open container: true once it has an element.
-  std::string stack_; // 'o' or 'a'
+  std::string stack_; // 'o', 'a' or 'i' (inlined array)
   std::string hasElement_;
   bool afterKey_ = false;
 };

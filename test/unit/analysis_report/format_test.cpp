@@ -1,0 +1,302 @@
+// The formatters: JSON is parsed back by a small independent parser and
+// checked key by key against the report model (the documented keys of
+// docs/analyze.md); the text sentence, CSV rows and Markdown tables are
+// checked for their exact shape.
+#include "alea/analysis/csv.hpp"
+#include "alea/analysis/format.hpp"
+#include "alea/analysis/report.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <cmath>
+#include <cstring>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <sstream>
+
+using namespace alea::analysis;
+
+namespace {
+
+// --- a minimal JSON parser (RFC 8259 subset: no \u surrogate pairs) -------
+struct Json {
+  enum Kind { Null, Bool, Number, String, Array, Object } kind = Null;
+  bool b = false;
+  double num = 0;
+  std::string str;
+  std::vector<Json> items;
+  std::map<std::string, Json> fields;
+  const Json &operator[](const std::string &k) const {
+    auto it = fields.find(k);
+    if (it == fields.end())
+      throw std::runtime_error("missing key " + k);
+    return it->second;
+  }
+  const Json &operator[](std::size_t i) const { return items.at(i); }
+  bool has(const std::string &k) const { return fields.count(k) != 0; }
+};
+
+class Parser {
+public:
+  explicit Parser(const std::string &s) : s_(s) {}
+  Json parseAll() {
+    Json v = parse();
+    ws();
+    if (p_ != s_.size())
+      throw std::runtime_error("trailing characters at " + std::to_string(p_));
+    return v;
+  }
+
+private:
+  void ws() {
+    while (p_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[p_])))
+      ++p_;
+  }
+  void expect(char c) {
+    ws();
+    if (p_ >= s_.size() || s_[p_] != c)
+      throw std::runtime_error(std::string("expected ") + c + " at " + std::to_string(p_));
+    ++p_;
+  }
+  bool lit(const char *w) {
+    std::size_t n = std::strlen(w);
+    if (s_.compare(p_, n, w) == 0) {
+      p_ += n;
+      return true;
+    }
+    return false;
+  }
+  std::string str() {
+    expect('"');
+    std::string out;
+    while (true) {
+      if (p_ >= s_.size())
+        throw std::runtime_error("unterminated string");
+      char c = s_[p_++];
+      if (c == '"')
+        return out;
+      if (static_cast<unsigned char>(c) < 0x20)
+        throw std::runtime_error("raw control character in string");
+      if (c != '\\') {
+        out += c;
+        continue;
+      }
+      char e = s_[p_++];
+      switch (e) {
+      case 'n': out += '\n'; break;
+      case 't': out += '\t'; break;
+      case 'r': out += '\r'; break;
+      case 'b': out += '\b'; break;
+      case 'f': out += '\f'; break;
+      case 'u': out += static_cast<char>(std::strtol(s_.substr(p_, 4).c_str(), nullptr, 16)); p_ += 4; break;
+      default: out += e;
+      }
+    }
+  }
+  Json parse() {
+    ws();
+    Json v;
+    if (p_ >= s_.size())
+      throw std::runtime_error("unexpected end");
+    char c = s_[p_];
+    if (c == '{') {
+      v.kind = Json::Object;
+      ++p_;
+      ws();
+      if (s_[p_] == '}') { ++p_; return v; }
+      while (true) {
+        std::string k = str();
+        expect(':');
+        if (!v.fields.emplace(k, parse()).second)
+          throw std::runtime_error("duplicate key " + k);
+        ws();
+        if (s_[p_] == ',') { ++p_; continue; }
+        expect('}');
+        return v;
+      }
+    }
+    if (c == '[') {
+      v.kind = Json::Array;
+      ++p_;
+      ws();
+      if (s_[p_] == ']') { ++p_; return v; }
+      while (true) {
+        v.items.push_back(parse());
+        ws();
+        if (s_[p_] == ',') { ++p_; continue; }
+        expect(']');
+        return v;
+      }
+    }
+    if (c == '"') { v.kind = Json::String; v.str = str(); return v; }
+    if (lit("null")) return v;
+    if (lit("true")) { v.kind = Json::Bool; v.b = true; return v; }
+    if (lit("false")) { v.kind = Json::Bool; return v; }
+    v.kind = Json::Number;
+    char *end = nullptr;
+    v.num = std::strtod(s_.c_str() + p_, &end);
+    if (end == s_.c_str() + p_)
+      throw std::runtime_error("bad value at " + std::to_string(p_));
+    p_ = static_cast<std::size_t>(end - s_.c_str());
+    return v;
+  }
+  const std::string &s_;
+  std::size_t p_ = 0;
+};
+
+Json parseJson(const std::string &s) { return Parser(s).parseAll(); }
+
+Report table5Report(ReportOptions o = {}) {
+  const int oldY[3][2][2] = {{{9, 11}, {5, 6}}, {{16, 13}, {12, 8}}, {{15, 7}, {10, 14}}};
+  const int newY[3][2][2] = {{{10, 12}, {6, 7}}, {{9, 1}, {11, 4}}, {{8, 5}, {3, 2}}};
+  std::string s = "system,build,execution,iteration,value\n";
+  for (int k = 0; k < 2; ++k)
+    for (int b = 0; b < 3; ++b)
+      for (int e = 0; e < 2; ++e)
+        for (int i = 0; i < 2; ++i)
+          s += std::string(k == 0 ? "old" : "new") + "," + std::to_string(b + 1) + "," +
+               std::to_string(e + 1) + "," + std::to_string(i + 1) + "," +
+               std::to_string(k == 0 ? oldY[b][e][i] : newY[b][e][i]) + "\n";
+  auto p = parseCsv(s);
+  EXPECT_FALSE(p.error);
+  auto r = buildReport(*p.table, o);
+  EXPECT_TRUE(r.ok());
+  return *r;
+}
+
+Report unboundedReport() {
+  auto p = parseCsv("system,build,value\nold,1,0.1\nold,2,10\nold,3,0.1\n"
+                    "new,1,1\nnew,2,2\nnew,3,3\n");
+  auto r = buildReport(*p.table);
+  EXPECT_TRUE(r.ok());
+  return *r;
+}
+
+} // namespace
+
+TEST(JsonWriter, EscapesAndNumbers) {
+  EXPECT_EQ(JsonWriter::escape("a\"b\\c\n\t\x01 é"), "\"a\\\"b\\\\c\\n\\t\\u0001 é\"");
+  EXPECT_EQ(JsonWriter::number(0.1), "0.1");
+  EXPECT_EQ(JsonWriter::number(1e-300), "1e-300");
+  EXPECT_EQ(JsonWriter::number(2), "2");
+  EXPECT_EQ(JsonWriter::number(INFINITY), "null");
+  EXPECT_EQ(JsonWriter::number(NAN), "null");
+  JsonWriter w;
+  w.beginObject().key("a").beginArray(true).value(1.0).value("x").endArray();
+  w.key("b").beginObject().endObject().key("c").beginArray().endArray().endObject();
+  Json j = parseJson(w.str());
+  EXPECT_EQ(j["a"].items.size(), 2u);
+  EXPECT_EQ(j["a"][1].str, "x");
+  EXPECT_EQ(j["b"].kind, Json::Object);
+  EXPECT_EQ(j["c"].items.size(), 0u);
+}
+
+TEST(FormatJson, DocumentedKeysAndValuesRoundTrip) {
+  Report r = table5Report();
+  Json j = parseJson(formatReport(r, Format::Json));
+  EXPECT_EQ(j["alea_report"].num, 1);
+  EXPECT_EQ(j["baseline"].str, "old");
+  EXPECT_EQ(j["levels"][2].str, "iteration");
+  EXPECT_EQ(j["options"]["confidence"].num, 0.95);
+  const Json &b = j["benchmarks"][0];
+  EXPECT_EQ(b["name"].kind, Json::Null);
+  const Json &sys = b["systems"][0];
+  EXPECT_EQ(sys["name"].str, "old");
+  EXPECT_EQ(sys["mean"].num, 10.5);
+  const auto &s0 = r.benchmarks[0].systems[0];
+  EXPECT_EQ(sys["ci_t"][0].num, s0.ci.interval.lower); // shortest round trip: exact
+  EXPECT_EQ(sys["ci_t"][1].num, s0.ci.interval.upper);
+  EXPECT_EQ(sys["ci_bootstrap"][0].num, s0.bootstrap.interval.lower);
+  EXPECT_EQ(sys["ci_bootstrap"][1].num, s0.bootstrap.interval.upper);
+  ASSERT_EQ(sys["levels"].items.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    const Json &l = sys["levels"][i];
+    EXPECT_EQ(l["name"].str, s0.levels[i].name);
+    EXPECT_EQ(l["n"].num, static_cast<double>(s0.levels[i].n));
+    EXPECT_EQ(l["S2"].num, s0.levels[i].s2);
+    EXPECT_EQ(l["T2"].num, s0.levels[i].t2);
+    EXPECT_EQ(l["share"].num, s0.levels[i].share);
+  }
+  const Json &ratio = b["ratio"];
+  const auto &x = r.benchmarks[0].ratios[0];
+  EXPECT_EQ(ratio["candidate"].str, "new");
+  EXPECT_EQ(ratio["baseline"].str, "old");
+  EXPECT_EQ(ratio["estimate"].num, x.estimate);
+  EXPECT_EQ(ratio["fieller"]["status"].str, "bounded");
+  EXPECT_NEAR(ratio["fieller"]["interval"][0].num, 0.109834, 1e-6);
+  EXPECT_NEAR(ratio["fieller"]["interval"][1].num, 1.725302, 1e-6);
+  EXPECT_EQ(ratio["bootstrap"][0].num, x.bootstrap.lower);
+  EXPECT_EQ(ratio["confidence"].num, 0.95);
+  EXPECT_EQ(ratio["decision"].str, "inconclusive");
+  EXPECT_EQ(ratio["disagreement"].b, true);
+  EXPECT_EQ(b["ratios"].items.size(), 1u);
+  EXPECT_EQ(b["warnings"].items.size(), 1u);
+  EXPECT_EQ(j["suite"].items.size(), 0u);
+  EXPECT_EQ(j["dropped"].items.size(), 0u);
+}
+
+TEST(FormatJson, UnboundedFiellerIntervalIsNull) {
+  Json j = parseJson(formatReport(unboundedReport(), Format::Json));
+  const Json &f = j["benchmarks"][0]["ratio"]["fieller"];
+  EXPECT_EQ(f["status"].str, "unbounded");
+  EXPECT_EQ(f["interval"].kind, Json::Null);
+  EXPECT_EQ(j["benchmarks"][0]["ratio"]["decision_basis"].str, "bootstrap");
+}
+
+TEST(FormatText, TheSentence) {
+  Report r = table5Report();
+  const std::string t = formatReport(r, Format::Text);
+  const auto &x = r.benchmarks[0].ratios[0];
+  char boot[64];
+  std::snprintf(boot, sizeof boot, "[%.3f, %.3f]", x.bootstrap.lower, x.bootstrap.upper);
+  EXPECT_NE(t.find("  new vs old: 0.619 (38.1% faster), 95% CI [0.110, 1.725] (Fieller; "
+                   "bootstrap " +
+                   std::string(boot) + ")\n"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find("decision (threshold 1.0%, fieller): inconclusive"), std::string::npos);
+  EXPECT_NE(t.find("build explains 17.0% of the variance, execution 16.8%, iteration 66.2%"),
+            std::string::npos);
+  EXPECT_NE(t.find("best and worst build differ by 58.1%"), std::string::npos); // 12.25/7.75
+  EXPECT_NE(t.find("plan for old:"), std::string::npos);
+  const std::string u = formatReport(unboundedReport(), Format::Text);
+  EXPECT_NE(u.find("95% CI unbounded (Fieller; bootstrap ["), std::string::npos) << u;
+}
+
+TEST(FormatCsv, OneRowPerStatistic) {
+  Report r = table5Report();
+  const std::string c = formatReport(r, Format::Csv);
+  std::istringstream in(c);
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(in, l);)
+    lines.push_back(l);
+  // header + per system (t, bootstrap, 3 shares) x 2 + 2 ratio rows
+  ASSERT_EQ(lines.size(), 1u + 2 * 5 + 2);
+  EXPECT_EQ(lines[0], "benchmark,system,baseline,statistic,method,estimate,lower,upper,decision");
+  EXPECT_EQ(lines[1].substr(0, 16), ",old,,mean,t,10.");
+  EXPECT_EQ(lines[11].substr(0, 29), ",new,old,ratio,fieller,0.6190");
+  EXPECT_NE(lines[11].find(",inconclusive"), std::string::npos);
+  const std::string u = formatReport(unboundedReport(), Format::Csv);
+  EXPECT_NE(u.find("ratio,fieller,0.588235"), std::string::npos) << u; // 2 / 3.4
+  EXPECT_NE(u.find(",,,inconclusive"), std::string::npos);           // no limits
+}
+
+TEST(FormatMarkdown, Tables) {
+  const std::string m = formatReport(table5Report(), Format::Markdown);
+  EXPECT_NE(m.find("| system | mean | 95% CI (t) | 95% CI (bootstrap) | design | build share | "
+                   "execution share | iteration share |\n|---|---:|---|---|---|---:|---:|---:|\n"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("| new vs old | 0.619 | 38.1% faster | [0.110, 1.725] | "), std::string::npos);
+}
+
+TEST(Format, ParseFormat) {
+  EXPECT_EQ(parseFormat("json"), Format::Json);
+  EXPECT_EQ(parseFormat("md"), Format::Markdown);
+  EXPECT_EQ(parseFormat("markdown"), Format::Markdown);
+  EXPECT_EQ(parseFormat("text"), Format::Text);
+  EXPECT_EQ(parseFormat("csv"), Format::Csv);
+  EXPECT_FALSE(parseFormat("html"));
+}

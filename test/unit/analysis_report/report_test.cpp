@@ -1,0 +1,274 @@
+// The report model on data whose answers are known independently: the
+// Kalibera & Jones tech report's Table V data set (spec_000 §8.3: Fieller
+// [0.109834, 1.725302], t-CIs, S^2/T^2, the normal-quantile variant, the
+// bootstrap ratio limits from a 200,000-replicate Monte Carlo), plus the
+// report's own policies (baseline choice, decision basis, disagreement
+// warning, unbalanced data, several candidates, suites).
+#include "alea/analysis/csv.hpp"
+#include "alea/analysis/report.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace alea::analysis;
+
+namespace {
+
+// spec_000 §8.3 Table V: 3 builds x 2 executions x 2 iterations per system.
+std::string table5Csv(const std::string &benchmark = "") {
+  const int oldY[3][2][2] = {{{9, 11}, {5, 6}}, {{16, 13}, {12, 8}}, {{15, 7}, {10, 14}}};
+  const int newY[3][2][2] = {{{10, 12}, {6, 7}}, {{9, 1}, {11, 4}}, {{8, 5}, {3, 2}}};
+  std::string s;
+  for (int k = 0; k < 2; ++k)
+    for (int b = 0; b < 3; ++b)
+      for (int e = 0; e < 2; ++e)
+        for (int i = 0; i < 2; ++i)
+          s += std::string(k == 0 ? "old" : "new") + "," + benchmark + "," +
+               std::to_string(b + 1) + "," + std::to_string(e + 1) + "," +
+               std::to_string(i + 1) + "," +
+               std::to_string(k == 0 ? oldY[b][e][i] : newY[b][e][i]) + "\n";
+  return s;
+}
+
+Table table5() {
+  auto r = parseCsv("system,benchmark,build,execution,iteration,value\n" + table5Csv());
+  EXPECT_FALSE(r.error);
+  return *r.table;
+}
+
+Report reportOf(const Table &t, ReportOptions o = {}) {
+  auto r = buildReport(t, o);
+  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error());
+  return r.ok() ? *r : Report{};
+}
+
+} // namespace
+
+TEST(Report, Table5MeansAndTIntervals) {
+  Report r = reportOf(table5());
+  ASSERT_EQ(r.benchmarks.size(), 1u);
+  const auto &b = r.benchmarks[0];
+  ASSERT_EQ(b.systems.size(), 2u);
+  EXPECT_EQ(r.baseline, "old");
+  EXPECT_EQ(b.systems[0].name, "old");
+  EXPECT_DOUBLE_EQ(b.systems[0].mean, 10.5);
+  EXPECT_NEAR(b.systems[0].ci.interval.lower, 4.510961, 1e-6);
+  EXPECT_NEAR(b.systems[0].ci.interval.upper, 16.489039, 1e-6);
+  EXPECT_DOUBLE_EQ(b.systems[1].mean, 6.5);
+  EXPECT_NEAR(b.systems[1].ci.interval.lower, 1.193880, 1e-6);
+  EXPECT_NEAR(b.systems[1].ci.interval.upper, 11.806120, 1e-6);
+  EXPECT_EQ(b.systems[0].shape, (std::vector<std::size_t>{3, 2, 2}));
+  EXPECT_EQ(b.systems[0].measurements, 12u);
+  // Layout sensitivity: old build means 7.75, 12.25, 11.5.
+  EXPECT_EQ(b.systems[0].bestUnit, "1");
+  EXPECT_DOUBLE_EQ(b.systems[0].bestUnitMean, 7.75);
+  EXPECT_EQ(b.systems[0].worstUnit, "2");
+  EXPECT_DOUBLE_EQ(b.systems[0].worstUnitMean, 12.25);
+}
+
+TEST(Report, Table5VarianceComponentsAndShares) {
+  Report r = reportOf(table5());
+  const auto &old = r.benchmarks[0].systems[0].levels;
+  ASSERT_EQ(old.size(), 3u);
+  EXPECT_EQ(old[0].name, "build");
+  EXPECT_NEAR(old[0].s2, 5.8125, 1e-9);
+  EXPECT_NEAR(old[1].s2, 6.916667, 1e-6);
+  EXPECT_NEAR(old[2].s2, 9.166667, 1e-6);
+  EXPECT_NEAR(old[0].t2, 2.354167, 1e-6);
+  EXPECT_NEAR(old[1].t2, 2.333333, 1e-6);
+  EXPECT_NEAR(old[2].t2, 9.166667, 1e-6);
+  // All T^2 > 0: shares are T_i^2 / sum T^2.
+  const double sum = 2.354167 + 2.333333 + 9.166667;
+  EXPECT_NEAR(old[0].share, 2.354167 / sum, 1e-6);
+  EXPECT_NEAR(old[2].share, 9.166667 / sum, 1e-6);
+  const auto &neu = r.benchmarks[0].systems[1].levels;
+  EXPECT_NEAR(neu[0].t2, 1.020833, 1e-6);
+  EXPECT_NEAR(neu[1].t2, 1.75, 1e-9);
+  EXPECT_NEAR(neu[2].s2, 10.666667, 1e-6);
+}
+
+TEST(Report, Table5FiellerBootstrapDecision) {
+  ReportOptions o;
+  o.bootstrapReplicates = 100000; // spec_000 §8.4: B >= 1e5, tolerance 0.01
+  o.seed = 7;
+  Report r = reportOf(table5(), o);
+  ASSERT_EQ(r.benchmarks[0].ratios.size(), 1u);
+  const RatioReport &x = r.benchmarks[0].ratios[0];
+  EXPECT_EQ(x.candidate, "new");
+  EXPECT_EQ(x.baseline, "old");
+  EXPECT_NEAR(x.estimate, 0.619048, 1e-6);
+  EXPECT_EQ(x.fiellerStatus, FiellerStatus::Bounded);
+  ASSERT_TRUE(x.fieller);
+  EXPECT_NEAR(x.fieller->lower, 0.109834, 1e-6);
+  EXPECT_NEAR(x.fieller->upper, 1.725302, 1e-6);
+  EXPECT_NEAR(x.bootstrap.lower, 0.341, 0.01);
+  EXPECT_NEAR(x.bootstrap.upper, 1.014, 0.01);
+  // [0.11, 1.73] straddles 1 +- 1%: inconclusive, decided on Fieller.
+  EXPECT_EQ(x.decision, Decision::Inconclusive);
+  EXPECT_EQ(x.decisionBasis, "fieller");
+  // Upper limits differ by ~0.71 > 25% of the wider width (1.615).
+  EXPECT_TRUE(x.disagreement);
+  ASSERT_FALSE(r.benchmarks[0].warnings.empty());
+  EXPECT_NE(r.benchmarks[0].warnings[0].find("disagree"), std::string::npos);
+}
+
+TEST(Report, NormalQuantileVariant) {
+  ReportOptions o;
+  o.ciMethod = IntervalMethod::Normal;
+  Report r = reportOf(table5(), o);
+  const RatioReport &x = r.benchmarks[0].ratios[0];
+  ASSERT_TRUE(x.fieller);
+  EXPECT_NEAR(x.fieller->lower, 0.369621, 1e-6);
+  EXPECT_NEAR(x.fieller->upper, 0.958107, 1e-6);
+  EXPECT_EQ(x.decision, Decision::Faster); // 0.958 < 0.99
+}
+
+TEST(Report, ThresholdDecidesNoChangeVersusFaster) {
+  ReportOptions o;
+  o.ciMethod = IntervalMethod::Normal; // Fieller [0.3696, 0.9581]
+  o.threshold = 0.05;                  // 0.958 is not < 0.95
+  EXPECT_EQ(reportOf(table5(), o).benchmarks[0].ratios[0].decision, Decision::Inconclusive);
+  o.threshold = 0.04; // 0.958 < 0.96
+  EXPECT_EQ(reportOf(table5(), o).benchmarks[0].ratios[0].decision, Decision::Faster);
+}
+
+TEST(Report, BaselineOptionInvertsTheRatio) {
+  ReportOptions o;
+  o.baseline = "new";
+  Report r = reportOf(table5(), o);
+  EXPECT_EQ(r.benchmarks[0].systems[0].name, "new");
+  EXPECT_NEAR(r.benchmarks[0].ratios[0].estimate, 10.5 / 6.5, 1e-12);
+  o.baseline = "nope";
+  auto bad = buildReport(table5(), o);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error(), "baseline system \"nope\" is not in the data (systems: old, new)");
+}
+
+TEST(Report, UnboundedFiellerFallsBackToBootstrap) {
+  // spec_000 §8.11: baseline top-level means {0.1, 10, 0.1}: a < 0.
+  auto p = parseCsv("system,build,value\nold,1,0.1\nold,2,10\nold,3,0.1\n"
+                    "new,1,1\nnew,2,2\nnew,3,3\n");
+  ASSERT_FALSE(p.error);
+  Report r = reportOf(*p.table);
+  const RatioReport &x = r.benchmarks[0].ratios[0];
+  EXPECT_EQ(x.fiellerStatus, FiellerStatus::Unbounded);
+  EXPECT_FALSE(x.fieller);
+  EXPECT_EQ(x.decisionBasis, "bootstrap");
+  EXPECT_FALSE(x.disagreement);
+  ASSERT_EQ(r.benchmarks[0].warnings.size(), 1u);
+  EXPECT_NE(r.benchmarks[0].warnings[0].find("unbounded"), std::string::npos);
+}
+
+TEST(Report, SeveralCandidatesEachAgainstTheBaseline) {
+  std::string csv = "system,build,value\n";
+  for (const char *s : {"b", "c1", "c2"})
+    for (int i = 0; i < 4; ++i)
+      csv += std::string(s) + "," + std::to_string(i) + "," +
+             std::to_string((s[1] == '1' ? 90 : s[1] == '2' ? 120 : 100) + i) + "\n";
+  auto p = parseCsv(csv);
+  ASSERT_FALSE(p.error);
+  Report r = reportOf(*p.table);
+  ASSERT_EQ(r.benchmarks[0].ratios.size(), 2u);
+  EXPECT_EQ(r.benchmarks[0].ratios[0].candidate, "c1");
+  EXPECT_NEAR(r.benchmarks[0].ratios[0].estimate, 91.5 / 101.5, 1e-12);
+  EXPECT_EQ(r.benchmarks[0].ratios[0].decision, Decision::Faster);
+  EXPECT_EQ(r.benchmarks[0].ratios[1].candidate, "c2");
+  EXPECT_EQ(r.benchmarks[0].ratios[1].decision, Decision::Slower);
+}
+
+TEST(Report, UnbalancedDataIsTrimmedAndListedOrRejected) {
+  std::string csv = "system,benchmark,build,execution,iteration,value\n" + table5Csv();
+  const std::string gone = "new,,3,2,2,2\n"; // a lost iteration
+  csv.erase(csv.find(gone), gone.size());
+  auto p = parseCsv(csv);
+  ASSERT_FALSE(p.error);
+  Report r = reportOf(*p.table);
+  EXPECT_EQ(r.unbalanced.size(), 5u); // new: 5 executions keep 2, trimmed to 1
+  EXPECT_EQ(r.dropped.size(), 5u);
+  EXPECT_EQ(r.benchmarks[0].systems[1].shape, (std::vector<std::size_t>{3, 2, 1}));
+  EXPECT_EQ(r.benchmarks[0].systems[0].shape, (std::vector<std::size_t>{3, 2, 2}));
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_EQ(r.warnings[0], "unbalanced data: trimmed 5 measurements in 5 places to balance "
+                           "the design (see the list)");
+  // New's trimmed data keeps the first iteration: build means 8, 10, 5.5.
+  EXPECT_NEAR(r.benchmarks[0].systems[1].mean, (10 + 6 + 9 + 11 + 8 + 3) / 6.0, 1e-12);
+  ReportOptions o;
+  o.unbalanced = UnbalancedPolicy::Error;
+  auto bad = buildReport(*p.table, o);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error(), "unbalanced data: system \"new\", unit 1/1 has 2 iteration units "
+                         "where others have 1 (5 such units; use --unbalanced=trim to trim)");
+}
+
+TEST(Report, SuiteGeometricMean) {
+  auto p = parseCsv("system,benchmark,build,execution,iteration,value\n" + table5Csv("a") +
+                    table5Csv("b"));
+  ASSERT_FALSE(p.error);
+  Report r = reportOf(*p.table);
+  ASSERT_EQ(r.benchmarks.size(), 2u);
+  ASSERT_EQ(r.suite.size(), 1u);
+  EXPECT_EQ(r.suite[0].benchmarks, 2u);
+  // Both benchmarks have ratio 13/21: so has their geometric mean.
+  EXPECT_NEAR(r.suite[0].geometricMean, 13.0 / 21.0, 1e-12);
+  EXPECT_TRUE(r.suite[0].bootstrap.contains(r.suite[0].geometricMean));
+  // Averaging two independent replicates narrows the interval.
+  EXPECT_LT(r.suite[0].bootstrap.width(), r.benchmarks[0].ratios[0].bootstrap.width());
+}
+
+TEST(Report, SameSeedSameReportAnyThreads) {
+  ReportOptions o;
+  o.seed = 42;
+  o.threads = 1;
+  Report a = reportOf(table5(), o);
+  o.threads = 2;
+  Report b = reportOf(table5(), o);
+  EXPECT_EQ(a.benchmarks[0].ratios[0].bootstrap.lower, b.benchmarks[0].ratios[0].bootstrap.lower);
+  EXPECT_EQ(a.benchmarks[0].ratios[0].bootstrap.upper, b.benchmarks[0].ratios[0].bootstrap.upper);
+  EXPECT_EQ(a.benchmarks[0].systems[1].bootstrap.interval.lower,
+            b.benchmarks[0].systems[1].bootstrap.interval.lower);
+}
+
+TEST(Report, PlanAdviceUsesCosts) {
+  // spec_000 §8.2: Table IV pooled design, c_1 = 10 (warm-up only), T from
+  // the raw data gives n_1 = ceil(sqrt(10 * 12.722222 / 0.381944)) = 19.
+  std::string csv = "system,build,iteration,value\n";
+  const int y[3][4] = {{9, 8, 5, 3}, {10, 7, 6, 11}, {1, 2, 12, 4}};
+  for (int b = 0; b < 3; ++b)
+    for (int i = 0; i < 4; ++i)
+      csv += "s," + std::to_string(b) + "," + std::to_string(i) + "," + std::to_string(y[b][i]) +
+             "\n";
+  auto p = parseCsv(csv);
+  ASSERT_FALSE(p.error);
+  PlanRequest req;
+  req.costs = {10};
+  req.targetHalfWidth = 0.5;
+  auto plans = buildPlans(*p.table, req);
+  ASSERT_TRUE(plans.ok()) << plans.error();
+  ASSERT_EQ(plans->plans.size(), 1u);
+  const auto &pl = plans->plans[0].plan;
+  ASSERT_TRUE(pl.ok) << pl.error;
+  EXPECT_EQ(pl.counts[1], 19u);
+  EXPECT_NEAR(plans->plans[0].levels[1].t2, 12.722222, 1e-6);
+  EXPECT_NEAR(plans->plans[0].levels[0].t2, 0.381944, 1e-6);
+  ASSERT_TRUE(pl.topUnitsNeeded);
+  EXPECT_LE(pl.predictedHalfWidth, 0.5);
+}
+
+TEST(Report, ParseFractionAndCosts) {
+  EXPECT_DOUBLE_EQ(*parseFraction("0.05"), 0.05);
+  EXPECT_DOUBLE_EQ(*parseFraction("2.5%"), 0.025);
+  EXPECT_FALSE(parseFraction("x%").ok());
+  const std::vector<std::string> lv = {"build", "execution", "iteration"};
+  EXPECT_EQ(*parseCosts("5343,19", lv), (std::vector<double>{5343, 19}));
+  EXPECT_EQ(*parseCosts("execution=19,build=5343", lv), (std::vector<double>{5343, 19}));
+  EXPECT_EQ(parseCosts("1", lv).error(),
+            "expected 2 costs (one per level except the lowest: build,execution), got 1");
+  EXPECT_EQ(parseCosts("build=1", lv).error(), "no cost for level \"execution\"");
+  EXPECT_EQ(parseCosts("build=1,iteration=2", lv).error(),
+            "the lowest level (iteration) has no overhead: costs are in units of one of its "
+            "measurements");
+  EXPECT_EQ(parseCosts("1,-2", lv).error(), "cost \"-2\" is not a number >= 0");
+  EXPECT_EQ(describeRatio(0.962), "3.8% faster");
+  EXPECT_EQ(describeRatio(1.021), "2.1% slower");
+}
