@@ -45,6 +45,7 @@ enum class Effect {
   NoLto,          // -fno-lto
   Cc1,            // -cc1, -cc1as
   DriverMode,     // --driver-mode=
+  Target,         // -target, --target=
   EndOfOptions,   // --
 };
 
@@ -125,8 +126,8 @@ constexpr std::array kExact = {
     OptionSpec{"-Xcuda-ptxas", Effect::None, true},
     OptionSpec{"-Xflang", Effect::None, true},
     OptionSpec{"-mllvm", Effect::None, true},
-    OptionSpec{"-target", Effect::None, true},
-    OptionSpec{"--target", Effect::None, true},
+    OptionSpec{"-target", Effect::Target, true},
+    OptionSpec{"--target", Effect::Target, true},
     OptionSpec{"-arch", Effect::None, true},
     OptionSpec{"-rpath", Effect::None, true},
     OptionSpec{"-framework", Effect::None, true},
@@ -157,6 +158,7 @@ constexpr std::array kJoined = {
     OptionSpec{"-print-", Effect::Query, false},
     OptionSpec{"--print-", Effect::Query, false},
     OptionSpec{"--driver-mode=", Effect::DriverMode, false},
+    OptionSpec{"--target=", Effect::Target, false},
     OptionSpec{"-Xarch_", Effect::None, true}, // -Xarch_<arch> <arg>
     OptionSpec{"-x", Effect::Language, false},
     OptionSpec{"-l", Effect::Library, false},
@@ -298,6 +300,15 @@ bool isSourceLanguage(Language lang) {
          lang == Language::ObjCxx || lang == Language::Ir;
 }
 
+bool isElfTarget(std::string_view triple) {
+  for (std::string_view nonElf :
+       {"wasm", "apple", "darwin", "macos", "ios", "windows", "msvc", "mingw", "cygwin",
+        "uefi", "aix", "zos"})
+    if (triple.find(nonElf) != std::string_view::npos)
+      return false;
+  return true;
+}
+
 bool isStartupObject(std::string_view path) {
   const auto slash = path.rfind('/');
   const std::string_view base =
@@ -434,6 +445,9 @@ Classification classify(const std::vector<std::string> &original,
       break;
     case Effect::DriverMode:
       driverMode = value;
+      break;
+    case Effect::Target:
+      c.target = value;
       break;
     case Effect::EndOfOptions:
       endOfOptions = true;

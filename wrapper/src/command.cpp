@@ -53,7 +53,9 @@ Plan planCommand(Tool tool, const std::vector<std::string> &args,
   if (links && f.has(Factor::SectionOrder)) {
     const std::string shuffle =
         "--shuffle-sections=*=" + std::to_string(lldShuffleSeed(seed));
-    if (c.userShuffleSections) {
+    if (!isElfTarget(c.target)) {
+      plan.notes.push_back("section-order skipped: target " + c.target + " is not ELF");
+    } else if (c.userShuffleSections) {
       plan.notes.push_back("section-order skipped: the command already shuffles sections");
     } else if (tool == Tool::Ld) {
       if (c.nonLldLinker)

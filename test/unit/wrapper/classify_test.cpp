@@ -141,6 +141,15 @@ TEST(Classify, FuseLdNonLldIsRecorded) {
   EXPECT_TRUE(cc({"a.o", "--ld-path=/usr/bin/ld.gold"}).nonLldLinker);
 }
 
+TEST(Classify, TargetTripleIsRecorded) {
+  EXPECT_EQ(cc({"--target=wasm32-unknown-wasi", "a.o"}).target, "wasm32-unknown-wasi");
+  EXPECT_EQ(cc({"-target", "aarch64-linux-gnu", "-c", "a.c"}).target, "aarch64-linux-gnu");
+  EXPECT_TRUE(isElfTarget(""));
+  EXPECT_TRUE(isElfTarget("aarch64-linux-gnu"));
+  EXPECT_FALSE(isElfTarget("x86_64-apple-darwin"));
+  EXPECT_FALSE(isElfTarget("wasm32-unknown-wasi"));
+}
+
 // --- -x ------------------------------------------------------------------------------
 
 TEST(Classify, DashXCMakesAnyFileACSource) {

@@ -100,7 +100,12 @@ struct Classification {
   bool nonLldLinker = false;      // -fuse-ld=bfd/gold or --ld-path to a non-lld
   std::string userLinker;         // the -fuse-ld= / --ld-path= value, if any
   bool userShuffleSections = false; // the user already passes --shuffle-sections
+  std::string target;             // -target / --target= value, if any
 };
+
+// Whether a target triple links with lld's ELF port (the only one with
+// --shuffle-sections); an empty triple is the host (ELF on our platforms).
+bool isElfTarget(std::string_view triple);
 
 // Classifies a compiler driver invocation; args exclude argv[0].
 Classification classify(const std::vector<std::string> &args,
