@@ -1,0 +1,130 @@
+// `alea report STORE`: the campaign store turned into the layout-independent
+// answer. Three steps, each a library function the tests call:
+//  1. loadCampaignData(store): everything the report needs, read from the
+//     SQLite store (measurements without warm-up, failed executions and builds,
+//     build fingerprints, machine-state changes, the campaign's settings);
+//  2. buildCampaignReport(data): the statistics engine's report (analysis/
+//     report.hpp: ratio CIs, decision, variance shares, planner advice, suite
+//     geometric mean and randomization test) on the benchmarks that have enough
+//     data, plus the campaign warnings only the runner can know: failures,
+//     incomplete plans, non-steady iterations, machine-state changes, identical
+//     layouts, layout modes, and the layout sensitivity of every system. A
+//     campaign with one system is reported as a layout-sensitivity study;
+//  3. formatCampaignReport: text, Markdown, JSON or CSV, the engine's own
+//     formatters (analysis/format.hpp) around a campaign section.
+// Nothing here runs processes; only loadCampaignData touches SQLite.
+#pragma once
+
+#include "alea/analysis/format.hpp"
+#include "alea/analysis/report.hpp"
+#include "alea/runner/error.hpp"
+#include "alea/runner/store.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace alea::runner {
+
+// One failed execution, as recorded by the runner.
+struct FailedExecution {
+  std::string system, benchmark;
+  int buildIndex = -1; // -1: unknown (the build itself failed)
+  int executionIndex = 0;
+  std::string status; // "exit" | "signal" | "timeout" | "spawn" | "iterations" | "build"
+  int exitCode = 0;
+  int signal = 0;
+  std::string error;
+  std::string stderrTail;
+};
+
+struct BuildInfo {
+  std::string system;
+  int buildIndex = 0;
+  std::string seed;
+  std::string status; // "ok" | "failed" | "imported"
+  double seconds = 0;
+  std::string fingerprint; // `alea layout` fingerprint ("" when unknown)
+  std::string binaryHash;
+  std::string logTail;
+};
+
+// One measurement after warm-up, in store order.
+struct MeasurementPoint {
+  std::string system, benchmark;
+  int build = 0, execution = 0, iteration = 0;
+  double value = 0;
+};
+
+struct CampaignData {
+  std::string name;
+  std::string storePath;
+  std::string baseline;                // "" = the first system
+  std::vector<std::string> systems;    // store order (baseline flagged there)
+  std::vector<std::string> benchmarks; // store order
+  std::string unit = "s";              // of the values (the first benchmark's)
+  std::string seed;                    // campaign seed, hex ("" unknown)
+  double confidence = 0.95;
+  double threshold = 0.01;
+  int warmup = 0;
+  std::int64_t planned = 0;  // executions in the plan
+  std::int64_t executed = 0; // executions recorded (ok or failed)
+  std::vector<MeasurementPoint> measurements;
+  std::vector<FailedExecution> failures;
+  std::vector<BuildInfo> builds;
+  std::vector<std::string> machineChanges; // "<time>: <what changed>"
+  double meanExecutionSeconds = 0;         // wall time of ok executions
+};
+
+// Reads a campaign store. `path` is the store file or the campaign directory
+// holding `campaign.db`. Fails (one sentence) when it is not a campaign store.
+Expected<CampaignData> loadCampaignData(const std::string &path);
+Expected<CampaignData> loadCampaignData(Store &store);
+
+struct CampaignReportOptions {
+  std::size_t bootstrapReplicates = 2000;
+  unsigned threads = 0;             // 0 = all cores; results do not depend on it
+  std::optional<std::uint64_t> seed; // bootstrap seed; default: the campaign's
+};
+
+// A group of failed executions with the same system, benchmark and cause.
+struct FailureGroup {
+  std::string system, benchmark, status, cause;
+  std::size_t count = 0;
+  std::vector<std::string> where; // "build 0 execution 2", first few
+  std::string stderrTail;         // of the first one, last lines only
+};
+
+struct CampaignReport {
+  std::string name, storePath;
+  bool layoutStudy = false; // one system: a layout-sensitivity study
+  std::vector<std::string> systems, benchmarks;
+  std::int64_t planned = 0, executed = 0, failed = 0;
+  std::size_t measurements = 0, builds = 0, failedBuilds = 0;
+  std::vector<FailureGroup> failures;
+  // Layout sensitivity per (benchmark, system): max/min of the build means.
+  struct Sensitivity {
+    std::string benchmark, system;
+    std::size_t builds = 0;
+    double best = 0, worst = 0; // build means
+    int bestBuild = 0, worstBuild = 0;
+    double spread() const { return best > 0 ? worst / best - 1 : 0; }
+  };
+  std::vector<Sensitivity> sensitivity;
+  // Campaign warnings (also appended to analysis->warnings).
+  std::vector<std::string> warnings;
+  // The engine's report; absent when no benchmark has data enough to analyse.
+  std::optional<analysis::Report> analysis;
+  std::string analysisError; // why the engine failed, when it did
+};
+
+// Pure: the data in, the report out (never fails: what cannot be analysed is
+// said in warnings).
+CampaignReport buildCampaignReport(const CampaignData &data,
+                                   const CampaignReportOptions &options = {});
+
+std::string formatCampaignReport(const CampaignReport &report,
+                                 analysis::Format format);
+
+} // namespace alea::runner

@@ -1,0 +1,345 @@
+// Step 2 of `alea report` (report.hpp): from the stored campaign to the
+// engine's report plus what only the runner knows. The statistics are the
+// engine's (analysis/report.hpp, Kalibera & Jones TR 2012 and Li, Chen & Peng
+// for suites); this file only decides what data go in, with which options
+// (the campaign's confidence, threshold and seed; planner costs measured by
+// the campaign itself), and derives the campaign warnings:
+//  - failed executions grouped by system, benchmark and cause, and failed
+//    builds: recorded as failures, never as data (issue 4);
+//  - an incomplete plan (the campaign was interrupted: resume with `alea run`);
+//  - benchmarks that cannot be analysed (a system with < 2 builds of data);
+//  - non-steady iterations: the Mann-Kendall trend per execution with
+//    Benjamini-Hochberg control (analysis/diagnostics.hpp);
+//  - layout modes: build means in two clusters (Engelman & Hartigan 1969);
+//  - machine-state changes recorded between executions;
+//  - identical layouts: two builds of one system with equal layout fingerprint
+//    (or equal binary when no fingerprint is known): randomization did not take;
+//  - layout sensitivity: best and worst build mean per system (max/min).
+#include "alea/runner/report.hpp"
+
+#include "alea/analysis/diagnostics.hpp"
+#include "alea/random.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace alea::runner {
+
+namespace {
+
+std::string percent(double fraction) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", fraction * 100);
+  return buf;
+}
+
+std::string plural(std::size_t n, const std::string &word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+// The last `lines` lines of a stderr tail, trimmed.
+std::string lastLines(const std::string &text, int lines) {
+  std::string t = text;
+  while (!t.empty() && (t.back() == '\n' || t.back() == ' '))
+    t.pop_back();
+  std::size_t pos = t.size();
+  for (int i = 0; i < lines && pos != std::string::npos && pos > 0; ++i)
+    pos = t.rfind('\n', pos - 1);
+  return pos == std::string::npos || pos == 0 ? t : t.substr(pos + 1);
+}
+
+std::string failureCause(const FailedExecution &f) {
+  if (!f.error.empty())
+    return f.error;
+  if (f.status == "signal")
+    return "killed by signal " + std::to_string(f.signal);
+  if (f.status == "exit")
+    return "exit status " + std::to_string(f.exitCode);
+  return f.status;
+}
+
+// Per (benchmark, system): build index -> execution index -> values in order.
+using Series = std::map<int, std::map<int, std::vector<double>>>;
+using Key = std::pair<std::string, std::string>; // benchmark, system
+
+double mean(const std::vector<double> &v) {
+  double s = 0;
+  for (double x : v)
+    s += x;
+  return v.empty() ? 0 : s / static_cast<double>(v.size());
+}
+
+// Build mean = mean of its execution means (KJ's top-level unit mean; equal to
+// the plain mean when balanced).
+std::vector<std::pair<int, double>> buildMeans(const Series &s) {
+  std::vector<std::pair<int, double>> out;
+  for (const auto &[build, execs] : s) {
+    std::vector<double> em;
+    for (const auto &[e, values] : execs)
+      em.push_back(mean(values));
+    out.emplace_back(build, mean(em));
+  }
+  return out;
+}
+
+std::uint64_t parseHexSeed(const std::string &s) {
+  std::uint64_t v = 0;
+  return alea::parseSeed(s, v) ? v : 0;
+}
+
+} // namespace
+
+CampaignReport buildCampaignReport(const CampaignData &data,
+                                   const CampaignReportOptions &options) {
+  CampaignReport r;
+  r.name = data.name;
+  r.storePath = data.storePath;
+  r.systems = data.systems;
+  r.benchmarks = data.benchmarks;
+  r.planned = data.planned;
+  r.executed = data.executed;
+  r.failed = static_cast<std::int64_t>(data.failures.size());
+  r.measurements = data.measurements.size();
+  r.layoutStudy = data.systems.size() == 1;
+
+  // --- failures, grouped by system, benchmark and cause ---
+  {
+    std::map<std::tuple<std::string, std::string, std::string>, std::size_t> index;
+    for (const auto &f : data.failures) {
+      std::string cause = failureCause(f);
+      auto key = std::make_tuple(f.benchmark, f.system, cause);
+      auto [it, fresh] = index.emplace(key, r.failures.size());
+      if (fresh) {
+        FailureGroup g;
+        g.system = f.system;
+        g.benchmark = f.benchmark;
+        g.status = f.status;
+        g.cause = cause;
+        g.stderrTail = lastLines(f.stderrTail, 3);
+        r.failures.push_back(std::move(g));
+      }
+      FailureGroup &g = r.failures[it->second];
+      ++g.count;
+      if (g.where.size() < 3)
+        g.where.push_back("build " + std::to_string(f.buildIndex) + " execution " +
+                          std::to_string(f.executionIndex));
+    }
+    for (const auto &g : r.failures)
+      r.warnings.push_back("failed: " + plural(g.count, "execution") + " of " + g.benchmark +
+                           " on " + g.system + ": " + g.cause);
+  }
+
+  // --- builds: failures and identical layouts ---
+  {
+    std::map<std::pair<std::string, std::string>, std::vector<int>> same;
+    for (const auto &b : data.builds) {
+      if (b.status == "failed") {
+        ++r.failedBuilds;
+        r.warnings.push_back("failed: build " + std::to_string(b.buildIndex) + " of " +
+                             b.system + (b.logTail.empty()
+                                             ? std::string()
+                                             : ": " + lastLines(b.logTail, 1)));
+        continue;
+      }
+      ++r.builds;
+      const std::string &id = !b.fingerprint.empty() ? b.fingerprint : b.binaryHash;
+      if (!id.empty())
+        same[{b.system, id}].push_back(b.buildIndex);
+    }
+    for (const auto &[key, builds] : same) {
+      if (builds.size() < 2)
+        continue;
+      std::string list;
+      for (int b : builds)
+        list += (list.empty() ? "" : ", ") + std::to_string(b);
+      r.warnings.push_back("identical layouts: builds " + list + " of " + key.first +
+                           " have the same layout fingerprint (the randomization did not "
+                           "take: check that the build uses $CC/$CXX)");
+    }
+  }
+
+  if (data.planned > 0 && data.executed < data.planned)
+    r.warnings.push_back("incomplete campaign: " + std::to_string(data.executed) + " of " +
+                         std::to_string(data.planned) +
+                         " planned executions were run (run `alea run` again to resume)");
+  for (const auto &m : data.machineChanges)
+    r.warnings.push_back("machine state changed during the campaign at " + m);
+
+  // --- the data, per benchmark and system ---
+  std::map<Key, Series> series;
+  std::size_t maxPerExecution = 0;
+  for (const auto &p : data.measurements) {
+    auto &v = series[{p.benchmark, p.system}][p.build][p.execution];
+    v.push_back(p.value);
+    maxPerExecution = std::max(maxPerExecution, v.size());
+  }
+  const bool withIterations = maxPerExecution > 1;
+
+  // Benchmarks with at least 2 builds of data for every system (the engine's
+  // minimum for a t interval); the others are named, not analysed.
+  std::set<std::string> analysed;
+  for (const auto &bench : data.benchmarks) {
+    std::string missing;
+    for (const auto &sys : data.systems) {
+      auto it = series.find({bench, sys});
+      std::size_t builds = it == series.end() ? 0 : it->second.size();
+      if (builds < 2)
+        missing += (missing.empty() ? "" : ", ") + sys + " has data from " +
+                   plural(builds, "build");
+    }
+    if (missing.empty())
+      analysed.insert(bench);
+    else
+      r.warnings.push_back("not analysed: " + bench + ": " + missing +
+                           " (at least 2 are needed)");
+  }
+
+  // --- layout sensitivity, layout modes, trends ---
+  for (const auto &bench : data.benchmarks) {
+    for (const auto &sys : data.systems) {
+      auto it = series.find({bench, sys});
+      if (it == series.end())
+        continue;
+      auto means = buildMeans(it->second);
+      if (means.size() >= 2) {
+        CampaignReport::Sensitivity s;
+        s.benchmark = bench;
+        s.system = sys;
+        s.builds = means.size();
+        auto [lo, hi] = std::minmax_element(
+            means.begin(), means.end(),
+            [](const auto &a, const auto &b) { return a.second < b.second; });
+        s.best = lo->second;
+        s.bestBuild = lo->first;
+        s.worst = hi->second;
+        s.worstBuild = hi->first;
+        r.sensitivity.push_back(s);
+      }
+      if (means.size() >= 4) {
+        std::vector<double> m;
+        for (const auto &[b, v] : means)
+          m.push_back(v);
+        analysis::ModeOptions mo;
+        mo.seed = alea::mixSeed(parseHexSeed(data.seed), "layout-modes/" + bench + "/" + sys);
+        if (auto modes = analysis::findLayoutModes(m, mo); modes && modes->multimodal)
+          r.warnings.push_back("layout modes: " + bench + " on " + sys + ": the build means " +
+                               "form two clusters " + percent(modes->relativeGap) +
+                               " apart (p = " + std::to_string(modes->pValue).substr(0, 5) +
+                               "); more builds give a steadier mean");
+      }
+      if (withIterations) {
+        std::vector<std::vector<double>> execs;
+        for (const auto &[b, es] : it->second)
+          for (const auto &[e, values] : es)
+            if (values.size() >= 3)
+              execs.push_back(values);
+        analysis::TrendReport trends = analysis::findTrends(execs);
+        if (trends.flagged > 0)
+          r.warnings.push_back(
+              "non-steady iterations: " + bench + " on " + sys + ": " +
+              std::to_string(trends.flagged) + " of " + plural(trends.executions, "execution") +
+              " still trend (" + std::to_string(trends.flaggedDecreasing) +
+              " getting faster: a longer warm-up may be needed)");
+      }
+    }
+  }
+
+  if (analysed.empty()) {
+    r.analysisError = "no benchmark has data from 2 or more builds of every system";
+    return r;
+  }
+
+  // --- the engine ---
+  analysis::Table table(withIterations
+                            ? std::vector<std::string>{"build", "execution", "iteration"}
+                            : std::vector<std::string>{"build", "execution"});
+  // Baseline first, so the table's system order matches the report's.
+  std::vector<std::string> order = data.systems;
+  if (!data.baseline.empty()) {
+    auto it = std::find(order.begin(), order.end(), data.baseline);
+    if (it != order.end())
+      std::rotate(order.begin(), it, it + 1);
+  }
+  for (const auto &bench : data.benchmarks) {
+    if (!analysed.count(bench))
+      continue;
+    for (const auto &sys : order) {
+      for (const auto &[build, execs] : series[{bench, sys}]) {
+        const std::string b = std::to_string(build);
+        for (const auto &[exec, values] : execs) {
+          const std::string e = std::to_string(exec);
+          for (std::size_t i = 0; i < values.size(); ++i) {
+            const std::string it = std::to_string(i);
+            std::vector<std::string_view> units{b, e};
+            if (withIterations)
+              units.push_back(it);
+            table.add(sys, bench, units, values[i]);
+          }
+        }
+      }
+    }
+  }
+
+  analysis::ReportOptions ro;
+  ro.baseline = order.front();
+  ro.confidence = data.confidence;
+  ro.threshold = data.threshold;
+  ro.bootstrapReplicates = options.bootstrapReplicates;
+  ro.threads = options.threads;
+  ro.seed = options.seed ? *options.seed
+                         : alea::mixSeed(parseHexSeed(data.seed), "report-bootstrap");
+  // Planner costs measured by this campaign, in units of one measurement
+  // (KJ TR 2012 §5: c_i is the cost of a new unit at level i): a build costs
+  // its build time, an execution its wall time minus the kept iterations.
+  {
+    double sum = 0, buildSeconds = 0;
+    std::size_t builds = 0;
+    for (const auto &p : data.measurements)
+      sum += p.value;
+    for (const auto &b : data.builds)
+      if (b.status == "ok" && b.seconds > 0) {
+        buildSeconds += b.seconds;
+        ++builds;
+      }
+    const double unitValue = data.measurements.empty() ? 0 : sum / data.measurements.size();
+    if (unitValue > 0 && builds > 0 && data.unit == "s") {
+      const double buildCost = buildSeconds / builds / unitValue;
+      if (withIterations) {
+        double perExec = 0;
+        std::size_t execs = 0;
+        for (const auto &[key, s] : series)
+          for (const auto &[b, es] : s)
+            for (const auto &[e, v] : es) {
+              perExec += v.size();
+              ++execs;
+            }
+        perExec = execs ? perExec / execs : 0;
+        const double execCost =
+            std::max(0.01, data.meanExecutionSeconds / unitValue - perExec);
+        ro.costs = {buildCost, execCost};
+      } else {
+        ro.costs = {buildCost};
+      }
+    }
+  }
+
+  auto report = analysis::buildReport(table, ro);
+  if (!report) {
+    r.analysisError = report.error();
+    r.warnings.push_back("the statistics engine could not analyse the data: " + report.error());
+    return r;
+  }
+  r.analysis = std::move(*report);
+  if (r.layoutStudy)
+    r.analysis->warnings.push_back(
+        "one system: this campaign is a layout-sensitivity study (no ratio to compare)");
+  for (const auto &w : r.warnings)
+    r.analysis->warnings.push_back(w);
+  return r;
+}
+
+} // namespace alea::runner

@@ -1,0 +1,261 @@
+// Step 3 of `alea report` (report.hpp): rendering. The engine's formatters
+// (analysis/format.hpp) render the statistics, with the campaign warnings
+// already appended to its warnings; this file adds the campaign section
+// around them: a header (what was run and what failed), the layout
+// sensitivity of every system and the failures with their stderr tails.
+// JSON: {"alea_campaign_report": 1, "campaign": {...}, "report": <the
+// engine's JSON, unchanged, or null>} so the engine's keys stay stable.
+// CSV: the engine's rows, then rows in the same columns with statistic
+// "layout_spread" and "failures".
+#include "alea/runner/report.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace alea::runner {
+
+namespace {
+
+using analysis::JsonWriter;
+
+std::string percent(double fraction) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", fraction * 100);
+  return buf;
+}
+
+std::string seconds(double s) {
+  char buf[32];
+  if (s >= 1)
+    std::snprintf(buf, sizeof buf, "%.3f s", s);
+  else if (s >= 1e-3)
+    std::snprintf(buf, sizeof buf, "%.3f ms", s * 1e3);
+  else
+    std::snprintf(buf, sizeof buf, "%.3f us", s * 1e6);
+  return buf;
+}
+
+std::string plural(std::size_t n, const std::string &word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+std::string joined(const std::vector<std::string> &v, const char *sep = ", ") {
+  std::string out;
+  for (const auto &s : v)
+    out += (out.empty() ? "" : sep) + s;
+  return out;
+}
+
+std::string indentLines(const std::string &text, const std::string &prefix) {
+  std::string out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos)
+      end = text.size();
+    out += prefix + text.substr(start, end - start) + "\n";
+    start = end + 1;
+  }
+  return out;
+}
+
+std::string summaryLine(const CampaignReport &r) {
+  std::string systems;
+  for (std::size_t i = 0; i < r.systems.size(); ++i) {
+    systems += (i ? ", " : "") + r.systems[i];
+    if (r.analysis && r.systems[i] == r.analysis->baseline && r.systems.size() > 1)
+      systems += " (baseline)";
+  }
+  return plural(r.systems.size(), "system") + " [" + systems + "], " +
+         plural(r.benchmarks.size(), "benchmark") + "; " + plural(r.builds, "build") +
+         (r.failedBuilds ? " (+" + std::to_string(r.failedBuilds) + " failed)" : "") + ", " +
+         std::to_string(r.executed) + " of " + plural(r.planned, "planned execution") + " (" +
+         std::to_string(r.failed) + " failed), " + plural(r.measurements, "measurement");
+}
+
+std::string textReport(const CampaignReport &r) {
+  std::string o = "campaign " + (r.name.empty() ? std::string("(unnamed)") : r.name) +
+                  "  [" + r.storePath + "]\n  " + summaryLine(r) + "\n";
+  if (r.layoutStudy)
+    o += "  one system: a layout-sensitivity study\n";
+  o += "\n";
+  if (r.analysis) {
+    o += analysis::formatReport(*r.analysis, analysis::Format::Text);
+  } else {
+    o += "no statistics: " + r.analysisError + "\n";
+    for (const auto &w : r.warnings)
+      o += "warning: " + w + "\n";
+  }
+  if (!r.sensitivity.empty()) {
+    o += "\nlayout sensitivity (best and worst build mean of each system):\n";
+    for (const auto &s : r.sensitivity)
+      o += "  " + s.benchmark + " on " + s.system + ": best and worst layout differ by " +
+           percent(s.spread()) + " (" + seconds(s.best) + " build " +
+           std::to_string(s.bestBuild) + ", " + seconds(s.worst) + " build " +
+           std::to_string(s.worstBuild) + "; " + plural(s.builds, "build") + ")\n";
+  }
+  if (!r.failures.empty()) {
+    o += "\nfailures (recorded, not used as data):\n";
+    for (const auto &f : r.failures) {
+      o += "  " + f.benchmark + " on " + f.system + ": " + plural(f.count, "execution") +
+           " " + f.status + ": " + f.cause + " (" + joined(f.where) +
+           (f.count > f.where.size() ? ", ..." : "") + ")\n";
+      if (!f.stderrTail.empty())
+        o += indentLines(f.stderrTail, "    stderr| ");
+    }
+  }
+  return o;
+}
+
+std::string mdEscape(const std::string &s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|' || c == '*' || c == '_' || c == '`')
+      out += '\\';
+    out += c == '\n' ? ' ' : c;
+  }
+  return out;
+}
+
+std::string mdReport(const CampaignReport &r) {
+  std::string o = "# alea campaign report: " + mdEscape(r.name) + "\n\n" +
+                  mdEscape(summaryLine(r)) + "\n\nStore: `" + r.storePath + "`\n\n";
+  if (r.layoutStudy)
+    o += "One system: a layout-sensitivity study.\n\n";
+  if (r.analysis) {
+    o += analysis::formatReport(*r.analysis, analysis::Format::Markdown) + "\n";
+  } else {
+    o += "No statistics: " + mdEscape(r.analysisError) + "\n\n";
+    for (const auto &w : r.warnings)
+      o += "- warning: " + mdEscape(w) + "\n";
+    o += "\n";
+  }
+  if (!r.sensitivity.empty()) {
+    o += "## Layout sensitivity\n\n| benchmark | system | builds | best | worst | "
+         "spread |\n|---|---|---:|---:|---:|---:|\n";
+    for (const auto &s : r.sensitivity)
+      o += "| " + mdEscape(s.benchmark) + " | " + mdEscape(s.system) + " | " +
+           std::to_string(s.builds) + " | " + seconds(s.best) + " | " + seconds(s.worst) +
+           " | " + percent(s.spread()) + " |\n";
+    o += "\n";
+  }
+  if (!r.failures.empty()) {
+    o += "## Failures\n\n| benchmark | system | executions | status | cause |\n"
+         "|---|---|---:|---|---|\n";
+    for (const auto &f : r.failures)
+      o += "| " + mdEscape(f.benchmark) + " | " + mdEscape(f.system) + " | " +
+           std::to_string(f.count) + " | " + f.status + " | " + mdEscape(f.cause) + " |\n";
+  }
+  return o;
+}
+
+std::string jsonReport(const CampaignReport &r) {
+  JsonWriter w(2);
+  w.beginObject();
+  w.key("name").value(r.name);
+  w.key("store").value(r.storePath);
+  w.key("layout_study").value(r.layoutStudy);
+  w.key("systems").beginArray();
+  for (const auto &s : r.systems)
+    w.value(s);
+  w.endArray();
+  w.key("benchmarks").beginArray();
+  for (const auto &b : r.benchmarks)
+    w.value(b);
+  w.endArray();
+  w.key("planned_executions").value(static_cast<std::size_t>(r.planned));
+  w.key("executions").value(static_cast<std::size_t>(r.executed));
+  w.key("failed_executions").value(static_cast<std::size_t>(r.failed));
+  w.key("builds").value(r.builds);
+  w.key("failed_builds").value(r.failedBuilds);
+  w.key("measurements").value(r.measurements);
+  w.key("layout_sensitivity").beginArray();
+  for (const auto &s : r.sensitivity) {
+    w.beginObject();
+    w.key("benchmark").value(s.benchmark);
+    w.key("system").value(s.system);
+    w.key("builds").value(s.builds);
+    w.key("best_build").value(static_cast<std::size_t>(s.bestBuild));
+    w.key("best_mean").value(s.best);
+    w.key("worst_build").value(static_cast<std::size_t>(s.worstBuild));
+    w.key("worst_mean").value(s.worst);
+    w.key("spread").value(s.spread());
+    w.endObject();
+  }
+  w.endArray();
+  w.key("failures").beginArray();
+  for (const auto &f : r.failures) {
+    w.beginObject();
+    w.key("benchmark").value(f.benchmark);
+    w.key("system").value(f.system);
+    w.key("status").value(f.status);
+    w.key("cause").value(f.cause);
+    w.key("count").value(f.count);
+    w.key("stderr_tail").value(f.stderrTail);
+    w.endObject();
+  }
+  w.endArray();
+  w.key("warnings").beginArray();
+  for (const auto &s : r.warnings)
+    w.value(s);
+  w.endArray();
+  w.key("analysis_error");
+  if (r.analysis)
+    w.null();
+  else
+    w.value(r.analysisError);
+  w.endObject();
+
+  std::string engine = r.analysis
+                           ? analysis::formatReport(*r.analysis, analysis::Format::Json)
+                           : std::string("null");
+  auto nested = [](const std::string &json) { // indented one level, no final newline
+    std::string t = indentLines(json, "  ").substr(2);
+    while (!t.empty() && (t.back() == '\n' || t.back() == ' '))
+      t.pop_back();
+    return t;
+  };
+  return "{\n  \"alea_campaign_report\": 1,\n  \"campaign\": " + nested(w.str()) +
+         ",\n  \"report\": " + nested(engine) + "\n}\n";
+}
+
+std::string csvField(const std::string &s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos)
+    return s;
+  std::string out = "\"";
+  for (char c : s)
+    out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string csvReport(const CampaignReport &r) {
+  std::string o = r.analysis ? analysis::formatReport(*r.analysis, analysis::Format::Csv)
+                             : "benchmark,system,baseline,statistic,method,estimate,lower,"
+                               "upper,decision\n";
+  for (const auto &s : r.sensitivity)
+    o += csvField(s.benchmark) + "," + csvField(s.system) + ",,layout_spread,build_means," +
+         JsonWriter::number(s.spread()) + "," + JsonWriter::number(s.best) + "," +
+         JsonWriter::number(s.worst) + ",\n";
+  for (const auto &f : r.failures)
+    o += csvField(f.benchmark) + "," + csvField(f.system) + ",,failures," +
+         csvField(f.status) + "," + std::to_string(f.count) + ",,,\n";
+  return o;
+}
+
+} // namespace
+
+std::string formatCampaignReport(const CampaignReport &report, analysis::Format format) {
+  switch (format) {
+  case analysis::Format::Text:
+    return textReport(report);
+  case analysis::Format::Markdown:
+    return mdReport(report);
+  case analysis::Format::Json:
+    return jsonReport(report);
+  case analysis::Format::Csv:
+    return csvReport(report);
+  }
+  return textReport(report);
+}
+
+} // namespace alea::runner
