@@ -263,8 +263,12 @@ Decision decide(const Facts &facts, const std::vector<std::string> &args,
   return d;
 }
 
-int runWrapper(Tool tool, int argc, char **argv) {
-  const std::vector<std::string> args(argv + 1, argv + argc);
+namespace {
+
+// Steps 1-6; `realToolOut` is set as soon as the real tool is known so that the
+// caller can still run the original command if something throws.
+int runWrapperSteps(Tool tool, const std::vector<std::string> &args,
+                    std::string &realToolOut) {
   auto env = [](const char *name) -> std::optional<std::string> {
     const char *v = std::getenv(name);
     return v ? std::optional<std::string>(v) : std::nullopt;
@@ -288,6 +292,7 @@ int runWrapper(Tool tool, int argc, char **argv) {
                                  "' not found, not executable, or this wrapper itself (set " +
                                  realToolVariable(tool) + ")");
   }
+  realToolOut = realTool;
   const std::string selfId = fileIdOf("/proc/self/exe");
   const std::string newChain = chain.empty() ? selfId : chain + "," + selfId;
 
@@ -330,6 +335,24 @@ int runWrapper(Tool tool, int argc, char **argv) {
   }
   // 6. become the real tool
   execOrDie(tool, finalArgv, childEnvironment(settings, newChain));
+}
+
+} // namespace
+
+int runWrapper(Tool tool, int argc, char **argv) {
+  std::string realTool;
+  try {
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    return runWrapperSteps(tool, args, realTool);
+  } catch (...) {
+    // Our failure must not fail the build: run the untouched command if we know
+    // the real tool (argv and environment exactly as we received them).
+    if (!realTool.empty()) {
+      argv[0] = const_cast<char *>(realTool.c_str());
+      ::execv(argv[0], argv);
+    }
+    return configError(tool, "internal error before the real tool could be run");
+  }
 }
 
 } // namespace alea::wrapper
