@@ -171,3 +171,17 @@ TEST(Planner, Errors) {
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().find("top level"), std::string::npos);
 }
+
+TEST(Planner, OneLevelPilotOnlyPlansTheTopCount) {
+  // Seed 002's T as 5 top-level units: nothing below to optimise; the unit
+  // variance is var(t1) = 0.3135345 and each unit costs one measurement.
+  auto plan = planExperiment(flatHierarchy(testdata::kSeed002T), PlanOptions{});
+  ASSERT_TRUE(plan.ok()) << plan.error();
+  ASSERT_EQ(plan->levels.size(), 1u);
+  EXPECT_EQ(plan->levels[0].count, 5u);
+  EXPECT_NEAR(plan->unitVariance, 0.3135345, 1e-7);
+  EXPECT_DOUBLE_EQ(plan->costPerTopUnit, 1.0);
+  EXPECT_EQ(topCountForBudget(*plan, 42.5), 42u);
+  // Same as the t-CI of the data for n = 5: 2.776445 * 0.5599415 / sqrt(5).
+  EXPECT_NEAR(predictedHalfWidth(*plan, 5), 2.776445 * 0.5599415 / std::sqrt(5.0), 1e-6);
+}
