@@ -95,7 +95,8 @@ Interval percentileInterval(std::vector<double> &values, double confidence, Quan
 // the paper's Table VI walkthrough: `draw(levelIndex, bound)` is called in the
 // exact order the resampler draws (depth first, highest level first) and must
 // return a value in [0, bound). Honours the scheme (levels without replacement
-// take children in order and do not call draw). Not used on the fast path.
+// take children in order and do not call draw). It runs the production
+// resampler (same code, draw order and summation order) with the draws injected.
 double resampledMeanWith(const Hierarchy &h, const std::vector<bool> &replace,
                          const std::function<std::size_t(std::size_t, std::size_t)> &draw);
 
