@@ -194,8 +194,8 @@ Expected<TrendTest> kendallTrend(std::span<const double> x) {
   const double varS = (nd * (nd - 1) * (2 * nd + 5) - tieVar) / 18;
   r.statistic = s / std::sqrt(varS);
   const Normal standard(0, 1);
-  r.pValue = std::min(1.0, 2 * std::min(cdf(standard, r.statistic),
-                                        cdf(complement(standard, r.statistic))));
+  r.pValue = std::min(
+      1.0, 2 * std::min(cdf(standard, r.statistic), cdf(complement(standard, r.statistic))));
   return r;
 }
 
@@ -204,11 +204,13 @@ std::vector<double> adjustBenjaminiHochberg(std::span<const double> p) {
   const std::size_t m = p.size();
   std::vector<std::size_t> order(m);
   std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return p[a] < p[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return p[a] < p[b]; });
   std::vector<double> q(m);
   double running = 1;
   for (std::size_t k = m; k-- > 0;) {
-    const double v = std::min(1.0, static_cast<double>(m) * p[order[k]] / static_cast<double>(k + 1));
+    const double v =
+        std::min(1.0, static_cast<double>(m) * p[order[k]] / static_cast<double>(k + 1));
     running = std::min(running, v);
     q[order[k]] = running;
   }
@@ -244,8 +246,8 @@ TrendReport findTrends(std::span<const std::vector<double>> executions, const Tr
 }
 
 // ---------------------------------------------------------------------------
-Expected<Diagnostics> diagnose(const Hierarchy &h, const OutlierOptions &oo,
-                               const ModeOptions &mo, const TrendOptions &to) {
+Expected<Diagnostics> diagnose(const Hierarchy &h, const OutlierOptions &oo, const ModeOptions &mo,
+                               const TrendOptions &to) {
   if (auto why = validateHierarchy(h); !why.empty())
     return fail(why);
   Diagnostics d;

@@ -284,8 +284,8 @@ Expected<WilcoxonResult> wilcoxonTest(std::span<const double> x, std::span<const
     tieTerm += t * t * t - t;
     i = j;
   }
-  const bool wantExact = o.exact == ExactMode::Exact ||
-                         (o.exact == ExactMode::Auto && n < 50 && m < 50);
+  const bool wantExact =
+      o.exact == ExactMode::Exact || (o.exact == ExactMode::Auto && n < 50 && m < 50);
   if (wantExact && !r.ties) {
     r.exact = true;
     const auto counts = mannWhitneyCounts(n, m);
@@ -319,8 +319,7 @@ Expected<WilcoxonResult> wilcoxonTest(std::span<const double> x, std::span<const
     return r;
   }
   const double big = nx + ny;
-  const double sigma =
-      std::sqrt((nx * ny / 12) * ((big + 1) - tieTerm / (big * (big - 1))));
+  const double sigma = std::sqrt((nx * ny / 12) * ((big + 1) - tieTerm / (big * (big - 1))));
   if (!(sigma > 0))
     return fail("Wilcoxon test: all observations are tied");
   double z = r.statistic - nx * ny / 2;
@@ -418,8 +417,8 @@ Expected<ShapiroWilkResult> shapiroWilk(std::span<const double> input) {
     if (n > 5) {
       first = 3;
       const double a2 = -a[2] / ssumm2 + polynomial(c2, rsn);
-      fac = std::sqrt((summ2 - 2 * a[1] * a[1] - 2 * a[2] * a[2]) /
-                      (1 - 2 * a1 * a1 - 2 * a2 * a2));
+      fac =
+          std::sqrt((summ2 - 2 * a[1] * a[1] - 2 * a[2] * a[2]) / (1 - 2 * a1 * a1 - 2 * a2 * a2));
       a[2] = a2;
     } else {
       fac = std::sqrt((summ2 - 2 * a[1] * a[1]) / (1 - 2 * a1 * a1));
@@ -522,8 +521,8 @@ double ksLimitCdf(double x) {
 
 // P(D < q) * choose(n+m, n) by the lattice recursion; `blockEnd[k-1]` says
 // whether step k (1-based, k = u + v) ends a block of tied pooled values.
-double smirnovInsideCount(double q, std::size_t n, std::size_t m,
-                          const std::vector<bool> &blockEnd, bool twoSided) {
+double smirnovInsideCount(double q, std::size_t n, std::size_t m, const std::vector<bool> &blockEnd,
+                          bool twoSided) {
   const double nd = static_cast<double>(n), md = static_cast<double>(m);
   std::vector<double> cur(n + 1, 0.0), next(n + 1, 0.0);
   cur[0] = 1;
@@ -644,9 +643,8 @@ Expected<PropTestResult> propTest(std::size_t successes, std::size_t trials,
   PropTestResult r;
   r.estimate = x / n;
   const double yates = o.correct ? std::min(0.5, std::abs(x - n * o.p)) : 0.0;
-  const double z = normalQuantile(o.alternative == Alternative::TwoSided
-                                      ? (1 + o.confidence) / 2
-                                      : o.confidence);
+  const double z = normalQuantile(o.alternative == Alternative::TwoSided ? (1 + o.confidence) / 2
+                                                                         : o.confidence);
   const double z22n = z * z / (2 * n);
   double pc = r.estimate + yates / n;
   const double upper =

@@ -119,8 +119,7 @@ unsigned effectiveThreads(unsigned requested, std::size_t work) {
 // Runs body(r, scratch) for r in [0, count) over `threads` threads, each with
 // its own scratch object made by makeScratch().
 template <typename MakeScratch, typename Body>
-void parallelReplicates(std::size_t count, unsigned threads, MakeScratch makeScratch,
-                        Body body) {
+void parallelReplicates(std::size_t count, unsigned threads, MakeScratch makeScratch, Body body) {
   threads = effectiveThreads(threads, count);
   auto worker = [&](std::size_t begin, std::size_t end) {
     auto scratch = makeScratch();
@@ -145,8 +144,9 @@ double observedRatio(const std::vector<Pool> &pools, SuiteMean mean) {
   SuiteAccumulator base(mean), cand(mean);
   for (const auto &p : pools) {
     const std::size_t n = p.data.size(), nb = p.nBaseline;
-    base.add(std::accumulate(p.data.begin(), p.data.begin() + static_cast<std::ptrdiff_t>(nb), 0.0) /
-             static_cast<double>(nb));
+    base.add(
+        std::accumulate(p.data.begin(), p.data.begin() + static_cast<std::ptrdiff_t>(nb), 0.0) /
+        static_cast<double>(nb));
     cand.add(std::accumulate(p.data.begin() + static_cast<std::ptrdiff_t>(nb), p.data.end(), 0.0) /
              static_cast<double>(n - nb));
   }
@@ -357,8 +357,8 @@ FiveNumberSummary fiveNumberSummary(std::span<const double> values) {
           quantileType7Sorted(s, 0.75), s.back()};
 }
 
-Expected<EmpiricalDistribution>
-empiricalDistribution(std::span<const std::vector<double>> runs, const EmpiricalOptions &o) {
+Expected<EmpiricalDistribution> empiricalDistribution(std::span<const std::vector<double>> runs,
+                                                      const EmpiricalOptions &o) {
   if (runs.empty())
     return fail("empirical distribution: no benchmarks");
   if (o.replicates == 0)

@@ -86,10 +86,9 @@ Expected<SpeedupTestResult> speedupTest(std::span<const double> x, std::span<con
       r.normalityY = *swY;
       if (swX->pValue < o.risk || swY->pValue < o.risk) {
         r.meanVerdict = MeanVerdict::NotNormal;
-        r.notes.push_back("normality rejected (Shapiro-Wilk p = " + formatP(swX->pValue) +
-                          ", " + formatP(swY->pValue) +
-                          "): run each program at least " + std::to_string(o.largeSample) +
-                          " times before testing the mean");
+        r.notes.push_back("normality rejected (Shapiro-Wilk p = " + formatP(swX->pValue) + ", " +
+                          formatP(swY->pValue) + "): run each program at least " +
+                          std::to_string(o.largeSample) + " times before testing the mean");
         meanPathOpen = false;
       } else if (o.fTestSelectsStudent) {
         FTestOptions fo;

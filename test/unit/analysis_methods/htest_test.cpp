@@ -28,9 +28,9 @@ TEST(ShapiroWilk, PaperVectorsV2V3) {
 }
 
 TEST(ShapiroWilk, EdgeCases) {
-  EXPECT_FALSE(shapiroWilk(std::vector<double>{1, 2}));          // n < 3
-  EXPECT_FALSE(shapiroWilk(std::vector<double>{4, 4, 4, 4}));    // identical
-  auto three = shapiroWilk(std::vector<double>{1, 2, 3});        // exact, W = 1
+  EXPECT_FALSE(shapiroWilk(std::vector<double>{1, 2}));       // n < 3
+  EXPECT_FALSE(shapiroWilk(std::vector<double>{4, 4, 4, 4})); // identical
+  auto three = shapiroWilk(std::vector<double>{1, 2, 3});     // exact, W = 1
   ASSERT_TRUE(three);
   EXPECT_NEAR(three->w, 1.0, 1e-12);
   EXPECT_NEAR(three->pValue, 1.0, 1e-6);

@@ -92,7 +92,7 @@ std::map<std::string, double> compute(const Case &c) {
     EXPECT_TRUE(r.ok()) << (r ? "" : r.error());
     if (!r)
       return out;
-    out = {{"statistic", r->statistic}, {"df", r->df},         {"p.value", r->pValue},
+    out = {{"statistic", r->statistic}, {"df", r->df},           {"p.value", r->pValue},
            {"conf.low", r->lower},      {"conf.high", r->upper}, {"mean.x", r->meanX},
            {"mean.y", r->meanY}};
   } else if (c.test == "var.test") {
@@ -103,7 +103,7 @@ std::map<std::string, double> compute(const Case &c) {
     EXPECT_TRUE(r.ok());
     if (!r)
       return out;
-    out = {{"statistic", r->statistic}, {"df1", r->dfNum},       {"df2", r->dfDen},
+    out = {{"statistic", r->statistic}, {"df1", r->dfNum},      {"df2", r->dfDen},
            {"p.value", r->pValue},      {"conf.low", r->lower}, {"conf.high", r->upper},
            {"estimate", r->estimate}};
   } else if (c.test == "wilcox.test") {
@@ -142,8 +142,11 @@ std::map<std::string, double> compute(const Case &c) {
     EXPECT_TRUE(r.ok());
     if (!r)
       return out;
-    out = {{"statistic", r->statistic}, {"p.value", r->pValue}, {"conf.low", r->lower},
-           {"conf.high", r->upper},     {"estimate", r->estimate}};
+    out = {{"statistic", r->statistic},
+           {"p.value", r->pValue},
+           {"conf.low", r->lower},
+           {"conf.high", r->upper},
+           {"estimate", r->estimate}};
   } else if (c.test == "kendall.trend") {
     auto r = kendallTrend(x);
     EXPECT_TRUE(r.ok());
@@ -167,7 +170,9 @@ std::map<std::string, double> compute(const Case &c) {
       return v == MeanVerdict::Significant ? 0.0 : v == MeanVerdict::NotSignificant ? 1.0 : 2.0;
     };
     auto medianCode = [](MedianVerdict v) {
-      return v == MedianVerdict::MedianSpeedup ? 0.0 : v == MedianVerdict::ProbabilityOnly ? 1.0 : 2.0;
+      return v == MedianVerdict::MedianSpeedup     ? 0.0
+             : v == MedianVerdict::ProbabilityOnly ? 1.0
+                                                   : 2.0;
     };
     out = {{"mean.verdict", meanCode(r->meanVerdict)},
            {"median.verdict", medianCode(r->medianVerdict)},

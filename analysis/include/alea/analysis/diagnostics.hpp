@@ -41,11 +41,11 @@ struct OutlierOptions {
 struct Outlier {
   std::size_t index = 0; // position in the input span
   double value = 0;
-  bool high = false;        // above the upper fence / positive z
-  bool tukey = false;       // outside the inner Tukey fences
-  bool farOut = false;      // outside the outer Tukey fences
-  bool mad = false;         // |modified z| > madCutoff
-  double modifiedZ = 0;     // 0.6745 (x - median) / MAD (0 when MAD == 0)
+  bool high = false;    // above the upper fence / positive z
+  bool tukey = false;   // outside the inner Tukey fences
+  bool farOut = false;  // outside the outer Tukey fences
+  bool mad = false;     // |modified z| > madCutoff
+  double modifiedZ = 0; // 0.6745 (x - median) / MAD (0 when MAD == 0)
 };
 
 struct OutlierReport {
@@ -77,7 +77,7 @@ struct LayoutModes {
   double threshold = 0;    // midpoint between the clusters
   double lowMean = 0, highMean = 0;
   std::vector<std::size_t> lowUnits, highUnits; // input indices
-  double relativeGap = 0;  // (highMean - lowMean) / lowMean
+  double relativeGap = 0;                       // (highMean - lowMean) / lowMean
 };
 
 // `unitMeans`: one mean per build (top-level unit). Needs at least 4 values;
@@ -115,7 +115,7 @@ struct ExecutionTrend {
 struct TrendReport {
   std::size_t executions = 0; // executions with a computable test
   std::size_t flagged = 0;
-  std::size_t flaggedDecreasing = 0; // tau < 0: times still falling (warm-up)
+  std::size_t flaggedDecreasing = 0;  // tau < 0: times still falling (warm-up)
   std::vector<ExecutionTrend> trends; // every tested execution
 };
 

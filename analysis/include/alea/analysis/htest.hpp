@@ -93,15 +93,15 @@ Expected<FTestResult> varTest(std::span<const double> x, std::span<const double>
 struct WilcoxonOptions {
   Alternative alternative = Alternative::TwoSided;
   double mu = 0;
-  bool correct = true; // continuity correction of the normal approximation
+  bool correct = true;               // continuity correction of the normal approximation
   ExactMode exact = ExactMode::Auto; // Auto: exact iff n < 50, m < 50, no ties
 };
 
 struct WilcoxonResult {
   double statistic = 0; // W = rank sum of x - n(n+1)/2 (Mann-Whitney U of x)
   double pValue = 1;
-  bool exact = false;   // exact null distribution used
-  bool ties = false;    // ties in the pooled ranks (forces the approximation)
+  bool exact = false; // exact null distribution used
+  bool ties = false;  // ties in the pooled ranks (forces the approximation)
   // W / (n m): the estimate of P(X > Y) + P(X = Y)/2 (x shifted by -mu).
   double probabilityXGreater = 0;
 };
@@ -161,6 +161,7 @@ Expected<PropTestResult> propTest(std::size_t successes, std::size_t trials,
 struct ProportionInterval {
   double lower = 0, upper = 0;
 };
-ProportionInterval waldProportionInterval(std::size_t successes, std::size_t trials, double confidence);
+ProportionInterval waldProportionInterval(std::size_t successes, std::size_t trials,
+                                          double confidence);
 
 } // namespace alea::analysis

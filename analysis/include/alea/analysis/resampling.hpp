@@ -62,7 +62,7 @@ struct RandomizationOptions {
 };
 
 struct RandomizationResult {
-  double observed = 0;       // g_obs
+  double observed = 0;        // g_obs
   std::size_t replicates = 0; // M, or the number of splits when exhaustive
   bool exhaustive = false;
   std::size_t countLessEqual = 0;    // #{F <= g_obs}: candidate faster (times)
@@ -89,10 +89,10 @@ struct SuiteBootstrapOptions {
 };
 
 struct SuiteBootstrapResult {
-  double estimate = 0;       // the ratio on the original data
+  double estimate = 0;         // the ratio on the original data
   double lower = 0, upper = 0; // type-7 percentiles alpha/2, 1 - alpha/2
-  double oneSidedUpper = 0;  // "ratio is at most": percentile 1 - alpha
-  double oneSidedLower = 0;  // "ratio is at least": percentile alpha
+  double oneSidedUpper = 0;    // "ratio is at most": percentile 1 - alpha
+  double oneSidedLower = 0;    // "ratio is at least": percentile alpha
   std::size_t replicates = 0;
   std::vector<double> values; // sorted replicates, if keepReplicates
 };

@@ -46,9 +46,9 @@ enum class MeanVerdict {
 };
 
 enum class MedianVerdict {
-  MedianSpeedup,        // WMW rejects and KS does not reject equal shapes
-  ProbabilityOnly,      // WMW rejects but the shapes differ: only P(X>Y)>1/2
-  NotSignificant,       // WMW does not reject
+  MedianSpeedup,   // WMW rejects and KS does not reject equal shapes
+  ProbabilityOnly, // WMW rejects but the shapes differ: only P(X>Y)>1/2
+  NotSignificant,  // WMW does not reject
   NotComputable,
 };
 
@@ -97,9 +97,9 @@ Expected<SpeedupTestResult> speedupTest(const Hierarchy &baseline, const Hierarc
 
 struct SuiteProportion {
   std::size_t accelerated = 0, benchmarks = 0;
-  double proportion = 0;      // C = a / b
+  double proportion = 0; // C = a / b
   double confidence = 0.95;
-  double lower = 0, upper = 1; // prop.test (Wilson, continuity-corrected)
+  double lower = 0, upper = 1;         // prop.test (Wilson, continuity-corrected)
   double waldLower = 0, waldUpper = 1; // the paper's written formula (A2-8)
   // Normal approximation validity as written in seed 002 (Jain's rule,
   // RECON): b * C >= 10. Reported, never enforced (A2-9).
