@@ -128,7 +128,7 @@ def main(argv):
             final.append(n[1:] if n.startswith("=") else movable.pop(0))
         for name in final:
             if nm:
-                print(f"{prefix}: {{{{[Tt]}}}} {name}{{{{$}}}}")
+                print(f"{prefix}: {{{{[TtWw]}}}} {name}{{{{$}}}}")
             elif factor == "function-order":
                 print(f"{prefix}: define {{{{.*}}}} @{name}(")
             else:

@@ -5,7 +5,6 @@
 // depend on the layout.
 #include <algorithm>
 #include <cstdio>
-#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -98,11 +97,9 @@ int main() {
   std::printf("%d %s\n", bi.get(), bs.get().c_str());
 
   int (*ops[])(int) = {twice, square};
-  std::map<std::string, int> results;
+  const char *names[] = {"twice", "square"};
   for (int i = 0; i < 2; i++)
-    results[i ? "square" : "twice"] = ops[i](9);
-  for (const auto &[k, v] : results)
-    std::printf("%s=%d\n", k.c_str(), v);
+    std::printf("%s=%d\n", names[i], ops[i](9));
   std::printf("weak %d\n", weakHook());
   return 0;
 }
