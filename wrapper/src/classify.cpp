@@ -476,8 +476,12 @@ Classification classify(const std::vector<std::string> &original,
     return passThrough(std::move(c), Reason::SyntaxOnly, "-fsyntax-only");
   if (precompile)
     return passThrough(std::move(c), Reason::Precompile, "--precompile");
+  // -flto* is randomized too: the plugin runs in the pre-link pipeline (clang
+  // invokes the optimizer-last callbacks there, for full and thin LTO) and lld
+  // gives every function of the LTO output its own section, which
+  // --shuffle-sections then orders. Recorded for the log.
   if (lto)
-    return passThrough(std::move(c), Reason::Lto, ltoArg);
+    c.lto = ltoArg;
   if (!missing.empty())
     return passThrough(std::move(c), Reason::MissingInput, missing);
   if (!unknownLanguage.empty())
@@ -678,8 +682,6 @@ std::string_view reasonName(Reason reason) {
     return "assembler inputs only";
   case Reason::NoSourceInputs:
     return "nothing to compile";
-  case Reason::Lto:
-    return "layout not randomized";
   case Reason::OutputToStdout:
     return "linking to standard output (-o -)";
   case Reason::DriverMode:

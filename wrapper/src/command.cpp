@@ -41,6 +41,11 @@ Plan planCommand(Tool tool, const std::vector<std::string> &args,
   const bool links = c.mode == Mode::Link || c.mode == Mode::CompileAndLink;
   std::vector<std::string> added;
 
+  if (!c.lto.empty())
+    plan.notes.push_back(c.lto + ": plugin on the pre-link IR" +
+                         std::string(links ? "; final function order from lld "
+                                             "--shuffle-sections"
+                                           : ""));
   if (compiles) {
     // The plugin is loaded even when only link-time factors are on: it writes the
     // .note.alea record of seed and factors into every object.

@@ -268,15 +268,19 @@ TEST(Classify, DashCWithOnlyObjectsPassesThrough) {
   expectPass(cc({"-c", "a.o"}), Reason::NoSourceInputs);
 }
 
-TEST(Classify, LtoPassesThrough) {
+TEST(Classify, LtoIsRandomizedAndRecorded) {
   auto c = cc({"-flto", "-c", "a.c"});
-  expectPass(c, Reason::Lto);
-  EXPECT_EQ(c.detail, "-flto");
-  expectPass(cc({"-flto=thin", "a.o", "b.o"}), Reason::Lto);
+  EXPECT_EQ(c.mode, Mode::Compile);
+  EXPECT_EQ(c.lto, "-flto");
+  auto l = cc({"-flto=thin", "a.o", "b.o"});
+  EXPECT_EQ(l.mode, Mode::Link);
+  EXPECT_EQ(l.lto, "-flto=thin");
 }
 
-TEST(Classify, NoLtoAfterLtoCompiles) {
-  EXPECT_EQ(cc({"-flto", "-fno-lto", "-c", "a.c"}).mode, Mode::Compile);
+TEST(Classify, NoLtoAfterLtoIsNotLto) {
+  auto c = cc({"-flto", "-fno-lto", "-c", "a.c"});
+  EXPECT_EQ(c.mode, Mode::Compile);
+  EXPECT_TRUE(c.lto.empty());
 }
 
 TEST(Classify, OutputToStdoutCompileIsRandomized) {

@@ -36,7 +36,6 @@ enum class Reason {
   NoInputs,          // nothing to compile or link (e.g. -v alone)
   AssemblerOnly,     // .s / .S (preprocessed assembly) inputs only
   NoSourceInputs,    // -c/-S with only linker inputs (clang warns, does nothing)
-  Lto,               // -flto*: the layout is decided by the LTO link
   OutputToStdout,    // -o - on a link
   DriverMode,        // -cc1, -cc1as, --driver-mode=cl, -flavor
   // pass-through: we cannot be sure
@@ -101,6 +100,7 @@ struct Classification {
   std::string userLinker;         // the -fuse-ld= / --ld-path= value, if any
   bool userShuffleSections = false; // the user already passes --shuffle-sections
   std::string target;             // -target / --target= value, if any
+  std::string lto;                // the -flto* option in effect, if any
 };
 
 // Whether a target triple links with lld's ELF port (the only one with
