@@ -35,10 +35,10 @@ build_lua() { # DIR [SEED]
 
 # run_checks DIR -> writes DIR/checks.out: everything the interpreter printed.
 run_checks() {
-  local dir=$1 lua=$1/src/lua luac=$1/src/luac out=$1/checks.out
+  local dir=$1 lua=$1/src/lua luac=$1/src/luac out=$1/checks.out script
   : >"$out"
-  for s in core runtime; do
-    "$lua" "$scripts/$s.lua" >>"$out" 2>&1 || { tail -20 "$out"; fail "$lua $s.lua failed"; }
+  for script in core runtime; do
+    "$lua" "$scripts/$script.lua" >>"$out" 2>&1 || { tail -20 "$out"; fail "$lua $script.lua failed"; }
   done
   "$lua" "$scripts/bench.lua" 20000 >>"$out" 2>&1 || fail "$lua bench.lua failed"
   "$lua" -e 'print(("x"):rep(3), 2^53 == 2^53 + 1, string.format("%5.2f", 1/3))' >>"$out" 2>&1 ||

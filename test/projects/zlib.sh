@@ -20,6 +20,12 @@ build_zlib() { # DIR [SEED]
       cat configure.out configure.log 2>/dev/null | tail -40
       fail "zlib ./configure with CC=alea-cc (seed ${seed:-none}) failed"
     }
+    # Same configuration as plain clang: zlib's configure silently drops the
+    # shared library when its link probe fails, so insist on it.
+    if grep -q "No shared library support" configure.out; then
+      grep -B3 -A6 "Checking for shared library support" configure.log | head -30
+      fail "zlib ./configure (seed ${seed:-none}): alea-cc failed the shared-library link probe"
+    fi
     make -j2 >make.out 2>&1 || { tail -40 make.out; fail "zlib make (seed ${seed:-none}) failed"; }
     make test >test.out 2>&1 || { tail -40 test.out; fail "zlib make test (seed ${seed:-none}) failed"; }
     # zlib's test target prints "*** zlib test OK ***" for static, shared, 64-bit.
