@@ -611,8 +611,13 @@ Expected<KsResult> ksTest(std::span<const double> x, std::span<const double> y,
     const double logDenom = boost::math::lgamma(nd + md + 1, MathPolicy()) -
                             boost::math::lgamma(nd + 1, MathPolicy()) -
                             boost::math::lgamma(md + 1, MathPolicy());
-    r.pValue = 1 - inside / std::exp(logDenom);
-  } else {
+    const double denom = std::exp(logDenom);
+    if (std::isfinite(inside) && std::isfinite(denom))
+      r.pValue = 1 - inside / denom;
+    else
+      r.exact = false; // counts overflow a double (n + m > ~1000): use the limit
+  }
+  if (!r.exact) {
     const double eff = nd * md / (nd + md);
     if (twoSided)
       r.pValue = r.statistic < std::numeric_limits<double>::epsilon()

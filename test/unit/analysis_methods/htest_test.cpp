@@ -205,3 +205,23 @@ TEST(Descriptive, QuantileType7MedianAndRanks) {
 
 } // namespace
 } // namespace alea::analysis
+
+namespace alea::analysis {
+namespace {
+
+TEST(KolmogorovSmirnov, ForcedExactOnHugeSamplesFallsBackToTheLimit) {
+  std::vector<double> x, y;
+  for (int i = 0; i < 800; ++i) {
+    x.push_back(i * 0.001);
+    y.push_back(i * 0.001 + 0.05);
+  }
+  auto r = ksTest(x, y, {.exact = ExactMode::Exact});
+  ASSERT_TRUE(r);
+  EXPECT_FALSE(r->exact);
+  EXPECT_TRUE(std::isfinite(r->pValue));
+  auto a = ksTest(x, y, {.exact = ExactMode::Asymptotic});
+  EXPECT_EQ(r->pValue, a->pValue);
+}
+
+} // namespace
+} // namespace alea::analysis
