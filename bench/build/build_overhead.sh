@@ -17,6 +17,7 @@ rm -rf "$work" && mkdir -p "$work/plain" "$work/alea"
 cfiles=("$src"/*.c)
 
 now() { date +%s.%N; }
+calc() { awk "BEGIN { printf \"%.9f\", $* }"; } # float arithmetic without bc
 compile_all() { # CC OUTDIR
   local cc=$1 out=$2 f objs=()
   for f in "${cfiles[@]}"; do
@@ -34,14 +35,14 @@ plain=() alea=()
 for r in $(seq 1 "$rounds"); do
   t0=$(now); compile_all clang-19 "$work/plain"; t1=$(now)
   ALEA_SEED=$r compile_all alea-cc "$work/alea"; t2=$(now)
-  p=$(echo "$t1 - $t0" | bc -l) a=$(echo "$t2 - $t1" | bc -l)
+  p=$(calc "$t1 - $t0") a=$(calc "$t2 - $t1")
   plain+=("$p") alea+=("$a")
-  printf 'round %d: clang-19 %.3f s   alea-cc %.3f s   ratio %.4f\n' "$r" "$p" "$a" "$(echo "$a / $p" | bc -l)"
+  printf 'round %d: clang-19 %.3f s   alea-cc %.3f s   ratio %.4f\n' "$r" "$p" "$a" "$(calc "$a / $p")"
 done
 "$ALEA_BUILD/bin/alea" layout "$work/alea/lua" | sed -n 2,3p
 mp=$(printf '%s\n' "${plain[@]}" | median) ma=$(printf '%s\n' "${alea[@]}" | median)
 printf 'median: clang-19 %.3f s   alea-cc %.3f s   ratio alea/plain = %.4f (goal <= 1.03)\n' \
-  "$mp" "$ma" "$(echo "$ma / $mp" | bc -l)"
+  "$mp" "$ma" "$(calc "$ma / $mp")"
 
 # Wrapper cost on a trivial compile: alea-cc without a seed (pure pass-through)
 # and with a seed, against clang-19 itself; 40 alternating invocations each.
@@ -51,8 +52,8 @@ for i in $(seq 1 $n); do
   t0=$(now); clang-19 -c "$work/trivial.c" -o "$work/t0.o"; t1=$(now)
   alea-cc -c "$work/trivial.c" -o "$work/t1.o"; t2=$(now)
   ALEA_SEED=$i alea-cc -c "$work/trivial.c" -o "$work/t2.o"; t3=$(now)
-  tp=$(echo "$tp + $t1 - $t0" | bc -l) tw=$(echo "$tw + $t2 - $t1" | bc -l) ts=$(echo "$ts + $t3 - $t2" | bc -l)
+  tp=$(calc "$tp + $t1 - $t0") tw=$(calc "$tw + $t2 - $t1") ts=$(calc "$ts + $t3 - $t2")
 done
 printf 'trivial compile, mean of %d: clang-19 %.2f ms   alea-cc (no seed) %.2f ms (+%.2f ms)   alea-cc (seed) %.2f ms (+%.2f ms)\n' \
-  $n "$(echo "1000 * $tp / $n" | bc -l)" "$(echo "1000 * $tw / $n" | bc -l)" "$(echo "1000 * ($tw - $tp) / $n" | bc -l)" \
-  "$(echo "1000 * $ts / $n" | bc -l)" "$(echo "1000 * ($ts - $tp) / $n" | bc -l)"
+  $n "$(calc "1000 * $tp / $n")" "$(calc "1000 * $tw / $n")" "$(calc "1000 * ($tw - $tp) / $n")" \
+  "$(calc "1000 * $ts / $n")" "$(calc "1000 * ($ts - $tp) / $n")"

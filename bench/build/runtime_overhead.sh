@@ -38,6 +38,8 @@ build() { # NAME [SEED]
   ) || fail "lua build $name failed"
 }
 
+calc() { awk "BEGIN { printf \"%.9f\", $* }"; } # float arithmetic without bc
+
 # instructions CMD... -> total Ir collected by callgrind
 instructions() {
   valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
@@ -61,12 +63,12 @@ zp=0 lp=0 worst=0
 for n in "${names[@]}"; do
   z=$(count_zlib "$work/zlib-$n") l=$(count_lua "$work/lua-$n")
   [[ $n == plain ]] && zp=$z lp=$l
-  dz=$(echo "100 * ($z - $zp) / $zp" | bc -l) dl=$(echo "100 * ($l - $lp) / $lp" | bc -l)
+  dz=$(calc "100 * ($z - $zp) / $zp") dl=$(calc "100 * ($l - $lp) / $lp")
   printf '%-12s %-18s %16d %+9.4f%%   %16d %+9.4f%%\n' "$n" \
     "$("$ALEA_BUILD/bin/alea" layout --fingerprint "$work/lua-$n/src/lua")" "$z" "$dz" "$l" "$dl"
   for d in $dz $dl; do
     a=${d#-}
-    if (($(echo "$a > $worst" | bc -l))); then worst=$a; fi
+    if [[ $(calc "($a > $worst) ? 1 : 0") == 1* ]]; then worst=$a; fi
   done
 done
 printf 'largest |difference| from the unrandomized build: %.4f%% (goal <= 0.1%%)\n' "$worst"
