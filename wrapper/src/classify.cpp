@@ -46,6 +46,7 @@ enum class Effect {
   Cc1,            // -cc1, -cc1as
   DriverMode,     // --driver-mode=
   Target,         // -target, --target=
+  Offload,        // -fopenmp-targets=, --offload-arch=: device compilations
   EndOfOptions,   // --
 };
 
@@ -159,6 +160,9 @@ constexpr std::array kJoined = {
     OptionSpec{"--print-", Effect::Query, false},
     OptionSpec{"--driver-mode=", Effect::DriverMode, false},
     OptionSpec{"--target=", Effect::Target, false},
+    OptionSpec{"-fopenmp-targets=", Effect::Offload, false},
+    OptionSpec{"--offload-arch=", Effect::Offload, false},
+    OptionSpec{"--cuda-gpu-arch=", Effect::Offload, false},
     OptionSpec{"-Xarch_", Effect::None, true}, // -Xarch_<arch> <arg>
     OptionSpec{"-x", Effect::Language, false},
     OptionSpec{"-l", Effect::Library, false},
@@ -334,6 +338,7 @@ Classification classify(const std::vector<std::string> &original,
   bool syntaxOnly = false, precompile = false, hashes = false, version = false;
   bool query = false, lto = false, cc1 = false, endOfOptions = false;
   std::string queryArg, ltoArg, driverMode, output, missing, unknownLanguage;
+  std::string offloadArg;
   Language xLanguage = Language::None;
   LinkRegions regions;
   std::vector<std::size_t> slots;
@@ -449,6 +454,10 @@ Classification classify(const std::vector<std::string> &original,
     case Effect::Target:
       c.target = value;
       break;
+    case Effect::Offload:
+      if (offloadArg.empty())
+        offloadArg = arg;
+      break;
     case Effect::EndOfOptions:
       endOfOptions = true;
       break;
@@ -484,6 +493,8 @@ Classification classify(const std::vector<std::string> &original,
     c.lto = ltoArg;
   if (!missing.empty())
     return passThrough(std::move(c), Reason::MissingInput, missing);
+  if (!offloadArg.empty())
+    return passThrough(std::move(c), Reason::UnsupportedLanguage, offloadArg);
   if (!unknownLanguage.empty())
     return passThrough(std::move(c), Reason::UnknownLanguage, unknownLanguage);
 
@@ -693,7 +704,7 @@ std::string_view reasonName(Reason reason) {
   case Reason::UnknownLanguage:
     return "unknown input language";
   case Reason::UnsupportedLanguage:
-    return "offloading language (CUDA/HIP/OpenCL)";
+    return "offloading (CUDA/HIP/OpenCL/OpenMP targets)";
   }
   return "?";
 }

@@ -294,6 +294,14 @@ TEST(Classify, OutputToStdoutLinkPassesThrough) {
 
 TEST(Classify, OffloadLanguagesPassThrough) {
   expectPass(cc({"-c", "k.cu"}), Reason::UnsupportedLanguage);
+  expectPass(cc({"-x", "cuda", "-c", "a.c"}), Reason::UnsupportedLanguage);
+}
+
+TEST(Classify, OffloadTargetsPassThrough) {
+  auto c = cc({"-fopenmp", "-fopenmp-targets=nvptx64", "-c", "a.c"});
+  expectPass(c, Reason::UnsupportedLanguage);
+  EXPECT_EQ(c.detail, "-fopenmp-targets=nvptx64");
+  expectPass(cc({"--offload-arch=gfx90a", "-c", "a.c"}), Reason::UnsupportedLanguage);
 }
 
 TEST(Classify, Cc1PassesThrough) { expectPass(cc({"-cc1", "-emit-obj", "a.c"}), Reason::DriverMode); }
