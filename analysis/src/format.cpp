@@ -345,7 +345,10 @@ std::string textReport(const Report &r) {
            " CI " + interval(s.bootstrap, r3) + " (bootstrap, " +
            std::to_string(s.benchmarks) + " benchmarks); " +
            std::string(decisionName(s.decision)) + "; " + std::to_string(s.faster) +
-           " faster, " + std::to_string(s.slower) + " slower\n";
+           " faster, " + std::to_string(s.slower) + " slower" +
+           (s.randomizationOk ? "; randomization test p = " + fmt("%.4g", s.randomizationP)
+                              : std::string()) +
+           "\n";
   }
   if (!r.dropped.empty()) {
     o += "\nunbalanced data, trimmed to a balanced design:\n";
@@ -422,6 +425,43 @@ void jsonStrings(JsonWriter &w, const std::vector<std::string> &v, bool inlined 
   for (const auto &s : v)
     w.value(s);
   w.endArray();
+}
+
+void jsonDiagnostics(JsonWriter &w, const DiagnosticsReport &d) {
+  w.beginObject();
+  w.key("ok").value(d.ok);
+  if (!d.ok) {
+    w.key("error").value(d.error);
+    w.endObject();
+    return;
+  }
+  w.key("measurement_outliers").value(d.measurementOutliers);
+  w.key("measurement_far_out").value(d.measurementFarOut);
+  w.key("outlier_units");
+  jsonStrings(w, d.outlierUnits);
+  w.key("modes");
+  if (d.modesTested) {
+    w.beginObject();
+    w.key("multimodal").value(d.multimodal);
+    w.key("p_value").value(d.modePValue);
+    w.key("gap").value(d.modeGap);
+    w.key("low_units").value(d.lowUnits);
+    w.key("high_units").value(d.highUnits);
+    w.endObject();
+  } else {
+    w.null();
+  }
+  w.key("trends");
+  if (d.trendsTested) {
+    w.beginObject();
+    w.key("tested").value(d.trendExecutions);
+    w.key("flagged").value(d.trendFlagged);
+    w.key("decreasing").value(d.trendDecreasing);
+    w.endObject();
+  } else {
+    w.null();
+  }
+  w.endObject();
 }
 
 void jsonRatio(JsonWriter &w, const RatioReport &x) {
@@ -564,6 +604,8 @@ std::string jsonReport(const Report &r) {
       w.endObject();
       w.key("plan");
       jsonPlan(w, s.plan);
+      w.key("diagnostics");
+      jsonDiagnostics(w, s.diagnostics);
       w.endObject();
     }
     w.endArray();
@@ -594,6 +636,16 @@ std::string jsonReport(const Report &r) {
     w.key("decision").value(decisionKey(s.decision));
     w.key("faster").value(s.faster);
     w.key("slower").value(s.slower);
+    w.key("randomization_test");
+    if (s.randomizationOk) {
+      w.beginObject();
+      w.key("p_value").value(s.randomizationP);
+      w.key("exhaustive").value(s.randomizationExhaustive);
+      w.key("replicates").value(s.randomizationReplicates);
+      w.endObject();
+    } else {
+      w.null();
+    }
     w.endObject();
   }
   w.endArray();
@@ -703,12 +755,14 @@ std::string mdReport(const Report &r) {
   }
   if (!r.suite.empty()) {
     o += "\n## Suite (geometric mean)\n\n| comparison | geometric mean | " + conf +
-         " CI (bootstrap) | decision | faster | slower |\n|---|---:|---|---|---:|---:|\n";
+         " CI (bootstrap) | decision | faster | slower | randomization p |\n"
+         "|---|---:|---|---|---:|---:|---:|\n";
     for (const auto &s : r.suite)
       o += "| " + mdEscape(s.candidate) + " vs " + mdEscape(s.baseline) + " | " +
            r3(s.geometricMean) + " | " + interval(s.bootstrap, r3) + " | " +
            std::string(decisionName(s.decision)) + " | " + std::to_string(s.faster) + " | " +
-           std::to_string(s.slower) + " |\n";
+           std::to_string(s.slower) + " | " +
+           (s.randomizationOk ? fmt("%.4g", s.randomizationP) : std::string("-")) + " |\n";
   }
   if (!r.dropped.empty() || !r.warnings.empty()) {
     o += "\n## Warnings\n\n";

@@ -4,7 +4,9 @@
 // Speedup-Test; for suites, the Li-Chen-Peng geometric-mean bootstrap.
 #include "alea/analysis/report.hpp"
 
+#include "alea/analysis/diagnostics.hpp"
 #include "alea/analysis/planner.hpp"
+#include "alea/analysis/resampling.hpp"
 #include "alea/analysis/speedup_test.hpp"
 #include "alea/analysis/variance.hpp"
 
@@ -112,6 +114,38 @@ std::vector<LevelReport> levelReports(const Hierarchy &h, const VarianceComponen
   return out;
 }
 
+DiagnosticsReport diagnosticsOf(const SystemData &sys, const Hierarchy &h) {
+  DiagnosticsReport d;
+  auto dg = diagnose(h);
+  if (!dg) {
+    d.error = dg.error();
+    return d;
+  }
+  d.ok = true;
+  for (const auto &o : dg->measurementOutliers.outliers) {
+    d.measurementOutliers += 1;
+    d.measurementFarOut += o.farOut;
+  }
+  for (const auto &o : dg->unitOutliers.outliers)
+    if (o.index < sys.units.size())
+      d.outlierUnits.push_back(sys.units[o.index].label);
+  if (dg->modes) {
+    d.modesTested = true;
+    d.multimodal = dg->modes->multimodal;
+    d.modeGap = dg->modes->relativeGap;
+    d.modePValue = dg->modes->pValue;
+    d.lowUnits = dg->modes->lowUnits.size();
+    d.highUnits = dg->modes->highUnits.size();
+  }
+  if (dg->trends) {
+    d.trendsTested = true;
+    d.trendExecutions = dg->trends->executions;
+    d.trendFlagged = dg->trends->flagged;
+    d.trendDecreasing = dg->trends->flaggedDecreasing;
+  }
+  return d;
+}
+
 Expected<SystemReport> systemReport(const SystemData &sys, const Hierarchy &h,
                                     const std::string &benchmark, const ReportOptions &o) {
   SystemReport r;
@@ -145,6 +179,8 @@ Expected<SystemReport> systemReport(const SystemData &sys, const Hierarchy &h,
   r.bestUnit = sys.units[static_cast<std::size_t>(lo - top.begin())].label;
   r.worstUnit = sys.units[static_cast<std::size_t>(hi - top.begin())].label;
   r.plan = advise(h, o.costs, o.targetHalfWidth, std::nullopt, o.confidence);
+  if (o.diagnostics)
+    r.diagnostics = diagnosticsOf(sys, h);
   return r;
 }
 
@@ -218,6 +254,7 @@ Expected<Report> buildReport(const Table &table, const ReportOptions &options) {
   suiteReplicates.resize(candidates.size());
   std::vector<std::vector<double>> suiteEstimates(candidates.size());
   std::vector<std::vector<Decision>> suiteDecisions(candidates.size());
+  std::vector<std::vector<BenchmarkRuns>> suiteRuns(candidates.size());
 
   for (const auto &bench : balanced.benchmarks) {
     BenchmarkReport br;
@@ -323,7 +360,37 @@ Expected<Report> buildReport(const Table &table, const ReportOptions &options) {
       suiteReplicates[ci].push_back(std::move(b->replicateValues));
       suiteEstimates[ci].push_back(rr.estimate);
       suiteDecisions[ci].push_back(rr.decision);
+      suiteRuns[ci].push_back(topLevelRuns(base, cand));
       br.ratios.push_back(std::move(rr));
+    }
+    const std::string &top = table.levels()[0];
+    for (const auto &s : br.systems) {
+      const DiagnosticsReport &d = s.diagnostics;
+      if (!d.ok)
+        continue;
+      if (d.multimodal)
+        br.warnings.push_back(s.name + ": " + top + " means form two clusters (" +
+                              std::to_string(d.lowUnits) + " low, " +
+                              std::to_string(d.highUnits) + " high, " +
+                              percent(d.modeGap) + " apart): layout modes");
+      if (!d.outlierUnits.empty()) {
+        std::string units;
+        for (const auto &u : d.outlierUnits)
+          units += (units.empty() ? "" : ", ") + u;
+        br.warnings.push_back(s.name + ": outlying " + top + " " +
+                              (d.outlierUnits.size() == 1 ? "mean" : "means") + " (" + units +
+                              "), kept");
+      }
+      if (d.trendFlagged > 0)
+        br.warnings.push_back(s.name + ": " + std::to_string(d.trendFlagged) + " of " +
+                              std::to_string(d.trendExecutions) + " " +
+                              table.levels()[table.levels().size() - 2] +
+                              "s still trend over their " + table.levels().back() + "s (" +
+                              std::to_string(d.trendDecreasing) +
+                              " decreasing: warm-up not over?)");
+      if (d.measurementFarOut > 0)
+        br.warnings.push_back(s.name + ": " + std::to_string(d.measurementFarOut) +
+                              " far-out measurements (beyond 3 IQR), kept");
     }
     for (const auto &s : br.systems)
       if (s.topLevelWithoutVariation)
@@ -367,6 +434,19 @@ Expected<Report> buildReport(const Table &table, const ReportOptions &options) {
       for (Decision d : suiteDecisions[c]) {
         sr.faster += d == Decision::Faster;
         sr.slower += d == Decision::Slower;
+      }
+      RandomizationOptions ro;
+      ro.replicates = options.randomizationReplicates;
+      ro.seed = alea::mixSeed(options.seed, "randomization/" + sr.candidate);
+      ro.threads = options.threads;
+      auto rt = randomizationTest(suiteRuns[c], ro);
+      if (rt) {
+        sr.randomizationOk = true;
+        sr.randomizationP = rt->pTwoSidedMc;
+        sr.randomizationExhaustive = rt->exhaustive;
+        sr.randomizationReplicates = rt->replicates;
+      } else {
+        sr.randomizationError = rt.error();
       }
       report.suite.push_back(sr);
     }

@@ -60,8 +60,12 @@ struct ReportOptions {
   // Target relative half-width (0.01 = +-1% of the mean) for the planner's
   // "top-level units needed" advice.
   double targetHalfWidth = 0.01;
-  // Extra methods computed on the top-level means: Touati's Speedup-Test.
+  // Extra methods computed on the top-level means: Touati's Speedup-Test;
+  // diagnostics (outliers, layout modes, warm-up trends); for suites, the
+  // Li-Chen-Peng randomization test.
   bool speedupTest = true;
+  bool diagnostics = true;
+  std::size_t randomizationReplicates = 10000;
 };
 
 // One level of one system: TR 2012 §6.1 estimators (variance.hpp).
@@ -88,6 +92,22 @@ struct PlanAdvice {
   bool defaultCosts = true;
 };
 
+// Diagnostics of one system (diagnostics.hpp): reported, nothing is dropped.
+struct DiagnosticsReport {
+  bool ok = false;
+  std::string error;
+  std::size_t measurementOutliers = 0; // vs their execution's median (Tukey/MAD)
+  std::size_t measurementFarOut = 0;   // beyond the outer Tukey fences
+  std::vector<std::string> outlierUnits; // top-level units whose mean is an outlier
+  bool modesTested = false;            // needs >= 4 top-level units
+  bool multimodal = false;             // top-level means form two clusters
+  double modeGap = 0;                  // (high - low) / low cluster mean
+  double modePValue = 1;
+  std::size_t lowUnits = 0, highUnits = 0;
+  bool trendsTested = false;           // needs >= 2 levels and >= 3 iterations
+  std::size_t trendExecutions = 0, trendFlagged = 0, trendDecreasing = 0;
+};
+
 struct SystemReport {
   std::string name;
   std::vector<std::size_t> shape; // counts per level, highest first
@@ -101,6 +121,7 @@ struct SystemReport {
   double bestUnitMean = 0, worstUnitMean = 0;
   std::string bestUnit, worstUnit;
   PlanAdvice plan;
+  DiagnosticsReport diagnostics;
 };
 
 struct SpeedupTestReport {
@@ -146,6 +167,13 @@ struct SuiteRatioReport {
   double confidence = 0.95;
   Decision decision = Decision::Inconclusive;
   std::size_t faster = 0, slower = 0; // benchmarks decided each way
+  // Li, Chen & Peng §III randomization test on the top-level means, stratified
+  // by benchmark (resampling.hpp): two-sided Monte Carlo p-value.
+  bool randomizationOk = false;
+  std::string randomizationError;
+  double randomizationP = 1;
+  bool randomizationExhaustive = false;
+  std::size_t randomizationReplicates = 0;
 };
 
 struct Report {
