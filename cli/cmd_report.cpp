@@ -53,7 +53,7 @@ void setupReport(CLI::App &app) {
       ->required();
   sub->add_option("--format", opts->format, "text (default), md, json or csv");
   sub->add_option("--replicates", opts->replicates, "bootstrap replicates (default 2000)")
-      ->check(CLI::Range(std::size_t{100}, std::size_t{1000000}));
+      ->check(CLI::Range(std::size_t{1000}, std::size_t{1000000}));
   sub->add_option("--threads", opts->threads, "bootstrap threads (default: all cores)");
   sub->add_option("--seed", opts->seed, "bootstrap seed (default: derived from the campaign seed)");
   sub->callback([opts] { alea::cli::setExitCode(runReport(*opts)); });

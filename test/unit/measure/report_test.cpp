@@ -1,0 +1,360 @@
+// Tests of `alea report`'s library (runner/include/alea/runner/report.hpp):
+// campaign data built by hand (synthetic measurements drawn with alea::Rng
+// from a known model) through buildCampaignReport, and a real SQLite store
+// written with the runner's Store API through loadCampaignData. Expected
+// values are computed here independently from the same inputs (means of the
+// generated data), never copied from the code's output.
+#include "alea/runner/report.hpp"
+
+#include "alea/random.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <numeric>
+#include <unistd.h>
+
+namespace alea::runner {
+namespace {
+
+bool contains(const std::vector<std::string> &v, const std::string &needle) {
+  return std::any_of(v.begin(), v.end(),
+                     [&](const std::string &s) { return s.find(needle) != std::string::npos; });
+}
+
+// builds x executions x iterations per (system, benchmark); value =
+// base * factor * (1 + build effect + execution effect + noise).
+void addSystem(CampaignData &d, const std::string &sys, const std::string &bench,
+               double base, int builds, int execs, int iters, std::uint64_t seed,
+               double buildSd = 0.02) {
+  Rng rng(seed);
+  auto normalish = [&] { // sum of uniforms: bounded, mean 0, sd ~ 1
+    double s = 0;
+    for (int k = 0; k < 12; ++k)
+      s += rng.uniform();
+    return s - 6;
+  };
+  for (int b = 0; b < builds; ++b) {
+    double be = buildSd * normalish();
+    for (int e = 0; e < execs; ++e) {
+      double ee = 0.005 * normalish();
+      for (int i = 0; i < iters; ++i)
+        d.measurements.push_back(
+            {sys, bench, b, e, i, base * (1 + be + ee + 0.002 * normalish())});
+    }
+  }
+}
+
+CampaignData twoSystems() {
+  CampaignData d;
+  d.name = "synthetic";
+  d.storePath = "mem";
+  d.systems = {"base", "cand"};
+  d.baseline = "base";
+  d.benchmarks = {"alpha", "beta"};
+  d.seed = "0x2a";
+  d.confidence = 0.95;
+  d.threshold = 0.01;
+  addSystem(d, "base", "alpha", 0.010, 4, 3, 5, 1);
+  addSystem(d, "cand", "alpha", 0.008, 4, 3, 5, 2); // 20% faster
+  addSystem(d, "base", "beta", 0.020, 4, 3, 5, 3);
+  addSystem(d, "cand", "beta", 0.016, 4, 3, 5, 4);
+  d.planned = d.executed = 2 * 2 * 4 * 3;
+  for (const char *s : {"base", "cand"})
+    for (int b = 0; b < 4; ++b)
+      d.builds.push_back({s, b, "0x1", "ok", 2.0, std::string(s) + std::to_string(b), "", ""});
+  d.meanExecutionSeconds = 0.1;
+  return d;
+}
+
+CampaignReportOptions fast() {
+  CampaignReportOptions o;
+  o.bootstrapReplicates = 1000; // the engine's minimum
+  o.threads = 1;
+  return o;
+}
+
+double meanOf(const CampaignData &d, const std::string &sys, const std::string &bench) {
+  double s = 0;
+  std::size_t n = 0;
+  for (const auto &p : d.measurements)
+    if (p.system == sys && p.benchmark == bench) {
+      s += p.value;
+      ++n;
+    }
+  return s / n;
+}
+
+TEST(CampaignReport, TwoSystemsGiveRatiosAndDecisions) {
+  CampaignData d = twoSystems();
+  CampaignReport r = buildCampaignReport(d, fast());
+  ASSERT_TRUE(r.analysis) << r.analysisError;
+  EXPECT_FALSE(r.layoutStudy);
+  EXPECT_EQ(r.analysis->baseline, "base");
+  ASSERT_EQ(r.analysis->benchmarks.size(), 2u);
+  for (const auto &b : r.analysis->benchmarks) {
+    ASSERT_EQ(b.ratios.size(), 1u);
+    // Balanced data: the ratio of means is the ratio of the plain means.
+    EXPECT_NEAR(b.ratios[0].estimate, meanOf(d, "cand", b.name) / meanOf(d, "base", b.name),
+                1e-12);
+    EXPECT_EQ(b.ratios[0].decision, analysis::Decision::Faster);
+  }
+  ASSERT_EQ(r.analysis->suite.size(), 1u); // suite: geometric mean of 2 benchmarks
+  EXPECT_NEAR(r.analysis->suite[0].geometricMean, 0.8, 0.05);
+  EXPECT_EQ(r.analysis->levels, (std::vector<std::string>{"build", "execution", "iteration"}));
+  EXPECT_TRUE(r.failures.empty());
+  EXPECT_EQ(r.builds, 8u);
+  // Planner costs measured from the campaign: 2 s builds / mean measurement.
+  ASSERT_EQ(r.analysis->options.costs.size(), 2u);
+  double meanValue = 0;
+  for (const auto &p : d.measurements)
+    meanValue += p.value;
+  meanValue /= d.measurements.size();
+  EXPECT_NEAR(r.analysis->options.costs[0], 2.0 / meanValue, 1e-9);
+}
+
+TEST(CampaignReport, LayoutSensitivityIsMaxOverMinOfBuildMeans) {
+  CampaignData d = twoSystems();
+  CampaignReport r = buildCampaignReport(d, fast());
+  ASSERT_EQ(r.sensitivity.size(), 4u);
+  for (const auto &s : r.sensitivity) {
+    std::map<int, std::pair<double, int>> sums; // balanced: build mean = plain mean
+    for (const auto &p : d.measurements)
+      if (p.system == s.system && p.benchmark == s.benchmark) {
+        sums[p.build].first += p.value;
+        sums[p.build].second++;
+      }
+    double lo = 1e300, hi = 0;
+    for (const auto &[b, v] : sums) {
+      lo = std::min(lo, v.first / v.second);
+      hi = std::max(hi, v.first / v.second);
+    }
+    EXPECT_NEAR(s.best, lo, 1e-12);
+    EXPECT_NEAR(s.worst, hi, 1e-12);
+    EXPECT_NEAR(s.spread(), hi / lo - 1, 1e-9);
+    EXPECT_EQ(s.builds, 4u);
+  }
+  std::string text = formatCampaignReport(r, analysis::Format::Text);
+  EXPECT_NE(text.find("best and worst layout differ by"), std::string::npos);
+}
+
+TEST(CampaignReport, FailuresAreGroupedAndTheRestIsAnalysed) {
+  CampaignData d = twoSystems();
+  d.benchmarks.push_back("crash");
+  for (int b = 0; b < 4; ++b)
+    for (const char *s : {"base", "cand"})
+      d.failures.push_back({s, "crash", b, 0, "signal", 0, 11,
+                            "killed by signal 11 (SIGSEGV)", "about to crash\nSegfault here\n"});
+  d.failures.push_back({"cand", "beta", 1, 2, "timeout", 0, 9, "timed out after 5 s", ""});
+  d.executed += 9;
+  d.planned = d.executed;
+  CampaignReport r = buildCampaignReport(d, fast());
+  ASSERT_EQ(r.failures.size(), 3u);
+  EXPECT_EQ(r.failed, 9);
+  std::size_t segv = 0;
+  for (const auto &g : r.failures)
+    if (g.cause == "killed by signal 11 (SIGSEGV)") {
+      segv += g.count;
+      EXPECT_EQ(g.stderrTail, "about to crash\nSegfault here");
+    }
+  EXPECT_EQ(segv, 8u);
+  EXPECT_TRUE(contains(r.warnings, "failed: 4 executions of crash on base: killed by signal 11"));
+  EXPECT_TRUE(contains(r.warnings, "failed: 1 execution of beta on cand: timed out after 5 s"));
+  EXPECT_TRUE(contains(r.warnings, "not analysed: crash: base has data from 0 builds"));
+  ASSERT_TRUE(r.analysis);
+  EXPECT_EQ(r.analysis->benchmarks.size(), 2u); // alpha and beta
+  EXPECT_TRUE(contains(r.analysis->warnings, "failed: 4 executions of crash on cand"));
+  std::string text = formatCampaignReport(r, analysis::Format::Text);
+  EXPECT_NE(text.find("stderr| Segfault here"), std::string::npos);
+  std::string csv = formatCampaignReport(r, analysis::Format::Csv);
+  EXPECT_NE(csv.find("crash,base,,failures,signal,4,,,"), std::string::npos);
+}
+
+TEST(CampaignReport, NothingAnalysableStillReports) {
+  CampaignData d;
+  d.systems = {"a", "b"};
+  d.benchmarks = {"crash"};
+  d.failures.push_back({"a", "crash", 0, 0, "signal", 0, 11, "killed by signal 11 (SIGSEGV)", ""});
+  d.planned = 4;
+  d.executed = 1;
+  CampaignReport r = buildCampaignReport(d, fast());
+  EXPECT_FALSE(r.analysis);
+  EXPECT_FALSE(r.analysisError.empty());
+  EXPECT_TRUE(contains(r.warnings, "incomplete campaign: 1 of 4 planned executions"));
+  for (auto f : {analysis::Format::Text, analysis::Format::Markdown, analysis::Format::Json,
+                 analysis::Format::Csv})
+    EXPECT_FALSE(formatCampaignReport(r, f).empty());
+  EXPECT_NE(formatCampaignReport(r, analysis::Format::Json).find("\"report\": null"),
+            std::string::npos);
+}
+
+TEST(CampaignReport, OneSystemIsALayoutSensitivityStudy) {
+  CampaignData d;
+  d.systems = {"only"};
+  d.benchmarks = {"k"};
+  addSystem(d, "only", "k", 0.01, 5, 2, 4, 9, 0.05);
+  CampaignReport r = buildCampaignReport(d, fast());
+  EXPECT_TRUE(r.layoutStudy);
+  ASSERT_TRUE(r.analysis) << r.analysisError;
+  ASSERT_EQ(r.analysis->benchmarks.size(), 1u);
+  EXPECT_TRUE(r.analysis->benchmarks[0].ratios.empty());
+  EXPECT_TRUE(contains(r.analysis->warnings, "layout-sensitivity study"));
+  ASSERT_EQ(r.sensitivity.size(), 1u);
+  EXPECT_GT(r.sensitivity[0].spread(), 0);
+  EXPECT_NE(formatCampaignReport(r, analysis::Format::Text).find("a layout-sensitivity study"),
+            std::string::npos);
+}
+
+TEST(CampaignReport, IdenticalLayoutsMachineChangesAndFailedBuilds) {
+  CampaignData d = twoSystems();
+  d.builds[1].fingerprint = d.builds[0].fingerprint; // base builds 0 and 1
+  d.builds.push_back({"cand", 4, "0x9", "failed", 1.0, "", "", "cc: error: boom\n"});
+  d.machineChanges.push_back("2026-01-01T00:00:00Z: governor");
+  CampaignReport r = buildCampaignReport(d, fast());
+  EXPECT_TRUE(contains(r.warnings, "identical layouts: builds 0, 1 of base"));
+  EXPECT_FALSE(contains(r.warnings, "identical layouts: builds 0, 1 of cand"));
+  EXPECT_TRUE(contains(r.warnings, "machine state changed during the campaign at "
+                                   "2026-01-01T00:00:00Z: governor"));
+  EXPECT_TRUE(contains(r.warnings, "failed: build 4 of cand: cc: error: boom"));
+  EXPECT_EQ(r.failedBuilds, 1u);
+}
+
+TEST(CampaignReport, TrendingIterationsAreFlagged) {
+  CampaignData d;
+  d.systems = {"a"};
+  d.benchmarks = {"k"};
+  // Every execution gets 20% faster over its 12 iterations: warm-up not done.
+  for (int b = 0; b < 3; ++b)
+    for (int e = 0; e < 3; ++e)
+      for (int i = 0; i < 12; ++i)
+        d.measurements.push_back({"a", "k", b, e, i, 0.01 * (1.2 - 0.02 * i) + 1e-5 * b});
+  CampaignReport r = buildCampaignReport(d, fast());
+  EXPECT_TRUE(contains(r.warnings, "non-steady iterations: k on a: 9 of 9 executions"));
+  // Steady (trend-free) iterations are not flagged.
+  CampaignData steady = twoSystems();
+  EXPECT_FALSE(contains(buildCampaignReport(steady, fast()).warnings, "non-steady"));
+}
+
+TEST(CampaignReport, OneMeasurementPerExecutionDropsTheIterationLevel) {
+  CampaignData d;
+  d.systems = {"a", "b"};
+  d.baseline = "a";
+  d.benchmarks = {"k"};
+  addSystem(d, "a", "k", 1.0, 3, 4, 1, 5);
+  addSystem(d, "b", "k", 1.1, 3, 4, 1, 6);
+  CampaignReport r = buildCampaignReport(d, fast());
+  ASSERT_TRUE(r.analysis) << r.analysisError;
+  EXPECT_EQ(r.analysis->levels, (std::vector<std::string>{"build", "execution"}));
+}
+
+// --- a real store -------------------------------------------------------------
+
+TEST(LoadCampaignData, ReadsWhatTheRunnerStored) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("alea-report-test-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  {
+    auto store = Store::open((dir / "campaign.db").string());
+    ASSERT_TRUE(store) << store.error();
+    ASSERT_TRUE(store->setMeta("campaign_name", "stored"));
+    ASSERT_TRUE(store->setMeta("threshold", "0.02"));
+    ASSERT_TRUE(store->setMeta("levels.warmup", "1"));
+    auto sa = store->ensureSystem("a", true, 0);
+    auto sb = store->ensureSystem("b", false, 1);
+    auto k = store->ensureBenchmark("k", 0, "s");
+    ASSERT_TRUE(sa && sb && k);
+    std::vector<PlanEntry> plan;
+    std::int64_t pos = 0;
+    for (auto sys : {*sa, *sb})
+      for (int b = 0; b < 2; ++b)
+        for (int e = 0; e < 2; ++e)
+          plan.push_back({pos++, sys, *k, b, e});
+    ASSERT_TRUE(store->savePlan(plan));
+    std::map<std::pair<std::int64_t, int>, std::int64_t> buildIds;
+    for (auto sys : {*sa, *sb})
+      for (int b = 0; b < 2; ++b) {
+        BuildRecord br;
+        br.systemId = sys;
+        br.buildIndex = b;
+        br.seed = 7 + b;
+        br.status = "ok";
+        br.seconds = 1.5;
+        br.fingerprint = "fp" + std::to_string(sys) + std::to_string(b);
+        auto id = store->recordBuild(br);
+        ASSERT_TRUE(id) << id.error();
+        buildIds[{sys, b}] = *id;
+      }
+    for (const auto &p : plan) {
+      ExecutionRecord e;
+      e.planPosition = p.position;
+      e.buildId = buildIds[{p.systemId, p.buildIndex}];
+      e.benchmarkId = p.benchmarkId;
+      e.executionIndex = p.executionIndex;
+      e.wallSeconds = 0.05;
+      std::vector<MeasurementRecord> m;
+      if (p.position == 5) { // one crash
+        e.status = "signal";
+        e.signal = 11;
+        e.error = "killed by signal 11 (SIGSEGV)";
+        e.stderrTail = "boom\n";
+      } else {
+        e.status = "ok";
+        for (int i = 0; i < 4; ++i) // iteration 0 is warm-up
+          m.push_back({i, 0.01 * (p.systemId == *sa ? 1.0 : 0.9) + 1e-4 * i, i == 0});
+      }
+      ASSERT_TRUE(store->recordExecution(e, m, "s"));
+    }
+  }
+  auto d = loadCampaignData(dir.string()); // the directory works as well as the file
+  ASSERT_TRUE(d) << d.error();
+  EXPECT_EQ(d->name, "stored");
+  EXPECT_EQ(d->baseline, "a");
+  EXPECT_DOUBLE_EQ(d->threshold, 0.02);
+  EXPECT_EQ(d->systems, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(d->benchmarks, (std::vector<std::string>{"k"}));
+  EXPECT_EQ(d->planned, 8);
+  EXPECT_EQ(d->executed, 8);
+  EXPECT_EQ(d->measurements.size(), 7u * 3); // warm-up excluded, crash has none
+  for (const auto &m : d->measurements)
+    EXPECT_GE(m.iteration, 1);
+  ASSERT_EQ(d->failures.size(), 1u);
+  EXPECT_EQ(d->failures[0].system, "b");
+  EXPECT_EQ(d->failures[0].buildIndex, 0);
+  EXPECT_EQ(d->failures[0].executionIndex, 1);
+  EXPECT_EQ(d->failures[0].signal, 11);
+  EXPECT_EQ(d->builds.size(), 4u);
+  EXPECT_DOUBLE_EQ(d->builds[0].seconds, 1.5);
+
+  CampaignReport r = buildCampaignReport(*d, fast());
+  ASSERT_TRUE(r.analysis) << r.analysisError;
+  EXPECT_EQ(r.failed, 1);
+  // The crashed execution leaves b unbalanced: the engine trims and says so.
+  EXPECT_FALSE(r.analysis->dropped.empty());
+
+  auto missing = loadCampaignData((dir / "nope").string());
+  EXPECT_FALSE(missing);
+  EXPECT_NE(missing.error().find("no such campaign store"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST(LoadCampaignData, RefusesAForeignSqliteFile) {
+  namespace fs = std::filesystem;
+  fs::path file = fs::temp_directory_path() / ("alea-foreign-" + std::to_string(::getpid()) + ".db");
+  fs::remove(file);
+  {
+    auto st = Store::open(file.string()); // creates alea's schema...
+    ASSERT_TRUE(st);
+    ASSERT_TRUE(st->exec("DROP TABLE meta")); // ...which we then break
+  }
+  auto d = loadCampaignData(file.string());
+  EXPECT_FALSE(d);
+  EXPECT_NE(d.error().find("is not an alea campaign store"), std::string::npos);
+  fs::remove(file);
+}
+
+} // namespace
+} // namespace alea::runner
