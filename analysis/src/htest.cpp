@@ -303,6 +303,37 @@ Expected<WilcoxonResult> wilcoxonTest(std::span<const double> x, std::span<const
         s += counts[u];
       return s / total;
     };
+    // Hodges-Lehmann interval: order statistics of the pairwise differences
+    // at R's qwilcox positions (smallest q with P(W <= q) >= p, with R's
+    // 10 DBL_EPSILON fuzz).
+    if (validConfidence(o.confidence)) {
+      std::vector<double> diffs;
+      diffs.reserve(n * m);
+      for (double a : x)
+        for (double b : y)
+          diffs.push_back(a - b);
+      std::sort(diffs.begin(), diffs.end());
+      auto qwilcox = [&](double p) -> std::size_t {
+        double acc = 0;
+        const double target = p - 10 * std::numeric_limits<double>::epsilon();
+        for (std::size_t q = 0; q < counts.size(); ++q) {
+          acc += counts[q] / total;
+          if (acc >= target)
+            return q;
+        }
+        return counts.size() - 1;
+      };
+      const double alpha = 1 - o.confidence;
+      const std::size_t nm = n * m;
+      std::size_t qu = qwilcox(o.alternative == Alternative::TwoSided ? alpha / 2 : alpha);
+      if (qu == 0)
+        qu = 1;
+      const std::size_t ql = nm - qu;
+      r.hasLocationInterval = true;
+      r.locationEstimate = median(diffs);
+      r.locationLower = o.alternative == Alternative::Less ? -kInf : diffs[qu - 1];
+      r.locationUpper = o.alternative == Alternative::Greater ? kInf : diffs[ql];
+    }
     switch (o.alternative) {
     case Alternative::Greater:
       r.pValue = upperTail(w);

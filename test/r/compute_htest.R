@@ -48,6 +48,11 @@ for (i in seq_len(nrow(cases))) {
                                       correct = flag(o, "correct", TRUE)))
     emit(id, "statistic", r$statistic); emit(id, "p.value", r$p.value)
     emit(id, "exact", as.numeric(grepl("exact", r$method)))
+    if (grepl("exact", r$method)) {  # Hodges-Lehmann estimate and interval
+      ci <- wilcox.test(x, y, alternative = alt, exact = ex, conf.int = TRUE, conf.level = conf)
+      emit(id, "conf.low", ci$conf.int[1]); emit(id, "conf.high", ci$conf.int[2])
+      emit(id, "estimate", ci$estimate)
+    }
   } else if (cs$test == "shapiro.test") {
     r <- shapiro.test(x)
     emit(id, "statistic", r$statistic); emit(id, "p.value", r$p.value)

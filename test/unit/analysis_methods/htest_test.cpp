@@ -112,6 +112,11 @@ TEST(Wilcoxon, PaperVectorV27ExactIsTwoOver252) {
   EXPECT_TRUE(w->exact);
   EXPECT_NEAR(w->pValue, 2.0 / 252.0, 1e-15);
   EXPECT_NEAR(w->probabilityXGreater, 24.0 / 25.0, 1e-15);
+  // V27 with conf.int: 95% CI [0.247, Inf), location estimate 1.
+  ASSERT_TRUE(w->hasLocationInterval);
+  EXPECT_NEAR(w->locationLower, 0.247, 1e-12);
+  EXPECT_TRUE(std::isinf(w->locationUpper));
+  EXPECT_NEAR(w->locationEstimate, 1, 1e-12);
 }
 
 TEST(Wilcoxon, ExactDistributionIsSymmetricAndSumsToOne) {

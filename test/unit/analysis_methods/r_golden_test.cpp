@@ -111,11 +111,17 @@ std::map<std::string, double> compute(const Case &c) {
     o.alternative = alt;
     o.correct = flag(c, "correct", true);
     o.exact = exactMode(c);
+    o.confidence = conf;
     auto r = wilcoxonTest(x, y, o);
     EXPECT_TRUE(r.ok());
     if (!r)
       return out;
     out = {{"statistic", r->statistic}, {"p.value", r->pValue}, {"exact", r->exact ? 1.0 : 0.0}};
+    if (r->hasLocationInterval) {
+      out["conf.low"] = r->locationLower;
+      out["conf.high"] = r->locationUpper;
+      out["estimate"] = r->locationEstimate;
+    }
   } else if (c.test == "shapiro.test") {
     auto r = shapiroWilk(x);
     EXPECT_TRUE(r.ok());

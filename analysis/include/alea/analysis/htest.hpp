@@ -95,6 +95,7 @@ struct WilcoxonOptions {
   double mu = 0;
   bool correct = true;               // continuity correction of the normal approximation
   ExactMode exact = ExactMode::Auto; // Auto: exact iff n < 50, m < 50, no ties
+  double confidence = 0.95;          // of the location-shift interval (exact case)
 };
 
 struct WilcoxonResult {
@@ -104,6 +105,13 @@ struct WilcoxonResult {
   bool ties = false;  // ties in the pooled ranks (forces the approximation)
   // W / (n m): the estimate of P(X > Y) + P(X = Y)/2 (x shifted by -mu).
   double probabilityXGreater = 0;
+  // Exact case only (R's conf.int = TRUE without ties, n, m < 50): the
+  // Hodges-Lehmann estimate of the location shift x - y (median of the n m
+  // pairwise differences) and its distribution-free confidence interval from
+  // the order statistics of the differences (Bauer 1972; Hollander & Wolfe
+  // §4.3), one-sided alternatives giving an infinite bound.
+  bool hasLocationInterval = false;
+  double locationEstimate = 0, locationLower = 0, locationUpper = 0;
 };
 
 Expected<WilcoxonResult> wilcoxonTest(std::span<const double> x, std::span<const double> y,
