@@ -12,9 +12,7 @@
 namespace alea::wrapper {
 namespace {
 
-bool startsWith(std::string_view s, std::string_view p) {
-  return s.substr(0, p.size()) == p;
-}
+bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 bool endsWith(std::string_view s, std::string_view p) {
   return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
 }
@@ -23,31 +21,31 @@ bool endsWith(std::string_view s, std::string_view p) {
 
 enum class Effect {
   None,
-  Compile,        // -c
-  Assemble,       // -S
-  Preprocess,     // -E
-  DepsOnly,       // -M, -MM
-  DepsSide,       // -MD, -MMD
-  SyntaxOnly,     // -fsyntax-only, -emit-ast
-  Precompile,     // --precompile
-  Hashes,         // -###
-  Version,        // --version
-  Query,          // -dumpversion, --help, -print-*
-  Verbose,        // -v
-  Language,       // -x
-  Output,         // -o
-  Library,        // -l
-  LinkerArgs,     // -Wl,  (comma-separated linker words)
-  LinkerArg,      // -Xlinker <word>
-  FuseLd,         // -fuse-ld=
-  LdPath,         // --ld-path=
-  Lto,            // -flto, -flto=...
-  NoLto,          // -fno-lto
-  Cc1,            // -cc1, -cc1as
-  DriverMode,     // --driver-mode=
-  Target,         // -target, --target=
-  Offload,        // -fopenmp-targets=, --offload-arch=: device compilations
-  EndOfOptions,   // --
+  Compile,      // -c
+  Assemble,     // -S
+  Preprocess,   // -E
+  DepsOnly,     // -M, -MM
+  DepsSide,     // -MD, -MMD
+  SyntaxOnly,   // -fsyntax-only, -emit-ast
+  Precompile,   // --precompile
+  Hashes,       // -###
+  Version,      // --version
+  Query,        // -dumpversion, --help, -print-*
+  Verbose,      // -v
+  Language,     // -x
+  Output,       // -o
+  Library,      // -l
+  LinkerArgs,   // -Wl,  (comma-separated linker words)
+  LinkerArg,    // -Xlinker <word>
+  FuseLd,       // -fuse-ld=
+  LdPath,       // --ld-path=
+  Lto,          // -flto, -flto=...
+  NoLto,        // -fno-lto
+  Cc1,          // -cc1, -cc1as
+  DriverMode,   // --driver-mode=
+  Target,       // -target, --target=
+  Offload,      // -fopenmp-targets=, --offload-arch=: device compilations
+  EndOfOptions, // --
 };
 
 struct OptionSpec {
@@ -218,8 +216,7 @@ void seeLinkerWords(LinkRegions &regions, std::string_view commaList) {
 
 bool isLld(std::string_view linker) {
   const auto slash = linker.rfind('/');
-  const std::string_view base =
-      slash == std::string_view::npos ? linker : linker.substr(slash + 1);
+  const std::string_view base = slash == std::string_view::npos ? linker : linker.substr(slash + 1);
   // alea-ld runs ld.lld itself.
   return base.find("lld") != std::string_view::npos || base == "alea-ld";
 }
@@ -238,16 +235,15 @@ Classification passThrough(Classification c, Reason reason, std::string detail) 
 
 Language languageFromExtension(std::string_view path) {
   const auto slash = path.rfind('/');
-  const std::string_view base =
-      slash == std::string_view::npos ? path : path.substr(slash + 1);
+  const std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
   const auto dot = base.rfind('.');
   if (dot == std::string_view::npos || dot == 0)
     return Language::LinkerInput;
   const std::string_view ext = base.substr(dot + 1);
   if (ext == "c" || ext == "i")
     return Language::C;
-  if (ext == "cc" || ext == "cp" || ext == "cxx" || ext == "cpp" || ext == "CPP" ||
-      ext == "c++" || ext == "C" || ext == "ii" || ext == "cppm" || ext == "ixx")
+  if (ext == "cc" || ext == "cp" || ext == "cxx" || ext == "cpp" || ext == "CPP" || ext == "c++" ||
+      ext == "C" || ext == "ii" || ext == "cppm" || ext == "ixx")
     return Language::Cxx;
   if (ext == "m" || ext == "mi")
     return Language::ObjC;
@@ -259,8 +255,8 @@ Language languageFromExtension(std::string_view path) {
     return Language::Asm;
   if (ext == "S" || ext == "sx")
     return Language::AsmCpp;
-  if (ext == "h" || ext == "hh" || ext == "hpp" || ext == "hxx" || ext == "H" ||
-      ext == "h++" || ext == "tcc" || ext == "hp")
+  if (ext == "h" || ext == "hh" || ext == "hpp" || ext == "hxx" || ext == "H" || ext == "h++" ||
+      ext == "tcc" || ext == "hp")
     return Language::Header;
   if (ext == "cu" || ext == "hip" || ext == "cl")
     return Language::Offload;
@@ -280,11 +276,9 @@ Language languageFromXName(std::string_view name) {
     return Language::C;
   if (name == "c++" || name == "c++-cpp-output" || name == "c++-module")
     return Language::Cxx;
-  if (name == "objective-c" || name == "objective-c-cpp-output" ||
-      name == "objc-cpp-output")
+  if (name == "objective-c" || name == "objective-c-cpp-output" || name == "objc-cpp-output")
     return Language::ObjC;
-  if (name == "objective-c++" || name == "objective-c++-cpp-output" ||
-      name == "objc++-cpp-output")
+  if (name == "objective-c++" || name == "objective-c++-cpp-output" || name == "objc++-cpp-output")
     return Language::ObjCxx;
   if (name == "ir" || name == "lto-ir")
     return Language::Ir;
@@ -305,9 +299,8 @@ bool isSourceLanguage(Language lang) {
 }
 
 bool isElfTarget(std::string_view triple) {
-  for (std::string_view nonElf :
-       {"wasm", "apple", "darwin", "macos", "ios", "windows", "msvc", "mingw", "cygwin",
-        "uefi", "aix", "zos"})
+  for (std::string_view nonElf : {"wasm", "apple", "darwin", "macos", "ios", "windows", "msvc",
+                                  "mingw", "cygwin", "uefi", "aix", "zos"})
     if (triple.find(nonElf) != std::string_view::npos)
       return false;
   return true;
@@ -315,22 +308,19 @@ bool isElfTarget(std::string_view triple) {
 
 bool isStartupObject(std::string_view path) {
   const auto slash = path.rfind('/');
-  const std::string_view base =
-      slash == std::string_view::npos ? path : path.substr(slash + 1);
+  const std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
   const auto crt = base.find("crt");
   return crt != std::string_view::npos && crt <= 2 && endsWith(base, ".o");
 }
 
 // --- the compiler driver -------------------------------------------------------------
 
-Classification classify(const std::vector<std::string> &original,
-                        const ClassifyEnv &env) {
+Classification classify(const std::vector<std::string> &original, const ClassifyEnv &env) {
   Classification c;
   const ExpandedArgs expanded = expandResponseFiles(original, env);
   c.usedResponseFiles = expanded.usedResponseFiles;
   if (!expanded.ok)
-    return passThrough(std::move(c), Reason::UnreadableResponseFile,
-                       "@" + expanded.badFile);
+    return passThrough(std::move(c), Reason::UnreadableResponseFile, "@" + expanded.badFile);
   const auto &args = expanded.args;
 
   // Facts gathered in one walk.
@@ -357,8 +347,8 @@ Classification classify(const std::vector<std::string> &original,
     const int origin = expanded.origin[i];
     c.inputs.push_back({path, lang, origin});
     const bool movable = lang == Language::Object || isSourceLanguage(lang);
-    if (movable && xLanguage == Language::None && !regions.active() && origin >= 0 &&
-        path != "-" && !isStartupObject(path))
+    if (movable && xLanguage == Language::None && !regions.active() && origin >= 0 && path != "-" &&
+        !isStartupObject(path))
       slots.push_back(static_cast<std::size_t>(origin));
   };
 
@@ -507,10 +497,8 @@ Classification classify(const std::vector<std::string> &original,
     anySource |= isSourceLanguage(in.language);
     anyAsm |= in.language == Language::Asm || in.language == Language::AsmCpp;
     anyHeader |= in.language == Language::Header;
-    anyLinkable |= in.language == Language::Object ||
-                   in.language == Language::Archive ||
-                   in.language == Language::SharedLib ||
-                   in.language == Language::LinkerInput;
+    anyLinkable |= in.language == Language::Object || in.language == Language::Archive ||
+                   in.language == Language::SharedLib || in.language == Language::LinkerInput;
   }
   if (c.inputs.empty() && (compileOnly || c.libraryCount == 0))
     return passThrough(std::move(c), Reason::NoInputs, "");
@@ -552,27 +540,77 @@ namespace {
 
 // Linker options (without their leading dashes: lld accepts one or two) whose value
 // is the next argument when written alone.
-constexpr std::string_view kLinkerSeparate[] = {
-    "o", "output", "L", "library-path", "l", "library", "T", "script", "e", "entry",
-    "u", "undefined", "m", "z", "h", "soname", "rpath", "R", "just-symbols", "y",
-    "trace-symbol", "Map", "dynamic-linker", "I", "version-script", "defsym", "wrap",
-    "plugin", "plugin-opt", "exclude-libs", "hash-style", "dynamic-list", "init",
-    "fini", "format", "b", "A", "architecture", "Y", "retain-symbols-file",
-    "require-defined", "P", "depaudit", "Ttext", "Tdata", "Tbss", "f", "auxiliary",
-    "F", "filter", "dependency-file", "error-limit", "mllvm", "sysroot",
-    "symbol-ordering-file", "call-graph-ordering-file", "undefined-glob",
-    "thinlto-cache-dir", "O", "image-base", "export-dynamic-symbol", "chroot"};
+constexpr std::string_view kLinkerSeparate[] = {"o",
+                                                "output",
+                                                "L",
+                                                "library-path",
+                                                "l",
+                                                "library",
+                                                "T",
+                                                "script",
+                                                "e",
+                                                "entry",
+                                                "u",
+                                                "undefined",
+                                                "m",
+                                                "z",
+                                                "h",
+                                                "soname",
+                                                "rpath",
+                                                "R",
+                                                "just-symbols",
+                                                "y",
+                                                "trace-symbol",
+                                                "Map",
+                                                "dynamic-linker",
+                                                "I",
+                                                "version-script",
+                                                "defsym",
+                                                "wrap",
+                                                "plugin",
+                                                "plugin-opt",
+                                                "exclude-libs",
+                                                "hash-style",
+                                                "dynamic-list",
+                                                "init",
+                                                "fini",
+                                                "format",
+                                                "b",
+                                                "A",
+                                                "architecture",
+                                                "Y",
+                                                "retain-symbols-file",
+                                                "require-defined",
+                                                "P",
+                                                "depaudit",
+                                                "Ttext",
+                                                "Tdata",
+                                                "Tbss",
+                                                "f",
+                                                "auxiliary",
+                                                "F",
+                                                "filter",
+                                                "dependency-file",
+                                                "error-limit",
+                                                "mllvm",
+                                                "sysroot",
+                                                "symbol-ordering-file",
+                                                "call-graph-ordering-file",
+                                                "undefined-glob",
+                                                "thinlto-cache-dir",
+                                                "O",
+                                                "image-base",
+                                                "export-dynamic-symbol",
+                                                "chroot"};
 
 } // namespace
 
-Classification classifyLinker(const std::vector<std::string> &original,
-                              const ClassifyEnv &env) {
+Classification classifyLinker(const std::vector<std::string> &original, const ClassifyEnv &env) {
   Classification c;
   const ExpandedArgs expanded = expandResponseFiles(original, env);
   c.usedResponseFiles = expanded.usedResponseFiles;
   if (!expanded.ok)
-    return passThrough(std::move(c), Reason::UnreadableResponseFile,
-                       "@" + expanded.badFile);
+    return passThrough(std::move(c), Reason::UnreadableResponseFile, "@" + expanded.badFile);
   const auto &args = expanded.args;
   LinkRegions regions;
   std::string missing, output;
@@ -590,8 +628,7 @@ Classification classifyLinker(const std::vector<std::string> &original,
       const Language lang = languageFromExtension(arg);
       const int origin = expanded.origin[i];
       c.inputs.push_back({arg, lang, origin});
-      if (lang == Language::Object && !regions.active() && origin >= 0 &&
-          !isStartupObject(arg))
+      if (lang == Language::Object && !regions.active() && origin >= 0 && !isStartupObject(arg))
         c.linkOrderSlots.push_back(static_cast<std::size_t>(origin));
       continue;
     }
@@ -622,8 +659,7 @@ Classification classifyLinker(const std::vector<std::string> &original,
       ++c.libraryCount;
       continue;
     }
-    if (startsWith(arg, "-o") && arg.size() > 2 && arg[1] == 'o' &&
-        !startsWith(name, "output")) {
+    if (startsWith(arg, "-o") && arg.size() > 2 && arg[1] == 'o' && !startsWith(name, "output")) {
       output = arg.substr(2);
       continue;
     }

@@ -13,8 +13,8 @@ std::uint32_t lldShuffleSeed(std::uint64_t buildSeed) {
   return static_cast<std::uint32_t>(stream % 0x7ffffffeULL) + 1; // [1, 2^31 - 1]
 }
 
-void shuffleLinkOrder(std::vector<std::string> &args,
-                      const std::vector<std::size_t> &slots, std::uint64_t seed) {
+void shuffleLinkOrder(std::vector<std::string> &args, const std::vector<std::size_t> &slots,
+                      std::uint64_t seed) {
   std::vector<std::string> moved;
   moved.reserve(slots.size());
   for (std::size_t slot : slots)
@@ -25,9 +25,8 @@ void shuffleLinkOrder(std::vector<std::string> &args,
     args[slots[k]] = std::move(moved[k]);
 }
 
-Plan planCommand(Tool tool, const std::vector<std::string> &args,
-                 const Classification &c, const Settings &settings,
-                 const std::string &realTool, const std::string &plugin) {
+Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classification &c,
+                 const Settings &settings, const std::string &realTool, const std::string &plugin) {
   Plan plan;
   plan.argv.push_back(realTool);
   std::vector<std::string> rest = args;
@@ -56,8 +55,7 @@ Plan planCommand(Tool tool, const std::vector<std::string> &args,
     }
   }
   if (links && f.has(Factor::SectionOrder)) {
-    const std::string shuffle =
-        "--shuffle-sections=*=" + std::to_string(lldShuffleSeed(seed));
+    const std::string shuffle = "--shuffle-sections=*=" + std::to_string(lldShuffleSeed(seed));
     if (!isElfTarget(c.target)) {
       plan.notes.push_back("section-order skipped: target " + c.target + " is not ELF");
     } else if (c.userShuffleSections) {
@@ -68,8 +66,7 @@ Plan planCommand(Tool tool, const std::vector<std::string> &args,
       else
         added.push_back(shuffle);
     } else if (c.nonLldLinker) {
-      plan.notes.push_back("section-order skipped: linker " + c.userLinker +
-                           " is not lld");
+      plan.notes.push_back("section-order skipped: linker " + c.userLinker + " is not lld");
     } else {
       if (c.userLinker.empty())
         added.push_back("-fuse-ld=lld");
@@ -92,8 +89,8 @@ std::string shellQuote(std::string_view word) {
   bool plain = true;
   for (char ch : word) {
     const bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-                    (ch >= '0' && ch <= '9') || std::string_view("_@%+=:,./-").find(ch) !=
-                                                    std::string_view::npos;
+                    (ch >= '0' && ch <= '9') ||
+                    std::string_view("_@%+=:,./-").find(ch) != std::string_view::npos;
     if (!ok) {
       plain = false;
       break;

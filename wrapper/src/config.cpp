@@ -23,9 +23,7 @@ std::string_view trim(std::string_view s) {
 
 } // namespace
 
-std::string_view factorName(Factor factor) {
-  return kFactorNames[static_cast<unsigned>(factor)];
-}
+std::string_view factorName(Factor factor) { return kFactorNames[static_cast<unsigned>(factor)]; }
 
 std::optional<std::string> parseFactors(std::string_view text, FactorSet &out) {
   text = trim(text);
@@ -48,8 +46,8 @@ std::optional<std::string> parseFactors(std::string_view text, FactorSet &out) {
         known = true;
       }
     if (!known)
-      return "unknown factor '" + std::string(word) + "' in ALEA_FACTORS (known: " +
-             formatFactors(FactorSet::all()) + ", all, none)";
+      return "unknown factor '" + std::string(word) +
+             "' in ALEA_FACTORS (known: " + formatFactors(FactorSet::all()) + ", all, none)";
     if (comma == std::string_view::npos)
       break;
     text.remove_prefix(comma + 1);
@@ -99,14 +97,12 @@ const char *realToolVariable(Tool tool) {
   return "ALEA_CC";
 }
 
-std::optional<std::string> readSettings(Tool tool, const EnvLookup &env,
-                                        Settings &out) {
+std::optional<std::string> readSettings(Tool tool, const EnvLookup &env, Settings &out) {
   Settings s;
   if (auto seed = env("ALEA_SEED"); seed && !trim(*seed).empty()) {
     std::uint64_t value = 0;
     if (!alea::parseSeed(trim(*seed), value))
-      return "ALEA_SEED='" + *seed +
-             "' is not a seed (a decimal or 0x-hexadecimal 64-bit number)";
+      return "ALEA_SEED='" + *seed + "' is not a seed (a decimal or 0x-hexadecimal 64-bit number)";
     s.seed = value;
   }
   if (auto factors = env("ALEA_FACTORS"))

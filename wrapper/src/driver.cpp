@@ -43,8 +43,7 @@ std::string fileIdOf(const std::string &path) {
 
 bool isExecutableFile(const std::string &path) {
   struct stat st;
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
-         ::access(path.c_str(), X_OK) == 0;
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
 }
 
 bool isRegularFile(const std::string &path) {
@@ -172,8 +171,7 @@ std::vector<std::string> childEnvironment(const Settings &s, const std::string &
 
 } // namespace
 
-std::string resolveRealTool(Tool tool, const std::string &requested,
-                            const std::string &chain) {
+std::string resolveRealTool(Tool tool, const std::string &requested, const std::string &chain) {
   const std::string self = fileIdOf("/proc/self/exe");
   auto usable = [&](const std::string &path) {
     if (!isExecutableFile(path))
@@ -203,8 +201,8 @@ std::string resolveRealTool(Tool tool, const std::string &requested,
   return "";
 }
 
-Decision decide(const Facts &facts, const std::vector<std::string> &args,
-                const Settings &settings, const ClassifyEnv &fs) {
+Decision decide(const Facts &facts, const std::vector<std::string> &args, const Settings &settings,
+                const ClassifyEnv &fs) {
   const Tool tool = facts.tool;
   // The untouched command, used for every pass-through and on internal failure.
   std::vector<std::string> original;
@@ -215,8 +213,7 @@ Decision decide(const Facts &facts, const std::vector<std::string> &args,
   Settings effective = settings;
   if (facts.recursed)
     effective.seed.reset();
-  const std::string head =
-      std::string(toolName(tool)) + " pid=" + std::to_string(facts.pid);
+  const std::string head = std::string(toolName(tool)) + " pid=" + std::to_string(facts.pid);
   try {
     Classification c;
     std::string plugin;
@@ -245,8 +242,8 @@ Decision decide(const Facts &facts, const std::vector<std::string> &args,
               std::string(reasonName(c.reason));
       if (!c.detail.empty())
         line += ": " + c.detail;
-      line += "\" seed=" + formatSeed(*effective.seed) +
-              " factors=" + formatFactors(effective.factors);
+      line +=
+          "\" seed=" + formatSeed(*effective.seed) + " factors=" + formatFactors(effective.factors);
     }
     for (const auto &note : plan.notes)
       line += " note=\"" + note + "\"";
@@ -257,8 +254,7 @@ Decision decide(const Facts &facts, const std::vector<std::string> &args,
                 "\" argv: " + shellJoin(original);
   } catch (...) {
     d.argv = original;
-    d.logLine = head + " mode=pass-through reason=\"internal error\" argv: " +
-                shellJoin(original);
+    d.logLine = head + " mode=pass-through reason=\"internal error\" argv: " + shellJoin(original);
   }
   return d;
 }
@@ -267,8 +263,7 @@ namespace {
 
 // Steps 1-6; `realToolOut` is set as soon as the real tool is known so that the
 // caller can still run the original command if something throws.
-int runWrapperSteps(Tool tool, const std::vector<std::string> &args,
-                    std::string &realToolOut) {
+int runWrapperSteps(Tool tool, const std::vector<std::string> &args, std::string &realToolOut) {
   auto env = [](const char *name) -> std::optional<std::string> {
     const char *v = std::getenv(name);
     return v ? std::optional<std::string>(v) : std::nullopt;
@@ -286,9 +281,8 @@ int runWrapperSteps(Tool tool, const std::vector<std::string> &args,
     const std::string what = settings.realTool.empty()
                                  ? std::string(defaultToolName(tool)) + " (default)"
                                  : settings.realTool;
-    return configError(tool, std::string("real ") +
-                                 (tool == Tool::Ld ? "linker" : "compiler") + " '" +
-                                 what +
+    return configError(tool, std::string("real ") + (tool == Tool::Ld ? "linker" : "compiler") +
+                                 " '" + what +
                                  "' not found, not executable, or this wrapper itself (set " +
                                  realToolVariable(tool) + ")");
   }

@@ -72,8 +72,7 @@ std::vector<std::string> tokenizeResponseFile(std::string_view text) {
   return words;
 }
 
-ExpandedArgs expandResponseFiles(const std::vector<std::string> &args,
-                                 const ClassifyEnv &env) {
+ExpandedArgs expandResponseFiles(const std::vector<std::string> &args, const ClassifyEnv &env) {
   ExpandedArgs out;
   for (std::size_t i = 0; i < args.size(); ++i)
     if (!expandOne(args[i], static_cast<int>(i), 0, env, out)) {

@@ -13,9 +13,9 @@ using namespace alea::wrapper;
 namespace {
 
 struct FakeFs {
-  std::set<std::string> files{"a.c",  "b.c",   "m.cpp", "x.cc",  "a.o",   "b.o",
-                              "c.o",  "d.o",   "e.o",   "lib.a", "g.a",   "s.s",
-                              "p.S",  "h.h",   "k.cu",  "f.ll",  "f.bc",  "noext",
+  std::set<std::string> files{"a.c",     "b.c",    "m.cpp",  "x.cc",        "a.o",   "b.o",
+                              "c.o",     "d.o",    "e.o",    "lib.a",       "g.a",   "s.s",
+                              "p.S",     "h.h",    "k.cu",   "f.ll",        "f.bc",  "noext",
                               "libx.so", "crti.o", "crtn.o", "crtbeginS.o", "in.txt"};
   std::map<std::string, std::string> rsp;
   ClassifyEnv env() const {
@@ -91,9 +91,7 @@ TEST(Classify, ArchivesAndLibrariesLinkButNeverMove) {
   EXPECT_EQ(c.linkOrderSlots, (std::vector<std::size_t>{0, 2, 7}));
 }
 
-TEST(Classify, LibrariesAloneLink) {
-  EXPECT_EQ(cc({"-lfoo", "-o", "x"}).mode, Mode::Link);
-}
+TEST(Classify, LibrariesAloneLink) { EXPECT_EQ(cc({"-lfoo", "-o", "x"}).mode, Mode::Link); }
 
 TEST(Classify, ExtensionlessFileIsLinkerInputThatKeepsItsPlace) {
   auto c = cc({"a.o", "noext", "b.o"});
@@ -103,22 +101,19 @@ TEST(Classify, ExtensionlessFileIsLinkerInputThatKeepsItsPlace) {
 }
 
 TEST(Classify, StartGroupRegionKeepsObjectsInPlace) {
-  auto c = cc({"a.o", "-Wl,--start-group", "b.o", "lib.a", "c.o", "-Wl,--end-group",
-               "d.o"});
+  auto c = cc({"a.o", "-Wl,--start-group", "b.o", "lib.a", "c.o", "-Wl,--end-group", "d.o"});
   EXPECT_EQ(c.mode, Mode::Link);
   EXPECT_EQ(c.linkOrderSlots, (std::vector<std::size_t>{0, 6}));
 }
 
 TEST(Classify, WholeArchiveRegionKeepsObjectsInPlace) {
-  auto c = cc({"a.o", "-Wl,--whole-archive", "b.o", "lib.a", "-Wl,--no-whole-archive",
-               "c.o", "-Xlinker", "--whole-archive", "d.o", "-Xlinker",
-               "--no-whole-archive", "e.o"});
+  auto c = cc({"a.o", "-Wl,--whole-archive", "b.o", "lib.a", "-Wl,--no-whole-archive", "c.o",
+               "-Xlinker", "--whole-archive", "d.o", "-Xlinker", "--no-whole-archive", "e.o"});
   EXPECT_EQ(c.linkOrderSlots, (std::vector<std::size_t>{0, 5, 11}));
 }
 
 TEST(Classify, CommaJoinedLinkerRegionsAreTracked) {
-  auto c = cc({"-Wl,-O1,--start-group", "a.o", "b.o", "-Wl,--end-group,-O1", "c.o",
-               "d.o"});
+  auto c = cc({"-Wl,-O1,--start-group", "a.o", "b.o", "-Wl,--end-group,-O1", "c.o", "d.o"});
   EXPECT_EQ(c.linkOrderSlots, (std::vector<std::size_t>{4, 5}));
 }
 
@@ -231,9 +226,7 @@ TEST(Classify, DumpAndPrintQueriesPassThrough) {
   expectPass(cc({"-print-prog-name=ld"}), Reason::Query);
 }
 
-TEST(Classify, VerboseAlonePassesThroughAsNoInputs) {
-  expectPass(cc({"-v"}), Reason::NoInputs);
-}
+TEST(Classify, VerboseAlonePassesThroughAsNoInputs) { expectPass(cc({"-v"}), Reason::NoInputs); }
 
 TEST(Classify, VerboseWithSourceStillCompiles) {
   EXPECT_EQ(cc({"-v", "-c", "a.c"}).mode, Mode::Compile);
@@ -304,7 +297,9 @@ TEST(Classify, OffloadTargetsPassThrough) {
   expectPass(cc({"--offload-arch=gfx90a", "-c", "a.c"}), Reason::UnsupportedLanguage);
 }
 
-TEST(Classify, Cc1PassesThrough) { expectPass(cc({"-cc1", "-emit-obj", "a.c"}), Reason::DriverMode); }
+TEST(Classify, Cc1PassesThrough) {
+  expectPass(cc({"-cc1", "-emit-obj", "a.c"}), Reason::DriverMode);
+}
 
 TEST(Classify, ClDriverModePassesThrough) {
   expectPass(cc({"--driver-mode=cl", "/c", "a.c"}), Reason::DriverMode);
@@ -376,8 +371,7 @@ TEST(ResponseFile, ObjectsInsideNeverMove) {
 TEST(ResponseFile, GnuQuotingRules) {
   EXPECT_EQ(tokenizeResponseFile("  -DA=1\t-DB='x y'\n\"-DC=\\\"q\\\"\" a\\ b  "),
             (std::vector<std::string>{"-DA=1", "-DB=x y", "-DC=\"q\"", "a b"}));
-  EXPECT_EQ(tokenizeResponseFile("'it''s' \"\" x"),
-            (std::vector<std::string>{"its", "", "x"}));
+  EXPECT_EQ(tokenizeResponseFile("'it''s' \"\" x"), (std::vector<std::string>{"its", "", "x"}));
   EXPECT_EQ(tokenizeResponseFile("a\r\nb"), (std::vector<std::string>{"a", "b"}));
   EXPECT_TRUE(tokenizeResponseFile(" \n\t ").empty());
 }
@@ -419,14 +413,13 @@ TEST(ClassifyLinker, ObjectsLink) {
 
 TEST(ClassifyLinker, GroupsWholeArchiveAndStartupObjectsStay) {
   auto c = ld({"crti.o", "a.o", "--start-group", "b.o", "g.a", "--end-group", "c.o",
-               "-whole-archive", "d.o", "-no-whole-archive", "-(", "lib.a", "-)",
-               "e.o", "crtn.o"});
+               "-whole-archive", "d.o", "-no-whole-archive", "-(", "lib.a", "-)", "e.o", "crtn.o"});
   EXPECT_EQ(c.linkOrderSlots, (std::vector<std::size_t>{1, 6, 13}));
 }
 
 TEST(ClassifyLinker, SeparateValuesAreNotInputs) {
-  auto c = ld({"-m", "elf_x86_64", "-dynamic-linker", "/lib64/ld.so", "-L", "dir",
-               "-o", "prog", "a.o"});
+  auto c =
+      ld({"-m", "elf_x86_64", "-dynamic-linker", "/lib64/ld.so", "-L", "dir", "-o", "prog", "a.o"});
   EXPECT_EQ(c.mode, Mode::Link);
   ASSERT_EQ(c.inputs.size(), 1u);
 }

@@ -37,39 +37,34 @@ TEST(Plan, NoSeedKeepsTheOriginalArguments) {
 }
 
 TEST(Plan, PassThroughKeepsTheOriginalArguments) {
-  auto p = planCommand(Tool::Cc, {"-E", "a.c"}, make(Mode::PassThrough), seeded(1),
-                       "/cc", "/p.so");
+  auto p = planCommand(Tool::Cc, {"-E", "a.c"}, make(Mode::PassThrough), seeded(1), "/cc", "/p.so");
   EXPECT_EQ(p.argv, (std::vector<std::string>{"/cc", "-E", "a.c"}));
 }
 
 TEST(Plan, CompileAddsPluginAndSectionsFirst) {
-  auto p = planCommand(Tool::Cc, {"-c", "a.c", "--", "b.c"}, make(Mode::Compile),
-                       seeded(1), "/cc", "/p.so");
-  EXPECT_EQ(p.argv, (std::vector<std::string>{"/cc", "-fpass-plugin=/p.so",
-                                              "-ffunction-sections", "-fdata-sections",
-                                              "-c", "a.c", "--", "b.c"}));
+  auto p = planCommand(Tool::Cc, {"-c", "a.c", "--", "b.c"}, make(Mode::Compile), seeded(1), "/cc",
+                       "/p.so");
+  EXPECT_EQ(p.argv, (std::vector<std::string>{"/cc", "-fpass-plugin=/p.so", "-ffunction-sections",
+                                              "-fdata-sections", "-c", "a.c", "--", "b.c"}));
 }
 
 TEST(Plan, CompileWithoutSectionOrderKeepsThePluginOnly) {
   FactorSet f;
   ASSERT_FALSE(parseFactors("function-order", f));
-  auto p = planCommand(Tool::Cc, {"-c", "a.c"}, make(Mode::Compile), seeded(1, f), "/cc",
-                       "/p.so");
+  auto p = planCommand(Tool::Cc, {"-c", "a.c"}, make(Mode::Compile), seeded(1, f), "/cc", "/p.so");
   EXPECT_EQ(p.argv, (std::vector<std::string>{"/cc", "-fpass-plugin=/p.so", "-c", "a.c"}));
 }
 
 TEST(Plan, LinkAddsLldAndSectionShuffle) {
-  auto p = planCommand(Tool::Cc, {"a.o", "-o", "x"}, make(Mode::Link, {0}), seeded(7),
-                       "/cc", "/p.so");
-  const std::string shuffle =
-      "-Wl,--shuffle-sections=*=" + std::to_string(lldShuffleSeed(7));
-  EXPECT_EQ(p.argv, (std::vector<std::string>{"/cc", "-fuse-ld=lld", shuffle, "a.o", "-o",
-                                              "x"}));
+  auto p =
+      planCommand(Tool::Cc, {"a.o", "-o", "x"}, make(Mode::Link, {0}), seeded(7), "/cc", "/p.so");
+  const std::string shuffle = "-Wl,--shuffle-sections=*=" + std::to_string(lldShuffleSeed(7));
+  EXPECT_EQ(p.argv, (std::vector<std::string>{"/cc", "-fuse-ld=lld", shuffle, "a.o", "-o", "x"}));
 }
 
 TEST(Plan, CompileAndLinkAddsBoth) {
-  auto p = planCommand(Tool::Cxx, {"a.cpp"}, make(Mode::CompileAndLink, {0}), seeded(7),
-                       "/cxx", "/p.so");
+  auto p = planCommand(Tool::Cxx, {"a.cpp"}, make(Mode::CompileAndLink, {0}), seeded(7), "/cxx",
+                       "/p.so");
   ASSERT_EQ(p.argv.size(), 7u);
   EXPECT_EQ(p.argv[1], "-fpass-plugin=/p.so");
   EXPECT_EQ(p.argv[4], "-fuse-ld=lld");
@@ -91,8 +86,7 @@ TEST(Plan, UserLldChoiceIsKeptAndNonLldSkipsSectionOrder) {
 TEST(Plan, NonElfTargetSkipsSectionOrder) {
   auto c = make(Mode::Link, {0});
   c.target = "wasm32-unknown-wasi";
-  auto p = planCommand(Tool::Cc, {"a.o", "--target=wasm32-unknown-wasi"}, c, seeded(7),
-                       "/cc", "");
+  auto p = planCommand(Tool::Cc, {"a.o", "--target=wasm32-unknown-wasi"}, c, seeded(7), "/cc", "");
   EXPECT_EQ(p.argv, (std::vector<std::string>{"/cc", "a.o", "--target=wasm32-unknown-wasi"}));
   ASSERT_EQ(p.notes.size(), 1u);
   EXPECT_NE(p.notes[0].find("not ELF"), std::string::npos);
@@ -114,8 +108,8 @@ TEST(Plan, LldSeedAvoidsRandomAndReverse) {
 }
 
 TEST(LinkOrder, OnlySlotsMoveAndTheyArePermuted) {
-  const std::vector<std::string> args = {"a.o", "-Wl,--start-group", "g.a", "b.o",
-                                         "-Wl,--end-group", "c.o", "-lm", "d.o", "e.o"};
+  const std::vector<std::string> args = {
+      "a.o", "-Wl,--start-group", "g.a", "b.o", "-Wl,--end-group", "c.o", "-lm", "d.o", "e.o"};
   const std::vector<std::size_t> slots = {0, 5, 7, 8};
   for (std::uint64_t seed = 0; seed < 50; ++seed) {
     auto out = args;
@@ -175,6 +169,5 @@ TEST(ShellQuote, QuotesOnlyWhatNeedsIt) {
   EXPECT_EQ(shellQuote("a b"), "'a b'");
   EXPECT_EQ(shellQuote("it's"), "'it'\\''s'");
   EXPECT_EQ(shellQuote(""), "''");
-  EXPECT_EQ(shellJoin({"cc", "-Wl,--shuffle-sections=*=3"}),
-            "cc '-Wl,--shuffle-sections=*=3'");
+  EXPECT_EQ(shellJoin({"cc", "-Wl,--shuffle-sections=*=3"}), "cc '-Wl,--shuffle-sections=*=3'");
 }

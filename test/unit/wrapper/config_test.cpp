@@ -113,6 +113,4 @@ TEST(Config, OtherVariables) {
   EXPECT_FALSE(s.dryRun);
 }
 
-TEST(Config, SeedFormatOfTheElfNote) {
-  EXPECT_EQ(formatSeed(0x2a), "0x000000000000002a");
-}
+TEST(Config, SeedFormatOfTheElfNote) { EXPECT_EQ(formatSeed(0x2a), "0x000000000000002a"); }

@@ -57,12 +57,9 @@ TEST(Decide, MissingPluginDoesNotMatterWhenNothingIsCompiled) {
 }
 
 TEST(Decide, InternalErrorRunsTheOriginalCommand) {
-  ClassifyEnv throwing{[](const std::string &) -> bool {
-                         throw std::runtime_error("disk on fire");
-                       },
-                       [](const std::string &) -> std::optional<std::string> {
-                         return std::nullopt;
-                       }};
+  ClassifyEnv throwing{
+      [](const std::string &) -> bool { throw std::runtime_error("disk on fire"); },
+      [](const std::string &) -> std::optional<std::string> { return std::nullopt; }};
   auto d = decide(facts(), {"-c", "a.c"}, seeded(), throwing);
   EXPECT_FALSE(d.error);
   EXPECT_EQ(d.argv, (std::vector<std::string>{"/usr/bin/clang-19", "-c", "a.c"}));
@@ -70,10 +67,9 @@ TEST(Decide, InternalErrorRunsTheOriginalCommand) {
 }
 
 TEST(Decide, OutOfMemoryRunsTheOriginalCommand) {
-  ClassifyEnv failing{[](const std::string &) -> bool { throw std::bad_alloc(); },
-                      [](const std::string &) -> std::optional<std::string> {
-                        return std::nullopt;
-                      }};
+  ClassifyEnv failing{
+      [](const std::string &) -> bool { throw std::bad_alloc(); },
+      [](const std::string &) -> std::optional<std::string> { return std::nullopt; }};
   auto d = decide(facts(), {"a.o", "b.o"}, seeded(), failing);
   EXPECT_EQ(d.argv, (std::vector<std::string>{"/usr/bin/clang-19", "a.o", "b.o"}));
   EXPECT_NE(d.logLine.find("internal error"), std::string::npos);

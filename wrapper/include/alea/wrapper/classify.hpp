@@ -22,31 +22,31 @@ enum class Mode { Compile, CompileAndLink, Link, PassThrough };
 // Why the classifier decided as it did; one value per rule of the decision table.
 enum class Reason {
   // randomizing modes
-  CompileSources,    // -c/-S with C, C++, Objective-C or IR sources
-  CompileAndLink,    // sources, no -c/-S/-E: compile then link
-  LinkInputs,        // only objects, archives, -l: link
+  CompileSources, // -c/-S with C, C++, Objective-C or IR sources
+  CompileAndLink, // sources, no -c/-S/-E: compile then link
+  LinkInputs,     // only objects, archives, -l: link
   // pass-through: what the invocation asks for is not a code layout
-  Preprocess,        // -E
-  DependenciesOnly,  // -M / -MM without -MD / -MMD
-  SyntaxOnly,        // -fsyntax-only, -emit-ast
-  Precompile,        // --precompile, header inputs (PCH)
-  PrintCommands,     // -###
-  Version,           // --version, -v/-V of the linker
-  Query,             // -dumpversion, -dumpmachine, -print-*, --help
-  NoInputs,          // nothing to compile or link (e.g. -v alone)
-  AssemblerOnly,     // .s / .S (preprocessed assembly) inputs only
-  NoSourceInputs,    // -c/-S with only linker inputs (clang warns, does nothing)
-  OutputToStdout,    // -o - on a link
-  DriverMode,        // -cc1, -cc1as, --driver-mode=cl, -flavor
+  Preprocess,       // -E
+  DependenciesOnly, // -M / -MM without -MD / -MMD
+  SyntaxOnly,       // -fsyntax-only, -emit-ast
+  Precompile,       // --precompile, header inputs (PCH)
+  PrintCommands,    // -###
+  Version,          // --version, -v/-V of the linker
+  Query,            // -dumpversion, -dumpmachine, -print-*, --help
+  NoInputs,         // nothing to compile or link (e.g. -v alone)
+  AssemblerOnly,    // .s / .S (preprocessed assembly) inputs only
+  NoSourceInputs,   // -c/-S with only linker inputs (clang warns, does nothing)
+  OutputToStdout,   // -o - on a link
+  DriverMode,       // -cc1, -cc1as, --driver-mode=cl, -flavor
   // pass-through: we cannot be sure
   UnreadableResponseFile,
-  MissingInput,      // a non-option argument that is not a regular file
-  UnknownLanguage,   // -x <something we do not know>
+  MissingInput,        // a non-option argument that is not a regular file
+  UnknownLanguage,     // -x <something we do not know>
   UnsupportedLanguage, // CUDA / HIP (device compilation)
 };
 
 enum class Language {
-  None,        // (for -x none: decide by extension)
+  None, // (for -x none: decide by extension)
   C,
   Cxx,
   ObjC,
@@ -72,9 +72,9 @@ bool isSourceLanguage(Language lang); // C, C++, ObjC, ObjC++, IR
 bool isStartupObject(std::string_view path);
 
 struct Input {
-  std::string path;   // "-" for standard input
+  std::string path; // "-" for standard input
   Language language;
-  int argIndex;       // index in the original argument list, -1 if from a @file
+  int argIndex; // index in the original argument list, -1 if from a @file
 };
 
 // What the classifier may ask the world.
@@ -86,21 +86,21 @@ struct ClassifyEnv {
 struct Classification {
   Mode mode = Mode::PassThrough;
   Reason reason = Reason::NoInputs;
-  std::string detail;             // the argument that decided, for the log
-  std::vector<Input> inputs;      // files (and "-") in command-line order
-  std::size_t libraryCount = 0;   // -l options
+  std::string detail;           // the argument that decided, for the log
+  std::vector<Input> inputs;    // files (and "-") in command-line order
+  std::size_t libraryCount = 0; // -l options
   // Indices into the ORIGINAL argument list whose entries may trade places for the
   // link-order factor: plain objects (and, when compiling and linking, sources
   // whose language comes from their extension) outside -x regions, outside
   // --start-group/--end-group, --whole-archive/--no-whole-archive and
   // --push-state/--pop-state regions, and not startup objects.
   std::vector<std::size_t> linkOrderSlots;
-  bool usedResponseFiles = false; // entries inside @files are never reordered
-  bool nonLldLinker = false;      // -fuse-ld=bfd/gold or --ld-path to a non-lld
-  std::string userLinker;         // the -fuse-ld= / --ld-path= value, if any
+  bool usedResponseFiles = false;   // entries inside @files are never reordered
+  bool nonLldLinker = false;        // -fuse-ld=bfd/gold or --ld-path to a non-lld
+  std::string userLinker;           // the -fuse-ld= / --ld-path= value, if any
   bool userShuffleSections = false; // the user already passes --shuffle-sections
-  std::string target;             // -target / --target= value, if any
-  std::string lto;                // the -flto* option in effect, if any
+  std::string target;               // -target / --target= value, if any
+  std::string lto;                  // the -flto* option in effect, if any
 };
 
 // Whether a target triple links with lld's ELF port (the only one with
@@ -108,11 +108,9 @@ struct Classification {
 bool isElfTarget(std::string_view triple);
 
 // Classifies a compiler driver invocation; args exclude argv[0].
-Classification classify(const std::vector<std::string> &args,
-                        const ClassifyEnv &env);
+Classification classify(const std::vector<std::string> &args, const ClassifyEnv &env);
 // Classifies a direct linker invocation (alea-ld); args exclude argv[0].
-Classification classifyLinker(const std::vector<std::string> &args,
-                              const ClassifyEnv &env);
+Classification classifyLinker(const std::vector<std::string> &args, const ClassifyEnv &env);
 
 std::string_view modeName(Mode mode);
 std::string_view reasonName(Reason reason);
@@ -126,15 +124,14 @@ std::vector<std::string> tokenizeResponseFile(std::string_view text);
 
 struct ExpandedArgs {
   std::vector<std::string> args;
-  std::vector<int> origin;   // per expanded arg: original index, or -1 if from a @file
+  std::vector<int> origin; // per expanded arg: original index, or -1 if from a @file
   bool ok = true;
   bool usedResponseFiles = false;
-  std::string badFile;       // the @file that could not be read (or recursed)
+  std::string badFile; // the @file that could not be read (or recursed)
 };
 
 // Replaces every @file by its tokens, recursively (nested names relative to the
 // current directory, as GCC does; depth limited to catch cycles).
-ExpandedArgs expandResponseFiles(const std::vector<std::string> &args,
-                                 const ClassifyEnv &env);
+ExpandedArgs expandResponseFiles(const std::vector<std::string> &args, const ClassifyEnv &env);
 
 } // namespace alea::wrapper

@@ -16,7 +16,7 @@
 namespace alea::wrapper {
 
 struct Plan {
-  std::vector<std::string> argv; // argv[0] = the real tool
+  std::vector<std::string> argv;  // argv[0] = the real tool
   std::vector<std::string> notes; // for the log (e.g. why a factor was skipped)
 };
 
@@ -27,15 +27,14 @@ std::uint32_t lldShuffleSeed(std::uint64_t buildSeed);
 
 // Permutes args[slots[i]] among themselves with alea::Rng(mixSeed(seed,
 // "link-order")) and alea::shuffle; every other position is unchanged.
-void shuffleLinkOrder(std::vector<std::string> &args,
-                      const std::vector<std::size_t> &slots, std::uint64_t seed);
+void shuffleLinkOrder(std::vector<std::string> &args, const std::vector<std::size_t> &slots,
+                      std::uint64_t seed);
 
 // The final command. `args` exclude argv[0]; `plugin` is the resolved plugin path.
 // Settings without a seed, or a PassThrough classification, give the original
 // arguments unchanged.
-Plan planCommand(Tool tool, const std::vector<std::string> &args,
-                 const Classification &c, const Settings &settings,
-                 const std::string &realTool, const std::string &plugin);
+Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classification &c,
+                 const Settings &settings, const std::string &realTool, const std::string &plugin);
 
 // POSIX shell quoting of one word / a whole command (one line), for dry runs and logs.
 std::string shellQuote(std::string_view word);

@@ -25,30 +25,29 @@ inline constexpr const char *kChainVariable = "ALEA_WRAPPER_CHAIN";
 // PATH search for it (default: clang-19 / clang++-19 / ld.lld-19), skipping this
 // executable and every wrapper in `chain`; then /usr/lib/llvm-19/bin/<tool>.
 // Returns an empty string when nothing usable exists.
-std::string resolveRealTool(Tool tool, const std::string &requested,
-                            const std::string &chain);
+std::string resolveRealTool(Tool tool, const std::string &requested, const std::string &chain);
 
 // What the driver found out about the world before deciding.
 struct Facts {
   Tool tool = Tool::Cc;
-  std::string realTool;       // resolved real compiler / linker
-  bool realToolIsLld = true;  // alea-ld: may we pass --shuffle-sections?
-  bool recursed = false;      // started under another alea wrapper
-  std::string defaultPlugin;  // <wrapper dir>/../lib/AleaPlugin.so
-  long pid = 0;               // for the log line
+  std::string realTool;      // resolved real compiler / linker
+  bool realToolIsLld = true; // alea-ld: may we pass --shuffle-sections?
+  bool recursed = false;     // started under another alea wrapper
+  std::string defaultPlugin; // <wrapper dir>/../lib/AleaPlugin.so
+  long pid = 0;              // for the log line
 };
 
 struct Decision {
-  std::vector<std::string> argv;   // the command to exec (argv[0] = real tool)
-  std::string logLine;             // the ALEA_LOG line (also written for dry runs)
+  std::vector<std::string> argv;    // the command to exec (argv[0] = real tool)
+  std::string logLine;              // the ALEA_LOG line (also written for dry runs)
   std::optional<std::string> error; // a configuration error (missing plugin)
 };
 
 // Classifies, plans and describes one invocation: no side effects beyond the
 // file-system queries of `fs`. Any exception inside yields the ORIGINAL command
 // with an "internal error" log line: our failure never fails a build.
-Decision decide(const Facts &facts, const std::vector<std::string> &args,
-                const Settings &settings, const ClassifyEnv &fs);
+Decision decide(const Facts &facts, const std::vector<std::string> &args, const Settings &settings,
+                const ClassifyEnv &fs);
 
 // Runs the wrapper; returns only if nothing could be executed.
 int runWrapper(Tool tool, int argc, char **argv);
