@@ -103,10 +103,9 @@ LayoutConfig configFromParams(StringRef Params, const LayoutConfig &Base) {
       if (!parseFactorList(Value, Config.Factors, Config.Error))
         Config.Error = "alea-layout factors: " + Config.Error;
     } else {
-      Config.Error =
-          ("alea-layout: unknown parameter '" + Twine(Item) +
-           "' (expected seed=N;factors=a+b)")
-              .str();
+      Config.Error = ("alea-layout: unknown parameter '" + Twine(Item) +
+                      "' (expected seed=N;factors=a+b)")
+                         .str();
     }
   }
   return Config;

@@ -39,10 +39,10 @@ constexpr unsigned factorBit(Factor F) { return 1u << F; }
 constexpr unsigned AllFactors = (1u << NumFactors) - 1;
 
 struct LayoutConfig {
-  bool HasSeed = false;      // a seed was given (valid or not); none => no-op
-  std::uint64_t Seed = 0;    // the build seed (ALEA_SEED)
+  bool HasSeed = false;   // a seed was given (valid or not); none => no-op
+  std::uint64_t Seed = 0; // the build seed (ALEA_SEED)
   unsigned Factors = AllFactors;
-  std::string Error;         // non-empty: a configuration error to report
+  std::string Error; // non-empty: a configuration error to report
 
   bool has(Factor F) const { return (Factors & factorBit(F)) != 0; }
 };

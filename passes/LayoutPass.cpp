@@ -171,7 +171,9 @@ static bool shuffleFunctions(Module &M, Rng &R) {
       List, R,
       [](const Function &F) { return !F.isDeclaration() && !F.hasSection(); },
       // Splicing within one list keeps the symbol-table entry.
-      [&List](Function *F) { List.splice(List.end(), List, F->getIterator()); });
+      [&List](Function *F) {
+        List.splice(List.end(), List, F->getIterator());
+      });
 }
 
 static bool shuffleGlobals(Module &M, Rng &R) {
@@ -212,18 +214,17 @@ static bool insertCodePadding(Module &M, Rng &R) {
     const std::uint64_t Bytes = R.below(MaxPaddingBytes);
     if (Bytes == 0)
       continue;
-    Function *Pad = Function::Create(VoidFnTy, GlobalValue::InternalLinkage,
-                                     AddrSpace,
-                                     PaddingPrefix + Twine(Pads.size()));
+    Function *Pad =
+        Function::Create(VoidFnTy, GlobalValue::InternalLinkage, AddrSpace,
+                         PaddingPrefix + Twine(Pads.size()));
     M.getFunctionList().insert(F->getIterator(), Pad);
     Pad->addFnAttr(Attribute::Naked);
     Pad->addFnAttr(Attribute::NoInline);
     Pad->addFnAttr(Attribute::NoUnwind);
     IRBuilder<> B(BasicBlock::Create(Ctx, "", Pad));
-    B.CreateCall(InlineAsm::get(VoidFnTy,
-                                (".skip " + Twine(Bytes) + ", " + Twine(Fill))
-                                    .str(),
-                                "", /*hasSideEffects=*/true));
+    B.CreateCall(InlineAsm::get(
+        VoidFnTy, (".skip " + Twine(Bytes) + ", " + Twine(Fill)).str(), "",
+        /*hasSideEffects=*/true));
     B.CreateUnreachable();
     Pads.push_back(Pad);
   }
@@ -247,10 +248,9 @@ static bool offsetMainStack(Module &M, Rng &R) {
     return false;
   BasicBlock &Entry = Main->getEntryBlock();
   IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
-  AllocaInst *Offset =
-      B.CreateAlloca(ArrayType::get(B.getInt8Ty(), Bytes),
-                     M.getDataLayout().getAllocaAddrSpace(), nullptr,
-                     "alea.stack.offset");
+  AllocaInst *Offset = B.CreateAlloca(ArrayType::get(B.getInt8Ty(), Bytes),
+                                      M.getDataLayout().getAllocaAddrSpace(),
+                                      nullptr, "alea.stack.offset");
   Offset->setAlignment(Align(16));
   B.CreateStore(B.getInt8(0), Offset, /*isVolatile=*/true);
   return true;
@@ -270,7 +270,8 @@ static bool emitNote(Module &M, const LayoutConfig &Config) {
   SmallVector<std::uint8_t, 128> Bytes;
   auto Word = [&](std::uint32_t V) {
     for (unsigned I = 0; I < 4; ++I)
-      Bytes.push_back(Little ? (V >> (8 * I)) & 0xff : (V >> (8 * (3 - I))) & 0xff);
+      Bytes.push_back(Little ? (V >> (8 * I)) & 0xff
+                             : (V >> (8 * (3 - I))) & 0xff);
   };
   auto Text = [&](StringRef S) {
     Bytes.append(S.begin(), S.end());
@@ -285,9 +286,9 @@ static bool emitNote(Module &M, const LayoutConfig &Config) {
   Text(Desc);
 
   Constant *Init = ConstantDataArray::get(M.getContext(), ArrayRef(Bytes));
-  auto *Note = new GlobalVariable(M, Init->getType(), /*isConstant=*/true,
-                                  GlobalValue::PrivateLinkage, Init,
-                                  "__alea_note");
+  auto *Note =
+      new GlobalVariable(M, Init->getType(), /*isConstant=*/true,
+                         GlobalValue::PrivateLinkage, Init, "__alea_note");
   Note->setSection(NoteSection);
   Note->setAlignment(Align(4));
   appendToUsed(M, {Note});

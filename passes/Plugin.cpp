@@ -4,9 +4,10 @@
 // loaded by `clang -fpass-plugin=AleaPlugin.so` (the layout pass is appended
 // to every optimization pipeline, -O0 to -O3, through the optimizer-last
 // extension point, when ALEA_SEED is set) and by
-// `opt -load-pass-plugin=AleaPlugin.so -passes='alea-layout<seed=N;factors=a+b>'`.
-// The environment (ALEA_SEED, ALEA_FACTORS) is read once, here: a plugin's own
-// cl::opts are not reachable through clang (llvm-project #56137).
+// `opt -load-pass-plugin=AleaPlugin.so
+// -passes='alea-layout<seed=N;factors=a+b>'`. The environment (ALEA_SEED,
+// ALEA_FACTORS) is read once, here: a plugin's own cl::opts are not reachable
+// through clang (llvm-project #56137).
 //
 //===----------------------------------------------------------------------===//
 #include "LayoutConfig.h"
@@ -61,8 +62,8 @@ static void registerCallbacks(PassBuilder &PB) {
 #endif
 }
 
-extern "C" LLVM_ATTRIBUTE_WEAK LLVM_ATTRIBUTE_VISIBILITY_DEFAULT
-    ::llvm::PassPluginLibraryInfo
+extern "C" LLVM_ATTRIBUTE_WEAK
+    LLVM_ATTRIBUTE_VISIBILITY_DEFAULT ::llvm::PassPluginLibraryInfo
     llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "AleaPlugin", LLVM_VERSION_STRING,
           registerCallbacks};
