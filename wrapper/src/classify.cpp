@@ -164,12 +164,15 @@ constexpr std::array kJoined = {
     OptionSpec{"-Xarch_", Effect::None, true}, // -Xarch_<arch> <arg>
     OptionSpec{"-x", Effect::Language, false},
     OptionSpec{"-l", Effect::Library, false},
+    OptionSpec{"-o", Effect::Output, false}, // -o$@ (after -objc*/-object, below)
 };
 
 const OptionSpec *findOption(std::string_view arg) {
   for (const auto &o : kExact)
     if (arg == o.name)
       return &o;
+  if (startsWith(arg, "-obj")) // -objcmt-*, -object: not an output
+    return nullptr;
   for (const auto &o : kJoined)
     if (startsWith(arg, o.name) && arg.size() > o.name.size())
       return &o;

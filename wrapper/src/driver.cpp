@@ -341,6 +341,14 @@ int runWrapper(Tool tool, int argc, char **argv) {
   } catch (...) {
     // Our failure must not fail the build: run the untouched command if we know
     // the real tool (argv and environment exactly as we received them).
+    if (const char *log = std::getenv("ALEA_LOG")) {
+      try {
+        appendLog(log, std::string(toolName(tool)) +
+                           " mode=pass-through reason=\"internal error\" argv: " +
+                           (realTool.empty() ? std::string("(no real tool)") : realTool));
+      } catch (...) {
+      }
+    }
     if (!realTool.empty()) {
       argv[0] = const_cast<char *>(realTool.c_str());
       ::execv(argv[0], argv);

@@ -283,6 +283,13 @@ TEST(Classify, OutputToStdoutCompileIsRandomized) {
 
 TEST(Classify, OutputToStdoutLinkPassesThrough) {
   expectPass(cc({"a.o", "b.o", "-o", "-"}), Reason::OutputToStdout);
+  expectPass(cc({"a.o", "b.o", "-o-"}), Reason::OutputToStdout);
+}
+
+TEST(Classify, JoinedOutputIsNotAnInput) {
+  auto c = cc({"-c", "a.c", "-oa.o"});
+  EXPECT_EQ(c.mode, Mode::Compile);
+  EXPECT_EQ(c.inputs.size(), 1u);
 }
 
 TEST(Classify, OffloadLanguagesPassThrough) {
