@@ -10,7 +10,8 @@
 // module, never on what another factor did, so switching a factor off leaves
 // the other factors' draws unchanged.
 //
-// What is never touched: declarations; the `llvm.*` special globals
+// What is never touched: declarations (and available_externally
+// definitions, which are not emitted); the `llvm.*` special globals
 // (global_ctors, used, compiler.used keep their position and contents); names
 // of anything externally visible or in a comdat; anything with an explicit
 // section keeps its relative place (section-order semantics such as `.init`
@@ -165,11 +166,16 @@ static bool shuffleList(RangeT &&List, Rng &R, PredT Eligible,
   return Moved;
 }
 
+// A function this module emits and may place freely: not a declaration nor
+// available_externally (never emitted), no explicit section.
+static bool isPlaceableFunction(const Function &F) {
+  return !F.isDeclarationForLinker() && !F.hasSection();
+}
+
 static bool shuffleFunctions(Module &M, Rng &R) {
   auto &List = M.getFunctionList();
   return shuffleList<Function>(
-      List, R,
-      [](const Function &F) { return !F.isDeclaration() && !F.hasSection(); },
+      List, R, isPlaceableFunction,
       // Splicing within one list keeps the symbol-table entry.
       [&List](Function *F) {
         List.splice(List.end(), List, F->getIterator());
@@ -180,7 +186,7 @@ static bool shuffleGlobals(Module &M, Rng &R) {
   return shuffleList<GlobalVariable>(
       M.globals(), R,
       [](const GlobalVariable &GV) {
-        return !GV.isDeclaration() && !GV.hasSection() &&
+        return !GV.isDeclarationForLinker() && !GV.hasSection() &&
                !GV.hasAppendingLinkage() && !GV.getName().starts_with("llvm.");
       },
       // Module keeps its global list private: unlink and append. The name is
@@ -206,7 +212,7 @@ static bool insertCodePadding(Module &M, Rng &R) {
 
   SmallVector<Function *, 64> Targets;
   for (Function &F : M)
-    if (!F.isDeclaration() && !F.hasSection())
+    if (isPlaceableFunction(F))
       Targets.push_back(&F);
 
   SmallVector<GlobalValue *, 64> Pads;

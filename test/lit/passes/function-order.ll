@@ -1,15 +1,16 @@
 ; function-order: defined functions are shuffled among their slots with the
-; function-order stream; declarations and functions with an explicit section
-; keep their place; nothing else changes. The expected orders come from the
-; independent reference model (Inputs/passes/layout_model.py).
+; function-order stream; declarations, available_externally functions (not
+; emitted) and functions with an explicit section keep their place; nothing
+; else changes. The expected orders come from the independent reference model
+; (Inputs/passes/layout_model.py).
 ;
 ; RUN: %opt -load-pass-plugin=%alea_plugin -passes='alea-layout<seed=42;factors=function-order>' -S < %s > %t.42.ll
-; RUN: %python %inputs/passes/layout_model.py order 42 function-order '<stdin>' ORDER f0 f1 f2 =in_section f3 f4 f5 f6 > %t.42.check
+; RUN: %python %inputs/passes/layout_model.py order 42 function-order '<stdin>' ORDER f0 f1 f2 =in_section f3 f4 =ae f5 f6 > %t.42.check
 ; RUN: FileCheck %t.42.check --check-prefix=ORDER --input-file %t.42.ll
 ; RUN: FileCheck %s --input-file %t.42.ll
 ;
 ; RUN: %opt -load-pass-plugin=%alea_plugin -passes='alea-layout<seed=0xfeedface;factors=function-order>' -S < %s > %t.other.ll
-; RUN: %python %inputs/passes/layout_model.py order 0xfeedface function-order '<stdin>' ORDER f0 f1 f2 =in_section f3 f4 f5 f6 > %t.other.check
+; RUN: %python %inputs/passes/layout_model.py order 0xfeedface function-order '<stdin>' ORDER f0 f1 f2 =in_section f3 f4 =ae f5 f6 > %t.other.check
 ; RUN: FileCheck %t.other.check --check-prefix=ORDER --input-file %t.other.ll
 ; RUN: FileCheck %s --input-file %t.other.ll
 ; Another seed gives another order.
@@ -59,6 +60,9 @@ define weak void @f3() {
   ret void
 }
 define internal void @f4() {
+  ret void
+}
+define available_externally void @ae() {
   ret void
 }
 define linkonce_odr void @f5() {
