@@ -230,3 +230,40 @@ TEST(KolmogorovSmirnov, ForcedExactOnHugeSamplesFallsBackToTheLimit) {
 
 } // namespace
 } // namespace alea::analysis
+
+namespace alea::analysis {
+namespace {
+
+TEST(Wilcoxon, ForcedExactIsSymmetricInSizesAndCappedForHugeSamples) {
+  // Exact p for sizes (3, 7) and (7, 3) describe the same distribution.
+  const std::vector<double> a = {1.5, 2.5, 9.5}, b = {1, 2, 3, 4, 5, 6, 7};
+  auto ab = wilcoxonTest(a, b, {.alternative = Alternative::Greater});
+  auto ba = wilcoxonTest(b, a, {.alternative = Alternative::Less});
+  ASSERT_TRUE(ab && ba);
+  EXPECT_TRUE(ab->exact && ba->exact);
+  EXPECT_NEAR(ab->pValue, ba->pValue, 1e-15);
+  // Forced exact with 60 + 70 values is computed exactly and agrees with the
+  // normal approximation to a few 1e-3; 300 + 300 falls back.
+  std::vector<double> x, y;
+  for (int i = 0; i < 70; ++i) {
+    if (i < 60)
+      x.push_back(i + 0.25);
+    y.push_back(i * 0.9);
+  }
+  auto exact = wilcoxonTest(x, y, {.exact = ExactMode::Exact});
+  auto approx = wilcoxonTest(x, y, {.exact = ExactMode::Asymptotic});
+  ASSERT_TRUE(exact && approx);
+  EXPECT_TRUE(exact->exact);
+  EXPECT_NEAR(exact->pValue, approx->pValue, 5e-3);
+  std::vector<double> big1(300), big2(300);
+  for (int i = 0; i < 300; ++i) {
+    big1[i] = i;
+    big2[i] = i + 0.5;
+  }
+  auto capped = wilcoxonTest(big1, big2, {.exact = ExactMode::Exact});
+  ASSERT_TRUE(capped);
+  EXPECT_FALSE(capped->exact);
+}
+
+} // namespace
+} // namespace alea::analysis
