@@ -26,6 +26,7 @@ for (i in seq_len(nrow(cases))) {
   o <- opts(cs$options)
   x <- if (cs$x != "") get(cs$x) else NULL
   y <- if (cs$y != "") get(cs$y) else NULL
+  if (!is.null(o$head)) { x <- head(x, as.integer(o$head)); if (!is.null(y)) y <- head(y, as.integer(o$head)) }
   if (flag(o, "center", FALSE)) { x <- x - median(x); y <- y - median(y) }
   alt <- cs$alternative
   conf <- if (cs$confidence != "") as.numeric(cs$confidence) else 0.95

@@ -73,6 +73,13 @@ std::map<std::string, double> compute(const Case &c) {
     x = samples.at(c.x);
   if (!c.y.empty())
     y = samples.at(c.y);
+  if (c.options.count("head")) {
+    const auto k = std::stoul(c.options.at("head"));
+    if (x.size() > k)
+      x.resize(k);
+    if (y.size() > k)
+      y.resize(k);
+  }
   if (flag(c, "center", false)) {
     const double mx = median(x), my = median(y);
     for (double &v : x)
