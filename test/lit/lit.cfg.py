@@ -2,11 +2,10 @@
 # Run through CTest (test/CMakeLists.txt), which passes --param alea_build=<dir>.
 import os
 import lit.formats
-from lit.llvm import llvm_config
-from lit.llvm.subst import ToolSubst, FindTool
+import lit.llvm
+from lit.llvm.subst import ToolSubst
 
 config.name = "alea"
-config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".ll", ".c", ".cpp", ".test", ".s"]
 config.excludes = ["Inputs", "lit.cfg.py", "CMakeLists.txt"]
 
@@ -16,6 +15,11 @@ if not build:
 build = os.path.abspath(build)
 llvm_bin = lit_config.params.get("llvm_bin", "/usr/lib/llvm-19/bin")
 
+config.llvm_tools_dir = llvm_bin
+lit.llvm.initialize(lit_config, config)
+from lit.llvm import llvm_config  # noqa: E402 (exists only after initialize)
+
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(build, "test", "lit")
 config.alea_build = build
