@@ -8,16 +8,12 @@
 //    builds: recorded as failures, never as data (issue 4);
 //  - an incomplete plan (the campaign was interrupted: resume with `alea run`);
 //  - benchmarks that cannot be analysed (a system with < 2 builds of data);
-//  - non-steady iterations: the Mann-Kendall trend per execution with
-//    Benjamini-Hochberg control (analysis/diagnostics.hpp);
-//  - layout modes: build means in two clusters (Engelman & Hartigan 1969);
 //  - machine-state changes recorded between executions;
 //  - identical layouts: two builds of one system with equal layout fingerprint
 //    (or equal binary when no fingerprint is known): randomization did not take;
 //  - layout sensitivity: best and worst build mean per system (max/min).
 #include "alea/runner/report.hpp"
 
-#include "alea/analysis/diagnostics.hpp"
 #include "alea/random.hpp"
 
 #include <algorithm>
@@ -198,7 +194,7 @@ CampaignReport buildCampaignReport(const CampaignData &data,
                            " (at least 2 are needed)");
   }
 
-  // --- layout sensitivity, layout modes, trends ---
+  // --- layout sensitivity: best and worst build mean ---
   for (const auto &bench : data.benchmarks) {
     for (const auto &sys : data.systems) {
       auto it = series.find({bench, sys});
@@ -219,34 +215,10 @@ CampaignReport buildCampaignReport(const CampaignData &data,
         s.worstBuild = hi->first;
         r.sensitivity.push_back(s);
       }
-      if (means.size() >= 4) {
-        std::vector<double> m;
-        for (const auto &[b, v] : means)
-          m.push_back(v);
-        analysis::ModeOptions mo;
-        mo.seed = alea::mixSeed(parseHexSeed(data.seed), "layout-modes/" + bench + "/" + sys);
-        if (auto modes = analysis::findLayoutModes(m, mo); modes && modes->multimodal)
-          r.warnings.push_back("layout modes: " + bench + " on " + sys + ": the build means " +
-                               "form two clusters " + percent(modes->relativeGap) +
-                               " apart (p = " + std::to_string(modes->pValue).substr(0, 5) +
-                               "); more builds give a steadier mean");
-      }
-      if (withIterations) {
-        std::vector<std::vector<double>> execs;
-        for (const auto &[b, es] : it->second)
-          for (const auto &[e, values] : es)
-            if (values.size() >= 3)
-              execs.push_back(values);
-        analysis::TrendReport trends = analysis::findTrends(execs);
-        if (trends.flagged > 0)
-          r.warnings.push_back(
-              "non-steady iterations: " + bench + " on " + sys + ": " +
-              std::to_string(trends.flagged) + " of " + plural(trends.executions, "execution") +
-              " still trend (" + std::to_string(trends.flaggedDecreasing) +
-              " getting faster: a longer warm-up may be needed)");
-      }
     }
   }
+  // Layout modes, outliers and non-steady iterations are the engine's
+  // diagnostics (ReportOptions::diagnostics): reported per benchmark there.
 
   if (analysed.empty()) {
     r.analysisError = "no benchmark has data from 2 or more builds of every system";
@@ -290,6 +262,7 @@ CampaignReport buildCampaignReport(const CampaignData &data,
   ro.threshold = data.threshold;
   ro.bootstrapReplicates = options.bootstrapReplicates;
   ro.threads = options.threads;
+  ro.diagnostics = true; // outliers, layout modes, warm-up trends
   ro.seed = options.seed ? *options.seed
                          : alea::mixSeed(parseHexSeed(data.seed), "report-bootstrap");
   // Planner costs measured by this campaign, in units of one measurement

@@ -6,9 +6,10 @@
 //  2. buildCampaignReport(data): the statistics engine's report (analysis/
 //     report.hpp: ratio CIs, decision, variance shares, planner advice, suite
 //     geometric mean and randomization test) on the benchmarks that have enough
-//     data, plus the campaign warnings only the runner can know: failures,
-//     incomplete plans, non-steady iterations, machine-state changes, identical
-//     layouts, layout modes, and the layout sensitivity of every system. A
+//     data, with its diagnostics (outliers, layout modes, non-steady
+//     iterations), plus the campaign warnings only the runner can know:
+//     failures, incomplete plans, benchmarks without enough data, machine-state
+//     changes, identical layouts, and the layout sensitivity of every system. A
 //     campaign with one system is reported as a layout-sensitivity study;
 //  3. formatCampaignReport: text, Markdown, JSON or CSV, the engine's own
 //     formatters (analysis/format.hpp) around a campaign section.
