@@ -461,11 +461,11 @@ Expected<CampaignConfig> parseCampaignText(const std::string &text, const std::s
     parser.parse(root, cfg);
   } catch (const toml::parse_error &e) {
     return Error{path + ":" + std::to_string(e.source().begin.line) + ":" +
-                 std::to_string(e.source().begin.column) + ": error: " +
+                 std::to_string(e.source().begin.column) + ": " +
                  std::string(e.description())};
   } catch (const ConfigError &e) {
     return Error{path + ":" + std::to_string(e.line) + ":" + std::to_string(e.column) +
-                 ": error: " + e.message};
+                 ": " + e.message};
   }
   if (cfg.name.empty())
     cfg.name = std::filesystem::path(path).stem().string();

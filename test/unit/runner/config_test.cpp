@@ -131,29 +131,29 @@ TEST(Config, AutoLevelsAreRecognized) {
 TEST(ConfigErrors, TomlSyntaxErrorHasLineAndColumn) {
   std::string e = errorOf("[campaign]\nseed = 12\nname = \"unterminated\n");
   EXPECT_EQ(e.rfind("c.toml:3:", 0), 0u) << e;
-  EXPECT_NE(e.find("error:"), std::string::npos) << e;
+  EXPECT_EQ(e.find("error"), std::string::npos) << e; // main adds "alea: error: "
 }
 
 TEST(ConfigErrors, UnknownKeyNamesTheExpectedKeys) {
   std::string e = errorOf(std::string("[campaign]\nsed = 1\n") + kMinimalTail);
-  EXPECT_EQ(e.rfind("c.toml:2:1: error: unknown key 'sed' in [campaign]", 0), 0u) << e;
+  EXPECT_EQ(e.rfind("c.toml:2:1: unknown key 'sed' in [campaign]", 0), 0u) << e;
   EXPECT_NE(e.find("expected one of name, seed"), std::string::npos) << e;
 }
 
 TEST(ConfigErrors, WrongTypePointsAtTheValue) {
   std::string e = errorOf(std::string("[levels]\nbuilds = 2.5\n") + kMinimalTail);
-  EXPECT_EQ(e, "c.toml:2:10: error: expected a positive integer or \"auto\" for levels.builds");
+  EXPECT_EQ(e, "c.toml:2:10: expected a positive integer or \"auto\" for levels.builds");
 }
 
 TEST(ConfigErrors, ZeroBuildsIsRejected) {
   std::string e = errorOf(std::string("[levels]\nbuilds = 0\n") + kMinimalTail);
-  EXPECT_EQ(e, "c.toml:2:10: error: expected an integer >= 1 or \"auto\" for levels.builds");
+  EXPECT_EQ(e, "c.toml:2:10: expected an integer >= 1 or \"auto\" for levels.builds");
 }
 
 TEST(ConfigErrors, UnknownFactor) {
   std::string e = errorOf(std::string("[campaign]\nfactors = [\"function-order\", \"heap\"]\n") +
                           kMinimalTail);
-  EXPECT_EQ(e.rfind("c.toml:2:11: error: unknown factor 'heap'; expected all, none, "
+  EXPECT_EQ(e.rfind("c.toml:2:11: unknown factor 'heap'; expected all, none, "
                     "function-order",
                     0),
             0u)
@@ -162,12 +162,12 @@ TEST(ConfigErrors, UnknownFactor) {
 
 TEST(ConfigErrors, BadSeed) {
   std::string e = errorOf(std::string("[campaign]\nseed = \"0xZZ\"\n") + kMinimalTail);
-  EXPECT_EQ(e.rfind("c.toml:2:8: error: expected a seed", 0), 0u) << e;
+  EXPECT_EQ(e.rfind("c.toml:2:8: expected a seed", 0), 0u) << e;
 }
 
 TEST(ConfigErrors, EnvPaddingMustBeAnOrderedPair) {
   std::string e = errorOf(std::string("[campaign]\nenv_padding = [10, 5]\n") + kMinimalTail);
-  EXPECT_EQ(e.rfind("c.toml:2:15: error: expected 0 <= min <= max", 0), 0u) << e;
+  EXPECT_EQ(e.rfind("c.toml:2:15: expected 0 <= min <= max", 0), 0u) << e;
 }
 
 TEST(ConfigErrors, TwoSystemsNeedABaseline) {
@@ -181,7 +181,7 @@ build = ["true"]
 name = "x"
 command = ["true"]
 )toml");
-  EXPECT_NE(e.find("error: expected one system marked baseline = true among the 2 systems"),
+  EXPECT_NE(e.find("expected one system marked baseline = true among the 2 systems"),
             std::string::npos)
       << e;
   EXPECT_EQ(e.rfind("c.toml:1:1:", 0), 0u) << e;
@@ -199,23 +199,23 @@ build = ["true"]
 name = "x"
 command = ["true"]
 )toml");
-  EXPECT_EQ(e, "c.toml:5:1: error: expected a unique system name; 'a' is used twice");
+  EXPECT_EQ(e, "c.toml:5:1: expected a unique system name; 'a' is used twice");
 }
 
 TEST(ConfigErrors, MissingBuildCommand) {
   std::string e = errorOf("[[system]]\nname = \"a\"\n[[benchmark]]\nname = \"x\"\ncommand = [\"true\"]\n");
-  EXPECT_EQ(e, "c.toml:1:1: error: expected 'build = [...]' or 'shell = \"...\"' in system 'a'");
+  EXPECT_EQ(e, "c.toml:1:1: expected 'build = [...]' or 'shell = \"...\"' in system 'a'");
 }
 
 TEST(ConfigErrors, BothArgvAndShell) {
   std::string e = errorOf("[[system]]\nname = \"a\"\nbuild = [\"make\"]\nshell = \"make\"\n"
                           "[[benchmark]]\nname = \"x\"\ncommand = [\"true\"]\n");
-  EXPECT_EQ(e.rfind("c.toml:4:9: error: expected either 'build'", 0), 0u) << e;
+  EXPECT_EQ(e.rfind("c.toml:4:9: expected either 'build'", 0), 0u) << e;
 }
 
 TEST(ConfigErrors, MissingBenchmarks) {
   std::string e = errorOf("[[system]]\nname = \"a\"\nbuild = [\"true\"]\n");
-  EXPECT_NE(e.find("error: expected at least one [[benchmark]] table"), std::string::npos) << e;
+  EXPECT_NE(e.find("expected at least one [[benchmark]] table"), std::string::npos) << e;
 }
 
 TEST(ConfigErrors, MeasureErrorsKeepTheirPosition) {
@@ -232,7 +232,7 @@ TEST(ConfigErrors, IterationsNeedAnIterationSource) {
 TEST(ConfigErrors, ArtifactsMustStayInTheBuildDirectory) {
   std::string e = errorOf("[[system]]\nname = \"a\"\nbuild = [\"true\"]\nartifacts = [\"../x\"]\n"
                           "[[benchmark]]\nname = \"x\"\ncommand = [\"true\"]\n");
-  EXPECT_EQ(e.rfind("c.toml:4:13: error: expected artifact paths relative", 0), 0u) << e;
+  EXPECT_EQ(e.rfind("c.toml:4:13: expected artifact paths relative", 0), 0u) << e;
 }
 
 TEST(ConfigErrors, UnreadableFile) {

@@ -65,7 +65,7 @@ struct CampaignConfig {
   std::string name;
   std::uint64_t seed = 1;
   double confidence = 0.95;
-  double threshold = 0.0; // relative, e.g. 0.01 = 1%
+  double threshold = 0.01; // relative: 0.01 = 1% (decision threshold)
   std::vector<std::string> factors; // canonical order; empty = none
   std::int64_t envPadMin = 0, envPadMax = 4096;
   bool disableAslr = false;

@@ -1,0 +1,62 @@
+// `alea export STORE [-o FILE.csv]`: the long CSV of a campaign store
+// (system,benchmark,build,execution,iteration,value), what `alea analyze`
+// reads. Work in alea::runner::exportLongCsv.
+#include "command.hpp"
+
+#include "alea/runner/import_export.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+namespace {
+
+struct ExportOptions {
+  std::string store;
+  std::string output;
+};
+
+int runExport(const ExportOptions &opts) {
+  std::string path = alea::runner::resolveStorePath(opts.store);
+  if (!std::filesystem::exists(path))
+    throw alea::cli::Error("no campaign store at '" + path + "'");
+  auto store = alea::runner::Store::open(path, {false});
+  if (!store)
+    throw alea::cli::Error(store.error());
+  if (opts.output.empty() || opts.output == "-") {
+    auto n = alea::runner::exportLongCsv(*store, std::cout);
+    if (!n)
+      throw alea::cli::Error(n.error());
+    return 0;
+  }
+  std::string tmp = opts.output + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    if (!out)
+      throw alea::cli::Error("cannot write '" + opts.output + "'");
+    auto n = alea::runner::exportLongCsv(*store, out);
+    if (!n)
+      throw alea::cli::Error(n.error());
+    out.close();
+    if (!out)
+      throw alea::cli::Error("cannot write '" + opts.output + "'");
+    std::cerr << "alea: exported " << *n << " measurements to " << opts.output << "\n";
+  }
+  std::filesystem::rename(tmp, opts.output);
+  return 0;
+}
+
+void setupExport(CLI::App &app) {
+  auto opts = std::make_shared<ExportOptions>();
+  auto *sub = app.add_subcommand(
+      "export", "Write a campaign store's measurements as long CSV "
+                "(system,benchmark,build,execution,iteration,value)");
+  sub->add_option("store", opts->store, "campaign directory or its campaign.db")->required();
+  sub->add_option("-o,--output", opts->output, "output file (default: standard output)");
+  sub->callback([opts] { alea::cli::setExitCode(runExport(*opts)); });
+}
+
+} // namespace
+
+ALEA_COMMAND("export", setupExport);

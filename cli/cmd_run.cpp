@@ -1,0 +1,117 @@
+// `alea run CAMPAIGN.toml [--dir D] [--resume]`: runs (or resumes) a campaign
+// and prints its report. Option parsing, signal handling and printing only;
+// the work is alea::runner::runCampaign (runner/include/alea/runner/campaign.hpp).
+#include "command.hpp"
+
+#include "alea/runner/campaign.hpp"
+#include "alea/runner/config.hpp"
+#include "alea/runner/executor.hpp"
+#include "alea/runner/progress.hpp"
+#include "alea/runner/report.hpp"
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <unistd.h>
+
+namespace {
+
+struct RunOptions {
+  std::string campaign;
+  std::string dir;
+  bool resume = false;
+  bool noReport = false;
+  std::string format = "text";
+};
+
+std::atomic<bool> gCancel{false};
+
+extern "C" void onInterrupt(int) { gCancel.store(true); }
+
+// The directory of the running `alea` (the wrappers are installed next to it).
+std::string selfDirectory() {
+  std::error_code ec;
+  auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string(".") : exe.parent_path().string();
+}
+
+int runRun(const RunOptions &opts) {
+  auto config = alea::runner::parseCampaign(opts.campaign);
+  if (!config)
+    throw alea::cli::Error(config.error());
+  auto format = alea::analysis::parseFormat(opts.format);
+  if (!format)
+    throw alea::cli::Error("unknown report format '" + opts.format +
+                           "' (expected text, md, json or csv)");
+  alea::runner::CampaignOptions ro;
+  ro.dir = opts.dir.empty() ? alea::runner::defaultCampaignDir(opts.campaign) : opts.dir;
+  ro.requireExisting = opts.resume;
+  ro.toolDir = selfDirectory();
+  for (char **e = environ; *e; ++e)
+    ro.baseEnv.emplace_back(*e);
+  ro.cancel = &gCancel;
+  struct sigaction sa {};
+  sa.sa_handler = onInterrupt;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+
+  if (!std::filesystem::exists(ro.toolDir + "/alea-cc"))
+    std::fprintf(stderr, "alea: warning: no alea-cc next to alea in %s: builds will fail unless "
+                         "their systems set CC themselves\n",
+                 ro.toolDir.c_str());
+  alea::runner::LocalExecutor executor;
+  alea::runner::StreamProgress progress(stderr);
+  progress.message("campaign '" + config->name + "': " + std::to_string(config->systems.size()) +
+                   " system(s) x " + std::to_string(config->benchmarks.size()) +
+                   " benchmark(s) x " + std::to_string(config->builds.count) + " builds x " +
+                   std::to_string(config->executions.count) + " executions, store " +
+                   alea::runner::storePath(ro.dir));
+  auto outcome = alea::runner::runCampaign(*config, ro, executor, progress);
+  if (!outcome)
+    throw alea::cli::Error(outcome.error());
+  const auto &s = outcome->summary;
+  std::fprintf(stderr, "alea: %lld of %lld executions recorded (%lld failed), %lld measurements, "
+                       "%lld builds (%lld failed)\n",
+               static_cast<long long>(s.executed), static_cast<long long>(s.planned),
+               static_cast<long long>(s.failed), static_cast<long long>(s.measurements),
+               static_cast<long long>(s.builds), static_cast<long long>(s.failedBuilds));
+  for (const auto &w : outcome->warnings)
+    std::fprintf(stderr, "alea: warning: %s\n", w.c_str());
+  if (outcome->cancelled) {
+    std::fprintf(stderr, "alea: interrupted; run the same command again to resume\n");
+    return 130;
+  }
+  if (opts.noReport) {
+    std::fprintf(stderr, "alea: report with `alea report %s`\n", ro.dir.c_str());
+    return 0;
+  }
+  auto data = alea::runner::loadCampaignData(outcome->storePath);
+  if (!data)
+    throw alea::cli::Error(data.error());
+  auto report = alea::runner::buildCampaignReport(*data);
+  std::fputs(alea::runner::formatCampaignReport(report, *format).c_str(), stdout);
+  return 0;
+}
+
+void setupRun(CLI::App &app) {
+  auto opts = std::make_shared<RunOptions>();
+  auto *sub = app.add_subcommand(
+      "run", "Run a campaign (builds x executions x iterations, stored in SQLite) and report it; "
+             "on an existing campaign directory, resume where it stopped");
+  sub->add_option("campaign", opts->campaign, "campaign file (TOML, see docs/campaign.md)")
+      ->required();
+  sub->add_option("--dir", opts->dir,
+                  "campaign directory (default: <campaign file without .toml>.alea next to it)");
+  sub->add_flag("--resume", opts->resume, "require an existing store in --dir and resume it");
+  sub->add_flag("--no-report", opts->noReport, "do not print the report at the end");
+  sub->add_option("--format", opts->format, "report format: text (default), md, json or csv");
+  sub->callback([opts] { alea::cli::setExitCode(runRun(*opts)); });
+}
+
+} // namespace
+
+ALEA_COMMAND("run", setupRun);

@@ -1,0 +1,468 @@
+// Export to and import from the long CSV and hyperfine's JSON (see
+// import_export.hpp). Imported data becomes a regular store: systems,
+// benchmarks, builds marked "imported", a plan in file order, executions with
+// status ok, measurements; so `alea report` treats it like a campaign.
+#include "alea/runner/import_export.hpp"
+
+#include "alea/analysis/csv.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <tuple>
+
+namespace alea::runner {
+
+std::string resolveStorePath(const std::string &argument) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(argument, ec))
+    return (std::filesystem::path(argument) / "campaign.db").string();
+  return argument;
+}
+
+Expected<std::size_t> exportLongCsv(Store &store, std::ostream &out) {
+  out << "system,benchmark,build,execution,iteration,value\n";
+  std::size_t n = 0;
+  char num[64];
+  for (const MeasurementRow &r : store.measurements()) {
+    std::snprintf(num, sizeof num, "%.17g", r.value);
+    out << analysis::csvField(r.system) << ',' << analysis::csvField(r.benchmark) << ','
+        << r.build << ',' << r.execution << ',' << r.iteration << ',' << num << '\n';
+    ++n;
+  }
+  if (!out)
+    return Error{"cannot write the CSV output"};
+  return n;
+}
+
+namespace {
+
+// The measurements of one import, keyed by their place in the levels.
+struct ImportRow {
+  std::string system, benchmark;
+  int build = 0, execution = 0, iteration = 0;
+  double value = 0;
+};
+
+Expected<ImportSummary> writeRows(const std::vector<ImportRow> &rows, const std::string &source,
+                                  Store &store) {
+  if (store.hasPlan() || store.summary().builds > 0)
+    return Error{"the store '" + store.path() + "' already holds data; import into a new store"};
+  ImportSummary sum;
+  Transaction txn(store);
+  if (!txn.active())
+    return Error{"cannot begin a transaction: " + store.lastError()};
+  std::map<std::string, std::int64_t> systems, benchmarks;
+  std::map<std::pair<std::int64_t, int>, std::int64_t> builds;
+  // Executions: (system, benchmark, build, execution) -> plan position.
+  std::map<std::tuple<std::int64_t, std::int64_t, int, int>, std::int64_t> executions;
+  std::vector<std::vector<MeasurementRecord>> values;
+  std::vector<PlanEntry> plan;
+  for (const ImportRow &r : rows) {
+    auto [sys, newSys] = systems.try_emplace(r.system, 0);
+    if (newSys) {
+      auto id = store.ensureSystem(r.system, systems.size() == 1, static_cast<int>(systems.size() - 1));
+      if (!id)
+        return Error{id.error()};
+      sys->second = *id;
+    }
+    auto [bench, newBench] = benchmarks.try_emplace(r.benchmark, 0);
+    if (newBench) {
+      auto id = store.ensureBenchmark(r.benchmark, static_cast<int>(benchmarks.size() - 1), "s");
+      if (!id)
+        return Error{id.error()};
+      bench->second = *id;
+    }
+    auto [build, newBuild] = builds.try_emplace({sys->second, r.build}, 0);
+    if (newBuild) {
+      Statement st(store.handle(),
+                   "INSERT INTO build(system_id,build_index,seed,factors,status,dir) "
+                   "VALUES(?,?,'0x0000000000000000','unknown','imported',?) RETURNING id");
+      st.bind(1, sys->second).bind(2, r.build).bind(3, std::string_view(source));
+      if (!st.step())
+        return Error{"cannot record an imported build: " + store.lastError()};
+      build->second = st.columnInt(0);
+      st.step();
+    }
+    auto key = std::make_tuple(sys->second, bench->second, r.build, r.execution);
+    auto [exec, newExec] = executions.try_emplace(key, static_cast<std::int64_t>(plan.size()));
+    if (newExec) {
+      plan.push_back({exec->second, sys->second, bench->second, r.build, r.execution});
+      values.emplace_back();
+    }
+    values[static_cast<std::size_t>(exec->second)].push_back({r.iteration, r.value, false});
+  }
+  {
+    Statement st(store.handle(), "INSERT INTO plan(position,system_id,benchmark_id,build_index,"
+                                 "execution_index) VALUES(?,?,?,?,?)");
+    Statement ex(store.handle(),
+                 "INSERT INTO execution(plan_position,build_id,benchmark_id,execution_index,"
+                 "status,environment) VALUES(?,?,?,?,'ok',?) RETURNING id");
+    Statement m(store.handle(), "INSERT INTO measurement(execution_id,iteration,value,unit,warmup) "
+                                "VALUES(?,?,?,'s',0)");
+    for (const PlanEntry &p : plan) {
+      st.reset();
+      st.bind(1, p.position).bind(2, p.systemId).bind(3, p.benchmarkId);
+      st.bind(4, p.buildIndex).bind(5, p.executionIndex);
+      st.step();
+      ex.reset();
+      ex.bind(1, p.position).bind(2, builds.at({p.systemId, p.buildIndex}));
+      ex.bind(3, p.benchmarkId).bind(4, p.executionIndex);
+      ex.bind(5, std::string_view("imported from " + source));
+      if (!st.ok() || !ex.step())
+        return Error{"cannot record an imported execution: " + store.lastError()};
+      std::int64_t id = ex.columnInt(0);
+      ex.step();
+      for (const MeasurementRecord &v : values[static_cast<std::size_t>(p.position)]) {
+        m.reset();
+        m.bind(1, id).bind(2, v.iteration).bind(3, v.value);
+        m.step();
+        if (!m.ok())
+          return Error{"duplicate measurement in " + source + ": system " +
+                       std::to_string(p.systemId) + ", build " + std::to_string(p.buildIndex) +
+                       ", execution " + std::to_string(p.executionIndex) + ", iteration " +
+                       std::to_string(v.iteration) + " appears twice"};
+        ++sum.measurements;
+      }
+    }
+  }
+  for (auto [k, v] : std::initializer_list<std::pair<const char *, std::string>>{
+           {"campaign_name", std::filesystem::path(source).stem().string()},
+           {"imported_from", source},
+           {"baseline", rows.empty() ? "" : rows.front().system}})
+    if (Status s = store.setMeta(k, v); !s)
+      return Error{s.error()};
+  if (Status s = txn.commit(); !s)
+    return Error{s.error()};
+  sum.systems = systems.size();
+  sum.benchmarks = benchmarks.size();
+  sum.executions = plan.size();
+  return sum;
+}
+
+bool allIntegers(const analysis::Table &t, std::size_t level) {
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const std::string &s = t.label(i, level);
+    int v;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || p != s.data() + s.size() || v < 0)
+      return false;
+  }
+  return true;
+}
+
+// --- a small JSON reader, enough for hyperfine's export ---------------------
+
+struct Json {
+  enum Kind { Null, Bool, Number, String, Array, Object } kind = Null;
+  double number = 0;
+  bool boolean = false;
+  std::string string;
+  std::vector<Json> items;
+  std::vector<std::pair<std::string, Json>> members;
+  const Json *get(std::string_view key) const {
+    for (const auto &[k, v] : members)
+      if (k == key)
+        return &v;
+    return nullptr;
+  }
+};
+
+class JsonParser {
+public:
+  explicit JsonParser(std::string_view text) : s_(text) {}
+  bool parse(Json &out) {
+    if (!value(out, 0))
+      return false;
+    ws();
+    if (i_ != s_.size())
+      return fail("trailing characters after the JSON value");
+    return true;
+  }
+  std::string error;
+  std::size_t errorOffset = 0;
+
+private:
+  bool fail(const std::string &msg) {
+    if (error.empty()) {
+      error = msg;
+      errorOffset = i_;
+    }
+    return false;
+  }
+  void ws() {
+    while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_])))
+      ++i_;
+  }
+  bool lit(std::string_view w) {
+    if (s_.substr(i_, w.size()) != w)
+      return fail("unexpected character");
+    i_ += w.size();
+    return true;
+  }
+  bool str(std::string &out) {
+    if (i_ >= s_.size() || s_[i_] != '"')
+      return fail("expected a string");
+    ++i_;
+    while (i_ < s_.size() && s_[i_] != '"') {
+      char c = s_[i_++];
+      if (c != '\\') {
+        out += c;
+        continue;
+      }
+      if (i_ >= s_.size())
+        break;
+      char e = s_[i_++];
+      switch (e) {
+      case 'n': out += '\n'; break;
+      case 't': out += '\t'; break;
+      case 'r': out += '\r'; break;
+      case 'b': out += '\b'; break;
+      case 'f': out += '\f'; break;
+      case 'u': {
+        if (i_ + 4 > s_.size())
+          return fail("truncated \\u escape");
+        unsigned cp = static_cast<unsigned>(std::stoul(std::string(s_.substr(i_, 4)), nullptr, 16));
+        i_ += 4;
+        if (cp < 0x80) {
+          out += static_cast<char>(cp);
+        } else if (cp < 0x800) {
+          out += static_cast<char>(0xc0 | (cp >> 6));
+          out += static_cast<char>(0x80 | (cp & 0x3f));
+        } else {
+          out += static_cast<char>(0xe0 | (cp >> 12));
+          out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
+          out += static_cast<char>(0x80 | (cp & 0x3f));
+        }
+        break;
+      }
+      default: out += e;
+      }
+    }
+    if (i_ >= s_.size())
+      return fail("unterminated string");
+    ++i_;
+    return true;
+  }
+  bool value(Json &out, int depth) {
+    if (depth > 64)
+      return fail("nesting too deep");
+    ws();
+    if (i_ >= s_.size())
+      return fail("unexpected end of input");
+    char c = s_[i_];
+    if (c == '{') {
+      out.kind = Json::Object;
+      ++i_;
+      ws();
+      if (i_ < s_.size() && s_[i_] == '}') {
+        ++i_;
+        return true;
+      }
+      for (;;) {
+        ws();
+        std::string key;
+        if (!str(key))
+          return false;
+        ws();
+        if (i_ >= s_.size() || s_[i_] != ':')
+          return fail("expected ':'");
+        ++i_;
+        Json v;
+        if (!value(v, depth + 1))
+          return false;
+        out.members.emplace_back(std::move(key), std::move(v));
+        ws();
+        if (i_ < s_.size() && s_[i_] == ',') {
+          ++i_;
+          continue;
+        }
+        if (i_ < s_.size() && s_[i_] == '}') {
+          ++i_;
+          return true;
+        }
+        return fail("expected ',' or '}'");
+      }
+    }
+    if (c == '[') {
+      out.kind = Json::Array;
+      ++i_;
+      ws();
+      if (i_ < s_.size() && s_[i_] == ']') {
+        ++i_;
+        return true;
+      }
+      for (;;) {
+        Json v;
+        if (!value(v, depth + 1))
+          return false;
+        out.items.push_back(std::move(v));
+        ws();
+        if (i_ < s_.size() && s_[i_] == ',') {
+          ++i_;
+          continue;
+        }
+        if (i_ < s_.size() && s_[i_] == ']') {
+          ++i_;
+          return true;
+        }
+        return fail("expected ',' or ']'");
+      }
+    }
+    if (c == '"') {
+      out.kind = Json::String;
+      return str(out.string);
+    }
+    if (c == 't') {
+      out.kind = Json::Bool;
+      out.boolean = true;
+      return lit("true");
+    }
+    if (c == 'f') {
+      out.kind = Json::Bool;
+      return lit("false");
+    }
+    if (c == 'n')
+      return lit("null");
+    std::size_t start = i_;
+    while (i_ < s_.size() && (std::isdigit(static_cast<unsigned char>(s_[i_])) || s_[i_] == '-' ||
+                              s_[i_] == '+' || s_[i_] == '.' || s_[i_] == 'e' || s_[i_] == 'E'))
+      ++i_;
+    if (start == i_)
+      return fail("unexpected character");
+    std::string num(s_.substr(start, i_ - start));
+    char *end = nullptr;
+    out.kind = Json::Number;
+    out.number = std::strtod(num.c_str(), &end);
+    if (end != num.c_str() + num.size()) {
+      i_ = start;
+      return fail("malformed number");
+    }
+    return true;
+  }
+  std::string_view s_;
+  std::size_t i_ = 0;
+};
+
+} // namespace
+
+Expected<ImportSummary> importLongCsv(std::string_view text, const std::string &fileName,
+                                      Store &store) {
+  analysis::CsvResult parsed = analysis::parseCsv(text);
+  if (parsed.error)
+    return Error{parsed.error->format(fileName)};
+  const analysis::Table &t = *parsed.table;
+  const std::vector<std::string> known{"build", "execution", "iteration"};
+  std::vector<int> slot; // level -> 0 build, 1 execution, 2 iteration
+  int last = -1;
+  for (const auto &name : t.levels()) {
+    auto it = std::find(known.begin(), known.end(), name);
+    if (it == known.end())
+      return Error{fileName + ":1: level column '" + name +
+                   "' has no place in a store (expected build, execution, iteration)"};
+    int k = static_cast<int>(it - known.begin());
+    if (k <= last)
+      return Error{fileName + ":1: level columns must be in the order build, execution, iteration"};
+    last = k;
+    slot.push_back(k);
+  }
+  std::vector<bool> numeric;
+  for (std::size_t l = 0; l < t.levels().size(); ++l)
+    numeric.push_back(allIntegers(t, l));
+  // Non-numeric labels: numbered by first appearance within their parent unit.
+  std::vector<std::map<std::string, int>> firstSeen(t.levels().size());
+  std::vector<ImportRow> rows;
+  rows.reserve(t.size());
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const analysis::Row &r = t.row(i);
+    ImportRow row;
+    row.system = t.systems()[r.system];
+    row.benchmark = t.benchmarks().empty() || t.benchmarks()[r.benchmark].empty()
+                        ? "default"
+                        : t.benchmarks()[r.benchmark];
+    row.value = r.value;
+    std::string parent = row.system + '\x1f' + row.benchmark;
+    int idx[3] = {0, 0, 0};
+    for (std::size_t l = 0; l < t.levels().size(); ++l) {
+      const std::string &label = t.label(i, l);
+      int v;
+      if (numeric[l]) {
+        std::from_chars(label.data(), label.data() + label.size(), v);
+      } else {
+        auto &seen = firstSeen[l];
+        std::string key = parent + '\x1f' + label;
+        auto [it, fresh] = seen.try_emplace(key, 0);
+        if (fresh) {
+          int n = 0;
+          for (const auto &[k, val] : seen)
+            if (k.compare(0, parent.size() + 1, parent + '\x1f') == 0 && k != key)
+              ++n;
+          it->second = n;
+        }
+        v = it->second;
+      }
+      idx[slot[l]] = v;
+      parent += '\x1f' + label;
+    }
+    row.build = idx[0];
+    row.execution = idx[1];
+    row.iteration = idx[2];
+    rows.push_back(std::move(row));
+  }
+  return writeRows(rows, fileName, store);
+}
+
+Expected<ImportSummary> importHyperfineJson(std::string_view text, const std::string &fileName,
+                                            Store &store, const std::string &benchmark) {
+  Json root;
+  JsonParser parser(text);
+  if (!parser.parse(root))
+    return Error{fileName + ": malformed JSON at byte " + std::to_string(parser.errorOffset) +
+                 ": " + parser.error};
+  const Json *results = root.kind == Json::Object ? root.get("results") : nullptr;
+  if (!results || results->kind != Json::Array)
+    return Error{fileName + ": expected hyperfine's --export-json format (an object with a "
+                            "\"results\" array)"};
+  std::vector<ImportRow> rows;
+  for (std::size_t i = 0; i < results->items.size(); ++i) {
+    const Json &r = results->items[i];
+    const Json *command = r.kind == Json::Object ? r.get("command") : nullptr;
+    const Json *times = r.kind == Json::Object ? r.get("times") : nullptr;
+    if (!command || command->kind != Json::String || command->string.empty())
+      return Error{fileName + ": results[" + std::to_string(i) + "]: expected a \"command\" string"};
+    if (!times || times->kind != Json::Array || times->items.empty())
+      return Error{fileName + ": results[" + std::to_string(i) +
+                   "]: expected a non-empty \"times\" array (hyperfine >= 1.6 exports it)"};
+    for (std::size_t k = 0; k < times->items.size(); ++k) {
+      const Json &v = times->items[k];
+      if (v.kind != Json::Number || !std::isfinite(v.number) || v.number <= 0)
+        return Error{fileName + ": results[" + std::to_string(i) + "].times[" + std::to_string(k) +
+                     "]: expected a positive number of seconds"};
+      rows.push_back({command->string, benchmark, 0, static_cast<int>(k), 0, v.number});
+    }
+  }
+  if (rows.empty())
+    return Error{fileName + ": no results"};
+  return writeRows(rows, fileName, store);
+}
+
+Expected<ImportSummary> importFile(const std::string &path, Store &store) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return Error{"cannot read '" + path + "'"};
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str();
+  std::size_t first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && text[first] == '{')
+    return importHyperfineJson(text, path, store, std::filesystem::path(path).stem().string());
+  return importLongCsv(text, path, store);
+}
+
+} // namespace alea::runner
