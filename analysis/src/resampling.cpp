@@ -267,7 +267,11 @@ Expected<RandomizationResult> randomizationTest(std::span<const BenchmarkRuns> s
   }
 
   // Monte Carlo: per replicate, per benchmark, a uniform random split drawn by
-  // the first nb steps of a Fisher-Yates shuffle of the pooled runs.
+  // the first nb steps of a Fisher-Yates shuffle of the pooled runs (reset to
+  // the data order first, so a replicate does not depend on its thread).
+  std::vector<double> totals;
+  for (const auto &p : pools)
+    totals.push_back(std::accumulate(p.data.begin(), p.data.end(), 0.0));
   std::vector<double> ratios(o.replicates);
   struct Scratch {
     std::vector<std::vector<double>> pools;
@@ -287,9 +291,8 @@ Expected<RandomizationResult> randomizationTest(std::span<const BenchmarkRuns> s
           auto &d = s.pools[i];
           std::copy(pools[i].data.begin(), pools[i].data.end(), d.begin());
           const std::size_t n = d.size(), nb = pools[i].nBaseline;
-          double sb = 0, total = 0;
-          for (double v : d)
-            total += v;
+          double sb = 0;
+          const double total = totals[i];
           for (std::size_t k = 0; k < nb; ++k) {
             const std::size_t j = k + static_cast<std::size_t>(rng.below(n - k));
             std::swap(d[k], d[j]);
