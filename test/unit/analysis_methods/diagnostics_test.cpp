@@ -153,3 +153,33 @@ TEST(Diagnose, OnAHierarchyWithAModeAnOutlierAndAWarmUp) {
 
 } // namespace
 } // namespace alea::analysis
+
+namespace alea::analysis {
+namespace {
+
+TEST(Trends, FastKendallEqualsTheDirectPairCount) {
+  // The O(n log n) count against the O(n^2) definition, with many ties.
+  Rng rng(17);
+  for (std::size_t n : {3u, 4u, 10u, 57u, 200u}) {
+    std::vector<double> x(n);
+    for (double &v : x)
+      v = static_cast<double>(rng.below(7)); // heavy ties
+    double s = 0, tied = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = i + 1; j < n; ++j) {
+        s += (x[j] > x[i]) - (x[j] < x[i]);
+        tied += x[j] == x[i];
+      }
+    const double t0 = n * (n - 1) / 2.0;
+    auto r = kendallTrend(x);
+    if (tied == t0) {
+      EXPECT_FALSE(r);
+      continue;
+    }
+    ASSERT_TRUE(r);
+    EXPECT_NEAR(r->tau, s / std::sqrt(t0 * (t0 - tied)), 1e-12) << n;
+  }
+}
+
+} // namespace
+} // namespace alea::analysis
