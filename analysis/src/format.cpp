@@ -271,6 +271,10 @@ std::string planText(const PlanAdvice &p, const std::string &system) {
            pct(p.predictedHalfWidth, "%.2f%%") + ")";
     else
       s += " more than 1000 " + p.levelNames[0] + "s needed for +-" + pct(p.targetHalfWidth);
+  } else if (p.counts[0] < 2) {
+    s += " the budget affords " + std::to_string(p.counts[0]) + " " +
+         plural(p.levelNames[0], p.counts[0]) + " (one costs " + g4(p.costPerTopUnit) +
+         " measurements; a confidence interval needs at least 2)";
   } else {
     s += " " + std::to_string(p.counts[0]) + " " + plural(p.levelNames[0], p.counts[0]) +
          " (predicted +-" + pct(p.predictedHalfWidth, "%.2f%%") + ")";

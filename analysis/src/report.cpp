@@ -562,6 +562,9 @@ Expected<std::vector<double>> parseCosts(std::string_view text,
   }
   std::vector<double> costs(want, 0);
   std::vector<bool> set(want, false);
+  if (want == 0)
+    return fail("the data has one level (" + (levels.empty() ? std::string() : levels[0]) +
+                "): it takes no costs");
   const bool named = items.front().find('=') != std::string_view::npos;
   if (!named && items.size() != want)
     return fail("expected " + std::to_string(want) + " costs (one per level except the lowest: " +
