@@ -37,6 +37,11 @@ struct AnalyzeOptions {
 };
 
 std::string readFile(const std::string &path) {
+  if (path == "-") {
+    std::ostringstream s;
+    s << std::cin.rdbuf();
+    return s.str();
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in)
     throw alea::cli::Error("cannot read " + path);
@@ -109,7 +114,7 @@ void setupAnalyze(CLI::App &app) {
   auto *sub = app.add_subcommand(
       "analyze", "Layout-independent statistics on a long-form measurement CSV "
                  "(system,[benchmark,]<levels>,value)");
-  sub->add_option("file", o->file, "CSV file")->required();
+  sub->add_option("file", o->file, "CSV file (- for standard input)")->required();
   sub->add_option("--baseline", o->baseline, "denominator system (default: the first)");
   sub->add_option("--levels", o->levels, "level columns, highest first (default: header)")
       ->delimiter(',');

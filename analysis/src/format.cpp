@@ -310,6 +310,8 @@ std::string textReport(const Report &r) {
     o += (i ? " > " : "") + r.levels[i];
   o += "; baseline: " + r.baseline + "; " + confidenceLabel(r.options.confidence) +
        " confidence; threshold " + pct(r.options.threshold) + "\n";
+  if (nSystems == 1)
+    o += "one system: a layout-sensitivity study (no comparison)\n";
   for (const auto &b : r.benchmarks) {
     o += "\n";
     if (!b.name.empty())

@@ -272,3 +272,30 @@ TEST(Report, ParseFractionAndCosts) {
   EXPECT_EQ(describeRatio(0.962), "3.8% faster");
   EXPECT_EQ(describeRatio(1.021), "2.1% slower");
 }
+
+TEST(Report, TableBuiltDirectlyAsTheRunnerDoes) {
+  // No CSV: the runner fills a Table from its store.
+  Table t({"build", "execution"});
+  for (int b = 0; b < 3; ++b)
+    for (int e = 0; e < 2; ++e) {
+      const std::string bl = "b" + std::to_string(b), el = std::to_string(e);
+      const std::string_view units[] = {bl, el};
+      t.add("base", "prog", units, 2.0 + 0.1 * b + 0.01 * e);
+      t.add("cand", "prog", units, 1.0 + 0.1 * b + 0.01 * e);
+    }
+  Report r = reportOf(t);
+  ASSERT_EQ(r.benchmarks.size(), 1u);
+  EXPECT_EQ(r.benchmarks[0].name, "prog");
+  // base mean 2.105, cand mean 1.105.
+  EXPECT_NEAR(r.benchmarks[0].ratios[0].estimate, 1.105 / 2.105, 1e-12);
+  EXPECT_EQ(r.benchmarks[0].ratios[0].decision, Decision::Faster);
+  // One top-level unit (e.g. every other build failed) is refused clearly.
+  Table one({"build"});
+  const std::string_view u0[] = {"0"};
+  one.add("base", "", u0, 1.0);
+  one.add("cand", "", u0, 1.0);
+  auto bad = buildReport(one);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error(), "system \"base\" has only 1 build; a confidence interval needs at "
+                         "least 2");
+}
