@@ -332,8 +332,14 @@ struct Run {
 
 } // namespace
 
-Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignOptions &opts,
+Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignOptions &options,
                                       Executor &executor, Progress &progress) {
+  // Children run in their build directories: every path handed to them is absolute.
+  CampaignOptions opts = options;
+  std::error_code absEc;
+  opts.dir = fs::absolute(options.dir, absEc).lexically_normal().string();
+  if (!opts.dir.empty() && opts.dir.back() == '/')
+    opts.dir.pop_back();
   if (cfg.anyAuto() || cfg.warmup.automatic)
     return Error{"\"auto\" levels are not supported by this runner yet; give counts"};
   std::error_code ec;

@@ -31,9 +31,12 @@ Expected<std::size_t> exportLongCsv(Store &store, std::ostream &out) {
   std::size_t n = 0;
   char num[64];
   for (const MeasurementRow &r : store.measurements()) {
-    std::snprintf(num, sizeof num, "%.17g", r.value);
+    // Shortest text that reads back to the same double (std::to_chars).
+    auto [end, ec] = std::to_chars(num, num + sizeof num, r.value);
     out << analysis::csvField(r.system) << ',' << analysis::csvField(r.benchmark) << ','
-        << r.build << ',' << r.execution << ',' << r.iteration << ',' << num << '\n';
+        << r.build << ',' << r.execution << ',' << r.iteration << ',';
+    out.write(num, end - num);
+    out << '\n';
     ++n;
   }
   if (!out)
