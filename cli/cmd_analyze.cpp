@@ -61,8 +61,7 @@ int runAnalyze(const AnalyzeOptions &o) {
   namespace an = alea::analysis;
   const auto format = an::parseFormat(o.format);
   if (!format)
-    throw alea::cli::Error("--format: unknown format \"" + o.format +
-                           "\" (text, json, csv, md)");
+    throw alea::cli::Error("--format: unknown format \"" + o.format + "\" (text, json, csv, md)");
   an::ReportOptions ro;
   ro.baseline = o.baseline;
   ro.confidence = fraction(o.confidence, "--confidence");
@@ -111,9 +110,9 @@ int runAnalyze(const AnalyzeOptions &o) {
 
 void setupAnalyze(CLI::App &app) {
   auto o = std::make_shared<AnalyzeOptions>();
-  auto *sub = app.add_subcommand(
-      "analyze", "Layout-independent statistics on a long-form measurement CSV "
-                 "(system,[benchmark,]<levels>,value)");
+  auto *sub =
+      app.add_subcommand("analyze", "Layout-independent statistics on a long-form measurement CSV "
+                                    "(system,[benchmark,]<levels>,value)");
   sub->add_option("file", o->file, "CSV file (- for standard input)")->required();
   sub->add_option("--baseline", o->baseline, "denominator system (default: the first)");
   sub->add_option("--levels", o->levels, "level columns, highest first (default: header)")
@@ -125,12 +124,10 @@ void setupAnalyze(CLI::App &app) {
       ->capture_default_str();
   sub->add_option("--bootstrap-replicates", o->replicates, "bootstrap replicates (>= 1000)")
       ->capture_default_str();
-  sub->add_option("--seed", o->seed, "bootstrap seed (decimal or 0x hex)")
-      ->capture_default_str();
+  sub->add_option("--seed", o->seed, "bootstrap seed (decimal or 0x hex)")->capture_default_str();
   sub->add_option("--threads", o->threads, "bootstrap threads (0: all cores)")
       ->capture_default_str();
-  sub->add_option("--resampling", o->resampling, "rrr, rrn, rnn or flat")
-      ->capture_default_str();
+  sub->add_option("--resampling", o->resampling, "rrr, rrn, rnn or flat")->capture_default_str();
   sub->add_option("--ci-variant", o->ciVariant, "t or normal quantile")->capture_default_str();
   sub->add_option("--unbalanced", o->unbalanced, "error or trim")->capture_default_str();
   sub->add_option("--costs", o->costs,

@@ -30,8 +30,7 @@ int runPlan(const PlanOptions &o) {
   namespace an = alea::analysis;
   const auto format = an::parseFormat(o.format);
   if (!format)
-    throw alea::cli::Error("--format: unknown format \"" + o.format +
-                           "\" (text, json, csv, md)");
+    throw alea::cli::Error("--format: unknown format \"" + o.format + "\" (text, json, csv, md)");
   an::PlanRequest req;
   if (!o.target.empty()) {
     auto t = an::parseFraction(o.target);
@@ -88,8 +87,8 @@ void setupPlan(CLI::App &app) {
                   "highest first or level=cost,... (default: 1 each)");
   auto *target = sub->add_option("--target-half-width", o->target,
                                  "target relative half-width of the mean's CI (0.01 or 1%)");
-  auto *budget = sub->add_option("--budget", o->budget,
-                                 "time budget, in the unit of the values (seconds)");
+  auto *budget =
+      sub->add_option("--budget", o->budget, "time budget, in the unit of the values (seconds)");
   target->excludes(budget);
   sub->add_option("--confidence", o->confidence, "confidence level")->capture_default_str();
   sub->add_option("--format", o->format, "text, json, csv or md")->capture_default_str();

@@ -13,8 +13,8 @@
 namespace alea::analysis {
 
 std::string CsvError::format(std::string_view file) const {
-  return std::string(file) + ":" + std::to_string(line) + ":" +
-         std::to_string(column) + ": " + message;
+  return std::string(file) + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " +
+         message;
 }
 
 namespace {
@@ -48,8 +48,7 @@ public:
       if (pos_ >= text_.size())
         return false;
       std::size_t p = pos_;
-      while (p < text_.size() && (text_[p] == ' ' || text_[p] == '\t' ||
-                                  text_[p] == '\r'))
+      while (p < text_.size() && (text_[p] == ' ' || text_[p] == '\t' || text_[p] == '\r'))
         ++p;
       if (p < text_.size() && text_[p] != '\n')
         break;
@@ -108,8 +107,7 @@ public:
           return false;
         }
       } else {
-        while (pos_ < text_.size() && text_[pos_] != ',' &&
-               text_[pos_] != '\n' &&
+        while (pos_ < text_.size() && text_[pos_] != ',' && text_[pos_] != '\n' &&
                !(text_[pos_] == '\r' && atLineEnd(pos_ + 1))) {
           if (text_[pos_] == '"') {
             error = CsvError{line_, column(),
@@ -120,8 +118,7 @@ public:
           f.text.push_back(text_[pos_]);
           advance();
         }
-        while (!f.text.empty() &&
-               (f.text.back() == ' ' || f.text.back() == '\t'))
+        while (!f.text.empty() && (f.text.back() == ' ' || f.text.back() == '\t'))
           f.text.pop_back();
       }
       rec.fields.push_back(std::move(f));
@@ -144,9 +141,7 @@ public:
   }
 
 private:
-  bool atLineEnd(std::size_t p) const {
-    return p >= text_.size() || text_[p] == '\n';
-  }
+  bool atLineEnd(std::size_t p) const { return p >= text_.size() || text_[p] == '\n'; }
   void advance() { ++pos_; }
   void newLine() {
     ++line_;
@@ -192,8 +187,7 @@ bool parseNumber(const std::string &text, double &out) {
     // from_chars leaves `out` unchanged on range errors: an overflow is
     // reported as not finite, an underflow (negative exponent) as zero.
     const auto e = text.find_first_of("eE");
-    const bool tiny = e != std::string::npos && e + 1 < text.size() &&
-                      text[e + 1] == '-';
+    const bool tiny = e != std::string::npos && e + 1 < text.size() && text[e + 1] == '-';
     out = tiny ? 0.0 : HUGE_VAL;
     return ptr == last;
   }
@@ -223,8 +217,7 @@ CsvResult parseCsv(std::string_view text, const CsvOptions &options) {
       return result;
     }
     if (!columnOf.emplace(f.text, i).second) {
-      result.error =
-          CsvError{f.line, f.column, "duplicate column " + quoted(f.text)};
+      result.error = CsvError{f.line, f.column, "duplicate column " + quoted(f.text)};
       return result;
     }
   }
@@ -240,28 +233,24 @@ CsvResult parseCsv(std::string_view text, const CsvOptions &options) {
   const std::size_t systemCol = columnOf["system"];
   const std::size_t valueCol = columnOf["value"];
   constexpr std::size_t kNone = static_cast<std::size_t>(-1);
-  const std::size_t benchCol =
-      columnOf.count("benchmark") ? columnOf["benchmark"] : kNone;
+  const std::size_t benchCol = columnOf.count("benchmark") ? columnOf["benchmark"] : kNone;
   std::vector<std::string> levels;
   std::vector<std::size_t> levelCols;
   if (!options.levels.empty()) {
     for (const auto &name : options.levels) {
       if (name == "system" || name == "benchmark" || name == "value") {
-        result.error = CsvError{header.line, 1,
-                                "column " + quoted(name) + " cannot be a level"};
+        result.error = CsvError{header.line, 1, "column " + quoted(name) + " cannot be a level"};
         return result;
       }
       auto it = columnOf.find(name);
       if (it == columnOf.end()) {
         result.error = CsvError{header.line, 1,
                                 "missing level column " + quoted(name) +
-                                    " in header (levels: " +
-                                    joinNames(options.levels) + ")"};
+                                    " in header (levels: " + joinNames(options.levels) + ")"};
         return result;
       }
       if (std::find(levels.begin(), levels.end(), name) != levels.end()) {
-        result.error = CsvError{header.line, 1,
-                                "level " + quoted(name) + " named twice"};
+        result.error = CsvError{header.line, 1, "level " + quoted(name) + " named twice"};
         return result;
       }
       levels.push_back(name);
@@ -299,13 +288,12 @@ CsvResult parseCsv(std::string_view text, const CsvOptions &options) {
   std::vector<std::string_view> units(levels.size());
   while (tok.next(rec, error)) {
     if (rec.fields.size() != nFields) {
-      const std::size_t col = rec.fields.size() > nFields
-                                  ? rec.fields[nFields].column
-                                  : rec.endColumn;
-      result.error = CsvError{rec.line, col,
-                              "expected " + std::to_string(nFields) +
-                                  " fields as in the header, found " +
-                                  std::to_string(rec.fields.size())};
+      const std::size_t col =
+          rec.fields.size() > nFields ? rec.fields[nFields].column : rec.endColumn;
+      result.error =
+          CsvError{rec.line, col,
+                   "expected " + std::to_string(nFields) + " fields as in the header, found " +
+                       std::to_string(rec.fields.size())};
       return result;
     }
     const Field &sys = rec.fields[systemCol];
@@ -316,8 +304,7 @@ CsvResult parseCsv(std::string_view text, const CsvOptions &options) {
     for (std::size_t l = 0; l < levels.size(); ++l) {
       const Field &f = rec.fields[levelCols[l]];
       if (f.text.empty()) {
-        result.error =
-            CsvError{f.line, f.column, "empty " + levels[l] + " label"};
+        result.error = CsvError{f.line, f.column, "empty " + levels[l] + " label"};
         return result;
       }
       units[l] = f.text;
@@ -329,23 +316,20 @@ CsvResult parseCsv(std::string_view text, const CsvOptions &options) {
       return result;
     }
     if (!parseNumber(val.text, value)) {
-      result.error = CsvError{val.line, val.column,
-                              "value " + quoted(val.text) + " is not a number"};
+      result.error =
+          CsvError{val.line, val.column, "value " + quoted(val.text) + " is not a number"};
       return result;
     }
     if (!std::isfinite(value)) {
-      result.error = CsvError{val.line, val.column,
-                              "value " + quoted(val.text) + " is not finite"};
+      result.error = CsvError{val.line, val.column, "value " + quoted(val.text) + " is not finite"};
       return result;
     }
     if (!(value > 0)) {
       result.error = CsvError{val.line, val.column,
-                              "value " + quoted(val.text) +
-                                  " is not positive (times must be > 0)"};
+                              "value " + quoted(val.text) + " is not positive (times must be > 0)"};
       return result;
     }
-    const std::string bench =
-        benchCol != kNone ? rec.fields[benchCol].text : std::string();
+    const std::string bench = benchCol != kNone ? rec.fields[benchCol].text : std::string();
     std::string pathKey = bench + '\x1f' + sys.text;
     for (auto u : units) {
       pathKey += '\x1f';
@@ -355,12 +339,11 @@ CsvResult parseCsv(std::string_view text, const CsvOptions &options) {
       std::string path;
       for (std::size_t l = 0; l < levels.size(); ++l)
         path += (l ? ", " : "") + levels[l] + " " + std::string(units[l]);
-      result.error = CsvError{
-          rec.line, rec.fields[levelCols.back()].column,
-          "duplicate measurement: system " + quoted(sys.text) +
-              (bench.empty() ? "" : " on benchmark " + quoted(bench)) +
-              " already has a value for " + path + " (line " +
-              std::to_string(it->second) + ")"};
+      result.error = CsvError{rec.line, rec.fields[levelCols.back()].column,
+                              "duplicate measurement: system " + quoted(sys.text) +
+                                  (bench.empty() ? "" : " on benchmark " + quoted(bench)) +
+                                  " already has a value for " + path + " (line " +
+                                  std::to_string(it->second) + ")"};
       return result;
     }
     table.add(sys.text, bench, units, value, rec.line);
@@ -378,19 +361,17 @@ CsvResult parseCsv(std::string_view text, const CsvOptions &options) {
     return result;
   }
   if (table.size() == 0) {
-    result.error = CsvError{header.line + 1, 1,
-                            "no measurements after the header line"};
+    result.error = CsvError{header.line + 1, 1, "no measurements after the header line"};
     return result;
   }
   for (const auto &key : cellOrder) {
     const CellInfo &info = cells[key];
     if (info.topLabels.size() < 2) {
-      result.error = CsvError{
-          info.line, info.column,
-          "system " + quoted(key.second) +
-              (key.first.empty() ? "" : " on benchmark " + quoted(key.first)) +
-              " has only one " + levels[0] + " (" + levels[0] +
-              " is the top level; a confidence interval needs at least 2)"};
+      result.error = CsvError{info.line, info.column,
+                              "system " + quoted(key.second) +
+                                  (key.first.empty() ? "" : " on benchmark " + quoted(key.first)) +
+                                  " has only one " + levels[0] + " (" + levels[0] +
+                                  " is the top level; a confidence interval needs at least 2)"};
       return result;
     }
   }

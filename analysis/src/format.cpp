@@ -216,9 +216,7 @@ std::string interval(const Interval &i, std::string (*f)(double)) {
   return "[" + f(i.lower) + ", " + f(i.upper) + "]";
 }
 
-std::string plural(const std::string &word, std::size_t n) {
-  return n == 1 ? word : word + "s";
-}
+std::string plural(const std::string &word, std::size_t n) { return n == 1 ? word : word + "s"; }
 
 std::string shapeText(const std::vector<std::string> &levels,
                       const std::vector<std::size_t> &shape) {
@@ -318,9 +316,8 @@ std::string textReport(const Report &r) {
       o += "benchmark " + b.name + "\n";
     for (const auto &s : b.systems) {
       o += "  " + s.name + ": mean " + g4(s.mean) + ", " + confidenceLabel(s.ci.confidence) +
-           " CI " + interval(s.ci.interval, g4) + " (" + methodName(s.ci.method) +
-           "; bootstrap " + interval(s.bootstrap.interval, g4) + "), " +
-           shapeText(r.levels, s.shape) + "\n";
+           " CI " + interval(s.ci.interval, g4) + " (" + methodName(s.ci.method) + "; bootstrap " +
+           interval(s.bootstrap.interval, g4) + "), " + shapeText(r.levels, s.shape) + "\n";
       o += "    " + sharesText(s);
       if (s.bestUnitMean > 0)
         o += "; best and worst " + r.levels[0] + " differ by " +
@@ -333,9 +330,9 @@ std::string textReport(const Report &r) {
            "): " + std::string(decisionName(x.decision)) + "\n";
       if (x.speedupTest && x.speedupTest->ok) {
         const auto &t = *x.speedupTest;
-        o += "    Speedup-Test on " + r.levels[0] + " means: mean " + t.meanVerdict +
-             ", median " + t.medianVerdict + ", P(" + x.baseline + " slower) = " +
-             fmt("%.2f", t.probabilityBaselineSlower) + "\n";
+        o += "    Speedup-Test on " + r.levels[0] + " means: mean " + t.meanVerdict + ", median " +
+             t.medianVerdict + ", P(" + x.baseline +
+             " slower) = " + fmt("%.2f", t.probabilityBaselineSlower) + "\n";
       }
     }
     for (const auto &s : b.systems)
@@ -347,11 +344,10 @@ std::string textReport(const Report &r) {
     o += "\nsuite (geometric mean over benchmarks)\n";
     for (const auto &s : r.suite)
       o += "  " + s.candidate + " vs " + s.baseline + ": " + r3(s.geometricMean) + " (" +
-           describeRatio(s.geometricMean) + "), " + confidenceLabel(s.confidence) +
-           " CI " + interval(s.bootstrap, r3) + " (bootstrap, " +
-           std::to_string(s.benchmarks) + " benchmarks); " +
-           std::string(decisionName(s.decision)) + "; " + std::to_string(s.faster) +
-           " faster, " + std::to_string(s.slower) + " slower" +
+           describeRatio(s.geometricMean) + "), " + confidenceLabel(s.confidence) + " CI " +
+           interval(s.bootstrap, r3) + " (bootstrap, " + std::to_string(s.benchmarks) +
+           " benchmarks); " + std::string(decisionName(s.decision)) + "; " +
+           std::to_string(s.faster) + " faster, " + std::to_string(s.slower) + " slower" +
            (s.randomizationOk ? "; randomization test p = " + fmt("%.4g", s.randomizationP)
                               : std::string()) +
            "\n";
@@ -362,9 +358,9 @@ std::string textReport(const Report &r) {
       o += "  " + d.system + (d.benchmark.empty() ? "" : " on " + d.benchmark);
       if (!d.path.empty())
         o += ", " + r.levels[d.path.size() - 1] + " " + pathText(d.path);
-      o += ": dropped " + std::to_string(d.labels.size()) + " " +
-           plural(d.level, d.labels.size()) + " (" + std::to_string(d.measurements) + " " +
-           plural("measurement", d.measurements) + ")\n";
+      o += ": dropped " + std::to_string(d.labels.size()) + " " + plural(d.level, d.labels.size()) +
+           " (" + std::to_string(d.measurements) + " " + plural("measurement", d.measurements) +
+           ")\n";
     }
   }
   for (const auto &w : r.warnings)
@@ -679,15 +675,14 @@ std::string csvRow(std::initializer_list<std::string> fields) {
 }
 
 std::string csvReport(const Report &r) {
-  std::string o = csvRow({"benchmark", "system", "baseline", "statistic", "method",
-                          "estimate", "lower", "upper", "decision"});
+  std::string o = csvRow({"benchmark", "system", "baseline", "statistic", "method", "estimate",
+                          "lower", "upper", "decision"});
   for (const auto &b : r.benchmarks) {
     for (const auto &s : b.systems) {
       o += csvRow({b.name, s.name, "", "mean", methodName(s.ci.method), csvNum(s.mean),
                    csvNum(s.ci.interval.lower), csvNum(s.ci.interval.upper), ""});
       o += csvRow({b.name, s.name, "", "mean", "bootstrap", csvNum(s.mean),
-                   csvNum(s.bootstrap.interval.lower), csvNum(s.bootstrap.interval.upper),
-                   ""});
+                   csvNum(s.bootstrap.interval.lower), csvNum(s.bootstrap.interval.upper), ""});
       for (const auto &l : s.levels)
         o += csvRow({b.name, s.name, "", "share", l.name, csvNum(l.share), "", "", ""});
     }
@@ -701,9 +696,9 @@ std::string csvReport(const Report &r) {
     }
   }
   for (const auto &s : r.suite)
-    o += csvRow({"", s.candidate, s.baseline, "geomean_ratio", "bootstrap",
-                 csvNum(s.geometricMean), csvNum(s.bootstrap.lower),
-                 csvNum(s.bootstrap.upper), std::string(decisionKey(s.decision))});
+    o += csvRow({"", s.candidate, s.baseline, "geomean_ratio", "bootstrap", csvNum(s.geometricMean),
+                 csvNum(s.bootstrap.lower), csvNum(s.bootstrap.upper),
+                 std::string(decisionKey(s.decision))});
   return o;
 }
 
@@ -737,8 +732,7 @@ std::string mdReport(const Report &r) {
     o += "\n";
     for (const auto &s : b.systems) {
       o += "| " + mdEscape(s.name) + " | " + g4(s.mean) + " | " + interval(s.ci.interval, g4) +
-           " | " + interval(s.bootstrap.interval, g4) + " | " + shapeText(r.levels, s.shape) +
-           " |";
+           " | " + interval(s.bootstrap.interval, g4) + " | " + shapeText(r.levels, s.shape) + " |";
       for (const auto &l : s.levels)
         o += " " + pct(l.share) + " |";
       o += "\n";
@@ -747,11 +741,10 @@ std::string mdReport(const Report &r) {
       o += "\n| comparison | ratio | change | " + conf + " CI (Fieller) | " + conf +
            " CI (bootstrap) | decision |\n|---|---:|---|---|---|---|\n";
       for (const auto &x : b.ratios)
-        o += "| " + mdEscape(x.candidate) + " vs " + mdEscape(x.baseline) + " | " +
-             r3(x.estimate) + " | " + describeRatio(x.estimate) + " | " +
+        o += "| " + mdEscape(x.candidate) + " vs " + mdEscape(x.baseline) + " | " + r3(x.estimate) +
+             " | " + describeRatio(x.estimate) + " | " +
              (x.fieller ? interval(*x.fieller, r3) : std::string("unbounded")) + " | " +
-             interval(x.bootstrap, r3) + " | " + std::string(decisionName(x.decision)) +
-             " |\n";
+             interval(x.bootstrap, r3) + " | " + std::string(decisionName(x.decision)) + " |\n";
     }
     o += "\n";
     for (const auto &s : b.systems)
@@ -789,13 +782,13 @@ std::string mdReport(const Report &r) {
 std::string textPlans(const PlanSet &p) {
   std::string o;
   for (const auto &pr : p.plans) {
-    o += pr.system + (pr.benchmark.empty() ? "" : " on " + pr.benchmark) + ": mean " +
-         g4(pr.mean) + "\n";
+    o += pr.system + (pr.benchmark.empty() ? "" : " on " + pr.benchmark) + ": mean " + g4(pr.mean) +
+         "\n";
     o += "  level        n          S2          T2   share\n";
     for (const auto &l : pr.levels) {
       char buf[200];
-      std::snprintf(buf, sizeof buf, "  %-10s %4zu %11.4g %11.4g  %5.1f%%%s\n", l.name.c_str(),
-                    l.n, l.s2, l.t2, l.share * 100.0, l.removed ? "  (removed: T2 <= 0)" : "");
+      std::snprintf(buf, sizeof buf, "  %-10s %4zu %11.4g %11.4g  %5.1f%%%s\n", l.name.c_str(), l.n,
+                    l.s2, l.t2, l.share * 100.0, l.removed ? "  (removed: T2 <= 0)" : "");
       o += buf;
     }
     o += "  overheads (measurements per new unit):";
@@ -805,8 +798,7 @@ std::string textPlans(const PlanSet &p) {
       o += " none";
     o += "\n";
     if (pr.budget)
-      o += "  budget: " + g4(*pr.budget) + " (" + g4(pr.budgetMeasurements) +
-           " measurements)\n";
+      o += "  budget: " + g4(*pr.budget) + " (" + g4(pr.budgetMeasurements) + " measurements)\n";
     o += "  " + planText(pr.plan, pr.system) + "\n";
     if (pr.plan.ok && pr.plan.counts.size() > 1) {
       o += "  optimal counts: ";
@@ -873,13 +865,13 @@ std::string jsonPlans(const PlanSet &p) {
 }
 
 std::string csvPlans(const PlanSet &p) {
-  std::string o = csvRow({"benchmark", "system", "level", "n", "S2", "T2", "share", "removed",
-                          "planned_n"});
+  std::string o =
+      csvRow({"benchmark", "system", "level", "n", "S2", "T2", "share", "removed", "planned_n"});
   for (const auto &pr : p.plans)
     for (std::size_t i = 0; i < pr.levels.size(); ++i) {
       const auto &l = pr.levels[i];
-      o += csvRow({pr.benchmark, pr.system, l.name, std::to_string(l.n), csvNum(l.s2),
-                   csvNum(l.t2), csvNum(l.share), l.removed ? "1" : "0",
+      o += csvRow({pr.benchmark, pr.system, l.name, std::to_string(l.n), csvNum(l.s2), csvNum(l.t2),
+                   csvNum(l.share), l.removed ? "1" : "0",
                    pr.plan.ok ? std::to_string(pr.plan.counts[i]) : ""});
     }
   return o;
@@ -888,7 +880,8 @@ std::string csvPlans(const PlanSet &p) {
 std::string mdPlans(const PlanSet &p) {
   std::string o = "# alea plan\n";
   for (const auto &pr : p.plans) {
-    o += "\n## " + mdEscape(pr.system) + (pr.benchmark.empty() ? "" : " on " + mdEscape(pr.benchmark)) +
+    o += "\n## " + mdEscape(pr.system) +
+         (pr.benchmark.empty() ? "" : " on " + mdEscape(pr.benchmark)) +
          "\n\n| level | n | S2 | T2 | share | planned n |\n|---|---:|---:|---:|---:|---:|\n";
     for (std::size_t i = 0; i < pr.levels.size(); ++i) {
       const auto &l = pr.levels[i];

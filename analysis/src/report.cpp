@@ -37,8 +37,7 @@ std::string percent(double fraction, int digits = 1) {
   return buf;
 }
 
-Expected<std::vector<double>> overheadsFor(const std::vector<double> &costs,
-                                           std::size_t depth) {
+Expected<std::vector<double>> overheadsFor(const std::vector<double> &costs, std::size_t depth) {
   if (costs.empty())
     return std::vector<double>(depth > 0 ? depth - 1 : 0, 1.0);
   if (costs.size() + 1 != depth)
@@ -89,8 +88,7 @@ PlanAdvice advise(const Hierarchy &h, const std::vector<double> &costs,
   }
   if (!advice.counts.empty())
     advice.counts[0] = top;
-  advice.predictedHalfWidth =
-      top >= 2 ? predictedHalfWidth(*plan, top) / mean : INFINITY;
+  advice.predictedHalfWidth = top >= 2 ? predictedHalfWidth(*plan, top) / mean : INFINITY;
   advice.ok = true;
   return advice;
 }
@@ -239,9 +237,9 @@ Expected<Report> buildReport(const Table &table, const ReportOptions &options) {
     for (std::size_t k = 0; k < i.path.size(); ++k)
       path += (k ? "/" : "") + i.path[k];
     return fail("unbalanced data: system " + quotedName(i.system) + where(i.benchmark) +
-                (path.empty() ? "" : ", unit " + path) + " has " + std::to_string(i.found) +
-                " " + i.level + " units where others have " + std::to_string(i.expected) +
-                " (" + std::to_string(balanced.issues.size()) +
+                (path.empty() ? "" : ", unit " + path) + " has " + std::to_string(i.found) + " " +
+                i.level + " units where others have " + std::to_string(i.expected) + " (" +
+                std::to_string(balanced.issues.size()) +
                 " such units; use --unbalanced=trim to trim)");
   }
 
@@ -269,13 +267,12 @@ Expected<Report> buildReport(const Table &table, const ReportOptions &options) {
     std::vector<Hierarchy> hs;
     for (const SystemData *s : order) {
       if (s->shape.empty() || s->shape[0] < 2)
-        return fail("system " + quotedName(s->system) + where(bench.benchmark) +
-                    " has only " + std::to_string(s->shape.empty() ? 0 : s->shape[0]) + " " +
-                    table.levels()[0] + "; a confidence interval needs at least 2");
+        return fail("system " + quotedName(s->system) + where(bench.benchmark) + " has only " +
+                    std::to_string(s->shape.empty() ? 0 : s->shape[0]) + " " + table.levels()[0] +
+                    "; a confidence interval needs at least 2");
       auto h = hierarchyOf(*s, table.levels());
       if (!h)
-        return fail("system " + quotedName(s->system) + where(bench.benchmark) + ": " +
-                    h.error());
+        return fail("system " + quotedName(s->system) + where(bench.benchmark) + ": " + h.error());
       hs.push_back(std::move(*h));
       auto sr = systemReport(*s, hs.back(), bench.benchmark, options);
       if (!sr)
@@ -355,8 +352,8 @@ Expected<Report> buildReport(const Table &table, const ReportOptions &options) {
         }
         rr.speedupTest = std::move(st);
       }
-      const auto ci = std::find(candidates.begin(), candidates.end(), rr.candidate) -
-                      candidates.begin();
+      const auto ci =
+          std::find(candidates.begin(), candidates.end(), rr.candidate) - candidates.begin();
       suiteReplicates[ci].push_back(std::move(b->replicateValues));
       suiteEstimates[ci].push_back(rr.estimate);
       suiteDecisions[ci].push_back(rr.decision);
@@ -370,9 +367,8 @@ Expected<Report> buildReport(const Table &table, const ReportOptions &options) {
         continue;
       if (d.multimodal)
         br.warnings.push_back(s.name + ": " + top + " means form two clusters (" +
-                              std::to_string(d.lowUnits) + " low, " +
-                              std::to_string(d.highUnits) + " high, " +
-                              percent(d.modeGap) + " apart): layout modes");
+                              std::to_string(d.lowUnits) + " low, " + std::to_string(d.highUnits) +
+                              " high, " + percent(d.modeGap) + " apart): layout modes");
       if (!d.outlierUnits.empty()) {
         std::string units;
         for (const auto &u : d.outlierUnits)
@@ -382,12 +378,11 @@ Expected<Report> buildReport(const Table &table, const ReportOptions &options) {
                               "), kept");
       }
       if (d.trendFlagged > 0)
-        br.warnings.push_back(s.name + ": " + std::to_string(d.trendFlagged) + " of " +
-                              std::to_string(d.trendExecutions) + " " +
-                              table.levels()[table.levels().size() - 2] +
-                              "s still trend over their " + table.levels().back() + "s (" +
-                              std::to_string(d.trendDecreasing) +
-                              " decreasing: warm-up not over?)");
+        br.warnings.push_back(
+            s.name + ": " + std::to_string(d.trendFlagged) + " of " +
+            std::to_string(d.trendExecutions) + " " + table.levels()[table.levels().size() - 2] +
+            "s still trend over their " + table.levels().back() + "s (" +
+            std::to_string(d.trendDecreasing) + " decreasing: warm-up not over?)");
       if (d.measurementFarOut > 0)
         br.warnings.push_back(s.name + ": " + std::to_string(d.measurementFarOut) +
                               " far-out measurements (beyond 3 IQR), kept");
@@ -428,8 +423,7 @@ Expected<Report> buildReport(const Table &table, const ReportOptions &options) {
           s += std::log(v[r]);
         gm[r] = std::exp(s / static_cast<double>(reps.size()));
       }
-      sr.bootstrap = percentileInterval(gm, options.confidence,
-                                        QuantileRule::PaperOrderStatistic);
+      sr.bootstrap = percentileInterval(gm, options.confidence, QuantileRule::PaperOrderStatistic);
       sr.decision = decide(sr.bootstrap, options.threshold);
       for (Decision d : suiteDecisions[c]) {
         sr.faster += d == Decision::Faster;
@@ -489,8 +483,7 @@ Expected<PlanSet> buildPlans(const Table &table, const PlanRequest &request,
     for (const auto &sys : bench.systems) {
       auto h = hierarchyOf(sys, table.levels());
       if (!h)
-        return fail("system " + quotedName(sys.system) + where(bench.benchmark) + ": " +
-                    h.error());
+        return fail("system " + quotedName(sys.system) + where(bench.benchmark) + ": " + h.error());
       PlanReport pr;
       pr.system = sys.system;
       pr.benchmark = bench.benchmark;
@@ -503,8 +496,8 @@ Expected<PlanSet> buildPlans(const Table &table, const PlanRequest &request,
       pr.overheads = *overheadsFor(request.costs, h->depth());
       pr.budget = request.budget;
       pr.budgetMeasurements = request.budget ? *request.budget / pr.mean : 0;
-      pr.plan = advise(*h, request.costs, request.targetHalfWidth, request.budget,
-                       request.confidence);
+      pr.plan =
+          advise(*h, request.costs, request.targetHalfWidth, request.budget, request.confidence);
       const auto top = h->topMeans();
       double m = 0;
       for (double v : top)

@@ -21,14 +21,12 @@ std::uint32_t intern(std::vector<std::string> &names, std::string_view name) {
 } // namespace
 
 Table::Table(std::vector<std::string> levels)
-    : levels_(std::move(levels)), labels_(levels_.size()),
-      labelIndex_(levels_.size()) {
+    : levels_(std::move(levels)), labels_(levels_.size()), labelIndex_(levels_.size()) {
   assert(!levels_.empty());
 }
 
 void Table::add(std::string_view system, std::string_view benchmark,
-                std::span<const std::string_view> units, double value,
-                std::size_t line) {
+                std::span<const std::string_view> units, double value, std::size_t line) {
   assert(units.size() == levels_.size());
   Row r;
   r.system = intern(systems_, system);
@@ -38,8 +36,8 @@ void Table::add(std::string_view system, std::string_view benchmark,
   rows_.push_back(r);
   for (std::size_t l = 0; l < levels_.size(); ++l) {
     std::string key(units[l]);
-    auto [it, inserted] = labelIndex_[l].try_emplace(
-        key, static_cast<std::uint32_t>(labels_[l].size()));
+    auto [it, inserted] =
+        labelIndex_[l].try_emplace(key, static_cast<std::uint32_t>(labels_[l].size()));
     if (inserted)
       labels_[l].push_back(std::move(key));
     unitIds_.push_back(it->second);
@@ -67,8 +65,7 @@ NestResult nest(const Table &table) {
     std::vector<Index> sub;
   };
   std::vector<std::vector<std::optional<std::size_t>>> cell(
-      table.benchmarks().size(),
-      std::vector<std::optional<std::size_t>>(table.systems().size()));
+      table.benchmarks().size(), std::vector<std::optional<std::size_t>>(table.systems().size()));
   std::vector<std::vector<Index>> indexOf(table.benchmarks().size());
   for (std::size_t b = 0; b < table.benchmarks().size(); ++b) {
     out.benchmarks.push_back({table.benchmarks()[b], {}});
@@ -85,7 +82,7 @@ NestResult nest(const Table &table) {
     for (std::size_t s = 0; s < table.systems().size(); ++s) {
       if (cell[b][s]) {
         cell[b][s] = out.benchmarks[b].systems.size();
-        out.benchmarks[b].systems.push_back({table.systems()[s], {}, 0});
+        out.benchmarks[b].systems.push_back({table.systems()[s], {}, 0, {}});
         indexOf[b].emplace_back();
       }
     }
@@ -111,14 +108,11 @@ NestResult nest(const Table &table) {
       if (l + 1 == nLevels && !inserted) {
         // The lowest-level unit already holds a value: the same measurement
         // path appears twice.
-        out.error = "duplicate measurement: system \"" +
-                    table.systems()[r.system] + "\"" +
+        out.error = "duplicate measurement: system \"" + table.systems()[r.system] + "\"" +
                     (table.benchmarks()[r.benchmark].empty()
                          ? std::string()
-                         : ", benchmark \"" + table.benchmarks()[r.benchmark] +
-                               "\"") +
-                    " already has a value for this " +
-                    table.levels().back() + " (first on line " +
+                         : ", benchmark \"" + table.benchmarks()[r.benchmark] + "\"") +
+                    " already has a value for this " + table.levels().back() + " (first on line " +
                     std::to_string(node->lines.front()) + ")";
         out.errorLine = r.line;
         return out;
@@ -164,8 +158,8 @@ BalanceResult balance(std::vector<BenchmarkData> benchmarks,
         for (auto &[path, node] : frontier) {
           if (node->children.size() == common)
             continue;
-          out.issues.push_back({bench.benchmark, sys.system, path, levels[l],
-                                node->children.size(), common});
+          out.issues.push_back(
+              {bench.benchmark, sys.system, path, levels[l], node->children.size(), common});
           DroppedUnits d{bench.benchmark, sys.system, path, levels[l], {}, 0};
           for (std::size_t k = common; k < node->children.size(); ++k) {
             d.labels.push_back(node->children[k].label);

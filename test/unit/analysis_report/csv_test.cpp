@@ -51,7 +51,8 @@ TEST(Csv, LevelsOptionSelectsAndOrdersColumns) {
   CsvOptions o;
   o.levels = {"build", "iteration"};
   Table t = parseOk("system,iteration,note,build,value\n"
-                    "a,0,x,0,1\na,0,y,1,1\n", o);
+                    "a,0,x,0,1\na,0,y,1,1\n",
+                    o);
   EXPECT_EQ(t.levels(), (std::vector<std::string>{"build", "iteration"}));
   EXPECT_EQ(t.label(1, 0), "1");
 }
@@ -65,8 +66,7 @@ TEST(Csv, Rfc4180QuotingCrlfBomAndBlankLines) {
                     "\"multi\nline\",0,1\n"
                     "\"say \"\"hi\"\"\",1,1\n"
                     "\"multi\nline\",1,1\n");
-  EXPECT_EQ(t.systems(), (std::vector<std::string>{"gcc, -O2", "say \"hi\"",
-                                                   "multi\nline"}));
+  EXPECT_EQ(t.systems(), (std::vector<std::string>{"gcc, -O2", "say \"hi\"", "multi\nline"}));
   EXPECT_DOUBLE_EQ(t.row(1).value, 2.5);
   EXPECT_EQ(t.row(1).line, 4u); // the blank line counts
   EXPECT_EQ(t.row(3).line, 6u); // a record starts where its first field does
@@ -88,15 +88,13 @@ TEST(CsvErrors, EmptyInput) {
 }
 
 TEST(CsvErrors, MissingColumns) {
-  EXPECT_EQ(errorOf("system,build\na,0\n"),
-            "f:1:1: missing column \"value\" in header (expected "
-            "system,[benchmark,]<levels>,value)");
+  EXPECT_EQ(errorOf("system,build\na,0\n"), "f:1:1: missing column \"value\" in header (expected "
+                                            "system,[benchmark,]<levels>,value)");
   EXPECT_EQ(errorOf("sys,build,value\na,0,1\n"),
             "f:1:1: missing column \"system\" in header (expected "
             "system,[benchmark,]<levels>,value)");
-  EXPECT_EQ(errorOf("system,value\na,1\n"),
-            "f:1:1: no level columns in header (expected e.g. "
-            "system,build,execution,iteration,value)");
+  EXPECT_EQ(errorOf("system,value\na,1\n"), "f:1:1: no level columns in header (expected e.g. "
+                                            "system,build,execution,iteration,value)");
   CsvOptions o;
   o.levels = {"build", "run"};
   EXPECT_EQ(errorOf("system,build,value\na,0,1\n", o),
@@ -116,8 +114,7 @@ TEST(CsvErrors, FieldCount) {
 }
 
 TEST(CsvErrors, Quotes) {
-  EXPECT_EQ(errorOf("system,build,value\n\"a,0,1\n"),
-            "f:2:1: unterminated quoted field");
+  EXPECT_EQ(errorOf("system,build,value\n\"a,0,1\n"), "f:2:1: unterminated quoted field");
   EXPECT_EQ(errorOf("system,build,value\n\"a\"x,0,1\n"),
             "f:2:4: unexpected character after a closing quote (quotes inside "
             "a field must be doubled)");
@@ -129,8 +126,7 @@ TEST(CsvErrors, Quotes) {
 TEST(CsvErrors, EmptySystemAndLabels) {
   EXPECT_EQ(errorOf("system,build,value\na,0,1\n,1,1\n"), "f:3:1: empty system name");
   EXPECT_EQ(errorOf("system,build,value\n\"\",1,1\n"), "f:2:1: empty system name");
-  EXPECT_EQ(errorOf("system,build,execution,value\na,0, ,1\n"),
-            "f:2:6: empty execution label");
+  EXPECT_EQ(errorOf("system,build,execution,value\na,0, ,1\n"), "f:2:6: empty execution label");
 }
 
 TEST(CsvErrors, Values) {
@@ -141,10 +137,8 @@ TEST(CsvErrors, Values) {
   EXPECT_EQ(errorOf(h + "a,0,0,inf\n"), "f:2:7: value \"inf\" is not finite");
   EXPECT_EQ(errorOf(h + "a,0,0,nan\n"), "f:2:7: value \"nan\" is not finite");
   EXPECT_EQ(errorOf(h + "a,0,0,1e999\n"), "f:2:7: value \"1e999\" is not finite");
-  EXPECT_EQ(errorOf(h + "a,0,0,0\n"),
-            "f:2:7: value \"0\" is not positive (times must be > 0)");
-  EXPECT_EQ(errorOf(h + "a,0,0,-2\n"),
-            "f:2:7: value \"-2\" is not positive (times must be > 0)");
+  EXPECT_EQ(errorOf(h + "a,0,0,0\n"), "f:2:7: value \"0\" is not positive (times must be > 0)");
+  EXPECT_EQ(errorOf(h + "a,0,0,-2\n"), "f:2:7: value \"-2\" is not positive (times must be > 0)");
   EXPECT_EQ(errorOf(h + "a,0,0,1e-999\n"),
             "f:2:7: value \"1e-999\" is not positive (times must be > 0)");
   EXPECT_EQ(errorOf(h + "a,0,0,  12x \n"), "f:2:9: value \"12x\" is not a number");

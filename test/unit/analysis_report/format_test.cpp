@@ -10,8 +10,8 @@
 
 #include <cctype>
 #include <cmath>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -85,13 +85,27 @@ private:
       }
       char e = s_[p_++];
       switch (e) {
-      case 'n': out += '\n'; break;
-      case 't': out += '\t'; break;
-      case 'r': out += '\r'; break;
-      case 'b': out += '\b'; break;
-      case 'f': out += '\f'; break;
-      case 'u': out += static_cast<char>(std::strtol(s_.substr(p_, 4).c_str(), nullptr, 16)); p_ += 4; break;
-      default: out += e;
+      case 'n':
+        out += '\n';
+        break;
+      case 't':
+        out += '\t';
+        break;
+      case 'r':
+        out += '\r';
+        break;
+      case 'b':
+        out += '\b';
+        break;
+      case 'f':
+        out += '\f';
+        break;
+      case 'u':
+        out += static_cast<char>(std::strtol(s_.substr(p_, 4).c_str(), nullptr, 16));
+        p_ += 4;
+        break;
+      default:
+        out += e;
       }
     }
   }
@@ -105,14 +119,20 @@ private:
       v.kind = Json::Object;
       ++p_;
       ws();
-      if (s_[p_] == '}') { ++p_; return v; }
+      if (s_[p_] == '}') {
+        ++p_;
+        return v;
+      }
       while (true) {
         std::string k = str();
         expect(':');
         if (!v.fields.emplace(k, parse()).second)
           throw std::runtime_error("duplicate key " + k);
         ws();
-        if (s_[p_] == ',') { ++p_; continue; }
+        if (s_[p_] == ',') {
+          ++p_;
+          continue;
+        }
         expect('}');
         return v;
       }
@@ -121,19 +141,37 @@ private:
       v.kind = Json::Array;
       ++p_;
       ws();
-      if (s_[p_] == ']') { ++p_; return v; }
+      if (s_[p_] == ']') {
+        ++p_;
+        return v;
+      }
       while (true) {
         v.items.push_back(parse());
         ws();
-        if (s_[p_] == ',') { ++p_; continue; }
+        if (s_[p_] == ',') {
+          ++p_;
+          continue;
+        }
         expect(']');
         return v;
       }
     }
-    if (c == '"') { v.kind = Json::String; v.str = str(); return v; }
-    if (lit("null")) return v;
-    if (lit("true")) { v.kind = Json::Bool; v.b = true; return v; }
-    if (lit("false")) { v.kind = Json::Bool; return v; }
+    if (c == '"') {
+      v.kind = Json::String;
+      v.str = str();
+      return v;
+    }
+    if (lit("null"))
+      return v;
+    if (lit("true")) {
+      v.kind = Json::Bool;
+      v.b = true;
+      return v;
+    }
+    if (lit("false")) {
+      v.kind = Json::Bool;
+      return v;
+    }
     v.kind = Json::Number;
     char *end = nullptr;
     v.num = std::strtod(s_.c_str() + p_, &end);
@@ -280,7 +318,7 @@ TEST(FormatCsv, OneRowPerStatistic) {
   EXPECT_NE(lines[11].find(",inconclusive"), std::string::npos);
   const std::string u = formatReport(unboundedReport(), Format::Csv);
   EXPECT_NE(u.find("ratio,fieller,0.588235"), std::string::npos) << u; // 2 / 3.4
-  EXPECT_NE(u.find(",,,inconclusive"), std::string::npos);           // no limits
+  EXPECT_NE(u.find(",,,inconclusive"), std::string::npos);             // no limits
 }
 
 TEST(FormatMarkdown, Tables) {

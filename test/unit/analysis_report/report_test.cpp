@@ -24,9 +24,8 @@ std::string table5Csv(const std::string &benchmark = "") {
     for (int b = 0; b < 3; ++b)
       for (int e = 0; e < 2; ++e)
         for (int i = 0; i < 2; ++i)
-          s += std::string(k == 0 ? "old" : "new") + "," + benchmark + "," +
-               std::to_string(b + 1) + "," + std::to_string(e + 1) + "," +
-               std::to_string(i + 1) + "," +
+          s += std::string(k == 0 ? "old" : "new") + "," + benchmark + "," + std::to_string(b + 1) +
+               "," + std::to_string(e + 1) + "," + std::to_string(i + 1) + "," +
                std::to_string(k == 0 ? oldY[b][e][i] : newY[b][e][i]) + "\n";
   return s;
 }
@@ -165,7 +164,11 @@ TEST(Report, SeveralCandidatesEachAgainstTheBaseline) {
   for (const char *s : {"b", "c1", "c2"})
     for (int i = 0; i < 4; ++i)
       csv += std::string(s) + "," + std::to_string(i) + "," +
-             std::to_string((s[1] == '1' ? 90 : s[1] == '2' ? 120 : 100) + i) + "\n";
+             std::to_string((s[1] == '1'   ? 90
+                             : s[1] == '2' ? 120
+                                           : 100) +
+                            i) +
+             "\n";
   auto p = parseCsv(csv);
   ASSERT_FALSE(p.error);
   Report r = reportOf(*p.table);
@@ -236,8 +239,8 @@ TEST(Report, PlanAdviceUsesCosts) {
   const int y[3][4] = {{9, 8, 5, 3}, {10, 7, 6, 11}, {1, 2, 12, 4}};
   for (int b = 0; b < 3; ++b)
     for (int i = 0; i < 4; ++i)
-      csv += "s," + std::to_string(b) + "," + std::to_string(i) + "," + std::to_string(y[b][i]) +
-             "\n";
+      csv +=
+          "s," + std::to_string(b) + "," + std::to_string(i) + "," + std::to_string(y[b][i]) + "\n";
   auto p = parseCsv(csv);
   ASSERT_FALSE(p.error);
   PlanRequest req;

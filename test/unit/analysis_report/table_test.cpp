@@ -23,10 +23,9 @@ std::string balancedCsv() {
     for (int b = 0; b < 2; ++b)
       for (int e = 0; e < 2; ++e)
         for (int i = 0; i < 2; ++i)
-          s += std::string(sys) + "," + std::to_string(b) + "," +
-               std::to_string(e) + "," + std::to_string(i) + "," +
-               std::to_string(1000 + (sys[0] == 'c' ? 100 : 0) + b * 10 + e * 2 + i) +
-               "\n";
+          s += std::string(sys) + "," + std::to_string(b) + "," + std::to_string(e) + "," +
+               std::to_string(i) + "," +
+               std::to_string(1000 + (sys[0] == 'c' ? 100 : 0) + b * 10 + e * 2 + i) + "\n";
   return s;
 }
 
@@ -103,8 +102,7 @@ TEST(Balance, MissingIterationTrimsEveryExecutionToTheMinimum) {
   EXPECT_EQ(total, 3u); // cand: 7 measurements -> 4 (2 x 2 x 1)
   EXPECT_EQ(b.benchmarks[0].systems[0].shape, (std::vector<std::size_t>{2, 2, 2}));
   EXPECT_EQ(b.benchmarks[0].systems[1].shape, (std::vector<std::size_t>{2, 2, 1}));
-  EXPECT_EQ(flatten(b.benchmarks[0].systems[1]),
-            (std::vector<double>{1100, 1102, 1110, 1112}));
+  EXPECT_EQ(flatten(b.benchmarks[0].systems[1]), (std::vector<double>{1100, 1102, 1110, 1112}));
 }
 
 TEST(Balance, FailedBuildCostsNoOtherSystemABuild) {
@@ -133,8 +131,8 @@ TEST(Balance, MissingExecutionDropsItsSiblingsElsewhere) {
         if (s[0] == 'b' && bld == 0 && e == 1)
           continue; // execution crashed: no iterations at all
         for (int i = 0; i < 2; ++i)
-          csv += std::string(s) + "," + std::to_string(bld) + "," +
-                 std::to_string(e) + "," + std::to_string(i) + ",1\n";
+          csv += std::string(s) + "," + std::to_string(bld) + "," + std::to_string(e) + "," +
+                 std::to_string(i) + ",1\n";
       }
   Table t = tableOf(csv);
   auto b = balance(nest(t).benchmarks, t.levels());

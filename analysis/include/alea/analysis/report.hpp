@@ -71,24 +71,24 @@ struct ReportOptions {
 // One level of one system: TR 2012 §6.1 estimators (variance.hpp).
 struct LevelReport {
   std::string name;
-  std::size_t n = 0; // repetition count in the (balanced) data
-  double s2 = 0;     // S_i^2
-  double t2 = 0;     // T_i^2 (may be negative)
-  double share = 0;  // share of the variance, 0..1 (0 when removed)
+  std::size_t n = 0;    // repetition count in the (balanced) data
+  double s2 = 0;        // S_i^2
+  double t2 = 0;        // T_i^2 (may be negative)
+  double share = 0;     // share of the variance, 0..1 (0 when removed)
   bool removed = false; // T^2 <= 0: pooled into the level below for planning
 };
 
 // The planner's advice for the next campaign of one system.
 struct PlanAdvice {
   bool ok = false;
-  std::string error; // why no plan (when !ok)
-  std::vector<std::string> levelNames; // highest first
-  std::vector<std::size_t> counts;     // per level; counts[0] = top units needed
-  std::vector<bool> removed;           // levels the plan drops (count 1)
+  std::string error;                         // why no plan (when !ok)
+  std::vector<std::string> levelNames;       // highest first
+  std::vector<std::size_t> counts;           // per level; counts[0] = top units needed
+  std::vector<bool> removed;                 // levels the plan drops (count 1)
   std::optional<std::size_t> topUnitsNeeded; // for targetHalfWidth; none if > 1000
-  double targetHalfWidth = 0;          // relative
-  double predictedHalfWidth = 0;       // relative, with counts[0] top units
-  double costPerTopUnit = 0;           // in measurements
+  double targetHalfWidth = 0;                // relative
+  double predictedHalfWidth = 0;             // relative, with counts[0] top units
+  double costPerTopUnit = 0;                 // in measurements
   bool defaultCosts = true;
 };
 
@@ -96,15 +96,15 @@ struct PlanAdvice {
 struct DiagnosticsReport {
   bool ok = false;
   std::string error;
-  std::size_t measurementOutliers = 0; // vs their execution's median (Tukey/MAD)
-  std::size_t measurementFarOut = 0;   // beyond the outer Tukey fences
+  std::size_t measurementOutliers = 0;   // vs their execution's median (Tukey/MAD)
+  std::size_t measurementFarOut = 0;     // beyond the outer Tukey fences
   std::vector<std::string> outlierUnits; // top-level units whose mean is an outlier
-  bool modesTested = false;            // needs >= 4 top-level units
-  bool multimodal = false;             // top-level means form two clusters
-  double modeGap = 0;                  // (high - low) / low cluster mean
+  bool modesTested = false;              // needs >= 4 top-level units
+  bool multimodal = false;               // top-level means form two clusters
+  double modeGap = 0;                    // (high - low) / low cluster mean
   double modePValue = 1;
   std::size_t lowUnits = 0, highUnits = 0;
-  bool trendsTested = false;           // needs >= 2 levels and >= 3 iterations
+  bool trendsTested = false; // needs >= 2 levels and >= 3 iterations
   std::size_t trendExecutions = 0, trendFlagged = 0, trendDecreasing = 0;
 };
 
@@ -113,7 +113,7 @@ struct SystemReport {
   std::vector<std::size_t> shape; // counts per level, highest first
   std::size_t measurements = 0;
   double mean = 0;
-  MeanInterval ci;          // t (or normal) CI of the mean
+  MeanInterval ci;           // t (or normal) CI of the mean
   BootstrapResult bootstrap; // bootstrap CI of the mean
   std::vector<LevelReport> levels;
   bool topLevelWithoutVariation = false;
@@ -150,7 +150,7 @@ struct RatioReport {
 };
 
 struct BenchmarkReport {
-  std::string name; // "" for a single unnamed benchmark
+  std::string name;                  // "" for a single unnamed benchmark
   std::vector<SystemReport> systems; // baseline first, then table order
   std::vector<RatioReport> ratios;   // one per candidate, vs the baseline
   std::vector<std::string> warnings;
@@ -197,9 +197,9 @@ Expected<Report> buildReport(const Table &table, const ReportOptions &options = 
 // The per-level component table and plan for `alea plan`: one system's pilot
 // data, its overheads and a target (relative half-width or budget).
 struct PlanRequest {
-  std::vector<double> costs; // as ReportOptions::costs (empty = all 1)
+  std::vector<double> costs;             // as ReportOptions::costs (empty = all 1)
   std::optional<double> targetHalfWidth; // relative, e.g. 0.01
-  std::optional<double> budget; // in the same unit as the values (seconds)
+  std::optional<double> budget;          // in the same unit as the values (seconds)
   double confidence = 0.95;
 };
 
@@ -208,10 +208,10 @@ struct PlanReport {
   std::vector<LevelReport> levels; // the pilot's components
   double mean = 0;
   PlanAdvice plan;
-  std::vector<double> overheads; // highest first, in measurements
-  std::optional<double> budget;  // seconds
-  double budgetMeasurements = 0; // budget / mean
-  double relativeSd = 0;         // of the top-level means, for the KJ13 rule
+  std::vector<double> overheads;           // highest first, in measurements
+  std::optional<double> budget;            // seconds
+  double budgetMeasurements = 0;           // budget / mean
+  double relativeSd = 0;                   // of the top-level means, for the KJ13 rule
   std::optional<std::size_t> kj13TopCount; // KJ13 Tables 6/7 rule
 };
 

@@ -41,8 +41,7 @@ public:
   // `benchmark` may be empty (a single-benchmark table). `line` is only used
   // in messages. Precondition: units.size() == levels().size().
   void add(std::string_view system, std::string_view benchmark,
-           std::span<const std::string_view> units, double value,
-           std::size_t line = 0);
+           std::span<const std::string_view> units, double value, std::size_t line = 0);
 
   const std::vector<std::string> &levels() const { return levels_; }
   const std::vector<std::string> &systems() const { return systems_; }
@@ -72,7 +71,7 @@ struct UnitNode {
   std::vector<UnitNode> children; // empty at the lowest level
   std::vector<double> values;     // only at the lowest level
   std::vector<std::size_t> lines; // source line of each value
-  std::size_t count() const { // children or values
+  std::size_t count() const {     // children or values
     return children.empty() ? values.size() : children.size();
   }
 };
@@ -87,7 +86,7 @@ struct SystemData {
 };
 
 struct BenchmarkData {
-  std::string benchmark; // "" for a single unnamed benchmark
+  std::string benchmark;           // "" for a single unnamed benchmark
   std::vector<SystemData> systems; // in Table::systems() order, present ones
 };
 
@@ -112,8 +111,8 @@ struct BalanceIssue {
 // Something balance() removed to make the design balanced.
 struct DroppedUnits {
   std::string benchmark, system;
-  std::vector<std::string> path; // the parent's labels, top down
-  std::string level;             // level of the dropped units
+  std::vector<std::string> path;   // the parent's labels, top down
+  std::string level;               // level of the dropped units
   std::vector<std::string> labels; // dropped unit labels (values: indices)
   std::size_t measurements = 0;    // measurements they contained
 };
@@ -129,7 +128,7 @@ enum class UnbalancedPolicy { Error, Trim };
 struct BalanceResult {
   std::vector<BenchmarkData> benchmarks; // balanced (after trimming)
   std::vector<BalanceIssue> issues;      // everything unbalanced
-  std::vector<DroppedUnits> dropped;            // what trimming removed
+  std::vector<DroppedUnits> dropped;     // what trimming removed
   bool balanced() const { return issues.empty(); }
 };
 
