@@ -302,3 +302,42 @@ TEST(Report, TableBuiltDirectlyAsTheRunnerDoes) {
   EXPECT_EQ(bad.error(), "system \"base\" has only 1 build; a confidence interval needs at "
                          "least 2");
 }
+
+TEST(Report, DiagnosticsBecomeWarnings) {
+  // base: 8 builds in two layout modes (means ~1.00 and ~1.10) and
+  // executions whose iterations keep falling (warm-up left in the data).
+  Table t({"build", "execution", "iteration"});
+  for (int b = 0; b < 8; ++b)
+    for (int e = 0; e < 3; ++e)
+      for (int i = 0; i < 10; ++i) {
+        const std::string bl = std::to_string(b), el = std::to_string(e),
+                          il = std::to_string(i);
+        const std::string_view units[] = {bl, el, il};
+        const double mode = b % 2 ? 1.10 : 1.00;
+        const double jitter = 0.001 * ((b * 7 + e * 3 + i * 5) % 11);
+        t.add("base", "", units, mode + jitter + 0.02 * (10 - i));
+        t.add("cand", "", units, 1.0 + jitter + 0.001 * b);
+      }
+  Report r = reportOf(t);
+  const auto &d = r.benchmarks[0].systems[0].diagnostics;
+  ASSERT_TRUE(d.ok) << d.error;
+  EXPECT_TRUE(d.modesTested);
+  EXPECT_TRUE(d.multimodal);
+  EXPECT_EQ(d.lowUnits, 4u);
+  EXPECT_EQ(d.highUnits, 4u);
+  EXPECT_TRUE(d.trendsTested);
+  EXPECT_EQ(d.trendExecutions, 24u);
+  EXPECT_EQ(d.trendFlagged, 24u);
+  EXPECT_EQ(d.trendDecreasing, 24u);
+  const auto &w = r.benchmarks[0].warnings;
+  auto has = [&](const std::string &needle) {
+    for (const auto &s : w)
+      if (s.find(needle) != std::string::npos)
+        return true;
+    return false;
+  };
+  EXPECT_TRUE(has("base: build means form two clusters (4 low, 4 high"));
+  EXPECT_TRUE(has("base: 24 of 24 executions still trend over their iterations (24 "
+                  "decreasing: warm-up not over?)"));
+  EXPECT_FALSE(r.benchmarks[0].systems[1].diagnostics.multimodal);
+}
