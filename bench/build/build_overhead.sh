@@ -18,8 +18,9 @@ cfiles=("$src"/*.c)
 
 now() { date +%s.%N; }
 calc() { awk "BEGIN { printf \"%.9f\", $* }"; } # float arithmetic without bc
-compile_all() { # CC OUTDIR
+compile_all() { # CC OUTDIR (ALEA_SEED from the environment; empty = plain)
   local cc=$1 out=$2 f objs=()
+  [[ -n ${ALEA_SEED:-} ]] || unset ALEA_SEED
   for f in "${cfiles[@]}"; do
     $cc -O2 -std=gnu99 -DLUA_COMPAT_5_3 -DLUA_USE_LINUX -c "$f" -o "$out/$(basename "$f" .c).o"
   done
@@ -30,19 +31,32 @@ compile_all() { # CC OUTDIR
 }
 median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 
+# timed CC OUTDIR [SEED] -> "wall cpu" seconds; cpu = user+sys of all children,
+# less sensitive than wall time to other load on the machine.
+timed() {
+  local TIMEFORMAT='%R %U %S' t
+  t=$({ time ALEA_SEED=${3:-} compile_all "$1" "$2" >/dev/null; } 2>&1 | tail -n1)
+  set -- $t
+  echo "$1 $(calc "$2 + $3")"
+}
+
 echo "compiling ${#cfiles[@]} Lua files at -O2 and linking, $rounds rounds, alternating"
-plain=() alea=()
+pw=() pc=() aw=() ac=() rw=() rc=()
 for r in $(seq 1 "$rounds"); do
-  t0=$(now); compile_all clang-19 "$work/plain"; t1=$(now)
-  ALEA_SEED=$r compile_all alea-cc "$work/alea"; t2=$(now)
-  p=$(calc "$t1 - $t0") a=$(calc "$t2 - $t1")
-  plain+=("$p") alea+=("$a")
-  printf 'round %d: clang-19 %.3f s   alea-cc %.3f s   ratio %.4f\n' "$r" "$p" "$a" "$(calc "$a / $p")"
+  set -- $(ALEA_SEED= timed clang-19 "$work/plain")
+  pw+=("$1") pc+=("$2")
+  set -- $(timed alea-cc "$work/alea" "$r")
+  aw+=("$1") ac+=("$2")
+  rw+=("$(calc "${aw[-1]} / ${pw[-1]}")") rc+=("$(calc "${ac[-1]} / ${pc[-1]}")")
+  printf 'round %d: clang-19 %.3f s wall %.3f s cpu   alea-cc %.3f s wall %.3f s cpu   ratio wall %.4f cpu %.4f\n' \
+    "$r" "${pw[-1]}" "${pc[-1]}" "${aw[-1]}" "${ac[-1]}" "${rw[-1]}" "${rc[-1]}"
 done
 "$ALEA_BUILD/bin/alea" layout "$work/alea/lua" | sed -n 2,3p
-mp=$(printf '%s\n' "${plain[@]}" | median) ma=$(printf '%s\n' "${alea[@]}" | median)
-printf 'median: clang-19 %.3f s   alea-cc %.3f s   ratio alea/plain = %.4f (goal <= 1.03)\n' \
-  "$mp" "$ma" "$(calc "$ma / $mp")"
+med() { printf '%s\n' "$@" | median; }
+printf 'median cpu: clang-19 %.3f s   alea-cc %.3f s   ratio %.4f   (median of per-round cpu ratios %.4f; goal <= 1.03)\n' \
+  "$(med "${pc[@]}")" "$(med "${ac[@]}")" "$(calc "$(med "${ac[@]}") / $(med "${pc[@]}")")" "$(med "${rc[@]}")"
+printf 'median wall: clang-19 %.3f s   alea-cc %.3f s   ratio %.4f   (median of per-round wall ratios %.4f)\n' \
+  "$(med "${pw[@]}")" "$(med "${aw[@]}")" "$(calc "$(med "${aw[@]}") / $(med "${pw[@]}")")" "$(med "${rw[@]}")"
 
 # Wrapper cost on a trivial compile: alea-cc without a seed (pure pass-through)
 # and with a seed, against clang-19 itself; 40 alternating invocations each.
