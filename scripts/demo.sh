@@ -17,7 +17,7 @@ if [[ ${ALEA_DEMO_FRESH:-0} == 1 ]]; then
 fi
 mkdir -p "$root/_work"
 start=$(date +%s)
-"$build/bin/alea" run "$root/examples/demo/campaign.toml" --dir "$work"
+"$build/bin/alea" run "$root/examples/demo/campaign.toml" --dir "$work" --no-report
 echo
 "$build/bin/alea" report "$work" --format "${ALEA_DEMO_FORMAT:-text}"
 echo

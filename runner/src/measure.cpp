@@ -320,7 +320,11 @@ Extraction extractIterations(const MeasureSpec &spec,
 
 std::string describeFailure(const ExecutionOutput &out, int expectedExit) {
   if (out.timedOut)
-    return "timed out after " + formatNumber(out.wallSeconds) + " s";
+  {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "timed out after %.2f s", out.wallSeconds);
+    return buf;
+  }
   if (out.signal != 0) {
     std::string s = "killed by signal " + std::to_string(out.signal);
     if (const char *name = signalName(out.signal))

@@ -107,7 +107,9 @@ CampaignReport buildCampaignReport(const CampaignData &data,
     std::map<std::tuple<std::string, std::string, std::string>, std::size_t> index;
     for (const auto &f : data.failures) {
       std::string cause = failureCause(f);
-      auto key = std::make_tuple(f.benchmark, f.system, cause);
+      // Timeouts differ only in the measured wall time: one group.
+      auto key = std::make_tuple(f.benchmark, f.system,
+                                 f.status == "timeout" ? std::string("timeout") : cause);
       auto [it, fresh] = index.emplace(key, r.failures.size());
       if (fresh) {
         FailureGroup g;
@@ -124,6 +126,17 @@ CampaignReport buildCampaignReport(const CampaignData &data,
         g.where.push_back("build " + std::to_string(f.buildIndex) + " execution " +
                           std::to_string(f.executionIndex));
     }
+    // Campaign order: benchmarks, then systems, as the store lists them.
+    auto rank = [](const std::vector<std::string> &v, const std::string &x) {
+      return std::find(v.begin(), v.end(), x) - v.begin();
+    };
+    std::stable_sort(r.failures.begin(), r.failures.end(),
+                     [&](const FailureGroup &a, const FailureGroup &b) {
+                       return std::pair(rank(data.benchmarks, a.benchmark),
+                                        rank(data.systems, a.system)) <
+                              std::pair(rank(data.benchmarks, b.benchmark),
+                                        rank(data.systems, b.system));
+                     });
     for (const auto &g : r.failures)
       r.warnings.push_back("failed: " + plural(g.count, "execution") + " of " + g.benchmark +
                            " on " + g.system + ": " + g.cause);

@@ -98,7 +98,7 @@ std::string textReport(const CampaignReport &r) {
     o += "\nfailures (recorded, not used as data):\n";
     for (const auto &f : r.failures) {
       o += "  " + f.benchmark + " on " + f.system + ": " + plural(f.count, "execution") +
-           " " + f.status + ": " + f.cause + " (" + joined(f.where) +
+           " failed (" + f.status + "): " + f.cause + " (" + joined(f.where) +
            (f.count > f.where.size() ? ", ..." : "") + ")\n";
       if (!f.stderrTail.empty())
         o += indentLines(f.stderrTail, "    stderr| ");

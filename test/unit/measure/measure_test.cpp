@@ -236,7 +236,7 @@ TEST(DescribeFailure, SignalTimeoutAndExitStatus) {
   hung.timedOut = true;
   hung.signal = SIGKILL;
   hung.wallSeconds = 2;
-  EXPECT_EQ(describeFailure(hung), "timed out after 2 s");
+  EXPECT_EQ(describeFailure(hung), "timed out after 2.00 s");
   ExecutionOutput three;
   three.exitCode = 3;
   EXPECT_EQ(describeFailure(three), "exit status 3, expected 0");

@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# End-to-end (alea run + alea report) on small real programs built with
+# alea-cc/alea-c++ over randomized layouts, one per iteration source:
+# <alea/iter.h> records, a regex over self-timed output, Google Benchmark JSON,
+# and none (process wall time). System "half" does half the work of "base" in
+# every program, so each ratio must come out well below 1 (about 0.5; the
+# bounds are loose because CI machines are loaded) and be decided
+# "faster"; all four benchmarks are analysed; builds differ in layout (no
+# "identical layouts" warning). Then a one-system campaign must be reported as
+# a layout-sensitivity study.
+# Usage: e2e_campaign_test.sh <alea> <programs dir> <dir holding alea/iter.h>
+set -euo pipefail
+alea=$1 programs=$2 include=$3
+work=$(mktemp -d "${TMPDIR:-/tmp}/alea-e2e-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+build() { # $1 = extra flags
+  local f=$1
+  echo "\$CC -O2 $f -I$include -o good $programs/good.c && \$CC -O2 $f -o selftimed $programs/selftimed.c && \$CXX -O2 $f -o gbench $programs/gbench.cpp -lbenchmark -lpthread"
+}
+
+cat >"$work/campaign.toml" <<TOML
+[campaign]
+name = "e2e"
+seed = 11
+threshold = 0.02
+
+[levels]
+builds = 3
+executions = 2
+iterations = 5
+warmup = 1
+
+[[system]]
+name = "base"
+baseline = true
+shell = "$(build "-DWORK=4000000")"
+
+[[system]]
+name = "half"
+shell = "$(build "-DWORK=2000000")"
+
+[[benchmark]]
+name = "records"
+command = ["{build_dir}/good", "{iterations}"]
+measure = { source = "records" }
+
+[[benchmark]]
+name = "regex"
+command = ["{build_dir}/selftimed", "{iterations}"]
+measure = { source = "regex", regex = 'iteration time: ([0-9.]+) ms', unit = "ms" }
+
+[[benchmark]]
+name = "gbench"
+command = ["{build_dir}/gbench", "--benchmark_format=json", "--benchmark_repetitions={iterations}"]
+measure = { source = "gbench", filter = "BM_Work" }
+TOML
+
+"$alea" run "$work/campaign.toml" --dir "$work/c" --no-report >"$work/run.out" 2>"$work/run.err" || {
+  echo "FAIL: alea run"; cat "$work/run.err"; exit 1; }
+"$alea" report "$work/c" --format json >"$work/report.json"
+"$alea" report "$work/c" | tee "$work/report.txt"
+
+python3 - "$work/report.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+c, r = doc["campaign"], doc["report"]
+def check(cond, what):
+    if not cond:
+        print("FAIL:", what); sys.exit(1)
+check(c["failed_executions"] == 0, "no failed execution: %s" % c["failures"])
+check(c["executions"] == c["planned_executions"] == 2 * 3 * 3 * 2, "all 36 executions ran")
+check(not any("identical layouts" in w for w in c["warnings"]), "every build has its own layout")
+names = sorted(b["name"] for b in r["benchmarks"])
+check(names == ["gbench", "records", "regex"], "all three benchmarks analysed: %s" % names)
+for b in r["benchmarks"]:
+    x = b["ratio"] if isinstance(b.get("ratio"), dict) else (b.get("ratios") or b.get("ratio"))[0]
+    print(b["name"], "half/base =", round(x["estimate"], 3), "decision", x["decision"])
+    check(0.1 < x["estimate"] < 0.8, "%s: ratio %g in (0.1, 0.8)" % (b["name"], x["estimate"]))
+    check(x["decision"] == "faster", "%s decided faster" % b["name"])
+    levels = [l["name"] for l in b["systems"][0]["levels"]]
+    check(levels == ["build", "execution", "iteration"], "%s levels %s" % (b["name"], levels))
+check(len(r["suite"]) == 1 if isinstance(r.get("suite"), list) else r.get("suite") is not None,
+      "suite geometric mean reported")
+PY
+grep -q "best and worst layout differ by" "$work/report.txt"
+
+# Source "none": one measurement per execution (process wall time), so the
+# iteration level is absent.
+cat >"$work/wall.toml" <<TOML
+[campaign]
+name = "wall"
+seed = 5
+[levels]
+builds = 4
+executions = 2
+[measure]
+source = "none"
+metric = "wall"
+[[system]]
+name = "base"
+baseline = true
+shell = "\$CC -O2 -DWORK=4000000 -I$include -o good $programs/good.c"
+[[system]]
+name = "half"
+shell = "\$CC -O2 -DWORK=2000000 -I$include -o good $programs/good.c"
+[[benchmark]]
+name = "wall"
+command = ["{build_dir}/good", "8"]
+TOML
+"$alea" run "$work/wall.toml" --dir "$work/w" --no-report >/dev/null 2>"$work/wall.err" || {
+  echo "FAIL: alea run (wall)"; cat "$work/wall.err"; exit 1; }
+"$alea" report "$work/w" --format json >"$work/wall.json"
+"$alea" report "$work/w"
+python3 - "$work/wall.json" "$work/report.json" <<'PY' || exit 1
+import json, sys
+r = json.load(open(sys.argv[1]))["report"]
+b = r["benchmarks"][0]
+x = b["ratio"] if isinstance(b.get("ratio"), dict) else (b.get("ratios") or b.get("ratio"))[0]
+print("wall half/base =", round(x["estimate"], 3), x["decision"])
+levels = [l["name"] for l in b["systems"][0]["levels"]]
+assert levels == ["build", "execution"], levels
+# Process start-up is included, so the ratio is nearer 1 than 0.5.
+assert 0.1 < x["estimate"] < 0.9, x["estimate"]
+assert x["decision"] == "faster", x["decision"]
+PY
+
+# One system: a layout-sensitivity study.
+cat >"$work/single.toml" <<TOML
+[campaign]
+name = "single"
+seed = 3
+[levels]
+builds = 2
+executions = 2
+iterations = 3
+[[system]]
+name = "only"
+shell = "\$CC -O2 -I$include -o good $programs/good.c"
+[[benchmark]]
+name = "records"
+command = ["{build_dir}/good", "{iterations}"]
+measure = { source = "records" }
+TOML
+"$alea" run "$work/single.toml" --dir "$work/s" --no-report >/dev/null 2>"$work/single.err" || {
+  echo "FAIL: alea run (single)"; cat "$work/single.err"; exit 1; }
+"$alea" report "$work/s" >"$work/single.txt"
+cat "$work/single.txt"
+grep -q "one system: a layout-sensitivity study" "$work/single.txt"
+grep -q "records on only: best and worst layout differ by" "$work/single.txt"
+echo "PASS: end-to-end campaign on real programs"
