@@ -68,6 +68,14 @@ int runAnalyze(const AnalyzeOptions &o) {
   ro.threshold = fraction(o.threshold, "--threshold");
   ro.targetHalfWidth = fraction(o.target, "--target-half-width");
   ro.disagreementFraction = fraction(o.disagreement, "--disagreement");
+  if (!(ro.confidence > 0 && ro.confidence < 1))
+    throw alea::cli::Error("--confidence: must be between 0 and 1, e.g. 0.95 or 95%");
+  if (!(ro.threshold >= 0 && ro.threshold < 1))
+    throw alea::cli::Error("--threshold: must be in [0, 1), e.g. 0.01 or 1%");
+  if (!(ro.targetHalfWidth > 0))
+    throw alea::cli::Error("--target-half-width: must be > 0, e.g. 0.01 or 1%");
+  if (!(ro.disagreementFraction >= 0))
+    throw alea::cli::Error("--disagreement: must be >= 0");
   ro.bootstrapReplicates = o.replicates;
   ro.threads = o.threads;
   if (!alea::parseSeed(o.seed, ro.seed))

@@ -46,6 +46,8 @@ int runPlan(const PlanOptions &o) {
   if (!c)
     throw alea::cli::Error("--confidence: " + c.error());
   req.confidence = *c;
+  if (!(req.confidence > 0 && req.confidence < 1))
+    throw alea::cli::Error("--confidence: must be between 0 and 1, e.g. 0.95 or 95%");
   an::UnbalancedPolicy policy = an::UnbalancedPolicy::Trim;
   if (o.unbalanced == "error")
     policy = an::UnbalancedPolicy::Error;
