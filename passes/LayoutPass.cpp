@@ -49,12 +49,13 @@ constexpr std::uint64_t MaxNameChars = 40;
 constexpr StringLiteral NameAlphabet =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_";
 
-// code-padding: before each function, a never-called padding function of
-// 0..MaxPaddingBytes-1 bytes (0: none). After the target's function alignment
-// (16 bytes on x86-64) this shifts the next function by 0..64 bytes, so start
-// offsets vary within a cache line and, accumulated, across cache lines.
-constexpr StringLiteral PaddingPrefix = "__alea_pad_";
-constexpr std::uint64_t MaxPaddingBytes = 64;
+// code-padding: 0, 16, 32 or 48 bytes of prefix data in front of each
+// function. Whole 16-byte units keep entries at the x86-64 function alignment
+// (a layout a real compiler could produce) while shifting every following
+// function, so start offsets are uniform modulo 64 (within a cache line) and,
+// accumulated, vary across cache lines.
+constexpr std::uint64_t PaddingUnit = 16;
+constexpr std::uint64_t PaddingUnits = 4;
 
 // stack-offset: 0..4096 extra bytes in main's frame (0: nothing inserted).
 constexpr std::uint64_t MaxStackOffset = 4096;
@@ -199,45 +200,36 @@ static bool shuffleGlobals(Module &M, Rng &R) {
 
 //===-- code-padding --------------------------------------------------------//
 
-// Inserts before each function (in the final order) a naked, never-called
-// internal function made of one `.skip N, fill` directive, kept through -O2
-// and codegen by llvm.compiler.used. Under -ffunction-sections each padding
-// function has its own section, which a section-shuffling link mixes in.
+// Whether F's entry may be preceded by our bytes: not if something else
+// already lives there (prefix data, patchable-entry NOPs, KCFI or
+// -fsanitize=function type hashes read at entry - 4/8).
+static bool canPad(const Function &F) {
+  return !F.hasPrefixData() && !F.hasFnAttribute("patchable-function-prefix") &&
+         !F.hasMetadata(LLVMContext::MD_kcfi_type) &&
+         !F.hasMetadata(LLVMContext::MD_func_sanitize);
+}
+
+// Gives each function (in the final order) prefix data: never-executed fill
+// bytes (int3 on x86) that the backend emits after the alignment and before
+// the entry label (LangRef, "Prefix Data"). The padding belongs to its
+// function: it moves with it under -ffunction-sections and section
+// shuffling, survives --gc-sections with it, adds no symbol and no function
+// to compile. One draw per placeable function, padded or not.
 static bool insertCodePadding(Module &M, Rng &R) {
   LLVMContext &Ctx = M.getContext();
-  const Triple TT(M.getTargetTriple());
-  const unsigned Fill = TT.isX86() ? 0xcc : 0; // int3 on x86
-  auto *VoidFnTy = FunctionType::get(Type::getVoidTy(Ctx), false);
-  const unsigned AddrSpace = M.getDataLayout().getProgramAddressSpace();
-
-  SmallVector<Function *, 64> Targets;
-  for (Function &F : M)
-    if (isPlaceableFunction(F))
-      Targets.push_back(&F);
-
-  SmallVector<GlobalValue *, 64> Pads;
-  for (Function *F : Targets) {
-    const std::uint64_t Bytes = R.below(MaxPaddingBytes);
-    if (Bytes == 0)
+  const std::uint8_t Fill = Triple(M.getTargetTriple()).isX86() ? 0xcc : 0;
+  bool Changed = false;
+  for (Function &F : M) {
+    if (!isPlaceableFunction(F))
       continue;
-    Function *Pad =
-        Function::Create(VoidFnTy, GlobalValue::InternalLinkage, AddrSpace,
-                         PaddingPrefix + Twine(Pads.size()));
-    M.getFunctionList().insert(F->getIterator(), Pad);
-    Pad->addFnAttr(Attribute::Naked);
-    Pad->addFnAttr(Attribute::NoInline);
-    Pad->addFnAttr(Attribute::NoUnwind);
-    IRBuilder<> B(BasicBlock::Create(Ctx, "", Pad));
-    B.CreateCall(InlineAsm::get(
-        VoidFnTy, (".skip " + Twine(Bytes) + ", " + Twine(Fill)).str(), "",
-        /*hasSideEffects=*/true));
-    B.CreateUnreachable();
-    Pads.push_back(Pad);
+    const std::uint64_t Bytes = PaddingUnit * R.below(PaddingUnits);
+    if (Bytes == 0 || !canPad(F))
+      continue;
+    SmallVector<std::uint8_t, PaddingUnit * PaddingUnits> Data(Bytes, Fill);
+    F.setPrefixData(ConstantDataArray::get(Ctx, ArrayRef(Data)));
+    Changed = true;
   }
-  if (Pads.empty())
-    return false;
-  appendToCompilerUsed(M, Pads);
-  return true;
+  return Changed;
 }
 
 //===-- stack-offset --------------------------------------------------------//

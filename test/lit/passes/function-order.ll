@@ -28,13 +28,13 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK: @__alea_note = private constant
 ; CHECK-SAME: factors=function-order\00
 ; No renaming, no padding, no stack offset with this factor alone.
-; CHECK-NOT: __alea_pad
+; CHECK-NOT: prefix [
 ; CHECK-NOT: alloca
 ; Declarations stay first, where they were.
 ; CHECK: declare void @ext()
 ; CHECK: declare i32 @printf(ptr, ...)
 ; CHECK: define {{.*}} @in_section() section ".text.fixed"
-; CHECK-NOT: __alea_pad
+; CHECK-NOT: prefix [
 ; CHECK-NOT: alloca
 @llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 65535, ptr @f2, ptr null }]
 @llvm.compiler.used = appending global [1 x ptr] [ptr @f4], section "llvm.metadata"

@@ -17,7 +17,7 @@ Usage (prints FileCheck directives with the given prefix):
   layout_model.py order-nm  (same, as `llvm-nm -n` lines of functions)
 An argument "@file" stands for the lines of file.
   layout_model.py names   SEED MODULE_ID PREFIX g=<def>|f ...    renamed symbols
-  layout_model.py padding SEED MODULE_ID PREFIX name...          pad before each
+  layout_model.py padding SEED MODULE_ID PREFIX name...          prefix data of each
   layout_model.py stack   SEED MODULE_ID PREFIX                  main's offset
 """
 import sys
@@ -146,13 +146,19 @@ def main(argv):
             else:
                 print(f"{prefix}-DAG: define {{{{.*}}}}@{drawn}(")
     elif cmd == "padding":
+        # Prefix data of 16 * below(4) bytes of 0xcc, one draw per function
+        # in the final order; "=name" draws but cannot be padded.
         module_id, prefix, names = argv[3], argv[4], argv[5:]
         rng = stream(seed, "code-padding", module_id)
-        for name in names:  # functions in their final order
-            size = rng.below(64)
+        for name in names:
+            size = 16 * rng.below(4)
+            if name.startswith("="):
+                continue
             if size:
-                print(f'{prefix}: call void asm sideeffect ".skip {size}, 204"')
-            print(f"{prefix}: define {{{{.*}}}} @{name}(")
+                fill = "\\CC" * size
+                print(f'{prefix}: define {{{{.*}}}}@{name}({{{{.*}}}}) {{{{.*}}}}prefix [{size} x i8] c"{fill}" {{')
+            else:
+                print(f"{prefix}: define {{{{.*}}}}@{name}({{{{[^\\[]*}}}}{{{{$}}}}")
     elif cmd == "stack":
         module_id, prefix = argv[3], argv[4]
         rng = stream(seed, "stack-offset", module_id)
