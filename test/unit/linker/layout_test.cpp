@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -411,4 +412,34 @@ int main(int argc, char **argv) { (void)argv; return argc - 1; }
   EXPECT_EQ(d.matched(), a.functions.size() - 1); // everything but the padding
   EXPECT_EQ(d.unmatchedLocalA, 0u);
   EXPECT_NE(al::formatLayout(a).find("__alea_pad_0 (alea padding)"), std::string::npos);
+}
+
+TEST_F(LinkerLayout, BigEndianObjectNoteIsDecodedInItsByteOrder) {
+  // A PowerPC64 (big-endian) object: note words must be read big-endian.
+  const std::string text = "alea-layout-v1 seed=0x0123456789abcdef factors=global-order";
+  writeFile("be.c", noteSource("be", text) + "int f(int x) { return x + 1; }\n");
+  run(Clang + " --target=powerpc64-linux-gnu -O1 -c -o " + path("be.o") + " " + path("be.c"));
+  const auto l = mustRead(path("be.o"));
+  ASSERT_TRUE(l.record.present);
+  EXPECT_TRUE(l.record.valid);
+  EXPECT_EQ(l.record.seed, 0x0123456789abcdefULL);
+  EXPECT_EQ(l.record.factors, std::vector<std::string>{"global-order"});
+}
+
+TEST_F(LinkerLayout, StrippedSharedObjectFallsBackToDynsym) {
+  writeFile("so.c", "int exported_one(int x) { return x * 2; }\n"
+                    "int exported_two(int x) { return exported_one(x) + 3; }\n");
+  run(Clang + " -O1 -shared -fPIC -fuse-ld=lld -o " + path("libso.so") + " " + path("so.c"));
+  run(std::string(ALEA_TEST_LLVM_STRIP) + " -o " + path("libso.stripped.so") + " " +
+      path("libso.so"));
+  const auto full = mustRead(path("libso.so"));
+  const auto stripped = mustRead(path("libso.stripped.so"));
+  EXPECT_FALSE(full.fromDynsym);
+  EXPECT_TRUE(stripped.fromDynsym);
+  EXPECT_EQ(full.fileType, "shared object");
+  std::vector<std::string> names;
+  for (const auto &f : stripped.functions)
+    names.push_back(f.name);
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"exported_one", "exported_two"}));
 }
