@@ -3,8 +3,9 @@
 # every C file of Lua 5.4 (Debian's source package) compiled with
 # `clang-19 -O2 -c` and with `clang-19 -O2 -c -fpass-plugin=AleaPlugin.so`
 # (ALEA_SEED set: all factors), plain and plugin alternating file by file so
-# that machine drift hits both alike. Prints total compile times per round,
-# the median ratio, and what the padding costs in code size (.text of all
+# that machine drift hits both alike. Prints total compile CPU times (user +
+# system of the compiler processes, from /usr/bin/time: less disturbed than
+# wall time on a shared machine) per round, the median ratio, and what the padding costs in code size (.text of all
 # objects, plain vs randomized) -- the one systematic side effect of the pass.
 # Usage: bench/passes/plugin_overhead.sh BUILD_DIR [ROUNDS] [LUA_SOURCE_DIR]
 # (without LUA_SOURCE_DIR: `apt-get source --download-only lua5.4`, cached in
@@ -35,22 +36,21 @@ work="$build/bench-passes"
 rm -rf "$work" && mkdir -p "$work/plain" "$work/alea"
 flags=(-O2 -std=gnu99 -DLUA_COMPAT_5_3 -DLUA_USE_LINUX)
 
-now() { date +%s%N; }
+# cpu CMD... -> user+system seconds of CMD, in milliseconds
+cpu() { /usr/bin/time -f '%U %S' "$@" 2>&1 >/dev/null | tail -n1 | awk '{ printf "%d", ($1 + $2) * 1000 }'; }
 plainTotals=() aleaTotals=()
 for ((r = 1; r <= rounds; r++)); do
   plain=0 alea=0
   for f in "$src"/*.c; do
     o=$(basename "$f" .c).o
-    t0=$(now)
-    env -u ALEA_SEED "$cc" "${flags[@]}" -c "$f" -o "$work/plain/$o"
-    t1=$(now)
-    ALEA_SEED=$r "$cc" "${flags[@]}" -fpass-plugin="$plugin" -c "$f" -o "$work/alea/$o"
-    t2=$(now)
-    plain=$((plain + t1 - t0)) alea=$((alea + t2 - t1))
+    t=$(cpu env -u ALEA_SEED "$cc" "${flags[@]}" -c "$f" -o "$work/plain/$o")
+    plain=$((plain + t))
+    t=$(cpu env ALEA_SEED=$r "$cc" "${flags[@]}" -fpass-plugin="$plugin" -c "$f" -o "$work/alea/$o")
+    alea=$((alea + t))
   done
   plainTotals+=("$plain") aleaTotals+=("$alea")
   awk -v r="$r" -v p="$plain" -v a="$alea" \
-    'BEGIN { printf "round %d: clang %.3f s, clang+plugin %.3f s, ratio %.4f\n", r, p/1e9, a/1e9, a/p }'
+    'BEGIN { printf "round %d: clang %.2f s CPU, clang+plugin %.2f s CPU, ratio %.4f\n", r, p/1e3, a/1e3, a/p }'
 done
 
 median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -62,6 +62,5 @@ echo "median ratio clang+plugin / clang: $(median "${ratios[@]}")  (goal <= 1.03
 
 text() { llvm-size-19 "$1"/*.o | awk 'NR > 1 { t += $1 } END { print t }'; }
 tp=$(text "$work/plain") ta=$(text "$work/alea")
-pads=$(for o in "$work/alea"/*.o; do llvm-nm-19 "$o"; done | grep -c ' t __alea_pad_' || true)
-awk -v p="$tp" -v a="$ta" -v n="$pads" \
-  'BEGIN { printf "text: plain %d B, randomized %d B (+%.1f%%), %d padding functions\n", p, a, 100*(a-p)/p, n }'
+awk -v p="$tp" -v a="$ta" \
+  'BEGIN { printf "text (all objects): plain %d B, randomized %d B (%+.1f%%)\n", p, a, 100*(a-p)/p }'
