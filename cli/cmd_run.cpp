@@ -38,6 +38,10 @@ std::string selfDirectory() {
   return ec ? std::string(".") : exe.parent_path().string();
 }
 
+std::string level(const alea::runner::LevelCount &l) {
+  return l.automatic ? std::string("auto") : std::to_string(l.count);
+}
+
 int runRun(const RunOptions &opts) {
   auto config = alea::runner::parseCampaign(opts.campaign);
   if (!config)
@@ -67,8 +71,8 @@ int runRun(const RunOptions &opts) {
   alea::runner::StreamProgress progress(stderr);
   progress.message("campaign '" + config->name + "': " + std::to_string(config->systems.size()) +
                    " system(s) x " + std::to_string(config->benchmarks.size()) +
-                   " benchmark(s) x " + std::to_string(config->builds.count) + " builds x " +
-                   std::to_string(config->executions.count) + " executions, store " +
+                   " benchmark(s) x " + level(config->builds) + " builds x " +
+                   level(config->executions) + " executions, store " +
                    alea::runner::storePath(ro.dir));
   auto outcome = alea::runner::runCampaign(*config, ro, executor, progress);
   if (!outcome)

@@ -5,6 +5,7 @@
 // a kill -9 at any moment.
 #include "alea/runner/campaign.hpp"
 
+#include "alea/runner/autolevels.hpp"
 #include "alea/runner/builder.hpp"
 #include "alea/runner/hash.hpp"
 #include "alea/runner/machine.hpp"
@@ -340,12 +341,12 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
   opts.dir = fs::absolute(options.dir, absEc).lexically_normal().string();
   if (!opts.dir.empty() && opts.dir.back() == '/')
     opts.dir.pop_back();
-  if (cfg.anyAuto() || cfg.warmup.automatic)
-    return Error{"\"auto\" levels are not supported by this runner yet; give counts"};
   std::error_code ec;
   std::string path = storePath(opts.dir);
   bool existed = fs::exists(path, ec);
-  if (opts.requireExisting && !existed)
+  bool automatic = cfg.anyAuto() || cfg.warmup.automatic;
+  std::string pilotDir = (fs::path(opts.dir) / "pilot").string();
+  if (opts.requireExisting && !existed && !(automatic && fs::exists(storePath(pilotDir), ec)))
     return Error{"nothing to resume: no store at '" + path + "'"};
   fs::create_directories(opts.dir, ec);
   if (ec)
@@ -362,6 +363,47 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
   Run run(cfg, opts, executor, progress, std::move(*store));
   run.outcome.storePath = path;
   run.levels = {cfg.builds.count, cfg.executions.count, cfg.iterations.count, cfg.warmup.count};
+  if (automatic) {
+    auto recorded = [&](const char *key) { return run.store.meta(key); };
+    if (recorded("config_sha256") && recorded("levels.builds")) {
+      // Resuming: the counts were planned (and recorded) before.
+      run.levels = {std::atoi(recorded("levels.builds")->c_str()),
+                    std::atoi(recorded("levels.executions")->c_str()),
+                    std::atoi(recorded("levels.iterations")->c_str()),
+                    std::atoi(recorded("levels.warmup")->c_str())};
+    } else {
+      CampaignConfig pilotCfg = pilotConfig(cfg);
+      LevelCounts pl = pilotCounts(cfg);
+      CampaignOptions pilotOpts = opts;
+      pilotOpts.dir = pilotDir;
+      pilotOpts.requireExisting = false;
+      pilotOpts.maxExecutions = -1;
+      progress.message("pilot run for the \"auto\" levels: " + std::to_string(pl.builds) +
+                       " builds x " + std::to_string(pl.executions) + " executions x " +
+                       std::to_string(pl.iterations + pl.warmup) + " iterations, in " + pilotDir);
+      auto pilot = runCampaign(pilotCfg, pilotOpts, executor, progress);
+      if (!pilot)
+        return Error{"pilot run: " + pilot.error()};
+      if (pilot->cancelled) {
+        pilot->warnings.push_back("interrupted during the pilot run");
+        return *pilot;
+      }
+      auto pilotStore = Store::open(storePath(pilotDir));
+      if (!pilotStore)
+        return Error{pilotStore.error()};
+      auto planned = planFromPilot(cfg, *pilotStore, pl);
+      if (!planned)
+        return Error{"planning from the pilot run: " + planned.error()};
+      for (const auto &line : planned->explanation)
+        progress.message("plan: " + line);
+      run.levels = planned->counts;
+      std::string text;
+      for (const auto &line : planned->explanation)
+        text += line + "\n";
+      if (Status st = run.store.setMeta("auto_plan", text); !st)
+        return Error{st.error()};
+    }
+  }
   if (Status s = run.checkMeta(); !s)
     return Error{s.error()};
   bool resumed = run.store.hasPlan() || run.store.summary().builds > 0;

@@ -1,0 +1,47 @@
+// "auto" levels and warm-up (issue 4): a pilot campaign with small counts is
+// run first (in `<campaign dir>/pilot/`, a campaign store of its own), then
+// the counts of the main campaign are derived from its data:
+//  - lower levels (executions, iterations): the statistics engine's planner
+//    (Kalibera & Jones TR 2012 eq. 14 via analysis::planExperiment) from the
+//    measured costs: build time and per-execution overhead in units of one
+//    measurement;
+//  - the top level (builds): the smallest count whose predicted half-width
+//    t_{1-a/2,n-1} * sqrt(var(Ybar)) (TR 2012 eq. 10) is at most the target
+//    relative half-width times the mean, or what the time budget affords;
+//  - warm-up: the smallest number of leading iterations whose removal leaves
+//    at most 10% of the pilot executions with a significant Mann-Kendall trend
+//    (analysis::kendallTrend, p < 0.05).
+// The largest count over all (system, benchmark) pairs is taken.
+#pragma once
+
+#include "alea/runner/campaign.hpp"
+#include "alea/runner/config.hpp"
+#include "alea/runner/store.hpp"
+
+#include <string>
+#include <vector>
+
+namespace alea::runner {
+
+// Pilot counts: a fixed level keeps its count; auto builds -> 3, auto
+// executions -> 3, auto iterations -> 10; auto warm-up -> 0 with 5 extra
+// iterations to observe it.
+LevelCounts pilotCounts(const CampaignConfig &config);
+
+// The pilot's campaign config: the same file with the pilot counts.
+CampaignConfig pilotConfig(const CampaignConfig &config);
+
+struct AutoPlan {
+  LevelCounts counts;
+  std::vector<std::string> explanation; // shown before the main run, stored in meta
+};
+
+// Derives the main campaign's counts from the pilot store.
+Expected<AutoPlan> planFromPilot(const CampaignConfig &config, Store &pilot,
+                                 const LevelCounts &pilotLevels);
+
+// Warm-up from per-execution iteration series (program order, no warm-up
+// removed): see the header comment. maxWarmup bounds the answer.
+int detectWarmup(const std::vector<std::vector<double>> &series, int maxWarmup);
+
+} // namespace alea::runner

@@ -1,0 +1,260 @@
+// Pilot-based "auto" levels and warm-up (see autolevels.hpp for the method
+// and its sources).
+#include "alea/runner/autolevels.hpp"
+
+#include "alea/analysis/diagnostics.hpp"
+#include "alea/analysis/hierarchy.hpp"
+#include "alea/analysis/math_policy.hpp"
+#include "alea/analysis/planner.hpp"
+#include "alea/analysis/variance.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <tuple>
+
+namespace alea::runner {
+
+namespace {
+constexpr int kPilotBuilds = 3, kPilotExecutions = 3, kPilotIterations = 10, kWarmupProbe = 5;
+constexpr int kMaxBuilds = 100, kMaxExecutions = 100, kMaxIterations = 10000;
+
+std::string fmt(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+} // namespace
+
+LevelCounts pilotCounts(const CampaignConfig &c) {
+  LevelCounts p;
+  p.builds = c.builds.automatic ? kPilotBuilds : c.builds.count;
+  p.executions = c.executions.automatic ? kPilotExecutions : c.executions.count;
+  p.iterations = c.iterations.automatic ? kPilotIterations : c.iterations.count;
+  p.warmup = c.warmup.automatic ? 0 : c.warmup.count;
+  if (c.warmup.automatic)
+    p.iterations += kWarmupProbe;
+  return p;
+}
+
+CampaignConfig pilotConfig(const CampaignConfig &c) {
+  CampaignConfig p = c;
+  LevelCounts n = pilotCounts(c);
+  p.builds = {false, n.builds};
+  p.executions = {false, n.executions};
+  p.iterations = {false, n.iterations};
+  p.warmup = {false, n.warmup};
+  p.name = c.name + " (pilot)";
+  return p;
+}
+
+int detectWarmup(const std::vector<std::vector<double>> &series, int maxWarmup) {
+  for (int k = 0; k <= maxWarmup; ++k) {
+    int tested = 0, trending = 0;
+    for (const auto &s : series) {
+      if (static_cast<int>(s.size()) - k < 3)
+        continue;
+      auto t = analysis::kendallTrend(std::span<const double>(s).subspan(static_cast<std::size_t>(k)));
+      if (!t)
+        continue; // all values equal: no trend
+      ++tested;
+      trending += t->pValue < 0.05;
+    }
+    if (tested == 0 || trending <= tested / 10)
+      return k;
+  }
+  return maxWarmup;
+}
+
+Expected<AutoPlan> planFromPilot(const CampaignConfig &cfg, Store &pilot,
+                                 const LevelCounts &pl) {
+  AutoPlan out;
+  out.counts = {cfg.builds.count, cfg.executions.count, cfg.iterations.count, cfg.warmup.count};
+  // Per (system, benchmark, build, execution): all iteration values in order,
+  // with the execution's wall time.
+  struct Exec {
+    std::vector<double> values;
+    double wall = 0;
+  };
+  std::map<std::tuple<std::string, std::string, int, int>, Exec> execs;
+  {
+    Statement st(pilot.handle(),
+                 "SELECT s.name, b.name, bu.build_index, e.execution_index, e.wall_seconds, "
+                 "m.value FROM measurement m JOIN execution e ON e.id = m.execution_id "
+                 "JOIN build bu ON bu.id = e.build_id JOIN system s ON s.id = bu.system_id "
+                 "JOIN benchmark b ON b.id = e.benchmark_id WHERE e.status = 'ok' "
+                 "ORDER BY s.position, b.position, bu.build_index, e.execution_index, m.iteration");
+    while (st.step()) {
+      Exec &e = execs[{st.columnText(0), st.columnText(1), static_cast<int>(st.columnInt(2)),
+                       static_cast<int>(st.columnInt(3))}];
+      e.wall = st.columnDouble(4);
+      e.values.push_back(st.columnDouble(5));
+    }
+  }
+  std::map<std::string, double> buildSeconds; // per system, mean of ok builds
+  {
+    Statement st(pilot.handle(), "SELECT s.name, avg(bu.build_seconds) FROM build bu JOIN system "
+                                 "s ON s.id = bu.system_id WHERE bu.status = 'ok' GROUP BY s.name");
+    while (st.step())
+      buildSeconds[st.columnText(0)] = st.columnDouble(1);
+  }
+  if (execs.empty())
+    return Error{"the pilot run produced no measurements (every pilot execution failed; see "
+                 "`alea report` on its directory)"};
+
+  // Warm-up first: it decides which iterations the level planning sees.
+  int warmup = pl.warmup;
+  if (cfg.warmup.automatic) {
+    std::vector<std::vector<double>> series;
+    for (const auto &[k, e] : execs)
+      series.push_back(e.values);
+    warmup = detectWarmup(series, kWarmupProbe);
+    out.counts.warmup = warmup;
+    out.explanation.push_back("warm-up: " + std::to_string(warmup) +
+                              " iteration(s) (Mann-Kendall trend test on " +
+                              std::to_string(series.size()) + " pilot executions)");
+  }
+  int measured = pl.iterations + pl.warmup - warmup; // usable iterations per pilot execution
+  bool iterLevel = cfg.iterations.automatic || cfg.iterations.count > 1;
+  int useIters = iterLevel ? std::min(measured, pl.iterations) : 1;
+
+  std::map<std::string, double> perBuildSeconds; // cost of one build of a system, all benchmarks
+  int autoExec = 0, autoIter = 0;
+  struct Combo {
+    std::string system, benchmark;
+    analysis::VarianceComponents comps;
+    double mean = 0;
+    double execOverhead = 0;
+  };
+  std::vector<Combo> combos;
+  for (const auto &sys : cfg.systems) {
+    for (const auto &bench : cfg.benchmarks) {
+      std::vector<double> values;
+      double overheadSum = 0;
+      int overheadN = 0;
+      bool complete = true;
+      for (int b = 0; b < pl.builds && complete; ++b)
+        for (int e = 0; e < pl.executions && complete; ++e) {
+          auto it = execs.find({sys.name, bench.name, b, e});
+          if (it == execs.end() ||
+              static_cast<int>(it->second.values.size()) < warmup + useIters) {
+            complete = false;
+            break;
+          }
+          const auto &v = it->second.values;
+          double sum = 0;
+          for (int i = warmup; i < warmup + useIters; ++i) {
+            values.push_back(v[static_cast<std::size_t>(i)]);
+            sum += v[static_cast<std::size_t>(i)];
+          }
+          overheadSum += std::max(0.0, it->second.wall - sum);
+          ++overheadN;
+        }
+      if (!complete) {
+        out.explanation.push_back(sys.name + "/" + bench.name +
+                                  ": pilot incomplete (failed executions), not used for planning");
+        continue;
+      }
+      std::vector<std::size_t> shape{static_cast<std::size_t>(pl.builds),
+                                     static_cast<std::size_t>(pl.executions)};
+      std::vector<std::string> names{"build", "execution"};
+      if (iterLevel) {
+        shape.push_back(static_cast<std::size_t>(useIters));
+        names.push_back("iteration");
+      }
+      auto h = analysis::makeHierarchy(names, shape, values);
+      if (!h)
+        return Error{"pilot data of " + sys.name + "/" + bench.name + ": " + h.error()};
+      double mean = h->grandMean();
+      if (!(mean > 0))
+        return Error{"pilot data of " + sys.name + "/" + bench.name + ": mean is not positive"};
+      double buildCost = buildSeconds.count(sys.name) ? buildSeconds[sys.name] : 0;
+      double execOverhead = overheadN ? overheadSum / overheadN : 0;
+      analysis::PlanOptions po;
+      po.confidence = cfg.confidence;
+      po.overheads.push_back(buildCost / mean);
+      if (iterLevel)
+        po.overheads.push_back(execOverhead / mean);
+      auto comps = analysis::varianceComponents(*h);
+      if (!comps)
+        return Error{"pilot data of " + sys.name + "/" + bench.name + ": " + comps.error()};
+      auto plan = analysis::planExperiment(*h, po);
+      if (plan) {
+        if (cfg.executions.automatic)
+          autoExec = std::max(autoExec, static_cast<int>(plan->levels[1].count));
+        if (iterLevel && cfg.iterations.automatic)
+          autoIter = std::max(autoIter, static_cast<int>(plan->levels[2].count));
+      } else {
+        out.explanation.push_back(sys.name + "/" + bench.name + ": planner: " + plan.error() +
+                                  "; keeping the pilot counts below the build level");
+        autoExec = std::max(autoExec, pl.executions);
+        autoIter = std::max(autoIter, useIters);
+      }
+      combos.push_back({sys.name, bench.name, *comps, mean, execOverhead});
+    }
+  }
+  if (combos.empty())
+    return Error{"no (system, benchmark) pair has complete pilot data to plan from"};
+  if (cfg.executions.automatic)
+    out.counts.executions = std::clamp(autoExec, 1, kMaxExecutions);
+  if (cfg.iterations.automatic)
+    out.counts.iterations = std::clamp(autoIter, 1, kMaxIterations);
+
+  if (cfg.builds.automatic) {
+    std::vector<std::size_t> lower{static_cast<std::size_t>(out.counts.executions)};
+    if (iterLevel)
+      lower.push_back(static_cast<std::size_t>(out.counts.iterations));
+    int builds = 2;
+    if (cfg.timeBudgetSeconds > 0) {
+      // Seconds one more build of every system costs, all benchmarks included.
+      double perRound = 0;
+      for (const auto &c : combos)
+        perRound += out.counts.executions *
+                    (c.execOverhead + (out.counts.warmup + (iterLevel ? out.counts.iterations : 1)) * c.mean);
+      for (const auto &[s, secs] : buildSeconds)
+        perRound += secs;
+      builds = perRound > 0 ? static_cast<int>(cfg.timeBudgetSeconds / perRound) : kMaxBuilds;
+      out.explanation.push_back("builds: " + std::to_string(builds) + " fit the time budget of " +
+                                fmt(cfg.timeBudgetSeconds) + " s (" + fmt(perRound) +
+                                " s per build of every system)");
+    } else {
+      // TR 2012 eq. 10 with the planned lower counts; smallest n with the
+      // t-based half-width <= target * mean, over every pair.
+      for (const auto &c : combos) {
+        std::vector<double> sigma2;
+        for (const auto &l : c.comps.levels)
+          sigma2.push_back(std::max(0.0, l.t2));
+        int n = 2;
+        for (; n <= kMaxBuilds; ++n) {
+          std::vector<std::size_t> counts{static_cast<std::size_t>(n)};
+          counts.insert(counts.end(), lower.begin(), lower.end());
+          double var = analysis::varianceOfMean(sigma2, counts);
+          analysis::StudentsT t(static_cast<double>(n - 1));
+          double q = boost::math::quantile(t, 1 - (1 - cfg.confidence) / 2);
+          if (q * std::sqrt(var) <= cfg.targetHalfWidth * c.mean)
+            break;
+        }
+        builds = std::max(builds, n);
+        if (n > kMaxBuilds)
+          out.explanation.push_back(c.system + "/" + c.benchmark + ": more than " +
+                                    std::to_string(kMaxBuilds) + " builds needed for +-" +
+                                    fmt(cfg.targetHalfWidth * 100) + "%");
+      }
+      out.explanation.push_back("builds: " + std::to_string(std::min(builds, kMaxBuilds)) +
+                                " for a relative half-width of +-" +
+                                fmt(cfg.targetHalfWidth * 100) + "% at " +
+                                fmt(cfg.confidence * 100) + "% confidence");
+    }
+    out.counts.builds = std::clamp(builds, 2, kMaxBuilds);
+  }
+  out.explanation.push_back(
+      "levels: " + std::to_string(out.counts.builds) + " builds x " +
+      std::to_string(out.counts.executions) + " executions x " +
+      std::to_string(out.counts.iterations) + " iterations (+" + std::to_string(out.counts.warmup) +
+      " warm-up), from a pilot of " + std::to_string(pl.builds) + " x " +
+      std::to_string(pl.executions) + " x " + std::to_string(pl.iterations + pl.warmup));
+  return out;
+}
+
+} // namespace alea::runner

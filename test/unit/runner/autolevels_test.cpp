@@ -1,0 +1,162 @@
+// "auto" levels: the pilot run, the planner's counts recorded in the store and
+// used by the main run, resume without a second pilot, warm-up detection.
+#include "alea/random.hpp"
+#include "alea/runner/autolevels.hpp"
+#include "alea/runner/campaign.hpp"
+
+#include "test_util.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace alea::runner;
+
+TEST(Warmup, FindsTheLeadingTrend) {
+  alea::Rng rng(3);
+  std::vector<std::vector<double>> series;
+  for (int e = 0; e < 20; ++e) {
+    std::vector<double> s;
+    for (int i = 0; i < 15; ++i)
+      s.push_back((i < 4 ? 2.0 - 0.25 * i : 1.0) + 0.01 * rng.uniform());
+    series.push_back(s);
+  }
+  // Dropping 2 of the 4 falling values already leaves too short a trend for
+  // the Mann-Kendall test to see in 13 values: the answer is 2 to 4.
+  int k = detectWarmup(series, 5);
+  EXPECT_GE(k, 2);
+  EXPECT_LE(k, 4);
+}
+
+TEST(Warmup, SteadySeriesNeedNone) {
+  alea::Rng rng(4);
+  std::vector<std::vector<double>> series;
+  for (int e = 0; e < 20; ++e) {
+    std::vector<double> s;
+    for (int i = 0; i < 15; ++i)
+      s.push_back(1.0 + 0.01 * rng.uniform());
+    series.push_back(s);
+  }
+  EXPECT_EQ(detectWarmup(series, 5), 0);
+}
+
+TEST(AutoLevels, PilotCountsKeepFixedLevels) {
+  auto c = parseCampaignText(R"toml(
+[levels]
+builds = "auto"
+executions = 4
+iterations = "auto"
+warmup = "auto"
+[measure]
+source = "regex"
+regex = '([0-9.]+)'
+[[system]]
+name = "a"
+build = ["true"]
+[[benchmark]]
+name = "b"
+command = ["true"]
+)toml",
+                             "c.toml");
+  ASSERT_TRUE(c.ok()) << c.error();
+  LevelCounts p = pilotCounts(*c);
+  EXPECT_EQ(p.builds, 3);
+  EXPECT_EQ(p.executions, 4);
+  EXPECT_EQ(p.iterations, 15); // 10 + 5 to observe the warm-up
+  EXPECT_EQ(p.warmup, 0);
+  CampaignConfig pc = pilotConfig(*c);
+  EXPECT_FALSE(pc.anyAuto());
+  EXPECT_FALSE(pc.warmup.automatic);
+}
+
+namespace {
+
+const char *kAuto = R"toml(
+[campaign]
+seed = 11
+[levels]
+builds = "auto"
+executions = "auto"
+iterations = 4
+warmup = "auto"
+target_half_width = 0.05
+[measure]
+source = "regex"
+regex = 'v=([0-9.]+)'
+[[system]]
+name = "base"
+baseline = true
+build = ["fake-build"]
+artifacts = ["prog"]
+[[system]]
+name = "cand"
+build = ["fake-build"]
+artifacts = ["prog"]
+[[benchmark]]
+name = "b"
+command = ["{artifact:prog}"]
+)toml";
+
+// Each build has its own layout effect (from its seed); executions add noise;
+// the first two iterations are slow (warm-up).
+ExecutionResult respond(const ExecutionRequest &r) {
+  ExecutionResult res;
+  if (r.argv[0] == "fake-build") {
+    std::ofstream(r.workdir + "/prog") << envValue(r.env, "ALEA_SEED");
+    res.output.wallSeconds = 0.5;
+    return res;
+  }
+  std::ifstream in(r.argv[0]);
+  std::string seed;
+  in >> seed;
+  alea::Rng layout(alea::hashName(seed));
+  double buildEffect = 1.0 + 0.2 * layout.uniform();
+  alea::Rng noise(alea::hashName(seed) ^ static_cast<std::uint64_t>(r.envPadBytes));
+  int n = std::stoi(envValue(r.env, "ALEA_ITERATIONS"));
+  std::string out;
+  double total = 0;
+  for (int i = 0; i < n; ++i) {
+    double v = buildEffect * (1.0 + 0.02 * noise.uniform()) * (i < 2 ? 3.0 - i : 1.0) * 0.01;
+    total += v;
+    out += "v=" + std::to_string(v) + "\n";
+  }
+  res.output.stdoutText = out;
+  res.output.wallSeconds = total + 0.002;
+  return res;
+}
+
+} // namespace
+
+TEST(AutoLevels, PilotThenPlannedCountsRecordedAndUsed) {
+  test::TempDir dir;
+  auto c = parseCampaignText(kAuto, dir.file("c.toml"));
+  ASSERT_TRUE(c.ok()) << c.error();
+  CampaignOptions o;
+  o.dir = dir.file("camp");
+  o.recheckMachine = false;
+  NullProgress p;
+  FakeExecutor ex(respond);
+  auto out = runCampaign(*c, o, ex, p);
+  ASSERT_TRUE(out.ok()) << out.error();
+  EXPECT_TRUE(out->complete);
+  EXPECT_TRUE(std::filesystem::exists(dir.file("camp/pilot/campaign.db")));
+  auto store = Store::open(storePath(o.dir));
+  ASSERT_TRUE(store.ok());
+  int builds = std::stoi(*store->meta("levels.builds"));
+  int execs = std::stoi(*store->meta("levels.executions"));
+  int warmup = std::stoi(*store->meta("levels.warmup"));
+  EXPECT_GE(builds, 2);
+  EXPECT_GE(execs, 1);
+  EXPECT_EQ(warmup, 2); // the two slow leading iterations
+  EXPECT_EQ(*store->meta("levels.iterations"), "4");
+  EXPECT_NE(store->meta("auto_plan")->find("from a pilot of 3 x 3 x 9"), std::string::npos)
+      << *store->meta("auto_plan");
+  EXPECT_EQ(store->summary().planned, 2 * builds * execs);
+  EXPECT_EQ(store->summary().executed, 2 * builds * execs);
+  // Resume: no second pilot, same counts.
+  std::size_t before = ex.requests.size();
+  auto again = runCampaign(*c, o, ex, p);
+  ASSERT_TRUE(again.ok()) << again.error();
+  EXPECT_EQ(ex.requests.size(), before);
+}
