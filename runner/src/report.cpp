@@ -27,12 +27,6 @@ namespace alea::runner {
 
 namespace {
 
-std::string percent(double fraction) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", fraction * 100);
-  return buf;
-}
-
 std::string plural(std::size_t n, const std::string &word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
