@@ -346,7 +346,11 @@ std::string textReport(const Report &r) {
       o += "  " + s.candidate + " vs " + s.baseline + ": " + r3(s.geometricMean) + " (" +
            describeRatio(s.geometricMean) + "), " + confidenceLabel(s.confidence) + " CI " +
            interval(s.bootstrap, r3) + " (bootstrap, " + std::to_string(s.benchmarks) +
-           " benchmarks); " + std::string(decisionName(s.decision)) + "; " +
+           " benchmarks" +
+           (s.topLevelBootstrapOk ? "; Li-Chen-Peng on " + r.levels[0] + " means " +
+                                        interval(s.topLevelBootstrap, r3)
+                                  : std::string()) +
+           "); " + std::string(decisionName(s.decision)) + "; " +
            std::to_string(s.faster) + " faster, " + std::to_string(s.slower) + " slower" +
            (s.randomizationOk ? "; randomization test p = " + fmt("%.4g", s.randomizationP)
                               : std::string()) +
@@ -634,6 +638,11 @@ std::string jsonReport(const Report &r) {
     w.key("geometric_mean").value(s.geometricMean);
     w.key("bootstrap");
     jsonInterval(w, s.bootstrap);
+    w.key("bootstrap_top_level");
+    if (s.topLevelBootstrapOk)
+      jsonInterval(w, s.topLevelBootstrap);
+    else
+      w.null();
     w.key("confidence").value(s.confidence);
     w.key("decision").value(decisionKey(s.decision));
     w.key("faster").value(s.faster);

@@ -429,6 +429,15 @@ Expected<Report> buildReport(const Table &table, const ReportOptions &options) {
         sr.faster += d == Decision::Faster;
         sr.slower += d == Decision::Slower;
       }
+      SuiteBootstrapOptions so;
+      so.replicates = options.bootstrapReplicates;
+      so.confidence = options.confidence;
+      so.seed = alea::mixSeed(options.seed, "suite-bootstrap/" + sr.candidate);
+      so.threads = options.threads;
+      if (auto sb = bootstrapSuiteRatio(suiteRuns[c], so)) {
+        sr.topLevelBootstrapOk = true;
+        sr.topLevelBootstrap = Interval{sb->lower, sb->upper};
+      }
       RandomizationOptions ro;
       ro.replicates = options.randomizationReplicates;
       ro.seed = alea::mixSeed(options.seed, "randomization/" + sr.candidate);

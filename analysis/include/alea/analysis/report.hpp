@@ -167,6 +167,10 @@ struct SuiteRatioReport {
   double confidence = 0.95;
   Decision decision = Decision::Inconclusive;
   std::size_t faster = 0, slower = 0; // benchmarks decided each way
+  // Li, Chen & Peng §IV exactly: the percentile bootstrap of the GM ratio
+  // resampling each system's top-level means within each benchmark.
+  bool topLevelBootstrapOk = false;
+  Interval topLevelBootstrap;
   // Li, Chen & Peng §III randomization test on the top-level means, stratified
   // by benchmark (resampling.hpp): two-sided Monte Carlo p-value.
   bool randomizationOk = false;
