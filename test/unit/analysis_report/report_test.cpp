@@ -341,3 +341,38 @@ TEST(Report, DiagnosticsBecomeWarnings) {
                   "decreasing: warm-up not over?)"));
   EXPECT_FALSE(r.benchmarks[0].systems[1].diagnostics.multimodal);
 }
+
+TEST(Report, AnyNumberOfLevels) {
+  // Four levels (machine > build > execution > iteration) and one level.
+  Table four({"machine", "build", "execution", "iteration"});
+  Table one({"build"});
+  for (int m = 0; m < 2; ++m)
+    for (int b = 0; b < 2; ++b)
+      for (int e = 0; e < 2; ++e)
+        for (int i = 0; i < 3; ++i) {
+          const std::string ml = std::to_string(m), bl = std::to_string(b),
+                            el = std::to_string(e), il = std::to_string(i);
+          const std::string_view units[] = {ml, bl, el, il};
+          const double v = 1.0 + 0.05 * m + 0.01 * b + 0.003 * e + 0.001 * i;
+          four.add("base", "", units, v);
+          four.add("cand", "", units, 0.9 * v);
+        }
+  for (int b = 0; b < 5; ++b) {
+    const std::string bl = std::to_string(b);
+    const std::string_view units[] = {bl};
+    one.add("base", "", units, 1.0 + 0.01 * b);
+    one.add("cand", "", units, 0.9 + 0.01 * b);
+  }
+  Report r4 = reportOf(four);
+  ASSERT_EQ(r4.benchmarks[0].systems[0].levels.size(), 4u);
+  EXPECT_EQ(r4.benchmarks[0].systems[0].shape, (std::vector<std::size_t>{2, 2, 2, 3}));
+  EXPECT_NEAR(r4.benchmarks[0].ratios[0].estimate, 0.9, 1e-12);
+  ASSERT_TRUE(r4.benchmarks[0].systems[0].plan.ok) << r4.benchmarks[0].systems[0].plan.error;
+  EXPECT_EQ(r4.benchmarks[0].systems[0].plan.counts.size(), 4u);
+  Report r1 = reportOf(one);
+  ASSERT_EQ(r1.benchmarks[0].systems[0].levels.size(), 1u);
+  EXPECT_DOUBLE_EQ(r1.benchmarks[0].systems[0].levels[0].share, 1.0);
+  EXPECT_NEAR(r1.benchmarks[0].ratios[0].estimate, 0.92 / 1.02, 1e-12);
+  EXPECT_FALSE(r1.benchmarks[0].systems[0].diagnostics.trendsTested);
+  EXPECT_TRUE(r1.benchmarks[0].systems[0].diagnostics.modesTested);
+}
