@@ -286,8 +286,9 @@ std::string sharesText(const SystemReport &s) {
   std::string out;
   for (std::size_t i = 0; i < s.levels.size(); ++i) {
     const auto &l = s.levels[i];
-    if (i == 0)
-      out += l.name + " explains " + pct(l.share) + " of the variance";
+    if (i == 0) // a build is one randomized layout: say so (DESIGN.md)
+      out += l.name + (l.name == "build" ? " (layout)" : "") + " explains " + pct(l.share) +
+             " of the variance";
     else
       out += ", " + l.name + " " + pct(l.share);
     if (l.removed)

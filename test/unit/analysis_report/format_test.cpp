@@ -295,7 +295,7 @@ TEST(FormatText, TheSentence) {
             std::string::npos)
       << t;
   EXPECT_NE(t.find("decision (threshold 1.0%, fieller): inconclusive"), std::string::npos);
-  EXPECT_NE(t.find("build explains 17.0% of the variance, execution 16.8%, iteration 66.2%"),
+  EXPECT_NE(t.find("build (layout) explains 17.0% of the variance, execution 16.8%, iteration 66.2%"),
             std::string::npos);
   EXPECT_NE(t.find("best and worst build differ by 58.1%"), std::string::npos); // 12.25/7.75
   EXPECT_NE(t.find("plan for old:"), std::string::npos);
