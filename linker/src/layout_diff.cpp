@@ -18,9 +18,8 @@ constexpr std::size_t None = static_cast<std::size_t>(-1);
 
 // Groups function indices by a key.
 template <typename Key, typename KeyFn>
-std::map<Key, std::vector<std::size_t>> groupBy(const std::vector<Function> &fs,
-                                               const std::vector<std::size_t> &partner,
-                                               KeyFn key) {
+std::map<Key, std::vector<std::size_t>>
+groupBy(const std::vector<Function> &fs, const std::vector<std::size_t> &partner, KeyFn key) {
   std::map<Key, std::vector<std::size_t>> groups;
   for (std::size_t i = 0; i < fs.size(); ++i)
     if (partner[i] == None)

@@ -110,7 +110,10 @@ std::string formatLayout(const Layout &l) {
                   static_cast<unsigned long long>(f.address),
                   static_cast<unsigned long long>(f.size));
     os << buf << f.section << "  " << f.name
-       << (f.padding ? " (alea padding)" : f.local ? " (local)" : "") << "\n";
+       << (f.padding ? " (alea padding)"
+           : f.local ? " (local)"
+                     : "")
+       << "\n";
   }
   return os.str();
 }
@@ -183,16 +186,15 @@ std::string diffToJson(const Layout &a, const Layout &b, const LayoutDiff &d) {
      << ",\"fingerprint\":\"" << hex16(d.fingerprintB) << "\",\"functions\":" << d.functionsB
      << "},\"same_layout\":" << (d.sameLayout() ? "true" : "false")
      << ",\"matched\":" << d.matched() << ",\"matched_by_name\":" << d.matchedByName
-     << ",\"matched_by_size\":" << d.matchedBySize
-     << ",\"unmatched_local_a\":" << d.unmatchedLocalA
+     << ",\"matched_by_size\":" << d.matchedBySize << ",\"unmatched_local_a\":" << d.unmatchedLocalA
      << ",\"unmatched_local_b\":" << d.unmatchedLocalB << ",\"padding_a\":" << d.paddingA
      << ",\"padding_b\":" << d.paddingB << ",\"only_in_a\":";
   names(d.onlyInA);
   os << ",\"only_in_b\":";
   names(d.onlyInB);
   os << ",\"moved\":" << d.moved << ",\"address_changed\":" << d.addressChanged
-     << ",\"size_changed\":" << d.sizeChanged
-     << ",\"line_offset_changed\":" << d.lineOffsetChanged << ",\"line_offset_delta\":[";
+     << ",\"size_changed\":" << d.sizeChanged << ",\"line_offset_changed\":" << d.lineOffsetChanged
+     << ",\"line_offset_delta\":[";
   for (std::size_t k = 0; k < 64; ++k)
     os << (k ? "," : "") << d.lineOffsetDelta[k];
   os << "]}\n";

@@ -52,10 +52,10 @@ bool isHexDigit(char c) {
 
 std::uint32_t readWord(const unsigned char *p, bool bigEndian) {
   if (bigEndian)
-    return (std::uint32_t(p[0]) << 24) | (std::uint32_t(p[1]) << 16) |
-           (std::uint32_t(p[2]) << 8) | std::uint32_t(p[3]);
-  return (std::uint32_t(p[3]) << 24) | (std::uint32_t(p[2]) << 16) |
-         (std::uint32_t(p[1]) << 8) | std::uint32_t(p[0]);
+    return (std::uint32_t(p[0]) << 24) | (std::uint32_t(p[1]) << 16) | (std::uint32_t(p[2]) << 8) |
+           std::uint32_t(p[3]);
+  return (std::uint32_t(p[3]) << 24) | (std::uint32_t(p[2]) << 16) | (std::uint32_t(p[1]) << 8) |
+         std::uint32_t(p[0]);
 }
 
 std::size_t align4(std::size_t n) { return (n + 3) & ~std::size_t{3}; }
@@ -105,9 +105,8 @@ AleaRecord makeRecord(const std::vector<std::string> &descs) {
     record.factors = parsed->factors;
   }
   for (const auto &d : descs)
-    if (d != record.text &&
-        std::find(record.disagreeing.begin(), record.disagreeing.end(), d) ==
-            record.disagreeing.end())
+    if (d != record.text && std::find(record.disagreeing.begin(), record.disagreeing.end(), d) ==
+                                record.disagreeing.end())
       record.disagreeing.push_back(d);
   return record;
 }
@@ -233,8 +232,7 @@ std::optional<Layout> readLayout(const std::string &path, std::string &error) {
   std::map<std::size_t, SectionInfo> sections;
   Elf_Scn *symtab = nullptr, *dynsym = nullptr;
   std::vector<std::string> descs;
-  for (Elf_Scn *scn = elf_nextscn(file.elf, nullptr); scn;
-       scn = elf_nextscn(file.elf, scn)) {
+  for (Elf_Scn *scn = elf_nextscn(file.elf, nullptr); scn; scn = elf_nextscn(file.elf, scn)) {
     GElf_Shdr shdr;
     if (!gelf_getshdr(scn, &shdr)) {
       error = "'" + path + "': malformed section header: " + elf_errmsg(-1);

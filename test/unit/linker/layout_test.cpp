@@ -122,8 +122,8 @@ protected:
 // --- note text -----------------------------------------------------------------
 
 TEST(NoteText, ParsesSeedAndFactors) {
-  auto n = al::parseNoteText(
-      "alea-layout-v1 seed=0x00000000deadBEEF factors=function-order,link-order");
+  auto n =
+      al::parseNoteText("alea-layout-v1 seed=0x00000000deadBEEF factors=function-order,link-order");
   ASSERT_TRUE(n);
   EXPECT_EQ(n->seed, 0xdeadbeefULL);
   EXPECT_EQ(n->factors, (std::vector<std::string>{"function-order", "link-order"}));
@@ -139,9 +139,9 @@ TEST(NoteText, EmptyFactorListIsValid) {
 TEST(NoteText, RejectsMalformed) {
   EXPECT_FALSE(al::parseNoteText(""));
   EXPECT_FALSE(al::parseNoteText("alea-layout-v2 seed=0x0000000000000001 factors=a"));
-  EXPECT_FALSE(al::parseNoteText("alea-layout-v1 seed=0x001 factors=a"));         // short
+  EXPECT_FALSE(al::parseNoteText("alea-layout-v1 seed=0x001 factors=a")); // short
   EXPECT_FALSE(al::parseNoteText("alea-layout-v1 seed=0x000000000000000g factors=a"));
-  EXPECT_FALSE(al::parseNoteText("alea-layout-v1 seed=0x0000000000000001"));     // no factors
+  EXPECT_FALSE(al::parseNoteText("alea-layout-v1 seed=0x0000000000000001")); // no factors
   EXPECT_FALSE(al::parseNoteText("alea-layout-v1 seed=0x0000000000000001 factors=a,"));
   EXPECT_FALSE(al::parseNoteText("alea-layout-v1 seed=0x0000000000000001 factors=a,,b"));
   EXPECT_FALSE(al::parseNoteText("alea-layout-v1 seed=1 factors=a"));
@@ -212,8 +212,7 @@ TEST_F(LinkerLayout, AddressesAndSizesAgreeWithLlvmNm) {
   const std::string exe = buildProgram("nm", {"fe", "fa", "main"});
   const auto l = mustRead(exe);
   // llvm-nm -P: "name type value size" (hex), defined text symbols only.
-  std::istringstream nm(
-      run(std::string(ALEA_TEST_LLVM_NM) + " -P --defined-only " + exe));
+  std::istringstream nm(run(std::string(ALEA_TEST_LLVM_NM) + " -P --defined-only " + exe));
   std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> expected;
   std::string line;
   while (std::getline(nm, line)) {

@@ -26,12 +26,12 @@ inline constexpr std::string_view NoteFormatTag = "alea-layout-v1";
 
 // What the `.note.alea` notes of one file say.
 struct AleaRecord {
-  bool present = false;      // at least one note named "alea" of type 1
-  bool valid = false;        // the first note parsed as alea-layout-v1
-  std::uint64_t seed = 0;    // from the first note
+  bool present = false;             // at least one note named "alea" of type 1
+  bool valid = false;               // the first note parsed as alea-layout-v1
+  std::uint64_t seed = 0;           // from the first note
   std::vector<std::string> factors; // from the first note, in note order
-  std::string text;          // descriptor text of the first note (NULs stripped)
-  std::size_t noteCount = 0; // notes named "alea" of type 1
+  std::string text;                 // descriptor text of the first note (NULs stripped)
+  std::size_t noteCount = 0;        // notes named "alea" of type 1
   // Descriptors (distinct, in file order) that differ from the first note's.
   std::vector<std::string> disagreeing;
   bool consistent() const { return disagreeing.empty(); }
@@ -64,7 +64,7 @@ inline constexpr std::string_view PaddingPrefix = "__alea_pad_";
 
 struct Layout {
   std::string path;
-  std::string fileType; // "executable", "shared object", "relocatable", ...
+  std::string fileType;    // "executable", "shared object", "relocatable", ...
   bool fromDynsym = false; // no .symtab (stripped): functions from .dynsym
   AleaRecord record;
   std::vector<Function> functions; // sorted by (section index, address)
@@ -96,8 +96,8 @@ struct LayoutDiff {
   std::size_t matchedByName = 0, matchedBySize = 0;
   std::size_t unmatchedLocalA = 0, unmatchedLocalB = 0;
   std::vector<std::string> onlyInA, onlyInB; // unmatched global functions
-  std::size_t moved = 0;          // matched functions whose rank (among matched) changed
-  std::size_t addressChanged = 0; // matched functions whose address changed
+  std::size_t moved = 0;                     // matched functions whose rank (among matched) changed
+  std::size_t addressChanged = 0;            // matched functions whose address changed
   std::size_t sizeChanged = 0;
   std::size_t lineOffsetChanged = 0; // address mod 64 differs
   // histogram of (addrB mod 64 - addrA mod 64) mod 64 over matched functions
