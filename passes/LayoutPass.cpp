@@ -57,8 +57,10 @@ constexpr StringLiteral NameAlphabet =
 constexpr std::uint64_t PaddingUnit = 16;
 constexpr std::uint64_t PaddingUnits = 4;
 
-// stack-offset: 0..4096 extra bytes in main's frame (0: nothing inserted).
+// stack-offset: 0..4096 extra bytes in main's frame (0: nothing inserted),
+// in an alloca tagged with this metadata kind.
 constexpr std::uint64_t MaxStackOffset = 4096;
+constexpr StringLiteral StackOffsetTag = "alea.stack.offset";
 
 // The ELF note of the common brief.
 constexpr StringLiteral NoteSection = ".note.alea";
@@ -242,14 +244,19 @@ static bool offsetMainStack(Module &M, Rng &R) {
   if (!Main || Main->isDeclaration() || Main->hasFnAttribute(Attribute::Naked))
     return false;
   const std::uint64_t Bytes = R.between(0, MaxStackOffset);
+  BasicBlock &Entry = Main->getEntryBlock();
+  // Already offset (the pass runs again on an LTO-merged module): keep it.
+  for (const Instruction &I : Entry)
+    if (I.getMetadata(StackOffsetTag))
+      return false;
   if (Bytes == 0)
     return false;
-  BasicBlock &Entry = Main->getEntryBlock();
   IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
   AllocaInst *Offset = B.CreateAlloca(ArrayType::get(B.getInt8Ty(), Bytes),
                                       M.getDataLayout().getAllocaAddrSpace(),
                                       nullptr, "alea.stack.offset");
   Offset->setAlignment(Align(16));
+  Offset->setMetadata(StackOffsetTag, MDNode::get(M.getContext(), {}));
   B.CreateStore(B.getInt8(0), Offset, /*isVolatile=*/true);
   return true;
 }
@@ -284,6 +291,10 @@ static bool emitNote(Module &M, const LayoutConfig &Config) {
   Text(Desc);
 
   Constant *Init = ConstantDataArray::get(M.getContext(), ArrayRef(Bytes));
+  for (const GlobalVariable &GV : M.globals())
+    if (GV.getSection() == NoteSection && GV.hasInitializer() &&
+        GV.getInitializer() == Init)
+      return false; // this module already says the same (LTO re-run)
   auto *Note =
       new GlobalVariable(M, Init->getType(), /*isConstant=*/true,
                          GlobalValue::PrivateLinkage, Init, "__alea_note");

@@ -3,7 +3,8 @@
 // Registration only (STYLE.md, "The LLVM plugin recipe"). The plugin is
 // loaded by `clang -fpass-plugin=AleaPlugin.so` (the layout pass is appended
 // to every optimization pipeline, -O0 to -O3, through the optimizer-last
-// extension point, when ALEA_SEED is set) and by
+// extension point, when ALEA_SEED is set; also at the end of a full-LTO link
+// that loads the plugin) and by
 // `opt -load-pass-plugin=AleaPlugin.so
 // -passes='alea-layout<seed=N;factors=a+b>'`. The environment (ALEA_SEED,
 // ALEA_FACTORS) is read once, here: a plugin's own cl::opts are not reachable
@@ -60,6 +61,14 @@ static void registerCallbacks(PassBuilder &PB) {
         MPM.addPass(LayoutPass(environmentConfig()));
       });
 #endif
+  // Full LTO (`ld.lld --load-pass-plugin=AleaPlugin.so`): the merged module
+  // is laid out again, so the final function order is a draw too. The pass
+  // is idempotent for what the pre-link compile already did (names, padding,
+  // stack offset, note).
+  PB.registerFullLinkTimeOptimizationLastEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(LayoutPass(environmentConfig()));
+      });
 }
 
 extern "C" LLVM_ATTRIBUTE_WEAK
