@@ -292,7 +292,7 @@ std::string sharesText(const SystemReport &s) {
     else
       out += ", " + l.name + " " + pct(l.share);
     if (l.removed)
-      out += " (T^2 <= 0)";
+      out += l.n == 1 ? " (not repeated)" : " (T^2 <= 0)";
   }
   return out;
 }

@@ -459,9 +459,12 @@ Expected<Report> buildReport(const Table &table, const ReportOptions &options) {
     std::size_t measurements = 0;
     for (const auto &d : report.dropped)
       measurements += d.measurements;
-    report.warnings.push_back("unbalanced data: trimmed " + std::to_string(measurements) +
-                              " measurements in " + std::to_string(report.dropped.size()) +
-                              " places to balance the design (see the list)");
+    report.warnings.push_back(
+        "unbalanced data: trimmed " + std::to_string(measurements) +
+        (measurements == 1 ? " measurement in " : " measurements in ") +
+        std::to_string(report.dropped.size()) +
+        (report.dropped.size() == 1 ? " place" : " places") +
+        " to balance the design (see the list)");
   }
   return report;
 }
