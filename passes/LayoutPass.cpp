@@ -12,7 +12,8 @@
 //
 // What is never touched: declarations (and available_externally
 // definitions, which are not emitted); the `llvm.*` special globals
-// (global_ctors, used, compiler.used keep their position and contents); names
+// (global_ctors, used, compiler.used keep their contents and order; the note
+// is appended to llvm.used, which rebuilds it at the end of the list); names
 // of anything externally visible or in a comdat; anything with an explicit
 // section keeps its relative place (section-order semantics such as `.init`
 // fragments or linker sets may rely on it).
