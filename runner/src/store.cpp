@@ -56,6 +56,7 @@ bool Statement::step() {
 }
 
 void Statement::reset() {
+  ok_ = stmt_ != nullptr;
   if (stmt_) {
     sqlite3_reset(stmt_);
     sqlite3_clear_bindings(stmt_);
@@ -208,19 +209,27 @@ Expected<Store> Store::open(const std::string &path, StoreOpenOptions options) {
 }
 
 Store::Store(Store &&other) noexcept
-    : db_(std::exchange(other.db_, nullptr)), path_(std::move(other.path_)) {}
+    : db_(std::exchange(other.db_, nullptr)), path_(std::move(other.path_)),
+      insertExecution_(std::move(other.insertExecution_)),
+      insertMeasurement_(std::move(other.insertMeasurement_)) {}
 
 Store &Store::operator=(Store &&other) noexcept {
   if (this != &other) {
+    insertExecution_.reset();
+    insertMeasurement_.reset();
     if (db_)
       sqlite3_close_v2(db_);
     db_ = std::exchange(other.db_, nullptr);
     path_ = std::move(other.path_);
+    insertExecution_ = std::move(other.insertExecution_);
+    insertMeasurement_ = std::move(other.insertMeasurement_);
   }
   return *this;
 }
 
 Store::~Store() {
+  insertExecution_.reset();
+  insertMeasurement_.reset();
   if (db_)
     sqlite3_close_v2(db_);
 }
@@ -434,10 +443,18 @@ Status Store::recordExecution(const ExecutionRecord &e,
   Transaction txn(*this);
   if (!txn.active())
     return Error{"cannot begin a transaction: " + lastError()};
-  Statement st(db_, "INSERT INTO execution(plan_position,build_id,benchmark_id,execution_index,"
-                    "env_padding,environment,status,exit_code,signal,wall_seconds,user_seconds,"
-                    "sys_seconds,max_rss_kib,stderr_tail,error,machine_id) "
-                    "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id");
+  if (!insertExecution_) {
+    insertExecution_ = std::make_unique<Statement>(
+        db_, "INSERT INTO execution(plan_position,build_id,benchmark_id,execution_index,"
+             "env_padding,environment,status,exit_code,signal,wall_seconds,user_seconds,"
+             "sys_seconds,max_rss_kib,stderr_tail,error,machine_id) "
+             "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id");
+    insertMeasurement_ = std::make_unique<Statement>(
+        db_, "INSERT INTO measurement(execution_id,iteration,value,unit,warmup) "
+             "VALUES(?,?,?,?,?)");
+  }
+  Statement &st = *insertExecution_;
+  st.reset();
   st.bind(1, e.planPosition);
   if (e.buildId)
     st.bind(2, e.buildId);
@@ -456,8 +473,8 @@ Status Store::recordExecution(const ExecutionRecord &e,
                  lastError()};
   std::int64_t id = st.columnInt(0);
   st.step();
-  Statement m(db_, "INSERT INTO measurement(execution_id,iteration,value,unit,warmup) "
-                   "VALUES(?,?,?,?,?)");
+  st.reset();
+  Statement &m = *insertMeasurement_;
   for (const auto &r : measurements) {
     m.reset();
     m.bind(1, id).bind(2, r.iteration).bind(3, r.value).bind(4, unit).bind(5, r.warmup ? 1 : 0);

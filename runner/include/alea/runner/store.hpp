@@ -12,6 +12,7 @@
 #include "alea/runner/machine.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <set>
 #include <span>
@@ -198,6 +199,8 @@ private:
   Status migrate(int targetVersion);
   sqlite3 *db_ = nullptr;
   std::string path_;
+  // The hot path's statements, prepared once (recordExecution).
+  std::unique_ptr<Statement> insertExecution_, insertMeasurement_;
 };
 
 } // namespace alea::runner
