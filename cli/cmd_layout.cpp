@@ -18,6 +18,7 @@ struct LayoutOptions {
   bool diff = false;
   bool json = false;
   bool fingerprintOnly = false;
+  bool functions = false;
 };
 
 alea::linker::Layout load(const std::string &path) {
@@ -39,8 +40,12 @@ int runLayout(const LayoutOptions &opts) {
     const al::Layout b = load(opts.files[1]);
     const al::LayoutDiff d = al::diffLayouts(a, b);
     std::fputs((opts.json ? al::diffToJson(a, b, d) : al::formatDiff(a, b, d)).c_str(), stdout);
+    if (opts.functions && !opts.json)
+      std::fputs(("\n" + al::formatDiffFunctions(a, b, d)).c_str(), stdout);
     return 0;
   }
+  if (opts.functions)
+    throw alea::cli::Error("--functions needs --diff A B");
   if (opts.files.size() != 1)
     throw alea::cli::Error("layout needs exactly one binary (or --diff A B)");
   const al::Layout l = load(opts.files[0]);
@@ -62,6 +67,8 @@ void setupLayout(CLI::App &app) {
   sub->add_flag("--json", opts->json, "Machine-readable output");
   sub->add_flag("--fingerprint", opts->fingerprintOnly,
                 "Print only the layout fingerprint (16 hex digits)");
+  sub->add_flag("--functions", opts->functions,
+                "With --diff: one line per matched function (ranks, addresses, offsets)");
   sub->callback([opts] { alea::cli::setExitCode(runLayout(*opts)); });
 }
 

@@ -51,6 +51,7 @@ LayoutDiff diffLayouts(const Layout &a, const Layout &b) {
       partnerB[j] = Padding;
       ++d.paddingB;
     }
+  std::vector<bool> bySize(fa.size(), false);
   auto link = [&](std::size_t i, std::size_t j) {
     partnerA[i] = j;
     partnerB[j] = i;
@@ -96,6 +97,7 @@ LayoutDiff diffLayouts(const Layout &a, const Layout &b) {
       auto it = gb.find(size);
       if (it != gb.end() && ia.size() == 1 && it->second.size() == 1) {
         link(ia[0], it->second[0]);
+        bySize[ia[0]] = true;
         ++d.matchedBySize;
       }
     }
@@ -126,6 +128,7 @@ LayoutDiff diffLayouts(const Layout &a, const Layout &b) {
       continue;
     if (rankB[j] != r)
       ++d.moved;
+    d.pairs.push_back({i, j, r, rankB[j], !bySize[i]});
     ++r;
     if (fa[i].address != fb[j].address)
       ++d.addressChanged;

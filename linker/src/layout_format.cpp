@@ -197,7 +197,40 @@ std::string diffToJson(const Layout &a, const Layout &b, const LayoutDiff &d) {
      << ",\"line_offset_delta\":[";
   for (std::size_t k = 0; k < 64; ++k)
     os << (k ? "," : "") << d.lineOffsetDelta[k];
+  os << "],\"pairs\":[";
+  for (std::size_t k = 0; k < d.pairs.size(); ++k) {
+    const auto &p = d.pairs[k];
+    const auto &x = a.functions[p.indexA];
+    const auto &y = b.functions[p.indexB];
+    os << (k ? "," : "") << "\n{\"name_a\":" << jsonString(x.name)
+       << ",\"name_b\":" << jsonString(y.name) << ",\"by\":\"" << (p.byName ? "name" : "size")
+       << "\",\"rank_a\":" << p.rankA << ",\"rank_b\":" << p.rankB << ",\"address_a\":" << x.address
+       << ",\"address_b\":" << y.address << ",\"size_a\":" << x.size << ",\"size_b\":" << y.size
+       << "}";
+  }
   os << "]}\n";
+  return os.str();
+}
+
+std::string formatDiffFunctions(const Layout &a, const Layout &b, const LayoutDiff &d) {
+  std::ostringstream os;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%6s %6s  %-18s  %-18s  %5s %5s  ", "rank A", "rank B",
+                "address A", "address B", "mod64", "mod64");
+  os << buf << "name (A / B)\n";
+  for (const auto &p : d.pairs) {
+    const auto &x = a.functions[p.indexA];
+    const auto &y = b.functions[p.indexB];
+    std::snprintf(buf, sizeof buf, "%6zu %6zu  0x%016llx  0x%016llx  %5llu %5llu  ", p.rankA,
+                  p.rankB, static_cast<unsigned long long>(x.address),
+                  static_cast<unsigned long long>(y.address),
+                  static_cast<unsigned long long>(x.address % 64),
+                  static_cast<unsigned long long>(y.address % 64));
+    os << buf << x.name;
+    if (x.name != y.name)
+      os << " / " << y.name << (p.byName ? "" : " (by size)");
+    os << "\n";
+  }
   return os.str();
 }
 

@@ -342,6 +342,16 @@ TEST_F(LinkerLayout, DiffCountsRankMovesFromOrderingFiles) {
   EXPECT_FALSE(d.sameLayout());
   EXPECT_EQ(d.matchedByName, a.functions.size());
   EXPECT_EQ(d.moved, 2u);
+  ASSERT_EQ(d.pairs.size(), d.matched());
+  std::map<std::string, std::pair<std::size_t, std::size_t>> ranks;
+  for (const auto &p : d.pairs) {
+    EXPECT_EQ(a.functions[p.indexA].name, b.functions[p.indexB].name);
+    EXPECT_TRUE(p.byName);
+    ranks[a.functions[p.indexA].name] = {p.rankA, p.rankB};
+  }
+  EXPECT_EQ(ranks["fa"], (std::pair<std::size_t, std::size_t>{0, 1}));
+  EXPECT_EQ(ranks["fb"], (std::pair<std::size_t, std::size_t>{1, 0}));
+  EXPECT_EQ(ranks["fc"], (std::pair<std::size_t, std::size_t>{2, 2}));
   EXPECT_TRUE(d.onlyInA.empty());
   EXPECT_TRUE(d.onlyInB.empty());
   // fa and fb (different sizes) swapped places: both addresses changed.

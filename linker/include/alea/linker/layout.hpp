@@ -89,7 +89,14 @@ std::string hex16(std::uint64_t value);
 // size when that size is unique among the unmatched locals of both sides, and
 // otherwise reported as unmatched locals. alea's padding functions are
 // counted apart and never matched (their names are reused across seeds).
+struct MatchedFunction {
+  std::size_t indexA = 0, indexB = 0; // into Layout::functions
+  std::size_t rankA = 0, rankB = 0;   // rank among matched functions
+  bool byName = true;                 // false: paired by unique size
+};
+
 struct LayoutDiff {
+  std::vector<MatchedFunction> pairs; // in A's order
   std::uint64_t fingerprintA = 0, fingerprintB = 0;
   std::size_t functionsA = 0, functionsB = 0; // including padding functions
   std::size_t paddingA = 0, paddingB = 0;
@@ -113,5 +120,7 @@ std::string formatLayout(const Layout &layout);
 std::string layoutToJson(const Layout &layout);
 std::string formatDiff(const Layout &a, const Layout &b, const LayoutDiff &diff);
 std::string diffToJson(const Layout &a, const Layout &b, const LayoutDiff &diff);
+// One line per matched function: ranks, addresses, cache-line offsets, names.
+std::string formatDiffFunctions(const Layout &a, const Layout &b, const LayoutDiff &diff);
 
 } // namespace alea::linker
