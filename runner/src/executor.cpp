@@ -98,6 +98,52 @@ void trimTail(std::string &buf, std::size_t limit) {
     buf.erase(0, buf.size() - limit);
 }
 
+// What the child needs, all prepared before vfork.
+struct ChildSetup {
+  const char *workdir;
+  const char *program;
+  char *const *argv;
+  char *const *envp;
+  const cpu_set_t *cpus;
+  bool pin, disableAslr, recordsPipe;
+  int in, out, err, records, execReport;
+};
+
+// Runs in the vfork child: system calls only, then execve or _exit. A failing
+// step is reported through the close-on-exec pipe `execReport`.
+[[noreturn]] void childExec(const ChildSetup &c) {
+  auto die = [&c](int code) {
+    int msg[2] = {code, errno};
+    (void)!::write(c.execReport, msg, sizeof msg);
+    ::_exit(127);
+  };
+  ::setpgid(0, 0);
+  if (::dup2(c.in, 0) < 0 || ::dup2(c.out, 1) < 0 || ::dup2(c.err, 2) < 0)
+    die(1);
+  // The records pipe is always fd 3 (so the environment does not depend on
+  // our descriptor numbers); every other inherited descriptor is closed.
+  if (c.recordsPipe) {
+    if (c.records == kRecordsFd ? ::fcntl(kRecordsFd, F_SETFD, 0) != 0
+                                : ::dup2(c.records, kRecordsFd) < 0)
+      die(2);
+  }
+  ::syscall(SYS_close_range, c.recordsPipe ? kRecordsFd + 1 : kRecordsFd, ~0U,
+            kCloseRangeCloexec);
+  if (c.workdir && ::chdir(c.workdir) != 0)
+    die(3);
+  if (c.pin && ::sched_setaffinity(0, sizeof *c.cpus, c.cpus) != 0)
+    die(4);
+  if (c.disableAslr && ::personality(ADDR_NO_RANDOMIZE) == -1)
+    die(5);
+  sigset_t none;
+  sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+  ::signal(SIGPIPE, SIG_DFL);
+  ::execve(c.program, c.argv, c.envp);
+  die(6);
+  ::_exit(127); // not reached: die() exits
+}
+
 } // namespace
 
 ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
@@ -146,45 +192,28 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
   for (int c : req.cpus)
     if (c >= 0 && c < CPU_SETSIZE)
       CPU_SET(c, &cpuSet);
-  const char *workdir = req.workdir.empty() ? nullptr : req.workdir.c_str();
+  ChildSetup child{req.workdir.empty() ? nullptr : req.workdir.c_str(),
+                   program.c_str(),
+                   argvPtrs.data(),
+                   envPtrs.data(),
+                   &cpuSet,
+                   !req.cpus.empty(),
+                   req.disableAslr,
+                   req.recordsPipe,
+                   inFd.fd,
+                   outW.fd,
+                   errW.fd,
+                   recW.fd,
+                   execW.fd};
 
   auto start = std::chrono::steady_clock::now();
-  pid_t pid = ::fork();
+  // vfork: the child shares our memory until execve (no page-table copy, as
+  // posix_spawn does); it runs childExec, which only makes system calls.
+  pid_t pid = ::vfork();
+  if (pid == 0)
+    childExec(child);
   if (pid < 0)
-    return fail(std::string("fork: ") + std::strerror(errno));
-  if (pid == 0) {
-    // Child: report a failing step through execW (close-on-exec) and _exit.
-    auto die = [&](int code) {
-      int err = errno;
-      int msg[2] = {code, err};
-      (void)!::write(execW.fd, msg, sizeof msg);
-      ::_exit(127);
-    };
-    ::setpgid(0, 0);
-    if (::dup2(inFd.fd, 0) < 0 || ::dup2(outW.fd, 1) < 0 || ::dup2(errW.fd, 2) < 0)
-      die(1);
-    // The records pipe is always fd 3 (so the environment does not depend on
-    // our descriptor numbers); every other inherited descriptor is closed.
-    if (req.recordsPipe) {
-      if (recW.fd == kRecordsFd ? ::fcntl(kRecordsFd, F_SETFD, 0) != 0
-                                : ::dup2(recW.fd, kRecordsFd) < 0)
-        die(2);
-    }
-    ::syscall(SYS_close_range, req.recordsPipe ? kRecordsFd + 1 : kRecordsFd, ~0U,
-              kCloseRangeCloexec);
-    if (workdir && ::chdir(workdir) != 0)
-      die(3);
-    if (!req.cpus.empty() && ::sched_setaffinity(0, sizeof cpuSet, &cpuSet) != 0)
-      die(4);
-    if (req.disableAslr && ::personality(ADDR_NO_RANDOMIZE) == -1)
-      die(5);
-    sigset_t none;
-    sigemptyset(&none);
-    ::sigprocmask(SIG_SETMASK, &none, nullptr);
-    ::signal(SIGPIPE, SIG_DFL);
-    ::execve(program.c_str(), argvPtrs.data(), envPtrs.data());
-    die(6);
-  }
+    return fail(std::string("vfork: ") + std::strerror(errno));
   ::setpgid(pid, pid); // also in the parent: no race with the timeout's kill(-pid)
   outW.reset();
   errW.reset();
