@@ -12,6 +12,7 @@
 #include "alea/runner/scheduler.hpp"
 #include "alea/runner/seeds.hpp"
 
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -428,6 +429,7 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
   std::int64_t failed = run.store.summary().failed;
   progress.start(finished, total);
   std::int64_t ranHere = 0;
+  auto lastCheck = std::chrono::steady_clock::now();
   for (const PlanEntry &entry : pending) {
     if (opts.maxExecutions >= 0 && ranHere >= opts.maxExecutions)
       break;
@@ -446,8 +448,11 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
     ++ranHere;
     ++finished;
     progress.update(finished, total, failed);
-    if (opts.recheckMachine)
+    // Cheap re-check of the machine state, at most once per second.
+    if (opts.recheckMachine && std::chrono::steady_clock::now() - lastCheck >= std::chrono::seconds(1)) {
       run.recheckMachine();
+      lastCheck = std::chrono::steady_clock::now();
+    }
   }
   progress.finish();
   run.outcome.summary = run.store.summary();
