@@ -4,7 +4,7 @@
 # `clang-19 -O2 -c` and with `clang-19 -O2 -c -fpass-plugin=AleaPlugin.so`
 # (ALEA_SEED set: all factors), plain and plugin alternating file by file so
 # that machine drift hits both alike. Prints total compile CPU times (user +
-# system of the compiler processes, from /usr/bin/time: less disturbed than
+# system of the compiler processes, from bash's `time`: less disturbed than
 # wall time on a shared machine) per round, the median ratio, and what the padding costs in code size (.text of all
 # objects, plain vs randomized) -- the one systematic side effect of the pass.
 # Usage: bench/passes/plugin_overhead.sh BUILD_DIR [ROUNDS] [LUA_SOURCE_DIR]
@@ -36,8 +36,13 @@ work="$build/bench-passes"
 rm -rf "$work" && mkdir -p "$work/plain" "$work/alea"
 flags=(-O2 -std=gnu99 -DLUA_COMPAT_5_3 -DLUA_USE_LINUX)
 
-# cpu CMD... -> user+system seconds of CMD, in milliseconds
-cpu() { /usr/bin/time -f '%U %S' "$@" 2>&1 >/dev/null | tail -n1 | awk '{ printf "%d", ($1 + $2) * 1000 }'; }
+# cpu CMD... -> user+system CPU time of CMD and its children, in milliseconds
+# (bash's `time` keyword: no dependency on the `time` package)
+cpu() {
+  local TIMEFORMAT='%3U %3S' t
+  t=$({ time "$@" >/dev/null 2>&1; } 2>&1)
+  awk -v t="$t" 'BEGIN { split(t, a, " "); printf "%d", (a[1] + a[2]) * 1000 }'
+}
 plainTotals=() aleaTotals=()
 for ((r = 1; r <= rounds; r++)); do
   plain=0 alea=0
