@@ -21,38 +21,102 @@ typedef void (*Handler)(Vm *, int64_t);
 
 #define NOINLINE __attribute__((noinline))
 static NOINLINE void opPush(Vm *m, int64_t a) { m->stack[m->sp++] = a; }
-static NOINLINE void opAdd(Vm *m, int64_t a) { m->sp--; m->stack[m->sp - 1] += m->stack[m->sp]; }
-static NOINLINE void opSub(Vm *m, int64_t a) { m->sp--; m->stack[m->sp - 1] -= m->stack[m->sp]; }
-static NOINLINE void opMul(Vm *m, int64_t a) { m->sp--; m->stack[m->sp - 1] *= m->stack[m->sp]; }
-static NOINLINE void opXor(Vm *m, int64_t a) { m->sp--; m->stack[m->sp - 1] ^= m->stack[m->sp]; }
-static NOINLINE void opShl(Vm *m, int64_t a) { m->stack[m->sp - 1] <<= (a & 7); }
-static NOINLINE void opShr(Vm *m, int64_t a) { m->stack[m->sp - 1] = (int64_t)((uint64_t)m->stack[m->sp - 1] >> (a & 7)); }
-static NOINLINE void opDup(Vm *m, int64_t a) { m->stack[m->sp] = m->stack[m->sp - 1]; m->sp++; }
-static NOINLINE void opSwap(Vm *m, int64_t a) { int64_t t = m->stack[m->sp - 1]; m->stack[m->sp - 1] = m->stack[m->sp - 2]; m->stack[m->sp - 2] = t; }
+static NOINLINE void opAdd(Vm *m, int64_t a) {
+  m->sp--;
+  m->stack[m->sp - 1] += m->stack[m->sp];
+}
+static NOINLINE void opSub(Vm *m, int64_t a) {
+  m->sp--;
+  m->stack[m->sp - 1] -= m->stack[m->sp];
+}
+static NOINLINE void opMul(Vm *m, int64_t a) {
+  m->sp--;
+  m->stack[m->sp - 1] *= m->stack[m->sp];
+}
+static NOINLINE void opXor(Vm *m, int64_t a) {
+  m->sp--;
+  m->stack[m->sp - 1] ^= m->stack[m->sp];
+}
+static NOINLINE void opShl(Vm *m, int64_t a) {
+  m->stack[m->sp - 1] <<= (a & 7);
+}
+static NOINLINE void opShr(Vm *m, int64_t a) {
+  m->stack[m->sp - 1] = (int64_t)((uint64_t)m->stack[m->sp - 1] >> (a & 7));
+}
+static NOINLINE void opDup(Vm *m, int64_t a) {
+  m->stack[m->sp] = m->stack[m->sp - 1];
+  m->sp++;
+}
+static NOINLINE void opSwap(Vm *m, int64_t a) {
+  int64_t t = m->stack[m->sp - 1];
+  m->stack[m->sp - 1] = m->stack[m->sp - 2];
+  m->stack[m->sp - 2] = t;
+}
 static NOINLINE void opDrop(Vm *m, int64_t a) { m->sp--; }
-static NOINLINE void opLoad(Vm *m, int64_t a) { m->stack[m->sp++] = m->reg[a & 3]; }
-static NOINLINE void opStore(Vm *m, int64_t a) { m->reg[a & 3] = m->stack[--m->sp]; }
+static NOINLINE void opLoad(Vm *m, int64_t a) {
+  m->stack[m->sp++] = m->reg[a & 3];
+}
+static NOINLINE void opStore(Vm *m, int64_t a) {
+  m->reg[a & 3] = m->stack[--m->sp];
+}
 static NOINLINE void opInc(Vm *m, int64_t a) { m->reg[a & 3]++; }
 static NOINLINE void opDec(Vm *m, int64_t a) { m->reg[a & 3]--; }
 static NOINLINE void opAnd(Vm *m, int64_t a) { m->stack[m->sp - 1] &= a; }
 static NOINLINE void opOr(Vm *m, int64_t a) { m->stack[m->sp - 1] |= a; }
-static NOINLINE void opNeg(Vm *m, int64_t a) { m->stack[m->sp - 1] = -m->stack[m->sp - 1]; }
-static NOINLINE void opMix(Vm *m, int64_t a) { uint64_t x = (uint64_t)m->stack[m->sp - 1]; x ^= x >> 29; x *= 0xbf58476d1ce4e5b9ull; m->stack[m->sp - 1] = (int64_t)(x ^ (x >> 32)); }
-static NOINLINE void opJnz(Vm *m, int64_t a) { if (m->reg[1] != 0) m->pc = (int)a - 1; }
+static NOINLINE void opNeg(Vm *m, int64_t a) {
+  m->stack[m->sp - 1] = -m->stack[m->sp - 1];
+}
+static NOINLINE void opMix(Vm *m, int64_t a) {
+  uint64_t x = (uint64_t)m->stack[m->sp - 1];
+  x ^= x >> 29;
+  x *= 0xbf58476d1ce4e5b9ull;
+  m->stack[m->sp - 1] = (int64_t)(x ^ (x >> 32));
+}
+static NOINLINE void opJnz(Vm *m, int64_t a) {
+  if (m->reg[1] != 0)
+    m->pc = (int)a - 1;
+}
 static NOINLINE void opNop(Vm *m, int64_t a) { (void)m; }
 
-enum { PUSH, ADD, SUB, MUL, XOR, SHL, SHR, DUP, SWAP, DROP, LOAD, STORE, INC, DEC, AND, OR, NEG, MIX, JNZ, NOP, HALT };
-static const Handler handlers[] = {opPush, opAdd, opSub, opMul, opXor, opShl, opShr, opDup, opSwap, opDrop,
-                                   opLoad, opStore, opInc, opDec, opAnd, opOr, opNeg, opMix, opJnz, opNop};
+enum {
+  PUSH,
+  ADD,
+  SUB,
+  MUL,
+  XOR,
+  SHL,
+  SHR,
+  DUP,
+  SWAP,
+  DROP,
+  LOAD,
+  STORE,
+  INC,
+  DEC,
+  AND,
+  OR,
+  NEG,
+  MIX,
+  JNZ,
+  NOP,
+  HALT
+};
+static const Handler handlers[] = {
+    opPush, opAdd,   opSub, opMul, opXor, opShl, opShr, opDup, opSwap, opDrop,
+    opLoad, opStore, opInc, opDec, opAnd, opOr,  opNeg, opMix, opJnz,  opNop};
 
-typedef struct { int op; int64_t arg; } Insn;
+typedef struct {
+  int op;
+  int64_t arg;
+} Insn;
 
 /* r0 = accumulator, r1 = loop counter (set before running). */
 static const Insn program[] = {
-    {LOAD, 0}, {PUSH, 3}, {MUL, 0}, {LOAD, 1}, {XOR, 0}, {MIX, 0}, {DUP, 0}, {SHR, 3},
-    {ADD, 0},  {AND, 0xffffffffff}, {PUSH, 7}, {SWAP, 0}, {SUB, 0}, {NEG, 0}, {NEG, 0},
-    {OR, 1},   {DUP, 0}, {SHL, 2}, {XOR, 0}, {NOP, 0}, {STORE, 0}, {INC, 2}, {DEC, 1},
-    {JNZ, 0},  {HALT, 0}};
+    {LOAD, 0},  {PUSH, 3}, {MUL, 0}, {LOAD, 1}, {XOR, 0},
+    {MIX, 0},   {DUP, 0},  {SHR, 3}, {ADD, 0},  {AND, 0xffffffffff},
+    {PUSH, 7},  {SWAP, 0}, {SUB, 0}, {NEG, 0},  {NEG, 0},
+    {OR, 1},    {DUP, 0},  {SHL, 2}, {XOR, 0},  {NOP, 0},
+    {STORE, 0}, {INC, 2},  {DEC, 1}, {JNZ, 0},  {HALT, 0}};
 
 static int64_t run(int64_t seed, int64_t loops) {
   Vm m = {{0}, 0, 0, {seed, loops, 0, 0}};

@@ -32,7 +32,10 @@ struct Rect final : Shape {
   Rect(std::int64_t a, std::int64_t b) : w(a), h(b) {}
   std::int64_t area() const override { return w * h; }
   std::int64_t perimeter() const override { return 2 * (w + h); }
-  void grow(std::int64_t d) override { w = (w + d) & 1023; h = (h + 2 * d) & 511; }
+  void grow(std::int64_t d) override {
+    w = (w + d) & 1023;
+    h = (h + 2 * d) & 511;
+  }
 };
 struct Tri final : Shape {
   std::int64_t b, h;
@@ -58,9 +61,16 @@ struct Hex final : Shape {
 struct Ring final : Shape {
   std::int64_t outer, inner;
   Ring(std::int64_t o, std::int64_t i) : outer(o), inner(i) {}
-  std::int64_t area() const override { return 355 * (outer * outer - inner * inner) / 113; }
-  std::int64_t perimeter() const override { return 710 * (outer + inner) / 113; }
-  void grow(std::int64_t d) override { outer = (outer + d) & 255; inner = outer / 2; }
+  std::int64_t area() const override {
+    return 355 * (outer * outer - inner * inner) / 113;
+  }
+  std::int64_t perimeter() const override {
+    return 710 * (outer + inner) / 113;
+  }
+  void grow(std::int64_t d) override {
+    outer = (outer + d) & 255;
+    inner = outer / 2;
+  }
 };
 
 std::uint64_t lcg(std::uint64_t &s) {
@@ -75,12 +85,24 @@ std::vector<std::unique_ptr<Shape>> makeScene(std::size_t n) {
     std::int64_t a = static_cast<std::int64_t>(lcg(seed) % 100 + 1);
     std::int64_t b = static_cast<std::int64_t>(lcg(seed) % 100 + 1);
     switch (lcg(seed) % 6) {
-    case 0: scene.push_back(std::make_unique<Square>(a)); break;
-    case 1: scene.push_back(std::make_unique<Rect>(a, b)); break;
-    case 2: scene.push_back(std::make_unique<Tri>(a, b)); break;
-    case 3: scene.push_back(std::make_unique<Circle>(a)); break;
-    case 4: scene.push_back(std::make_unique<Hex>(a)); break;
-    default: scene.push_back(std::make_unique<Ring>(a, b)); break;
+    case 0:
+      scene.push_back(std::make_unique<Square>(a));
+      break;
+    case 1:
+      scene.push_back(std::make_unique<Rect>(a, b));
+      break;
+    case 2:
+      scene.push_back(std::make_unique<Tri>(a, b));
+      break;
+    case 3:
+      scene.push_back(std::make_unique<Circle>(a));
+      break;
+    case 4:
+      scene.push_back(std::make_unique<Hex>(a));
+      break;
+    default:
+      scene.push_back(std::make_unique<Ring>(a, b));
+      break;
     }
   }
   return scene;
@@ -108,6 +130,7 @@ int main(int argc, char **argv) {
       checksum = checksum * 31 + step(scene, t + it);
     alea_iter_end();
   }
-  std::printf("shapes %d %016llx\n", iterations, static_cast<unsigned long long>(checksum));
+  std::printf("shapes %d %016llx\n", iterations,
+              static_cast<unsigned long long>(checksum));
   return 0;
 }

@@ -1,6 +1,7 @@
-// Measurement extraction (see measure.hpp): the `[measure]` table of a campaign,
-// the None and Regex sources, and the failure classification of an execution.
-// The JSON and record parsers live in measure_json.cpp and measure_records.cpp.
+// Measurement extraction (see measure.hpp): the `[measure]` table of a
+// campaign, the None and Regex sources, and the failure classification of an
+// execution. The JSON and record parsers live in measure_json.cpp and
+// measure_records.cpp.
 //
 // The None source follows hyperfine: wall clock measured by the runner around
 // the child, user and system time from the child's own rusage (wait4(2)), not
@@ -62,15 +63,15 @@ readChoice(const toml::table &table, std::string_view key,
                             "\"");
 }
 
-std::optional<MeasureSpecError> readString(const toml::table &table,
-                                           std::string_view key,
-                                           std::string &out) {
+std::optional<MeasureSpecError>
+readString(const toml::table &table, std::string_view key, std::string &out) {
   const toml::node *node = table.get(key);
   if (!node)
     return std::nullopt;
   const auto *str = node->as_string();
   if (!str)
-    return errorAt(*node, "measure." + std::string(key) + ": expected a string");
+    return errorAt(*node,
+                   "measure." + std::string(key) + ": expected a string");
   out = str->get();
   return std::nullopt;
 }
@@ -86,18 +87,30 @@ bool parseDouble(std::string_view text, double &out) {
 
 const char *signalName(int sig) {
   switch (sig) {
-  case SIGSEGV: return "SIGSEGV";
-  case SIGABRT: return "SIGABRT";
-  case SIGBUS: return "SIGBUS";
-  case SIGFPE: return "SIGFPE";
-  case SIGILL: return "SIGILL";
-  case SIGKILL: return "SIGKILL";
-  case SIGTERM: return "SIGTERM";
-  case SIGINT: return "SIGINT";
-  case SIGPIPE: return "SIGPIPE";
-  case SIGTRAP: return "SIGTRAP";
-  case SIGXCPU: return "SIGXCPU";
-  default: return nullptr;
+  case SIGSEGV:
+    return "SIGSEGV";
+  case SIGABRT:
+    return "SIGABRT";
+  case SIGBUS:
+    return "SIGBUS";
+  case SIGFPE:
+    return "SIGFPE";
+  case SIGILL:
+    return "SIGILL";
+  case SIGKILL:
+    return "SIGKILL";
+  case SIGTERM:
+    return "SIGTERM";
+  case SIGINT:
+    return "SIGINT";
+  case SIGPIPE:
+    return "SIGPIPE";
+  case SIGTRAP:
+    return "SIGTRAP";
+  case SIGXCPU:
+    return "SIGXCPU";
+  default:
+    return nullptr;
   }
 }
 
@@ -157,8 +170,9 @@ MeasureSpecResult parseMeasureSpec(const toml::table &table) {
   spec.source = static_cast<IterationSource>(source);
 
   // Keys that belong to another source are mistakes worth reporting.
-  auto only = [&](std::string_view key, IterationSource owner,
-                  std::string_view ownerName) -> std::optional<MeasureSpecError> {
+  auto only =
+      [&](std::string_view key, IterationSource owner,
+          std::string_view ownerName) -> std::optional<MeasureSpecError> {
     const toml::node *node = table.get(key);
     if (node && spec.source != owner)
       return errorAt(*node, "measure." + std::string(key) +
@@ -196,10 +210,11 @@ MeasureSpecResult parseMeasureSpec(const toml::table &table) {
   spec.stream = static_cast<OutputStream>(stream);
 
   int field = static_cast<int>(GbenchField::RealTime);
-  if (auto e = readChoice(table, "field",
-                          {{"real_time", static_cast<int>(GbenchField::RealTime)},
-                           {"cpu_time", static_cast<int>(GbenchField::CpuTime)}},
-                          field))
+  if (auto e =
+          readChoice(table, "field",
+                     {{"real_time", static_cast<int>(GbenchField::RealTime)},
+                      {"cpu_time", static_cast<int>(GbenchField::CpuTime)}},
+                     field))
     return fail(*e);
   spec.gbenchField = static_cast<GbenchField>(field);
 
@@ -208,9 +223,10 @@ MeasureSpecResult parseMeasureSpec(const toml::table &table) {
   if (auto scale = unitToSeconds(spec.unit)) {
     spec.unitScale = *scale;
   } else {
-    return fail(errorAt(*table.get("unit"),
-                        "measure.unit: expected one of ns, us, ms, s, min, got \"" +
-                            spec.unit + "\""));
+    return fail(
+        errorAt(*table.get("unit"),
+                "measure.unit: expected one of ns, us, ms, s, min, got \"" +
+                    spec.unit + "\""));
   }
 
   if (auto e = readString(table, "regex", spec.regex))
@@ -253,17 +269,28 @@ namespace {
 Extraction extractNone(const MeasureSpec &spec, const ExecutionOutput &out) {
   double v = 0;
   switch (spec.metric) {
-  case Metric::Wall: v = out.wallSeconds; break;
-  case Metric::User: v = out.userSeconds; break;
-  case Metric::Sys: v = out.sysSeconds; break;
-  case Metric::Cpu: v = out.userSeconds + out.sysSeconds; break;
-  case Metric::Rss: v = static_cast<double>(out.maxRssKiB); break;
+  case Metric::Wall:
+    v = out.wallSeconds;
+    break;
+  case Metric::User:
+    v = out.userSeconds;
+    break;
+  case Metric::Sys:
+    v = out.sysSeconds;
+    break;
+  case Metric::Cpu:
+    v = out.userSeconds + out.sysSeconds;
+    break;
+  case Metric::Rss:
+    v = static_cast<double>(out.maxRssKiB);
+    break;
   }
   if (!(v > 0) || !std::isfinite(v)) {
     // A 0 CPU time is the clock's resolution, not a measurement.
-    return {{}, "measured " + formatNumber(v) +
-                    " for the whole execution: not a positive value (the "
-                    "metric is below its resolution)"};
+    return {{},
+            "measured " + formatNumber(v) +
+                " for the whole execution: not a positive value (the "
+                "metric is below its resolution)"};
   }
   return {{v}, {}};
 }
@@ -271,7 +298,8 @@ Extraction extractNone(const MeasureSpec &spec, const ExecutionOutput &out) {
 Extraction extractRegex(const MeasureSpec &spec, const ExecutionOutput &out) {
   const std::string &text =
       spec.stream == OutputStream::Stdout ? out.stdoutText : out.stderrTail;
-  const char *streamName = spec.stream == OutputStream::Stdout ? "stdout" : "stderr";
+  const char *streamName =
+      spec.stream == OutputStream::Stdout ? "stdout" : "stderr";
   Extraction ex;
   std::regex re;
   try {
@@ -285,13 +313,15 @@ Extraction extractRegex(const MeasureSpec &spec, const ExecutionOutput &out) {
     std::string captured = m.size() > 1 ? m[1].str() : m[0].str();
     double v = 0;
     if (!parseDouble(captured, v))
-      return {{}, "iteration " + std::to_string(ex.values.size()) + ": \"" +
-                      captured + "\" at byte " + std::to_string(m.position(1)) +
-                      " of " + streamName + " is not a number"};
+      return {{},
+              "iteration " + std::to_string(ex.values.size()) + ": \"" +
+                  captured + "\" at byte " + std::to_string(m.position(1)) +
+                  " of " + streamName + " is not a number"};
     v *= spec.unitScale;
     if (!(v > 0) || !std::isfinite(v))
-      return {{}, "iteration " + std::to_string(ex.values.size()) + ": value " +
-                      captured + " is not a positive finite time"};
+      return {{},
+              "iteration " + std::to_string(ex.values.size()) + ": value " +
+                  captured + " is not a positive finite time"};
     ex.values.push_back(v);
   }
   if (ex.values.empty())
@@ -319,8 +349,7 @@ Extraction extractIterations(const MeasureSpec &spec,
 }
 
 std::string describeFailure(const ExecutionOutput &out, int expectedExit) {
-  if (out.timedOut)
-  {
+  if (out.timedOut) {
     char buf[48];
     std::snprintf(buf, sizeof buf, "timed out after %.2f s", out.wallSeconds);
     return buf;

@@ -22,7 +22,14 @@ namespace alea::runner {
 namespace {
 
 struct JsonValue {
-  enum class Type { Null, Bool, Number, String, Array, Object } type = Type::Null;
+  enum class Type {
+    Null,
+    Bool,
+    Number,
+    String,
+    Array,
+    Object
+  } type = Type::Null;
   bool boolean = false;
   double number = 0;
   std::string string;
@@ -122,7 +129,9 @@ private:
   bool parseNumber(double &out) {
     // Validate the JSON number grammar, then convert with from_chars.
     const std::size_t start = pos_;
-    auto digit = [&] { return pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9'; };
+    auto digit = [&] {
+      return pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9';
+    };
     if (text_[pos_] == '-')
       ++pos_;
     if (!digit())
@@ -149,7 +158,8 @@ private:
       while (digit())
         ++pos_;
     }
-    auto [ptr, ec] = std::from_chars(text_.data() + start, text_.data() + pos_, out);
+    auto [ptr, ec] =
+        std::from_chars(text_.data() + start, text_.data() + pos_, out);
     if (ec == std::errc::result_out_of_range) {
       out = text_[start] == '-' ? -std::numeric_limits<double>::infinity()
                                 : std::numeric_limits<double>::infinity();
@@ -224,14 +234,30 @@ private:
         return fail("unterminated escape");
       char e = text_[pos_++];
       switch (e) {
-      case '"': out += '"'; break;
-      case '\\': out += '\\'; break;
-      case '/': out += '/'; break;
-      case 'b': out += '\b'; break;
-      case 'f': out += '\f'; break;
-      case 'n': out += '\n'; break;
-      case 'r': out += '\r'; break;
-      case 't': out += '\t'; break;
+      case '"':
+        out += '"';
+        break;
+      case '\\':
+        out += '\\';
+        break;
+      case '/':
+        out += '/';
+        break;
+      case 'b':
+        out += '\b';
+        break;
+      case 'f':
+        out += '\f';
+        break;
+      case 'n':
+        out += '\n';
+        break;
+      case 'r':
+        out += '\r';
+        break;
+      case 't':
+        out += '\t';
+        break;
       case 'u': {
         std::uint32_t cp = 0;
         if (!parseHex4(cp))
@@ -334,13 +360,15 @@ Extraction parseGoogleBenchmarkJson(std::string_view json, GbenchField field,
   JsonValue doc;
   JsonReader reader(json);
   if (!reader.parseDocument(doc))
-    return {{}, "malformed JSON at byte " + std::to_string(reader.errorOffset()) +
-                    ": " + reader.errorMessage()};
+    return {{},
+            "malformed JSON at byte " + std::to_string(reader.errorOffset()) +
+                ": " + reader.errorMessage()};
   const JsonValue *benchmarks =
       doc.type == JsonValue::Type::Object ? doc.get("benchmarks") : nullptr;
   if (!benchmarks || benchmarks->type != JsonValue::Type::Array)
-    return {{}, "Google Benchmark JSON without a \"benchmarks\" array (run the "
-                "program with --benchmark_format=json)"};
+    return {{},
+            "Google Benchmark JSON without a \"benchmarks\" array (run the "
+            "program with --benchmark_format=json)"};
 
   std::optional<std::regex> filter;
   if (!nameFilter.empty()) {
@@ -350,7 +378,8 @@ Extraction parseGoogleBenchmarkJson(std::string_view json, GbenchField field,
       return {{}, std::string("invalid benchmark name filter: ") + e.what()};
     }
   }
-  const char *fieldName = field == GbenchField::RealTime ? "real_time" : "cpu_time";
+  const char *fieldName =
+      field == GbenchField::RealTime ? "real_time" : "cpu_time";
 
   Extraction ex;
   std::string chosenName;
@@ -377,24 +406,27 @@ Extraction parseGoogleBenchmarkJson(std::string_view json, GbenchField field,
     if (const JsonValue *err = entry.get("error_occurred");
         err && err->type == JsonValue::Type::Bool && err->boolean) {
       const JsonValue *msg = entry.get("error_message");
-      return {{}, "benchmark " + name->string + " reported an error" +
-                      (msg && msg->type == JsonValue::Type::String
-                           ? ": " + msg->string
-                           : std::string())};
+      return {{},
+              "benchmark " + name->string + " reported an error" +
+                  (msg && msg->type == JsonValue::Type::String
+                       ? ": " + msg->string
+                       : std::string())};
     }
     if (chosenName.empty()) {
       chosenName = id;
     } else if (id != chosenName) {
-      return {{}, "several benchmarks in the JSON output (" + chosenName +
-                      ", " + id + "): set measure.filter to choose one"};
+      return {{},
+              "several benchmarks in the JSON output (" + chosenName + ", " +
+                  id + "): set measure.filter to choose one"};
     }
     const JsonValue *value = entry.get(fieldName);
     if (!value || value->type != JsonValue::Type::Number)
       return {{}, where + " has no numeric \"" + fieldName + "\""};
     double scale = 1e-9; // google/benchmark's default unit
     if (const JsonValue *unit = entry.get("time_unit")) {
-      auto s = unit->type == JsonValue::Type::String ? unitToSeconds(unit->string)
-                                                     : std::nullopt;
+      auto s = unit->type == JsonValue::Type::String
+                   ? unitToSeconds(unit->string)
+                   : std::nullopt;
       if (!s)
         return {{}, where + ": unknown time_unit"};
       scale = *s;

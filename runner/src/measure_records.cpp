@@ -49,15 +49,16 @@ Extraction parseRecords(std::string_view bytes) {
       return failAt(offset, "bad record magic (not an <alea/iter.h> record)");
     const auto version = loadLE(bytes, offset + 4, 2);
     if (version != kVersion)
-      return failAt(offset, "unsupported record version " + std::to_string(version));
+      return failAt(offset,
+                    "unsupported record version " + std::to_string(version));
     const auto kind = loadLE(bytes, offset + 6, 2);
     const std::uint64_t index = loadLE(bytes, offset + 8, 8);
     const std::uint64_t ns = loadLE(bytes, offset + 16, 8);
     switch (static_cast<Kind>(kind)) {
     case Kind::Begin:
       if (!open.emplace(index, ns).second)
-        return failAt(offset, "iteration " + std::to_string(index) +
-                                  " began twice");
+        return failAt(offset,
+                      "iteration " + std::to_string(index) + " began twice");
       break;
     case Kind::End: {
       auto it = open.find(index);
@@ -86,11 +87,13 @@ Extraction parseRecords(std::string_view bytes) {
                               std::to_string(bytes.size() - offset) + " of " +
                               std::to_string(kRecordSize) + " bytes)");
   if (!open.empty())
-    return {{}, "iteration " + std::to_string(open.begin()->first) +
-                    " began but never ended"};
+    return {{},
+            "iteration " + std::to_string(open.begin()->first) +
+                " began but never ended"};
   if (ex.values.empty())
-    return {{}, "no iteration matched: the program wrote no <alea/iter.h> "
-                "record (is ALEA_ITER_FD passed through?)"};
+    return {{},
+            "no iteration matched: the program wrote no <alea/iter.h> "
+            "record (is ALEA_ITER_FD passed through?)"};
   return ex;
 }
 

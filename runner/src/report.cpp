@@ -10,7 +10,8 @@
 //  - benchmarks that cannot be analysed (a system with < 2 builds of data);
 //  - machine-state changes recorded between executions;
 //  - identical layouts: two builds of one system with equal layout fingerprint
-//    (or equal binary when no fingerprint is known): randomization did not take;
+//    (or equal binary when no fingerprint is known): randomization did not
+//    take;
 //  - layout sensitivity: best and worst build mean per system (max/min).
 #include "alea/runner/report.hpp"
 
@@ -98,12 +99,14 @@ CampaignReport buildCampaignReport(const CampaignData &data,
 
   // --- failures, grouped by system, benchmark and cause ---
   {
-    std::map<std::tuple<std::string, std::string, std::string>, std::size_t> index;
+    std::map<std::tuple<std::string, std::string, std::string>, std::size_t>
+        index;
     for (const auto &f : data.failures) {
       std::string cause = failureCause(f);
       // Timeouts differ only in the measured wall time: one group.
       auto key = std::make_tuple(f.benchmark, f.system,
-                                 f.status == "timeout" ? std::string("timeout") : cause);
+                                 f.status == "timeout" ? std::string("timeout")
+                                                       : cause);
       auto [it, fresh] = index.emplace(key, r.failures.size());
       if (fresh) {
         FailureGroup g;
@@ -117,8 +120,8 @@ CampaignReport buildCampaignReport(const CampaignData &data,
       FailureGroup &g = r.failures[it->second];
       ++g.count;
       if (g.where.size() < 3)
-        g.where.push_back("build " + std::to_string(f.buildIndex) + " execution " +
-                          std::to_string(f.executionIndex));
+        g.where.push_back("build " + std::to_string(f.buildIndex) +
+                          " execution " + std::to_string(f.executionIndex));
     }
     // Campaign order: benchmarks, then systems, as the store lists them.
     auto rank = [](const std::vector<std::string> &v, const std::string &x) {
@@ -132,8 +135,8 @@ CampaignReport buildCampaignReport(const CampaignData &data,
                                         rank(data.systems, b.system));
                      });
     for (const auto &g : r.failures)
-      r.warnings.push_back("failed: " + plural(g.count, "execution") + " of " + g.benchmark +
-                           " on " + g.system + ": " + g.cause);
+      r.warnings.push_back("failed: " + plural(g.count, "execution") + " of " +
+                           g.benchmark + " on " + g.system + ": " + g.cause);
   }
 
   // --- builds: failures and identical layouts ---
@@ -142,14 +145,16 @@ CampaignReport buildCampaignReport(const CampaignData &data,
     for (const auto &b : data.builds) {
       if (b.status == "failed") {
         ++r.failedBuilds;
-        r.warnings.push_back("failed: build " + std::to_string(b.buildIndex) + " of " +
-                             b.system + (b.logTail.empty()
-                                             ? std::string()
-                                             : ": " + lastLines(b.logTail, 1)));
+        r.warnings.push_back("failed: build " + std::to_string(b.buildIndex) +
+                             " of " + b.system +
+                             (b.logTail.empty()
+                                  ? std::string()
+                                  : ": " + lastLines(b.logTail, 1)));
         continue;
       }
       ++r.builds;
-      const std::string &id = !b.fingerprint.empty() ? b.fingerprint : b.binaryHash;
+      const std::string &id =
+          !b.fingerprint.empty() ? b.fingerprint : b.binaryHash;
       if (!id.empty())
         same[{b.system, id}].push_back(b.buildIndex);
     }
@@ -159,16 +164,18 @@ CampaignReport buildCampaignReport(const CampaignData &data,
       std::string list;
       for (int b : builds)
         list += (list.empty() ? "" : ", ") + std::to_string(b);
-      r.warnings.push_back("identical layouts: builds " + list + " of " + key.first +
-                           " have the same layout fingerprint (the randomization did not "
-                           "take: check that the build uses $CC/$CXX)");
+      r.warnings.push_back(
+          "identical layouts: builds " + list + " of " + key.first +
+          " have the same layout fingerprint (the randomization did not "
+          "take: check that the build uses $CC/$CXX)");
     }
   }
 
   if (data.planned > 0 && data.executed < data.planned)
-    r.warnings.push_back("incomplete campaign: " + std::to_string(data.executed) + " of " +
-                         std::to_string(data.planned) +
-                         " planned executions were run (run `alea run` again to resume)");
+    r.warnings.push_back(
+        "incomplete campaign: " + std::to_string(data.executed) + " of " +
+        std::to_string(data.planned) +
+        " planned executions were run (run `alea run` again to resume)");
   for (const auto &m : data.machineChanges)
     r.warnings.push_back("machine state changed during the campaign at " + m);
 
@@ -228,14 +235,16 @@ CampaignReport buildCampaignReport(const CampaignData &data,
   // diagnostics (ReportOptions::diagnostics): reported per benchmark there.
 
   if (analysed.empty()) {
-    r.analysisError = "no benchmark has data from 2 or more builds of every system";
+    r.analysisError =
+        "no benchmark has data from 2 or more builds of every system";
     return r;
   }
 
   // --- the engine ---
-  analysis::Table table(withIterations
-                            ? std::vector<std::string>{"build", "execution", "iteration"}
-                            : std::vector<std::string>{"build", "execution"});
+  analysis::Table table(
+      withIterations
+          ? std::vector<std::string>{"build", "execution", "iteration"}
+          : std::vector<std::string>{"build", "execution"});
   // Baseline first, so the table's system order matches the report's.
   std::vector<std::string> order = data.systems;
   if (!data.baseline.empty()) {
@@ -270,8 +279,9 @@ CampaignReport buildCampaignReport(const CampaignData &data,
   ro.bootstrapReplicates = options.bootstrapReplicates;
   ro.threads = options.threads;
   ro.diagnostics = true; // outliers, layout modes, warm-up trends
-  ro.seed = options.seed ? *options.seed
-                         : alea::mixSeed(parseHexSeed(data.seed), "report-bootstrap");
+  ro.seed = options.seed
+                ? *options.seed
+                : alea::mixSeed(parseHexSeed(data.seed), "report-bootstrap");
   // Planner costs measured by this campaign, in units of one measurement
   // (KJ TR 2012 §5: c_i is the cost of a new unit at level i): a build costs
   // its build time, an execution its wall time minus the kept iterations.
@@ -285,7 +295,8 @@ CampaignReport buildCampaignReport(const CampaignData &data,
         buildSeconds += b.seconds;
         ++builds;
       }
-    const double unitValue = data.measurements.empty() ? 0 : sum / data.measurements.size();
+    const double unitValue =
+        data.measurements.empty() ? 0 : sum / data.measurements.size();
     if (unitValue > 0 && builds > 0 && data.unit == "s") {
       const double buildCost = buildSeconds / builds / unitValue;
       if (withIterations) {
@@ -310,13 +321,15 @@ CampaignReport buildCampaignReport(const CampaignData &data,
   auto report = analysis::buildReport(table, ro);
   if (!report) {
     r.analysisError = report.error();
-    r.warnings.push_back("the statistics engine could not analyse the data: " + report.error());
+    r.warnings.push_back("the statistics engine could not analyse the data: " +
+                         report.error());
     return r;
   }
   r.analysis = std::move(*report);
   if (r.layoutStudy)
     r.analysis->warnings.push_back(
-        "one system: this campaign is a layout-sensitivity study (no ratio to compare)");
+        "one system: this campaign is a layout-sensitivity study (no ratio to "
+        "compare)");
   for (const auto &w : r.warnings)
     r.analysis->warnings.push_back(w);
   return r;

@@ -29,12 +29,14 @@ double toDouble(const std::optional<std::string> &s, double fallback) {
 Status checkIsCampaignStore(const std::string &path) {
   sqlite3 *db = nullptr;
   Status status;
-  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-    status = Error{"cannot open '" + path + "': " + (db ? sqlite3_errmsg(db) : "out of memory")};
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) !=
+      SQLITE_OK) {
+    status = Error{"cannot open '" + path +
+                   "': " + (db ? sqlite3_errmsg(db) : "out of memory")};
   } else {
     sqlite3_stmt *st = nullptr;
-    if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'version'", -1, &st,
-                           nullptr) != SQLITE_OK ||
+    if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'version'",
+                           -1, &st, nullptr) != SQLITE_OK ||
         sqlite3_step(st) != SQLITE_ROW)
       status = Error{"'" + path + "' is not an alea campaign store (" +
                      std::string(sqlite3_errmsg(db)) + ")"};
@@ -104,13 +106,14 @@ Expected<CampaignData> loadCampaignData(Store &store) {
   {
     // Failed executions. A failed build leaves build_id NULL or pointing to a
     // failed build: the plan row still names its system and build index.
-    Statement st(db,
-                 "SELECT s.name, b.name, p.build_index, e.execution_index, e.status, "
-                 "e.exit_code, e.signal, e.error, e.stderr_tail "
-                 "FROM execution e JOIN plan p ON p.position = e.plan_position "
-                 "JOIN system s ON s.id = p.system_id "
-                 "JOIN benchmark b ON b.id = e.benchmark_id "
-                 "WHERE e.status <> 'ok' ORDER BY e.plan_position");
+    Statement st(
+        db,
+        "SELECT s.name, b.name, p.build_index, e.execution_index, e.status, "
+        "e.exit_code, e.signal, e.error, e.stderr_tail "
+        "FROM execution e JOIN plan p ON p.position = e.plan_position "
+        "JOIN system s ON s.id = p.system_id "
+        "JOIN benchmark b ON b.id = e.benchmark_id "
+        "WHERE e.status <> 'ok' ORDER BY e.plan_position");
     while (st.step()) {
       FailedExecution f;
       f.system = st.columnText(0);
@@ -128,10 +131,12 @@ Expected<CampaignData> loadCampaignData(Store &store) {
       return Error{"store '" + d.storePath + "': " + store.lastError()};
   }
   {
-    Statement st(db, "SELECT s.name, bu.build_index, bu.seed, bu.status, bu.build_seconds, "
-                     "bu.fingerprint, bu.binary_hash, bu.log_tail "
-                     "FROM build bu JOIN system s ON s.id = bu.system_id "
-                     "ORDER BY s.position, bu.build_index");
+    Statement st(
+        db,
+        "SELECT s.name, bu.build_index, bu.seed, bu.status, bu.build_seconds, "
+        "bu.fingerprint, bu.binary_hash, bu.log_tail "
+        "FROM build bu JOIN system s ON s.id = bu.system_id "
+        "ORDER BY s.position, bu.build_index");
     while (st.step()) {
       BuildInfo b;
       b.system = st.columnText(0);
@@ -156,7 +161,8 @@ Expected<CampaignData> loadCampaignData(Store &store) {
     }
   }
   {
-    Statement st(db, "SELECT avg(wall_seconds) FROM execution WHERE status = 'ok'");
+    Statement st(db,
+                 "SELECT avg(wall_seconds) FROM execution WHERE status = 'ok'");
     if (st.step() && !st.columnIsNull(0))
       d.meanExecutionSeconds = st.columnDouble(0);
   }

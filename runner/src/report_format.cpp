@@ -63,19 +63,25 @@ std::string summaryLine(const CampaignReport &r) {
   std::string systems;
   for (std::size_t i = 0; i < r.systems.size(); ++i) {
     systems += (i ? ", " : "") + r.systems[i];
-    if (r.analysis && r.systems[i] == r.analysis->baseline && r.systems.size() > 1)
+    if (r.analysis && r.systems[i] == r.analysis->baseline &&
+        r.systems.size() > 1)
       systems += " (baseline)";
   }
   return plural(r.systems.size(), "system") + " [" + systems + "], " +
-         plural(r.benchmarks.size(), "benchmark") + "; " + plural(r.builds, "build") +
-         (r.failedBuilds ? " (+" + std::to_string(r.failedBuilds) + " failed)" : "") + ", " +
-         std::to_string(r.executed) + " of " + plural(r.planned, "planned execution") + " (" +
-         std::to_string(r.failed) + " failed), " + plural(r.measurements, "measurement");
+         plural(r.benchmarks.size(), "benchmark") + "; " +
+         plural(r.builds, "build") +
+         (r.failedBuilds ? " (+" + std::to_string(r.failedBuilds) + " failed)"
+                         : "") +
+         ", " + std::to_string(r.executed) + " of " +
+         plural(r.planned, "planned execution") + " (" +
+         std::to_string(r.failed) + " failed), " +
+         plural(r.measurements, "measurement") + " after warm-up";
 }
 
 std::string textReport(const CampaignReport &r) {
-  std::string o = "campaign " + (r.name.empty() ? std::string("(unnamed)") : r.name) +
-                  "  [" + r.storePath + "]\n  " + summaryLine(r) + "\n";
+  std::string o = "campaign " +
+                  (r.name.empty() ? std::string("(unnamed)") : r.name) + "  [" +
+                  r.storePath + "]\n  " + summaryLine(r) + "\n";
   if (r.layoutStudy)
     o += "  one system: a layout-sensitivity study\n";
   o += "\n";
@@ -89,16 +95,18 @@ std::string textReport(const CampaignReport &r) {
   if (!r.sensitivity.empty()) {
     o += "\nlayout sensitivity (best and worst build mean of each system):\n";
     for (const auto &s : r.sensitivity)
-      o += "  " + s.benchmark + " on " + s.system + ": best and worst layout differ by " +
-           percent(s.spread()) + " (" + seconds(s.best) + " build " +
-           std::to_string(s.bestBuild) + ", " + seconds(s.worst) + " build " +
-           std::to_string(s.worstBuild) + "; " + plural(s.builds, "build") + ")\n";
+      o += "  " + s.benchmark + " on " + s.system +
+           ": best and worst layout differ by " + percent(s.spread()) + " (" +
+           seconds(s.best) + " build " + std::to_string(s.bestBuild) + ", " +
+           seconds(s.worst) + " build " + std::to_string(s.worstBuild) + "; " +
+           plural(s.builds, "build") + ")\n";
   }
   if (!r.failures.empty()) {
     o += "\nfailures (recorded, not used as data):\n";
     for (const auto &f : r.failures) {
-      o += "  " + f.benchmark + " on " + f.system + ": " + plural(f.count, "execution") +
-           " failed (" + f.status + "): " + f.cause + " (" + joined(f.where) +
+      o += "  " + f.benchmark + " on " + f.system + ": " +
+           plural(f.count, "execution") + " failed (" + f.status +
+           "): " + f.cause + " (" + joined(f.where) +
            (f.count > f.where.size() ? ", ..." : "") + ")\n";
       if (!f.stderrTail.empty())
         o += indentLines(f.stderrTail, "    stderr| ");
@@ -119,7 +127,8 @@ std::string mdEscape(const std::string &s) {
 
 std::string mdReport(const CampaignReport &r) {
   std::string o = "# alea campaign report: " + mdEscape(r.name) + "\n\n" +
-                  mdEscape(summaryLine(r)) + "\n\nStore: `" + r.storePath + "`\n\n";
+                  mdEscape(summaryLine(r)) + "\n\nStore: `" + r.storePath +
+                  "`\n\n";
   if (r.layoutStudy)
     o += "One system: a layout-sensitivity study.\n\n";
   if (r.analysis) {
@@ -131,12 +140,13 @@ std::string mdReport(const CampaignReport &r) {
     o += "\n";
   }
   if (!r.sensitivity.empty()) {
-    o += "## Layout sensitivity\n\n| benchmark | system | builds | best | worst | "
+    o += "## Layout sensitivity\n\n| benchmark | system | builds | best | "
+         "worst | "
          "spread |\n|---|---|---:|---:|---:|---:|\n";
     for (const auto &s : r.sensitivity)
       o += "| " + mdEscape(s.benchmark) + " | " + mdEscape(s.system) + " | " +
-           std::to_string(s.builds) + " | " + seconds(s.best) + " | " + seconds(s.worst) +
-           " | " + percent(s.spread()) + " |\n";
+           std::to_string(s.builds) + " | " + seconds(s.best) + " | " +
+           seconds(s.worst) + " | " + percent(s.spread()) + " |\n";
     o += "\n";
   }
   if (!r.failures.empty()) {
@@ -144,7 +154,8 @@ std::string mdReport(const CampaignReport &r) {
          "|---|---|---:|---|---|\n";
     for (const auto &f : r.failures)
       o += "| " + mdEscape(f.benchmark) + " | " + mdEscape(f.system) + " | " +
-           std::to_string(f.count) + " | " + f.status + " | " + mdEscape(f.cause) + " |\n";
+           std::to_string(f.count) + " | " + f.status + " | " +
+           mdEscape(f.cause) + " |\n";
   }
   return o;
 }
@@ -206,17 +217,18 @@ std::string jsonReport(const CampaignReport &r) {
     w.value(r.analysisError);
   w.endObject();
 
-  std::string engine = r.analysis
-                           ? analysis::formatReport(*r.analysis, analysis::Format::Json)
-                           : std::string("null");
-  auto nested = [](const std::string &json) { // indented one level, no final newline
-    std::string t = indentLines(json, "  ").substr(2);
-    while (!t.empty() && (t.back() == '\n' || t.back() == ' '))
-      t.pop_back();
-    return t;
-  };
-  return "{\n  \"alea_campaign_report\": 1,\n  \"campaign\": " + nested(w.str()) +
-         ",\n  \"report\": " + nested(engine) + "\n}\n";
+  std::string engine =
+      r.analysis ? analysis::formatReport(*r.analysis, analysis::Format::Json)
+                 : std::string("null");
+  auto nested =
+      [](const std::string &json) { // indented one level, no final newline
+        std::string t = indentLines(json, "  ").substr(2);
+        while (!t.empty() && (t.back() == '\n' || t.back() == ' '))
+          t.pop_back();
+        return t;
+      };
+  return "{\n  \"alea_campaign_report\": 1,\n  \"campaign\": " +
+         nested(w.str()) + ",\n  \"report\": " + nested(engine) + "\n}\n";
 }
 
 std::string csvField(const std::string &s) {
@@ -229,13 +241,14 @@ std::string csvField(const std::string &s) {
 }
 
 std::string csvReport(const CampaignReport &r) {
-  std::string o = r.analysis ? analysis::formatReport(*r.analysis, analysis::Format::Csv)
-                             : "benchmark,system,baseline,statistic,method,estimate,lower,"
-                               "upper,decision\n";
+  std::string o =
+      r.analysis ? analysis::formatReport(*r.analysis, analysis::Format::Csv)
+                 : "benchmark,system,baseline,statistic,method,estimate,lower,"
+                   "upper,decision\n";
   for (const auto &s : r.sensitivity)
-    o += csvField(s.benchmark) + "," + csvField(s.system) + ",,layout_spread,build_means," +
-         JsonWriter::number(s.spread()) + "," + JsonWriter::number(s.best) + "," +
-         JsonWriter::number(s.worst) + ",\n";
+    o += csvField(s.benchmark) + "," + csvField(s.system) +
+         ",,layout_spread,build_means," + JsonWriter::number(s.spread()) + "," +
+         JsonWriter::number(s.best) + "," + JsonWriter::number(s.worst) + ",\n";
   for (const auto &f : r.failures)
     o += csvField(f.benchmark) + "," + csvField(f.system) + ",,failures," +
          csvField(f.status) + "," + std::to_string(f.count) + ",,,\n";
@@ -244,7 +257,8 @@ std::string csvReport(const CampaignReport &r) {
 
 } // namespace
 
-std::string formatCampaignReport(const CampaignReport &report, analysis::Format format) {
+std::string formatCampaignReport(const CampaignReport &report,
+                                 analysis::Format format) {
   switch (format) {
   case analysis::Format::Text:
     return textReport(report);

@@ -68,7 +68,8 @@ Captured runChild(std::vector<std::string> argv, bool withPipe) {
     envp.push_back(e.data());
   envp.push_back(nullptr);
   pid_t pid;
-  EXPECT_EQ(posix_spawn(&pid, argvp[0], &fa, nullptr, argvp.data(), envp.data()), 0);
+  EXPECT_EQ(
+      posix_spawn(&pid, argvp[0], &fa, nullptr, argvp.data(), envp.data()), 0);
   posix_spawn_file_actions_destroy(&fa);
   close(outPipe[1]);
   close(iterPipe[1]);
@@ -97,8 +98,9 @@ TEST(MeasureSpec, EmptyTableMeansWallTimePerExecution) {
 }
 
 TEST(MeasureSpec, RegexWithUnit) {
-  auto r = parseSpec("[measure]\nsource = \"regex\"\nregex = 'took ([0-9.]+) ms'\n"
-                     "unit = \"ms\"\nstream = \"stderr\"\n");
+  auto r =
+      parseSpec("[measure]\nsource = \"regex\"\nregex = 'took ([0-9.]+) ms'\n"
+                "unit = \"ms\"\nstream = \"stderr\"\n");
   ASSERT_TRUE(r.ok()) << r.error->message;
   EXPECT_EQ(r.spec.source, IterationSource::Regex);
   EXPECT_EQ(r.spec.stream, OutputStream::Stderr);
@@ -125,7 +127,8 @@ TEST(MeasureSpec, UnknownSourceGivesLineColumnAndChoices) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error->line, 3);
   EXPECT_EQ(r.error->column, 10); // the value starts after `source = `
-  EXPECT_NE(r.error->message.find("none, regex, gbench, records"), std::string::npos);
+  EXPECT_NE(r.error->message.find("none, regex, gbench, records"),
+            std::string::npos);
   EXPECT_NE(r.error->message.find("\"perf\""), std::string::npos);
 }
 
@@ -163,11 +166,13 @@ TEST(MeasureSpec, RegexSourceNeedsARegexWithAGroup) {
   EXPECT_NE(noGroup.error->message.find("capture group"), std::string::npos);
   auto bad = parseSpec("[measure]\nsource = \"regex\"\nregex = '(['\n");
   ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.error->message.find("invalid regular expression"), std::string::npos);
+  EXPECT_NE(bad.error->message.find("invalid regular expression"),
+            std::string::npos);
 }
 
 TEST(MeasureSpec, UnknownUnitIsAnError) {
-  auto r = parseSpec("[measure]\nsource = \"regex\"\nregex = '(x)'\nunit = \"m\"\n");
+  auto r =
+      parseSpec("[measure]\nsource = \"regex\"\nregex = '(x)'\nunit = \"m\"\n");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error->line, 4);
   EXPECT_NE(r.error->message.find("ns, us, ms, s, min"), std::string::npos);
@@ -193,7 +198,8 @@ TEST(Units, SecondsPerUnit) {
   EXPECT_FALSE(unitToSeconds(""));
 }
 
-// --- None source and failures -------------------------------------------------
+// --- None source and failures
+// -------------------------------------------------
 
 TEST(ExtractNone, EachMetric) {
   ExecutionOutput out;
@@ -202,11 +208,10 @@ TEST(ExtractNone, EachMetric) {
   out.sysSeconds = 0.125;
   out.maxRssKiB = 2048;
   MeasureSpec spec;
-  for (auto [metric, expected] : {std::pair{Metric::Wall, 0.5},
-                                  std::pair{Metric::User, 0.25},
-                                  std::pair{Metric::Sys, 0.125},
-                                  std::pair{Metric::Cpu, 0.375},
-                                  std::pair{Metric::Rss, 2048.0}}) {
+  for (auto [metric, expected] :
+       {std::pair{Metric::Wall, 0.5}, std::pair{Metric::User, 0.25},
+        std::pair{Metric::Sys, 0.125}, std::pair{Metric::Cpu, 0.375},
+        std::pair{Metric::Rss, 2048.0}}) {
     spec.metric = metric;
     auto ex = extractIterations(spec, out);
     ASSERT_TRUE(ex.ok()) << ex.error;
@@ -319,7 +324,8 @@ TEST(ExtractRegex, NonNumberOrNonPositiveCaptureIsAFailure) {
   EXPECT_FALSE(extractIterations(spec, out).ok());
 }
 
-// --- records -------------------------------------------------------------------
+// --- records
+// -------------------------------------------------------------------
 
 std::string rec(iter::Kind kind, std::uint64_t index, std::uint64_t ns) {
   return iter::encode({kind, index, ns});
@@ -329,16 +335,17 @@ TEST(Records, EncodingIsTheDocumentedLittleEndianLayout) {
   std::string r = rec(iter::Kind::End, 0x0102, 0x1122334455667788ULL);
   ASSERT_EQ(r.size(), 24u);
   EXPECT_EQ(r.substr(0, 4), "ALIT");
-  const unsigned char expect[24] = {'A', 'L', 'I', 'T', 1, 0, 2, 0,
-                                    0x02, 0x01, 0, 0, 0, 0, 0, 0,
-                                    0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11};
+  const unsigned char expect[24] = {
+      'A', 'L', 'I', 'T', 1,    0,    2,    0,    0x02, 0x01, 0,    0,
+      0,   0,   0,   0,   0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11};
   EXPECT_EQ(r, std::string(reinterpret_cast<const char *>(expect), 24));
 }
 
 TEST(Records, BeginEndPairsAndDurations) {
-  std::string bytes = rec(iter::Kind::Begin, 0, 1000) + rec(iter::Kind::End, 0, 3500) +
-                      rec(iter::Kind::Duration, 1, 7000) +
-                      rec(iter::Kind::Begin, 2, 10000) + rec(iter::Kind::End, 2, 10001);
+  std::string bytes =
+      rec(iter::Kind::Begin, 0, 1000) + rec(iter::Kind::End, 0, 3500) +
+      rec(iter::Kind::Duration, 1, 7000) + rec(iter::Kind::Begin, 2, 10000) +
+      rec(iter::Kind::End, 2, 10001);
   auto ex = parseRecords(bytes);
   ASSERT_TRUE(ex.ok()) << ex.error;
   ASSERT_EQ(ex.values.size(), 3u);
@@ -361,26 +368,34 @@ TEST(Records, GarbageIsRejectedWithItsOffset) {
   bytes += std::string(24, 'x');
   auto ex = parseRecords(bytes);
   EXPECT_FALSE(ex.ok());
-  EXPECT_EQ(ex.error, "bad record magic (not an <alea/iter.h> record) at byte 24");
+  EXPECT_EQ(ex.error,
+            "bad record magic (not an <alea/iter.h> record) at byte 24");
 }
 
 TEST(Records, StructuralErrors) {
-  EXPECT_NE(parseRecords(rec(iter::Kind::End, 4, 5)).error.find("ended without beginning"),
+  EXPECT_NE(parseRecords(rec(iter::Kind::End, 4, 5))
+                .error.find("ended without beginning"),
             std::string::npos);
-  EXPECT_NE(parseRecords(rec(iter::Kind::Begin, 4, 5)).error.find("began but never ended"),
+  EXPECT_NE(parseRecords(rec(iter::Kind::Begin, 4, 5))
+                .error.find("began but never ended"),
             std::string::npos);
-  EXPECT_NE(parseRecords(rec(iter::Kind::Begin, 4, 5) + rec(iter::Kind::Begin, 4, 6))
-                .error.find("began twice"),
-            std::string::npos);
-  EXPECT_NE(parseRecords(rec(iter::Kind::Begin, 0, 5) + rec(iter::Kind::End, 0, 5))
-                .error.find("non-positive duration"),
-            std::string::npos);
-  EXPECT_NE(parseRecords(rec(static_cast<iter::Kind>(9), 0, 5)).error.find("unknown record kind 9"),
+  EXPECT_NE(
+      parseRecords(rec(iter::Kind::Begin, 4, 5) + rec(iter::Kind::Begin, 4, 6))
+          .error.find("began twice"),
+      std::string::npos);
+  EXPECT_NE(
+      parseRecords(rec(iter::Kind::Begin, 0, 5) + rec(iter::Kind::End, 0, 5))
+          .error.find("non-positive duration"),
+      std::string::npos);
+  EXPECT_NE(parseRecords(rec(static_cast<iter::Kind>(9), 0, 5))
+                .error.find("unknown record kind 9"),
             std::string::npos);
   std::string v2 = rec(iter::Kind::Duration, 0, 5);
   v2[4] = 2;
-  EXPECT_NE(parseRecords(v2).error.find("unsupported record version 2"), std::string::npos);
-  EXPECT_NE(parseRecords("").error.find("no iteration matched"), std::string::npos);
+  EXPECT_NE(parseRecords(v2).error.find("unsupported record version 2"),
+            std::string::npos);
+  EXPECT_NE(parseRecords("").error.find("no iteration matched"),
+            std::string::npos);
 }
 
 // The header compiled as C++ in this file: with ALEA_ITER_FD set to a pipe the
@@ -466,7 +481,8 @@ std::vector<double> scrape(const std::string &json, const std::string &name,
     std::size_t end = json.find('}', pos);
     std::string obj = json.substr(pos, end - pos);
     std::smatch m;
-    EXPECT_TRUE(std::regex_search(obj, m, std::regex("\"" + field + "\": ([-0-9.e+]+)")));
+    EXPECT_TRUE(std::regex_search(
+        obj, m, std::regex("\"" + field + "\": ([-0-9.e+]+)")));
     v.push_back(std::stod(m[1]));
     pos = end;
   }
@@ -480,7 +496,8 @@ TEST(Gbench, RepetitionsOfTheChosenBenchmarkInSeconds) {
   ASSERT_TRUE(ex.ok()) << ex.error;
   auto expected = scrape(json, "BM_Sum/iterations:200", "real_time", 3);
   ASSERT_EQ(expected.size(), 3u);
-  ASSERT_EQ(ex.values.size(), 3u); // aggregates (mean, median, stddev, cv) skipped
+  ASSERT_EQ(ex.values.size(),
+            3u); // aggregates (mean, median, stddev, cv) skipped
   for (int i = 0; i < 3; ++i)
     EXPECT_DOUBLE_EQ(ex.values[i], expected[i] * 1e-6); // BM_Sum is in us
 }
@@ -512,16 +529,20 @@ TEST(Gbench, TruncatedOutputIsMalformedAtItsEnd) {
     cut.pop_back();
   auto ex = parseGoogleBenchmarkJson(cut, GbenchField::RealTime, "BM_Sum");
   EXPECT_FALSE(ex.ok());
-  EXPECT_EQ(ex.error.rfind("malformed JSON at byte " + std::to_string(cut.size()), 0), 0u)
+  EXPECT_EQ(
+      ex.error.rfind("malformed JSON at byte " + std::to_string(cut.size()), 0),
+      0u)
       << ex.error;
 }
 
 #endif
 
 TEST(Gbench, GarbageIsMalformedAtByteZero) {
-  auto ex = parseGoogleBenchmarkJson("Segmentation fault\n", GbenchField::RealTime, "");
+  auto ex = parseGoogleBenchmarkJson("Segmentation fault\n",
+                                     GbenchField::RealTime, "");
   EXPECT_EQ(ex.error, "malformed JSON at byte 0: unexpected character 'S'");
-  ex = parseGoogleBenchmarkJson("{\"benchmarks\": [1,]}", GbenchField::RealTime, "");
+  ex = parseGoogleBenchmarkJson("{\"benchmarks\": [1,]}", GbenchField::RealTime,
+                                "");
   EXPECT_EQ(ex.error.rfind("malformed JSON at byte 18", 0), 0u) << ex.error;
   ex = parseGoogleBenchmarkJson("{} {}", GbenchField::RealTime, "");
   EXPECT_EQ(ex.error.rfind("malformed JSON at byte 3", 0), 0u) << ex.error;
@@ -550,8 +571,9 @@ TEST(Gbench, ReportedErrorOrBadTimeIsAFailure) {
           "error_message": "file missing", "real_time": 0}]})",
       GbenchField::RealTime, "");
   EXPECT_EQ(ex.error, "benchmark BM_A reported an error: file missing");
-  ex = parseGoogleBenchmarkJson(R"({"benchmarks": [{"name": "BM_A", "real_time": 0}]})",
-                                GbenchField::RealTime, "");
+  ex = parseGoogleBenchmarkJson(
+      R"({"benchmarks": [{"name": "BM_A", "real_time": 0}]})",
+      GbenchField::RealTime, "");
   EXPECT_NE(ex.error.find("not a positive finite time"), std::string::npos);
   ex = parseGoogleBenchmarkJson(
       R"({"benchmarks": [{"name": "BM_A", "real_time": 1, "time_unit": "fortnight"}]})",

@@ -1,12 +1,13 @@
 // Measurement extraction: how one finished execution of a benchmark becomes
-// measurements. A campaign's `[measure]` table (parseMeasureSpec) says where the
-// iterations come from: none (one measurement per execution from the child's
-// wall clock or wait4(2) rusage, as hyperfine does), a regex over the program's
-// output, Google Benchmark's JSON output, or the binary records written by
-// alea's own C header <alea/iter.h> to the pipe named by ALEA_ITER_FD (format in
-// docs/measure.md). extractIterations is a pure function of the spec and the
-// captured output, so the executor can be faked and the parsers unit-tested; a
-// non-empty error means the execution is recorded as a failure, never as data.
+// measurements. A campaign's `[measure]` table (parseMeasureSpec) says where
+// the iterations come from: none (one measurement per execution from the
+// child's wall clock or wait4(2) rusage, as hyperfine does), a regex over the
+// program's output, Google Benchmark's JSON output, or the binary records
+// written by alea's own C header <alea/iter.h> to the pipe named by
+// ALEA_ITER_FD (format in docs/measure.md). extractIterations is a pure
+// function of the spec and the captured output, so the executor can be faked
+// and the parsers unit-tested; a non-empty error means the execution is
+// recorded as a failure, never as data.
 #pragma once
 
 #include <cstdint>
@@ -24,7 +25,7 @@ enum class IterationSource {
   None,                // one measurement per execution: `metric` below
   Regex,               // every match of `regex` in the output, first group
   GoogleBenchmarkJson, // --benchmark_format=json on stdout
-  Records,             // <alea/iter.h> binary records from the ALEA_ITER_FD pipe
+  Records, // <alea/iter.h> binary records from the ALEA_ITER_FD pipe
 };
 
 // What the None source measures for the whole child process.
@@ -68,7 +69,8 @@ struct MeasureSpec {
 
 // A campaign-file error with its position (1-based; 0 when unknown).
 struct MeasureSpecError {
-  std::string message; // what was expected, e.g. "expected one of none, regex..."
+  std::string
+      message; // what was expected, e.g. "expected one of none, regex..."
   int line = 0;
   int column = 0;
 };
@@ -118,11 +120,13 @@ struct Extraction {
 // one value. Errors: "no iteration matched", "malformed JSON at byte N: ...",
 // "truncated record at byte N", "bad record magic at byte N", non-positive or
 // non-finite values, etc.
-Extraction extractIterations(const MeasureSpec &spec, const ExecutionOutput &out);
+Extraction extractIterations(const MeasureSpec &spec,
+                             const ExecutionOutput &out);
 
 // Why an execution failed before its output is even looked at: timeout,
 // signal (with its name, e.g. "killed by signal 11 (SIGSEGV)") or an exit
-// status other than `expectedExit`. Empty when it ran to completion as expected.
+// status other than `expectedExit`. Empty when it ran to completion as
+// expected.
 std::string describeFailure(const ExecutionOutput &out, int expectedExit = 0);
 
 // describeFailure, then extractIterations: what the runner stores.

@@ -33,7 +33,8 @@ struct FailedExecution {
   std::string system, benchmark;
   int buildIndex = -1; // -1: unknown (the build itself failed)
   int executionIndex = 0;
-  std::string status; // "exit" | "signal" | "timeout" | "spawn" | "iterations" | "build"
+  std::string status; // "exit" | "signal" | "timeout" | "spawn" | "iterations"
+                      // | "build"
   int exitCode = 0;
   int signal = 0;
   std::string error;
@@ -85,7 +86,7 @@ Expected<CampaignData> loadCampaignData(Store &store);
 
 struct CampaignReportOptions {
   std::size_t bootstrapReplicates = 2000;
-  unsigned threads = 0;             // 0 = all cores; results do not depend on it
+  unsigned threads = 0; // 0 = all cores; results do not depend on it
   std::optional<std::uint64_t> seed; // bootstrap seed; default: the campaign's
 };
 
