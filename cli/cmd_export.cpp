@@ -49,9 +49,8 @@ int runExport(const ExportOptions &opts) {
 
 void setupExport(CLI::App &app) {
   auto opts = std::make_shared<ExportOptions>();
-  auto *sub = app.add_subcommand(
-      "export", "Write a campaign store's measurements as long CSV "
-                "(system,benchmark,build,execution,iteration,value)");
+  auto *sub = app.add_subcommand("export", "Write a campaign store's measurements as long CSV "
+                                           "(system,benchmark,build,execution,iteration,value)");
   sub->add_option("store", opts->store, "campaign directory or its campaign.db")->required();
   sub->add_option("-o,--output", opts->output, "output file (default: standard output)");
   sub->callback([opts] { alea::cli::setExitCode(runExport(*opts)); });

@@ -33,8 +33,9 @@ int runImport(const ImportOptions &opts) {
       std::filesystem::remove(path + suffix, ec);
     throw alea::cli::Error(sum.error());
   }
-  std::fprintf(stderr, "alea: imported %zu measurements (%zu systems, %zu benchmarks, %zu "
-                       "executions) into %s\n",
+  std::fprintf(stderr,
+               "alea: imported %zu measurements (%zu systems, %zu benchmarks, %zu "
+               "executions) into %s\n",
                sum->measurements, sum->systems, sum->benchmarks, sum->executions, path.c_str());
   return 0;
 }

@@ -64,8 +64,9 @@ int runRun(const RunOptions &opts) {
   sigaction(SIGTERM, &sa, nullptr);
 
   if (!std::filesystem::exists(ro.toolDir + "/alea-cc"))
-    std::fprintf(stderr, "alea: warning: no alea-cc next to alea in %s: builds will fail unless "
-                         "their systems set CC themselves\n",
+    std::fprintf(stderr,
+                 "alea: warning: no alea-cc next to alea in %s: builds will fail unless "
+                 "their systems set CC themselves\n",
                  ro.toolDir.c_str());
   alea::runner::LocalExecutor executor;
   alea::runner::StreamProgress progress(stderr);
@@ -78,8 +79,9 @@ int runRun(const RunOptions &opts) {
   if (!outcome)
     throw alea::cli::Error(outcome.error());
   const auto &s = outcome->summary;
-  std::fprintf(stderr, "alea: %lld of %lld executions recorded (%lld failed), %lld measurements, "
-                       "%lld builds (%lld failed)\n",
+  std::fprintf(stderr,
+               "alea: %lld of %lld executions recorded (%lld failed), %lld measurements, "
+               "%lld builds (%lld failed)\n",
                static_cast<long long>(s.executed), static_cast<long long>(s.planned),
                static_cast<long long>(s.failed), static_cast<long long>(s.measurements),
                static_cast<long long>(s.builds), static_cast<long long>(s.failedBuilds));

@@ -23,7 +23,8 @@ struct Result {
 
 Result runOnce(const std::string &dir, int iterations, std::int64_t totalMeasurements,
                bool perMeasurementTxn) {
-  std::string path = dir + "/bench-" + std::to_string(iterations) + (perMeasurementTxn ? "n" : "") + ".db";
+  std::string path =
+      dir + "/bench-" + std::to_string(iterations) + (perMeasurementTxn ? "n" : "") + ".db";
   for (const char *s : {"", "-wal", "-shm"})
     fs::remove(path + s);
   auto store = Store::open(path);
@@ -47,7 +48,8 @@ Result runOnce(const std::string &dir, int iterations, std::int64_t totalMeasure
   auto start = std::chrono::steady_clock::now();
   for (std::int64_t e = 0; e < executions; ++e) {
     for (int i = 0; i < iterations; ++i)
-      values[static_cast<std::size_t>(i)] = {i, 0.001 + 1e-9 * static_cast<double>(e * iterations + i), i == 0};
+      values[static_cast<std::size_t>(i)] = {
+          i, 0.001 + 1e-9 * static_cast<double>(e * iterations + i), i == 0};
     ExecutionRecord rec;
     rec.planPosition = e;
     rec.buildId = buildId;
@@ -79,8 +81,8 @@ Result runOnce(const std::string &dir, int iterations, std::int64_t totalMeasure
   Result r;
   r.measurementsPerSecond = static_cast<double>(executions * iterations) / secs;
   r.executionsPerSecond = static_cast<double>(executions) / secs;
-  r.bytesPerMillion = static_cast<double>(fs::file_size(path)) /
-                      static_cast<double>(executions * iterations) * 1e6;
+  r.bytesPerMillion =
+      static_cast<double>(fs::file_size(path)) / static_cast<double>(executions * iterations) * 1e6;
   return r;
 }
 

@@ -55,7 +55,8 @@ int detectWarmup(const std::vector<std::vector<double>> &series, int maxWarmup) 
     for (const auto &s : series) {
       if (static_cast<int>(s.size()) - k < 3)
         continue;
-      auto t = analysis::kendallTrend(std::span<const double>(s).subspan(static_cast<std::size_t>(k)));
+      auto t =
+          analysis::kendallTrend(std::span<const double>(s).subspan(static_cast<std::size_t>(k)));
       if (!t)
         continue; // all values equal: no trend
       ++tested;
@@ -67,8 +68,7 @@ int detectWarmup(const std::vector<std::vector<double>> &series, int maxWarmup) 
   return maxWarmup;
 }
 
-Expected<AutoPlan> planFromPilot(const CampaignConfig &cfg, Store &pilot,
-                                 const LevelCounts &pl) {
+Expected<AutoPlan> planFromPilot(const CampaignConfig &cfg, Store &pilot, const LevelCounts &pl) {
   AutoPlan out;
   out.counts = {cfg.builds.count, cfg.executions.count, cfg.iterations.count, cfg.warmup.count};
   // Per (system, benchmark, build, execution): all iteration values in order,
@@ -137,8 +137,7 @@ Expected<AutoPlan> planFromPilot(const CampaignConfig &cfg, Store &pilot,
       for (int b = 0; b < pl.builds && complete; ++b)
         for (int e = 0; e < pl.executions && complete; ++e) {
           auto it = execs.find({sys.name, bench.name, b, e});
-          if (it == execs.end() ||
-              static_cast<int>(it->second.values.size()) < warmup + useIters) {
+          if (it == execs.end() || static_cast<int>(it->second.values.size()) < warmup + useIters) {
             complete = false;
             break;
           }
@@ -211,7 +210,8 @@ Expected<AutoPlan> planFromPilot(const CampaignConfig &cfg, Store &pilot,
       double perRound = 0;
       for (const auto &c : combos)
         perRound += out.counts.executions *
-                    (c.execOverhead + (out.counts.warmup + (iterLevel ? out.counts.iterations : 1)) * c.mean);
+                    (c.execOverhead +
+                     (out.counts.warmup + (iterLevel ? out.counts.iterations : 1)) * c.mean);
       for (const auto &[s, secs] : buildSeconds)
         perRound += secs;
       builds = perRound > 0 ? static_cast<int>(cfg.timeBudgetSeconds / perRound) : kMaxBuilds;
@@ -248,12 +248,12 @@ Expected<AutoPlan> planFromPilot(const CampaignConfig &cfg, Store &pilot,
     }
     out.counts.builds = std::clamp(builds, 2, kMaxBuilds);
   }
-  out.explanation.push_back(
-      "levels: " + std::to_string(out.counts.builds) + " builds x " +
-      std::to_string(out.counts.executions) + " executions x " +
-      std::to_string(out.counts.iterations) + " iterations (+" + std::to_string(out.counts.warmup) +
-      " warm-up), from a pilot of " + std::to_string(pl.builds) + " x " +
-      std::to_string(pl.executions) + " x " + std::to_string(pl.iterations + pl.warmup));
+  out.explanation.push_back("levels: " + std::to_string(out.counts.builds) + " builds x " +
+                            std::to_string(out.counts.executions) + " executions x " +
+                            std::to_string(out.counts.iterations) + " iterations (+" +
+                            std::to_string(out.counts.warmup) + " warm-up), from a pilot of " +
+                            std::to_string(pl.builds) + " x " + std::to_string(pl.executions) +
+                            " x " + std::to_string(pl.iterations + pl.warmup));
   return out;
 }
 

@@ -54,8 +54,7 @@ std::vector<std::string> buildEnvironment(const BuildRequest &req) {
   setEnv(env, "LD", (tools / "alea-ld").string());
   setEnv(env, "ALEA_SEED", seedHex(req.seed));
   setEnv(env, "ALEA_FACTORS", joinFactors(req.factors));
-  setEnv(env, "ALEA_BUILD_DIR",
-         buildDirectory(req.campaignDir, req.system->name, req.buildIndex));
+  setEnv(env, "ALEA_BUILD_DIR", buildDirectory(req.campaignDir, req.system->name, req.buildIndex));
   setEnv(env, "ALEA_SOURCE_DIR", req.sourceDir);
   for (const auto &[k, v] : req.system->env)
     setEnv(env, k, v);
@@ -112,10 +111,12 @@ BuildRecord runBuild(Executor &executor, const BuildRequest &req) {
     rec.logTail = "cannot create build directory '" + dir + "': " + ec.message();
     return rec;
   }
-  std::map<std::string, std::string> vars{
-      {"source_dir", req.sourceDir},   {"build_dir", dir},
-      {"campaign_dir", req.campaignDir}, {"system", req.system->name},
-      {"build_index", std::to_string(req.buildIndex)}, {"seed", seedHex(req.seed)}};
+  std::map<std::string, std::string> vars{{"source_dir", req.sourceDir},
+                                          {"build_dir", dir},
+                                          {"campaign_dir", req.campaignDir},
+                                          {"system", req.system->name},
+                                          {"build_index", std::to_string(req.buildIndex)},
+                                          {"seed", seedHex(req.seed)}};
   ExecutionRequest ex;
   ex.env = buildEnvironment(req);
   ex.workdir = dir;
@@ -151,11 +152,11 @@ BuildRecord runBuild(Executor &executor, const BuildRequest &req) {
   std::string log = tail(r.output.stdoutText, 4096) + tail(r.output.stderrTail, 4096);
   if (r.spawnFailed || r.output.timedOut || r.output.signal || r.output.exitCode != 0) {
     rec.status = "failed";
-    std::string why = r.spawnFailed        ? r.spawnError
-                      : r.output.timedOut  ? "build timed out"
-                      : r.output.signal    ? "build killed by signal " + std::to_string(r.output.signal)
-                                           : "build exited with status " +
-                                              std::to_string(r.output.exitCode);
+    std::string why = r.spawnFailed       ? r.spawnError
+                      : r.output.timedOut ? "build timed out"
+                      : r.output.signal
+                          ? "build killed by signal " + std::to_string(r.output.signal)
+                          : "build exited with status " + std::to_string(r.output.exitCode);
     rec.logTail = tail(log, 4096) + (log.empty() ? "" : "\n") + why;
     return rec;
   }
@@ -172,8 +173,8 @@ BuildRecord runBuild(Executor &executor, const BuildRequest &req) {
     rec.binaryHash = rec.artifacts.front().objectHash;
 #ifdef ALEA_HAVE_LINKER
     std::string err;
-    if (auto layout = alea::linker::readLayout((fs::path(dir) / rec.artifacts.front().path).string(),
-                                               err))
+    if (auto layout =
+            alea::linker::readLayout((fs::path(dir) / rec.artifacts.front().path).string(), err))
       rec.fingerprint = alea::linker::hex16(layout->fingerprint);
 #endif
   }

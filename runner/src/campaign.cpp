@@ -139,8 +139,8 @@ struct Run {
 
   Status ensureEntities() {
     for (std::size_t i = 0; i < cfg.systems.size(); ++i) {
-      auto id = store.ensureSystem(cfg.systems[i].name, cfg.systems[i].baseline,
-                                   static_cast<int>(i));
+      auto id =
+          store.ensureSystem(cfg.systems[i].name, cfg.systems[i].baseline, static_cast<int>(i));
       if (!id)
         return Error{id.error()};
       systemIds.push_back(*id);
@@ -278,8 +278,8 @@ struct Run {
     req.timeoutSeconds = bench.timeoutSeconds > 0 ? bench.timeoutSeconds : cfg.timeoutSeconds;
     req.cpus = cfg.cpus;
     req.disableAslr = cfg.disableAslr;
-    req.envPadBytes = envPaddingSize(build.seed, entry.executionIndex, cfg.envPadMin,
-                                     cfg.envPadMax);
+    req.envPadBytes =
+        envPaddingSize(build.seed, entry.executionIndex, cfg.envPadMin, cfg.envPadMax);
     req.recordsPipe = bench.measure.source == IterationSource::Records;
     req.cancel = opts.cancel;
     rec.envPadding = req.envPadBytes;
@@ -312,8 +312,7 @@ struct Run {
     } else {
       Extraction ex = measureExecution(bench.measure, out, bench.expectedExit);
       if (!ex.ok()) {
-        rec.status = describeFailure(out, bench.expectedExit).empty() ? "iterations"
-                                                                      : statusFor(r);
+        rec.status = describeFailure(out, bench.expectedExit).empty() ? "iterations" : statusFor(r);
         rec.error = ex.error;
       } else if (static_cast<int>(ex.values.size()) <= levels.warmup) {
         rec.status = "iterations";
@@ -322,8 +321,8 @@ struct Run {
       } else {
         rec.status = "ok";
         for (std::size_t i = 0; i < ex.values.size(); ++i)
-          values.push_back({static_cast<int>(i), ex.values[i],
-                            static_cast<int>(i) < levels.warmup});
+          values.push_back(
+              {static_cast<int>(i), ex.values[i], static_cast<int>(i) < levels.warmup});
       }
     }
     if (rec.status != "ok")
@@ -449,7 +448,8 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
     ++finished;
     progress.update(finished, total, failed);
     // Cheap re-check of the machine state, at most once per second.
-    if (opts.recheckMachine && std::chrono::steady_clock::now() - lastCheck >= std::chrono::seconds(1)) {
+    if (opts.recheckMachine &&
+        std::chrono::steady_clock::now() - lastCheck >= std::chrono::seconds(1)) {
       run.recheckMachine();
       lastCheck = std::chrono::steady_clock::now();
     }

@@ -124,14 +124,15 @@ public:
       if (c.shell.empty())
         fail(*shell, "expected a non-empty shell command for " + what + ".shell");
     } else {
-      fail(t.source(), "expected '" + std::string(listKey) + " = [...]' or 'shell = \"...\"' in " +
-                           what);
+      fail(t.source(),
+           "expected '" + std::string(listKey) + " = [...]' or 'shell = \"...\"' in " + what);
     }
     return c;
   }
   MeasureSpec getMeasure(const toml::node &n) const {
     if (!n.is_table())
-      fail(n, "expected a table for measure (e.g. measure = { source = \"regex\", regex = '...' })");
+      fail(n,
+           "expected a table for measure (e.g. measure = { source = \"regex\", regex = '...' })");
     MeasureSpecResult r = parseMeasureSpec(*n.as_table());
     if (!r.ok()) {
       toml::source_region where = n.source();
@@ -183,8 +184,8 @@ public:
     int baselines = static_cast<int>(
         std::count_if(cfg.systems.begin(), cfg.systems.end(), [](auto &s) { return s.baseline; }));
     if (baselines > 1)
-      fail(*systems, "expected exactly one system with baseline = true, found " +
-                         std::to_string(baselines));
+      fail(*systems,
+           "expected exactly one system with baseline = true, found " + std::to_string(baselines));
     if (baselines == 0 && cfg.systems.size() > 1)
       fail(*systems, "expected one system marked baseline = true among the " +
                          std::to_string(cfg.systems.size()) + " systems");
@@ -278,8 +279,7 @@ public:
 
   void parseLevels(const toml::table &t, CampaignConfig &cfg) const {
     checkKeys(t, "[levels]",
-              {"builds", "executions", "iterations", "warmup", "target_half_width",
-               "time_budget"});
+              {"builds", "executions", "iterations", "warmup", "target_half_width", "time_budget"});
     if (auto *n = t.get("builds"))
       cfg.builds = getLevel(*n, "levels.builds", 1);
     if (auto *n = t.get("executions"))
@@ -305,7 +305,8 @@ public:
   }
 
   SystemConfig parseSystem(const toml::table &t) const {
-    checkKeys(t, "[[system]]", {"name", "baseline", "build", "shell", "artifacts", "env", "factors"});
+    checkKeys(t, "[[system]]",
+              {"name", "baseline", "build", "shell", "artifacts", "env", "factors"});
     SystemConfig s;
     const toml::node *name = t.get("name");
     if (!name)
@@ -461,11 +462,10 @@ Expected<CampaignConfig> parseCampaignText(const std::string &text, const std::s
     parser.parse(root, cfg);
   } catch (const toml::parse_error &e) {
     return Error{path + ":" + std::to_string(e.source().begin.line) + ":" +
-                 std::to_string(e.source().begin.column) + ": " +
-                 std::string(e.description())};
+                 std::to_string(e.source().begin.column) + ": " + std::string(e.description())};
   } catch (const ConfigError &e) {
-    return Error{path + ":" + std::to_string(e.line) + ":" + std::to_string(e.column) +
-                 ": " + e.message};
+    return Error{path + ":" + std::to_string(e.line) + ":" + std::to_string(e.column) + ": " +
+                 e.message};
   }
   if (cfg.name.empty())
     cfg.name = std::filesystem::path(path).stem().string();

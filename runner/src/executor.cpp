@@ -127,8 +127,7 @@ struct ChildSetup {
                                 : ::dup2(c.records, kRecordsFd) < 0)
       die(2);
   }
-  ::syscall(SYS_close_range, c.recordsPipe ? kRecordsFd + 1 : kRecordsFd, ~0U,
-            kCloseRangeCloexec);
+  ::syscall(SYS_close_range, c.recordsPipe ? kRecordsFd + 1 : kRecordsFd, ~0U, kCloseRangeCloexec);
   if (c.workdir && ::chdir(c.workdir) != 0)
     die(3);
   if (c.pin && ::sched_setaffinity(0, sizeof *c.cpus, c.cpus) != 0)
@@ -164,8 +163,8 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
     if (::stat(req.workdir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
       return fail("working directory does not exist: " + req.workdir);
   }
-  Fd inFd(::open(req.stdinPath.empty() ? "/dev/null" : req.stdinPath.c_str(),
-                 O_RDONLY | O_CLOEXEC));
+  Fd inFd(
+      ::open(req.stdinPath.empty() ? "/dev/null" : req.stdinPath.c_str(), O_RDONLY | O_CLOEXEC));
   if (inFd.fd < 0)
     return fail("cannot open stdin file '" + req.stdinPath + "': " + std::strerror(errno));
   Fd outR, outW, errR, errW, recR, recW, execR, execW;
@@ -244,7 +243,8 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
     return exited;
   };
 
-  std::chrono::steady_clock::time_point drainDeadline = std::chrono::steady_clock::time_point::max();
+  std::chrono::steady_clock::time_point drainDeadline =
+      std::chrono::steady_clock::time_point::max();
   for (;;) {
     pollfd fds[5];
     int n = 0;
@@ -282,9 +282,8 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
     int waitMs = -1;
     auto limit = exited ? drainDeadline : (killed ? now + std::chrono::milliseconds(50) : deadline);
     if (limit != std::chrono::steady_clock::time_point::max())
-      waitMs = static_cast<int>(
-          std::max<long long>(0, std::chrono::duration_cast<std::chrono::milliseconds>(limit - now)
-                                         .count() + 1));
+      waitMs = static_cast<int>(std::max<long long>(
+          0, std::chrono::duration_cast<std::chrono::milliseconds>(limit - now).count() + 1));
     if (!exited && pidFd < 0)
       waitMs = waitMs < 0 ? 5 : std::min(waitMs, 5); // no pidfd: poll the child
     int rc = ::poll(fds, static_cast<nfds_t>(n), waitMs);
@@ -320,8 +319,8 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
   if (execReport.size() >= 2 * sizeof(int)) {
     int msg[2];
     std::memcpy(msg, execReport.data(), sizeof msg);
-    static const char *const steps[] = {"",         "redirect",   "records fd",   "chdir",
-                                        "sched_setaffinity", "personality", "execve"};
+    static const char *const steps[] = {
+        "", "redirect", "records fd", "chdir", "sched_setaffinity", "personality", "execve"};
     result.spawnFailed = true;
     result.spawnError = std::string(steps[msg[0] >= 1 && msg[0] <= 6 ? msg[0] : 0]) + " '" +
                         req.argv[0] + "': " + std::strerror(msg[1]);

@@ -33,8 +33,8 @@ Expected<std::size_t> exportLongCsv(Store &store, std::ostream &out) {
   for (const MeasurementRow &r : store.measurements()) {
     // Shortest text that reads back to the same double (std::to_chars).
     auto [end, ec] = std::to_chars(num, num + sizeof num, r.value);
-    out << analysis::csvField(r.system) << ',' << analysis::csvField(r.benchmark) << ','
-        << r.build << ',' << r.execution << ',' << r.iteration << ',';
+    out << analysis::csvField(r.system) << ',' << analysis::csvField(r.benchmark) << ',' << r.build
+        << ',' << r.execution << ',' << r.iteration << ',';
     out.write(num, end - num);
     out << '\n';
     ++n;
@@ -70,7 +70,8 @@ Expected<ImportSummary> writeRows(const std::vector<ImportRow> &rows, const std:
   for (const ImportRow &r : rows) {
     auto [sys, newSys] = systems.try_emplace(r.system, 0);
     if (newSys) {
-      auto id = store.ensureSystem(r.system, systems.size() == 1, static_cast<int>(systems.size() - 1));
+      auto id =
+          store.ensureSystem(r.system, systems.size() == 1, static_cast<int>(systems.size() - 1));
       if (!id)
         return Error{id.error()};
       sys->second = *id;
@@ -223,11 +224,21 @@ private:
         break;
       char e = s_[i_++];
       switch (e) {
-      case 'n': out += '\n'; break;
-      case 't': out += '\t'; break;
-      case 'r': out += '\r'; break;
-      case 'b': out += '\b'; break;
-      case 'f': out += '\f'; break;
+      case 'n':
+        out += '\n';
+        break;
+      case 't':
+        out += '\t';
+        break;
+      case 'r':
+        out += '\r';
+        break;
+      case 'b':
+        out += '\b';
+        break;
+      case 'f':
+        out += '\f';
+        break;
       case 'u': {
         if (i_ + 4 > s_.size())
           return fail("truncated \\u escape");
@@ -245,7 +256,8 @@ private:
         }
         break;
       }
-      default: out += e;
+      default:
+        out += e;
       }
     }
     if (i_ >= s_.size())
@@ -438,7 +450,8 @@ Expected<ImportSummary> importHyperfineJson(std::string_view text, const std::st
     const Json *command = r.kind == Json::Object ? r.get("command") : nullptr;
     const Json *times = r.kind == Json::Object ? r.get("times") : nullptr;
     if (!command || command->kind != Json::String || command->string.empty())
-      return Error{fileName + ": results[" + std::to_string(i) + "]: expected a \"command\" string"};
+      return Error{fileName + ": results[" + std::to_string(i) +
+                   "]: expected a \"command\" string"};
     if (!times || times->kind != Json::Array || times->items.empty())
       return Error{fileName + ": results[" + std::to_string(i) +
                    "]: expected a non-empty \"times\" array (hyperfine >= 1.6 exports it)"};

@@ -42,9 +42,8 @@ void StreamProgress::update(std::int64_t done, std::int64_t total, std::int64_t 
   auto now = std::chrono::steady_clock::now();
   double elapsed = std::chrono::duration<double>(now - started_).count();
   std::int64_t ranHere = done - startDone_;
-  double eta = ranHere > 0 ? elapsed / static_cast<double>(ranHere) *
-                                 static_cast<double>(total - done)
-                           : -1;
+  double eta =
+      ranHere > 0 ? elapsed / static_cast<double>(ranHere) * static_cast<double>(total - done) : -1;
   std::int64_t percent = total > 0 ? done * 100 / total : 100;
   if (tty_) {
     if (done != total && now - lastDraw_ < std::chrono::milliseconds(100))

@@ -8,8 +8,7 @@
 namespace alea::runner {
 
 std::uint64_t buildSeed(std::uint64_t campaignSeed, std::string_view system, int buildIndex) {
-  return mixSeed(campaignSeed,
-                 mixSeed(hashName(system), static_cast<std::uint64_t>(buildIndex)));
+  return mixSeed(campaignSeed, mixSeed(hashName(system), static_cast<std::uint64_t>(buildIndex)));
 }
 
 std::uint64_t envPaddingSeed(std::uint64_t buildSeedValue, int executionIndex) {

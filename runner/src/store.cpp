@@ -13,8 +13,8 @@ namespace alea::runner {
 // --- Statement -------------------------------------------------------------
 
 Statement::Statement(sqlite3 *db, std::string_view sql) : db_(db) {
-  if (sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &stmt_,
-                         nullptr) != SQLITE_OK) {
+  if (sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr) !=
+      SQLITE_OK) {
     stmt_ = nullptr;
     ok_ = false;
   }
@@ -198,8 +198,8 @@ Expected<Store> Store::open(const std::string &path, StoreOpenOptions options) {
   // WAL + synchronous=NORMAL: a commit is durable against a crash of alea
   // (kill -9) because the WAL write happens before COMMIT returns; only an OS
   // crash or power loss can lose the last transactions (docs/store.md).
-  for (const char *pragma : {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL",
-                             "PRAGMA foreign_keys=ON"}) {
+  for (const char *pragma :
+       {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON"}) {
     if (Status s = store.exec(pragma); !s)
       return Error{"store '" + path + "': " + s.error()};
   }
@@ -469,8 +469,7 @@ Status Store::recordExecution(const ExecutionRecord &e,
   else
     st.bindNull(16);
   if (!st.step())
-    return Error{"cannot record execution " + std::to_string(e.planPosition) + ": " +
-                 lastError()};
+    return Error{"cannot record execution " + std::to_string(e.planPosition) + ": " + lastError()};
   std::int64_t id = st.columnInt(0);
   st.step();
   st.reset();

@@ -201,8 +201,8 @@ TEST(Campaign, ExecutionsFollowThePlanWithSeededPaddingAndTheirArtifact) {
     auto build = s.findBuild(plan[i].systemId, plan[i].buildIndex);
     ASSERT_TRUE(build.has_value());
     EXPECT_EQ(runs[i].argv[0], objectPath(h.opts.dir, build->artifacts[0].objectHash));
-    std::int64_t pad = envPaddingSize(buildSeed(5, sys, plan[i].buildIndex),
-                                      plan[i].executionIndex, 10, 90);
+    std::int64_t pad =
+        envPaddingSize(buildSeed(5, sys, plan[i].buildIndex), plan[i].executionIndex, 10, 90);
     EXPECT_EQ(runs[i].envPadBytes, pad);
     EXPECT_EQ(runs[i].workdir, build->dir);
     EXPECT_DOUBLE_EQ(runs[i].timeoutSeconds, 7);
@@ -268,8 +268,8 @@ TEST(Campaign, AFailedBuildFailsItsExecutionsWithoutRunningThem) {
   Statement st(s.handle(), "SELECT log_tail FROM build WHERE status='failed' LIMIT 1");
   ASSERT_TRUE(st.step());
   EXPECT_NE(st.columnText(0).find("Error 2"), std::string::npos);
-  EXPECT_EQ(count(s, "SELECT count(*) FROM execution WHERE status='build' AND build_id IS NOT NULL"),
-            6);
+  EXPECT_EQ(
+      count(s, "SELECT count(*) FROM execution WHERE status='build' AND build_id IS NOT NULL"), 6);
 }
 
 TEST(Campaign, ResumeRunsOnlyWhatIsMissingAndDuplicatesNothing) {
@@ -299,7 +299,8 @@ TEST(Campaign, ResumeRunsOnlyWhatIsMissingAndDuplicatesNothing) {
   ASSERT_TRUE(once.run(all).ok());
   Store a = h.store(), b = once.store();
   EXPECT_EQ(a.loadPlan(), b.loadPlan());
-  EXPECT_EQ(count(a, "SELECT count(*) FROM measurement"), count(b, "SELECT count(*) FROM measurement"));
+  EXPECT_EQ(count(a, "SELECT count(*) FROM measurement"),
+            count(b, "SELECT count(*) FROM measurement"));
   EXPECT_EQ(count(a, "SELECT count(DISTINCT plan_position) FROM execution"), 48);
   EXPECT_EQ(count(a, "SELECT count(*) FROM execution"), 48);
   EXPECT_EQ(a.integrityCheck(), "ok");

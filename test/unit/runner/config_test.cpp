@@ -99,8 +99,8 @@ TEST(Config, ParsesACompleteCampaign) {
   EXPECT_EQ(c.baseline()->name, "O2");
   ASSERT_EQ(c.benchmarks.size(), 2u);
   EXPECT_EQ(c.benchmarks[0].measure.source, IterationSource::Regex);
-  EXPECT_DOUBLE_EQ(c.benchmarks[0].measure.unitScale, 1e-3); // campaign default [measure]
-  EXPECT_EQ(c.benchmarks[1].measure.regex, "total ([0-9]+)");  // own measure table
+  EXPECT_DOUBLE_EQ(c.benchmarks[0].measure.unitScale, 1e-3);  // campaign default [measure]
+  EXPECT_EQ(c.benchmarks[1].measure.regex, "total ([0-9]+)"); // own measure table
   EXPECT_DOUBLE_EQ(c.benchmarks[0].timeoutSeconds, 5);
   EXPECT_EQ(c.sourceDir, "/tmp/x");
 }
@@ -119,9 +119,8 @@ TEST(Config, DefaultsFollowTheBrief) {
 }
 
 TEST(Config, AutoLevelsAreRecognized) {
-  auto r = parseCampaignText(std::string("[levels]\nbuilds = \"auto\"\nexecutions = 2\n") +
-                                 kMinimalTail,
-                             "c.toml");
+  auto r = parseCampaignText(
+      std::string("[levels]\nbuilds = \"auto\"\nexecutions = 2\n") + kMinimalTail, "c.toml");
   ASSERT_TRUE(r.ok()) << r.error();
   EXPECT_TRUE(r->builds.automatic);
   EXPECT_FALSE(r->executions.automatic);
@@ -151,8 +150,8 @@ TEST(ConfigErrors, ZeroBuildsIsRejected) {
 }
 
 TEST(ConfigErrors, UnknownFactor) {
-  std::string e = errorOf(std::string("[campaign]\nfactors = [\"function-order\", \"heap\"]\n") +
-                          kMinimalTail);
+  std::string e =
+      errorOf(std::string("[campaign]\nfactors = [\"function-order\", \"heap\"]\n") + kMinimalTail);
   EXPECT_EQ(e.rfind("c.toml:2:11: unknown factor 'heap'; expected all, none, "
                     "function-order",
                     0),
@@ -203,7 +202,8 @@ command = ["true"]
 }
 
 TEST(ConfigErrors, MissingBuildCommand) {
-  std::string e = errorOf("[[system]]\nname = \"a\"\n[[benchmark]]\nname = \"x\"\ncommand = [\"true\"]\n");
+  std::string e =
+      errorOf("[[system]]\nname = \"a\"\n[[benchmark]]\nname = \"x\"\ncommand = [\"true\"]\n");
   EXPECT_EQ(e, "c.toml:1:1: expected 'build = [...]' or 'shell = \"...\"' in system 'a'");
 }
 

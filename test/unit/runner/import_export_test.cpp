@@ -83,7 +83,7 @@ TEST(ImportExport, CsvErrorsAreLocated) {
   auto dup = importLongCsv("system,build,value\na,0,1\na,0,2\n", "dup.csv", s);
   ASSERT_FALSE(dup.ok());
   EXPECT_EQ(dup.error().rfind("dup.csv:3:", 0), 0u) << dup.error(); // the reader's check
-  EXPECT_EQ(s.summary().measurements, 0); // nothing half-imported
+  EXPECT_EQ(s.summary().measurements, 0);                           // nothing half-imported
 }
 
 TEST(ImportExport, RefusesAStoreWithData) {
@@ -107,9 +107,10 @@ TEST(ImportExport, HyperfineJsonOneExecutionPerTime) {
   ASSERT_TRUE(sum.ok()) << sum.error();
   EXPECT_EQ(sum->systems, 2u);
   EXPECT_EQ(sum->executions, 4u);
-  EXPECT_EQ(exported(s), "system,benchmark,build,execution,iteration,value\n"
-                         "./old,bench,0,0,0,1\n./old,bench,0,1,0,2\n"
-                         "\"./new \"\"fast\"\"\",bench,0,0,0,0.5\n\"./new \"\"fast\"\"\",bench,0,1,0,1\n");
+  EXPECT_EQ(exported(s),
+            "system,benchmark,build,execution,iteration,value\n"
+            "./old,bench,0,0,0,1\n./old,bench,0,1,0,2\n"
+            "\"./new \"\"fast\"\"\",bench,0,0,0,0.5\n\"./new \"\"fast\"\"\",bench,0,1,0,1\n");
 }
 
 TEST(ImportExport, HyperfineJsonErrors) {
@@ -121,7 +122,8 @@ TEST(ImportExport, HyperfineJsonErrors) {
   auto notHf = importHyperfineJson("{\"benchmarks\": []}", "g.json", s, "b");
   ASSERT_FALSE(notHf.ok());
   EXPECT_NE(notHf.error().find("\"results\" array"), std::string::npos);
-  auto noTimes = importHyperfineJson("{\"results\": [{\"command\": \"x\", \"mean\": 1}]}", "t.json", s, "b");
+  auto noTimes =
+      importHyperfineJson("{\"results\": [{\"command\": \"x\", \"mean\": 1}]}", "t.json", s, "b");
   ASSERT_FALSE(noTimes.ok());
   EXPECT_NE(noTimes.error().find("results[0]: expected a non-empty \"times\""), std::string::npos);
   auto negative = importHyperfineJson("{\"results\": [{\"command\": \"x\", \"times\": [1, -1]}]}",

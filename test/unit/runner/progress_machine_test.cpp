@@ -30,7 +30,8 @@ TEST(Progress, PlainLinesWhenNotATerminal) {
   EXPECT_EQ(text.find('\r'), std::string::npos); // no bar
   EXPECT_EQ(text.rfind("building a #0\n", 0), 0u);
   EXPECT_NE(text.find("progress: 2/20 executions (10%), 0 failed, ETA"), std::string::npos) << text;
-  EXPECT_NE(text.find("progress: 20/20 executions (100%), 2 failed, ETA"), std::string::npos) << text;
+  EXPECT_NE(text.find("progress: 20/20 executions (100%), 2 failed, ETA"), std::string::npos)
+      << text;
   // one line per 10% step, not one per execution
   std::size_t lines = 0;
   for (char c : text)

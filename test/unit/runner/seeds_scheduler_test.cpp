@@ -60,8 +60,8 @@ TEST(Scheduler, EveryCombinationExactlyOnceWithDensePositions) {
   std::set<std::tuple<std::int64_t, std::int64_t, int, int>> combos;
   for (std::size_t i = 0; i < plan.size(); ++i) {
     EXPECT_EQ(plan[i].position, static_cast<std::int64_t>(i));
-    combos.insert({plan[i].systemId, plan[i].benchmarkId, plan[i].buildIndex,
-                   plan[i].executionIndex});
+    combos.insert(
+        {plan[i].systemId, plan[i].benchmarkId, plan[i].buildIndex, plan[i].executionIndex});
   }
   EXPECT_EQ(combos.size(), plan.size());
 }
@@ -113,10 +113,12 @@ TEST(Scheduler, PendingSkipsDoneEntriesAndKeepsOrder) {
     EXPECT_GT(p.position, last);
     last = p.position;
   }
-  EXPECT_TRUE(pendingEntries(plan, [&] {
-                std::set<std::int64_t> all;
-                for (auto &p : plan)
-                  all.insert(p.position);
-                return all;
-              }()).empty());
+  EXPECT_TRUE(pendingEntries(plan,
+                             [&] {
+                               std::set<std::int64_t> all;
+                               for (auto &p : plan)
+                                 all.insert(p.position);
+                               return all;
+                             }())
+                  .empty());
 }

@@ -61,9 +61,10 @@ TEST(Store, NewStoreHasCurrentSchemaAndWal) {
   Statement st(f.store.handle(), "PRAGMA journal_mode");
   ASSERT_TRUE(st.step());
   EXPECT_EQ(st.columnText(0), "wal");
-  for (const char *t : {"machine", "system", "benchmark", "build", "artifact", "plan",
-                        "execution", "measurement"}) {
-    Statement q(f.store.handle(), "SELECT count(*) FROM sqlite_master WHERE type='table' AND name=?");
+  for (const char *t : {"machine", "system", "benchmark", "build", "artifact", "plan", "execution",
+                        "measurement"}) {
+    Statement q(f.store.handle(),
+                "SELECT count(*) FROM sqlite_master WHERE type='table' AND name=?");
     q.bind(1, std::string_view(t));
     ASSERT_TRUE(q.step());
     EXPECT_EQ(q.columnInt(0), 1) << t;
@@ -78,7 +79,8 @@ TEST(Store, MigratesAnOlderSchemaKeepingData) {
     Store v1 = Fixture::open(path, {true, 1});
     EXPECT_EQ(v1.version(), 1);
     ASSERT_TRUE(v1.ensureSystem("kept", true, 0).ok());
-    Statement idx(v1.handle(), "SELECT count(*) FROM sqlite_master WHERE name='execution_by_build'");
+    Statement idx(v1.handle(),
+                  "SELECT count(*) FROM sqlite_master WHERE name='execution_by_build'");
     ASSERT_TRUE(idx.step());
     EXPECT_EQ(idx.columnInt(0), 0);
   }

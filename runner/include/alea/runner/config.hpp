@@ -18,9 +18,9 @@
 namespace alea::runner {
 
 // The factor names of the contract (common brief), in canonical order.
-inline constexpr const char *kFactorNames[] = {
-    "function-order", "global-order", "symbol-names", "code-padding",
-    "stack-offset",   "link-order",   "section-order"};
+inline constexpr const char *kFactorNames[] = {"function-order", "global-order", "symbol-names",
+                                               "code-padding",   "stack-offset", "link-order",
+                                               "section-order"};
 
 // A level count: a number, or "auto" (pilot run then the planner).
 struct LevelCount {
@@ -41,8 +41,8 @@ struct SystemConfig {
   std::string name;
   bool baseline = false;
   CommandSpec build;
-  std::vector<std::string> artifacts;       // relative to the build directory
-  std::map<std::string, std::string> env;   // extra environment for the build
+  std::vector<std::string> artifacts;              // relative to the build directory
+  std::map<std::string, std::string> env;          // extra environment for the build
   std::optional<std::vector<std::string>> factors; // overrides the campaign's
 };
 
@@ -65,25 +65,23 @@ struct CampaignConfig {
   std::string name;
   std::uint64_t seed = 1;
   double confidence = 0.95;
-  double threshold = 0.01; // relative: 0.01 = 1% (decision threshold)
+  double threshold = 0.01;          // relative: 0.01 = 1% (decision threshold)
   std::vector<std::string> factors; // canonical order; empty = none
   std::int64_t envPadMin = 0, envPadMax = 4096;
   bool disableAslr = false;
-  std::vector<int> cpus;            // pin executions to these CPUs (empty: no)
-  double timeoutSeconds = 300;      // per execution
+  std::vector<int> cpus;       // pin executions to these CPUs (empty: no)
+  double timeoutSeconds = 300; // per execution
   double buildTimeoutSeconds = 3600;
   LevelCount builds{false, 3}, executions{false, 3}, iterations{false, 1};
   LevelCount warmup{false, 0};
-  double targetHalfWidth = 0.01;    // for "auto" levels: relative CI half-width
-  double timeBudgetSeconds = 0;     // for "auto" levels: 0 = use the half-width
-  MeasureSpec measure;              // default for benchmarks
+  double targetHalfWidth = 0.01; // for "auto" levels: relative CI half-width
+  double timeBudgetSeconds = 0;  // for "auto" levels: 0 = use the half-width
+  MeasureSpec measure;           // default for benchmarks
   std::vector<SystemConfig> systems;
   std::vector<BenchmarkConfig> benchmarks;
 
   const SystemConfig *baseline() const;
-  bool anyAuto() const {
-    return builds.automatic || executions.automatic || iterations.automatic;
-  }
+  bool anyAuto() const { return builds.automatic || executions.automatic || iterations.automatic; }
 };
 
 // Parses and validates a campaign file; the error is one line with

@@ -28,8 +28,8 @@ struct ExecutionRequest {
   double timeoutSeconds = 0;     // 0 = none
   std::vector<int> cpus;         // allowed CPUs; empty = inherit
   bool disableAslr = false;
-  std::int64_t envPadBytes = -1; // >= 0: add ALEA_ENV_PAD with that many bytes
-  bool recordsPipe = false;      // pass a pipe's write end in ALEA_ITER_FD
+  std::int64_t envPadBytes = -1;                   // >= 0: add ALEA_ENV_PAD with that many bytes
+  bool recordsPipe = false;                        // pass a pipe's write end in ALEA_ITER_FD
   std::size_t stdoutLimit = std::size_t{16} << 20; // keep the last N bytes
   std::size_t stderrTail = 4096;
   // When it becomes true (a SIGINT handler), the child's group is killed and

@@ -29,8 +29,7 @@ MachineState recheckMachineState(const MachineState &previous);
 // Names of the stable fields that differ ("governor", "aslr", ...); load alone
 // never counts as a change, except when it rises by more than one CPU's worth
 // above the starting load ("load").
-std::vector<std::string> machineChanges(const MachineState &before,
-                                        const MachineState &after);
+std::vector<std::string> machineChanges(const MachineState &before, const MachineState &after);
 
 // First line of `<tool> --version`, or "" when the tool cannot be run.
 std::string toolVersion(const std::string &tool);

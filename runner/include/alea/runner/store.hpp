@@ -185,8 +185,7 @@ public:
 
   // The execution row and all its measurements, in ONE transaction.
   Status recordExecution(const ExecutionRecord &execution,
-                         std::span<const MeasurementRecord> measurements,
-                         std::string_view unit);
+                         std::span<const MeasurementRecord> measurements, std::string_view unit);
 
   // Measurements of successful executions, warm-up excluded, in store order.
   std::vector<MeasurementRow> measurements(bool includeWarmup = false);
