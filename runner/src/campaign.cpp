@@ -48,6 +48,15 @@ void setEnv(std::vector<std::string> &env, const std::string &key, const std::st
   env.push_back(prefix + value);
 }
 
+// The base environment of builds and executions, recorded once per campaign
+// (each execution records only what alea adds to it).
+std::string joinLines(const std::vector<std::string> &lines) {
+  std::string out;
+  for (const auto &l : lines)
+    out += l + "\n";
+  return out;
+}
+
 std::string statusFor(const ExecutionResult &r) {
   if (r.spawnFailed)
     return "spawn";
@@ -99,7 +108,8 @@ struct Run {
              {"levels.builds", std::to_string(levels.builds)},
              {"levels.executions", std::to_string(levels.executions)},
              {"levels.iterations", std::to_string(levels.iterations)},
-             {"levels.warmup", std::to_string(levels.warmup)}})
+             {"levels.warmup", std::to_string(levels.warmup)},
+             {"environment", joinLines(sanitizedEnv(opts.baseEnv))}})
       if (Status s = store.setMeta(k, v); !s)
         return s;
     return txn.commit();
