@@ -2,6 +2,7 @@
 #include "alea/runner/builder.hpp"
 
 #include "alea/runner/hash.hpp"
+#include "alea/runner/machine.hpp"
 #include "alea/runner/seeds.hpp"
 
 #if __has_include("alea/linker/layout.hpp")
@@ -40,6 +41,25 @@ void setEnv(std::vector<std::string> &env, const std::string &key, const std::st
 
 std::string tail(const std::string &s, std::size_t n) {
   return s.size() <= n ? s : s.substr(s.size() - n);
+}
+
+// "CC=<path> (<first line of --version>); CXX=..." for the compilers a build
+// was given; versions are asked once per path and process.
+std::string compilerVersions(const std::vector<std::string> &env) {
+  static std::map<std::string, std::string> cache;
+  std::string out;
+  for (const char *var : {"CC", "CXX"}) {
+    std::string tool = envValue(env, var);
+    if (tool.empty())
+      continue;
+    auto it = cache.find(tool);
+    if (it == cache.end())
+      it = cache.emplace(tool, toolVersion(tool)).first;
+    out += (out.empty() ? "" : "; ") + std::string(var) + "=" + tool;
+    if (!it->second.empty())
+      out += " (" + it->second + ")";
+  }
+  return out;
 }
 
 } // namespace
@@ -148,7 +168,7 @@ BuildRecord runBuild(Executor &executor, const BuildRequest &req) {
   }
   ExecutionResult r = executor.run(ex);
   rec.seconds = r.output.wallSeconds;
-  rec.compilers = envValue(ex.env, "CC");
+  rec.compilers = compilerVersions(ex.env);
   std::string log = tail(r.output.stdoutText, 4096) + tail(r.output.stderrTail, 4096);
   if (r.spawnFailed || r.output.timedOut || r.output.signal || r.output.exitCode != 0) {
     rec.status = "failed";

@@ -85,6 +85,9 @@ struct Run {
       : cfg(c), opts(o), executor(e), progress(p), store(std::move(s)) {}
 
   Status checkMeta() {
+    if (auto from = store.meta("imported_from"))
+      return Error{"the store in '" + opts.dir + "' was imported from " + *from +
+                   "; it cannot be run as a campaign"};
     std::string digest = sha256Hex(cfg.text);
     if (auto old = store.meta("config_sha256")) {
       if (*old != digest)

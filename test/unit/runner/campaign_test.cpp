@@ -365,3 +365,18 @@ TEST(Campaign, CancelStopsBetweenExecutions) {
   EXPECT_TRUE(out->cancelled);
   EXPECT_EQ(out->summary.executed, 3);
 }
+
+TEST(Campaign, AnImportedStoreIsNotRunAsACampaign) {
+  Harness h(kCampaign);
+  std::filesystem::create_directories(h.opts.dir);
+  {
+    auto s = Store::open(storePath(h.opts.dir));
+    ASSERT_TRUE(s.ok());
+    ASSERT_TRUE(s->setMeta("imported_from", "x.csv").ok());
+  }
+  FakeExecutor ex(respond);
+  auto out = h.run(ex);
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.error().find("imported from x.csv"), std::string::npos) << out.error();
+  EXPECT_TRUE(ex.requests.empty());
+}
