@@ -188,3 +188,12 @@ TEST(Env, ValueAndProgramResolution) {
   EXPECT_EQ(resolveProgram("./x", env), "./x");
   EXPECT_EQ(resolveProgram("alea-no-such", env), "");
 }
+
+TEST(LocalExecutor, KeepsTheTailOfALongStdout) {
+  LocalExecutor ex;
+  auto req = shell("i=0; while [ $i -lt 30000 ]; do echo line$i; i=$((i+1)); done");
+  req.stdoutLimit = 1000;
+  auto r = ex.run(req);
+  EXPECT_EQ(r.output.stdoutText.size(), 1000u);
+  EXPECT_EQ(r.output.stdoutText.substr(r.output.stdoutText.size() - 10), "line29999\n");
+}
