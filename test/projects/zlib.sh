@@ -24,6 +24,8 @@ build_zlib() { # DIR [SEED]
     # shared library when its link probe fails, so insist on it.
     if grep -q "No shared library support" configure.out; then
       grep -B3 -A6 "Checking for shared library support" configure.log | head -30
+      # (Seen with lld >= 16, which rejects version-script names of undefined
+      # symbols unless given --undefined-version; GNU ld accepts them.)
       fail "zlib ./configure (seed ${seed:-none}): alea-cc failed the shared-library link probe"
     fi
     make -j2 >make.out 2>&1 || { tail -40 make.out; fail "zlib make (seed ${seed:-none}) failed"; }
