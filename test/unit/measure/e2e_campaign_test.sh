@@ -85,6 +85,30 @@ check(len(r["suite"]) == 1 if isinstance(r.get("suite"), list) else r.get("suite
 PY
 grep -q "best and worst layout differ by" "$work/report.txt"
 
+# Same store, same seed: byte-identical reports, whatever the thread count.
+"$alea" report "$work/c" --threads 1 >"$work/report.t1"
+"$alea" report "$work/c" --threads 2 >"$work/report.t2"
+cmp "$work/report.txt" "$work/report.t1"
+cmp "$work/report.t1" "$work/report.t2"
+# A different bootstrap seed changes the bootstrap intervals only.
+"$alea" report "$work/c" --seed 0x99 >"$work/report.s99"
+if cmp -s "$work/report.txt" "$work/report.s99"; then
+  echo "FAIL: --seed did not change the bootstrap"; exit 1
+fi
+
+# Usage errors: one line `alea: error: ...`, exit status 1.
+for args in "$work/nope" "$work/c --format xml" "$work/c --seed banana"; do
+  set +e
+  # shellcheck disable=SC2086
+  "$alea" report $args >"$work/err.out" 2>"$work/err.txt"
+  st=$?
+  set -e
+  if [[ $st -ne 1 || $(wc -l <"$work/err.txt") -ne 1 ]] || ! grep -q "^alea: error: " "$work/err.txt"; then
+    echo "FAIL: alea report $args: status $st, stderr:"; cat "$work/err.txt"; exit 1
+  fi
+  cat "$work/err.txt"
+done
+
 # Source "none": one measurement per execution (process wall time), so the
 # iteration level is absent.
 cat >"$work/wall.toml" <<TOML
