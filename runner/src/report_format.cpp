@@ -132,7 +132,20 @@ std::string mdReport(const CampaignReport &r) {
   if (r.layoutStudy)
     o += "One system: a layout-sensitivity study.\n\n";
   if (r.analysis) {
-    o += analysis::formatReport(*r.analysis, analysis::Format::Markdown) + "\n";
+    // The engine's headings one level down, under this report's title.
+    const std::string md =
+        analysis::formatReport(*r.analysis, analysis::Format::Markdown);
+    std::size_t start = 0;
+    while (start < md.size()) {
+      std::size_t end = md.find('\n', start);
+      if (end == std::string::npos)
+        end = md.size();
+      if (md[start] == '#')
+        o += '#';
+      o += md.substr(start, end - start) + "\n";
+      start = end + 1;
+    }
+    o += "\n";
   } else {
     o += "No statistics: " + mdEscape(r.analysisError) + "\n\n";
     for (const auto &w : r.warnings)
