@@ -25,9 +25,16 @@
 extern "C" {
 #endif
 
-/* One state per program: -2 = not looked up yet, -1 = disabled. */
-static int alea_iter_fd_ = -2;
-static uint64_t alea_iter_index_ = 0;
+/* One state per program, shared by every translation unit that includes this
+ * header (weak definitions, merged by the linker), so an iteration may begin in
+ * one file and end in another. fd: -2 = not looked up yet, -1 = disabled. */
+#if defined(__GNUC__) || defined(__clang__)
+#define ALEA_ITER_SHARED_ __attribute__((weak))
+#else
+#define ALEA_ITER_SHARED_ static /* then one state per translation unit */
+#endif
+ALEA_ITER_SHARED_ int alea_iter_fd_ = -2;
+ALEA_ITER_SHARED_ uint64_t alea_iter_index_ = 0;
 
 static inline int alea_iter_fd(void) {
   if (alea_iter_fd_ == -2) {
