@@ -78,6 +78,23 @@ std::string summaryLine(const CampaignReport &r) {
          plural(r.measurements, "measurement") + " after warm-up";
 }
 
+// The build level's share of the variance (the engine's KJ estimate), which
+// says how much of the spread above is layout rather than execution noise.
+std::string layoutShare(const CampaignReport &r,
+                        const CampaignReport::Sensitivity &s) {
+  if (!r.analysis)
+    return "";
+  for (const auto &b : r.analysis->benchmarks) {
+    if (b.name != s.benchmark)
+      continue;
+    for (const auto &sys : b.systems)
+      if (sys.name == s.system && !sys.levels.empty())
+        return "; layout explains " + percent(sys.levels.front().share) +
+               " of the variance";
+  }
+  return "";
+}
+
 std::string textReport(const CampaignReport &r) {
   std::string o = "campaign " +
                   (r.name.empty() ? std::string("(unnamed)") : r.name) + "  [" +
@@ -99,7 +116,7 @@ std::string textReport(const CampaignReport &r) {
            ": best and worst layout differ by " + percent(s.spread()) + " (" +
            seconds(s.best) + " build " + std::to_string(s.bestBuild) + ", " +
            seconds(s.worst) + " build " + std::to_string(s.worstBuild) + "; " +
-           plural(s.builds, "build") + ")\n";
+           plural(s.builds, "build") + layoutShare(r, s) + ")\n";
   }
   if (!r.failures.empty()) {
     o += "\nfailures (recorded, not used as data):\n";
