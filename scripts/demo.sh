@@ -10,7 +10,8 @@ build=${ALEA_BUILD_DIR:-$root/build}
 work=$root/_work/demo
 
 "$root/scripts/setup.sh"
-ALEA_BUILD_DIR=$build "$root/scripts/build.sh"
+# Only what the demo runs: the CLI, the wrappers and the plugin.
+ALEA_BUILD_DIR=$build "$root/scripts/build.sh" alea alea-cc alea-c++ alea-ld AleaPlugin
 
 if [[ ${ALEA_DEMO_FRESH:-0} == 1 ]]; then
   rm -rf "$work"
