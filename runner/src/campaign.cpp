@@ -67,6 +67,31 @@ std::string statusFor(const ExecutionResult &r) {
   return "exit";
 }
 
+// The compilers whose versions the machine record holds: clang-19 and any a
+// system names in its environment.
+std::vector<std::string> machineCompilers(const CampaignConfig &cfg) {
+  std::vector<std::string> compilers{"clang-19"};
+  std::set<std::string> seen(compilers.begin(), compilers.end());
+  for (const auto &s : cfg.systems)
+    for (const char *k : {"CC", "CXX", "ALEA_CC", "ALEA_CXX"})
+      if (auto it = s.env.find(k); it != s.env.end() && seen.insert(it->second).second)
+        compilers.push_back(it->second);
+  return compilers;
+}
+
+// The compilers a build asks for their versions (builder.cpp: CC and CXX of
+// the build environment, the wrappers unless the system sets its own).
+std::vector<std::string> buildCompilers(const CampaignConfig &cfg, const CampaignOptions &opts) {
+  std::vector<std::string> tools;
+  for (const auto &s : cfg.systems) {
+    auto cc = s.env.find("CC"), cxx = s.env.find("CXX");
+    tools.push_back(cc != s.env.end() ? cc->second : (fs::path(opts.toolDir) / "alea-cc").string());
+    tools.push_back(cxx != s.env.end() ? cxx->second
+                                       : (fs::path(opts.toolDir) / "alea-c++").string());
+  }
+  return tools;
+}
+
 struct Run {
   const CampaignConfig &cfg;
   const CampaignOptions &opts;
@@ -81,8 +106,11 @@ struct Run {
   MachineState machine;
   std::int64_t machineId = 0;
 
+  std::vector<std::string> baseEnv; // sanitizedEnv(opts.baseEnv), computed once
+
   Run(const CampaignConfig &c, const CampaignOptions &o, Executor &e, Progress &p, Store s)
-      : cfg(c), opts(o), executor(e), progress(p), store(std::move(s)) {}
+      : cfg(c), opts(o), executor(e), progress(p), store(std::move(s)),
+        baseEnv(sanitizedEnv(o.baseEnv)) {}
 
   Status checkMeta() {
     if (auto from = store.meta("imported_from"))
@@ -112,20 +140,14 @@ struct Run {
              {"levels.executions", std::to_string(levels.executions)},
              {"levels.iterations", std::to_string(levels.iterations)},
              {"levels.warmup", std::to_string(levels.warmup)},
-             {"environment", joinLines(sanitizedEnv(opts.baseEnv))}})
+             {"environment", joinLines(baseEnv)}})
       if (Status s = store.setMeta(k, v); !s)
         return s;
     return txn.commit();
   }
 
   Status recordMachine(bool resumed) {
-    std::vector<std::string> compilers{"clang-19"};
-    std::set<std::string> seen(compilers.begin(), compilers.end());
-    for (const auto &s : cfg.systems)
-      for (const char *k : {"CC", "CXX", "ALEA_CC", "ALEA_CXX"})
-        if (auto it = s.env.find(k); it != s.env.end() && seen.insert(it->second).second)
-          compilers.push_back(it->second);
-    machine = readMachineState(compilers);
+    machine = readMachineState(machineCompilers(cfg));
     auto id = store.addMachine(machine, resumed ? "resume" : "start");
     if (!id)
       return Error{id.error()};
@@ -188,7 +210,7 @@ struct Run {
           req.sourceDir = cfg.sourceDir;
           req.toolDir = opts.toolDir;
           req.timeoutSeconds = cfg.buildTimeoutSeconds;
-          req.baseEnv = sanitizedEnv(opts.baseEnv);
+          req.baseEnv = baseEnv;
           progress.message("building " + sys.name + " #" + std::to_string(b) + " (seed " +
                            seedHex(req.seed) + ")");
           BuildRecord built = runBuild(executor, req);
@@ -283,7 +305,7 @@ struct Run {
       if (fs::path(req.stdinPath).is_relative())
         req.stdinPath = (fs::path(cfg.sourceDir) / req.stdinPath).string();
     }
-    req.env = sanitizedEnv(opts.baseEnv);
+    req.env = baseEnv;
     setEnv(req.env, "ALEA_ITERATIONS", std::to_string(levels.warmup + levels.iterations));
     setEnv(req.env, "ALEA_BUILD_DIR", build.dir);
     for (const auto &[k, v] : bench.env)
@@ -294,6 +316,11 @@ struct Run {
     req.envPadBytes =
         envPaddingSize(build.seed, entry.executionIndex, cfg.envPadMin, cfg.envPadMax);
     req.recordsPipe = bench.measure.source == IterationSource::Records;
+    // Only the regex (on stdout) and Google Benchmark sources read stdout; for
+    // the others it goes to /dev/null, as with hyperfine -N.
+    req.captureStdout = bench.measure.source == IterationSource::GoogleBenchmarkJson ||
+                        (bench.measure.source == IterationSource::Regex &&
+                         bench.measure.stream == OutputStream::Stdout);
     req.cancel = opts.cancel;
     rec.envPadding = req.envPadBytes;
     for (const auto &e : req.env)
@@ -370,9 +397,16 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
       if (!fs::exists(p, ec))
         return Error{"benchmark '" + b.name + "': input file '" + p.string() + "' does not exist"};
     }
+  // The compilers' --version answers (tens of ms each) are asked concurrently,
+  // with each other and with the store's set-up; all are in before the first
+  // build or execution runs (waitToolVersions below).
+  prefetchToolVersions(machineCompilers(cfg));
   auto store = Store::open(path);
   if (!store)
     return Error{store.error()};
+  if (automatic || store->summary().builds <
+                       static_cast<std::int64_t>(cfg.systems.size()) * cfg.builds.count)
+    prefetchToolVersions(buildCompilers(cfg, opts));
   Run run(cfg, opts, executor, progress, std::move(*store));
   run.outcome.storePath = path;
   run.levels = {cfg.builds.count, cfg.executions.count, cfg.iterations.count, cfg.warmup.count};
@@ -424,6 +458,7 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
     return Error{s.error()};
   if (Status s = run.ensureEntities(); !s)
     return Error{s.error()};
+  waitToolVersions();
   if (Status s = run.doBuilds(); !s)
     return Error{s.error()};
   if (opts.cancel && opts.cancel->load()) {

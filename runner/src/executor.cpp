@@ -106,15 +106,19 @@ struct ChildSetup {
   char *const *envp;
   const cpu_set_t *cpus;
   bool pin, disableAslr, recordsPipe;
-  int in, out, err, records, execReport;
+  int in, out, err, records;
+  // Written by the child before it exits on a failed step: vfork shares our
+  // memory and suspends us until the child execs or exits, so these are read
+  // after vfork returns without a pipe (glibc's posix_spawn does the same).
+  volatile int *failStep, *failErrno;
 };
 
 // Runs in the vfork child: system calls only, then execve or _exit. A failing
-// step is reported through the close-on-exec pipe `execReport`.
+// step is reported in failStep/failErrno.
 [[noreturn]] void childExec(const ChildSetup &c) {
   auto die = [&c](int code) {
-    int msg[2] = {code, errno};
-    (void)!::write(c.execReport, msg, sizeof msg);
+    *c.failErrno = errno;
+    *c.failStep = code;
     ::_exit(127);
   };
   ::setpgid(0, 0);
@@ -143,6 +147,13 @@ struct ChildSetup {
   ::_exit(127); // not reached: die() exits
 }
 
+// /dev/null, opened once per process (close-on-exec; the children get it
+// through dup2), for stdin and for an output nobody reads.
+int devNull() {
+  static const int fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+  return fd;
+}
+
 } // namespace
 
 ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
@@ -163,12 +174,16 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
     if (::stat(req.workdir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
       return fail("working directory does not exist: " + req.workdir);
   }
-  Fd inFd(
-      ::open(req.stdinPath.empty() ? "/dev/null" : req.stdinPath.c_str(), O_RDONLY | O_CLOEXEC));
-  if (inFd.fd < 0)
-    return fail("cannot open stdin file '" + req.stdinPath + "': " + std::strerror(errno));
-  Fd outR, outW, errR, errW, recR, recW, execR, execW;
-  if (!makePipe(outR, outW) || !makePipe(errR, errW) || !makePipe(execR, execW) ||
+  Fd inFd;
+  if (!req.stdinPath.empty()) {
+    inFd.fd = ::open(req.stdinPath.c_str(), O_RDONLY | O_CLOEXEC);
+    if (inFd.fd < 0)
+      return fail("cannot open stdin file '" + req.stdinPath + "': " + std::strerror(errno));
+  } else if (devNull() < 0) {
+    return fail(std::string("cannot open /dev/null: ") + std::strerror(errno));
+  }
+  Fd outR, outW, errR, errW, recR, recW;
+  if ((req.captureStdout && !makePipe(outR, outW)) || !makePipe(errR, errW) ||
       (req.recordsPipe && !makePipe(recR, recW)))
     return fail(std::string("pipe: ") + std::strerror(errno));
 
@@ -191,6 +206,7 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
   for (int c : req.cpus)
     if (c >= 0 && c < CPU_SETSIZE)
       CPU_SET(c, &cpuSet);
+  volatile int failStep = 0, failErrno = 0;
   ChildSetup child{req.workdir.empty() ? nullptr : req.workdir.c_str(),
                    program.c_str(),
                    argvPtrs.data(),
@@ -199,11 +215,12 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
                    !req.cpus.empty(),
                    req.disableAslr,
                    req.recordsPipe,
-                   inFd.fd,
-                   outW.fd,
+                   inFd.fd >= 0 ? inFd.fd : devNull(),
+                   req.captureStdout ? outW.fd : devNull(),
                    errW.fd,
                    recW.fd,
-                   execW.fd};
+                   &failStep,
+                   &failErrno};
 
   auto start = std::chrono::steady_clock::now();
   // vfork: the child shares our memory until execve (no page-table copy, as
@@ -217,7 +234,6 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
   outW.reset();
   errW.reset();
   recW.reset();
-  execW.reset();
   inFd.reset();
 
   int pidFd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
@@ -226,7 +242,6 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
           ? start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                         std::chrono::duration<double>(req.timeoutSeconds))
           : std::chrono::steady_clock::time_point::max();
-  std::string execReport;
   bool exited = false, killed = false;
   int status = 0;
   struct rusage ru {};
@@ -246,17 +261,15 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
   std::chrono::steady_clock::time_point drainDeadline =
       std::chrono::steady_clock::time_point::max();
   for (;;) {
-    pollfd fds[5];
+    pollfd fds[4];
     int n = 0;
-    int idxOut = -1, idxErr = -1, idxRec = -1, idxExec = -1, idxPid = -1;
+    int idxOut = -1, idxErr = -1, idxRec = -1, idxPid = -1;
     if (outR.fd >= 0)
       fds[idxOut = n++] = {outR.fd, POLLIN, 0};
     if (errR.fd >= 0)
       fds[idxErr = n++] = {errR.fd, POLLIN, 0};
     if (recR.fd >= 0)
       fds[idxRec = n++] = {recR.fd, POLLIN, 0};
-    if (execR.fd >= 0)
-      fds[idxExec = n++] = {execR.fd, POLLIN, 0};
     if (!exited && pidFd >= 0)
       fds[idxPid = n++] = {pidFd, POLLIN, 0};
     if (exited && n == 0)
@@ -302,7 +315,6 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
       readInto(idxOut, outR, result.output.stdoutText, req.stdoutLimit);
       readInto(idxErr, errR, result.output.stderrTail, errKeep);
       readInto(idxRec, recR, result.output.records, std::size_t{1} << 30);
-      readInto(idxExec, execR, execReport, 64);
     }
     if (!exited && (pidFd < 0 || (idxPid >= 0 && (fds[idxPid].revents & POLLIN)) || killed)) {
       if (reap(WNOHANG))
@@ -316,14 +328,12 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
 
   trimTail(result.output.stdoutText, req.stdoutLimit);
   trimTail(result.output.stderrTail, req.stderrTail);
-  if (execReport.size() >= 2 * sizeof(int)) {
-    int msg[2];
-    std::memcpy(msg, execReport.data(), sizeof msg);
+  if (int step = failStep; step != 0) {
     static const char *const steps[] = {
         "", "redirect", "records fd", "chdir", "sched_setaffinity", "personality", "execve"};
     result.spawnFailed = true;
-    result.spawnError = std::string(steps[msg[0] >= 1 && msg[0] <= 6 ? msg[0] : 0]) + " '" +
-                        req.argv[0] + "': " + std::strerror(msg[1]);
+    result.spawnError = std::string(steps[step >= 1 && step <= 6 ? step : 0]) + " '" +
+                        req.argv[0] + "': " + std::strerror(failErrno);
   }
   result.output.wallSeconds = std::chrono::duration<double>(end - start).count();
   result.output.userSeconds = seconds(ru.ru_utime);

@@ -6,6 +6,9 @@
 
 #include <cmath>
 #include <fstream>
+#include <future>
+#include <map>
+#include <mutex>
 #include <sstream>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -42,9 +45,7 @@ void readCheap(MachineState &m) {
   m.load1 = load.empty() ? 0 : std::strtod(load.c_str(), nullptr);
 }
 
-} // namespace
-
-std::string toolVersion(const std::string &tool) {
+std::string queryToolVersion(const std::string &tool) {
   LocalExecutor exec;
   ExecutionRequest req;
   req.argv = {tool, "--version"};
@@ -56,6 +57,50 @@ std::string toolVersion(const std::string &tool) {
     return {};
   std::string text = r.output.stdoutText.empty() ? r.output.stderrTail : r.output.stdoutText;
   return text.substr(0, text.find('\n'));
+}
+
+// `<tool> --version` answers, once per tool and process: prefetched ones run
+// on their own threads, the others on first use (deferred).
+struct VersionCache {
+  std::mutex mutex;
+  std::map<std::string, std::shared_future<std::string>> answers;
+};
+
+VersionCache &versionCache() {
+  static VersionCache cache;
+  return cache;
+}
+
+std::shared_future<std::string> versionFuture(const std::string &tool, std::launch policy) {
+  VersionCache &cache = versionCache();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  auto it = cache.answers.find(tool);
+  if (it == cache.answers.end())
+    it = cache.answers.emplace(tool, std::async(policy, queryToolVersion, tool).share()).first;
+  return it->second;
+}
+
+} // namespace
+
+std::string toolVersion(const std::string &tool) {
+  return versionFuture(tool, std::launch::deferred).get();
+}
+
+void prefetchToolVersions(const std::vector<std::string> &tools) {
+  for (const auto &t : tools)
+    versionFuture(t, std::launch::async);
+}
+
+void waitToolVersions() {
+  std::vector<std::shared_future<std::string>> pending;
+  {
+    VersionCache &cache = versionCache();
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    for (const auto &[tool, answer] : cache.answers)
+      pending.push_back(answer);
+  }
+  for (const auto &f : pending)
+    f.wait();
 }
 
 MachineState readMachineState(const std::vector<std::string> &compilers) {

@@ -208,28 +208,42 @@ Expected<Store> Store::open(const std::string &path, StoreOpenOptions options) {
   return store;
 }
 
+struct Store::HotStatements {
+  Statement begin, commit, insertExecution, insertMeasurement;
+  explicit HotStatements(sqlite3 *db)
+      : begin(db, "BEGIN IMMEDIATE"), commit(db, "COMMIT"),
+        insertExecution(db, "INSERT INTO execution(plan_position,build_id,benchmark_id,"
+                            "execution_index,env_padding,environment,status,exit_code,signal,"
+                            "wall_seconds,user_seconds,sys_seconds,max_rss_kib,stderr_tail,"
+                            "error,machine_id) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
+        insertMeasurement(db, "INSERT INTO measurement(execution_id,iteration,value,unit,"
+                              "warmup) VALUES(?,?,?,?,?)") {}
+  bool valid() const {
+    return begin.valid() && commit.valid() && insertExecution.valid() &&
+           insertMeasurement.valid();
+  }
+};
+
+void Store::finalizeHot() { hot_.reset(); }
+
 Store::Store(Store &&other) noexcept
     : db_(std::exchange(other.db_, nullptr)), path_(std::move(other.path_)),
-      insertExecution_(std::move(other.insertExecution_)),
-      insertMeasurement_(std::move(other.insertMeasurement_)) {}
+      hot_(std::move(other.hot_)) {}
 
 Store &Store::operator=(Store &&other) noexcept {
   if (this != &other) {
-    insertExecution_.reset();
-    insertMeasurement_.reset();
+    finalizeHot();
     if (db_)
       sqlite3_close_v2(db_);
     db_ = std::exchange(other.db_, nullptr);
     path_ = std::move(other.path_);
-    insertExecution_ = std::move(other.insertExecution_);
-    insertMeasurement_ = std::move(other.insertMeasurement_);
+    hot_ = std::move(other.hot_);
   }
   return *this;
 }
 
 Store::~Store() {
-  insertExecution_.reset();
-  insertMeasurement_.reset();
+  finalizeHot();
   if (db_)
     sqlite3_close_v2(db_);
 }
@@ -440,20 +454,34 @@ std::set<std::int64_t> Store::completedPositions() {
 Status Store::recordExecution(const ExecutionRecord &e,
                               std::span<const MeasurementRecord> measurements,
                               std::string_view unit) {
-  Transaction txn(*this);
-  if (!txn.active())
-    return Error{"cannot begin a transaction: " + lastError()};
-  if (!insertExecution_) {
-    insertExecution_ = std::make_unique<Statement>(
-        db_, "INSERT INTO execution(plan_position,build_id,benchmark_id,execution_index,"
-             "env_padding,environment,status,exit_code,signal,wall_seconds,user_seconds,"
-             "sys_seconds,max_rss_kib,stderr_tail,error,machine_id) "
-             "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id");
-    insertMeasurement_ = std::make_unique<Statement>(
-        db_, "INSERT INTO measurement(execution_id,iteration,value,unit,warmup) "
-             "VALUES(?,?,?,?,?)");
+  if (!hot_) {
+    hot_ = std::make_unique<HotStatements>(db_);
+    if (!hot_->valid()) {
+      std::string why = lastError();
+      hot_.reset();
+      return Error{"cannot prepare the store's statements: " + why};
+    }
   }
-  Statement &st = *insertExecution_;
+  // One transaction per execution (crash safety: a kill -9 loses at most the
+  // execution in flight), with the prepared BEGIN IMMEDIATE / COMMIT; the
+  // guard rolls back on every early return, like Transaction does.
+  Statement &begin = hot_->begin;
+  begin.reset();
+  begin.step();
+  bool begun = begin.ok();
+  std::string beginError = begun ? std::string() : lastError();
+  begin.reset();
+  if (!begun)
+    return Error{"cannot begin a transaction: " + beginError};
+  struct Rollback {
+    sqlite3 *db;
+    bool armed = true;
+    ~Rollback() {
+      if (armed)
+        sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr); // no throw
+    }
+  } guard{db_};
+  Statement &st = hot_->insertExecution;
   st.reset();
   st.bind(1, e.planPosition);
   if (e.buildId)
@@ -468,20 +496,37 @@ Status Store::recordExecution(const ExecutionRecord &e,
     st.bind(16, e.machineId);
   else
     st.bindNull(16);
-  if (!st.step())
-    return Error{"cannot record execution " + std::to_string(e.planPosition) + ": " + lastError()};
-  std::int64_t id = st.columnInt(0);
   st.step();
+  bool inserted = st.ok();
+  std::string insertError = inserted ? std::string() : lastError();
   st.reset();
-  Statement &m = *insertMeasurement_;
+  if (!inserted)
+    return Error{"cannot record execution " + std::to_string(e.planPosition) + ": " + insertError};
+  // The execution's id: the rowid just inserted on this connection (the
+  // statement ran to completion, without RETURNING's extra result row).
+  std::int64_t id = sqlite3_last_insert_rowid(db_);
+  Statement &m = hot_->insertMeasurement;
   for (const auto &r : measurements) {
     m.reset();
     m.bind(1, id).bind(2, r.iteration).bind(3, r.value).bind(4, unit).bind(5, r.warmup ? 1 : 0);
     m.step();
-    if (!m.ok())
-      return Error{"cannot record a measurement: " + lastError()};
+    if (!m.ok()) {
+      std::string why = lastError();
+      m.reset();
+      return Error{"cannot record a measurement: " + why};
+    }
   }
-  return txn.commit();
+  m.reset();
+  Statement &commit = hot_->commit;
+  commit.reset();
+  commit.step();
+  bool committed = commit.ok();
+  std::string why = committed ? std::string() : lastError();
+  commit.reset();
+  if (!committed)
+    return Error{why};
+  guard.armed = false;
+  return {};
 }
 
 std::vector<MeasurementRow> Store::measurements(bool includeWarmup) {

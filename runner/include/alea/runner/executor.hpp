@@ -30,6 +30,7 @@ struct ExecutionRequest {
   bool disableAslr = false;
   std::int64_t envPadBytes = -1;                   // >= 0: add ALEA_ENV_PAD with that many bytes
   bool recordsPipe = false;                        // pass a pipe's write end in ALEA_ITER_FD
+  bool captureStdout = true; // false: stdout goes to /dev/null (as hyperfine -N's default)
   std::size_t stdoutLimit = std::size_t{16} << 20; // keep the last N bytes
   std::size_t stderrTail = 4096;
   // When it becomes true (a SIGINT handler), the child's group is killed and

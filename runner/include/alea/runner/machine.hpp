@@ -31,7 +31,17 @@ MachineState recheckMachineState(const MachineState &previous);
 // above the starting load ("load").
 std::vector<std::string> machineChanges(const MachineState &before, const MachineState &after);
 
-// First line of `<tool> --version`, or "" when the tool cannot be run.
+// First line of `<tool> --version`, or "" when the tool cannot be run. Asked
+// once per tool and process (the answer is cached).
 std::string toolVersion(const std::string &tool);
+
+// Starts asking these tools for their versions concurrently, each on its own
+// thread (a compiler's --version costs tens of ms of start-up); toolVersion()
+// then waits for the answer instead of asking again.
+void prefetchToolVersions(const std::vector<std::string> &tools);
+
+// Waits until every version query started so far has finished, so that none
+// runs concurrently with a build or a measured execution.
+void waitToolVersions();
 
 } // namespace alea::runner

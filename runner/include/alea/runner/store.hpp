@@ -198,8 +198,11 @@ private:
   Status migrate(int targetVersion);
   sqlite3 *db_ = nullptr;
   std::string path_;
-  // The hot path's statements, prepared once (recordExecution).
-  std::unique_ptr<Statement> insertExecution_, insertMeasurement_;
+  // The hot path's statements, prepared once (recordExecution): the
+  // transaction's BEGIN/COMMIT too, so an execution parses no SQL.
+  struct HotStatements;
+  std::unique_ptr<HotStatements> hot_;
+  void finalizeHot();
 };
 
 } // namespace alea::runner
