@@ -15,6 +15,7 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace fs = std::filesystem;
@@ -270,21 +271,31 @@ struct Run {
       ++failed;
       return store.recordExecution(rec, values, bench.measure.valueUnit());
     }
-    std::map<std::string, std::string> vars{
-        {"source_dir", cfg.sourceDir},
-        {"build_dir", build.dir},
-        {"campaign_dir", opts.dir},
-        {"system", sys.name},
-        {"benchmark", bench.name},
-        {"build_index", std::to_string(entry.buildIndex)},
-        {"execution_index", std::to_string(entry.executionIndex)},
-        {"iterations", std::to_string(levels.warmup + levels.iterations)}};
-    for (const auto &a : build.artifacts)
-      vars["artifact:" + a.path] = objectPath(opts.dir, a.objectHash);
+    // The placeholders' values, built only when a text has a placeholder
+    // (most commands have none: nothing to build per execution).
+    std::optional<std::map<std::string, std::string>> vars;
+    auto placeholders = [&]() -> const std::map<std::string, std::string> & {
+      if (!vars) {
+        vars.emplace(std::map<std::string, std::string>{
+            {"source_dir", cfg.sourceDir},
+            {"build_dir", build.dir},
+            {"campaign_dir", opts.dir},
+            {"system", sys.name},
+            {"benchmark", bench.name},
+            {"build_index", std::to_string(entry.buildIndex)},
+            {"execution_index", std::to_string(entry.executionIndex)},
+            {"iterations", std::to_string(levels.warmup + levels.iterations)}});
+        for (const auto &a : build.artifacts)
+          (*vars)["artifact:" + a.path] = objectPath(opts.dir, a.objectHash);
+      }
+      return *vars;
+    };
     ExecutionRequest req;
     std::string error;
     auto sub = [&](const std::string &text) {
-      auto r = substitute(text, vars);
+      if (text.find('{') == std::string::npos)
+        return text; // substitute() would return it unchanged
+      auto r = substitute(text, placeholders());
       if (!r) {
         error = r.error();
         return std::string();
@@ -324,8 +335,9 @@ struct Run {
     req.cancel = opts.cancel;
     rec.envPadding = req.envPadBytes;
     for (const auto &e : req.env)
-      if (e.rfind("ALEA_", 0) == 0 || bench.env.count(e.substr(0, e.find('='))))
-        rec.environment += e + "\n";
+      if (e.rfind("ALEA_", 0) == 0 ||
+          (!bench.env.empty() && bench.env.count(e.substr(0, e.find('=')))))
+        rec.environment.append(e).push_back('\n');
     rec.environment += "ALEA_ENV_PAD=<" + std::to_string(req.envPadBytes) + " bytes>\n";
     rec.environment += std::string("aslr=") + (cfg.disableAslr ? "off" : "system") + "\n";
     if (!error.empty()) {

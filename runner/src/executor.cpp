@@ -189,17 +189,27 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
 
   // Everything the child needs is built before fork (only async-signal-safe
   // calls after it).
-  std::vector<std::string> env = req.env;
+  // (The request's strings are pointed to, not copied.)
+  std::string iterFd, envPad;
   if (req.recordsPipe)
-    env.push_back("ALEA_ITER_FD=" + std::to_string(kRecordsFd));
-  if (req.envPadBytes >= 0)
-    env.push_back("ALEA_ENV_PAD=" + std::string(static_cast<std::size_t>(req.envPadBytes), 'x'));
+    iterFd = "ALEA_ITER_FD=" + std::to_string(kRecordsFd);
+  if (req.envPadBytes >= 0) {
+    envPad.reserve(13 + static_cast<std::size_t>(req.envPadBytes));
+    envPad = "ALEA_ENV_PAD=";
+    envPad.append(static_cast<std::size_t>(req.envPadBytes), 'x');
+  }
   std::vector<char *> argvPtrs, envPtrs;
+  argvPtrs.reserve(req.argv.size() + 1);
+  envPtrs.reserve(req.env.size() + 3);
   for (const auto &a : req.argv)
     argvPtrs.push_back(const_cast<char *>(a.c_str()));
   argvPtrs.push_back(nullptr);
-  for (const auto &e : env)
+  for (const auto &e : req.env)
     envPtrs.push_back(const_cast<char *>(e.c_str()));
+  if (req.recordsPipe)
+    envPtrs.push_back(iterFd.data());
+  if (req.envPadBytes >= 0)
+    envPtrs.push_back(envPad.data());
   envPtrs.push_back(nullptr);
   cpu_set_t cpuSet;
   CPU_ZERO(&cpuSet);
