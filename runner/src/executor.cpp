@@ -240,7 +240,8 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
     childExec(child);
   if (pid < 0)
     return fail(std::string("vfork: ") + std::strerror(errno));
-  ::setpgid(pid, pid); // also in the parent: no race with the timeout's kill(-pid)
+  // No setpgid(pid, pid) here: vfork resumes us only after the child's
+  // execve (or exit), so its own setpgid(0, 0) is done before any kill(-pid).
   outW.reset();
   errW.reset();
   recW.reset();

@@ -198,8 +198,14 @@ Expected<Store> Store::open(const std::string &path, StoreOpenOptions options) {
   // WAL + synchronous=NORMAL: a commit is durable against a crash of alea
   // (kill -9) because the WAL write happens before COMMIT returns; only an OS
   // crash or power loss can lose the last transactions (docs/store.md).
-  for (const char *pragma :
-       {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON"}) {
+  // wal_autocheckpoint=10000 pages (~40 MB of WAL, SQLite's default is 1000):
+  // a checkpoint costs two fdatasyncs, which at the default came every ~250
+  // one-measurement executions and were a third of the store's time per
+  // execution. Crash safety is unchanged (the WAL is complete at every COMMIT);
+  // on power loss more of the last transactions can be lost; the WAL is
+  // checkpointed and removed when the store is closed.
+  for (const char *pragma : {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL",
+                             "PRAGMA foreign_keys=ON", "PRAGMA wal_autocheckpoint=10000"}) {
     if (Status s = store.exec(pragma); !s)
       return Error{"store '" + path + "': " + s.error()};
   }
