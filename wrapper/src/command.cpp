@@ -68,8 +68,16 @@ Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classifi
     } else if (c.nonLldLinker) {
       plan.notes.push_back("section-order skipped: linker " + c.userLinker + " is not lld");
     } else {
-      if (c.userLinker.empty())
+      if (c.userLinker.empty()) {
+        // We replace the system's default linker (GNU ld on Debian) with lld, so
+        // keep GNU ld's leniency where lld (>= 16) is stricter by default: a
+        // version script may name symbols the link does not define (zlib's
+        // configure probes its shared library with zlib.map and silently drops
+        // the shared build when that link fails). A user's own
+        // -Wl,--no-undefined-version comes later on the line and still wins.
         added.push_back("-fuse-ld=lld");
+        added.push_back("-Wl,--undefined-version");
+      }
       added.push_back("-Wl," + shuffle);
     }
   }

@@ -59,16 +59,31 @@ TEST(Plan, LinkAddsLldAndSectionShuffle) {
   auto p =
       planCommand(Tool::Cc, {"a.o", "-o", "x"}, make(Mode::Link, {0}), seeded(7), "/cc", "/p.so");
   const std::string shuffle = "-Wl,--shuffle-sections=*=" + std::to_string(lldShuffleSeed(7));
-  EXPECT_EQ(p.argv, (std::vector<std::string>{"/cc", "-fuse-ld=lld", shuffle, "a.o", "-o", "x"}));
+  EXPECT_EQ(p.argv, (std::vector<std::string>{"/cc", "-fuse-ld=lld", "-Wl,--undefined-version",
+                                              shuffle, "a.o", "-o", "x"}));
+}
+
+TEST(Plan, LldChosenByUsKeepsGnuLdLeniencyForVersionScripts) {
+  // zlib's configure links its shared-library probe with a version script that
+  // names symbols the probe does not define: GNU ld accepts it, lld >= 16 only
+  // with --undefined-version. The user's own choice of lld is left as it is.
+  auto p = planCommand(Tool::Cc, {"-shared", "a.o", "-Wl,--version-script,z.map"},
+                       make(Mode::Link, {1}), seeded(7), "/cc", "");
+  EXPECT_EQ(std::count(p.argv.begin(), p.argv.end(), "-Wl,--undefined-version"), 1);
+  auto c = make(Mode::Link, {0});
+  c.userLinker = "lld";
+  p = planCommand(Tool::Cc, {"a.o", "-fuse-ld=lld"}, c, seeded(7), "/cc", "");
+  EXPECT_EQ(std::count(p.argv.begin(), p.argv.end(), "-Wl,--undefined-version"), 0);
 }
 
 TEST(Plan, CompileAndLinkAddsBoth) {
   auto p = planCommand(Tool::Cxx, {"a.cpp"}, make(Mode::CompileAndLink, {0}), seeded(7), "/cxx",
                        "/p.so");
-  ASSERT_EQ(p.argv.size(), 7u);
+  ASSERT_EQ(p.argv.size(), 8u);
   EXPECT_EQ(p.argv[1], "-fpass-plugin=/p.so");
   EXPECT_EQ(p.argv[4], "-fuse-ld=lld");
-  EXPECT_EQ(p.argv[5].rfind("-Wl,--shuffle-sections=*=", 0), 0u);
+  EXPECT_EQ(p.argv[5], "-Wl,--undefined-version");
+  EXPECT_EQ(p.argv[6].rfind("-Wl,--shuffle-sections=*=", 0), 0u);
 }
 
 TEST(Plan, UserLldChoiceIsKeptAndNonLldSkipsSectionOrder) {
