@@ -66,5 +66,5 @@ awk -v n="$n" -v r="$rounds" -v a="$alea_ns" -v h="$hf_ns" -v f="$fixed_ns" -v r
   printf "  hyperfine -N  : %8.1f executions/s  (%.3f ms each)\n", hr, 1e3 / hr
   printf "  ratio alea/hyperfine rate: %.2f  (goal >= 1)\n", ar / hr
   fixed = f / r / 1e6; mr = n * r / ((a - f) / 1e9)
-  printf "  alea fixed start-up (a 1-execution campaign: store, machine state, compiler versions): %.1f ms\n", fixed
+  printf "  alea fixed start-up (a 1-execution campaign: store, machine state, cached compiler versions): %.1f ms\n", fixed
   printf "  alea per execution without it: %8.1f executions/s; ratio to hyperfine %.2f\n", mr, mr / hr }'

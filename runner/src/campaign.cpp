@@ -149,7 +149,20 @@ struct Run {
 
   Status recordMachine(bool resumed) {
     machine = readMachineState(machineCompilers(cfg));
-    auto id = store.addMachine(machine, resumed ? "resume" : "start");
+    // Resuming on another machine, or after the governor, ASLR, kernel or
+    // compilers changed, splits the campaign's data in two populations: the
+    // resume row says so as a change, and the report warns.
+    std::string reason = resumed ? "resume" : "start";
+    if (resumed)
+      if (std::optional<MachineState> before = store.lastMachine()) {
+        std::string what;
+        for (const auto &c : machineChanges(*before, machine))
+          if (c != "load") // the load at a resume says nothing about the run before
+            what += (what.empty() ? "" : ",") + c;
+        if (!what.empty())
+          reason = "change on resume: " + what;
+      }
+    auto id = store.addMachine(machine, reason);
     if (!id)
       return Error{id.error()};
     machineId = *id;

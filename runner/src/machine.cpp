@@ -5,11 +5,16 @@
 #include "alea/runner/executor.hpp"
 
 #include <cmath>
+#include <cstdlib>
+#include <fcntl.h>
+#include <filesystem>
 #include <fstream>
+#include <optional>
 #include <future>
 #include <map>
 #include <mutex>
 #include <sstream>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -45,18 +50,152 @@ void readCheap(MachineState &m) {
   m.load1 = load.empty() ? 0 : std::strtod(load.c_str(), nullptr);
 }
 
-std::string queryToolVersion(const std::string &tool) {
+std::vector<std::string> processEnvironment() {
+  std::vector<std::string> env;
+  for (char **e = environ; *e; ++e)
+    env.emplace_back(*e);
+  return env;
+}
+
+// Runs `<tool> <args...>` with this process's environment plus `extraEnv`;
+// the first line of what it printed, or "" when it could not run or failed.
+std::string firstLineOf(const std::vector<std::string> &argv,
+                        const std::vector<std::string> &extraEnv = {}) {
   LocalExecutor exec;
   ExecutionRequest req;
-  req.argv = {tool, "--version"};
-  for (char **e = environ; *e; ++e)
-    req.env.emplace_back(*e);
+  req.argv = argv;
+  req.env = processEnvironment();
+  for (const auto &extra : extraEnv) {
+    const std::string key = extra.substr(0, extra.find('=') + 1);
+    std::erase_if(req.env, [&](const std::string &e) { return e.rfind(key, 0) == 0; });
+    req.env.push_back(extra);
+  }
   req.timeoutSeconds = 10;
   ExecutionResult r = exec.run(req);
   if (r.spawnFailed || r.output.exitCode != 0)
     return {};
   std::string text = r.output.stdoutText.empty() ? r.output.stderrTail : r.output.stdoutText;
   return text.substr(0, text.find('\n'));
+}
+
+// The first word of a line printed by the wrappers' dry run (shellJoin: plain
+// words, or single-quoted with '\'' for a quote).
+std::string firstShellWord(const std::string &line) {
+  std::string word;
+  std::size_t i = 0;
+  while (i < line.size() && line[i] != ' ') {
+    if (line[i] == '\'') {
+      std::size_t close = line.find('\'', i + 1);
+      if (close == std::string::npos)
+        return {};
+      word += line.substr(i + 1, close - i - 1);
+      i = close + 1;
+    } else if (line[i] == '\\' && i + 1 < line.size()) {
+      word += line[i + 1];
+      i += 2;
+    } else {
+      word += line[i++];
+    }
+  }
+  return word;
+}
+
+// The persistent answer cache: one line per tool, "<identity>\t<answer>", in
+// $XDG_CACHE_HOME/alea/tool-versions (default ~/.cache). The identity is the
+// path asked for, the file it resolves to, and that file's device, inode, size
+// and modification time: an upgraded or replaced compiler is asked again. A
+// compiler's --version costs ~70 ms of start-up, three of them a third of a
+// short campaign's fixed cost (bench/runner). Without a writable cache
+// directory the tools are simply asked each time.
+std::string cachePath() {
+  const char *xdg = std::getenv("XDG_CACHE_HOME");
+  const char *home = std::getenv("HOME");
+  std::string dir;
+  if (xdg && *xdg == '/')
+    dir = xdg;
+  else if (home && *home == '/')
+    dir = std::string(home) + "/.cache";
+  else
+    return {};
+  return dir + "/alea/tool-versions";
+}
+
+std::string toolIdentity(const std::string &tool) {
+  std::string path = resolveProgram(tool, {});
+  if (path.empty())
+    return {};
+  char *real = ::realpath(path.c_str(), nullptr);
+  if (!real)
+    return {};
+  std::string resolved = real;
+  std::free(real);
+  struct stat st;
+  if (::stat(resolved.c_str(), &st) != 0)
+    return {};
+  std::ostringstream key;
+  key << path << '|' << resolved << '|' << st.st_dev << ':' << st.st_ino << '|' << st.st_size
+      << '|' << st.st_mtim.tv_sec << '.' << st.st_mtim.tv_nsec;
+  return key.str();
+}
+
+std::optional<std::string> cachedVersion(const std::string &identity) {
+  std::string file = cachePath();
+  if (file.empty() || identity.empty())
+    return std::nullopt;
+  std::ifstream in(file);
+  std::string line;
+  std::optional<std::string> found;
+  while (std::getline(in, line)) // the last entry for an identity wins
+    if (line.size() > identity.size() && line.compare(0, identity.size(), identity) == 0 &&
+        line[identity.size()] == '\t')
+      found = line.substr(identity.size() + 1);
+  return found;
+}
+
+void storeVersion(const std::string &identity, const std::string &version) {
+  std::string file = cachePath();
+  if (file.empty() || identity.empty() || version.empty() ||
+      version.find('\n') != std::string::npos)
+    return;
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(file).parent_path(), ec);
+  // One write of one line with O_APPEND: concurrent alea processes append
+  // whole lines.
+  int fd = ::open(file.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0)
+    return;
+  std::string line = identity + '\t' + version + '\n';
+  [[maybe_unused]] ssize_t n = ::write(fd, line.data(), line.size());
+  ::close(fd);
+}
+
+bool isAleaWrapper(const std::string &tool) {
+  std::string base = std::filesystem::path(tool).filename().string();
+  return base == "alea-cc" || base == "alea-c++";
+}
+
+std::string queryToolVersion(const std::string &tool);
+
+// alea's wrappers answer --version with their real compiler's answer; their
+// dry run names that compiler in a few ms, so the answer comes from the
+// compiler's own (cached) entry.
+std::string queryWrapperVersion(const std::string &wrapper) {
+  std::string line = firstLineOf({wrapper, "--version"}, {"ALEA_DRY_RUN=1"});
+  std::string real = firstShellWord(line);
+  if (real.empty() || isAleaWrapper(real))
+    return firstLineOf({wrapper, "--version"});
+  return queryToolVersion(real);
+}
+
+std::string queryToolVersion(const std::string &tool) {
+  if (isAleaWrapper(tool))
+    return queryWrapperVersion(tool);
+  const std::string identity = toolIdentity(tool);
+  if (std::optional<std::string> v = cachedVersion(identity))
+    return *v;
+  std::string v = firstLineOf({tool, "--version"});
+  storeVersion(identity, v);
+  return v;
 }
 
 // `<tool> --version` answers, once per tool and process: prefetched ones run
@@ -81,6 +220,8 @@ std::shared_future<std::string> versionFuture(const std::string &tool, std::laun
 }
 
 } // namespace
+
+std::string askToolVersion(const std::string &tool) { return queryToolVersion(tool); }
 
 std::string toolVersion(const std::string &tool) {
   return versionFuture(tool, std::launch::deferred).get();
@@ -130,6 +271,10 @@ MachineState recheckMachineState(const MachineState &previous) {
 
 std::vector<std::string> machineChanges(const MachineState &before, const MachineState &after) {
   std::vector<std::string> changes;
+  if (before.hostname != after.hostname)
+    changes.push_back("host");
+  if (before.cpuModel != after.cpuModel)
+    changes.push_back("cpu-model");
   if (before.governor != after.governor)
     changes.push_back("governor");
   if (before.aslr != after.aslr)

@@ -364,6 +364,24 @@ Expected<std::int64_t> Store::addMachine(const MachineState &m, std::string_view
   return id;
 }
 
+std::optional<MachineState> Store::lastMachine() {
+  Statement st(db_, "SELECT hostname,cpu_model,cpu_count,governor,kernel,aslr,load1,compilers "
+                    "FROM machine ORDER BY id DESC LIMIT 1");
+  if (!st.step())
+    return std::nullopt;
+  MachineState m;
+  m.hostname = st.columnText(0);
+  m.cpuModel = st.columnText(1);
+  m.cpuCount = static_cast<int>(st.columnInt(2));
+  m.governor = st.columnText(3);
+  m.kernel = st.columnText(4);
+  m.aslr = st.columnIsNull(5) ? -1 : static_cast<int>(st.columnInt(5));
+  m.load1 = st.columnDouble(6);
+  m.compilers = st.columnText(7);
+  st.step();
+  return m;
+}
+
 namespace {
 std::string hex64(std::uint64_t v) {
   char buf[24];

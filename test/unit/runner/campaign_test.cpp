@@ -306,6 +306,35 @@ TEST(Campaign, ResumeRunsOnlyWhatIsMissingAndDuplicatesNothing) {
   EXPECT_EQ(a.integrityCheck(), "ok");
 }
 
+TEST(Campaign, AResumeOnAChangedMachineIsRecordedAsAChange) {
+  Harness h(kCampaign);
+  FakeExecutor first(respond);
+  ASSERT_TRUE(h.run(first, 3).ok());
+  {
+    // As if the first part had run with another governor on another host.
+    Store s = h.store();
+    ASSERT_TRUE(s.exec("UPDATE machine SET governor = 'powersave-elsewhere', "
+                       "hostname = 'other-host'").ok());
+  }
+  FakeExecutor second(respond);
+  auto rest = h.run(second, 2);
+  ASSERT_TRUE(rest.ok()) << rest.error();
+  Store s = h.store();
+  Statement st(s.handle(), "SELECT reason FROM machine ORDER BY id DESC LIMIT 1");
+  ASSERT_TRUE(st.step());
+  EXPECT_EQ(st.columnText(0), "change on resume: host,governor");
+  EXPECT_EQ(s.summary().machineChanges, 1);
+
+  // Resuming again on the same machine is a plain resume.
+  FakeExecutor third(respond);
+  ASSERT_TRUE(h.run(third, 1).ok());
+  Store again = h.store();
+  Statement last(again.handle(), "SELECT reason FROM machine ORDER BY id DESC LIMIT 1");
+  ASSERT_TRUE(last.step());
+  EXPECT_EQ(last.columnText(0), "resume");
+  EXPECT_EQ(again.summary().machineChanges, 1);
+}
+
 TEST(Campaign, AChangedCampaignFileIsNotMixedIntoAnExistingStore) {
   Harness h(kCampaign);
   FakeExecutor ex(respond);

@@ -3,9 +3,15 @@
 #include "alea/runner/machine.hpp"
 #include "alea/runner/progress.hpp"
 
+#include "test_util.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
 #include <string>
 
 using namespace alea::runner;
@@ -86,4 +92,85 @@ TEST(Machine, ReadsThisMachine) {
   MachineState again = recheckMachineState(m);
   EXPECT_EQ(again.kernel, m.kernel);
   EXPECT_EQ(again.aslr, m.aslr);
+}
+
+namespace {
+
+// Sets an environment variable for the scope of a test.
+class ScopedEnv {
+public:
+  ScopedEnv(const char *name, const std::string &value) : name_(name) {
+    if (const char *old = std::getenv(name))
+      old_ = old;
+    ::setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (old_)
+      ::setenv(name_, old_->c_str(), 1);
+    else
+      ::unsetenv(name_);
+  }
+
+private:
+  const char *name_;
+  std::optional<std::string> old_;
+};
+
+// A fake compiler that counts its --version calls in `<dir>/calls`.
+std::string fakeCompiler(const test::TempDir &dir, const std::string &name,
+                         const std::string &version) {
+  std::string path = dir.write(name, "#!/bin/sh\necho x >> '" + dir.file("calls") +
+                                         "'\necho '" + version + "'\necho second line\n");
+  std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+  return path;
+}
+
+int lines(const std::string &file) {
+  std::ifstream in(file);
+  int n = 0;
+  for (std::string l; std::getline(in, l);)
+    ++n;
+  return n;
+}
+
+} // namespace
+
+TEST(ToolVersion, AnswersAreCachedUntilTheToolChanges) {
+  test::TempDir dir;
+  ScopedEnv cache("XDG_CACHE_HOME", dir.file("cache"));
+  std::string cc = fakeCompiler(dir, "fakecc", "fake clang 1.0");
+  EXPECT_EQ(askToolVersion(cc), "fake clang 1.0");
+  EXPECT_EQ(askToolVersion(cc), "fake clang 1.0");
+  EXPECT_EQ(lines(dir.file("calls")), 1) << "the second answer comes from the cache";
+  EXPECT_EQ(lines(dir.file("cache/alea/tool-versions")), 1);
+
+  // An upgraded compiler (other size and mtime) is asked again.
+  std::filesystem::remove(cc);
+  fakeCompiler(dir, "fakecc", "fake clang 2.0 (upgraded)");
+  EXPECT_EQ(askToolVersion(cc), "fake clang 2.0 (upgraded)");
+  EXPECT_EQ(lines(dir.file("calls")), 2);
+}
+
+TEST(ToolVersion, WrappersAnswerForTheCompilerTheirDryRunNames) {
+  test::TempDir dir;
+  ScopedEnv cache("XDG_CACHE_HOME", dir.file("cache"));
+  std::string cc = fakeCompiler(dir, "real cc", "real clang 19");
+  // Like alea-cc: under ALEA_DRY_RUN=1 it prints the command it would run.
+  std::string wrapper = dir.write(
+      "alea-cc", "#!/bin/sh\n[ \"$ALEA_DRY_RUN\" = 1 ] || exit 9\necho \"'" + cc + "' --version\"\n");
+  std::filesystem::permissions(wrapper, std::filesystem::perms::owner_all);
+  EXPECT_EQ(askToolVersion(wrapper), "real clang 19");
+  EXPECT_EQ(askToolVersion(cc), "real clang 19");
+  EXPECT_EQ(lines(dir.file("calls")), 1);
+}
+
+TEST(ToolVersion, WithoutACacheDirectoryToolsAreAskedEachTime) {
+  test::TempDir dir;
+  ScopedEnv cache("XDG_CACHE_HOME", dir.file("not-a-dir"));
+  std::ofstream(dir.file("not-a-dir")) << "a file blocks the cache directory";
+  std::string cc = fakeCompiler(dir, "fakecc", "fake clang 1.0");
+  EXPECT_EQ(askToolVersion(cc), "fake clang 1.0");
+  EXPECT_EQ(askToolVersion(cc), "fake clang 1.0");
+  EXPECT_EQ(lines(dir.file("calls")), 2);
+  EXPECT_EQ(askToolVersion(dir.file("missing")), "");
 }

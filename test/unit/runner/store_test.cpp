@@ -220,6 +220,32 @@ TEST(Store, MachineRowsCountChanges) {
   EXPECT_EQ(f.store.summary().machineChanges, 1);
 }
 
+TEST(Store, LastMachineIsTheNewestRow) {
+  Fixture f;
+  EXPECT_FALSE(f.store.lastMachine().has_value());
+  MachineState m;
+  m.hostname = "h1";
+  m.cpuModel = "cpu";
+  m.cpuCount = 2;
+  m.governor = "performance";
+  m.kernel = "Linux 6";
+  m.aslr = 2;
+  m.load1 = 0.5;
+  m.compilers = "clang-19: 19.1";
+  ASSERT_TRUE(f.store.addMachine(m, "start").ok());
+  m.governor = "powersave";
+  ASSERT_TRUE(f.store.addMachine(m, "change: governor").ok());
+  auto last = f.store.lastMachine();
+  ASSERT_TRUE(last.has_value());
+  EXPECT_EQ(last->hostname, "h1");
+  EXPECT_EQ(last->governor, "powersave");
+  EXPECT_EQ(last->cpuCount, 2);
+  EXPECT_EQ(last->aslr, 2);
+  EXPECT_DOUBLE_EQ(last->load1, 0.5);
+  EXPECT_EQ(last->compilers, "clang-19: 19.1");
+  EXPECT_TRUE(machineChanges(m, *last).empty());
+}
+
 TEST(Store, OpenFailsOnAMissingDirectory) {
   auto s = Store::open("/nonexistent-dir/x.db");
   ASSERT_FALSE(s.ok());

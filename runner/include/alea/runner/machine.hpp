@@ -35,6 +35,13 @@ std::vector<std::string> machineChanges(const MachineState &before, const Machin
 // once per tool and process (the answer is cached).
 std::string toolVersion(const std::string &tool);
 
+// The same answer without the per-process memo: from the persistent cache
+// ($XDG_CACHE_HOME or ~/.cache, alea/tool-versions) when the tool's file is
+// unchanged (same path, resolved file, device, inode, size and mtime), else
+// by running it and recording the answer. alea's own wrappers (alea-cc,
+// alea-c++) are answered for the real compiler their dry run names.
+std::string askToolVersion(const std::string &tool);
+
 // Starts asking these tools for their versions concurrently, each on its own
 // thread (a compiler's --version costs tens of ms of start-up); toolVersion()
 // then waits for the answer instead of asking again.

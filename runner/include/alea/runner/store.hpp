@@ -173,6 +173,8 @@ public:
   Expected<std::int64_t> ensureBenchmark(std::string_view name, int position,
                                          std::string_view unit);
   Expected<std::int64_t> addMachine(const MachineState &state, std::string_view reason);
+  // The machine state recorded last (at the start, a resume or a change), if any.
+  std::optional<MachineState> lastMachine();
 
   std::optional<BuildRecord> findBuild(std::int64_t systemId, int buildIndex);
   // Inserts the build and its artifacts in one transaction; returns its id.
