@@ -158,6 +158,18 @@ CampaignReport buildCampaignReport(const CampaignData &data,
       if (!id.empty())
         same[{b.system, id}].push_back(b.buildIndex);
     }
+    // A system whose builds keep no artifact has no fingerprint: whether its
+    // layouts really differ cannot be checked, so say so instead of passing
+    // the check silently.
+    std::map<std::string, bool> checkable;
+    for (const auto &b : data.builds)
+      if (b.status != "failed")
+        checkable[b.system] |= !b.fingerprint.empty() || !b.binaryHash.empty();
+    for (const auto &[system, ok] : checkable)
+      if (!ok)
+        r.warnings.push_back("layouts not checked: the builds of " + system +
+                             " keep no artifacts, so alea cannot tell whether their layouts "
+                             "differ (list the executables in the system's `artifacts`)");
     for (const auto &[key, builds] : same) {
       if (builds.size() < 2)
         continue;

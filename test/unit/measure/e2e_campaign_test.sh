@@ -35,10 +35,12 @@ warmup = 1
 name = "base"
 baseline = true
 shell = "$(build "-DWORK=4000000")"
+artifacts = ["good", "selftimed", "gbench"]
 
 [[system]]
 name = "half"
 shell = "$(build "-DWORK=2000000")"
+artifacts = ["good", "selftimed", "gbench"]
 
 [[benchmark]]
 name = "records"
@@ -71,6 +73,11 @@ def check(cond, what):
 check(c["failed_executions"] == 0, "no failed execution: %s" % c["failures"])
 check(c["executions"] == c["planned_executions"] == 2 * 3 * 3 * 2, "all 36 executions ran")
 check(not any("identical layouts" in w for w in c["warnings"]), "every build has its own layout")
+import sqlite3
+db = sqlite3.connect(sys.argv[1].replace("report.json", "c/campaign.db"))
+prints = [f for (f,) in db.execute("SELECT fingerprint FROM build WHERE status = 'ok'")]
+check(len(prints) == 6 and all(prints), "all 6 builds have a layout fingerprint: %s" % prints)
+check(len(set(prints)) == 6, "the 6 builds have 6 different layouts: %s" % prints)
 names = sorted(b["name"] for b in r["benchmarks"])
 check(names == ["gbench", "records", "regex"], "all three benchmarks analysed: %s" % names)
 for b in r["benchmarks"]:

@@ -241,6 +241,18 @@ TEST(CampaignReport, IdenticalLayoutsMachineChangesAndFailedBuilds) {
   EXPECT_EQ(r.failedBuilds, 1u);
 }
 
+TEST(CampaignReport, BuildsWithoutArtifactsAreReportedAsUnchecked) {
+  CampaignData d = twoSystems();
+  for (auto &b : d.builds)
+    if (b.system == "cand") {
+      b.fingerprint.clear();
+      b.binaryHash.clear();
+    }
+  CampaignReport r = buildCampaignReport(d, fast());
+  EXPECT_TRUE(contains(r.warnings, "layouts not checked: the builds of cand keep no artifacts"));
+  EXPECT_FALSE(contains(r.warnings, "layouts not checked: the builds of base"));
+}
+
 TEST(CampaignReport, TrendingIterationsAreFlagged) {
   CampaignData d;
   d.systems = {"a"};
