@@ -218,6 +218,11 @@ Expected<AutoPlan> planFromPilot(const CampaignConfig &cfg, Store &pilot, const 
       out.explanation.push_back("builds: " + std::to_string(builds) + " fit the time budget of " +
                                 fmt(cfg.timeBudgetSeconds) + " s (" + fmt(perRound) +
                                 " s per build of every system)");
+      if (builds < 2)
+        out.explanation.push_back(
+            "builds: raised to 2, the fewest that give a confidence interval across layouts; "
+            "the main run will take about " +
+            fmt(2 * perRound) + " s, over the budget");
     } else {
       // TR 2012 eq. 10 with the planned lower counts; smallest n with the
       // t-based half-width <= target * mean, over every pair.

@@ -16,6 +16,7 @@ import csv
 import io
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -180,9 +181,8 @@ def main():
               "export(import(export)) differs from export")
         r = run([alea, "import", csv1, "-o", imported])
         check(r.returncode == 1 and "exists" in r.stderr, f"import over a store: {r.stderr}")
-        if os.path.exists(os.path.join(build_dir, "bin", "alea")):
-            r = run([alea, "analyze", csv1])
-            check(r.returncode == 0 and "opt" in r.stdout, f"alea analyze on the export: {r.stderr}")
+        r = run([alea, "analyze", csv1])
+        check(r.returncode == 0 and "opt" in r.stdout, f"alea analyze on the export: {r.stderr}")
         bad_csv = os.path.join(tmp, "bad.csv")
         with open(bad_csv, "w") as f:
             f.write("system,build,value\na,0,1.5\na,1,oops\n")
@@ -217,6 +217,50 @@ def main():
                       f"import of a real hyperfine export: {r.stderr}")
             else:
                 check(False, f"hyperfine failed: {r.stderr}")
+
+        # 5. "auto" levels: a pilot, then the planner's counts shown before the
+        # main run starts, recorded in the store, and used by the main run.
+        auto = os.path.join(tmp, "auto.toml")
+        with open(auto, "w") as f:
+            f.write(CAMPAIGN.replace("builds = 3\nexecutions = 2\niterations = 2\nwarmup = 1",
+                                     'builds = "auto"\nexecutions = "auto"\n'
+                                     'iterations = "auto"\nwarmup = "auto"\n'
+                                     "target_half_width = 0.05"))
+        adir = os.path.join(tmp, "auto")
+        r = run([alea, "run", auto, "--dir", adir, "--no-report"])
+        check(r.returncode == 0, f"auto campaign: exit {r.returncode}: {r.stderr}")
+        lines = r.stderr.splitlines()
+        pilot_at = next((i for i, l in enumerate(lines) if "pilot run" in l), None)
+        plan_at = next((i for i, l in enumerate(lines) if l.startswith("plan: levels: ")), None)
+        main_at = next((i for i, l in enumerate(lines)
+                        if l.startswith("building ") and i > (plan_at or len(lines))), None)
+        check(pilot_at is not None and plan_at is not None and main_at is not None
+              and pilot_at < plan_at < main_at,
+              f"auto: pilot, then the plan, then the main run: {r.stderr}")
+        check(any(l.startswith("plan: warm-up: ") for l in lines), f"auto warm-up: {r.stderr}")
+        if plan_at is not None:
+            # "plan: levels: B builds x E executions x I iterations (+W warm-up), ..."
+            m = re.match(r"plan: levels: (\d+) builds x (\d+) executions x (\d+) iterations "
+                         r"\(\+(\d+) warm-up\)", lines[plan_at])
+            check(m is not None, f"auto: plan line {lines[plan_at]!r}")
+            b, e, i, w = (int(g) for g in m.groups()) if m else (0, 0, 0, 0)
+            con = sqlite3.connect(os.path.join(adir, "campaign.db"))
+            meta = dict(con.execute("SELECT key, value FROM meta"))
+            check([meta.get("levels." + k) for k in ("builds", "executions", "iterations", "warmup")]
+                  == [str(b), str(e), str(i), str(w)], f"auto: recorded levels {meta}")
+            check("auto_plan" in meta and "levels: " in meta["auto_plan"], "auto: plan recorded")
+            n_builds = con.execute("SELECT count(*) FROM build").fetchone()[0]
+            n_exec = con.execute("SELECT count(*) FROM execution WHERE status = 'ok'").fetchone()[0]
+            per_exec = con.execute("SELECT count(*) FROM measurement GROUP BY execution_id").fetchall()
+            check(b >= 2 and n_builds == 2 * b, f"auto: {n_builds} builds for {b} planned per system")
+            check(n_exec == 2 * b * e, f"auto: {n_exec} executions, planned {2 * b * e}")
+            check(set(c for (c,) in per_exec) == {i + w},
+                  f"auto: iterations per execution {set(per_exec)}, planned {i}+{w}")
+            con.close()
+        # Resuming reuses the recorded counts: no second pilot.
+        r = run([alea, "run", auto, "--dir", adir, "--no-report"])
+        check(r.returncode == 0 and "pilot run" not in r.stderr,
+              f"auto resume ran a second pilot: {r.stderr}")
 
     if FAILURES:
         print(f"{len(FAILURES)} check(s) failed")
