@@ -141,6 +141,7 @@ BuildRecord runBuild(Executor &executor, const BuildRequest &req) {
   ex.env = buildEnvironment(req);
   ex.workdir = dir;
   ex.timeoutSeconds = req.timeoutSeconds;
+  ex.cancel = req.cancel;
   ex.stdoutLimit = 8192;
   ex.stderrTail = 8192;
   const CommandSpec &cmd = req.system->build;
@@ -167,6 +168,10 @@ BuildRecord runBuild(Executor &executor, const BuildRequest &req) {
     return rec;
   }
   ExecutionResult r = executor.run(ex);
+  if (r.cancelled) {
+    rec.status = "cancelled";
+    return rec;
+  }
   rec.seconds = r.output.wallSeconds;
   rec.compilers = compilerVersions(ex.env);
   std::string log = tail(r.output.stdoutText, 4096) + tail(r.output.stderrTail, 4096);

@@ -225,9 +225,12 @@ struct Run {
           req.toolDir = opts.toolDir;
           req.timeoutSeconds = cfg.buildTimeoutSeconds;
           req.baseEnv = baseEnv;
+          req.cancel = opts.cancel;
           progress.message("building " + sys.name + " #" + std::to_string(b) + " (seed " +
                            seedHex(req.seed) + ")");
           BuildRecord built = runBuild(executor, req);
+          if (built.status == "cancelled")
+            return {}; // not recorded: resumed, the directory is moved aside
           built.systemId = systemIds[s];
           auto id = store.recordBuild(built);
           if (!id)

@@ -13,6 +13,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <sys/personality.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -107,6 +108,7 @@ struct ChildSetup {
   const cpu_set_t *cpus;
   bool pin, disableAslr, recordsPipe;
   int in, out, err, records;
+  pid_t parent; // alea: the child dies with it (PR_SET_PDEATHSIG)
   // Written by the child before it exits on a failed step: vfork shares our
   // memory and suspends us until the child execs or exits, so these are read
   // after vfork returns without a pipe (glibc's posix_spawn does the same).
@@ -122,6 +124,11 @@ struct ChildSetup {
     ::_exit(127);
   };
   ::setpgid(0, 0);
+  // If alea dies (even by kill -9), the benchmark or build it started dies
+  // too instead of running on beside the resumed campaign. getppid() closes
+  // the race with a death before prctl.
+  if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() != c.parent)
+    die(7);
   if (::dup2(c.in, 0) < 0 || ::dup2(c.out, 1) < 0 || ::dup2(c.err, 2) < 0)
     die(1);
   // The records pipe is always fd 3 (so the environment does not depend on
@@ -229,6 +236,7 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
                    req.captureStdout ? outW.fd : devNull(),
                    errW.fd,
                    recW.fd,
+                   ::getpid(),
                    &failStep,
                    &failErrno};
 
@@ -341,9 +349,10 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
   trimTail(result.output.stderrTail, req.stderrTail);
   if (int step = failStep; step != 0) {
     static const char *const steps[] = {
-        "", "redirect", "records fd", "chdir", "sched_setaffinity", "personality", "execve"};
+        "", "redirect", "records fd", "chdir", "sched_setaffinity", "personality", "execve",
+        "prctl"};
     result.spawnFailed = true;
-    result.spawnError = std::string(steps[step >= 1 && step <= 6 ? step : 0]) + " '" +
+    result.spawnError = std::string(steps[step >= 1 && step <= 7 ? step : 0]) + " '" +
                         req.argv[0] + "': " + std::strerror(failErrno);
   }
   result.output.wallSeconds = std::chrono::duration<double>(end - start).count();

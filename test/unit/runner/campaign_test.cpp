@@ -395,6 +395,39 @@ TEST(Campaign, CancelStopsBetweenExecutions) {
   EXPECT_EQ(out->summary.executed, 3);
 }
 
+TEST(Campaign, CancelDuringABuildStopsWithoutRecordingIt) {
+  Harness h(kCampaign);
+  std::atomic<bool> cancel{false};
+  h.opts.cancel = &cancel;
+  int builds = 0;
+  FakeExecutor ex([&](const ExecutionRequest &r) {
+    if (isBuild(r) && ++builds == 2) {
+      EXPECT_EQ(r.cancel, &cancel) << "the build can be interrupted";
+      cancel = true; // Ctrl-C while the second build runs: the executor kills it
+      ExecutionResult killed;
+      killed.cancelled = true;
+      return killed;
+    }
+    return respond(r);
+  });
+  auto out = h.run(ex);
+  ASSERT_TRUE(out.ok()) << out.error();
+  EXPECT_TRUE(out->cancelled);
+  EXPECT_EQ(out->summary.executed, 0);
+  EXPECT_EQ(builds, 2);
+  Store s = h.store();
+  EXPECT_EQ(count(s, "SELECT count(*) FROM build"), 1) << "the interrupted build is not recorded";
+
+  // Resumed: the interrupted build is redone (its directory moved aside).
+  cancel = false;
+  FakeExecutor again(respond);
+  auto rest = h.run(again);
+  ASSERT_TRUE(rest.ok()) << rest.error();
+  EXPECT_TRUE(rest->complete);
+  Store done = h.store();
+  EXPECT_EQ(count(done, "SELECT count(*) FROM build"), 6);
+}
+
 TEST(Campaign, AnImportedStoreIsNotRunAsACampaign) {
   Harness h(kCampaign);
   std::filesystem::create_directories(h.opts.dir);

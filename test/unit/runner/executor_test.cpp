@@ -8,6 +8,10 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <fstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace alea::runner;
 
@@ -61,6 +65,49 @@ TEST(LocalExecutor, TimeoutKillsTheWholeProcessGroup) {
   EXPECT_TRUE(r.output.timedOut);
   EXPECT_EQ(r.output.stdoutText, "");
   EXPECT_LT(r.output.wallSeconds, 10.0); // sanity bound, not a timing assertion
+}
+
+TEST(LocalExecutor, TheChildDiesWithAleaEvenOnSigkill) {
+  test::TempDir dir;
+  const std::string pidFile = dir.file("pid");
+  // A stand-in for `alea run`: a process that runs a long benchmark.
+  pid_t alea = ::fork();
+  ASSERT_GE(alea, 0);
+  if (alea == 0) {
+    LocalExecutor ex;
+    ex.run(shell("echo $$ > " + pidFile + ".tmp && mv " + pidFile + ".tmp " + pidFile +
+                 " && exec sleep 60"));
+    ::_exit(0);
+  }
+  std::string pidText;
+  for (int i = 0; i < 500 && pidText.empty(); ++i) {
+    std::ifstream(pidFile) >> pidText;
+    if (pidText.empty())
+      ::usleep(10000);
+  }
+  ASSERT_FALSE(pidText.empty()) << "the benchmark did not start";
+  const pid_t bench = static_cast<pid_t>(std::stol(pidText));
+  ASSERT_EQ(::kill(alea, SIGKILL), 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(alea, &status, 0), alea);
+  // The benchmark gets SIGKILL from the kernel (PR_SET_PDEATHSIG); it is gone
+  // or a zombie waiting for its new parent to reap it.
+  auto alive = [bench] {
+    std::ifstream stat("/proc/" + std::to_string(bench) + "/stat");
+    std::string pid, comm, state;
+    if (!(stat >> pid >> comm >> state))
+      return false;
+    return state != "Z" && state != "X";
+  };
+  bool gone = false;
+  for (int i = 0; i < 500 && !gone; ++i) { // up to 5 s, not a timing assertion
+    gone = !alive();
+    if (!gone)
+      ::usleep(10000);
+  }
+  if (!gone)
+    ::kill(bench, SIGKILL);
+  EXPECT_TRUE(gone) << "the benchmark outlived alea";
 }
 
 TEST(LocalExecutor, EnvironmentIsExactlyTheRequestPlusPadding) {

@@ -9,6 +9,7 @@
 #include "alea/runner/executor.hpp"
 #include "alea/runner/store.hpp"
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,9 @@ struct BuildRequest {
   std::string toolDir; // where alea-cc, alea-c++ and alea-ld are
   double timeoutSeconds = 3600;
   std::vector<std::string> baseEnv; // usually this process's environment
+  // Set by Ctrl-C/SIGTERM: the build is killed and its record has status
+  // "cancelled" (not stored: the directory is moved aside on resume).
+  const std::atomic<bool> *cancel = nullptr;
 };
 
 // The directory of build `index` of `system`.
