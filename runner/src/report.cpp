@@ -231,6 +231,8 @@ CampaignReport buildCampaignReport(const CampaignData &data,
         CampaignReport::Sensitivity s;
         s.benchmark = bench;
         s.system = sys;
+        auto unit = data.units.find(bench);
+        s.unit = unit != data.units.end() ? unit->second : data.unit;
         s.builds = means.size();
         auto [lo, hi] = std::minmax_element(
             means.begin(), means.end(),

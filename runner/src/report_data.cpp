@@ -91,6 +91,7 @@ Expected<CampaignData> loadCampaignData(Store &store) {
     Statement st(db, "SELECT name, unit FROM benchmark ORDER BY position, id");
     while (st.step()) {
       d.benchmarks.push_back(st.columnText(0));
+      d.units[d.benchmarks.back()] = st.columnText(1);
       if (d.benchmarks.size() == 1)
         d.unit = st.columnText(1);
     }

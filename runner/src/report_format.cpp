@@ -35,6 +35,16 @@ std::string seconds(double s) {
   return buf;
 }
 
+// A build mean in its benchmark's unit: times scaled to s/ms/us, anything
+// else (KiB of peak RSS, a program's own unit) as a number with its unit.
+std::string quantity(double v, const std::string &unit) {
+  if (unit == "s")
+    return seconds(v);
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.4g%s%s", v, unit.empty() ? "" : " ", unit.c_str());
+  return buf;
+}
+
 std::string plural(std::size_t n, const std::string &word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
@@ -114,8 +124,8 @@ std::string textReport(const CampaignReport &r) {
     for (const auto &s : r.sensitivity)
       o += "  " + s.benchmark + " on " + s.system +
            ": best and worst layout differ by " + percent(s.spread()) + " (" +
-           seconds(s.best) + " build " + std::to_string(s.bestBuild) + ", " +
-           seconds(s.worst) + " build " + std::to_string(s.worstBuild) + "; " +
+           quantity(s.best, s.unit) + " build " + std::to_string(s.bestBuild) + ", " +
+           quantity(s.worst, s.unit) + " build " + std::to_string(s.worstBuild) + "; " +
            plural(s.builds, "build") + layoutShare(r, s) + ")\n";
   }
   if (!r.failures.empty()) {
@@ -175,8 +185,8 @@ std::string mdReport(const CampaignReport &r) {
          "spread |\n|---|---|---:|---:|---:|---:|\n";
     for (const auto &s : r.sensitivity)
       o += "| " + mdEscape(s.benchmark) + " | " + mdEscape(s.system) + " | " +
-           std::to_string(s.builds) + " | " + seconds(s.best) + " | " +
-           seconds(s.worst) + " | " + percent(s.spread()) + " |\n";
+           std::to_string(s.builds) + " | " + quantity(s.best, s.unit) + " | " +
+           quantity(s.worst, s.unit) + " | " + percent(s.spread()) + " |\n";
     o += "\n";
   }
   if (!r.failures.empty()) {
@@ -216,6 +226,7 @@ std::string jsonReport(const CampaignReport &r) {
     w.key("benchmark").value(s.benchmark);
     w.key("system").value(s.system);
     w.key("builds").value(s.builds);
+    w.key("unit").value(s.unit);
     w.key("best_build").value(static_cast<std::size_t>(s.bestBuild));
     w.key("best_mean").value(s.best);
     w.key("worst_build").value(static_cast<std::size_t>(s.worstBuild));

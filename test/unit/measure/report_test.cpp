@@ -253,6 +253,23 @@ TEST(CampaignReport, BuildsWithoutArtifactsAreReportedAsUnchecked) {
   EXPECT_FALSE(contains(r.warnings, "layouts not checked: the builds of base"));
 }
 
+TEST(CampaignReport, LayoutSensitivityIsPrintedInEachBenchmarksUnit) {
+  CampaignData d = twoSystems();
+  d.units = {{"alpha", "s"}, {"beta", "KiB"}};
+  for (auto &p : d.measurements)
+    if (p.benchmark == "beta")
+      p.value *= 1e6; // e.g. peak RSS around 20,000 KiB
+  CampaignReport r = buildCampaignReport(d, fast());
+  ASSERT_EQ(r.sensitivity.size(), 4u);
+  const std::string text = formatCampaignReport(r, analysis::Format::Text);
+  EXPECT_NE(text.find("alpha on base: best and worst layout differ by"), std::string::npos);
+  EXPECT_NE(text.find(" ms build "), std::string::npos) << text;   // alpha: ~10 ms
+  EXPECT_NE(text.find(" KiB build "), std::string::npos) << text;  // beta: KiB, not seconds
+  EXPECT_EQ(text.find("20000.000 s"), std::string::npos) << text;
+  const std::string json = formatCampaignReport(r, analysis::Format::Json);
+  EXPECT_NE(json.find("\"unit\": \"KiB\""), std::string::npos) << json;
+}
+
 TEST(CampaignReport, TrendingIterationsAreFlagged) {
   CampaignData d;
   d.systems = {"a"};

@@ -22,6 +22,7 @@
 #include "alea/runner/store.hpp"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -66,6 +67,7 @@ struct CampaignData {
   std::vector<std::string> systems;    // store order (baseline flagged there)
   std::vector<std::string> benchmarks; // store order
   std::string unit = "s";              // of the values (the first benchmark's)
+  std::map<std::string, std::string> units; // per benchmark (absent: `unit`)
   std::string seed;                    // campaign seed, hex ("" unknown)
   double confidence = 0.95;
   double threshold = 0.01;
@@ -108,6 +110,7 @@ struct CampaignReport {
   // Layout sensitivity per (benchmark, system): max/min of the build means.
   struct Sensitivity {
     std::string benchmark, system;
+    std::string unit = "s"; // of best and worst
     std::size_t builds = 0;
     double best = 0, worst = 0; // build means
     int bestBuild = 0, worstBuild = 0;
