@@ -29,7 +29,7 @@ struct AnalyzeOptions {
   unsigned threads = 0;
   std::string resampling = "rrr";
   std::string ciVariant = "t";
-  std::string unbalanced = "trim";
+  std::string unbalanced = "auto";
   std::string costs;
   std::string target = "0.01";
   std::string disagreement = "0.25";
@@ -90,12 +90,11 @@ int runAnalyze(const AnalyzeOptions &o) {
     ro.ciMethod = an::IntervalMethod::Normal;
   else
     throw alea::cli::Error("--ci-variant: \"" + o.ciVariant + "\" is not t or normal");
-  if (o.unbalanced == "trim")
-    ro.unbalanced = an::UnbalancedPolicy::Trim;
-  else if (o.unbalanced == "error")
-    ro.unbalanced = an::UnbalancedPolicy::Error;
-  else
-    throw alea::cli::Error("--unbalanced: \"" + o.unbalanced + "\" is not error or trim");
+  const auto policy = an::parseUnbalancedPolicy(o.unbalanced);
+  if (!policy)
+    throw alea::cli::Error("--unbalanced: \"" + o.unbalanced +
+                           "\" is not auto, drop, trim or error");
+  ro.unbalanced = *policy;
   ro.speedupTest = !o.noSpeedupTest;
 
   an::CsvOptions co;
@@ -137,7 +136,10 @@ void setupAnalyze(CLI::App &app) {
       ->capture_default_str();
   sub->add_option("--resampling", o->resampling, "rrr, rrn, rnn or flat")->capture_default_str();
   sub->add_option("--ci-variant", o->ciVariant, "t or normal quantile")->capture_default_str();
-  sub->add_option("--unbalanced", o->unbalanced, "error or trim")->capture_default_str();
+  sub->add_option("--unbalanced", o->unbalanced,
+                  "unbalanced data: auto (drop or trim, whichever keeps more), drop "
+                  "(incomplete units), trim (to the smallest counts) or error")
+      ->capture_default_str();
   sub->add_option("--costs", o->costs,
                   "planner overheads per level except the lowest, in measurements: "
                   "c1,c2 highest first or level=cost,...");

@@ -23,7 +23,7 @@ struct PlanOptions {
   std::string target;
   double budget = 0;
   std::string confidence = "0.95";
-  std::string unbalanced = "trim";
+  std::string unbalanced = "auto";
 };
 
 int runPlan(const PlanOptions &o) {
@@ -48,11 +48,10 @@ int runPlan(const PlanOptions &o) {
   req.confidence = *c;
   if (!(req.confidence > 0 && req.confidence < 1))
     throw alea::cli::Error("--confidence: must be between 0 and 1, e.g. 0.95 or 95%");
-  an::UnbalancedPolicy policy = an::UnbalancedPolicy::Trim;
-  if (o.unbalanced == "error")
-    policy = an::UnbalancedPolicy::Error;
-  else if (o.unbalanced != "trim")
-    throw alea::cli::Error("--unbalanced: \"" + o.unbalanced + "\" is not error or trim");
+  const auto policy = an::parseUnbalancedPolicy(o.unbalanced);
+  if (!policy)
+    throw alea::cli::Error("--unbalanced: \"" + o.unbalanced +
+                           "\" is not auto, drop, trim or error");
 
   std::ifstream in(o.file, std::ios::binary);
   if (!in)
@@ -70,7 +69,7 @@ int runPlan(const PlanOptions &o) {
       throw alea::cli::Error("--costs: " + costs.error());
     req.costs = *costs;
   }
-  auto plans = an::buildPlans(*parsed.table, req, policy);
+  auto plans = an::buildPlans(*parsed.table, req, *policy);
   if (!plans)
     throw alea::cli::Error(o.file + ": " + plans.error());
   std::cout << an::formatPlans(*plans, *format);
@@ -94,7 +93,8 @@ void setupPlan(CLI::App &app) {
   target->excludes(budget);
   sub->add_option("--confidence", o->confidence, "confidence level")->capture_default_str();
   sub->add_option("--format", o->format, "text, json, csv or md")->capture_default_str();
-  sub->add_option("--unbalanced", o->unbalanced, "error or trim")->capture_default_str();
+  sub->add_option("--unbalanced", o->unbalanced, "auto, drop, trim or error (as in analyze)")
+      ->capture_default_str();
   sub->callback([o] { alea::cli::setExitCode(runPlan(*o)); });
 }
 

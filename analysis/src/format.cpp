@@ -235,8 +235,51 @@ std::string pathText(const std::vector<std::string> &path) {
 
 std::string methodName(IntervalMethod m) { return m == IntervalMethod::T ? "t" : "normal"; }
 
-std::string unbalancedName(UnbalancedPolicy p) {
-  return p == UnbalancedPolicy::Trim ? "trim" : "error";
+std::string unbalancedName(UnbalancedPolicy p) { return unbalancedPolicyName(p); }
+
+std::string measurementsText(std::size_t n) {
+  return std::to_string(n) + " " + plural("measurement", n);
+}
+
+// One removal: "b, execution 1/1: dropped 1 iteration (1 measurement)" or
+// "b, build 7: dropped incomplete execution 3 (3 of 50 iterations; 3
+// measurements)".
+std::string droppedText(const DroppedUnits &d, const std::vector<std::string> &levels) {
+  std::string o = d.system + (d.benchmark.empty() ? "" : " on " + d.benchmark);
+  if (!d.path.empty())
+    o += ", " + levels[d.path.size() - 1] + " " + pathText(d.path);
+  if (d.reason == DropReason::Incomplete) {
+    std::string labels;
+    for (const auto &l : d.labels)
+      labels += (labels.empty() ? "" : ", ") + l;
+    return o + ": dropped incomplete " + d.level + " " + labels + " (" + std::to_string(d.found) +
+           " of " + std::to_string(d.expected) + " " + plural(d.childLevel, d.expected) + "; " +
+           measurementsText(d.measurements) + ")";
+  }
+  return o + ": dropped " + std::to_string(d.labels.size()) + " " +
+         plural(d.level, d.labels.size()) + " (" + measurementsText(d.measurements) + ")";
+}
+
+// What balancing did to one system and what the other policy would have cost:
+// "b: dropped incomplete units, 203 of 2503 measurements removed, 9 of 10
+// builds kept (trimming: 2350 removed, 10 builds kept)".
+std::string balancingText(const SystemBalance &b, const std::vector<std::string> &levels) {
+  const bool drop = b.applied == UnbalancedPolicy::Drop;
+  const std::string &top = levels[0];
+  const std::size_t kept = drop ? b.topUnitsByDrop : b.topUnitsByTrim;
+  const std::size_t otherLost = drop ? b.lostByTrim : b.lostByDrop;
+  const std::size_t otherKept = drop ? b.topUnitsByTrim : b.topUnitsByDrop;
+  return b.system + (b.benchmark.empty() ? "" : " on " + b.benchmark) + ": " +
+         (drop ? "dropped incomplete units" : "trimmed to the smallest counts") + ", " +
+         std::to_string(b.lost()) + " of " + measurementsText(b.measurements) + " removed, " +
+         std::to_string(kept) + " of " + std::to_string(b.topUnits) + " " +
+         plural(top, b.topUnits) + " kept (" + (drop ? "trimming" : "dropping incomplete units") +
+         ": " + std::to_string(otherLost) + " removed, " + std::to_string(otherKept) + " " +
+         plural(top, otherKept) + " kept)";
+}
+
+bool sameSystem(const DroppedUnits &d, const SystemBalance &b) {
+  return d.benchmark == b.benchmark && d.system == b.system;
 }
 
 std::string ratioSentence(const RatioReport &r) {
@@ -358,14 +401,13 @@ std::string textReport(const Report &r) {
            "\n";
   }
   if (!r.dropped.empty()) {
-    o += "\nunbalanced data, trimmed to a balanced design:\n";
-    for (const auto &d : r.dropped) {
-      o += "  " + d.system + (d.benchmark.empty() ? "" : " on " + d.benchmark);
-      if (!d.path.empty())
-        o += ", " + r.levels[d.path.size() - 1] + " " + pathText(d.path);
-      o += ": dropped " + std::to_string(d.labels.size()) + " " + plural(d.level, d.labels.size()) +
-           " (" + std::to_string(d.measurements) + " " + plural("measurement", d.measurements) +
-           ")\n";
+    o += "\nunbalanced data (--unbalanced=" + unbalancedName(r.options.unbalanced) +
+         "), balanced per system:\n";
+    for (const auto &b : r.balancing) {
+      o += "  " + balancingText(b, r.levels) + "\n";
+      for (const auto &d : r.dropped)
+        if (sameSystem(d, b))
+          o += "    " + droppedText(d, r.levels) + "\n";
     }
   }
   for (const auto &w : r.warnings)
@@ -493,6 +535,11 @@ void jsonRatio(JsonWriter &w, const RatioReport &x) {
   w.key("decision").value(decisionKey(x.decision));
   w.key("decision_basis").value(x.decisionBasis);
   w.key("disagreement").value(x.disagreement);
+  w.key("top_units").beginObject();
+  w.key("candidate").value(x.candidateTopUnits);
+  w.key("baseline").value(x.baselineTopUnits);
+  w.endObject();
+  w.key("unequal_top_units").value(x.unequalTopUnits());
   w.key("speedup_test");
   if (x.speedupTest) {
     const auto &t = *x.speedupTest;
@@ -543,6 +590,33 @@ void jsonUnbalanced(JsonWriter &w, const std::vector<BalanceIssue> &issues,
     w.key("units");
     jsonStrings(w, d.labels);
     w.key("measurements").value(d.measurements);
+    w.key("reason").value(d.reason == DropReason::Incomplete ? "incomplete" : "trimmed");
+    if (d.reason == DropReason::Incomplete) {
+      w.key("child_level").value(d.childLevel);
+      w.key("found").value(d.found);
+      w.key("expected").value(d.expected);
+    }
+    w.endObject();
+  }
+  w.endArray();
+}
+
+void jsonBalancing(JsonWriter &w, const std::vector<SystemBalance> &systems) {
+  w.key("balancing").beginArray();
+  for (const auto &b : systems) {
+    w.beginObject();
+    w.key("benchmark").value(b.benchmark);
+    w.key("system").value(b.system);
+    w.key("applied").value(unbalancedName(b.applied));
+    w.key("measurements").value(b.measurements);
+    w.key("top_units").value(b.topUnits);
+    w.key("removed").value(b.lost());
+    for (const bool drop : {false, true}) {
+      w.key(drop ? "drop" : "trim").beginObject();
+      w.key("removed").value(drop ? b.lostByDrop : b.lostByTrim);
+      w.key("top_units_kept").value(drop ? b.topUnitsByDrop : b.topUnitsByTrim);
+      w.endObject();
+    }
     w.endObject();
   }
   w.endArray();
@@ -662,6 +736,7 @@ std::string jsonReport(const Report &r) {
   }
   w.endArray();
   jsonUnbalanced(w, r.unbalanced, r.dropped);
+  jsonBalancing(w, r.balancing);
   w.key("warnings");
   jsonStrings(w, r.warnings, false);
   w.endObject();
@@ -709,6 +784,13 @@ std::string csvReport(const Report &r) {
     o += csvRow({"", s.candidate, s.baseline, "geomean_ratio", "bootstrap", csvNum(s.geometricMean),
                  csvNum(s.bootstrap.lower), csvNum(s.bootstrap.upper),
                  std::string(decisionKey(s.decision))});
+  // Warnings too, so that no format is silent about them: the message is in
+  // the `method` column (docs/analyze.md).
+  for (const auto &b : r.benchmarks)
+    for (const auto &w : b.warnings)
+      o += csvRow({b.name, "", "", "warning", w, "", "", "", ""});
+  for (const auto &w : r.warnings)
+    o += csvRow({"", "", "", "warning", w, "", "", "", ""});
   return o;
 }
 
@@ -775,12 +857,13 @@ std::string mdReport(const Report &r) {
   }
   if (!r.dropped.empty() || !r.warnings.empty()) {
     o += "\n## Warnings\n\n";
-    for (const auto &d : r.dropped)
-      o += "- unbalanced: " + mdEscape(d.system) +
-           (d.benchmark.empty() ? "" : " on " + mdEscape(d.benchmark)) +
-           (d.path.empty() ? "" : ", " + mdEscape(pathText(d.path))) + ": dropped " +
-           std::to_string(d.labels.size()) + " " + mdEscape(plural(d.level, d.labels.size())) +
-           " (" + std::to_string(d.measurements) + " measurements)\n";
+    for (const auto &b : r.balancing) {
+      o += "- unbalanced (--unbalanced=" + unbalancedName(r.options.unbalanced) +
+           "): " + mdEscape(balancingText(b, r.levels)) + "\n";
+      for (const auto &d : r.dropped)
+        if (sameSystem(d, b))
+          o += "  - " + mdEscape(droppedText(d, r.levels)) + "\n";
+    }
     for (const auto &w : r.warnings)
       o += "- " + mdEscape(w) + "\n";
   }
@@ -824,10 +907,12 @@ std::string textPlans(const PlanSet &p) {
       o += "\n";
     }
   }
-  for (const auto &d : p.dropped)
-    o += "warning: unbalanced: " + d.system + (d.path.empty() ? "" : " " + pathText(d.path)) +
-         ": dropped " + std::to_string(d.labels.size()) + " " + plural(d.level, d.labels.size()) +
-         " (" + std::to_string(d.measurements) + " measurements)\n";
+  for (const auto &b : p.balancing) {
+    o += "warning: unbalanced: " + balancingText(b, p.levels) + "\n";
+    for (const auto &d : p.dropped)
+      if (sameSystem(d, b))
+        o += "  " + droppedText(d, p.levels) + "\n";
+  }
   return o;
 }
 
@@ -870,6 +955,7 @@ std::string jsonPlans(const PlanSet &p) {
   }
   w.endArray();
   jsonUnbalanced(w, p.unbalanced, p.dropped);
+  jsonBalancing(w, p.balancing);
   w.endObject();
   return w.str() + "\n";
 }

@@ -137,47 +137,242 @@ std::size_t measurementsIn(const UnitNode &n) {
   return total;
 }
 
+std::size_t measurementsIn(const SystemData &sys) {
+  std::size_t total = 0;
+  for (const auto &u : sys.units)
+    total += measurementsIn(u);
+  return total;
+}
+
+DroppedUnits removal(const std::string &benchmark, const std::string &system,
+                     std::vector<std::string> path, const std::string &level) {
+  DroppedUnits d;
+  d.benchmark = benchmark;
+  d.system = system;
+  d.path = std::move(path);
+  d.level = level;
+  return d;
+}
+
+// Calls f(group, parentPath) for every group of sibling units at `depth`
+// (0 = the top-level units, whose parent path is empty).
+template <class F>
+void forEachGroup(std::vector<UnitNode> &nodes, std::size_t depth, std::vector<std::string> &path,
+                  F &&f) {
+  if (depth == 0) {
+    f(nodes, path);
+    return;
+  }
+  for (auto &n : nodes) {
+    path.push_back(n.label);
+    forEachGroup(n.children, depth - 1, path, f);
+    path.pop_back();
+  }
+}
+
+// Child counts of every unit at `depth`, each count with how many units have it.
+std::map<std::size_t, std::size_t> childCounts(SystemData &sys, std::size_t depth) {
+  std::map<std::size_t, std::size_t> histogram;
+  std::vector<std::string> path;
+  forEachGroup(sys.units, depth, path, [&](std::vector<UnitNode> &group, auto &) {
+    for (const auto &u : group)
+      ++histogram[u.children.size()];
+  });
+  return histogram;
+}
+
+bool isBalanced(SystemData &sys, std::size_t nLevels) {
+  for (std::size_t l = 1; l < nLevels; ++l)
+    if (childCounts(sys, l - 1).size() > 1)
+      return false;
+  return true;
+}
+
+std::vector<std::size_t> shapeOf(const SystemData &sys, std::size_t nLevels) {
+  std::vector<std::size_t> shape(nLevels, 0);
+  const std::vector<UnitNode> *nodes = &sys.units;
+  for (std::size_t l = 0; l < nLevels && !nodes->empty(); ++l) {
+    shape[l] = nodes->size();
+    nodes = &nodes->front().children;
+  }
+  return shape;
+}
+
+// The trim policy, top down (see balance() in table.hpp): level by level, each
+// kept unit's children are cut to the minimum count over the kept units of
+// that level, keeping the first in source order.
+void trimSystem(SystemData &sys, const std::string &benchmark,
+                const std::vector<std::string> &levels, std::vector<BalanceIssue> &issues,
+                std::vector<DroppedUnits> &dropped) {
+  const std::size_t nLevels = levels.size();
+  sys.shape.assign(nLevels, 0);
+  sys.shape[0] = sys.units.size();
+  // The kept units of level l-1, in order, with their label paths.
+  std::vector<std::pair<std::vector<std::string>, UnitNode *>> frontier;
+  for (auto &u : sys.units)
+    frontier.push_back({{u.label}, &u});
+  for (std::size_t l = 1; l < nLevels; ++l) {
+    std::size_t common = SIZE_MAX;
+    for (const auto &[path, node] : frontier)
+      common = std::min(common, node->children.size());
+    for (auto &[path, node] : frontier) {
+      if (node->children.size() == common)
+        continue;
+      issues.push_back({benchmark, sys.system, path, levels[l], node->children.size(), common});
+      DroppedUnits d = removal(benchmark, sys.system, path, levels[l]);
+      for (std::size_t k = common; k < node->children.size(); ++k) {
+        d.labels.push_back(node->children[k].label);
+        d.measurements += measurementsIn(node->children[k]);
+      }
+      node->children.resize(common);
+      dropped.push_back(std::move(d));
+    }
+    sys.shape[l] = common;
+    std::vector<std::pair<std::vector<std::string>, UnitNode *>> next;
+    for (auto &[path, node] : frontier)
+      for (auto &c : node->children) {
+        auto childPath = path;
+        childPath.push_back(c.label);
+        next.push_back({std::move(childPath), &c});
+      }
+    frontier = std::move(next);
+  }
+}
+
+// The drop policy, bottom up (see balance() in table.hpp). After level l is
+// done every remaining unit of level l-1 has the modal count of children, and
+// each child the same shape below, so dropping a whole unit one level up
+// never unbalances what is already balanced.
+void dropSystem(SystemData &sys, const std::string &benchmark,
+                const std::vector<std::string> &levels, std::vector<DroppedUnits> &dropped) {
+  const std::size_t nLevels = levels.size();
+  std::vector<std::size_t> modal(nLevels, 0);
+  for (std::size_t l = nLevels; l-- > 1;) {
+    // The modal child count of the units at level l-1; ties go to the larger
+    // count (the map is ordered, so the last maximum wins).
+    std::size_t mode = 0, modeUnits = 0;
+    for (const auto &[count, units] : childCounts(sys, l - 1))
+      if (units >= modeUnits) {
+        mode = count;
+        modeUnits = units;
+      }
+    modal[l] = mode;
+    std::vector<std::string> path;
+    forEachGroup(sys.units, l - 1, path,
+                 [&](std::vector<UnitNode> &group, const std::vector<std::string> &parent) {
+                   std::vector<UnitNode> kept;
+                   for (auto &u : group) {
+                     const std::size_t found = u.children.size();
+                     if (found < mode) {
+                       DroppedUnits d = removal(benchmark, sys.system, parent, levels[l - 1]);
+                       d.labels = {u.label};
+                       d.measurements = measurementsIn(u);
+                       d.reason = DropReason::Incomplete;
+                       d.childLevel = levels[l];
+                       d.found = found;
+                       d.expected = mode;
+                       dropped.push_back(std::move(d));
+                       continue;
+                     }
+                     if (found > mode) {
+                       auto unitPath = parent;
+                       unitPath.push_back(u.label);
+                       DroppedUnits d =
+                           removal(benchmark, sys.system, std::move(unitPath), levels[l]);
+                       for (std::size_t k = mode; k < found; ++k) {
+                         d.labels.push_back(u.children[k].label);
+                         d.measurements += measurementsIn(u.children[k]);
+                       }
+                       u.children.resize(mode);
+                       dropped.push_back(std::move(d));
+                     }
+                     kept.push_back(std::move(u));
+                   }
+                   group = std::move(kept);
+                 });
+  }
+  sys.shape = shapeOf(sys, nLevels);
+}
+
+std::size_t lostIn(const std::vector<DroppedUnits> &dropped) {
+  std::size_t total = 0;
+  for (const auto &d : dropped)
+    total += d.measurements;
+  return total;
+}
+
 } // namespace
+
+const char *unbalancedPolicyName(UnbalancedPolicy p) {
+  switch (p) {
+  case UnbalancedPolicy::Error:
+    return "error";
+  case UnbalancedPolicy::Trim:
+    return "trim";
+  case UnbalancedPolicy::Drop:
+    return "drop";
+  case UnbalancedPolicy::Auto:
+    break;
+  }
+  return "auto";
+}
+
+std::optional<UnbalancedPolicy> parseUnbalancedPolicy(std::string_view name) {
+  for (UnbalancedPolicy p : {UnbalancedPolicy::Error, UnbalancedPolicy::Trim,
+                             UnbalancedPolicy::Drop, UnbalancedPolicy::Auto})
+    if (name == unbalancedPolicyName(p))
+      return p;
+  return std::nullopt;
+}
 
 BalanceResult balance(std::vector<BenchmarkData> benchmarks,
                       const std::vector<std::string> &levels) {
+  return balance(std::move(benchmarks), levels, UnbalancedPolicy::Trim);
+}
+
+BalanceResult balance(std::vector<BenchmarkData> benchmarks,
+                      const std::vector<std::string> &levels, UnbalancedPolicy policy) {
   BalanceResult out;
   const std::size_t nLevels = levels.size();
   for (auto &bench : benchmarks) {
     for (auto &sys : bench.systems) {
-      sys.shape.assign(nLevels, 0);
-      sys.shape[0] = sys.units.size();
-      // The kept units of level l-1, in order, with their label paths.
-      std::vector<std::pair<std::vector<std::string>, UnitNode *>> frontier;
-      for (auto &u : sys.units)
-        frontier.push_back({{u.label}, &u});
-      for (std::size_t l = 1; l < nLevels; ++l) {
-        std::size_t common = SIZE_MAX;
-        for (const auto &[path, node] : frontier)
-          common = std::min(common, node->children.size());
-        for (auto &[path, node] : frontier) {
-          if (node->children.size() == common)
-            continue;
-          out.issues.push_back(
-              {bench.benchmark, sys.system, path, levels[l], node->children.size(), common});
-          DroppedUnits d{bench.benchmark, sys.system, path, levels[l], {}, 0};
-          for (std::size_t k = common; k < node->children.size(); ++k) {
-            d.labels.push_back(node->children[k].label);
-            d.measurements += measurementsIn(node->children[k]);
-          }
-          node->children.resize(common);
-          out.dropped.push_back(std::move(d));
-        }
-        sys.shape[l] = common;
-        std::vector<std::pair<std::vector<std::string>, UnitNode *>> next;
-        for (auto &[path, node] : frontier)
-          for (auto &c : node->children) {
-            auto childPath = path;
-            childPath.push_back(c.label);
-            next.push_back({std::move(childPath), &c});
-          }
-        frontier = std::move(next);
+      if (isBalanced(sys, nLevels)) {
+        sys.shape = shapeOf(sys, nLevels);
+        continue;
       }
+      // Both alternatives on copies, so the report can say what the other
+      // would have cost; issues always come from the trim pass.
+      SystemData trimmed = sys, dropped = sys;
+      std::vector<DroppedUnits> trimList, dropList;
+      trimSystem(trimmed, bench.benchmark, levels, out.issues, trimList);
+      dropSystem(dropped, bench.benchmark, levels, dropList);
+      SystemBalance sb;
+      sb.benchmark = bench.benchmark;
+      sb.system = sys.system;
+      sb.measurements = measurementsIn(sys);
+      sb.topUnits = sys.units.size();
+      sb.lostByTrim = lostIn(trimList);
+      sb.lostByDrop = lostIn(dropList);
+      sb.topUnitsByTrim = trimmed.units.size();
+      sb.topUnitsByDrop = dropped.units.size();
+      bool useDrop = policy == UnbalancedPolicy::Drop;
+      if (policy == UnbalancedPolicy::Auto) {
+        // A confidence interval needs 2 top-level units: an alternative that
+        // keeps fewer is only taken when the other does too.
+        const bool trimOk = sb.topUnitsByTrim >= 2, dropOk = sb.topUnitsByDrop >= 2;
+        if (trimOk != dropOk)
+          useDrop = dropOk;
+        else if (sb.lostByDrop != sb.lostByTrim)
+          useDrop = sb.lostByDrop < sb.lostByTrim;
+        else
+          useDrop = sb.topUnitsByDrop > sb.topUnitsByTrim;
+      }
+      sb.applied = useDrop ? UnbalancedPolicy::Drop : UnbalancedPolicy::Trim;
+      auto &list = useDrop ? dropList : trimList;
+      out.dropped.insert(out.dropped.end(), std::make_move_iterator(list.begin()),
+                         std::make_move_iterator(list.end()));
+      sys = std::move(useDrop ? dropped : trimmed);
+      out.systems.push_back(std::move(sb));
     }
   }
   out.benchmarks = std::move(benchmarks);

@@ -310,12 +310,15 @@ TEST(FormatCsv, OneRowPerStatistic) {
   std::vector<std::string> lines;
   for (std::string l; std::getline(in, l);)
     lines.push_back(l);
-  // header + per system (t, bootstrap, 3 shares) x 2 + 2 ratio rows
-  ASSERT_EQ(lines.size(), 1u + 2 * 5 + 2);
+  // header + per system (t, bootstrap, 3 shares) x 2 + 2 ratio rows + the
+  // disagreement warning
+  ASSERT_EQ(lines.size(), 1u + 2 * 5 + 2 + 1);
   EXPECT_EQ(lines[0], "benchmark,system,baseline,statistic,method,estimate,lower,upper,decision");
   EXPECT_EQ(lines[1].substr(0, 16), ",old,,mean,t,10.");
   EXPECT_EQ(lines[11].substr(0, 29), ",new,old,ratio,fieller,0.6190");
   EXPECT_NE(lines[11].find(",inconclusive"), std::string::npos);
+  ASSERT_EQ(r.benchmarks[0].warnings.size(), 1u);
+  EXPECT_EQ(lines[13], ",,,warning," + csvField(r.benchmarks[0].warnings[0]) + ",,,,");
   const std::string u = formatReport(unboundedReport(), Format::Csv);
   EXPECT_NE(u.find("ratio,fieller,0.588235"), std::string::npos) << u; // 2 / 3.4
   EXPECT_NE(u.find(",,,inconclusive"), std::string::npos);             // no limits
@@ -337,4 +340,99 @@ TEST(Format, ParseFormat) {
   EXPECT_EQ(parseFormat("text"), Format::Text);
   EXPECT_EQ(parseFormat("csv"), Format::Csv);
   EXPECT_FALSE(parseFormat("html"));
+}
+
+namespace {
+
+// Table V with new's build 3 reduced to one execution that crashed after its
+// first iteration: the default policy drops the build (3 measurements; trimming
+// would remove 5) and new ends with 2 builds against old's 3.
+Report droppedBuildReport() {
+  const int oldY[3][2][2] = {{{9, 11}, {5, 6}}, {{16, 13}, {12, 8}}, {{15, 7}, {10, 14}}};
+  const int newY[3][2][2] = {{{10, 12}, {6, 7}}, {{9, 1}, {11, 4}}, {{8, 5}, {3, 2}}};
+  std::string s = "system,build,execution,iteration,value\n";
+  for (int k = 0; k < 2; ++k)
+    for (int b = 0; b < 3; ++b)
+      for (int e = 0; e < 2; ++e)
+        for (int i = 0; i < 2; ++i)
+          if (!(k == 1 && b == 2 && e == 1 && i == 1))
+            s += std::string(k == 0 ? "old" : "new") + "," + std::to_string(b + 1) + "," +
+                 std::to_string(e + 1) + "," + std::to_string(i + 1) + "," +
+                 std::to_string(k == 0 ? oldY[b][e][i] : newY[b][e][i]) + "\n";
+  auto p = parseCsv(s);
+  EXPECT_FALSE(p.error);
+  auto r = buildReport(*p.table);
+  EXPECT_TRUE(r.ok());
+  return *r;
+}
+
+} // namespace
+
+TEST(FormatJson, BalancingAndTopUnits) {
+  Report r = droppedBuildReport();
+  Json j = parseJson(formatReport(r, Format::Json));
+  EXPECT_EQ(j["options"]["unbalanced"].str, "auto");
+  ASSERT_EQ(j["balancing"].items.size(), 1u);
+  const Json &b = j["balancing"][0];
+  EXPECT_EQ(b["system"].str, "new");
+  EXPECT_EQ(b["applied"].str, "drop");
+  EXPECT_EQ(b["measurements"].num, 11);
+  EXPECT_EQ(b["top_units"].num, 3);
+  EXPECT_EQ(b["removed"].num, 3);
+  EXPECT_EQ(b["drop"]["removed"].num, 3);
+  EXPECT_EQ(b["drop"]["top_units_kept"].num, 2);
+  EXPECT_EQ(b["trim"]["removed"].num, 5);
+  EXPECT_EQ(b["trim"]["top_units_kept"].num, 3);
+  ASSERT_EQ(j["dropped"].items.size(), 2u);
+  const Json &exec = j["dropped"][0];
+  EXPECT_EQ(exec["reason"].str, "incomplete");
+  EXPECT_EQ(exec["level"].str, "execution");
+  EXPECT_EQ(exec["child_level"].str, "iteration");
+  EXPECT_EQ(exec["found"].num, 1);
+  EXPECT_EQ(exec["expected"].num, 2);
+  EXPECT_EQ(j["dropped"][1]["units"][0].str, "3");
+  const Json &ratio = j["benchmarks"][0]["ratio"];
+  EXPECT_EQ(ratio["top_units"]["candidate"].num, 2);
+  EXPECT_EQ(ratio["top_units"]["baseline"].num, 3);
+  EXPECT_TRUE(ratio["unequal_top_units"].b);
+  EXPECT_EQ(ratio["fieller"]["df"].num, 1);
+  EXPECT_EQ(j["benchmarks"][0]["warnings"][0].str.substr(0, 29), "new has 2 builds, old has 3: ");
+  // Trimmed records say so.
+  Report t5 = table5Report();
+  EXPECT_FALSE(parseJson(formatReport(t5, Format::Json))["benchmarks"][0]["ratio"]
+                   ["unequal_top_units"]
+                       .b);
+}
+
+TEST(FormatText, BalancingListAndUnequalTopUnits) {
+  Report r = droppedBuildReport();
+  const std::string t = formatReport(r, Format::Text);
+  EXPECT_NE(t.find("  warning: new has 2 builds, old has 3: Fieller's interval uses nu = min(n) "
+                   "- 1 = 1 (conservative), the bootstrap resamples each system within its own "
+                   "builds; new lost 1 build to the unbalanced-data policy (drop)\n"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find("\nunbalanced data (--unbalanced=auto), balanced per system:\n"
+                   "  new: dropped incomplete units, 3 of 11 measurements removed, 2 of 3 builds "
+                   "kept (trimming: 5 removed, 3 builds kept)\n"
+                   "    new, build 3: dropped incomplete execution 2 (1 of 2 iterations; 1 "
+                   "measurement)\n"
+                   "    new: dropped incomplete build 3 (1 of 2 executions; 2 measurements)\n"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find("warning: unbalanced data: dropped 2 incomplete units (3 measurements) to "
+                   "balance the design (see the list)\n"),
+            std::string::npos);
+  const std::string m = formatReport(r, Format::Markdown);
+  EXPECT_NE(m.find("- **warning**: new has 2 builds, old has 3: "), std::string::npos) << m;
+  EXPECT_NE(m.find("  - new, build 3: dropped incomplete execution 2"), std::string::npos) << m;
+  const std::string c = formatReport(r, Format::Csv);
+  EXPECT_NE(c.find("\n,,,warning,\"new has 2 builds, old has 3: Fieller's interval uses nu = "
+                   "min(n) - 1 = 1 (conservative), the bootstrap resamples"),
+            std::string::npos)
+      << c;
+  EXPECT_NE(c.find("\n,,,warning,unbalanced data: dropped 2 incomplete units (3 measurements) to "
+                   "balance the design (see the list),,,,\n"),
+            std::string::npos)
+      << c;
 }

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 
 using namespace alea::analysis;
 
@@ -186,7 +187,9 @@ TEST(Report, UnbalancedDataIsTrimmedAndListedOrRejected) {
   csv.erase(csv.find(gone), gone.size());
   auto p = parseCsv(csv);
   ASSERT_FALSE(p.error);
-  Report r = reportOf(*p.table);
+  ReportOptions trim;
+  trim.unbalanced = UnbalancedPolicy::Trim;
+  Report r = reportOf(*p.table, trim);
   EXPECT_EQ(r.unbalanced.size(), 5u); // new: 5 executions keep 2, trimmed to 1
   EXPECT_EQ(r.dropped.size(), 5u);
   EXPECT_EQ(r.benchmarks[0].systems[1].shape, (std::vector<std::size_t>{3, 2, 1}));
@@ -201,7 +204,76 @@ TEST(Report, UnbalancedDataIsTrimmedAndListedOrRejected) {
   auto bad = buildReport(*p.table, o);
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error(), "unbalanced data: system \"new\", unit 1/1 has 2 iteration units "
-                         "where others have 1 (5 such units; use --unbalanced=trim to trim)");
+                         "where others have 1 (5 such units; use --unbalanced=auto, drop or trim "
+                         "to balance it)");
+}
+
+TEST(Report, UnbalancedDataByDefaultDropsTheIncompleteBuild) {
+  // The same lost iteration under the default policy (auto): dropping new's
+  // incomplete execution 3/2 (1 measurement) and then its incomplete build 3
+  // (2 more) loses 3 measurements, trimming 5: build 3 goes.
+  std::string csv = "system,benchmark,build,execution,iteration,value\n" + table5Csv();
+  const std::string gone = "new,,3,2,2,2\n";
+  csv.erase(csv.find(gone), gone.size());
+  auto p = parseCsv(csv);
+  ASSERT_FALSE(p.error);
+  EXPECT_EQ(ReportOptions{}.unbalanced, UnbalancedPolicy::Auto);
+  Report r = reportOf(*p.table);
+  ASSERT_EQ(r.balancing.size(), 1u);
+  EXPECT_EQ(r.balancing[0].system, "new");
+  EXPECT_EQ(r.balancing[0].applied, UnbalancedPolicy::Drop);
+  EXPECT_EQ(r.balancing[0].lostByDrop, 3u);
+  EXPECT_EQ(r.balancing[0].lostByTrim, 5u);
+  EXPECT_EQ(r.unbalanced.size(), 5u);
+  ASSERT_EQ(r.dropped.size(), 2u);
+  EXPECT_EQ(r.dropped[1].labels, (std::vector<std::string>{"3"}));
+  const auto &b = r.benchmarks[0];
+  EXPECT_EQ(b.systems[1].shape, (std::vector<std::size_t>{2, 2, 2}));
+  // new keeps builds 1 and 2: (10 + 12 + 6 + 7 + 9 + 1 + 11 + 4) / 8 = 7.5.
+  EXPECT_DOUBLE_EQ(b.systems[1].mean, 7.5);
+  EXPECT_NEAR(b.ratios[0].estimate, 7.5 / 10.5, 1e-12);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_EQ(r.warnings[0], "unbalanced data: dropped 2 incomplete units (3 measurements) to "
+                           "balance the design (see the list)");
+  // Dropping can leave a system with too few top-level units: say why.
+  ReportOptions drop;
+  drop.unbalanced = UnbalancedPolicy::Drop;
+  auto q = parseCsv("system,build,iteration,value\na,1,1,1\na,1,2,1.1\na,2,1,1.2\na,2,2,1\n"
+                    "b,1,1,1\nb,1,2,1.1\nb,2,1,1.2\n");
+  ASSERT_FALSE(q.error);
+  auto bad = buildReport(*q.table, drop);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error(), "system \"b\" has only 1 build after dropping incomplete units "
+                         "(--unbalanced=trim keeps 2 builds); a confidence interval needs at "
+                         "least 2");
+}
+
+TEST(Report, UnequalTopLevelCountsAreWarned) {
+  // The candidate lost a whole build (no unbalance within a system): Fieller
+  // runs with nu = min(3, 2) - 1 = 1 and the report says so.
+  std::string csv = "system,benchmark,build,execution,iteration,value\n" + table5Csv();
+  for (const char *gone : {"new,,3,1,1,8\n", "new,,3,1,2,5\n", "new,,3,2,1,3\n", "new,,3,2,2,2\n"})
+    csv.erase(csv.find(gone), std::strlen(gone));
+  auto p = parseCsv(csv);
+  ASSERT_FALSE(p.error);
+  Report r = reportOf(*p.table);
+  EXPECT_TRUE(r.unbalanced.empty());
+  EXPECT_TRUE(r.balancing.empty());
+  const RatioReport &x = r.benchmarks[0].ratios[0];
+  EXPECT_EQ(x.candidateTopUnits, 2u);
+  EXPECT_EQ(x.baselineTopUnits, 3u);
+  EXPECT_TRUE(x.unequalTopUnits());
+  EXPECT_EQ(x.fiellerDf, 1.0);
+  const auto &w = r.benchmarks[0].warnings;
+  ASSERT_FALSE(w.empty());
+  EXPECT_EQ(w[0], "new has 2 builds, old has 3: Fieller's interval uses nu = min(n) - 1 = 1 "
+                  "(conservative), the bootstrap resamples each system within its own builds");
+  // Equal counts: no such warning.
+  Report same = reportOf(table5());
+  EXPECT_FALSE(same.benchmarks[0].ratios[0].unequalTopUnits());
+  EXPECT_EQ(same.benchmarks[0].ratios[0].candidateTopUnits, 3u);
+  for (const auto &s : same.benchmarks[0].warnings)
+    EXPECT_EQ(s.find("has 3"), std::string::npos) << s;
 }
 
 TEST(Report, SuiteGeometricMean) {

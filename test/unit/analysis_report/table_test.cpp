@@ -1,10 +1,14 @@
 // Nesting a long table into per-system unit trees and the unbalanced-data
-// policy: every deviation from the common balanced shape is listed, and
-// trimming keeps the first units in source order, listing what it dropped.
+// policies: every deviation from the common balanced shape is listed;
+// trimming keeps the first units in source order, dropping removes the
+// incomplete units bottom up, auto picks whichever keeps more measurements;
+// everything removed is listed.
 #include "alea/analysis/csv.hpp"
 #include "alea/analysis/table.hpp"
 
 #include <gtest/gtest.h>
+
+#include <array>
 
 using namespace alea::analysis;
 
@@ -146,4 +150,164 @@ TEST(Balance, MissingExecutionDropsItsSiblingsElsewhere) {
   EXPECT_EQ(b.dropped[0].measurements, 2u);
   // b build 0 kept executions 0 and 2 (first two in source order).
   EXPECT_EQ(b.benchmarks[0].systems[1].units[0].children[1].label, "2");
+}
+
+namespace {
+
+// a and b: 3 builds x 2 executions x 4 iterations, value = 1000 + code, minus
+// the iterations of b listed in `lost` as {build, execution, iteration}.
+std::string crashCsv(std::initializer_list<std::array<int, 3>> lost) {
+  std::string s = "system,build,execution,iteration,value\n";
+  for (const char *sys : {"a", "b"})
+    for (int bld = 0; bld < 3; ++bld)
+      for (int e = 0; e < 2; ++e)
+        for (int i = 0; i < 4; ++i) {
+          bool gone = false;
+          for (const auto &l : lost)
+            gone |= sys[0] == 'b' && l == std::array<int, 3>{bld, e, i};
+          if (!gone)
+            s += std::string(sys) + "," + std::to_string(bld) + "," + std::to_string(e) + "," +
+                 std::to_string(i) + "," + std::to_string(1000 + bld * 100 + e * 10 + i) + "\n";
+        }
+  return s;
+}
+
+BalanceResult balanced(const std::string &csv, UnbalancedPolicy policy) {
+  Table t = tableOf(csv);
+  return balance(nest(t).benchmarks, t.levels(), policy);
+}
+
+} // namespace
+
+TEST(Balance, TwoArgumentFormTrims) {
+  const std::string csv = crashCsv({{2, 1, 1}, {2, 1, 2}, {2, 1, 3}});
+  Table t = tableOf(csv);
+  auto a = balance(nest(t).benchmarks, t.levels());
+  auto b = balance(nest(t).benchmarks, t.levels(), UnbalancedPolicy::Trim);
+  EXPECT_EQ(a.benchmarks[0].systems[1].shape, b.benchmarks[0].systems[1].shape);
+  EXPECT_EQ(a.dropped.size(), b.dropped.size());
+  ASSERT_EQ(a.systems.size(), 1u);
+  EXPECT_EQ(a.systems[0].applied, UnbalancedPolicy::Trim);
+}
+
+TEST(Balance, DropRemovesTheIncompleteUnitAndItsIncompleteParents) {
+  // b's build 2, execution 1 crashed after one iteration. Trimming would cut
+  // every execution of b to 1 iteration (15 of 21 measurements); dropping
+  // removes the execution (1), which leaves build 2 with 1 of 2 executions, so
+  // build 2 goes too (4 more): 5 lost, 2 builds x 2 executions x 4 kept.
+  auto r = balanced(crashCsv({{2, 1, 1}, {2, 1, 2}, {2, 1, 3}}), UnbalancedPolicy::Drop);
+  EXPECT_FALSE(r.balanced());
+  const auto &a = r.benchmarks[0].systems[0];
+  const auto &b = r.benchmarks[0].systems[1];
+  EXPECT_EQ(a.shape, (std::vector<std::size_t>{3, 2, 4}));
+  EXPECT_EQ(b.shape, (std::vector<std::size_t>{2, 2, 4}));
+  EXPECT_EQ(flatten(b).size(), 16u);
+  EXPECT_EQ(flatten(b).front(), 1000);
+  EXPECT_EQ(flatten(b).back(), 1113);
+  ASSERT_EQ(r.dropped.size(), 2u);
+  const DroppedUnits &exec = r.dropped[0];
+  EXPECT_EQ(exec.reason, DropReason::Incomplete);
+  EXPECT_EQ(exec.system, "b");
+  EXPECT_EQ(exec.path, (std::vector<std::string>{"2"}));
+  EXPECT_EQ(exec.level, "execution");
+  EXPECT_EQ(exec.labels, (std::vector<std::string>{"1"}));
+  EXPECT_EQ(exec.childLevel, "iteration");
+  EXPECT_EQ(exec.found, 1u);
+  EXPECT_EQ(exec.expected, 4u);
+  EXPECT_EQ(exec.measurements, 1u);
+  const DroppedUnits &build = r.dropped[1];
+  EXPECT_EQ(build.reason, DropReason::Incomplete);
+  EXPECT_TRUE(build.path.empty());
+  EXPECT_EQ(build.level, "build");
+  EXPECT_EQ(build.labels, (std::vector<std::string>{"2"}));
+  EXPECT_EQ(build.childLevel, "execution");
+  EXPECT_EQ(build.found, 1u);
+  EXPECT_EQ(build.expected, 2u);
+  EXPECT_EQ(build.measurements, 4u);
+  ASSERT_EQ(r.systems.size(), 1u);
+  const SystemBalance &sb = r.systems[0];
+  EXPECT_EQ(sb.system, "b");
+  EXPECT_EQ(sb.applied, UnbalancedPolicy::Drop);
+  EXPECT_EQ(sb.measurements, 21u);
+  EXPECT_EQ(sb.topUnits, 3u);
+  EXPECT_EQ(sb.lostByDrop, 5u);
+  EXPECT_EQ(sb.lostByTrim, 15u);
+  EXPECT_EQ(sb.topUnitsByDrop, 2u);
+  EXPECT_EQ(sb.topUnitsByTrim, 3u);
+  EXPECT_EQ(sb.lost(), 5u);
+  // The issues are the trim pass's, whatever the policy.
+  EXPECT_EQ(r.issues.size(), 5u);
+  EXPECT_EQ(balanced(crashCsv({{2, 1, 1}, {2, 1, 2}, {2, 1, 3}}), UnbalancedPolicy::Trim)
+                .issues.size(),
+            5u);
+}
+
+TEST(Balance, AutoPicksWhicheverKeepsMoreMeasurements) {
+  // The crash above: dropping loses 5, trimming 15 -> drop.
+  auto crash = balanced(crashCsv({{2, 1, 1}, {2, 1, 2}, {2, 1, 3}}), UnbalancedPolicy::Auto);
+  ASSERT_EQ(crash.systems.size(), 1u);
+  EXPECT_EQ(crash.systems[0].applied, UnbalancedPolicy::Drop);
+  EXPECT_EQ(crash.benchmarks[0].systems[1].shape, (std::vector<std::size_t>{2, 2, 4}));
+  // Only the last iteration of one execution lost: trimming loses one
+  // iteration in each of the 5 other executions (5), dropping loses the 3
+  // iterations left and the rest of the build (3 + 4 = 7) -> trim.
+  auto last = balanced(crashCsv({{2, 1, 3}}), UnbalancedPolicy::Auto);
+  ASSERT_EQ(last.systems.size(), 1u);
+  EXPECT_EQ(last.systems[0].applied, UnbalancedPolicy::Trim);
+  EXPECT_EQ(last.systems[0].lostByTrim, 5u);
+  EXPECT_EQ(last.systems[0].lostByDrop, 7u);
+  EXPECT_EQ(last.benchmarks[0].systems[1].shape, (std::vector<std::size_t>{3, 2, 3}));
+  ASSERT_EQ(last.dropped.size(), 5u);
+  for (const auto &d : last.dropped) {
+    EXPECT_EQ(d.reason, DropReason::Trimmed);
+    EXPECT_EQ(d.labels, (std::vector<std::string>{"3"})); // the last iteration
+  }
+  // The balanced system a is untouched and not listed.
+  EXPECT_EQ(last.benchmarks[0].systems[0].shape, (std::vector<std::size_t>{3, 2, 4}));
+}
+
+TEST(Balance, AutoNeverLeavesFewerThanTwoTopLevelUnitsWhenTrimmingKeepsThem) {
+  // 2 builds; b's build 1 lost one iteration of 2 in its execution 1: both
+  // alternatives lose 3 measurements, but dropping keeps 1 build only.
+  std::string csv = "system,build,execution,iteration,value\n";
+  for (const char *s : {"a", "b"})
+    for (int bld = 0; bld < 2; ++bld)
+      for (int e = 0; e < 2; ++e)
+        for (int i = 0; i < 2; ++i)
+          if (!(s[0] == 'b' && bld == 1 && e == 1 && i == 1))
+            csv += std::string(s) + "," + std::to_string(bld) + "," + std::to_string(e) + "," +
+                   std::to_string(i) + ",1\n";
+  auto drop = balanced(csv, UnbalancedPolicy::Drop);
+  EXPECT_EQ(drop.benchmarks[0].systems[1].shape, (std::vector<std::size_t>{1, 2, 2}));
+  auto autoPick = balanced(csv, UnbalancedPolicy::Auto);
+  ASSERT_EQ(autoPick.systems.size(), 1u);
+  EXPECT_EQ(autoPick.systems[0].lostByDrop, 3u);
+  EXPECT_EQ(autoPick.systems[0].lostByTrim, 3u);
+  EXPECT_EQ(autoPick.systems[0].topUnitsByDrop, 1u);
+  EXPECT_EQ(autoPick.systems[0].applied, UnbalancedPolicy::Trim);
+  EXPECT_EQ(autoPick.benchmarks[0].systems[1].shape, (std::vector<std::size_t>{2, 2, 1}));
+}
+
+TEST(Balance, DropTrimsUnitsWithMoreChildrenThanTheMode) {
+  // One execution of b has a fifth iteration: the modal count is 4, so the
+  // extra one is trimmed (the last), nothing is dropped whole.
+  std::string csv = crashCsv({}) + "b,1,0,4,2000\n";
+  auto r = balanced(csv, UnbalancedPolicy::Drop);
+  EXPECT_EQ(r.benchmarks[0].systems[1].shape, (std::vector<std::size_t>{3, 2, 4}));
+  ASSERT_EQ(r.dropped.size(), 1u);
+  EXPECT_EQ(r.dropped[0].reason, DropReason::Trimmed);
+  EXPECT_EQ(r.dropped[0].path, (std::vector<std::string>{"1", "0"}));
+  EXPECT_EQ(r.dropped[0].level, "iteration");
+  EXPECT_EQ(r.dropped[0].labels, (std::vector<std::string>{"4"}));
+  EXPECT_EQ(r.dropped[0].measurements, 1u);
+  // Trimming (top down, to the minimum) cuts the same iteration.
+  EXPECT_EQ(balanced(csv, UnbalancedPolicy::Trim).dropped.size(), 1u);
+}
+
+TEST(Balance, PolicyNames) {
+  for (UnbalancedPolicy p : {UnbalancedPolicy::Error, UnbalancedPolicy::Trim,
+                             UnbalancedPolicy::Drop, UnbalancedPolicy::Auto})
+    EXPECT_EQ(parseUnbalancedPolicy(unbalancedPolicyName(p)), p);
+  EXPECT_STREQ(unbalancedPolicyName(UnbalancedPolicy::Auto), "auto");
+  EXPECT_FALSE(parseUnbalancedPolicy("cut"));
 }

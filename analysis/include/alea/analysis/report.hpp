@@ -52,7 +52,9 @@ struct ReportOptions {
   // differs from the same endpoint of the other by more than this fraction of
   // the wider of the two intervals (docs/analyze.md).
   double disagreementFraction = 0.25;
-  UnbalancedPolicy unbalanced = UnbalancedPolicy::Trim;
+  // docs/analyze.md: per system, drop the incomplete units or trim, whichever
+  // keeps more measurements (table.hpp balance()).
+  UnbalancedPolicy unbalanced = UnbalancedPolicy::Auto;
   // Planner: overhead of starting one unit at each level except the lowest,
   // highest first, in units of one lowest-level measurement (planner.hpp).
   // Empty = 1 for every level (a new unit costs as much as one measurement).
@@ -147,6 +149,10 @@ struct RatioReport {
   std::string decisionBasis; // "fieller", or "bootstrap" when Fieller is unbounded
   bool disagreement = false; // see ReportOptions::disagreementFraction
   std::optional<SpeedupTestReport> speedupTest;
+  // Top-level units of each system. When they differ (a lost build), Fieller
+  // takes nu = min(n) - 1 (fieller.hpp) and the report warns.
+  std::size_t candidateTopUnits = 0, baselineTopUnits = 0;
+  bool unequalTopUnits() const { return candidateTopUnits != baselineTopUnits; }
 };
 
 struct BenchmarkReport {
@@ -191,11 +197,13 @@ struct Report {
   std::vector<DroppedUnits> dropped;
   // General warnings; the runner appends its own (failed runs, machine state).
   std::vector<std::string> warnings;
+  // Per unbalanced system: the policy applied and what each would remove.
+  std::vector<SystemBalance> balancing;
 };
 
 // The whole analysis. Fails (one sentence) on: an unknown baseline, bad
 // options, unbalanced data under UnbalancedPolicy::Error, a duplicate
-// measurement, a system with fewer than 2 top-level units after trimming.
+// measurement, a system with fewer than 2 top-level units after balancing.
 Expected<Report> buildReport(const Table &table, const ReportOptions &options = {});
 
 // The per-level component table and plan for `alea plan`: one system's pilot
@@ -224,10 +232,11 @@ struct PlanSet {
   std::vector<PlanReport> plans; // per benchmark and system
   std::vector<BalanceIssue> unbalanced;
   std::vector<DroppedUnits> dropped;
+  std::vector<SystemBalance> balancing; // as Report::balancing
 };
 
 Expected<PlanSet> buildPlans(const Table &table, const PlanRequest &request,
-                             UnbalancedPolicy unbalanced = UnbalancedPolicy::Trim);
+                             UnbalancedPolicy unbalanced = UnbalancedPolicy::Auto);
 
 // "3.8% faster" / "2.1% slower" / "no change" for a ratio of times.
 std::string describeRatio(double ratio);

@@ -5,8 +5,10 @@
 // is balanced (Kalibera & Jones TR 2012, Section 7: every estimator and Fieller's
 // interval (12) assume equal repetition counts n_i at every level and for both
 // systems); balance() applies the documented unbalanced-data policy
-// (docs/analyze.md): report every deviation, then either fail or trim each
-// benchmark to the largest common balanced shape, listing what was dropped.
+// (docs/analyze.md): report every deviation, then either fail, trim every unit
+// to the common (minimum) count, or drop the incomplete units (fewer children
+// than the modal count), or pick per system whichever of the two keeps more
+// measurements (auto, the default); everything removed is listed.
 #pragma once
 
 #include <cstddef>
@@ -108,6 +110,12 @@ struct BalanceIssue {
   std::size_t expected = 0;      // the common count (the minimum found)
 };
 
+// Why balance() removed units.
+enum class DropReason {
+  Trimmed,    // children beyond the common count of their level (the last ones)
+  Incomplete, // a whole unit with fewer children than the modal count
+};
+
 // Something balance() removed to make the design balanced.
 struct DroppedUnits {
   std::string benchmark, system;
@@ -115,9 +123,39 @@ struct DroppedUnits {
   std::string level;               // level of the dropped units
   std::vector<std::string> labels; // dropped unit labels (values: indices)
   std::size_t measurements = 0;    // measurements they contained
+  // Added with the drop policy. For Incomplete (one record per dropped unit):
+  // the unit had `found` units of `childLevel` where its level has `expected`.
+  DropReason reason = DropReason::Trimmed;
+  std::string childLevel;
+  std::size_t found = 0, expected = 0;
 };
 
-enum class UnbalancedPolicy { Error, Trim };
+// How balance() makes an unbalanced system balanced (docs/analyze.md).
+enum class UnbalancedPolicy {
+  Error, // report and stop (the caller stops when !balanced())
+  Trim,  // top down: cut every unit's children to the minimum count of its level
+  Drop,  // bottom up: drop units with fewer children than the modal count
+  Auto,  // per system, Drop or Trim, whichever keeps more measurements
+};
+
+// "error", "trim", "drop", "auto" (option and JSON spelling).
+const char *unbalancedPolicyName(UnbalancedPolicy p);
+std::optional<UnbalancedPolicy> parseUnbalancedPolicy(std::string_view name);
+
+// What balance() did to one unbalanced system, with both alternatives costed
+// so that the report can say why (e.g. "dropping the incomplete units loses 203
+// measurements, trimming would lose 2350").
+struct SystemBalance {
+  std::string benchmark, system;
+  UnbalancedPolicy applied = UnbalancedPolicy::Trim; // Trim or Drop
+  std::size_t measurements = 0;                      // before balancing
+  std::size_t topUnits = 0;                          // before balancing
+  std::size_t lostByTrim = 0, lostByDrop = 0;        // measurements removed
+  std::size_t topUnitsByTrim = 0, topUnitsByDrop = 0; // top-level units kept
+  std::size_t lost() const {
+    return applied == UnbalancedPolicy::Drop ? lostByDrop : lostByTrim;
+  }
+};
 
 // Every system of every benchmark balanced on its own: each SystemData's
 // `shape` holds its counts per level, highest first. Two systems may differ in
@@ -126,9 +164,10 @@ enum class UnbalancedPolicy { Error, Trim };
 // system's own S^2/n (with nu = min(n) - 1) and the bootstrap resamples each
 // system within its own shape.
 struct BalanceResult {
-  std::vector<BenchmarkData> benchmarks; // balanced (after trimming)
+  std::vector<BenchmarkData> benchmarks; // balanced (after trimming/dropping)
   std::vector<BalanceIssue> issues;      // everything unbalanced
-  std::vector<DroppedUnits> dropped;     // what trimming removed
+  std::vector<DroppedUnits> dropped;     // what balancing removed
+  std::vector<SystemBalance> systems;    // one per unbalanced system
   bool balanced() const { return issues.empty(); }
 };
 
@@ -138,9 +177,23 @@ struct BalanceResult {
 // system (keeping the first units in source order). Units without data do not
 // exist in a table, so a failed run simply lowers the minimum. Issues are
 // always listed; with UnbalancedPolicy::Error the caller should stop when
-// !balanced(). Never drops anything silently.
+// !balanced(). Never drops anything silently. Same as the overload below with
+// UnbalancedPolicy::Trim.
 BalanceResult balance(std::vector<BenchmarkData> benchmarks,
                       const std::vector<std::string> &levels);
+
+// The same with a policy. `issues` is always the trim pass's list (deviations
+// from the minimum count, top down), whatever the policy. Drop works bottom
+// up: at each level from the lowest, the modal child count over all units of
+// the parent level is the expected count (ties: the larger count); a unit with
+// fewer children is dropped whole (with everything below it, which can make
+// its own parent incomplete one level up), a unit with more is trimmed to the
+// modal count (keeping the first). Auto applies, per system, Drop or Trim,
+// whichever keeps more measurements, provided it keeps >= 2 top-level units
+// (ties: the one keeping more top-level units, then Trim). Error balances like
+// Trim; the caller stops. Every removal is listed in `dropped`.
+BalanceResult balance(std::vector<BenchmarkData> benchmarks,
+                      const std::vector<std::string> &levels, UnbalancedPolicy policy);
 
 // The balanced data of one system as a flat array in row-major order over the
 // shape (highest level first): what the statistics engine takes.
