@@ -772,12 +772,17 @@ std::string csvReport(const Report &r) {
         o += csvRow({b.name, s.name, "", "share", l.name, csvNum(l.share), "", "", ""});
     }
     for (const auto &x : b.ratios) {
-      const std::string dec(decisionKey(x.decision));
+      // Each row's decision is the decision on that row's interval (TR 2012
+      // §4.2, strict inequalities); the report's decision is the Fieller row's
+      // when it is bounded (decision_basis). An unbounded Fieller interval has
+      // no decision of its own: inconclusive.
+      const Decision fieller = x.fieller ? decide(*x.fieller, x.threshold) : Decision::Inconclusive;
       o += csvRow({b.name, x.candidate, x.baseline, "ratio", "fieller", csvNum(x.estimate),
                    x.fieller ? csvNum(x.fieller->lower) : "",
-                   x.fieller ? csvNum(x.fieller->upper) : "", dec});
+                   x.fieller ? csvNum(x.fieller->upper) : "", std::string(decisionKey(fieller))});
       o += csvRow({b.name, x.candidate, x.baseline, "ratio", "bootstrap", csvNum(x.estimate),
-                   csvNum(x.bootstrap.lower), csvNum(x.bootstrap.upper), dec});
+                   csvNum(x.bootstrap.lower), csvNum(x.bootstrap.upper),
+                   std::string(decisionKey(decide(x.bootstrap, x.threshold)))});
     }
   }
   for (const auto &s : r.suite)

@@ -324,6 +324,46 @@ TEST(FormatCsv, OneRowPerStatistic) {
   EXPECT_NE(u.find(",,,inconclusive"), std::string::npos);             // no limits
 }
 
+TEST(FormatCsv, EachRatioRowDecidesOnItsOwnInterval) {
+  // Normal-quantile Fieller on Table V: [0.3696, 0.9581] -> faster (upper <
+  // 0.99); the bootstrap interval's upper limit is ~1.01 (spec_000 §8.4) ->
+  // inconclusive. The CSV's bootstrap row used to repeat Fieller's decision.
+  ReportOptions o;
+  o.ciMethod = IntervalMethod::Normal;
+  o.seed = 3;
+  Report r = table5Report(o);
+  const auto &x = r.benchmarks[0].ratios[0];
+  ASSERT_TRUE(x.fieller);
+  ASSERT_EQ(x.decision, Decision::Faster);
+  ASSERT_GT(x.bootstrap.upper, 0.99);
+  const std::string c = formatReport(r, Format::Csv);
+  EXPECT_NE(c.find(",new,old,ratio,fieller," + JsonWriter::number(x.estimate) + "," +
+                   JsonWriter::number(x.fieller->lower) + "," +
+                   JsonWriter::number(x.fieller->upper) + ",faster\n"),
+            std::string::npos)
+      << c;
+  EXPECT_NE(c.find(",new,old,ratio,bootstrap," + JsonWriter::number(x.estimate) + "," +
+                   JsonWriter::number(x.bootstrap.lower) + "," +
+                   JsonWriter::number(x.bootstrap.upper) + ",inconclusive\n"),
+            std::string::npos)
+      << c;
+  // Unbounded Fieller: no decision of its own (inconclusive); the bootstrap
+  // row carries the decision on the bootstrap interval, the report's.
+  Report u = unboundedReport();
+  const auto &y = u.benchmarks[0].ratios[0];
+  const std::string cu = formatReport(u, Format::Csv);
+  EXPECT_NE(cu.find(",new,old,ratio,fieller," + JsonWriter::number(y.estimate) + ",,,inconclusive\n"),
+            std::string::npos)
+      << cu;
+  EXPECT_NE(cu.find(",new,old,ratio,bootstrap," + JsonWriter::number(y.estimate) + "," +
+                    JsonWriter::number(y.bootstrap.lower) + "," +
+                    JsonWriter::number(y.bootstrap.upper) + "," +
+                    std::string(decisionKey(decide(y.bootstrap, y.threshold))) + "\n"),
+            std::string::npos)
+      << cu;
+  EXPECT_EQ(decide(y.bootstrap, y.threshold), y.decision);
+}
+
 TEST(FormatMarkdown, Tables) {
   const std::string m = formatReport(table5Report(), Format::Markdown);
   EXPECT_NE(m.find("| system | mean | 95% CI (t) | 95% CI (bootstrap) | design | build share | "
