@@ -4,6 +4,7 @@
 #include "alea/analysis/format.hpp"
 
 #include "alea/analysis/csv.hpp"
+#include "alea/analysis/planner.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -290,6 +291,14 @@ std::string ratioSentence(const RatioReport &r) {
   return s;
 }
 
+// " (run at least 5)" after a top-level count below KJ13 §11's minimum, as
+// the paper's Tables 6/7 do by leaving such counts blank (spec_001 TV6).
+std::string runAtLeast(std::size_t count) {
+  return count < kMinimumTopCount
+             ? " (run at least " + std::to_string(kMinimumTopCount) + ")"
+             : std::string();
+}
+
 std::string planText(const PlanAdvice &p, const std::string &system) {
   if (!p.ok)
     return "plan for " + system + ": not available (" + p.error + ")";
@@ -308,8 +317,8 @@ std::string planText(const PlanAdvice &p, const std::string &system) {
   if (p.targetHalfWidth > 0) {
     if (p.topUnitsNeeded)
       s += " " + std::to_string(p.counts[0]) + " " + plural(p.levelNames[0], p.counts[0]) +
-           " for +-" + pct(p.targetHalfWidth) + " (predicted +-" +
-           pct(p.predictedHalfWidth, "%.2f%%") + ")";
+           runAtLeast(p.counts[0]) + " for +-" + pct(p.targetHalfWidth) +
+           " (predicted +-" + pct(p.predictedHalfWidth, "%.2f%%") + ")";
     else
       s += " more than 1000 " + p.levelNames[0] + "s needed for +-" + pct(p.targetHalfWidth);
   } else if (p.counts[0] < 2) {
@@ -461,6 +470,11 @@ void jsonPlan(JsonWriter &w, const PlanAdvice &p) {
   w.key("top_units_needed");
   if (p.topUnitsNeeded)
     w.value(*p.topUnitsNeeded);
+  else
+    w.null();
+  w.key("top_units_to_run"); // at least kMinimumTopCount (KJ13 §11)
+  if (p.topUnitsNeeded)
+    w.value(std::max(*p.topUnitsNeeded, kMinimumTopCount));
   else
     w.null();
   w.key("predicted_half_width").value(p.predictedHalfWidth);
@@ -907,7 +921,9 @@ std::string textPlans(const PlanSet &p) {
     if (pr.plan.targetHalfWidth > 0) {
       o += "  KJ13 Tables 6/7 rule (relative sd of " + p.levels[0] + " means " +
            pct(pr.relativeSd, "%.2f%%") + "): ";
-      o += pr.kj13TopCount ? std::to_string(*pr.kj13TopCount) + " " + p.levels[0] + "s"
+      o += pr.kj13TopCount ? std::to_string(*pr.kj13TopCount) + " " +
+                                 plural(p.levels[0], *pr.kj13TopCount) +
+                                 runAtLeast(*pr.kj13TopCount)
                            : std::string("more than 1000 ") + p.levels[0] + "s";
       o += "\n";
     }
@@ -956,6 +972,12 @@ std::string jsonPlans(const PlanSet &p) {
       w.value(*pr.kj13TopCount);
     else
       w.null();
+    // What to run: at least kMinimumTopCount (KJ13 §11).
+    w.key("kj13_run_count");
+    if (pr.kj13TopCount)
+      w.value(std::max(*pr.kj13TopCount, kMinimumTopCount));
+    else
+      w.null();
     w.endObject();
   }
   w.endArray();
@@ -991,6 +1013,14 @@ std::string mdPlans(const PlanSet &p) {
            (pr.plan.ok ? std::to_string(pr.plan.counts[i]) : std::string("-")) + " |\n";
     }
     o += "\n- " + mdEscape(planText(pr.plan, pr.system)) + "\n";
+    if (pr.plan.targetHalfWidth > 0)
+      o += "- KJ13 Tables 6/7 rule (relative sd of " + mdEscape(p.levels[0]) + " means " +
+           pct(pr.relativeSd, "%.2f%%") + "): " +
+           (pr.kj13TopCount ? std::to_string(*pr.kj13TopCount) + " " +
+                                  mdEscape(plural(p.levels[0], *pr.kj13TopCount)) +
+                                  runAtLeast(*pr.kj13TopCount)
+                            : "more than 1000 " + mdEscape(p.levels[0]) + "s") +
+           "\n";
   }
   return o;
 }

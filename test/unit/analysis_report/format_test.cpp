@@ -4,6 +4,7 @@
 // checked for their exact shape.
 #include "alea/analysis/csv.hpp"
 #include "alea/analysis/format.hpp"
+#include "alea/analysis/planner.hpp"
 #include "alea/analysis/report.hpp"
 
 #include <gtest/gtest.h>
@@ -475,4 +476,67 @@ TEST(FormatText, BalancingListAndUnequalTopUnits) {
                    "balance the design (see the list),,,,\n"),
             std::string::npos)
       << c;
+}
+
+namespace {
+
+// spec_000 §8.2 Table IV: 3 builds x 4 pooled measurements; the relative SD
+// of the build means is 29.04%.
+PlanSet table4Plans(double target) {
+  std::string csv = "system,build,iteration,value\n";
+  const int y[3][4] = {{9, 8, 5, 3}, {10, 7, 6, 11}, {1, 2, 12, 4}};
+  for (int b = 0; b < 3; ++b)
+    for (int i = 0; i < 4; ++i)
+      csv +=
+          "s," + std::to_string(b) + "," + std::to_string(i) + "," + std::to_string(y[b][i]) + "\n";
+  auto p = parseCsv(csv);
+  EXPECT_FALSE(p.error);
+  PlanRequest req;
+  req.costs = {10};
+  req.targetHalfWidth = target;
+  auto plans = buildPlans(*p.table, req);
+  EXPECT_TRUE(plans.ok());
+  return *plans;
+}
+
+} // namespace
+
+TEST(FormatPlans, CountsBelowFiveSayRunAtLeastFive) {
+  // KJ13 §11 / spec_001 TV6: the smallest r with t_{r-1} s / sqrt(r) <= p is
+  // 4 for s = 29.04%, p = 50% (t_3 = 3.182: 3.182 * 0.2904 / 2 = 0.462), which
+  // the paper's tables would print as "4 (5)".
+  PlanSet p = table4Plans(0.5);
+  ASSERT_EQ(p.plans.size(), 1u);
+  const PlanReport &pr = p.plans[0];
+  EXPECT_NEAR(pr.relativeSd, 0.2904, 1e-4);
+  ASSERT_TRUE(pr.kj13TopCount);
+  EXPECT_EQ(*pr.kj13TopCount, 4u);
+  ASSERT_TRUE(pr.plan.topUnitsNeeded);
+  ASSERT_LT(*pr.plan.topUnitsNeeded, kMinimumTopCount);
+  const std::string t = formatPlans(p, Format::Text);
+  EXPECT_NE(t.find("KJ13 Tables 6/7 rule (relative sd of build means 29.04%): 4 builds (run at "
+                   "least 5)\n"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find("; " + std::to_string(*pr.plan.topUnitsNeeded) +
+                   " builds (run at least 5) for +-50.0% (predicted"),
+            std::string::npos)
+      << t;
+  const std::string m = formatPlans(p, Format::Markdown);
+  EXPECT_NE(m.find("- KJ13 Tables 6/7 rule (relative sd of build means 29.04%): 4 builds (run at "
+                   "least 5)\n"),
+            std::string::npos)
+      << m;
+  Json j = parseJson(formatPlans(p, Format::Json));
+  EXPECT_EQ(j["plans"][0]["kj13_top_count"].num, 4);
+  EXPECT_EQ(j["plans"][0]["kj13_run_count"].num, 5);
+  EXPECT_EQ(j["plans"][0]["plan"]["top_units_to_run"].num, 5);
+  // 10%: 35 builds by the rule, no hint.
+  PlanSet q = table4Plans(0.1);
+  ASSERT_TRUE(q.plans[0].kj13TopCount);
+  EXPECT_EQ(*q.plans[0].kj13TopCount, 35u);
+  const std::string u = formatPlans(q, Format::Text);
+  EXPECT_NE(u.find("29.04%): 35 builds\n"), std::string::npos) << u;
+  EXPECT_EQ(u.find("run at least"), std::string::npos) << u;
+  EXPECT_EQ(parseJson(formatPlans(q, Format::Json))["plans"][0]["kj13_run_count"].num, 35);
 }

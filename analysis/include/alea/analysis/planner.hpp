@@ -102,4 +102,9 @@ std::size_t topCountForBudget(const Plan &plan, double budget);
 std::optional<std::size_t> requiredTopCount(double s, double p, double confidence = 0.95,
                                             std::size_t maxCount = 1000);
 
+// KJ13 §11: counts below 5 "could hardly be used to get the variance estimate
+// right", so Tables 6/7 leave them blank: always run at least 5 top-level
+// units. Reports show a smaller count as "4 (run at least 5)".
+inline constexpr std::size_t kMinimumTopCount = 5;
+
 } // namespace alea::analysis
