@@ -40,11 +40,8 @@ Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classifi
   const bool links = c.mode == Mode::Link || c.mode == Mode::CompileAndLink;
   std::vector<std::string> added;
 
-  if (!c.lto.empty())
-    plan.notes.push_back(c.lto + ": plugin on the pre-link IR" +
-                         std::string(links ? "; final function order from lld "
-                                             "--shuffle-sections"
-                                           : ""));
+  if (!c.lto.empty() && !links)
+    plan.notes.push_back(c.lto + ": plugin on the pre-link IR");
   if (compiles) {
     // The plugin is loaded even when only link-time factors are on: it writes the
     // .note.alea record of seed and factors into every object.
@@ -54,32 +51,60 @@ Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classifi
       added.push_back("-fdata-sections");
     }
   }
-  if (links && f.has(Factor::SectionOrder)) {
-    const std::string shuffle = "--shuffle-sections=*=" + std::to_string(lldShuffleSeed(seed));
-    if (!isElfTarget(c.target)) {
-      plan.notes.push_back("section-order skipped: target " + c.target + " is not ELF");
-    } else if (c.userShuffleSections) {
-      plan.notes.push_back("section-order skipped: the command already shuffles sections");
-    } else if (tool == Tool::Ld) {
-      if (c.nonLldLinker)
-        plan.notes.push_back("section-order skipped: the real linker is not lld");
-      else
-        added.push_back(shuffle);
-    } else if (c.nonLldLinker) {
-      plan.notes.push_back("section-order skipped: linker " + c.userLinker + " is not lld");
-    } else {
-      if (c.userLinker.empty()) {
-        // We replace the system's default linker (GNU ld on Debian) with lld, so
-        // keep GNU ld's leniency where lld (>= 16) is stricter by default: a
-        // version script may name symbols the link does not define (zlib's
-        // configure probes its shared library with zlib.map and silently drops
-        // the shared build when that link fails). A user's own
-        // -Wl,--no-undefined-version comes later on the line and still wins.
-        added.push_back("-fuse-ld=lld");
-        added.push_back("-Wl,--undefined-version");
-      }
-      added.push_back("-Wl," + shuffle);
+  if (links) {
+    // The link, as one sequence of decisions:
+    //  1. can lld do it: an ELF target, and no other linker chosen (alea-ld:
+    //     its real linker is lld);
+    //  2. section-order: lld --shuffle-sections, unless the command already
+    //     shuffles;
+    //  3. -flto: lld runs the plugin again on the merged module (its
+    //     full-LTO-last callback; the ThinLTO backends run the optimizer-last
+    //     one), which draws the final function order across the whole
+    //     program; the pass is idempotent for what the pre-link compile did.
+    //     alea-ld sees no -flto (lld recognises bitcode inputs itself), so it
+    //     offers the plugin to every link; lld loads it only when it runs LTO;
+    //  4. alea-cc picks lld itself when 2 or 3 needs it and the user chose no
+    //     linker.
+    const bool elf = isElfTarget(c.target);
+    const bool lld = elf && !c.nonLldLinker;
+    const bool shuffleWanted = f.has(Factor::SectionOrder) && !c.userShuffleSections;
+    const bool ltoPluginWanted =
+        !plugin.empty() && (tool == Tool::Ld ? true : !c.lto.empty());
+    if (f.has(Factor::SectionOrder)) {
+      if (!elf)
+        plan.notes.push_back("section-order skipped: target " + c.target + " is not ELF");
+      else if (c.userShuffleSections)
+        plan.notes.push_back("section-order skipped: the command already shuffles sections");
+      else if (!lld)
+        plan.notes.push_back(tool == Tool::Ld
+                                 ? std::string("section-order skipped: the real linker is not lld")
+                                 : "section-order skipped: linker " + c.userLinker + " is not lld");
     }
+    if (!c.lto.empty()) {
+      std::string note = c.lto + ": plugin on the pre-link IR";
+      if (lld && ltoPluginWanted)
+        note += " and in the LTO link (lld --load-pass-plugin)";
+      else
+        note += "; the LTO link does not load the plugin (the linker is not lld)";
+      if (lld && shuffleWanted)
+        note += "; sections shuffled by lld --shuffle-sections";
+      plan.notes.push_back(note);
+    }
+    if (lld && tool != Tool::Ld && c.userLinker.empty() && (shuffleWanted || ltoPluginWanted)) {
+      // We replace the system's default linker (GNU ld on Debian) with lld, so
+      // keep GNU ld's leniency where lld (>= 16) is stricter by default: a
+      // version script may name symbols the link does not define (zlib's
+      // configure probes its shared library with zlib.map and silently drops
+      // the shared build when that link fails). A user's own
+      // -Wl,--no-undefined-version comes later on the line and still wins.
+      added.push_back("-fuse-ld=lld");
+      added.push_back("-Wl,--undefined-version");
+    }
+    const std::string prefix = tool == Tool::Ld ? "" : "-Wl,";
+    if (lld && ltoPluginWanted)
+      added.push_back(prefix + "--load-pass-plugin=" + plugin);
+    if (lld && shuffleWanted)
+      added.push_back(prefix + "--shuffle-sections=*=" + std::to_string(lldShuffleSeed(seed)));
   }
   if (links && f.has(Factor::LinkOrder)) {
     shuffleLinkOrder(rest, c.linkOrderSlots, seed);

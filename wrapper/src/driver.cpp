@@ -221,11 +221,19 @@ Decision decide(const Facts &facts, const std::vector<std::string> &args, const 
       c = tool == Tool::Ld ? classifyLinker(args, fs) : classify(args, fs);
       if (tool == Tool::Ld)
         c.nonLldLinker = !facts.realToolIsLld;
-      if (c.mode == Mode::Compile || c.mode == Mode::CompileAndLink) {
+      // The plugin is needed to compile, and to link LTO bitcode (the LTO
+      // link loads it); alea-ld offers it to lld when it is there.
+      const bool compiles = c.mode == Mode::Compile || c.mode == Mode::CompileAndLink;
+      const bool ltoLink = c.mode == Mode::Link && !c.lto.empty();
+      if (compiles || ltoLink || (tool == Tool::Ld && c.mode == Mode::Link)) {
         plugin = settings.plugin.empty() ? facts.defaultPlugin : settings.plugin;
         if (!fs.isRegularFile(plugin)) {
-          d.error = "layout plugin '" + plugin + "' not found (set ALEA_PLUGIN)";
-          return d;
+          if (tool == Tool::Ld && !compiles && !ltoLink) {
+            plugin.clear();
+          } else {
+            d.error = "layout plugin '" + plugin + "' not found (set ALEA_PLUGIN)";
+            return d;
+          }
         }
       }
     }

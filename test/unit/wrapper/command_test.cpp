@@ -186,3 +186,48 @@ TEST(ShellQuote, QuotesOnlyWhatNeedsIt) {
   EXPECT_EQ(shellQuote(""), "''");
   EXPECT_EQ(shellJoin({"cc", "-Wl,--shuffle-sections=*=3"}), "cc '-Wl,--shuffle-sections=*=3'");
 }
+
+TEST(Plan, LtoLinkLoadsThePluginIntoLld) {
+  auto c = make(Mode::Link, {0});
+  c.lto = "-flto";
+  auto p = planCommand(Tool::Cc, {"a.o", "-flto"}, c, seeded(7), "/cc", "/p.so");
+  const std::string shuffle = "-Wl,--shuffle-sections=*=" + std::to_string(lldShuffleSeed(7));
+  EXPECT_EQ(p.argv, (std::vector<std::string>{"/cc", "-fuse-ld=lld", "-Wl,--undefined-version",
+                                              "-Wl,--load-pass-plugin=/p.so", shuffle, "a.o",
+                                              "-flto"}));
+  ASSERT_EQ(p.notes.size(), 1u);
+  EXPECT_NE(p.notes[0].find("in the LTO link"), std::string::npos);
+}
+
+TEST(Plan, LtoLinkPicksLldForThePluginEvenWithoutSectionOrder) {
+  FactorSet f;
+  ASSERT_FALSE(parseFactors("function-order", f));
+  auto c = make(Mode::Link, {0});
+  c.lto = "-flto=thin";
+  auto p = planCommand(Tool::Cc, {"a.o", "-flto=thin"}, c, seeded(7, f), "/cc", "/p.so");
+  EXPECT_EQ(p.argv, (std::vector<std::string>{"/cc", "-fuse-ld=lld", "-Wl,--undefined-version",
+                                              "-Wl,--load-pass-plugin=/p.so", "a.o",
+                                              "-flto=thin"}));
+}
+
+TEST(Plan, LtoLinkWithAnotherLinkerSaysThePluginIsNotLoaded) {
+  auto c = make(Mode::Link, {0});
+  c.lto = "-flto";
+  c.userLinker = "gold";
+  c.nonLldLinker = true;
+  auto p = planCommand(Tool::Cc, {"a.o", "-flto", "-fuse-ld=gold"}, c, seeded(7), "/cc", "/p.so");
+  EXPECT_EQ(p.argv, (std::vector<std::string>{"/cc", "a.o", "-flto", "-fuse-ld=gold"}));
+  bool said = false;
+  for (const auto &n : p.notes)
+    said |= n.find("does not load the plugin") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
+TEST(Plan, LinkerOffersThePluginToLld) {
+  auto p = planCommand(Tool::Ld, {"a.o"}, make(Mode::Link, {0}), seeded(7), "/ld.lld", "/p.so");
+  EXPECT_EQ(p.argv[1], "--load-pass-plugin=/p.so");
+  EXPECT_EQ(p.argv[2], "--shuffle-sections=*=" + std::to_string(lldShuffleSeed(7)));
+  // Without an installed plugin alea-ld still shuffles.
+  p = planCommand(Tool::Ld, {"a.o"}, make(Mode::Link, {0}), seeded(7), "/ld.lld", "");
+  EXPECT_EQ(p.argv[1], "--shuffle-sections=*=" + std::to_string(lldShuffleSeed(7)));
+}
