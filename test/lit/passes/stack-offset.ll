@@ -12,12 +12,28 @@
 ; RUN: FileCheck %t.1234.check --check-prefix=STACK --input-file %t.1234.ll
 ; RUN: FileCheck %s --input-file %t.1234.ll
 ;
-; The offset is in main's frame after codegen, at -O2 and -O0.
-; RUN: %opt -load-pass-plugin=%alea_plugin -passes='default<O2>,alea-layout<seed=42;factors=stack-offset>' < %s | llc -O2 -o - | FileCheck %s --check-prefix=FRAME
-; RUN: %opt -load-pass-plugin=%alea_plugin -passes='alea-layout<seed=42;factors=stack-offset>' < %s | llc -O0 -o - | FileCheck %s --check-prefix=FRAME
-; FRAME-LABEL: main:
-; FRAME: subq $[[#%d,FRAME:]], %rsp
-; FRAME: movb $0, {{.*}}(%rsp)
+; The offset is in main's frame after codegen, at -O2 and -O0: the
+; stack-frame-layout analysis remark lists a 16-aligned object of exactly the
+; model's size in main's frame (FRAME), at [SP-AT] (SP: the stack pointer at
+; entry), and the volatile store writes its first byte, FRAME - AT above the
+; stack pointer after the prologue's `subq $FRAME` (STORE).
+; RUN: %python %inputs/passes/layout_model.py stack-frame 42 '<stdin>' FRAME > %t.42.frame
+; RUN: %opt -load-pass-plugin=%alea_plugin -passes='default<O2>,alea-layout<seed=42;factors=stack-offset>' < %s | llc -O2 -pass-remarks-analysis=stack-frame-layout -o %t.O2.s 2> %t.O2.remarks
+; RUN: FileCheck %t.42.frame --check-prefix=FRAME --input-file %t.O2.remarks
+; RUN: cat %t.O2.remarks %t.O2.s | FileCheck %s --check-prefix=STORE
+; RUN: %opt -load-pass-plugin=%alea_plugin -passes='alea-layout<seed=42;factors=stack-offset>' < %s | llc -O0 -pass-remarks-analysis=stack-frame-layout -o %t.O0.s 2> %t.O0.remarks
+; RUN: FileCheck %t.42.frame --check-prefix=FRAME --input-file %t.O0.remarks
+; RUN: cat %t.O0.remarks %t.O0.s | FileCheck %s --check-prefix=STORE
+; Without the factor, both fail.
+; RUN: %opt -load-pass-plugin=%alea_plugin -passes='alea-layout<seed=42;factors=none>' < %s | llc -O0 -pass-remarks-analysis=stack-frame-layout -o %t.none.s 2> %t.none.remarks
+; RUN: not FileCheck %t.42.frame --check-prefix=FRAME --input-file %t.none.remarks
+; RUN: cat %t.none.remarks %t.none.s | not FileCheck %s --check-prefix=STORE
+; STORE: Function: main
+; STORE-NEXT: Offset: [SP-[[#%d,AT:]]], Type: Variable, Align: 16, Size: {{[0-9]+}}
+; STORE: {{^}}main:
+; STORE: subq $[[#%d,FRAME:]], %rsp
+; STORE-NOT: (%rsp)
+; STORE: movb $0, [[#FRAME - AT]](%rsp)
 ;
 ; No main, no change (besides the note).
 ; RUN: sed 's/@main(/@not_main(/' %s | %opt -load-pass-plugin=%alea_plugin -passes='alea-layout<seed=42;factors=stack-offset>' -S | FileCheck %s --check-prefix=NOMAIN

@@ -18,7 +18,11 @@ Usage (prints FileCheck directives with the given prefix):
 An argument "@file" stands for the lines of file.
   layout_model.py names   SEED MODULE_ID PREFIX g=<def>|f ...    renamed symbols
   layout_model.py padding SEED MODULE_ID PREFIX name...          prefix data of each
+  layout_model.py padding-objdump (same, as `llvm-objdump -d` lines: the int3
+                  bytes right before each entry; "=name" draws, not checked)
   layout_model.py stack   SEED MODULE_ID PREFIX                  main's offset
+  layout_model.py stack-frame (same, as the object in main's frame that the
+                  stack-frame-layout analysis remark lists)
 """
 import sys
 
@@ -145,25 +149,41 @@ def main(argv):
                 print(f"{prefix}-DAG: @{drawn} = {entry[2:]}")
             else:
                 print(f"{prefix}-DAG: define {{{{.*}}}}@{drawn}(")
-    elif cmd == "padding":
+    elif cmd in ("padding", "padding-objdump"):
         # Prefix data of 16 * below(4) bytes of 0xcc, one draw per function
-        # in the final order; "=name" draws but cannot be padded.
+        # in the final order; "=name" draws but cannot be padded (padding) or
+        # is not in the disassembled section (padding-objdump).
         module_id, prefix, names = argv[3], argv[4], argv[5:]
         rng = stream(seed, "code-padding", module_id)
         for name in names:
             size = 16 * rng.below(4)
             if name.startswith("="):
                 continue
-            if size:
+            if cmd == "padding-objdump":
+                # Exactly `size` int3 between the previous entry and this
+                # one's 16-aligned label (alignment fill is nops).
+                if size:
+                    print(f"{prefix}-COUNT-{size}: int3")
+                    print(f"{prefix}-EMPTY:")
+                    print(f"{prefix}-NEXT: {{{{^[0-9a-f]*0}}}} <{name}>:")
+                else:
+                    print(f"{prefix}-NOT: int3")
+                    print(f"{prefix}: <{name}>:")
+            elif size:
                 fill = "\\CC" * size
                 print(f'{prefix}: define {{{{.*}}}}@{name}({{{{.*}}}}) {{{{.*}}}}prefix [{size} x i8] c"{fill}" {{')
             else:
                 print(f"{prefix}: define {{{{.*}}}}@{name}({{{{[^\\[]*}}}}{{{{$}}}}")
-    elif cmd == "stack":
+    elif cmd in ("stack", "stack-frame"):
         module_id, prefix = argv[3], argv[4]
         rng = stream(seed, "stack-offset", module_id)
         size = rng.between(0, 4096)
-        print(f"{prefix}: alloca [{size} x i8], align 16")
+        if cmd == "stack":
+            print(f"{prefix}: alloca [{size} x i8], align 16")
+        else:
+            print(f"{prefix}: Function: main")
+            print(f"{prefix}-NOT: Function:")
+            print(f"{prefix}: Type: Variable, Align: 16, Size: {size}{{{{$| }}}}")
     else:
         sys.exit("unknown command " + cmd)
 
