@@ -484,6 +484,7 @@ Classification classify(const std::vector<std::string> &original, const Classify
   // --shuffle-sections then orders. Recorded for the log.
   if (lto)
     c.lto = ltoArg;
+  c.output = output;
   if (!missing.empty())
     return passThrough(std::move(c), Reason::MissingInput, missing);
   if (!offloadArg.empty())
@@ -685,6 +686,7 @@ Classification classifyLinker(const std::vector<std::string> &original, const Cl
     return passThrough(std::move(c), Reason::NoInputs, "");
   if (output == "-")
     return passThrough(std::move(c), Reason::OutputToStdout, "-o -");
+  c.output = output;
   c.mode = Mode::Link;
   c.reason = Reason::LinkInputs;
   return c;

@@ -14,12 +14,15 @@ std::uint32_t lldShuffleSeed(std::uint64_t buildSeed) {
 }
 
 void shuffleLinkOrder(std::vector<std::string> &args, const std::vector<std::size_t> &slots,
-                      std::uint64_t seed) {
+                      std::uint64_t seed, std::string_view output) {
   std::vector<std::string> moved;
   moved.reserve(slots.size());
   for (std::size_t slot : slots)
     moved.push_back(args.at(slot));
-  alea::Rng rng(alea::mixSeed(seed, "link-order"));
+  const std::size_t slash = output.rfind('/');
+  if (slash != std::string_view::npos)
+    output.remove_prefix(slash + 1);
+  alea::Rng rng(alea::mixSeed(alea::mixSeed(seed, "link-order"), output));
   alea::shuffle(moved.begin(), moved.end(), rng);
   for (std::size_t k = 0; k < slots.size(); ++k)
     args[slots[k]] = std::move(moved[k]);
@@ -107,7 +110,7 @@ Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classifi
       added.push_back(prefix + "--shuffle-sections=*=" + std::to_string(lldShuffleSeed(seed)));
   }
   if (links && f.has(Factor::LinkOrder)) {
-    shuffleLinkOrder(rest, c.linkOrderSlots, seed);
+    shuffleLinkOrder(rest, c.linkOrderSlots, seed, c.output.empty() ? "a.out" : c.output);
     if (c.usedResponseFiles)
       plan.notes.push_back("link-order: entries inside response files keep their order");
   }

@@ -162,12 +162,38 @@ TEST(LinkOrder, SameSeedSameOrderOtherSeedOtherOrder) {
 TEST(LinkOrder, MatchesTheCommonFisherYatesStream) {
   // The order is exactly alea::shuffle with the "link-order" stream of the seed,
   // so any component can reproduce it from the recorded seed.
+  // The stream is salted with the output's file name ("a.out" by default).
   std::vector<std::string> args = {"a.o", "b.o", "c.o", "d.o", "e.o"};
   auto expected = args;
-  alea::Rng rng(alea::mixSeed(99, "link-order"));
+  alea::Rng rng(alea::mixSeed(alea::mixSeed(99, "link-order"), "a.out"));
   alea::shuffle(expected.begin(), expected.end(), rng);
   shuffleLinkOrder(args, {0, 1, 2, 3, 4}, 99);
   EXPECT_EQ(args, expected);
+}
+
+TEST(LinkOrder, EachOutputOfABuildDrawsItsOwnOrderWhereverItIsBuilt) {
+  std::vector<std::string> args;
+  std::vector<std::size_t> slots;
+  for (int i = 0; i < 10; ++i) {
+    args.push_back("o" + std::to_string(i) + ".o");
+    slots.push_back(static_cast<std::size_t>(i));
+  }
+  auto lib = args, prog = args, progElsewhere = args;
+  shuffleLinkOrder(lib, slots, 42, "libz.so.1.2.13");
+  shuffleLinkOrder(prog, slots, 42, "minigzip");
+  shuffleLinkOrder(progElsewhere, slots, 42, "/other/build/dir/minigzip");
+  EXPECT_NE(lib, prog);
+  EXPECT_EQ(prog, progElsewhere);
+}
+
+TEST(LinkOrder, ThePlanSaltsWithTheOutput) {
+  auto c = make(Mode::Link, {0, 1, 2, 3, 4, 5});
+  c.output = "prog";
+  const std::vector<std::string> objs = {"a.o", "b.o", "c.o", "d.o", "e.o", "f.o"};
+  auto p = planCommand(Tool::Cc, objs, c, seeded(5), "/cc", "");
+  auto expected = objs;
+  shuffleLinkOrder(expected, c.linkOrderSlots, 5, "prog");
+  EXPECT_EQ(std::vector<std::string>(p.argv.end() - 6, p.argv.end()), expected);
 }
 
 TEST(LinkOrder, FactorOffKeepsOrder) {

@@ -101,6 +101,7 @@ struct Classification {
   bool userShuffleSections = false; // the user already passes --shuffle-sections
   std::string target;               // -target / --target= value, if any
   std::string lto;                  // the -flto* option in effect, if any
+  std::string output;               // the -o value, if any
 };
 
 // Whether a target triple links with lld's ELF port (the only one with

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace alea::wrapper {
@@ -25,10 +26,14 @@ struct Plan {
 // section-order stream into [1, 2^31 - 1].
 std::uint32_t lldShuffleSeed(std::uint64_t buildSeed);
 
-// Permutes args[slots[i]] among themselves with alea::Rng(mixSeed(seed,
-// "link-order")) and alea::shuffle; every other position is unchanged.
+// Permutes args[slots[i]] among themselves with alea::Rng(mixSeed(mixSeed(seed,
+// "link-order"), output)) and alea::shuffle; every other position is unchanged.
+// `output` is the file name (no directory) of the link's output, "a.out" by
+// default: two links of one build with as many objects (a library and a
+// program) draw different permutations, and the build directory does not
+// enter the draw.
 void shuffleLinkOrder(std::vector<std::string> &args, const std::vector<std::size_t> &slots,
-                      std::uint64_t seed);
+                      std::uint64_t seed, std::string_view output = "a.out");
 
 // The final command. `args` exclude argv[0]; `plugin` is the resolved plugin path.
 // Settings without a seed, or a PassThrough classification, give the original
