@@ -37,6 +37,21 @@ FiellerResult fiellerFromMoments(double m, double vmm, double d, double vdd, dou
   return out;
 }
 
+std::optional<Interval> fiellerFromRelativeHalfWidths(double ratio, double e, double ePrime) {
+  // spec_001 B.9.3: the discriminant over Ybar^2 Ybar'^2 is e^2 + e'^2 -
+  // e^2 e'^2, the denominator Ybar^2 - h^2 over Ybar^2 is 1 - e^2.
+  if (!(e >= 0 && e < 1) || !(ePrime >= 0))
+    return std::nullopt;
+  const double e2 = e * e, p2 = ePrime * ePrime;
+  const double root = std::sqrt(std::max(e2 + p2 - e2 * p2, 0.0));
+  const double a = ratio * (1 - root) / (1 - e2), b = ratio * (1 + root) / (1 - e2);
+  return Interval{std::min(a, b), std::max(a, b)};
+}
+
+double ratioHalfWidthApproximation(double ratio, double e, double ePrime) {
+  return std::fabs(ratio) * std::sqrt(e * e + ePrime * ePrime); // KJ13 eq. 6
+}
+
 namespace {
 
 struct TopMoments {

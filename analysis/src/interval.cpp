@@ -6,6 +6,7 @@
 #include "alea/analysis/interval.hpp"
 
 #include "alea/analysis/math_policy.hpp"
+#include "alea/analysis/variance.hpp"
 
 #include <cmath>
 
@@ -53,6 +54,31 @@ Expected<MeanInterval> meanInterval(const Hierarchy &h, double confidence, Inter
                      : normalQuantileTwoSided(confidence);
   out.halfWidth = out.quantile * out.standardError;
   out.interval = {mean - out.halfWidth, mean + out.halfWidth};
+  return out;
+}
+
+Expected<Kt06Interval> kt06MeanInterval(const Hierarchy &h, double confidence) {
+  if (std::string problem = validateHierarchy(h); !problem.empty())
+    return fail(std::move(problem));
+  if (!(confidence > 0 && confidence < 1))
+    return fail("confidence must lie strictly between 0 and 1");
+  if (h.topCount() < 2)
+    return fail("a confidence interval needs at least 2 units at the top level '" +
+                h.levelNames[0] + "'");
+  // KT06 eq. 17 (spec_001 A.4): each level's naive S^2 (eqs. 14-16) over the
+  // number of its units, l, lm, lmn for binary, execution, measurement.
+  const std::vector<double> s2 = sSquared(h);
+  Kt06Interval out;
+  out.mean = h.grandMean();
+  out.confidence = confidence;
+  double units = 1;
+  for (std::size_t i = 0; i < h.depth(); ++i) {
+    units *= static_cast<double>(h.shape[i]);
+    out.variance += s2[i] / units;
+  }
+  out.quantile = normalQuantileTwoSided(confidence);
+  out.halfWidth = out.quantile * std::sqrt(out.variance);
+  out.interval = {out.mean - out.halfWidth, out.mean + out.halfWidth};
   return out;
 }
 

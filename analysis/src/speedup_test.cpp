@@ -197,6 +197,29 @@ Expected<std::size_t> benchmarksNeeded(double c, double r, double confidence) {
   return static_cast<std::size_t>(std::max(1.0, std::ceil(b)));
 }
 
+Expected<double> averageSpeedup(std::span<const double> speedups, SpeedupAverage average) {
+  if (speedups.empty())
+    return fail("average speedup: no speedups");
+  double sum = 0;
+  for (double x : speedups) {
+    if (!std::isfinite(x) || !(x > 0))
+      return fail("average speedup: speedups must be finite and > 0");
+    sum += average == SpeedupAverage::Arithmetic ? x
+           : average == SpeedupAverage::Geometric ? std::log(x)
+                                                  : 1 / x;
+  }
+  const double n = static_cast<double>(speedups.size());
+  switch (average) {
+  case SpeedupAverage::Arithmetic:
+    return sum / n;
+  case SpeedupAverage::Geometric:
+    return std::exp(sum / n);
+  case SpeedupAverage::Harmonic:
+    break;
+  }
+  return n / sum;
+}
+
 Expected<double> gainFactor(std::span<const BenchmarkMedians> benchmarks, GainWeights weights) {
   if (benchmarks.empty())
     return fail("gain factor: no benchmarks");

@@ -48,6 +48,32 @@ TEST(Fieller, TV5RelativeForm) {
   EXPECT_NEAR((r.interval->upper - r.interval->lower) / 2, 0.026878, 1e-6);
 }
 
+TEST(Fieller, TV5Equation6Approximation) {
+  // spec_001 TV5 / KJ13 eq. 6: ratio 0.95, e = e' = 0.02: the approximate
+  // half-width 0.95 sqrt(0.02^2 + 0.02^2) = 0.026870 against the exact 0.026878.
+  EXPECT_NEAR(ratioHalfWidthApproximation(0.95, 0.02, 0.02), 0.026870, 1e-6);
+  auto exact = fiellerFromRelativeHalfWidths(0.95, 0.02, 0.02);
+  ASSERT_TRUE(exact);
+  EXPECT_NEAR(exact->lower, 0.923502, 1e-6);
+  EXPECT_NEAR(exact->upper, 0.977258, 1e-6);
+  EXPECT_NEAR(exact->width() / 2, 0.026878, 1e-6);
+  EXPECT_NEAR((exact->lower + exact->upper) / 2, 0.950380, 1e-6);
+  // The approximation understates the exact half-width, by 8e-6 here.
+  EXPECT_LT(ratioHalfWidthApproximation(0.95, 0.02, 0.02), exact->width() / 2);
+}
+
+TEST(Fieller, RelativeFormGivesTheTV4Limits) {
+  // spec_001 TV4: e = 5.989039 / 10.5 = 0.570385 (old), e' = 5.306120 / 6.5
+  // = 0.816326 (new): the same limits as the quadratic form.
+  auto r = fiellerFromRelativeHalfWidths(6.5 / 10.5, 5.989039 / 10.5, 5.306120 / 6.5);
+  ASSERT_TRUE(r);
+  EXPECT_NEAR(r->lower, 0.109834, 1e-6);
+  EXPECT_NEAR(r->upper, 1.725302, 1e-6);
+  // e >= 1: the baseline mean is not significantly non-zero: unbounded.
+  EXPECT_FALSE(fiellerFromRelativeHalfWidths(0.9, 1.0, 0.1));
+  EXPECT_FALSE(fiellerFromRelativeHalfWidths(0.9, 1.5, 0.1));
+}
+
 TEST(Fieller, UnboundedWhenTheBaselineIsNotSignificantlyNonZero) {
   // spec_000 §8.11: old top means {0.1, 10, 0.1}, a = 11.56 - 18.5128 * 10.89 < 0.
   const Hierarchy old{{"build"}, {3}, {0.1, 10.0, 0.1}};

@@ -1,6 +1,7 @@
 // t- and normal-based CI of one system's mean (TR 2012 §6.2 / eq. 11; KJ13
 // eq. 4) against spec_000 §8.3, spec_001 TV3, the t-quantile table of
-// spec_000 §8.11, and R's t.test on seed 002's data.
+// spec_000 §8.11, and R's t.test on seed 002's data; KT06's eq. 17 interval
+// against TV3.
 #include "alea/analysis/interval.hpp"
 
 #include "paper_data.hpp"
@@ -49,6 +50,27 @@ TEST(MeanInterval, TV3TAndNormalOnTableIII) {
   // R: t.test(c(6.25, 8.5, 4.75), conf.level = 0.9)$conf.int
   auto t90 = meanInterval(testdata::tableIII(), 0.90);
   EXPECT_NEAR(t90->interval.lower, 3.31801948466054, 1e-9);
+}
+
+TEST(Kt06Interval, TV3OnTableIII) {
+  // spec_001 TV3: KT06 eq. 17 variance 16.5/12 + 2.583333/6 + 3.5625/3 =
+  // 2.993056 and, with u = 1.959964, half-width 3.390826 (against KJ13's
+  // variance 1.1875 above: 2.5x too large).
+  auto k = kt06MeanInterval(testdata::tableIII());
+  ASSERT_TRUE(k.ok()) << k.error();
+  EXPECT_NEAR(k->variance, 2.993056, 1e-6);
+  EXPECT_NEAR(k->variance, 16.5 / 12 + 31.0 / 12 / 6 + 3.5625 / 3, 1e-12); // S^2 exactly
+  EXPECT_NEAR(k->halfWidth, 3.390826, 1e-6);
+  EXPECT_NEAR(k->quantile, 1.959964, 5e-7);
+  EXPECT_DOUBLE_EQ(k->mean, 6.5);
+  EXPECT_NEAR(k->interval.lower, 6.5 - 3.390826, 1e-6);
+  EXPECT_NEAR(k->interval.upper, 6.5 + 3.390826, 1e-6);
+  auto t = meanInterval(testdata::tableIII());
+  ASSERT_TRUE(t.ok());
+  EXPECT_NEAR(k->variance / (t->standardError * t->standardError), 2.520468, 1e-6);
+  // Errors as meanInterval's.
+  EXPECT_FALSE(kt06MeanInterval(testdata::tableIII(), 1.0).ok());
+  EXPECT_FALSE(kt06MeanInterval(flatHierarchy(std::vector<double>{1.0})).ok());
 }
 
 TEST(MeanInterval, Seed002OneLevelMatchesR) {

@@ -131,6 +131,20 @@ TEST(SuiteLevel, BenchmarksNeededV25Is378) {
   EXPECT_FALSE(benchmarksNeeded(0.5, 0, 0.95));
 }
 
+TEST(SuiteLevel, AveragesOfSpeedupsV15) {
+  // Seed 002 s142: speedups 300% and 105% average to 202.5% (the paper writes
+  // 202%), geometric 177.48%, harmonic 155.56% (spec V15: 2.025, 1.774824,
+  // 1.555556).
+  const std::vector<double> s = {3.00, 1.05};
+  EXPECT_NEAR(*averageSpeedup(s, SpeedupAverage::Arithmetic), 2.025, 1e-12);
+  EXPECT_NEAR(*averageSpeedup(s, SpeedupAverage::Geometric), 1.774824, 1e-6);
+  EXPECT_NEAR(*averageSpeedup(s, SpeedupAverage::Harmonic), 1.555556, 1e-6);
+  EXPECT_NEAR(*averageSpeedup(s, SpeedupAverage::Geometric), std::sqrt(3.15), 1e-12);
+  EXPECT_NEAR(*averageSpeedup(s, SpeedupAverage::Harmonic), 2 / (1 / 3.0 + 1 / 1.05), 1e-12);
+  EXPECT_FALSE(averageSpeedup(std::vector<double>{}, SpeedupAverage::Arithmetic).ok());
+  EXPECT_FALSE(averageSpeedup(std::vector<double>{1.0, 0.0}, SpeedupAverage::Harmonic).ok());
+}
+
 TEST(SuiteLevel, GainFactorV19V20) {
   const std::vector<BenchmarkMedians> b = {{3, 1}, {3600, 3428}};
   EXPECT_NEAR(*gainFactor(b), 0.0477782, 5e-8);

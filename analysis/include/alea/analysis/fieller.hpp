@@ -42,6 +42,19 @@ struct FiellerResult {
 FiellerResult fiellerFromMoments(double m, double vmm, double d, double vdd, double vmd, double q,
                                  double confidence);
 
+// Fieller's interval in the relative form of spec_001 B.9.3 (exact, derived
+// from KJ13 eq. 5): with e = h/Ybar and e' = h'/Ybar' the relative half-widths
+// of the baseline's and the candidate's single-system CIs and ratio =
+// Ybar'/Ybar, theta in ratio * (1 -+ sqrt(e^2 + e'^2 - e^2 e'^2)) / (1 - e^2).
+// nullopt (unbounded) unless 0 <= e < 1; e' >= 0.
+std::optional<Interval> fiellerFromRelativeHalfWidths(double ratio, double e, double ePrime);
+
+// KJ13 §10 eq. 6: for narrow single-system intervals (e, e' below ~10%,
+// so 1 - e^2 ~ 1 and e^2 e'^2 ~ 0) the ratio CI's half-width is about
+// ratio * sqrt(e^2 + e'^2) (spec_001 B.10; TV5: 0.026870 against the exact
+// 0.026878). An approximation, for planning; alea reports the exact interval.
+double ratioHalfWidthApproximation(double ratio, double e, double ePrime);
+
 // Fieller on the top-level means of each system: v = S_{n+1}^2 / n_{n+1} per
 // system, independent systems (v_md = 0), t with nu = n_top - 1 (equal
 // counts) or per `df` when the counts differ. Fails when either hierarchy is

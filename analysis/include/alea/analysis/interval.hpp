@@ -42,6 +42,26 @@ struct MeanInterval {
 Expected<MeanInterval> meanInterval(const Hierarchy &h, double confidence = 0.95,
                                     IntervalMethod method = IntervalMethod::T);
 
+// Kalibera & Tůma 2006 (KT06) eq. 17, for comparison only: Ybar +-
+// u_{1-alpha/2} sqrt(S_E^2/(lmn) + S_B^2/(lm) + S_V^2/l), generalised to any
+// depth as sum_i S_i^2 / prod_{k <= i} n_k (levels highest first), with the
+// naive S_i^2 of KJ13 eq. 1 (variance.hpp sSquared) and the normal quantile.
+// KJ13 supersedes it: that variance is biased upward (spec_001 A.4, A.9; TV3:
+// 2.993056 against KJ13's 1.1875 on TR 2012 Table III). meanInterval() is the
+// interval alea reports.
+struct Kt06Interval {
+  double mean = 0;      // grand mean Ybar
+  double variance = 0;  // the eq. 17 variance term
+  double quantile = 0;  // u_{1-alpha/2}
+  double halfWidth = 0; // quantile * sqrt(variance)
+  Interval interval;
+  double confidence = 0.95;
+};
+
+// Fails like meanInterval() (invalid hierarchy, < 2 top-level units,
+// confidence outside (0, 1)).
+Expected<Kt06Interval> kt06MeanInterval(const Hierarchy &h, double confidence = 0.95);
+
 // t_{1-alpha/2, df} (df may be fractional, > 0), from Boost.Math.
 double tQuantileTwoSided(double confidence, double df);
 // u_{1-alpha/2}, from Boost.Math.

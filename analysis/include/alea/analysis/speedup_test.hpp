@@ -115,6 +115,15 @@ Expected<SuiteProportion> suiteProportion(std::size_t accelerated, std::size_t b
 Expected<std::size_t> benchmarksNeeded(double proportion, double halfWidth,
                                        double confidence = 0.95);
 
+// The averages of speedups seed 002 §1.4 (s138-s144) discusses and rejects
+// for synthesising a suite (the arithmetic and harmonic means ignore program
+// durations; the geometric mean treats the programs as a succession of
+// accelerations): given to show why, and to compare with gainFactor(). V15:
+// speedups 3.00 and 1.05 average to 2.025 / 1.774824 / 1.555556.
+enum class SpeedupAverage { Arithmetic, Geometric, Harmonic };
+// Fails on no speedups or a speedup that is not finite and > 0.
+Expected<double> averageSpeedup(std::span<const double> speedups, SpeedupAverage average);
+
 // The "overall performance gain factor" G of seed 002 §1.4:
 // G = 1 - sum_k W_k med(T'_k) / sum_k W_k med(T_k), with weights either the
 // baseline medians (the paper's choice; times enter quadratically, A2-11) or
