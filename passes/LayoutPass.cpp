@@ -35,6 +35,7 @@
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
+#include <algorithm>
 #include <string>
 
 using namespace llvm;
@@ -50,13 +51,17 @@ constexpr std::uint64_t MaxNameChars = 40;
 constexpr StringLiteral NameAlphabet =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_";
 
-// code-padding: 0, 16, 32 or 48 bytes of prefix data in front of each
-// function. Whole 16-byte units keep entries at the x86-64 function alignment
-// (a layout a real compiler could produce) while shifting every following
-// function, so start offsets are uniform modulo 64 (within a cache line) and,
-// accumulated, vary across cache lines.
+// code-padding: 0, 1, 2 or 3 units of prefix data in front of each function,
+// a unit being 16 bytes or the function's own larger alignment (up to
+// MaxPaddingUnit). Whole units keep entries at the x86-64 function alignment,
+// and at any stricter alignment the function asks for (aligned(32),
+// -falign-functions=64), so the layout is one a real compiler could produce,
+// while every following function shifts: start offsets are uniform modulo 64
+// (within a cache line) and, accumulated, vary across cache lines. Functions
+// aligned beyond MaxPaddingUnit (page-aligned code) are not padded.
 constexpr std::uint64_t PaddingUnit = 16;
 constexpr std::uint64_t PaddingUnits = 4;
+constexpr std::uint64_t MaxPaddingUnit = 64;
 
 // stack-offset: 0..4096 extra bytes in main's frame (0: nothing inserted),
 // in an alloca tagged with this metadata kind.
@@ -214,7 +219,8 @@ static bool canPad(const Function &F) {
 
 // Gives each function (in the final order) prefix data: never-executed fill
 // bytes (int3 on x86) that the backend emits after the alignment and before
-// the entry label (LangRef, "Prefix Data"). The padding belongs to its
+// the entry label (LangRef, "Prefix Data"), so the entry is aligned only if
+// the padding is a multiple of the function's alignment. The padding belongs to its
 // function: it moves with it under -ffunction-sections and section
 // shuffling, survives --gc-sections with it, adds no symbol and no function
 // to compile. One draw per placeable function, padded or not.
@@ -225,8 +231,11 @@ static bool insertCodePadding(Module &M, Rng &R) {
   for (Function &F : M) {
     if (!isPlaceableFunction(F))
       continue;
-    const std::uint64_t Bytes = PaddingUnit * R.below(PaddingUnits);
-    if (Bytes == 0 || !canPad(F))
+    const std::uint64_t Units = R.below(PaddingUnits);
+    const std::uint64_t Unit =
+        std::max<std::uint64_t>(PaddingUnit, F.getAlign().valueOrOne().value());
+    const std::uint64_t Bytes = Unit * Units;
+    if (Bytes == 0 || Unit > MaxPaddingUnit || !canPad(F))
       continue;
     SmallVector<std::uint8_t, PaddingUnit * PaddingUnits> Data(Bytes, Fill);
     F.setPrefixData(ConstantDataArray::get(Ctx, ArrayRef(Data)));

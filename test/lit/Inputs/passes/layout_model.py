@@ -17,7 +17,7 @@ Usage (prints FileCheck directives with the given prefix):
   layout_model.py order-nm  (same, as `llvm-nm -n` lines of functions)
 An argument "@file" stands for the lines of file.
   layout_model.py names   SEED MODULE_ID PREFIX g=<def>|f ...    renamed symbols
-  layout_model.py padding SEED MODULE_ID PREFIX name...          prefix data of each
+  layout_model.py padding SEED MODULE_ID PREFIX name[:align]...  prefix data of each
   layout_model.py padding-objdump (same, as `llvm-objdump -d` lines: the int3
                   bytes right before each entry; "=name" draws, not checked)
   layout_model.py stack   SEED MODULE_ID PREFIX                  main's offset
@@ -156,7 +156,13 @@ def main(argv):
         module_id, prefix, names = argv[3], argv[4], argv[5:]
         rng = stream(seed, "code-padding", module_id)
         for name in names:
-            size = 16 * rng.below(4)
+            # "name:A": the function is aligned to A bytes; a unit of padding
+            # is max(16, A), and functions aligned beyond 64 are not padded.
+            name, _, align = name.partition(":")
+            unit = max(16, int(align or 1))
+            size = unit * rng.below(4)
+            if unit > 64:
+                size = 0
             if name.startswith("="):
                 continue
             if cmd == "padding-objdump":
