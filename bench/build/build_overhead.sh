@@ -7,7 +7,7 @@
 # Also the wrapper's own cost on a trivial compile (goal < 5 ms/invocation).
 # Usage: bench/build/build_overhead.sh BUILD_DIR [ROUNDS]
 set -euo pipefail
-export ALEA_BUILD=${1:?usage: $0 BUILD_DIR [ROUNDS]}
+export ALEA_BUILD=$(cd "${1:?usage: $0 BUILD_DIR [ROUNDS]}" && pwd)
 rounds=${2:-5}
 source "$(dirname "$0")/../../test/projects/common.sh"
 

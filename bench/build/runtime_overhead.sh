@@ -10,7 +10,7 @@
 # Prints instruction counts and the relative difference (goal within 0.1%).
 # Usage: bench/build/runtime_overhead.sh BUILD_DIR [SEEDS...]
 set -euo pipefail
-export ALEA_BUILD=${1:?usage: $0 BUILD_DIR [SEEDS...]}
+export ALEA_BUILD=$(cd "${1:?usage: $0 BUILD_DIR [SEEDS...]}" && pwd)
 shift
 seeds=("$@")
 ((${#seeds[@]})) || seeds=(1 2 3)

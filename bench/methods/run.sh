@@ -6,6 +6,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${1:-$root/build}
+build=$(cd "$build" && pwd)
 nb=${2:-29}; m=${3:-5}; reps=${4:-20000}
 exe=$(mktemp)
 trap 'rm -f "$exe"' EXIT

@@ -7,6 +7,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../../build}
+build=$(cd "$build" && pwd)
 cmake --build "$build" --target alea alea_bench_store -j 2 >/dev/null
 echo "== (a) runner overhead =="
 "$here/runner_overhead.sh" "$build" "${ALEA_BENCH_EXECUTIONS:-1000}" "${ALEA_BENCH_ROUNDS:-3}"

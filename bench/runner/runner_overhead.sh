@@ -13,6 +13,7 @@
 # Usage: bench/runner/runner_overhead.sh [build-dir] [executions] [rounds]
 set -euo pipefail
 build=${1:-$(cd "$(dirname "$0")/../.." && pwd)/build}
+build=$(cd "$build" && pwd)
 n=${2:-1000}
 rounds=${3:-3}
 alea=$build/bin/alea

@@ -12,6 +12,7 @@
 set -euo pipefail
 
 build=${1:-$(cd "$(dirname "$0")/../.." && pwd)/build}
+build=$(cd "$build" && pwd)
 rounds=${2:-10}
 cc=$build/bin/alea-cc
 [[ -x $cc ]] || { echo "no $cc: build the alea-cc target first" >&2; exit 1; }
