@@ -33,6 +33,7 @@ struct AnalyzeOptions {
   std::string costs;
   std::string target = "0.01";
   std::string disagreement = "0.25";
+  std::string proportionHalfWidth = "0.05";
   bool noSpeedupTest = false;
 };
 
@@ -76,6 +77,9 @@ int runAnalyze(const AnalyzeOptions &o) {
     throw alea::cli::Error("--target-half-width: must be > 0, e.g. 0.01 or 1%");
   if (!(ro.disagreementFraction >= 0))
     throw alea::cli::Error("--disagreement: must be >= 0");
+  ro.proportionHalfWidth = fraction(o.proportionHalfWidth, "--proportion-half-width");
+  if (!(ro.proportionHalfWidth > 0 && ro.proportionHalfWidth < 1))
+    throw alea::cli::Error("--proportion-half-width: must be in (0, 1), e.g. 0.05 or 5%");
   ro.bootstrapReplicates = o.replicates;
   ro.threads = o.threads;
   if (!alea::parseSeed(o.seed, ro.seed))
@@ -148,6 +152,10 @@ void setupAnalyze(CLI::App &app) {
       ->capture_default_str();
   sub->add_option("--disagreement", o->disagreement,
                   "Fieller/bootstrap disagreement warning, fraction of CI width")
+      ->capture_default_str();
+  sub->add_option("--proportion-half-width", o->proportionHalfWidth,
+                  "suites: absolute half-width wanted for the CI of the proportion of "
+                  "benchmarks decided faster (benchmarks-needed advice; 0.05 or 5%)")
       ->capture_default_str();
   sub->add_flag("--no-speedup-test", o->noSpeedupTest, "skip the Speedup-Test");
   sub->callback([o] { alea::cli::setExitCode(runAnalyze(*o)); });

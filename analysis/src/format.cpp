@@ -349,6 +349,43 @@ std::string sharesText(const SystemReport &s) {
   return out;
 }
 
+// Touati's suite lines of one candidate (seed 002 §1.4-§1.5):
+//     faster on 2 of 3 benchmarks: 0.667, 95% CI [0.208, 0.983] (prop.test: Wilson with
+//     continuity correction; ...); benchmarks needed for +-5.0%: 342 at the observed
+//     proportion, 385 at 1/2 (the worst case)
+//     gain factor G (baseline-median weights) 4.1% over the 2 faster benchmarks, 2.5% over
+//     all 3 (unit weights: 4.0%, 2.4%)
+std::string touatiText(const SuiteRatioReport &s, const std::string &top) {
+  std::string o;
+  if (s.proportion) {
+    const SuiteProportion &p = *s.proportion;
+    o += "    faster on " + std::to_string(p.accelerated) + " of " +
+         std::to_string(p.benchmarks) + " benchmarks: " + r3(p.proportion) + ", " +
+         confidenceLabel(p.confidence) + " CI [" + r3(p.lower) + ", " + r3(p.upper) +
+         "] (prop.test: Wilson with continuity correction" +
+         (p.normalApproximationValid ? std::string()
+                                     : "; b*C < 10: the normal approximation is doubtful") +
+         ")";
+    if (s.benchmarksNeeded && s.benchmarksNeededWorstCase)
+      o += "; benchmarks needed for +-" + pct(s.proportionHalfWidth) + ": " +
+           std::to_string(*s.benchmarksNeeded) + " at the observed proportion, " +
+           std::to_string(*s.benchmarksNeededWorstCase) + " at 1/2 (the worst case)";
+    o += "\n";
+  } else if (!s.proportionError.empty()) {
+    o += "    proportion of benchmarks faster: not available (" + s.proportionError + ")\n";
+  }
+  if (s.gainAll) {
+    o += "    gain factor G on " + top + " medians (baseline-median weights): ";
+    if (s.gainFaster)
+      o += pct(*s.gainFaster) + " over the " + std::to_string(s.faster) + " faster " +
+           plural("benchmark", s.faster) + ", ";
+    o += pct(*s.gainAll) + " over all " + std::to_string(s.benchmarks) + " (unit weights: " +
+         (s.gainFasterUnitWeights ? pct(*s.gainFasterUnitWeights) + ", " : std::string()) +
+         pct(s.gainAllUnitWeights.value_or(NAN)) + ")\n";
+  }
+  return o;
+}
+
 // ---------------------------------------------------------------- text
 
 std::string textReport(const Report &r) {
@@ -407,7 +444,17 @@ std::string textReport(const Report &r) {
            std::to_string(s.faster) + " faster, " + std::to_string(s.slower) + " slower" +
            (s.randomizationOk ? "; randomization test p = " + fmt("%.4g", s.randomizationP)
                               : std::string()) +
-           "\n";
+           "\n" + touatiText(s, r.levels[0]);
+    if (!r.suiteSystems.empty()) {
+      o += "  empirical distribution of the geometric mean over benchmarks, one " + r.levels[0] +
+           " mean drawn per benchmark (Li-Chen-Peng; " +
+           std::to_string(r.suiteSystems.front().replicates) + " draws):\n";
+      for (const auto &e : r.suiteSystems)
+        o += "    " + e.name + ": observed " + g4(e.observed) + "; min " + g4(e.summary.minimum) +
+             ", Q1 " + g4(e.summary.q1) + ", median " + g4(e.summary.median) + ", Q3 " +
+             g4(e.summary.q3) + ", max " + g4(e.summary.maximum) + " (" +
+             std::to_string(e.benchmarks) + " benchmarks)\n";
+    }
   }
   if (!r.dropped.empty()) {
     o += "\nunbalanced data (--unbalanced=" + unbalancedName(r.options.unbalanced) +
@@ -636,6 +683,64 @@ void jsonBalancing(JsonWriter &w, const std::vector<SystemBalance> &systems) {
   w.endArray();
 }
 
+void jsonOptional(JsonWriter &w, const std::optional<double> &v) {
+  if (v)
+    w.value(*v);
+  else
+    w.null();
+}
+
+void jsonOptional(JsonWriter &w, const std::optional<std::size_t> &v) {
+  if (v)
+    w.value(*v);
+  else
+    w.null();
+}
+
+// Touati's suite level of one candidate (docs/analyze.md).
+void jsonTouati(JsonWriter &w, const SuiteRatioReport &s) {
+  w.key("proportion_faster");
+  if (s.proportion) {
+    const SuiteProportion &p = *s.proportion;
+    w.beginObject();
+    w.key("faster").value(p.accelerated);
+    w.key("benchmarks").value(p.benchmarks);
+    w.key("estimate").value(p.proportion);
+    w.key("interval");
+    jsonInterval(w, Interval{p.lower, p.upper});
+    w.key("method").value("prop.test");
+    w.key("wald");
+    jsonInterval(w, Interval{p.waldLower, p.waldUpper});
+    w.key("normal_approximation_valid").value(p.normalApproximationValid);
+    w.endObject();
+  } else {
+    w.null();
+  }
+  w.key("benchmarks_needed").beginObject();
+  w.key("half_width").value(s.proportionHalfWidth);
+  w.key("observed");
+  jsonOptional(w, s.benchmarksNeeded);
+  w.key("worst_case");
+  jsonOptional(w, s.benchmarksNeededWorstCase);
+  w.endObject();
+  w.key("gain_factor").beginObject();
+  for (const bool fasterOnly : {false, true}) {
+    const auto &paper = fasterOnly ? s.gainFaster : s.gainAll;
+    const auto &unit = fasterOnly ? s.gainFasterUnitWeights : s.gainAllUnitWeights;
+    w.key(fasterOnly ? "faster" : "all");
+    if (paper) {
+      w.beginObject();
+      w.key("baseline_median").value(*paper);
+      w.key("unit");
+      jsonOptional(w, unit);
+      w.endObject();
+    } else {
+      w.null();
+    }
+  }
+  w.endObject();
+}
+
 std::string jsonReport(const Report &r) {
   JsonWriter w;
   w.beginObject();
@@ -662,6 +767,7 @@ std::string jsonReport(const Report &r) {
   w.endArray();
   w.key("default_costs").value(o.costs.empty());
   w.key("target_half_width").value(o.targetHalfWidth);
+  w.key("proportion_half_width").value(o.proportionHalfWidth);
   w.endObject();
   w.key("benchmarks").beginArray();
   for (const auto &b : r.benchmarks) {
@@ -746,6 +852,24 @@ std::string jsonReport(const Report &r) {
     } else {
       w.null();
     }
+    jsonTouati(w, s);
+    w.endObject();
+  }
+  w.endArray();
+  w.key("suite_systems").beginArray();
+  for (const auto &e : r.suiteSystems) {
+    w.beginObject();
+    w.key("name").value(e.name);
+    w.key("benchmarks").value(e.benchmarks);
+    w.key("observed").value(e.observed);
+    w.key("replicates").value(e.replicates);
+    w.key("five_number").beginObject();
+    w.key("min").value(e.summary.minimum);
+    w.key("q1").value(e.summary.q1);
+    w.key("median").value(e.summary.median);
+    w.key("q3").value(e.summary.q3);
+    w.key("max").value(e.summary.maximum);
+    w.endObject();
     w.endObject();
   }
   w.endArray();
@@ -799,10 +923,41 @@ std::string csvReport(const Report &r) {
                    std::string(decisionKey(decide(x.bootstrap, x.threshold)))});
     }
   }
-  for (const auto &s : r.suite)
+  for (const auto &s : r.suite) {
     o += csvRow({"", s.candidate, s.baseline, "geomean_ratio", "bootstrap", csvNum(s.geometricMean),
                  csvNum(s.bootstrap.lower), csvNum(s.bootstrap.upper),
                  std::string(decisionKey(s.decision))});
+    auto row = [&](const char *statistic, const char *method, const std::string &estimate,
+                   const std::string &lower = "", const std::string &upper = "") {
+      o += csvRow({"", s.candidate, s.baseline, statistic, method, estimate, lower, upper, ""});
+    };
+    if (s.proportion) {
+      const SuiteProportion &p = *s.proportion;
+      row("proportion_faster", "prop.test", csvNum(p.proportion), csvNum(p.lower),
+          csvNum(p.upper));
+      row("proportion_faster", "wald", csvNum(p.proportion), csvNum(p.waldLower),
+          csvNum(p.waldUpper));
+    }
+    if (s.benchmarksNeeded)
+      row("benchmarks_needed", "observed", std::to_string(*s.benchmarksNeeded));
+    if (s.benchmarksNeededWorstCase)
+      row("benchmarks_needed", "worst_case", std::to_string(*s.benchmarksNeededWorstCase));
+    const std::pair<const char *, const std::optional<double> *> gains[] = {
+        {"all", &s.gainAll},
+        {"all_unit_weights", &s.gainAllUnitWeights},
+        {"faster", &s.gainFaster},
+        {"faster_unit_weights", &s.gainFasterUnitWeights}};
+    for (const auto &[method, g] : gains)
+      if (*g)
+        row("gain_factor", method, csvNum(**g));
+  }
+  for (const auto &e : r.suiteSystems) {
+    const std::pair<const char *, double> values[] = {
+        {"observed", e.observed},   {"min", e.summary.minimum}, {"q1", e.summary.q1},
+        {"median", e.summary.median}, {"q3", e.summary.q3},   {"max", e.summary.maximum}};
+    for (const auto &[method, v] : values)
+      o += csvRow({"", e.name, "", "empirical_geomean", method, csvNum(v), "", "", ""});
+  }
   // Warnings too, so that no format is silent about them: the message is in
   // the `method` column (docs/analyze.md).
   for (const auto &b : r.benchmarks)
@@ -873,6 +1028,35 @@ std::string mdReport(const Report &r) {
            std::string(decisionName(s.decision)) + " | " + std::to_string(s.faster) + " | " +
            std::to_string(s.slower) + " | " +
            (s.randomizationOk ? fmt("%.4g", s.randomizationP) : std::string("-")) + " |\n";
+    o += "\n| comparison | faster | proportion | " + conf +
+         " CI (prop.test) | benchmarks needed for +-" +
+         pct(r.options.proportionHalfWidth) +
+         " (worst case) | gain factor G, faster | gain factor G, all |\n"
+         "|---|---:|---:|---|---:|---:|---:|\n";
+    auto opt = [](const std::optional<double> &v) { return v ? pct(*v) : std::string("-"); };
+    for (const auto &s : r.suite) {
+      o += "| " + mdEscape(s.candidate) + " vs " + mdEscape(s.baseline) + " | " +
+           std::to_string(s.faster) + " of " + std::to_string(s.benchmarks) + " | ";
+      o += s.proportion ? r3(s.proportion->proportion) + " | [" + r3(s.proportion->lower) + ", " +
+                              r3(s.proportion->upper) + "]"
+                        : std::string("- | -");
+      o += " | " + (s.benchmarksNeeded ? std::to_string(*s.benchmarksNeeded) : std::string("-")) +
+           " (" +
+           (s.benchmarksNeededWorstCase ? std::to_string(*s.benchmarksNeededWorstCase)
+                                        : std::string("-")) +
+           ") | " + opt(s.gainFaster) + " | " + opt(s.gainAll) + " |\n";
+    }
+    if (!r.suiteSystems.empty()) {
+      o += "\nEmpirical distribution of the geometric mean over benchmarks, one " +
+           mdEscape(r.levels[0]) + " mean drawn per benchmark (Li-Chen-Peng, " +
+           std::to_string(r.suiteSystems.front().replicates) +
+           " draws):\n\n| system | observed | min | Q1 | median | Q3 | max |\n"
+           "|---|---:|---:|---:|---:|---:|---:|\n";
+      for (const auto &e : r.suiteSystems)
+        o += "| " + mdEscape(e.name) + " | " + g4(e.observed) + " | " + g4(e.summary.minimum) +
+             " | " + g4(e.summary.q1) + " | " + g4(e.summary.median) + " | " + g4(e.summary.q3) +
+             " | " + g4(e.summary.maximum) + " |\n";
+    }
   }
   if (!r.dropped.empty() || !r.warnings.empty()) {
     o += "\n## Warnings\n\n";

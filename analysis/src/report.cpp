@@ -5,6 +5,7 @@
 #include "alea/analysis/report.hpp"
 
 #include "alea/analysis/diagnostics.hpp"
+#include "alea/analysis/htest.hpp"
 #include "alea/analysis/planner.hpp"
 #include "alea/analysis/resampling.hpp"
 #include "alea/analysis/speedup_test.hpp"
@@ -245,6 +246,71 @@ std::string unequalTopUnitsWarning(const RatioReport &rr, const std::string &top
   return w;
 }
 
+// Touati's suite level for one candidate (seed 002 §1.4-§1.5): the benchmarks
+// decided faster are the "accelerated" ones; the medians behind the gain
+// factor are those of each system's top-level means, the independent runs
+// under layout randomization (docs/methods.md §2, "In alea").
+void touatiSuite(SuiteRatioReport &sr, const std::vector<BenchmarkRuns> &runs,
+                 const std::vector<Decision> &decisions, const ReportOptions &o) {
+  auto p = suiteProportion(sr.faster, runs.size(), o.confidence);
+  if (p)
+    sr.proportion = *p;
+  else
+    sr.proportionError = p.error();
+  sr.proportionHalfWidth = o.proportionHalfWidth;
+  if (p)
+    if (auto n = benchmarksNeeded(p->proportion, o.proportionHalfWidth, o.confidence))
+      sr.benchmarksNeeded = *n;
+  if (auto n = benchmarksNeeded(0.5, o.proportionHalfWidth, o.confidence))
+    sr.benchmarksNeededWorstCase = *n;
+  std::vector<BenchmarkMedians> all, faster;
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    const BenchmarkMedians m{median(runs[k].baseline), median(runs[k].candidate)};
+    all.push_back(m);
+    if (decisions[k] == Decision::Faster)
+      faster.push_back(m);
+  }
+  auto gain = [](const std::vector<BenchmarkMedians> &set, GainWeights w) {
+    auto g = gainFactor(set, w);
+    return g ? std::optional<double>(*g) : std::nullopt;
+  };
+  sr.gainAll = gain(all, GainWeights::BaselineMedian);
+  sr.gainAllUnitWeights = gain(all, GainWeights::Unit);
+  sr.gainFaster = gain(faster, GainWeights::BaselineMedian); // none faster: nullopt
+  sr.gainFasterUnitWeights = gain(faster, GainWeights::Unit);
+}
+
+// Li, Chen & Peng §V per system: one top-level mean drawn per benchmark,
+// geometric mean over the benchmarks where the system has data.
+std::vector<SuiteSystemReport> empiricalSuite(const std::vector<BenchmarkData> &benchmarks,
+                                              const Table &table, const ReportOptions &o) {
+  std::vector<SuiteSystemReport> out;
+  for (const auto &name : table.systems()) {
+    std::vector<std::vector<double>> runs;
+    for (const auto &bench : benchmarks)
+      for (const auto &sys : bench.systems)
+        if (sys.system == name)
+          if (auto h = hierarchyOf(sys, table.levels()))
+            runs.push_back(h->topMeans());
+    if (runs.size() < 2)
+      continue;
+    EmpiricalOptions eo;
+    eo.replicates = o.bootstrapReplicates;
+    eo.seed = alea::mixSeed(o.seed, "empirical/" + name);
+    auto e = empiricalDistribution(runs, eo);
+    if (!e)
+      continue; // the values were checked when the table was read
+    SuiteSystemReport r;
+    r.name = name;
+    r.benchmarks = runs.size();
+    r.observed = e->observed;
+    r.replicates = e->values.size();
+    r.summary = e->summary;
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
 bool intervalsDisagree(const Interval &a, const Interval &b, double fraction) {
   const double scale = std::max(a.width(), b.width());
   const double diff = std::max(std::fabs(a.lower - b.lower), std::fabs(a.upper - b.upper));
@@ -270,6 +336,8 @@ Expected<Report> buildReport(const Table &table, const ReportOptions &options) {
     return fail("disagreement fraction must be >= 0");
   if (!(options.targetHalfWidth > 0))
     return fail("target half-width must be > 0");
+  if (!(options.proportionHalfWidth > 0 && options.proportionHalfWidth < 1))
+    return fail("proportion half-width must be in (0, 1)");
   if (table.size() == 0)
     return fail("no measurements");
   Report report;
@@ -522,8 +590,10 @@ Expected<Report> buildReport(const Table &table, const ReportOptions &options) {
       } else {
         sr.randomizationError = rt.error();
       }
+      touatiSuite(sr, suiteRuns[c], suiteDecisions[c], options);
       report.suite.push_back(sr);
     }
+    report.suiteSystems = empiricalSuite(balanced.benchmarks, table, options);
   }
 
   if (!report.dropped.empty())

@@ -540,3 +540,142 @@ TEST(FormatPlans, CountsBelowFiveSayRunAtLeastFive) {
   EXPECT_EQ(u.find("run at least"), std::string::npos) << u;
   EXPECT_EQ(parseJson(formatPlans(q, Format::Json))["plans"][0]["kj13_run_count"].num, 35);
 }
+
+namespace {
+
+// As report_test's suite: cand 10% faster on b1 and b2, equal on b3.
+Report touatiSuiteReport() {
+  Table t({"build", "iteration"});
+  for (const char *bench : {"b1", "b2", "b3"})
+    for (int b = 0; b < 4; ++b)
+      for (int i = 0; i < 3; ++i) {
+        const std::string bl = std::to_string(b), il = std::to_string(i);
+        const std::string_view units[] = {bl, il};
+        const double scale = bench[1] == '2' ? 2.0 : 1.0;
+        const double base = scale * (1.0 + 0.01 * b) + 0.001 * i;
+        t.add("base", bench, units, base);
+        t.add("cand", bench, units, bench[1] == '3' ? base : base - 0.1 * scale);
+      }
+  auto r = buildReport(t);
+  EXPECT_TRUE(r.ok());
+  return *r;
+}
+
+} // namespace
+
+TEST(FormatJson, SuiteTouatiAndEmpiricalKeys) {
+  Report r = touatiSuiteReport();
+  const SuiteRatioReport &s = r.suite.at(0);
+  Json j = parseJson(formatReport(r, Format::Json));
+  EXPECT_EQ(j["options"]["proportion_half_width"].num, 0.05);
+  const Json &js = j["suite"][0];
+  const Json &p = js["proportion_faster"];
+  EXPECT_EQ(p["faster"].num, 2);
+  EXPECT_EQ(p["benchmarks"].num, 3);
+  EXPECT_EQ(p["estimate"].num, s.proportion->proportion);
+  EXPECT_EQ(p["interval"][0].num, s.proportion->lower);
+  EXPECT_NEAR(p["interval"][1].num, 0.9823472, 1e-7); // R prop.test(2, 3)
+  EXPECT_EQ(p["method"].str, "prop.test");
+  EXPECT_EQ(p["wald"][0].num, s.proportion->waldLower);
+  EXPECT_FALSE(p["normal_approximation_valid"].b);
+  EXPECT_EQ(js["benchmarks_needed"]["half_width"].num, 0.05);
+  EXPECT_EQ(js["benchmarks_needed"]["observed"].num, 342);
+  EXPECT_EQ(js["benchmarks_needed"]["worst_case"].num, 385);
+  EXPECT_EQ(js["gain_factor"]["all"]["baseline_median"].num, *s.gainAll);
+  EXPECT_EQ(js["gain_factor"]["all"]["unit"].num, *s.gainAllUnitWeights);
+  EXPECT_EQ(js["gain_factor"]["faster"]["baseline_median"].num, *s.gainFaster);
+  EXPECT_EQ(js["gain_factor"]["faster"]["unit"].num, *s.gainFasterUnitWeights);
+  ASSERT_EQ(j["suite_systems"].items.size(), 2u);
+  const Json &e = j["suite_systems"][0];
+  const SuiteSystemReport &base = r.suiteSystems[0];
+  EXPECT_EQ(e["name"].str, "base");
+  EXPECT_EQ(e["benchmarks"].num, 3);
+  EXPECT_EQ(e["observed"].num, base.observed);
+  EXPECT_EQ(e["replicates"].num, 2000);
+  EXPECT_EQ(e["five_number"]["min"].num, base.summary.minimum);
+  EXPECT_EQ(e["five_number"]["q1"].num, base.summary.q1);
+  EXPECT_EQ(e["five_number"]["median"].num, base.summary.median);
+  EXPECT_EQ(e["five_number"]["q3"].num, base.summary.q3);
+  EXPECT_EQ(e["five_number"]["max"].num, base.summary.maximum);
+  // One benchmark: empty suite arrays.
+  Json one = parseJson(formatReport(table5Report(), Format::Json));
+  EXPECT_EQ(one["suite_systems"].items.size(), 0u);
+}
+
+TEST(FormatText, SuiteTouatiAndEmpiricalLines) {
+  Report r = touatiSuiteReport();
+  const SuiteRatioReport &s = r.suite.at(0);
+  const std::string t = formatReport(r, Format::Text);
+  EXPECT_NE(t.find("\n    faster on 2 of 3 benchmarks: 0.667, 95% CI [0.125, 0.982] (prop.test: "
+                   "Wilson with continuity correction; b*C < 10: the normal approximation is "
+                   "doubtful); benchmarks needed for +-5.0%: 342 at the observed proportion, 385 "
+                   "at 1/2 (the worst case)\n"),
+            std::string::npos)
+      << t;
+  char gain[200];
+  std::snprintf(gain, sizeof gain,
+                "\n    gain factor G on build medians (baseline-median weights): %.1f%% over the 2 "
+                "faster benchmarks, %.1f%% over all 3 (unit weights: %.1f%%, %.1f%%)\n",
+                *s.gainFaster * 100, *s.gainAll * 100, *s.gainFasterUnitWeights * 100,
+                *s.gainAllUnitWeights * 100);
+  EXPECT_NE(t.find(gain), std::string::npos) << t;
+  const auto &b = r.suiteSystems[0].summary;
+  char emp[300];
+  std::snprintf(emp, sizeof emp,
+                "\n    base: observed %.4g; min %.4g, Q1 %.4g, median %.4g, Q3 %.4g, max %.4g (3 "
+                "benchmarks)\n",
+                r.suiteSystems[0].observed, b.minimum, b.q1, b.median, b.q3, b.maximum);
+  EXPECT_NE(t.find("  empirical distribution of the geometric mean over benchmarks, one build "
+                   "mean drawn per benchmark (Li-Chen-Peng; 2000 draws):\n"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find(emp), std::string::npos) << t;
+}
+
+TEST(FormatCsvAndMarkdown, SuiteTouatiAndEmpiricalRows) {
+  Report r = touatiSuiteReport();
+  const SuiteRatioReport &s = r.suite.at(0);
+  const std::string c = formatReport(r, Format::Csv);
+  auto has = [&](const std::string &row) {
+    EXPECT_NE(c.find("\n" + row + "\n"), std::string::npos) << row << "\n" << c;
+  };
+  has(",cand,base,proportion_faster,prop.test," + JsonWriter::number(s.proportion->proportion) +
+      "," + JsonWriter::number(s.proportion->lower) + "," +
+      JsonWriter::number(s.proportion->upper) + ",");
+  has(",cand,base,proportion_faster,wald," + JsonWriter::number(s.proportion->proportion) + "," +
+      JsonWriter::number(s.proportion->waldLower) + "," +
+      JsonWriter::number(s.proportion->waldUpper) + ",");
+  has(",cand,base,benchmarks_needed,observed,342,,,");
+  has(",cand,base,benchmarks_needed,worst_case,385,,,");
+  has(",cand,base,gain_factor,all," + JsonWriter::number(*s.gainAll) + ",,,");
+  has(",cand,base,gain_factor,all_unit_weights," + JsonWriter::number(*s.gainAllUnitWeights) +
+      ",,,");
+  has(",cand,base,gain_factor,faster," + JsonWriter::number(*s.gainFaster) + ",,,");
+  has(",cand,base,gain_factor,faster_unit_weights," +
+      JsonWriter::number(*s.gainFasterUnitWeights) + ",,,");
+  const auto &e = r.suiteSystems[1];
+  has(",cand,,empirical_geomean,observed," + JsonWriter::number(e.observed) + ",,,");
+  has(",cand,,empirical_geomean,min," + JsonWriter::number(e.summary.minimum) + ",,,");
+  has(",cand,,empirical_geomean,q1," + JsonWriter::number(e.summary.q1) + ",,,");
+  has(",cand,,empirical_geomean,median," + JsonWriter::number(e.summary.median) + ",,,");
+  has(",cand,,empirical_geomean,q3," + JsonWriter::number(e.summary.q3) + ",,,");
+  has(",cand,,empirical_geomean,max," + JsonWriter::number(e.summary.maximum) + ",,,");
+  const std::string m = formatReport(r, Format::Markdown);
+  char row[200];
+  std::snprintf(row, sizeof row,
+                "| cand vs base | 2 of 3 | 0.667 | [0.125, 0.982] | 342 (385) | %.1f%% | %.1f%% |\n",
+                *s.gainFaster * 100, *s.gainAll * 100);
+  EXPECT_NE(m.find("| comparison | faster | proportion | 95% CI (prop.test) | benchmarks needed "
+                   "for +-5.0% (worst case) | gain factor G, faster | gain factor G, all |\n"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find(row), std::string::npos) << m;
+  EXPECT_NE(m.find("| system | observed | min | Q1 | median | Q3 | max |\n"), std::string::npos);
+  EXPECT_NE(m.find("| base | " + [&] {
+              char b[32];
+              std::snprintf(b, sizeof b, "%.4g", r.suiteSystems[0].observed);
+              return std::string(b);
+            }() + " | "),
+            std::string::npos)
+      << m;
+}

@@ -6,6 +6,7 @@
 // warning, unbalanced data, several candidates, suites).
 #include "alea/analysis/csv.hpp"
 #include "alea/analysis/report.hpp"
+#include "alea/random.hpp"
 
 #include <gtest/gtest.h>
 
@@ -447,4 +448,118 @@ TEST(Report, AnyNumberOfLevels) {
   EXPECT_NEAR(r1.benchmarks[0].ratios[0].estimate, 0.92 / 1.02, 1e-12);
   EXPECT_FALSE(r1.benchmarks[0].systems[0].diagnostics.trendsTested);
   EXPECT_TRUE(r1.benchmarks[0].systems[0].diagnostics.modesTested);
+}
+
+namespace {
+
+// Three benchmarks x 4 builds x 3 iterations: cand is 10% faster on b1 and b2
+// and identical to base on b3. Build means: base on b1 and b3 1.001 + 0.01 k,
+// on b2 2.001 + 0.02 k (k = 0..3); cand 0.1 (b1) and 0.2 (b2) lower.
+Table touatiSuiteTable() {
+  Table t({"build", "iteration"});
+  for (const char *bench : {"b1", "b2", "b3"})
+    for (int b = 0; b < 4; ++b)
+      for (int i = 0; i < 3; ++i) {
+        const std::string bl = std::to_string(b), il = std::to_string(i);
+        const std::string_view units[] = {bl, il};
+        const double scale = bench[1] == '2' ? 2.0 : 1.0;
+        const double base = scale * (1.0 + 0.01 * b) + 0.001 * i;
+        const double cand = bench[1] == '3' ? base : base - 0.1 * scale;
+        t.add("base", bench, units, base);
+        t.add("cand", bench, units, cand);
+      }
+  return t;
+}
+
+} // namespace
+
+TEST(Report, SuiteProportionBenchmarksNeededAndGainFactor) {
+  Report r = reportOf(touatiSuiteTable());
+  ASSERT_EQ(r.benchmarks.size(), 3u);
+  EXPECT_EQ(r.benchmarks[0].ratios[0].decision, Decision::Faster);
+  EXPECT_EQ(r.benchmarks[1].ratios[0].decision, Decision::Faster);
+  EXPECT_NE(r.benchmarks[2].ratios[0].decision, Decision::Faster);
+  ASSERT_EQ(r.suite.size(), 1u);
+  const SuiteRatioReport &s = r.suite[0];
+  EXPECT_EQ(s.faster, 2u);
+  // Seed 002 §1.5 with R: prop.test(2, 3)$conf.int = [0.1253345, 0.9823472].
+  ASSERT_TRUE(s.proportion) << s.proportionError;
+  EXPECT_EQ(s.proportion->accelerated, 2u);
+  EXPECT_EQ(s.proportion->benchmarks, 3u);
+  EXPECT_NEAR(s.proportion->proportion, 2.0 / 3.0, 1e-15);
+  EXPECT_NEAR(s.proportion->lower, 0.1253345, 1e-7);
+  EXPECT_NEAR(s.proportion->upper, 0.9823472, 1e-7);
+  EXPECT_FALSE(s.proportion->normalApproximationValid); // 3 * 2/3 < 10
+  // ceil(1.959964^2 C (1 - C) / 0.05^2): 341.46 -> 342 at C = 2/3, 384.15 ->
+  // 385 at C = 1/2.
+  EXPECT_DOUBLE_EQ(s.proportionHalfWidth, 0.05);
+  ASSERT_TRUE(s.benchmarksNeeded);
+  EXPECT_EQ(*s.benchmarksNeeded, 342u);
+  ASSERT_TRUE(s.benchmarksNeededWorstCase);
+  EXPECT_EQ(*s.benchmarksNeededWorstCase, 385u);
+  // Gain factor on the medians of the build means: base 1.016, 2.031, 1.016;
+  // cand 0.916, 1.831, 1.016.
+  const double tb[] = {1.016, 2.031, 1.016}, tc[] = {0.916, 1.831, 1.016};
+  double num = 0, den = 0, numU = 0, denU = 0;
+  for (int k = 0; k < 3; ++k) {
+    num += tb[k] * tc[k];
+    den += tb[k] * tb[k];
+    numU += tc[k];
+    denU += tb[k];
+  }
+  ASSERT_TRUE(s.gainAll && s.gainAllUnitWeights);
+  EXPECT_NEAR(*s.gainAll, 1 - num / den, 1e-12);
+  EXPECT_NEAR(*s.gainAllUnitWeights, 1 - numU / denU, 1e-12);
+  ASSERT_TRUE(s.gainFaster && s.gainFasterUnitWeights);
+  EXPECT_NEAR(*s.gainFaster,
+              1 - (tb[0] * tc[0] + tb[1] * tc[1]) / (tb[0] * tb[0] + tb[1] * tb[1]), 1e-12);
+  EXPECT_NEAR(*s.gainFasterUnitWeights, 1 - (tc[0] + tc[1]) / (tb[0] + tb[1]), 1e-12);
+  // The library functions on the same inputs.
+  const BenchmarkMedians m[] = {{tb[0], tc[0]}, {tb[1], tc[1]}, {tb[2], tc[2]}};
+  EXPECT_NEAR(*s.gainAll, *gainFactor(m), 1e-12);
+  ReportOptions o;
+  o.proportionHalfWidth = 0.1;
+  Report wide = reportOf(touatiSuiteTable(), o);
+  EXPECT_EQ(*wide.suite[0].benchmarksNeeded, *benchmarksNeeded(2.0 / 3.0, 0.1));
+  EXPECT_EQ(*wide.suite[0].benchmarksNeeded, 86u); // 85.37
+  o.proportionHalfWidth = 0;
+  EXPECT_FALSE(buildReport(touatiSuiteTable(), o).ok());
+}
+
+TEST(Report, SuiteEmpiricalDistributionPerSystem) {
+  ReportOptions o;
+  o.seed = 11;
+  Report r = reportOf(touatiSuiteTable(), o);
+  ASSERT_EQ(r.suiteSystems.size(), 2u);
+  const SuiteSystemReport &base = r.suiteSystems[0];
+  EXPECT_EQ(base.name, "base");
+  EXPECT_EQ(base.benchmarks, 3u);
+  EXPECT_EQ(base.replicates, o.bootstrapReplicates);
+  // Observed: geometric mean of the benchmark means 1.016, 2.031, 1.016.
+  EXPECT_NEAR(base.observed, std::cbrt(1.016 * 2.031 * 1.016), 1e-12);
+  // Each draw takes one build mean per benchmark: between the geometric
+  // means of the smallest (1.001, 2.001) and largest (1.031, 2.061) ones.
+  EXPECT_GE(base.summary.minimum, std::cbrt(1.001 * 2.001 * 1.001) - 1e-12);
+  EXPECT_LE(base.summary.maximum, std::cbrt(1.031 * 2.061 * 1.031) + 1e-12);
+  EXPECT_LE(base.summary.minimum, base.summary.q1);
+  EXPECT_LE(base.summary.q1, base.summary.median);
+  EXPECT_LE(base.summary.median, base.summary.q3);
+  EXPECT_LE(base.summary.q3, base.summary.maximum);
+  // Exactly resampling.hpp's empiricalDistribution on the build means, with
+  // the documented seed.
+  const std::vector<std::vector<double>> runs = {{1.001, 1.011, 1.021, 1.031},
+                                                 {2.001, 2.021, 2.041, 2.061},
+                                                 {1.001, 1.011, 1.021, 1.031}};
+  EmpiricalOptions eo;
+  eo.replicates = o.bootstrapReplicates;
+  eo.seed = alea::mixSeed(o.seed, "empirical/base");
+  auto e = empiricalDistribution(runs, eo);
+  ASSERT_TRUE(e.ok());
+  EXPECT_NEAR(base.summary.median, e->summary.median, 1e-12);
+  EXPECT_NEAR(base.summary.q1, e->summary.q1, 1e-12);
+  EXPECT_NEAR(base.summary.maximum, e->summary.maximum, 1e-12);
+  EXPECT_EQ(r.suiteSystems[1].name, "cand");
+  EXPECT_LT(r.suiteSystems[1].observed, base.observed);
+  // One benchmark: no suite section.
+  EXPECT_TRUE(reportOf(table5()).suiteSystems.empty());
 }

@@ -4,7 +4,9 @@
 // the Kalibera-Jones variance components; per candidate, the ratio to the
 // baseline with Fieller's and the bootstrap interval, the threshold decision
 // and a disagreement warning; the planner's advice; the Speedup-Test on the
-// top-level means; and, for suites, the geometric-mean ratio. Nothing here
+// top-level means; and, for suites, the geometric-mean ratio, the proportion
+// of benchmarks decided faster, the gain factor and each system's empirical
+// distribution (Touati; Li, Chen & Peng). Nothing here
 // reads files or prints: format.hpp renders a Report.
 //
 // Use from the runner (no CSV involved):
@@ -24,6 +26,8 @@
 #include "alea/analysis/expected.hpp"
 #include "alea/analysis/fieller.hpp"
 #include "alea/analysis/interval.hpp"
+#include "alea/analysis/resampling.hpp"
+#include "alea/analysis/speedup_test.hpp"
 #include "alea/analysis/table.hpp"
 
 #include <cstddef>
@@ -68,6 +72,10 @@ struct ReportOptions {
   bool speedupTest = true;
   bool diagnostics = true;
   std::size_t randomizationReplicates = 10000;
+  // Suites: the absolute half-width wanted for the CI of the proportion of
+  // benchmarks decided faster, for the "benchmarks needed" advice (seed 002
+  // s189-s192; its example: 0.05).
+  double proportionHalfWidth = 0.05;
 };
 
 // One level of one system: TR 2012 §6.1 estimators (variance.hpp).
@@ -184,6 +192,33 @@ struct SuiteRatioReport {
   double randomizationP = 1;
   bool randomizationExhaustive = false;
   std::size_t randomizationReplicates = 0;
+  // Touati's suite level (seed 002 §1.5; speedup_test.hpp): the proportion of
+  // the benchmarks decided `faster` above, with R prop.test's interval
+  // (Wilson, continuity-corrected) and the paper's Wald formula.
+  std::optional<SuiteProportion> proportion;
+  std::string proportionError;
+  // Benchmarks needed for that CI to be +-proportionHalfWidth (absolute,
+  // s189-s192), at the observed proportion and at 1/2 (the worst case, which
+  // is the only useful one when the observed proportion is 0 or 1).
+  double proportionHalfWidth = 0;
+  std::optional<std::size_t> benchmarksNeeded, benchmarksNeededWorstCase;
+  // Seed 002 §1.4's gain factor G = 1 - sum W med(T') / sum W med(T) on the
+  // medians of each benchmark's top-level means, over all benchmarks and over
+  // those decided faster (the paper's recommended set; none: nullopt), with
+  // the paper's baseline-median weights and with unit weights. A point value.
+  std::optional<double> gainAll, gainAllUnitWeights, gainFaster, gainFasterUnitWeights;
+};
+
+// Li, Chen & Peng §V for one system of a suite (resampling.hpp): the
+// empirical distribution of its geometric mean over benchmarks when each
+// benchmark contributes one top-level mean drawn at random, summarised by its
+// five numbers.
+struct SuiteSystemReport {
+  std::string name;
+  std::size_t benchmarks = 0; // benchmarks with data of this system
+  double observed = 0;        // geometric mean of the benchmark means
+  std::size_t replicates = 0;
+  FiveNumberSummary summary;
 };
 
 struct Report {
@@ -199,6 +234,8 @@ struct Report {
   std::vector<std::string> warnings;
   // Per unbalanced system: the policy applied and what each would remove.
   std::vector<SystemBalance> balancing;
+  // Per system, for suites (empty for one benchmark), in table order.
+  std::vector<SuiteSystemReport> suiteSystems;
 };
 
 // The whole analysis. Fails (one sentence) on: an unknown baseline, bad
