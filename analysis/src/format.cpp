@@ -1206,6 +1206,15 @@ std::string mdPlans(const PlanSet &p) {
                             : "more than 1000 " + mdEscape(p.levels[0]) + "s") +
            "\n";
   }
+  if (!p.balancing.empty()) {
+    o += "\n## Warnings\n\n";
+    for (const auto &b : p.balancing) {
+      o += "- unbalanced: " + mdEscape(balancingText(b, p.levels)) + "\n";
+      for (const auto &d : p.dropped)
+        if (sameSystem(d, b))
+          o += "  - " + mdEscape(droppedText(d, p.levels)) + "\n";
+    }
+  }
   return o;
 }
 
