@@ -294,9 +294,8 @@ std::string ratioSentence(const RatioReport &r) {
 // " (run at least 5)" after a top-level count below KJ13 §11's minimum, as
 // the paper's Tables 6/7 do by leaving such counts blank (spec_001 TV6).
 std::string runAtLeast(std::size_t count) {
-  return count < kMinimumTopCount
-             ? " (run at least " + std::to_string(kMinimumTopCount) + ")"
-             : std::string();
+  return count < kMinimumTopCount ? " (run at least " + std::to_string(kMinimumTopCount) + ")"
+                                  : std::string();
 }
 
 std::string planText(const PlanAdvice &p, const std::string &system) {
@@ -317,8 +316,8 @@ std::string planText(const PlanAdvice &p, const std::string &system) {
   if (p.targetHalfWidth > 0) {
     if (p.topUnitsNeeded)
       s += " " + std::to_string(p.counts[0]) + " " + plural(p.levelNames[0], p.counts[0]) +
-           runAtLeast(p.counts[0]) + " for +-" + pct(p.targetHalfWidth) +
-           " (predicted +-" + pct(p.predictedHalfWidth, "%.2f%%") + ")";
+           runAtLeast(p.counts[0]) + " for +-" + pct(p.targetHalfWidth) + " (predicted +-" +
+           pct(p.predictedHalfWidth, "%.2f%%") + ")";
     else
       s += " more than 1000 " + p.levelNames[0] + "s needed for +-" + pct(p.targetHalfWidth);
   } else if (p.counts[0] < 2) {
@@ -359,10 +358,9 @@ std::string touatiText(const SuiteRatioReport &s, const std::string &top) {
   std::string o;
   if (s.proportion) {
     const SuiteProportion &p = *s.proportion;
-    o += "    faster on " + std::to_string(p.accelerated) + " of " +
-         std::to_string(p.benchmarks) + " benchmarks: " + r3(p.proportion) + ", " +
-         confidenceLabel(p.confidence) + " CI [" + r3(p.lower) + ", " + r3(p.upper) +
-         "] (prop.test: Wilson with continuity correction" +
+    o += "    faster on " + std::to_string(p.accelerated) + " of " + std::to_string(p.benchmarks) +
+         " benchmarks: " + r3(p.proportion) + ", " + confidenceLabel(p.confidence) + " CI [" +
+         r3(p.lower) + ", " + r3(p.upper) + "] (prop.test: Wilson with continuity correction" +
          (p.normalApproximationValid ? std::string()
                                      : "; b*C < 10: the normal approximation is doubtful") +
          ")";
@@ -437,11 +435,11 @@ std::string textReport(const Report &r) {
            describeRatio(s.geometricMean) + "), " + confidenceLabel(s.confidence) + " CI " +
            interval(s.bootstrap, r3) + " (bootstrap, " + std::to_string(s.benchmarks) +
            " benchmarks" +
-           (s.topLevelBootstrapOk ? "; Li-Chen-Peng on " + r.levels[0] + " means " +
-                                        interval(s.topLevelBootstrap, r3)
-                                  : std::string()) +
-           "); " + std::string(decisionName(s.decision)) + "; " +
-           std::to_string(s.faster) + " faster, " + std::to_string(s.slower) + " slower" +
+           (s.topLevelBootstrapOk
+                ? "; Li-Chen-Peng on " + r.levels[0] + " means " + interval(s.topLevelBootstrap, r3)
+                : std::string()) +
+           "); " + std::string(decisionName(s.decision)) + "; " + std::to_string(s.faster) +
+           " faster, " + std::to_string(s.slower) + " slower" +
            (s.randomizationOk ? "; randomization test p = " + fmt("%.4g", s.randomizationP)
                               : std::string()) +
            "\n" + touatiText(s, r.levels[0]);
@@ -933,8 +931,7 @@ std::string csvReport(const Report &r) {
     };
     if (s.proportion) {
       const SuiteProportion &p = *s.proportion;
-      row("proportion_faster", "prop.test", csvNum(p.proportion), csvNum(p.lower),
-          csvNum(p.upper));
+      row("proportion_faster", "prop.test", csvNum(p.proportion), csvNum(p.lower), csvNum(p.upper));
       row("proportion_faster", "wald", csvNum(p.proportion), csvNum(p.waldLower),
           csvNum(p.waldUpper));
     }
@@ -953,8 +950,8 @@ std::string csvReport(const Report &r) {
   }
   for (const auto &e : r.suiteSystems) {
     const std::pair<const char *, double> values[] = {
-        {"observed", e.observed},   {"min", e.summary.minimum}, {"q1", e.summary.q1},
-        {"median", e.summary.median}, {"q3", e.summary.q3},   {"max", e.summary.maximum}};
+        {"observed", e.observed},     {"min", e.summary.minimum}, {"q1", e.summary.q1},
+        {"median", e.summary.median}, {"q3", e.summary.q3},       {"max", e.summary.maximum}};
     for (const auto &[method, v] : values)
       o += csvRow({"", e.name, "", "empirical_geomean", method, csvNum(v), "", "", ""});
   }
@@ -1029,8 +1026,7 @@ std::string mdReport(const Report &r) {
            std::to_string(s.slower) + " | " +
            (s.randomizationOk ? fmt("%.4g", s.randomizationP) : std::string("-")) + " |\n";
     o += "\n| comparison | faster | proportion | " + conf +
-         " CI (prop.test) | benchmarks needed for +-" +
-         pct(r.options.proportionHalfWidth) +
+         " CI (prop.test) | benchmarks needed for +-" + pct(r.options.proportionHalfWidth) +
          " (worst case) | gain factor G, faster | gain factor G, all |\n"
          "|---|---:|---:|---|---:|---:|---:|\n";
     auto opt = [](const std::optional<double> &v) { return v ? pct(*v) : std::string("-"); };
@@ -1105,10 +1101,10 @@ std::string textPlans(const PlanSet &p) {
     if (pr.plan.targetHalfWidth > 0) {
       o += "  KJ13 Tables 6/7 rule (relative sd of " + p.levels[0] + " means " +
            pct(pr.relativeSd, "%.2f%%") + "): ";
-      o += pr.kj13TopCount ? std::to_string(*pr.kj13TopCount) + " " +
-                                 plural(p.levels[0], *pr.kj13TopCount) +
-                                 runAtLeast(*pr.kj13TopCount)
-                           : std::string("more than 1000 ") + p.levels[0] + "s";
+      o += pr.kj13TopCount
+               ? std::to_string(*pr.kj13TopCount) + " " + plural(p.levels[0], *pr.kj13TopCount) +
+                     runAtLeast(*pr.kj13TopCount)
+               : std::string("more than 1000 ") + p.levels[0] + "s";
       o += "\n";
     }
   }
@@ -1200,10 +1196,10 @@ std::string mdPlans(const PlanSet &p) {
     if (pr.plan.targetHalfWidth > 0)
       o += "- KJ13 Tables 6/7 rule (relative sd of " + mdEscape(p.levels[0]) + " means " +
            pct(pr.relativeSd, "%.2f%%") + "): " +
-           (pr.kj13TopCount ? std::to_string(*pr.kj13TopCount) + " " +
-                                  mdEscape(plural(p.levels[0], *pr.kj13TopCount)) +
-                                  runAtLeast(*pr.kj13TopCount)
-                            : "more than 1000 " + mdEscape(p.levels[0]) + "s") +
+           (pr.kj13TopCount
+                ? std::to_string(*pr.kj13TopCount) + " " +
+                      mdEscape(plural(p.levels[0], *pr.kj13TopCount)) + runAtLeast(*pr.kj13TopCount)
+                : "more than 1000 " + mdEscape(p.levels[0]) + "s") +
            "\n";
   }
   if (!p.balancing.empty()) {

@@ -399,11 +399,11 @@ Expected<Report> buildReport(const Table &table, const ReportOptions &options) {
     std::vector<Hierarchy> hs;
     for (const SystemData *s : order) {
       if (s->shape.empty() || s->shape[0] < 2)
-        return fail("system " + quotedName(s->system) + where(bench.benchmark) + " has only " +
-                    std::to_string(s->shape.empty() ? 0 : s->shape[0]) + " " + table.levels()[0] +
-                    afterBalancing(balanced.systems, bench.benchmark, s->system,
-                                   table.levels()[0]) +
-                    "; a confidence interval needs at least 2");
+        return fail(
+            "system " + quotedName(s->system) + where(bench.benchmark) + " has only " +
+            std::to_string(s->shape.empty() ? 0 : s->shape[0]) + " " + table.levels()[0] +
+            afterBalancing(balanced.systems, bench.benchmark, s->system, table.levels()[0]) +
+            "; a confidence interval needs at least 2");
       auto h = hierarchyOf(*s, table.levels());
       if (!h)
         return fail("system " + quotedName(s->system) + where(bench.benchmark) + ": " + h.error());

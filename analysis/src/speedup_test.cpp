@@ -204,7 +204,7 @@ Expected<double> averageSpeedup(std::span<const double> speedups, SpeedupAverage
   for (double x : speedups) {
     if (!std::isfinite(x) || !(x > 0))
       return fail("average speedup: speedups must be finite and > 0");
-    sum += average == SpeedupAverage::Arithmetic ? x
+    sum += average == SpeedupAverage::Arithmetic  ? x
            : average == SpeedupAverage::Geometric ? std::log(x)
                                                   : 1 / x;
   }

@@ -330,8 +330,8 @@ BalanceResult balance(std::vector<BenchmarkData> benchmarks,
   return balance(std::move(benchmarks), levels, UnbalancedPolicy::Trim);
 }
 
-BalanceResult balance(std::vector<BenchmarkData> benchmarks,
-                      const std::vector<std::string> &levels, UnbalancedPolicy policy) {
+BalanceResult balance(std::vector<BenchmarkData> benchmarks, const std::vector<std::string> &levels,
+                      UnbalancedPolicy policy) {
   BalanceResult out;
   const std::size_t nLevels = levels.size();
   for (auto &bench : benchmarks) {

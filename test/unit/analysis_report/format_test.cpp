@@ -353,8 +353,9 @@ TEST(FormatCsv, EachRatioRowDecidesOnItsOwnInterval) {
   Report u = unboundedReport();
   const auto &y = u.benchmarks[0].ratios[0];
   const std::string cu = formatReport(u, Format::Csv);
-  EXPECT_NE(cu.find(",new,old,ratio,fieller," + JsonWriter::number(y.estimate) + ",,,inconclusive\n"),
-            std::string::npos)
+  EXPECT_NE(
+      cu.find(",new,old,ratio,fieller," + JsonWriter::number(y.estimate) + ",,,inconclusive\n"),
+      std::string::npos)
       << cu;
   EXPECT_NE(cu.find(",new,old,ratio,bootstrap," + JsonWriter::number(y.estimate) + "," +
                     JsonWriter::number(y.bootstrap.lower) + "," +
@@ -440,9 +441,8 @@ TEST(FormatJson, BalancingAndTopUnits) {
   EXPECT_EQ(j["benchmarks"][0]["warnings"][0].str.substr(0, 29), "new has 2 builds, old has 3: ");
   // Trimmed records say so.
   Report t5 = table5Report();
-  EXPECT_FALSE(parseJson(formatReport(t5, Format::Json))["benchmarks"][0]["ratio"]
-                   ["unequal_top_units"]
-                       .b);
+  EXPECT_FALSE(
+      parseJson(formatReport(t5, Format::Json))["benchmarks"][0]["ratio"]["unequal_top_units"].b);
 }
 
 TEST(FormatText, BalancingListAndUnequalTopUnits) {
@@ -651,8 +651,8 @@ TEST(FormatCsvAndMarkdown, SuiteTouatiAndEmpiricalRows) {
   has(",cand,base,gain_factor,all_unit_weights," + JsonWriter::number(*s.gainAllUnitWeights) +
       ",,,");
   has(",cand,base,gain_factor,faster," + JsonWriter::number(*s.gainFaster) + ",,,");
-  has(",cand,base,gain_factor,faster_unit_weights," +
-      JsonWriter::number(*s.gainFasterUnitWeights) + ",,,");
+  has(",cand,base,gain_factor,faster_unit_weights," + JsonWriter::number(*s.gainFasterUnitWeights) +
+      ",,,");
   const auto &e = r.suiteSystems[1];
   has(",cand,,empirical_geomean,observed," + JsonWriter::number(e.observed) + ",,,");
   has(",cand,,empirical_geomean,min," + JsonWriter::number(e.summary.minimum) + ",,,");
@@ -662,20 +662,23 @@ TEST(FormatCsvAndMarkdown, SuiteTouatiAndEmpiricalRows) {
   has(",cand,,empirical_geomean,max," + JsonWriter::number(e.summary.maximum) + ",,,");
   const std::string m = formatReport(r, Format::Markdown);
   char row[200];
-  std::snprintf(row, sizeof row,
-                "| cand vs base | 2 of 3 | 0.667 | [0.125, 0.982] | 342 (385) | %.1f%% | %.1f%% |\n",
-                *s.gainFaster * 100, *s.gainAll * 100);
+  std::snprintf(
+      row, sizeof row,
+      "| cand vs base | 2 of 3 | 0.667 | [0.125, 0.982] | 342 (385) | %.1f%% | %.1f%% |\n",
+      *s.gainFaster * 100, *s.gainAll * 100);
   EXPECT_NE(m.find("| comparison | faster | proportion | 95% CI (prop.test) | benchmarks needed "
                    "for +-5.0% (worst case) | gain factor G, faster | gain factor G, all |\n"),
             std::string::npos)
       << m;
   EXPECT_NE(m.find(row), std::string::npos) << m;
   EXPECT_NE(m.find("| system | observed | min | Q1 | median | Q3 | max |\n"), std::string::npos);
-  EXPECT_NE(m.find("| base | " + [&] {
-              char b[32];
-              std::snprintf(b, sizeof b, "%.4g", r.suiteSystems[0].observed);
-              return std::string(b);
-            }() + " | "),
+  EXPECT_NE(m.find("| base | " +
+                   [&] {
+                     char b[32];
+                     std::snprintf(b, sizeof b, "%.4g", r.suiteSystems[0].observed);
+                     return std::string(b);
+                   }() +
+                   " | "),
             std::string::npos)
       << m;
 }

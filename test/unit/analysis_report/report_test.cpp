@@ -511,8 +511,8 @@ TEST(Report, SuiteProportionBenchmarksNeededAndGainFactor) {
   EXPECT_NEAR(*s.gainAll, 1 - num / den, 1e-12);
   EXPECT_NEAR(*s.gainAllUnitWeights, 1 - numU / denU, 1e-12);
   ASSERT_TRUE(s.gainFaster && s.gainFasterUnitWeights);
-  EXPECT_NEAR(*s.gainFaster,
-              1 - (tb[0] * tc[0] + tb[1] * tc[1]) / (tb[0] * tb[0] + tb[1] * tb[1]), 1e-12);
+  EXPECT_NEAR(*s.gainFaster, 1 - (tb[0] * tc[0] + tb[1] * tc[1]) / (tb[0] * tb[0] + tb[1] * tb[1]),
+              1e-12);
   EXPECT_NEAR(*s.gainFasterUnitWeights, 1 - (tc[0] + tc[1]) / (tb[0] + tb[1]), 1e-12);
   // The library functions on the same inputs.
   const BenchmarkMedians m[] = {{tb[0], tc[0]}, {tb[1], tc[1]}, {tb[2], tc[2]}};
@@ -547,9 +547,8 @@ TEST(Report, SuiteEmpiricalDistributionPerSystem) {
   EXPECT_LE(base.summary.q3, base.summary.maximum);
   // Exactly resampling.hpp's empiricalDistribution on the build means, with
   // the documented seed.
-  const std::vector<std::vector<double>> runs = {{1.001, 1.011, 1.021, 1.031},
-                                                 {2.001, 2.021, 2.041, 2.061},
-                                                 {1.001, 1.011, 1.021, 1.031}};
+  const std::vector<std::vector<double>> runs = {
+      {1.001, 1.011, 1.021, 1.031}, {2.001, 2.021, 2.041, 2.061}, {1.001, 1.011, 1.021, 1.031}};
   EmpiricalOptions eo;
   eo.replicates = o.bootstrapReplicates;
   eo.seed = alea::mixSeed(o.seed, "empirical/base");

@@ -237,9 +237,9 @@ TEST(Balance, DropRemovesTheIncompleteUnitAndItsIncompleteParents) {
   EXPECT_EQ(sb.lost(), 5u);
   // The issues are the trim pass's, whatever the policy.
   EXPECT_EQ(r.issues.size(), 5u);
-  EXPECT_EQ(balanced(crashCsv({{2, 1, 1}, {2, 1, 2}, {2, 1, 3}}), UnbalancedPolicy::Trim)
-                .issues.size(),
-            5u);
+  EXPECT_EQ(
+      balanced(crashCsv({{2, 1, 1}, {2, 1, 2}, {2, 1, 3}}), UnbalancedPolicy::Trim).issues.size(),
+      5u);
 }
 
 TEST(Balance, AutoPicksWhicheverKeepsMoreMeasurements) {

@@ -147,14 +147,12 @@ std::optional<UnbalancedPolicy> parseUnbalancedPolicy(std::string_view name);
 // measurements, trimming would lose 2350").
 struct SystemBalance {
   std::string benchmark, system;
-  UnbalancedPolicy applied = UnbalancedPolicy::Trim; // Trim or Drop
-  std::size_t measurements = 0;                      // before balancing
-  std::size_t topUnits = 0;                          // before balancing
-  std::size_t lostByTrim = 0, lostByDrop = 0;        // measurements removed
+  UnbalancedPolicy applied = UnbalancedPolicy::Trim;  // Trim or Drop
+  std::size_t measurements = 0;                       // before balancing
+  std::size_t topUnits = 0;                           // before balancing
+  std::size_t lostByTrim = 0, lostByDrop = 0;         // measurements removed
   std::size_t topUnitsByTrim = 0, topUnitsByDrop = 0; // top-level units kept
-  std::size_t lost() const {
-    return applied == UnbalancedPolicy::Drop ? lostByDrop : lostByTrim;
-  }
+  std::size_t lost() const { return applied == UnbalancedPolicy::Drop ? lostByDrop : lostByTrim; }
 };
 
 // Every system of every benchmark balanced on its own: each SystemData's
@@ -192,8 +190,8 @@ BalanceResult balance(std::vector<BenchmarkData> benchmarks,
 // whichever keeps more measurements, provided it keeps >= 2 top-level units
 // (ties: the one keeping more top-level units, then Trim). Error balances like
 // Trim; the caller stops. Every removal is listed in `dropped`.
-BalanceResult balance(std::vector<BenchmarkData> benchmarks,
-                      const std::vector<std::string> &levels, UnbalancedPolicy policy);
+BalanceResult balance(std::vector<BenchmarkData> benchmarks, const std::vector<std::string> &levels,
+                      UnbalancedPolicy policy);
 
 // The balanced data of one system as a flat array in row-major order over the
 // shape (highest level first): what the statistics engine takes.
