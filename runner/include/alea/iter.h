@@ -1,6 +1,8 @@
 /* <alea/iter.h>: per-iteration timing for benchmarks run by alea (C99 and C++,
  * header only, POSIX). A benchmark brackets each timed repetition with
- * alea_iter_begin() / alea_iter_end(); each call takes CLOCK_MONOTONIC and
+ * alea_iter_begin() / alea_iter_end(); each call takes the clock ALEA_ITER_CLOCK
+ * (default CLOCK_MONOTONIC, i.e. wall time; compile with
+ * -DALEA_ITER_CLOCK=CLOCK_PROCESS_CPUTIME_ID for the process's CPU time) and
  * writes one fixed-size binary record with a single write(2) to the file
  * descriptor named by the environment variable ALEA_ITER_FD, which `alea run`
  * sets to a pipe it reads (measure.source = "records"). When ALEA_ITER_FD is
@@ -48,9 +50,13 @@ static inline int alea_iter_fd(void) {
   return alea_iter_fd_;
 }
 
+#ifndef ALEA_ITER_CLOCK
+#define ALEA_ITER_CLOCK CLOCK_MONOTONIC
+#endif
+
 static inline uint64_t alea_iter_now_ns(void) {
   struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
+  clock_gettime(ALEA_ITER_CLOCK, &ts);
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
