@@ -44,6 +44,8 @@ enum class Effect {
   Cc1,          // -cc1, -cc1as
   DriverMode,   // --driver-mode=
   Target,       // -target, --target=
+  TargetChange, // -m32, -m64, -mx32, -m16, -EB, -EL, -mabi=...: another ELF class/machine/order
+  IsaChange,    // -march=, -mcpu=, -mfloat-abi=...: e_flags on some machines (not x86)
   Offload,      // -fopenmp-targets=, --offload-arch=: device compilations
   EndOfOptions, // --
 };
@@ -82,6 +84,16 @@ constexpr std::array kExact = {
     OptionSpec{"-cc1", Effect::Cc1, false},
     OptionSpec{"-cc1as", Effect::Cc1, false},
     OptionSpec{"--", Effect::EndOfOptions, false},
+    OptionSpec{"-m16", Effect::TargetChange, false},
+    OptionSpec{"-m32", Effect::TargetChange, false},
+    OptionSpec{"-mx32", Effect::TargetChange, false},
+    OptionSpec{"-m64", Effect::TargetChange, false},
+    OptionSpec{"-EB", Effect::TargetChange, false},
+    OptionSpec{"-EL", Effect::TargetChange, false},
+    OptionSpec{"-mbig-endian", Effect::TargetChange, false},
+    OptionSpec{"-mlittle-endian", Effect::TargetChange, false},
+    OptionSpec{"-mhard-float", Effect::IsaChange, false},
+    OptionSpec{"-msoft-float", Effect::IsaChange, false},
     // options whose value is the next argument
     OptionSpec{"-o", Effect::Output, true},
     OptionSpec{"-x", Effect::Language, true},
@@ -158,6 +170,10 @@ constexpr std::array kJoined = {
     OptionSpec{"--print-", Effect::Query, false},
     OptionSpec{"--driver-mode=", Effect::DriverMode, false},
     OptionSpec{"--target=", Effect::Target, false},
+    OptionSpec{"-mabi=", Effect::TargetChange, false},
+    OptionSpec{"-march=", Effect::IsaChange, false},
+    OptionSpec{"-mcpu=", Effect::IsaChange, false},
+    OptionSpec{"-mfloat-abi=", Effect::IsaChange, false},
     OptionSpec{"-fopenmp-targets=", Effect::Offload, false},
     OptionSpec{"--offload-arch=", Effect::Offload, false},
     OptionSpec{"--cuda-gpu-arch=", Effect::Offload, false},
@@ -232,6 +248,42 @@ Classification passThrough(Classification c, Reason reason, std::string detail) 
   return c;
 }
 
+// Reads the first bytes of the link's inputs (for the link record): the ELF
+// header of the first relocatable object (else of the first shared library),
+// looking into an archive's first member too, and whether any input is LLVM
+// bitcode. Stops as soon as it knows both. Files that cannot be read are
+// skipped: the linker will say what is wrong with them.
+void sniffLinkInputs(Classification &c, const ClassifyEnv &env, bool wantBitcode,
+                     bool compilesSources) {
+  if (!env.readAt)
+    return;
+  std::optional<ElfTarget> shared;
+  for (const Input &in : c.inputs) {
+    if (c.elfTarget && (c.bitcodeInput || !wantBitcode))
+      break;
+    if (in.path == "-" || (compilesSources && isSourceLanguage(in.language)))
+      continue; // the compiler driver compiles .c/.ll/.bc inputs, the linker sees objects
+    const auto head = env.readAt(in.path, 0, 64);
+    if (!head)
+      continue;
+    ElfTarget target;
+    InputKind kind = inspectInput(*head, &target);
+    if (kind == InputKind::Archive) {
+      const auto member = firstArchiveMember(
+          [&](std::uint64_t at, std::size_t n) { return env.readAt(in.path, at, n); });
+      const auto bytes = member ? env.readAt(in.path, *member, 64) : std::nullopt;
+      kind = bytes ? inspectInput(*bytes, &target) : InputKind::Other;
+    }
+    if (kind == InputKind::ElfRelocatable && !c.elfTarget)
+      c.elfTarget = target;
+    else if (kind == InputKind::ElfShared && !shared)
+      shared = target;
+    else if (kind == InputKind::Bitcode && wantBitcode)
+      c.bitcodeInput = true;
+  }
+  if (!c.elfTarget)
+    c.elfTarget = shared;
+}
 } // namespace
 
 // --- languages -----------------------------------------------------------------------
@@ -420,11 +472,15 @@ Classification classify(const std::vector<std::string> &original, const Classify
       if (value.find("--shuffle-sections") != std::string::npos ||
           value.find("-shuffle-sections") != std::string::npos)
         c.userShuffleSections = true;
+      if (value.find("dependency-file") != std::string::npos)
+        c.dependencyFile = true;
       break;
     case Effect::LinkerArg:
       regions.see(value);
       if (value.find("shuffle-sections") != std::string::npos)
         c.userShuffleSections = true;
+      if (value.find("dependency-file") != std::string::npos)
+        c.dependencyFile = true;
       break;
     case Effect::FuseLd:
     case Effect::LdPath:
@@ -446,6 +502,16 @@ Classification classify(const std::vector<std::string> &original, const Classify
       break;
     case Effect::Target:
       c.target = value;
+      if (c.targetOption.empty())
+        c.targetOption = arg + (exact ? " " + value : "");
+      break;
+    case Effect::TargetChange:
+      if (c.targetOption.empty())
+        c.targetOption = arg;
+      break;
+    case Effect::IsaChange:
+      if (c.isaOption.empty())
+        c.isaOption = arg;
       break;
     case Effect::Offload:
       if (offloadArg.empty())
@@ -535,6 +601,8 @@ Classification classify(const std::vector<std::string> &original, const Classify
     c.mode = Mode::Link;
     c.reason = Reason::LinkInputs;
   }
+  // Bitcode matters only when the LTO link may load the plugin (-flto).
+  sniffLinkInputs(c, env, /*wantBitcode=*/!c.lto.empty(), /*compilesSources=*/true);
   return c;
 }
 
@@ -651,6 +719,10 @@ Classification classifyLinker(const std::vector<std::string> &original, const Cl
     regions.see(arg);
     if (startsWith(name, "shuffle-sections"))
       c.userShuffleSections = true;
+    if (startsWith(name, "dependency-file"))
+      c.dependencyFile = true;
+    if (startsWith(arg, "-melf") && c.targetOption.empty())
+      c.targetOption = arg; // -melf_i386: joined emulation
     if (startsWith(arg, "-l") && arg.size() > 2 && arg[1] == 'l') {
       ++c.libraryCount;
       continue;
@@ -675,6 +747,8 @@ Classification classifyLinker(const std::vector<std::string> &original, const Cl
         ++i;
         if (name == "o" || name == "output")
           output = args[i];
+        if (name == "m" && c.targetOption.empty())
+          c.targetOption = "-m " + args[i]; // the emulation: another target
       }
     }
   }
@@ -689,6 +763,8 @@ Classification classifyLinker(const std::vector<std::string> &original, const Cl
   c.output = output;
   c.mode = Mode::Link;
   c.reason = Reason::LinkInputs;
+  // alea-ld offers the plugin to every link; lld loads it when it runs LTO.
+  sniffLinkInputs(c, env, /*wantBitcode=*/true, /*compilesSources=*/false);
   return c;
 }
 

@@ -1,12 +1,55 @@
 // The wrapper's actions (command.hpp): the classification decides, this file builds
 // the final argv. Our additions go right after argv[0], before the user's
 // arguments, so that a user's own later option wins (e.g. -fno-function-sections)
-// and nothing of ours lands after a `--`.
+// and nothing of ours lands after a `--` or under a user's `-x`.
 #include "alea/wrapper/command.hpp"
 
 #include "alea/random.hpp"
 
 namespace alea::wrapper {
+
+namespace {
+
+constexpr std::uint16_t EM_386 = 3, EM_X86_64 = 62;
+
+bool isX86(std::uint16_t machine) { return machine == EM_386 || machine == EM_X86_64; }
+
+// Whether an option that usually picks another target is a no-op on this host
+// (-m64 on x86-64, -m32 on i386).
+bool hostAlready(const std::string &option, const ElfTarget &host) {
+  return (option == "-m64" && host.machine == EM_X86_64 && host.elfClass == 2) ||
+         (option == "-m32" && host.machine == EM_386);
+}
+
+// A compiler named <arch>-...-clang targets <arch> (clang derives its default
+// target from its name); true unless <arch> is the host's machine.
+bool crossCompilerName(std::string_view tool, const ElfTarget &host) {
+  const auto slash = tool.rfind('/');
+  if (slash != std::string_view::npos)
+    tool.remove_prefix(slash + 1);
+  auto at = tool.find("clang");
+  if (at == std::string_view::npos)
+    at = tool.find("gcc");
+  if (at == std::string_view::npos || at == 0 || tool[at - 1] != '-')
+    return false;
+  const std::string_view arch = tool.substr(0, tool.find('-'));
+  std::uint16_t machine = 0;
+  if (arch == "x86_64" || arch == "amd64")
+    machine = EM_X86_64;
+  else if (arch.size() == 4 && arch[0] == 'i' && arch.substr(2) == "86")
+    machine = EM_386;
+  else if (arch == "aarch64")
+    machine = 183;
+  else if (arch == "riscv64")
+    machine = 243;
+  else if (arch == "powerpc64le" || arch == "ppc64le")
+    machine = 21;
+  else if (arch == "s390x")
+    machine = 22;
+  return machine != host.machine;
+}
+
+} // namespace
 
 std::uint32_t lldShuffleSeed(std::uint64_t buildSeed) {
   const std::uint64_t stream = alea::mixSeed(buildSeed, "section-order");
@@ -29,7 +72,8 @@ void shuffleLinkOrder(std::vector<std::string> &args, const std::vector<std::siz
 }
 
 Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classification &c,
-                 const Settings &settings, const std::string &realTool, const std::string &plugin) {
+                 const Settings &settings, const std::string &realTool, const std::string &plugin,
+                 const std::optional<ElfTarget> &host) {
   Plan plan;
   plan.argv.push_back(realTool);
   std::vector<std::string> rest = args;
@@ -67,12 +111,13 @@ Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classifi
     //     alea-ld sees no -flto (lld recognises bitcode inputs itself), so it
     //     offers the plugin to every link; lld loads it only when it runs LTO;
     //  4. alea-cc picks lld itself when 2 or 3 needs it and the user chose no
-    //     linker.
+    //     linker;
+    //  5. the link record: what 1-4 (and link-order, below) really applied,
+    //     in an object matching the link's first ELF input.
     const bool elf = isElfTarget(c.target);
     const bool lld = elf && !c.nonLldLinker;
     const bool shuffleWanted = f.has(Factor::SectionOrder) && !c.userShuffleSections;
-    const bool ltoPluginWanted =
-        !plugin.empty() && (tool == Tool::Ld ? true : !c.lto.empty());
+    const bool ltoPluginWanted = !plugin.empty() && (tool == Tool::Ld ? true : !c.lto.empty());
     if (f.has(Factor::SectionOrder)) {
       if (!elf)
         plan.notes.push_back("section-order skipped: target " + c.target + " is not ELF");
@@ -108,6 +153,55 @@ Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classifi
       added.push_back(prefix + "--load-pass-plugin=" + plugin);
     if (lld && shuffleWanted)
       added.push_back(prefix + "--shuffle-sections=*=" + std::to_string(lldShuffleSeed(seed)));
+
+    // 5. The link record. LTO runs when an input is bitcode, or when sources
+    //    are compiled with -flto in this same command.
+    const bool ltoRuns = c.bitcodeInput || (c.mode == Mode::CompileAndLink && !c.lto.empty());
+    LinkFactors lf;
+    const bool linkOrderApplied = f.has(Factor::LinkOrder) && c.linkOrderSlots.size() >= 2;
+    if (linkOrderApplied)
+      lf.applied.emplace_back("link-order");
+    else if (f.has(Factor::LinkOrder))
+      lf.skipped.emplace_back("link-order");
+    if (lld && shuffleWanted)
+      lf.applied.emplace_back("section-order");
+    else if (f.has(Factor::SectionOrder))
+      lf.skipped.emplace_back("section-order");
+    if (lld && ltoPluginWanted && ltoRuns)
+      lf.applied.emplace_back("lto-link");
+    std::optional<ElfTarget> target = c.elfTarget;
+    std::string why;
+    if (!elf) {
+      why = "target " + c.target + " is not ELF";
+      target.reset();
+    } else if (!target) {
+      // No ELF object to copy the header from (sources, bitcode, -l only):
+      // the host's, unless the command may be for another target.
+      const std::string from = "no ELF object among the inputs, and ";
+      if (!c.targetOption.empty() && !(host && hostAlready(c.targetOption, *host)))
+        why = from + c.targetOption + " picks the target";
+      else if (!host)
+        why = from + "the host's ELF header is unknown";
+      else if (!c.isaOption.empty() && !isX86(host->machine))
+        why = from + c.isaOption + " may change the ELF flags";
+      else if (crossCompilerName(realTool, *host))
+        why = from + "the compiler's name names another target";
+      else
+        target = host;
+    }
+    if (target) {
+      LinkRecordPlan record;
+      record.descriptor = linkNoteText(seed, lf.applied, lf.skipped);
+      record.target = *target;
+      record.persistent = c.dependencyFile;
+      record.argIndex = 1 + added.size();
+      added.emplace_back(LinkRecordPlaceholder);
+      if (record.persistent)
+        plan.notes.push_back("link record in the user's cache: the link writes a dependency file");
+      plan.record = std::move(record);
+    } else {
+      plan.notes.push_back("link record skipped: " + why);
+    }
   }
   if (links && f.has(Factor::LinkOrder)) {
     shuffleLinkOrder(rest, c.linkOrderSlots, seed, c.output.empty() ? "a.out" : c.output);

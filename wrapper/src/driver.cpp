@@ -4,13 +4,17 @@
 //   2. find the real tool, never ourselves (error if there is none);
 //   3. recursion guard: under another alea wrapper, pass through;
 //   4. classify (pure), plan the final argv (pure);
-//   5. log one line, or print it for a dry run;
-//   6. execv the real tool with normalized ALEA_SEED/ALEA_FACTORS in its env.
-// An exception anywhere in 4-5 execs the original command unchanged.
+//   5. write the link record object of a link (a memfd the real tool inherits);
+//   6. log one line, or print it for a dry run;
+//   7. execv the real tool with normalized ALEA_SEED/ALEA_FACTORS in its env.
+// An exception anywhere in 4-6 execs the original command unchanged.
 #include "alea/wrapper/driver.hpp"
 
 #include "alea/wrapper/classify.hpp"
 #include "alea/wrapper/command.hpp"
+#include "alea/wrapper/link_record.hpp"
+
+#include "alea/random.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -20,6 +24,7 @@
 #include <fcntl.h>
 #include <fstream>
 #include <sstream>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -60,6 +65,45 @@ std::optional<std::string> readWholeFile(const std::string &path) {
   if (in.bad())
     return std::nullopt;
   return text.str();
+}
+
+std::optional<std::string> readBytesAt(const std::string &path, std::uint64_t offset,
+                                       std::size_t n) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return std::nullopt;
+  std::string buf(n, '\0');
+  const ssize_t got = ::pread(fd, buf.data(), n, static_cast<off_t>(offset));
+  ::close(fd);
+  if (got < 0)
+    return std::nullopt;
+  buf.resize(static_cast<std::size_t>(got));
+  return buf;
+}
+
+// The ELF header values of our own executable: the host's class, byte order,
+// machine and flags. EI_OSABI GNU only marks GNU extensions used by that file
+// (IFUNC, unique symbols), so it becomes NONE like a plain object's.
+std::optional<ElfTarget> hostTarget() {
+  const auto head = readBytesAt("/proc/self/exe", 0, 64);
+  ElfTarget t;
+  if (!head || inspectInput(*head, &t) == InputKind::Other)
+    return std::nullopt;
+  if (t.osabi == 3) // ELFOSABI_GNU
+    t.osabi = 0;
+  return t;
+}
+
+bool writeAll(int fd, std::string_view bytes) {
+  while (!bytes.empty()) {
+    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return false;
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return true;
 }
 
 std::string selfExe() {
@@ -171,6 +215,80 @@ std::vector<std::string> childEnvironment(const Settings &s, const std::string &
 
 } // namespace
 
+std::optional<std::string> materializeLinkRecord(const LinkRecordPlan &plan, bool dryRun,
+                                                 std::string &why) {
+  const std::string bytes = writeLinkRecordObject(plan.target, plan.descriptor);
+  if (plan.persistent) {
+    // Named by its content: the same bytes are the same file for every link
+    // that needs them, and a build tool that tracks it sees it never change.
+    const char *xdg = std::getenv("XDG_CACHE_HOME");
+    const char *home = std::getenv("HOME");
+    std::string dir;
+    if (xdg && xdg[0] == '/')
+      dir = std::string(xdg) + "/alea";
+    else if (home && home[0] == '/')
+      dir = std::string(home) + "/.cache/alea";
+    else {
+      why = "no cache directory (HOME unset)";
+      return std::nullopt;
+    }
+    dir += "/link-records";
+    const std::string path = dir + "/" + formatSeed(alea::hashName(bytes)).substr(2) + ".o";
+    if (dryRun || readWholeFile(path) == bytes)
+      return path;
+    for (std::size_t slash = dir.find('/', 1);; slash = dir.find('/', slash + 1)) {
+      ::mkdir(dir.substr(0, slash).c_str(), 0755); // EEXIST is fine
+      if (slash == std::string::npos)
+        break;
+    }
+    const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    const bool ok = fd >= 0 && writeAll(fd, bytes);
+    if (fd >= 0)
+      ::close(fd);
+    if (!ok || ::rename(tmp.c_str(), path.c_str()) != 0) {
+      why = "cannot write " + path + ": " + std::strerror(errno);
+      ::unlink(tmp.c_str());
+      return std::nullopt;
+    }
+    return path;
+  }
+
+  // Not close-on-exec: the real tool inherits the descriptor, and so does the
+  // linker a compiler driver spawns; /proc/self/fd/<n> names it in each.
+  int fd = ::memfd_create("alea-link-record", MFD_ALLOW_SEALING);
+  if (fd < 0) { // no memfd (old kernel, seccomp): an unnamed file in the temp dir
+    const char *tmpdir = std::getenv("TMPDIR");
+    fd = ::open(tmpdir && tmpdir[0] ? tmpdir : "/tmp", O_TMPFILE | O_RDWR, 0600);
+  }
+  if (fd < 0) {
+    why = std::string("no memfd or O_TMPFILE: ") + std::strerror(errno);
+    return std::nullopt;
+  }
+  if (fd <= 2) { // stdin/out/err were closed: keep ours off those numbers
+    const int high = ::fcntl(fd, F_DUPFD, 3);
+    ::close(fd);
+    fd = high;
+  }
+  if (fd < 0 || !writeAll(fd, bytes)) {
+    why = std::string("cannot write the record: ") + std::strerror(errno);
+    if (fd >= 0)
+      ::close(fd);
+    return std::nullopt;
+  }
+  // Nobody may change it afterwards (memfd only; the seals are a courtesy).
+  ::fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
+  const std::string path = "/proc/self/fd/" + std::to_string(fd);
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
+      st.st_size != static_cast<off_t>(bytes.size())) {
+    why = "/proc is not mounted";
+    ::close(fd);
+    return std::nullopt;
+  }
+  return path;
+}
+
 std::string resolveRealTool(Tool tool, const std::string &requested, const std::string &chain) {
   const std::string self = fileIdOf("/proc/self/exe");
   auto usable = [&](const std::string &path) {
@@ -237,8 +355,9 @@ Decision decide(const Facts &facts, const std::vector<std::string> &args, const 
         }
       }
     }
-    const Plan plan = planCommand(tool, args, c, effective, facts.realTool, plugin);
+    const Plan plan = planCommand(tool, args, c, effective, facts.realTool, plugin, facts.host);
     d.argv = plan.argv;
+    d.record = plan.record;
 
     std::string line = head;
     if (!effective.seed) {
@@ -255,12 +374,17 @@ Decision decide(const Facts &facts, const std::vector<std::string> &args, const 
     }
     for (const auto &note : plan.notes)
       line += " note=\"" + note + "\"";
+    if (plan.record)
+      line += " record=\"" + plan.record->descriptor + "\"";
+    d.logHead = line;
     d.logLine = line + " argv: " + shellJoin(d.argv);
   } catch (const std::exception &e) {
+    d.record.reset();
     d.argv = original;
     d.logLine = head + " mode=pass-through reason=\"internal error: " + e.what() +
                 "\" argv: " + shellJoin(original);
   } catch (...) {
+    d.record.reset();
     d.argv = original;
     d.logLine = head + " mode=pass-through reason=\"internal error\" argv: " + shellJoin(original);
   }
@@ -302,7 +426,7 @@ int runWrapperSteps(Tool tool, const std::vector<std::string> &args, std::string
   // runs us as its linker): that wrapper already randomized, so pass through.
   const bool recursed = !chain.empty();
 
-  // 3-5. decide, plan, describe (no side effects; internal errors fall back)
+  // 3-4. decide, plan, describe (no side effects; internal errors fall back)
   Facts facts;
   facts.tool = tool;
   facts.realTool = realTool;
@@ -323,19 +447,35 @@ int runWrapperSteps(Tool tool, const std::vector<std::string> &args, std::string
                           (::realpath(realTool.c_str(), resolved) &&
                            std::string_view(resolved).find("lld") != std::string::npos);
   }
-  const Decision d = decide(facts, args, settings, ClassifyEnv{isRegularFile, readWholeFile});
+  facts.host = hostTarget();
+  Decision d =
+      decide(facts, args, settings, ClassifyEnv{isRegularFile, readWholeFile, readBytesAt});
   if (d.error)
     return configError(tool, *d.error);
+
+  // 5. the link record: write the object, put its path in place of the placeholder
+  if (d.record && d.record->argIndex < d.argv.size() &&
+      d.argv[d.record->argIndex] == LinkRecordPlaceholder) {
+    std::string why;
+    if (auto path = materializeLinkRecord(*d.record, settings.dryRun, why)) {
+      d.argv[d.record->argIndex] = *path;
+    } else {
+      d.argv.erase(d.argv.begin() + static_cast<std::ptrdiff_t>(d.record->argIndex));
+      d.logHead += " note=\"link record skipped: " + why + "\"";
+    }
+    d.logLine = d.logHead + " argv: " + shellJoin(d.argv);
+  }
   const std::vector<std::string> &finalArgv = d.argv;
   const std::string &logLine = d.logLine;
 
+  // 6. log, or print for a dry run
   appendLog(settings.logFile, logLine);
   if (settings.dryRun) {
     const std::string out = shellJoin(finalArgv) + "\n";
     [[maybe_unused]] ssize_t ignored = ::write(1, out.data(), out.size());
     return 0;
   }
-  // 6. become the real tool
+  // 7. become the real tool
   execOrDie(tool, finalArgv, childEnvironment(settings, newChain));
 }
 

@@ -18,6 +18,7 @@ struct FakeFs {
                               "p.S",     "h.h",    "k.cu",   "f.ll",        "f.bc",  "noext",
                               "libx.so", "crti.o", "crtn.o", "crtbeginS.o", "in.txt"};
   std::map<std::string, std::string> rsp;
+  std::map<std::string, std::string> bytes; // file contents for sniffing link inputs
   ClassifyEnv env() const {
     return {[this](const std::string &p) { return files.count(p) > 0; },
             [this](const std::string &p) -> std::optional<std::string> {
@@ -25,6 +26,13 @@ struct FakeFs {
               if (it == rsp.end())
                 return std::nullopt;
               return it->second;
+            },
+            [this](const std::string &p, std::uint64_t at,
+                   std::size_t n) -> std::optional<std::string> {
+              auto it = bytes.find(p);
+              if (it == bytes.end() || at > it->second.size())
+                return std::nullopt;
+              return it->second.substr(at, n);
             }};
   }
 };
@@ -408,6 +416,102 @@ TEST(Languages, StartupObjects) {
   EXPECT_TRUE(isStartupObject("crtendS.o"));
   EXPECT_FALSE(isStartupObject("scrtch.c"));
   EXPECT_FALSE(isStartupObject("microcrt.o"));
+}
+
+// --- link inputs, for the link record ---------------------------------------------------
+
+namespace {
+
+ElfTarget elf(std::uint8_t cls, std::uint16_t machine, std::uint32_t flags = 0) {
+  ElfTarget t;
+  t.elfClass = cls;
+  t.data = 1;
+  t.machine = machine;
+  t.flags = flags;
+  return t;
+}
+
+// A file system whose objects have real headers (written by the record writer).
+FakeFs withHeaders() {
+  FakeFs fs;
+  fs.bytes["a.o"] = writeLinkRecordObject(elf(2, 62, 0), "x");
+  fs.bytes["b.o"] = writeLinkRecordObject(elf(2, 62, 7), "x");
+  fs.bytes["f.bc"] = std::string("BC\xc0\xde", 4) + std::string(60, '\0');
+  fs.bytes["c.o"] = fs.bytes["f.bc"]; // an -flto object is bitcode
+  std::string so = writeLinkRecordObject(elf(2, 183, 0), "x");
+  so[16] = 3; // ET_DYN
+  fs.bytes["libx.so"] = so;
+  fs.bytes["in.txt"] = "GROUP ( libc.so.6 )";
+  return fs;
+}
+
+} // namespace
+
+TEST(LinkInputs, TargetOfTheFirstElfObject) {
+  const FakeFs fs = withHeaders();
+  auto c = cc({"in.txt", "c.o", "b.o", "a.o", "-o", "p"}, fs);
+  EXPECT_EQ(c.mode, Mode::Link);
+  ASSERT_TRUE(c.elfTarget);
+  EXPECT_EQ(c.elfTarget->flags, 7u); // b.o: the first ELF relocatable in command-line order
+  EXPECT_FALSE(c.bitcodeInput);      // not looked for without -flto
+}
+
+TEST(LinkInputs, SharedLibraryWhenNoObject) {
+  auto c = cc({"a.c", "libx.so"}, withHeaders());
+  EXPECT_EQ(c.mode, Mode::CompileAndLink);
+  ASSERT_TRUE(c.elfTarget);
+  EXPECT_EQ(c.elfTarget->machine, 183u);
+  EXPECT_FALSE(cc({"a.c", "b.c"}, withHeaders()).elfTarget); // sources only
+}
+
+TEST(LinkInputs, ArchiveMemberGivesTheTarget) {
+  FakeFs fs = withHeaders();
+  const std::string member = writeLinkRecordObject(elf(1, 3, 0), "x");
+  char header[61];
+  std::snprintf(header, sizeof header, "%-16s%-12s%-6s%-6s%-8s%-10zu`\n", "m.o/", "0", "0", "0",
+                "644", member.size());
+  fs.bytes["lib.a"] = "!<arch>\n" + std::string(header, 60) + member;
+  auto c = cc({"lib.a", "a.o"}, fs);
+  ASSERT_TRUE(c.elfTarget);
+  EXPECT_EQ(c.elfTarget->elfClass, 1u);
+  EXPECT_EQ(c.elfTarget->machine, 3u);
+}
+
+TEST(LinkInputs, BitcodeIsSeenWithLtoAndAlwaysByTheLinker) {
+  const FakeFs fs = withHeaders();
+  EXPECT_TRUE(cc({"-flto", "a.o", "c.o"}, fs).bitcodeInput);
+  EXPECT_FALSE(cc({"-flto", "a.o", "b.o"}, fs).bitcodeInput);
+  EXPECT_TRUE(ld({"a.o", "f.bc"}, fs).bitcodeInput);
+  EXPECT_FALSE(ld({"a.o", "b.o"}, fs).bitcodeInput);
+}
+
+TEST(LinkInputs, NothingIsReadForCompilesOrWithoutAReader) {
+  FakeFs fs = withHeaders();
+  EXPECT_FALSE(cc({"-c", "a.c"}, fs).elfTarget);
+  ClassifyEnv noReader = fs.env();
+  noReader.readAt = nullptr;
+  EXPECT_FALSE(classify({"a.o", "b.o"}, noReader).elfTarget);
+}
+
+TEST(LinkInputs, OptionsThatPickAnotherTarget) {
+  EXPECT_EQ(cc({"-m32", "a.c"}).targetOption, "-m32");
+  EXPECT_EQ(cc({"--target=aarch64-linux-gnu", "a.c"}).targetOption, "--target=aarch64-linux-gnu");
+  EXPECT_EQ(cc({"-target", "riscv64-linux-gnu", "a.c"}).targetOption, "-target riscv64-linux-gnu");
+  EXPECT_EQ(cc({"-mabi=lp64", "a.c"}).targetOption, "-mabi=lp64");
+  EXPECT_EQ(cc({"-EB", "a.c"}).targetOption, "-EB");
+  EXPECT_EQ(cc({"-march=native", "a.c"}).isaOption, "-march=native");
+  EXPECT_TRUE(cc({"-march=native", "a.c"}).targetOption.empty());
+  EXPECT_TRUE(cc({"-O2", "a.c"}).targetOption.empty());
+  EXPECT_EQ(ld({"-m", "elf_i386", "a.o"}).targetOption, "-m elf_i386");
+  EXPECT_EQ(ld({"-melf_i386", "a.o"}).targetOption, "-melf_i386");
+}
+
+TEST(LinkInputs, DependencyFileIsRecorded) {
+  EXPECT_TRUE(cc({"a.o", "-Wl,--dependency-file=x.d"}).dependencyFile);
+  EXPECT_TRUE(cc({"a.o", "-Xlinker", "--dependency-file", "-Xlinker", "x.d"}).dependencyFile);
+  EXPECT_TRUE(ld({"a.o", "--dependency-file", "x.d"}).dependencyFile);
+  EXPECT_TRUE(ld({"a.o", "--dependency-file=x.d"}).dependencyFile);
+  EXPECT_FALSE(cc({"a.o", "b.o"}).dependencyFile);
 }
 
 // --- the linker (alea-ld) ----------------------------------------------------------------

@@ -94,17 +94,22 @@ TEST(Plan, UserLldChoiceIsKeptAndNonLldSkipsSectionOrder) {
   c.userLinker = "bfd";
   c.nonLldLinker = true;
   p = planCommand(Tool::Cc, {"a.o", "-fuse-ld=bfd"}, c, seeded(7), "/cc", "");
+  // (no ELF input and no host: no link record either)
   EXPECT_EQ(p.argv, (std::vector<std::string>{"/cc", "a.o", "-fuse-ld=bfd"}));
-  ASSERT_EQ(p.notes.size(), 1u);
+  ASSERT_GE(p.notes.size(), 1u);
+  EXPECT_EQ(p.notes[0], "section-order skipped: linker bfd is not lld");
 }
 
 TEST(Plan, NonElfTargetSkipsSectionOrder) {
   auto c = make(Mode::Link, {0});
   c.target = "wasm32-unknown-wasi";
+  c.elfTarget = ElfTarget{}; // (an ELF object among the inputs does not make it ELF)
   auto p = planCommand(Tool::Cc, {"a.o", "--target=wasm32-unknown-wasi"}, c, seeded(7), "/cc", "");
   EXPECT_EQ(p.argv, (std::vector<std::string>{"/cc", "a.o", "--target=wasm32-unknown-wasi"}));
-  ASSERT_EQ(p.notes.size(), 1u);
+  ASSERT_EQ(p.notes.size(), 2u);
   EXPECT_NE(p.notes[0].find("not ELF"), std::string::npos);
+  EXPECT_EQ(p.notes[1], "link record skipped: target wasm32-unknown-wasi is not ELF");
+  EXPECT_FALSE(p.record);
 }
 
 TEST(Plan, LinkerAddsShuffleSectionsDirectly) {
@@ -175,7 +180,10 @@ TEST(LinkOrder, EachOutputOfABuildDrawsItsOwnOrderWhereverItIsBuilt) {
   std::vector<std::string> args;
   std::vector<std::size_t> slots;
   for (int i = 0; i < 10; ++i) {
-    args.push_back("o" + std::to_string(i) + ".o");
+    std::string name = "o"; // (built in steps: GCC 12's -Wrestrict false positive)
+    name += std::to_string(i);
+    name += ".o";
+    args.push_back(name);
     slots.push_back(static_cast<std::size_t>(i));
   }
   auto lib = args, prog = args, progElsewhere = args;
@@ -218,10 +226,10 @@ TEST(Plan, LtoLinkLoadsThePluginIntoLld) {
   c.lto = "-flto";
   auto p = planCommand(Tool::Cc, {"a.o", "-flto"}, c, seeded(7), "/cc", "/p.so");
   const std::string shuffle = "-Wl,--shuffle-sections=*=" + std::to_string(lldShuffleSeed(7));
-  EXPECT_EQ(p.argv, (std::vector<std::string>{"/cc", "-fuse-ld=lld", "-Wl,--undefined-version",
-                                              "-Wl,--load-pass-plugin=/p.so", shuffle, "a.o",
-                                              "-flto"}));
-  ASSERT_EQ(p.notes.size(), 1u);
+  EXPECT_EQ(p.argv,
+            (std::vector<std::string>{"/cc", "-fuse-ld=lld", "-Wl,--undefined-version",
+                                      "-Wl,--load-pass-plugin=/p.so", shuffle, "a.o", "-flto"}));
+  ASSERT_GE(p.notes.size(), 1u);
   EXPECT_NE(p.notes[0].find("in the LTO link"), std::string::npos);
 }
 
@@ -231,9 +239,9 @@ TEST(Plan, LtoLinkPicksLldForThePluginEvenWithoutSectionOrder) {
   auto c = make(Mode::Link, {0});
   c.lto = "-flto=thin";
   auto p = planCommand(Tool::Cc, {"a.o", "-flto=thin"}, c, seeded(7, f), "/cc", "/p.so");
-  EXPECT_EQ(p.argv, (std::vector<std::string>{"/cc", "-fuse-ld=lld", "-Wl,--undefined-version",
-                                              "-Wl,--load-pass-plugin=/p.so", "a.o",
-                                              "-flto=thin"}));
+  EXPECT_EQ(p.argv,
+            (std::vector<std::string>{"/cc", "-fuse-ld=lld", "-Wl,--undefined-version",
+                                      "-Wl,--load-pass-plugin=/p.so", "a.o", "-flto=thin"}));
 }
 
 TEST(Plan, LtoLinkWithAnotherLinkerSaysThePluginIsNotLoaded) {
@@ -256,4 +264,201 @@ TEST(Plan, LinkerOffersThePluginToLld) {
   // Without an installed plugin alea-ld still shuffles.
   p = planCommand(Tool::Ld, {"a.o"}, make(Mode::Link, {0}), seeded(7), "/ld.lld", "");
   EXPECT_EQ(p.argv[1], "--shuffle-sections=*=" + std::to_string(lldShuffleSeed(7)));
+}
+
+// --- the link record ------------------------------------------------------------------
+
+namespace {
+
+ElfTarget x86_64() {
+  ElfTarget t;
+  t.elfClass = 2;
+  t.data = 1;
+  t.machine = 62;
+  return t;
+}
+
+// A link of `objects` plain objects whose first ELF header is x86-64.
+Classification linkOf(std::size_t objects) {
+  Classification c = make(Mode::Link);
+  for (std::size_t i = 0; i < objects; ++i)
+    c.linkOrderSlots.push_back(i);
+  c.elfTarget = x86_64();
+  return c;
+}
+
+std::vector<std::string> objects(std::size_t n) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < n; ++i)
+    out.push_back(std::string(1, static_cast<char>('a' + i)) + ".o");
+  return out;
+}
+
+std::string recordOf(const Plan &p) { return p.record ? p.record->descriptor : "(none)"; }
+
+FactorSet factors(const char *list) {
+  FactorSet f;
+  EXPECT_FALSE(parseFactors(list, f));
+  return f;
+}
+
+} // namespace
+
+TEST(LinkRecord, PlaceholderAfterOurAdditionsBeforeTheUsersArguments) {
+  auto p = planCommand(Tool::Cc, {"a.o", "b.o", "-o", "x"}, linkOf(2), seeded(7), "/cc", "");
+  ASSERT_TRUE(p.record);
+  EXPECT_EQ(p.record->argIndex, 4u);
+  EXPECT_EQ(p.argv[4], LinkRecordPlaceholder);
+  EXPECT_EQ(p.argv[3].rfind("-Wl,--shuffle-sections=", 0), 0u);
+  EXPECT_EQ(p.argv.size(), 9u);
+  EXPECT_EQ(p.record->target, x86_64());
+  EXPECT_FALSE(p.record->persistent);
+  EXPECT_EQ(recordOf(p), "alea-link-v1 seed=0x0000000000000007 factors=link-order,section-order");
+}
+
+TEST(LinkRecord, AleaLdAddsItToo) {
+  auto p = planCommand(Tool::Ld, {"a.o", "b.o"}, linkOf(2), seeded(7), "/ld.lld", "/p.so");
+  ASSERT_TRUE(p.record);
+  EXPECT_EQ(p.argv[p.record->argIndex], LinkRecordPlaceholder);
+  EXPECT_EQ(p.record->argIndex, 3u); // after --load-pass-plugin and --shuffle-sections
+}
+
+TEST(LinkRecord, SaysWhatTheLinkDidNotApply) {
+  // A non-lld linker: the objects are shuffled, the sections are not.
+  auto c = linkOf(3);
+  c.userLinker = "bfd";
+  c.nonLldLinker = true;
+  auto p = planCommand(Tool::Cc, objects(3), c, seeded(1), "/cc", "");
+  EXPECT_EQ(recordOf(p),
+            "alea-link-v1 seed=0x0000000000000001 factors=link-order skipped=section-order");
+  // The user shuffles sections with a seed of their own.
+  c = linkOf(3);
+  c.userShuffleSections = true;
+  p = planCommand(Tool::Cc, objects(3), c, seeded(1), "/cc", "");
+  EXPECT_EQ(recordOf(p),
+            "alea-link-v1 seed=0x0000000000000001 factors=link-order skipped=section-order");
+  // One object: nothing to reorder.
+  p = planCommand(Tool::Cc, objects(1), linkOf(1), seeded(1), "/cc", "");
+  EXPECT_EQ(recordOf(p),
+            "alea-link-v1 seed=0x0000000000000001 factors=section-order skipped=link-order");
+  // alea-ld whose real linker is not lld.
+  c = linkOf(2);
+  c.nonLldLinker = true;
+  p = planCommand(Tool::Ld, objects(2), c, seeded(1), "/usr/bin/ld.bfd", "");
+  EXPECT_EQ(recordOf(p),
+            "alea-link-v1 seed=0x0000000000000001 factors=link-order skipped=section-order");
+}
+
+TEST(LinkRecord, FactorsOffAreNeitherAppliedNorSkipped) {
+  auto p =
+      planCommand(Tool::Cc, objects(3), linkOf(3), seeded(1, factors("function-order")), "/cc", "");
+  EXPECT_EQ(recordOf(p), "alea-link-v1 seed=0x0000000000000001 factors=");
+  p = planCommand(Tool::Cc, objects(3), linkOf(3), seeded(1, FactorSet::none()), "/cc", "");
+  EXPECT_EQ(recordOf(p), "alea-link-v1 seed=0x0000000000000001 factors=");
+  p = planCommand(Tool::Cc, objects(3), linkOf(3), seeded(1, factors("link-order")), "/cc", "");
+  EXPECT_EQ(recordOf(p), "alea-link-v1 seed=0x0000000000000001 factors=link-order");
+}
+
+TEST(LinkRecord, LtoLinkWhenTheLtoLinkLoadsThePlugin) {
+  auto c = linkOf(2);
+  c.lto = "-flto";
+  c.bitcodeInput = true;
+  auto p = planCommand(Tool::Cc, {"a.o", "b.o", "-flto"}, c, seeded(3), "/cc", "/p.so");
+  EXPECT_EQ(recordOf(p),
+            "alea-link-v1 seed=0x0000000000000003 factors=link-order,section-order,lto-link");
+  c.bitcodeInput = false; // -flto, but no bitcode: lld runs no LTO
+  p = planCommand(Tool::Cc, {"a.o", "b.o", "-flto"}, c, seeded(3), "/cc", "/p.so");
+  EXPECT_EQ(recordOf(p), "alea-link-v1 seed=0x0000000000000003 factors=link-order,section-order");
+  // Compiling sources with -flto in the same command: LTO runs.
+  auto cal = linkOf(0);
+  cal.mode = Mode::CompileAndLink;
+  cal.lto = "-flto=thin";
+  p = planCommand(Tool::Cc, {"a.c", "-flto=thin"}, cal, seeded(3), "/cc", "/p.so");
+  EXPECT_EQ(recordOf(p), "alea-link-v1 seed=0x0000000000000003 factors=section-order,lto-link "
+                         "skipped=link-order");
+  // alea-ld offers the plugin; with bitcode among the inputs lld loads it.
+  auto l = linkOf(2);
+  l.bitcodeInput = true;
+  p = planCommand(Tool::Ld, objects(2), l, seeded(3), "/ld.lld", "/p.so");
+  EXPECT_EQ(recordOf(p),
+            "alea-link-v1 seed=0x0000000000000003 factors=link-order,section-order,lto-link");
+  l.nonLldLinker = true; // gold with the LLVMgold plugin: no alea plugin in the LTO link
+  p = planCommand(Tool::Ld, objects(2), l, seeded(3), "/usr/bin/ld.gold", "/p.so");
+  EXPECT_EQ(recordOf(p),
+            "alea-link-v1 seed=0x0000000000000003 factors=link-order skipped=section-order");
+}
+
+TEST(LinkRecord, HostTargetWhenNoInputIsAnElfObject) {
+  auto c = make(Mode::CompileAndLink, {0, 1});
+  ElfTarget host = x86_64();
+  host.flags = 0;
+  auto p = planCommand(Tool::Cc, {"a.c", "b.c"}, c, seeded(1), "/usr/bin/clang-19", "/p.so", host);
+  ASSERT_TRUE(p.record);
+  EXPECT_EQ(p.record->target, host);
+  // -m64 on an x86-64 host changes nothing; -march= does not change x86 headers.
+  c.targetOption = "-m64";
+  c.isaOption = "-march=native";
+  p = planCommand(Tool::Cc, {"-m64", "-march=native", "a.c"}, c, seeded(1), "/cc", "/p.so", host);
+  EXPECT_TRUE(p.record);
+}
+
+TEST(LinkRecord, SkippedWhenTheTargetCannotBeKnown) {
+  const ElfTarget host = x86_64();
+  auto skippedBecause = [](const Plan &p) {
+    EXPECT_FALSE(p.record);
+    for (const auto &n : p.notes)
+      if (n.rfind("link record skipped: ", 0) == 0)
+        return n.substr(21);
+    return std::string("(no note)");
+  };
+  auto c = make(Mode::CompileAndLink, {0});
+  c.targetOption = "-m32";
+  EXPECT_EQ(skippedBecause(planCommand(Tool::Cc, {"-m32", "a.c"}, c, seeded(1), "/cc", "", host)),
+            "no ELF object among the inputs, and -m32 picks the target");
+  c.targetOption = "--target=aarch64-linux-gnu";
+  c.target = "aarch64-linux-gnu";
+  EXPECT_NE(skippedBecause(planCommand(Tool::Cc, {"a.c"}, c, seeded(1), "/cc", "", host))
+                .find("--target=aarch64-linux-gnu picks the target"),
+            std::string::npos);
+  c = make(Mode::CompileAndLink, {0});
+  EXPECT_NE(skippedBecause(planCommand(Tool::Cc, {"a.c"}, c, seeded(1), "/cc", "")) // no host
+                .find("the host's ELF header is unknown"),
+            std::string::npos);
+  EXPECT_NE(skippedBecause(planCommand(Tool::Cc, {"a.c"}, c, seeded(1),
+                                       "/usr/bin/aarch64-linux-gnu-clang-19", "", host))
+                .find("the compiler's name names another target"),
+            std::string::npos);
+  EXPECT_TRUE(
+      planCommand(Tool::Cc, {"a.c"}, c, seeded(1), "/usr/bin/x86_64-linux-gnu-clang-19", "", host)
+          .record);
+  ElfTarget riscv = host;
+  riscv.machine = 243;
+  c.isaOption = "-march=rv64imac";
+  EXPECT_NE(skippedBecause(planCommand(Tool::Cc, {"a.c"}, c, seeded(1), "/cc", "", riscv))
+                .find("-march=rv64imac may change the ELF flags"),
+            std::string::npos);
+  // An ELF object among the inputs decides, whatever the options say.
+  auto withObject = linkOf(1);
+  withObject.targetOption = "-m32";
+  EXPECT_TRUE(
+      planCommand(Tool::Cc, {"-m32", "a.o"}, withObject, seeded(1), "/cc", "", host).record);
+}
+
+TEST(LinkRecord, DependencyFileLinksUseAPersistentFile) {
+  auto c = linkOf(2);
+  c.dependencyFile = true;
+  auto p =
+      planCommand(Tool::Cc, {"a.o", "b.o", "-Wl,--dependency-file=x.d"}, c, seeded(1), "/cc", "");
+  ASSERT_TRUE(p.record);
+  EXPECT_TRUE(p.record->persistent);
+}
+
+TEST(LinkRecord, NoneForCompilesPassThroughOrWithoutSeed) {
+  auto compile = make(Mode::Compile);
+  compile.elfTarget = x86_64();
+  EXPECT_FALSE(planCommand(Tool::Cc, {"-c", "a.c"}, compile, seeded(1), "/cc", "/p.so").record);
+  auto pass = linkOf(2);
+  pass.mode = Mode::PassThrough;
+  EXPECT_FALSE(planCommand(Tool::Cc, objects(2), pass, seeded(1), "/cc", "").record);
+  EXPECT_FALSE(planCommand(Tool::Cc, objects(2), linkOf(2), Settings{}, "/cc", "").record);
 }

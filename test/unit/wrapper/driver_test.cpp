@@ -6,9 +6,15 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fcntl.h>
+#include <fstream>
 #include <new>
 #include <set>
+#include <sstream>
 #include <stdexcept>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace alea::wrapper;
 
@@ -31,7 +37,7 @@ Settings seeded() {
 
 ClassifyEnv files(std::set<std::string> names) {
   return {[names](const std::string &p) { return names.count(p) > 0; },
-          [](const std::string &) -> std::optional<std::string> { return std::nullopt; }};
+          [](const std::string &) -> std::optional<std::string> { return std::nullopt; }, nullptr};
 }
 
 } // namespace
@@ -59,7 +65,7 @@ TEST(Decide, MissingPluginDoesNotMatterWhenNothingIsCompiled) {
 TEST(Decide, InternalErrorRunsTheOriginalCommand) {
   ClassifyEnv throwing{
       [](const std::string &) -> bool { throw std::runtime_error("disk on fire"); },
-      [](const std::string &) -> std::optional<std::string> { return std::nullopt; }};
+      [](const std::string &) -> std::optional<std::string> { return std::nullopt; }, nullptr};
   auto d = decide(facts(), {"-c", "a.c"}, seeded(), throwing);
   EXPECT_FALSE(d.error);
   EXPECT_EQ(d.argv, (std::vector<std::string>{"/usr/bin/clang-19", "-c", "a.c"}));
@@ -69,7 +75,7 @@ TEST(Decide, InternalErrorRunsTheOriginalCommand) {
 TEST(Decide, OutOfMemoryRunsTheOriginalCommand) {
   ClassifyEnv failing{
       [](const std::string &) -> bool { throw std::bad_alloc(); },
-      [](const std::string &) -> std::optional<std::string> { return std::nullopt; }};
+      [](const std::string &) -> std::optional<std::string> { return std::nullopt; }, nullptr};
   auto d = decide(facts(), {"a.o", "b.o"}, seeded(), failing);
   EXPECT_EQ(d.argv, (std::vector<std::string>{"/usr/bin/clang-19", "a.o", "b.o"}));
   EXPECT_NE(d.logLine.find("internal error"), std::string::npos);
@@ -93,4 +99,110 @@ TEST(Decide, LinkerThatIsNotLldGetsNoShuffleSections) {
   for (const auto &a : d.argv)
     EXPECT_EQ(a.find("shuffle-sections"), std::string::npos);
   EXPECT_NE(d.logLine.find("section-order skipped"), std::string::npos);
+}
+
+// --- the link record ----------------------------------------------------------------
+
+namespace {
+
+ElfTarget hostLike() {
+  ElfTarget t;
+  t.elfClass = 2;
+  t.data = 1;
+  t.machine = 62;
+  return t;
+}
+
+std::string slurp(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+} // namespace
+
+TEST(Decide, LinkCarriesTheRecordAndTheLogSaysWhatItRecords) {
+  Facts f = facts();
+  f.host = hostLike();
+  auto d = decide(f, {"a.c", "-o", "p"}, seeded(), files({"a.c", "/alea/lib/AleaPlugin.so"}));
+  ASSERT_TRUE(d.record);
+  EXPECT_EQ(d.argv[d.record->argIndex], LinkRecordPlaceholder);
+  EXPECT_EQ(d.record->target, hostLike());
+  EXPECT_NE(d.logLine.find(" record=\"alea-link-v1 seed=0x000000000000002a factors=section-order "
+                           "skipped=link-order\" argv: "),
+            std::string::npos)
+      << d.logLine;
+  EXPECT_EQ(d.logLine, d.logHead + " argv: " + shellJoin(d.argv));
+}
+
+TEST(Decide, InternalErrorCarriesNoRecord) {
+  ClassifyEnv throwing{[](const std::string &) -> bool { throw std::runtime_error("x"); },
+                       [](const std::string &) -> std::optional<std::string> { return {}; },
+                       nullptr};
+  Facts f = facts();
+  f.host = hostLike();
+  EXPECT_FALSE(decide(f, {"a.c"}, seeded(), throwing).record);
+}
+
+TEST(Materialize, MemfdThatAChildProcessCanOpen) {
+  LinkRecordPlan plan;
+  plan.descriptor = "alea-link-v1 seed=0x0000000000000001 factors=link-order";
+  plan.target = hostLike();
+  std::string why;
+  const auto path = materializeLinkRecord(plan, false, why);
+  ASSERT_TRUE(path) << why;
+  ASSERT_EQ(path->rfind("/proc/self/fd/", 0), 0u) << *path;
+  const int fd = std::atoi(path->c_str() + 14);
+  EXPECT_GE(fd, 3);
+  EXPECT_EQ(::fcntl(fd, F_GETFD) & FD_CLOEXEC, 0); // inherited across exec
+  const std::string expected = writeLinkRecordObject(plan.target, plan.descriptor);
+  EXPECT_EQ(slurp(*path), expected);
+  // What the compiler driver and the linker do: exec a program that opens it.
+  const std::string cmd = "cmp -s " + *path + " " + *path; // resolved in the child
+  EXPECT_EQ(
+      std::system(
+          ("test \"$(wc -c < " + *path + ")\" -eq " + std::to_string(expected.size())).c_str()),
+      0);
+  EXPECT_EQ(std::system(cmd.c_str()), 0);
+  // Sealed: nobody writes into it later.
+  EXPECT_LT(::write(fd, "x", 1), 0);
+  ::close(fd);
+}
+
+TEST(Materialize, DependencyFileLinksGetAContentNamedCacheFile) {
+  char dir[] = "/tmp/alea-record-test-XXXXXX";
+  ASSERT_NE(::mkdtemp(dir), nullptr);
+  const char *old = std::getenv("XDG_CACHE_HOME");
+  const std::string saved = old ? old : "";
+  ::setenv("XDG_CACHE_HOME", dir, 1);
+  LinkRecordPlan plan;
+  plan.descriptor = "alea-link-v1 seed=0x0000000000000002 factors=section-order";
+  plan.target = hostLike();
+  plan.persistent = true;
+  std::string why;
+  // A dry run names the file but writes nothing.
+  const auto dry = materializeLinkRecord(plan, true, why);
+  ASSERT_TRUE(dry) << why;
+  EXPECT_EQ(dry->rfind(std::string(dir) + "/alea/link-records/", 0), 0u) << *dry;
+  struct stat st;
+  EXPECT_NE(::stat(dry->c_str(), &st), 0);
+  const auto path = materializeLinkRecord(plan, false, why);
+  ASSERT_TRUE(path) << why;
+  EXPECT_EQ(*path, *dry);
+  EXPECT_EQ(slurp(*path), writeLinkRecordObject(plan.target, plan.descriptor));
+  ASSERT_EQ(::stat(path->c_str(), &st), 0);
+  const auto mtime = st.st_mtim;
+  // The same record again: the same file, untouched (a build tool sees no change).
+  EXPECT_EQ(materializeLinkRecord(plan, false, why), path);
+  ASSERT_EQ(::stat(path->c_str(), &st), 0);
+  EXPECT_EQ(st.st_mtim.tv_sec, mtime.tv_sec);
+  EXPECT_EQ(st.st_mtim.tv_nsec, mtime.tv_nsec);
+  plan.descriptor += ",x";
+  EXPECT_NE(materializeLinkRecord(plan, false, why), path);
+  if (old)
+    ::setenv("XDG_CACHE_HOME", saved.c_str(), 1);
+  else
+    ::unsetenv("XDG_CACHE_HOME");
+  std::system(("rm -rf '" + std::string(dir) + "'").c_str());
 }

@@ -8,7 +8,10 @@
 // take a separate argument) is data in classify.cpp.
 #pragma once
 
+#include "alea/wrapper/link_record.hpp"
+
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -81,6 +84,12 @@ struct Input {
 struct ClassifyEnv {
   std::function<bool(const std::string &)> isRegularFile;
   std::function<std::optional<std::string>(const std::string &)> readFile;
+  // Up to `n` bytes of a file from `offset` (fewer at its end), or nothing if
+  // it cannot be read. Used on links only, to sniff the inputs (ELF header,
+  // bitcode, archive); may be left empty (then no input is sniffed).
+  std::function<std::optional<std::string>(const std::string &, std::uint64_t offset,
+                                           std::size_t n)>
+      readAt;
 };
 
 struct Classification {
@@ -102,6 +111,12 @@ struct Classification {
   std::string target;               // -target / --target= value, if any
   std::string lto;                  // the -flto* option in effect, if any
   std::string output;               // the -o value, if any
+  // Facts for the link record (links only, see link_record.hpp):
+  std::optional<ElfTarget> elfTarget; // of the first ELF object (else shared library) input
+  bool bitcodeInput = false;          // an input, or an archive's first member, is LLVM bitcode
+  std::string targetOption;    // first option that picks another target (--target, -m32, -EB...)
+  std::string isaOption;       // first -march=/-mcpu=/-mfloat-abi= (e_flags on some machines)
+  bool dependencyFile = false; // the linker writes a dependency file (--dependency-file)
 };
 
 // Whether a target triple links with lld's ELF port (the only one with

@@ -3,22 +3,49 @@
 // decision table, "action" column). Compile adds the layout plugin and, for the
 // section-order factor, -ffunction-sections -fdata-sections; linking permutes the
 // plain object files (link-order) and asks lld to shuffle input sections
-// (section-order). Nothing here runs a process, so the unit tests check the argv.
+// (section-order); every seeded link of an ELF target gets one more input, the
+// link record (link_record.hpp), planned here as a placeholder argument that the
+// driver replaces by the path of the object it writes. Nothing here runs a
+// process, so the unit tests check the argv.
 #pragma once
 
 #include "alea/wrapper/classify.hpp"
 #include "alea/wrapper/config.hpp"
+#include "alea/wrapper/link_record.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace alea::wrapper {
 
+// The placeholder argument of the link record in Plan::argv.
+inline constexpr std::string_view LinkRecordPlaceholder = "@alea-link-record@";
+
+// The link record to add to a link.
+struct LinkRecordPlan {
+  std::string descriptor;   // alea-link-v1 seed=... factors=...
+  ElfTarget target;         // what the object must match
+  std::size_t argIndex = 0; // position of LinkRecordPlaceholder in Plan::argv
+  // The link writes a dependency file: a /proc/self/fd path listed there would
+  // make make/ninja relink every time, so the object goes to a content-named
+  // file in the user's cache instead of a memfd (docs/wrapper.md).
+  bool persistent = false;
+};
+
 struct Plan {
   std::vector<std::string> argv;  // argv[0] = the real tool
   std::vector<std::string> notes; // for the log (e.g. why a factor was skipped)
+  std::optional<LinkRecordPlan> record;
+};
+
+// The link-time factors a link applied and the requested ones it could not
+// apply, in the order of the record (link-order, section-order, lto-link).
+struct LinkFactors {
+  std::vector<std::string> applied;
+  std::vector<std::string> skipped;
 };
 
 // The seed handed to lld's --shuffle-sections=<glob>=<seed>: lld reads a 32-bit
@@ -35,11 +62,14 @@ std::uint32_t lldShuffleSeed(std::uint64_t buildSeed);
 void shuffleLinkOrder(std::vector<std::string> &args, const std::vector<std::size_t> &slots,
                       std::uint64_t seed, std::string_view output = "a.out");
 
-// The final command. `args` exclude argv[0]; `plugin` is the resolved plugin path.
-// Settings without a seed, or a PassThrough classification, give the original
-// arguments unchanged.
+// The final command. `args` exclude argv[0]; `plugin` is the resolved plugin path;
+// `host` is the ELF target of the machine we run on (the link record's target
+// when no input is an ELF object and nothing on the command line picks another
+// target). Settings without a seed, or a PassThrough classification, give the
+// original arguments unchanged.
 Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classification &c,
-                 const Settings &settings, const std::string &realTool, const std::string &plugin);
+                 const Settings &settings, const std::string &realTool, const std::string &plugin,
+                 const std::optional<ElfTarget> &host = std::nullopt);
 
 // POSIX shell quoting of one word / a whole command (one line), for dry runs and logs.
 std::string shellQuote(std::string_view word);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "alea/wrapper/classify.hpp"
+#include "alea/wrapper/command.hpp"
 #include "alea/wrapper/config.hpp"
 
 #include <optional>
@@ -35,12 +36,18 @@ struct Facts {
   bool recursed = false;     // started under another alea wrapper
   std::string defaultPlugin; // <wrapper dir>/../lib/AleaPlugin.so
   long pid = 0;              // for the log line
+  // The ELF header values of the machine we run on (from our own executable),
+  // for a link record when no input is an ELF object.
+  std::optional<ElfTarget> host;
 };
 
 struct Decision {
   std::vector<std::string> argv;    // the command to exec (argv[0] = real tool)
-  std::string logLine;              // the ALEA_LOG line (also written for dry runs)
+  std::string logHead;              // the ALEA_LOG line up to " argv: "
+  std::string logLine;              // logHead + " argv: " + argv (also for dry runs)
   std::optional<std::string> error; // a configuration error (missing plugin)
+  // The link record to write; argv holds LinkRecordPlaceholder at its index.
+  std::optional<LinkRecordPlan> record;
 };
 
 // Classifies, plans and describes one invocation: no side effects beyond the
@@ -48,6 +55,15 @@ struct Decision {
 // with an "internal error" log line: our failure never fails a build.
 Decision decide(const Facts &facts, const std::vector<std::string> &args, const Settings &settings,
                 const ClassifyEnv &fs);
+
+// Writes the link record object where the real tool (and the linker the
+// compiler driver spawns, which inherits our descriptors) can read it, and
+// returns that path: an unnamed memfd (no MFD_CLOEXEC) as /proc/self/fd/<n>,
+// else an O_TMPFILE file; for a link with a dependency file
+// (plan.persistent), a content-named file under $XDG_CACHE_HOME/alea (or
+// ~/.cache/alea), not written in a dry run. Nothing on failure, with `why`.
+std::optional<std::string> materializeLinkRecord(const LinkRecordPlan &plan, bool dryRun,
+                                                 std::string &why);
 
 // Runs the wrapper; returns only if nothing could be executed.
 int runWrapper(Tool tool, int argc, char **argv);

@@ -1,0 +1,73 @@
+// The link record: a tiny ELF relocatable object that the wrapper writes itself
+// (no assembler, no compiler run) and adds to every seeded link, so that each
+// executable, shared object or partial link says which seed and which link-time
+// factors produced it, also when its objects were not compiled by alea
+// (docs/layout.md "The link record", docs/wrapper.md "The link record").
+//
+// The object holds one ELF note in `.note.alea` (SHT_NOTE, SHF_ALLOC, align 4):
+// owner "alea", type 2, descriptor
+//     alea-link-v1 seed=0x<16 hex> factors=<applied>[ skipped=<not applied>]
+// next to the compile-time notes of the plugin (type 1, alea-layout-v1). It also
+// carries an empty `.note.GNU-stack` (without it GNU ld and gold would make the
+// stack executable) and, on x86 and AArch64, a `.note.gnu.property` that claims
+// every AND-feature (IBT, SHSTK, BTI, PAC...), which is true of an object without
+// code and leaves the features of the output exactly what the other inputs give.
+// Everything here is pure: bytes in, bytes out.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace alea::wrapper {
+
+inline constexpr std::uint32_t LinkNoteType = 2;
+inline constexpr std::string_view LinkNoteTag = "alea-link-v1";
+
+// What an input object must agree on with the rest of a link: the linker
+// rejects another class, byte order or machine, and merges e_flags (RISC-V
+// float ABI, ARM EABI version...). Taken from the link's first ELF input.
+struct ElfTarget {
+  std::uint8_t elfClass = 0; // ELFCLASS32 = 1, ELFCLASS64 = 2
+  std::uint8_t data = 0;     // ELFDATA2LSB = 1, ELFDATA2MSB = 2
+  std::uint8_t osabi = 0;    // EI_OSABI
+  std::uint16_t machine = 0; // e_machine
+  std::uint32_t flags = 0;   // e_flags
+  bool operator==(const ElfTarget &) const = default;
+};
+
+// What the first bytes of a link input are.
+enum class InputKind {
+  Other,          // text (a linker script such as libc.so), unknown
+  ElfRelocatable, // ET_REL
+  ElfShared,      // ET_DYN
+  ElfOther,       // ET_EXEC, ET_CORE...
+  Bitcode,        // LLVM bitcode (raw or wrapped): the link runs LTO
+  Archive,        // "!<arch>\n"
+  ThinArchive,    // "!<thin>\n" (members are other files)
+};
+
+// Classifies `bytes` (the start of a file; 64 bytes suffice). For ELF files
+// `target` receives class, byte order, OS ABI, machine and flags.
+InputKind inspectInput(std::string_view bytes, ElfTarget *target = nullptr);
+
+// Where the data of the first real member of a (non-thin) ar archive starts:
+// the symbol and name tables ("/", "//", "/SYM64/", "__.SYMDEF*") are skipped,
+// and a BSD long name ("#1/<n>") is stepped over. `readAt(offset, n)` returns
+// the archive's bytes at `offset`, or nothing past its end.
+std::optional<std::uint64_t> firstArchiveMember(
+    const std::function<std::optional<std::string>(std::uint64_t, std::size_t)> &readAt,
+    int maxMembers = 4);
+
+// The descriptor text, factors in the order given.
+std::string linkNoteText(std::uint64_t seed, const std::vector<std::string> &factors,
+                         const std::vector<std::string> &skipped);
+
+// The complete relocatable object (ELFCLASS32 or 64, either byte order).
+std::string writeLinkRecordObject(const ElfTarget &target, std::string_view descriptor);
+
+} // namespace alea::wrapper

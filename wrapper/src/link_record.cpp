@@ -1,0 +1,299 @@
+// The link record object (link_record.hpp), written byte by byte after the ELF
+// gABI ("ELF Header", "Sections", "Note Section") for either class and byte
+// order, and the sniffing of link inputs that tells the wrapper which target
+// the object must match and whether the link runs LTO.
+//
+// Layout of the object (offsets aligned as each part needs):
+//   ELF header | .note.alea | [.note.gnu.property] | .shstrtab | section headers
+// Sections: 0 null, .note.alea, [.note.gnu.property], .note.GNU-stack (empty),
+// .shstrtab. No symbols, no relocations: the linker only concatenates the notes.
+#include "alea/wrapper/link_record.hpp"
+
+#include <cstdio>
+
+namespace alea::wrapper {
+namespace {
+
+// ELF constants (elf.h is not needed for a dozen numbers; names as in the gABI).
+constexpr std::uint8_t ELFCLASS32 = 1, ELFCLASS64 = 2;
+constexpr std::uint8_t ELFDATA2LSB = 1, ELFDATA2MSB = 2;
+constexpr std::uint16_t ET_REL = 1, ET_EXEC = 2, ET_DYN = 3;
+constexpr std::uint16_t EM_386 = 3, EM_X86_64 = 62, EM_AARCH64 = 183;
+constexpr std::uint32_t SHT_PROGBITS = 1, SHT_STRTAB = 3, SHT_NOTE = 7;
+constexpr std::uint64_t SHF_ALLOC = 2;
+constexpr std::uint32_t NT_GNU_PROPERTY_TYPE_0 = 5;
+// AND-features: a bit survives in the output only if every input sets it.
+constexpr std::uint32_t GNU_PROPERTY_X86_FEATURE_1_AND = 0xc0000002;
+constexpr std::uint32_t X86_FEATURES = 0x1 | 0x2; // IBT, SHSTK
+constexpr std::uint32_t GNU_PROPERTY_AARCH64_FEATURE_1_AND = 0xc0000000;
+constexpr std::uint32_t AARCH64_FEATURES = 0x1 | 0x2 | 0x4; // BTI, PAC, GCS
+
+std::uint64_t readUnsigned(std::string_view b, std::size_t at, std::size_t n, bool big) {
+  std::uint64_t v = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t byte = static_cast<unsigned char>(b[at + i]);
+    v |= big ? byte << (8 * (n - 1 - i)) : byte << (8 * i);
+  }
+  return v;
+}
+
+// Appends integers in the target's byte order.
+class Writer {
+public:
+  explicit Writer(bool bigEndian) : big_(bigEndian) {}
+  void u8(std::uint8_t v) { out_.push_back(static_cast<char>(v)); }
+  void u16(std::uint16_t v) { put(v, 2); }
+  void u32(std::uint32_t v) { put(v, 4); }
+  void u64(std::uint64_t v) { put(v, 8); }
+  void word(std::uint64_t v, bool is64) { put(v, is64 ? 8 : 4); } // Elf32/64_Addr, _Off...
+  void bytes(std::string_view s) { out_.append(s); }
+  void align(std::size_t a) {
+    while (out_.size() % a)
+      out_.push_back('\0');
+  }
+  std::size_t size() const { return out_.size(); }
+  std::string take() { return std::move(out_); }
+
+private:
+  void put(std::uint64_t v, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i)
+      out_.push_back(static_cast<char>(big_ ? v >> (8 * (n - 1 - i)) : v >> (8 * i)));
+  }
+  bool big_;
+  std::string out_;
+};
+
+// One note record (gABI: namesz, descsz, type, name and desc padded to 4).
+void note(Writer &w, std::string_view name, std::uint32_t type, std::string_view desc,
+          std::size_t descSize) {
+  w.u32(static_cast<std::uint32_t>(name.size() + 1));
+  w.u32(static_cast<std::uint32_t>(descSize));
+  w.u32(type);
+  w.bytes(name);
+  w.u8(0);
+  w.align(4);
+  w.bytes(desc);
+  for (std::size_t i = desc.size(); i < descSize; ++i)
+    w.u8(0);
+  w.align(4);
+}
+
+struct Section {
+  std::uint32_t name = 0; // offset in .shstrtab
+  std::uint32_t type = 0;
+  std::uint64_t flags = 0;
+  std::uint64_t offset = 0, size = 0, align = 1;
+};
+
+} // namespace
+
+InputKind inspectInput(std::string_view b, ElfTarget *target) {
+  if (b.substr(0, 8) == "!<arch>\n")
+    return InputKind::Archive;
+  if (b.substr(0, 8) == "!<thin>\n")
+    return InputKind::ThinArchive;
+  if (b.substr(0, 4) == std::string_view("BC\xc0\xde", 4) ||
+      b.substr(0, 4) == std::string_view("\xde\xc0\x17\x0b", 4))
+    return InputKind::Bitcode;
+  if (b.size() < 52 || b.substr(0, 4) != "\x7f"
+                                         "ELF")
+    return InputKind::Other;
+  const auto cls = static_cast<std::uint8_t>(b[4]), data = static_cast<std::uint8_t>(b[5]);
+  if ((cls != ELFCLASS32 && cls != ELFCLASS64) || (data != ELFDATA2LSB && data != ELFDATA2MSB) ||
+      (cls == ELFCLASS64 && b.size() < 64))
+    return InputKind::Other;
+  const bool big = data == ELFDATA2MSB;
+  const auto type = static_cast<std::uint16_t>(readUnsigned(b, 16, 2, big));
+  if (target) {
+    target->elfClass = cls;
+    target->data = data;
+    target->osabi = static_cast<std::uint8_t>(b[7]);
+    target->machine = static_cast<std::uint16_t>(readUnsigned(b, 18, 2, big));
+    // e_flags follows e_entry, e_phoff, e_shoff (3 words of the class's size).
+    target->flags =
+        static_cast<std::uint32_t>(readUnsigned(b, cls == ELFCLASS64 ? 48 : 36, 4, big));
+  }
+  if (type == ET_REL)
+    return InputKind::ElfRelocatable;
+  if (type == ET_DYN)
+    return InputKind::ElfShared;
+  (void)ET_EXEC;
+  return InputKind::ElfOther;
+}
+
+std::optional<std::uint64_t> firstArchiveMember(
+    const std::function<std::optional<std::string>(std::uint64_t, std::size_t)> &readAt,
+    int maxMembers) {
+  std::uint64_t pos = 8; // after "!<arch>\n"
+  for (int k = 0; k < maxMembers; ++k) {
+    const std::optional<std::string> header = readAt(pos, 60);
+    if (!header || header->size() < 60 || (*header)[58] != '`' || (*header)[59] != '\n')
+      return std::nullopt;
+    const std::string_view h = *header;
+    auto decimal = [](std::string_view field) -> std::optional<std::uint64_t> {
+      std::uint64_t v = 0;
+      bool any = false;
+      for (char ch : field) {
+        if (ch == ' ')
+          break;
+        if (ch < '0' || ch > '9')
+          return std::nullopt;
+        v = v * 10 + static_cast<unsigned>(ch - '0');
+        any = true;
+      }
+      return any ? std::optional<std::uint64_t>(v) : std::nullopt;
+    };
+    const auto size = decimal(h.substr(48, 10));
+    if (!size)
+      return std::nullopt;
+    const std::string_view name = h.substr(0, 16);
+    const bool table = name.substr(0, 2) == "/ " || name.substr(0, 3) == "// " ||
+                       name.substr(0, 8) == "/SYM64/ " || name.substr(0, 9) == "__.SYMDEF";
+    if (!table) {
+      if (name.substr(0, 3) == "#1/") { // BSD: the name precedes the data
+        const auto nameLength = decimal(name.substr(3));
+        return nameLength ? std::optional<std::uint64_t>(pos + 60 + *nameLength) : std::nullopt;
+      }
+      return pos + 60;
+    }
+    pos += 60 + *size + (*size & 1); // members are 2-byte aligned
+  }
+  return std::nullopt;
+}
+
+std::string linkNoteText(std::uint64_t seed, const std::vector<std::string> &factors,
+                         const std::vector<std::string> &skipped) {
+  char hex[24];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(seed));
+  auto list = [](const std::vector<std::string> &items) {
+    std::string out;
+    for (const auto &item : items) {
+      if (!out.empty())
+        out += ',';
+      out += item;
+    }
+    return out;
+  };
+  std::string text = std::string(LinkNoteTag) + " seed=0x" + hex + " factors=" + list(factors);
+  if (!skipped.empty())
+    text += " skipped=" + list(skipped);
+  return text;
+}
+
+std::string writeLinkRecordObject(const ElfTarget &target, std::string_view descriptor) {
+  const bool is64 = target.elfClass == ELFCLASS64;
+  const bool big = target.data == ELFDATA2MSB;
+  const std::size_t ehdrSize = is64 ? 64 : 52, shdrSize = is64 ? 64 : 40;
+  const std::size_t wordAlign = is64 ? 8 : 4;
+
+  // Section contents first (the header needs the section-table offset).
+  Writer body(big);
+  body.bytes(std::string(ehdrSize, '\0')); // placeholder, rewritten below
+  std::vector<Section> sections(1);        // [0] SHN_UNDEF
+  std::string names(1, '\0');
+  auto addName = [&names](std::string_view n) {
+    const auto at = static_cast<std::uint32_t>(names.size());
+    names.append(n);
+    names.push_back('\0');
+    return at;
+  };
+
+  // .note.alea: the record; descsz counts the terminating NUL, as the plugin does.
+  body.align(4);
+  Section alea;
+  alea.name = addName(".note.alea");
+  alea.type = SHT_NOTE;
+  alea.flags = SHF_ALLOC;
+  alea.offset = body.size();
+  alea.align = 4;
+  note(body, "alea", LinkNoteType, descriptor, descriptor.size() + 1);
+  alea.size = body.size() - alea.offset;
+  sections.push_back(alea);
+
+  // .note.gnu.property: one AND-feature property with every bit set.
+  std::uint32_t propertyType = 0, propertyBits = 0;
+  if (target.machine == EM_386 || target.machine == EM_X86_64) {
+    propertyType = GNU_PROPERTY_X86_FEATURE_1_AND;
+    propertyBits = X86_FEATURES;
+  } else if (target.machine == EM_AARCH64) {
+    propertyType = GNU_PROPERTY_AARCH64_FEATURE_1_AND;
+    propertyBits = AARCH64_FEATURES;
+  }
+  if (propertyType) {
+    body.align(wordAlign);
+    Section property;
+    property.name = addName(".note.gnu.property");
+    property.type = SHT_NOTE;
+    property.flags = SHF_ALLOC;
+    property.offset = body.size();
+    property.align = wordAlign;
+    // pr_type, pr_datasz, pr_data, padded to the word size (gABI/x86-64 psABI).
+    Writer desc(big);
+    desc.u32(propertyType);
+    desc.u32(4);
+    desc.u32(propertyBits);
+    desc.align(wordAlign);
+    const std::string d = desc.take();
+    note(body, "GNU", NT_GNU_PROPERTY_TYPE_0, d, d.size());
+    property.size = body.size() - property.offset;
+    sections.push_back(property);
+  }
+
+  // .note.GNU-stack: present and not SHF_EXECINSTR = "no executable stack".
+  Section stack;
+  stack.name = addName(".note.GNU-stack");
+  stack.type = SHT_PROGBITS;
+  stack.offset = body.size();
+  sections.push_back(stack);
+
+  Section shstrtab;
+  shstrtab.name = addName(".shstrtab");
+  shstrtab.type = SHT_STRTAB;
+  shstrtab.offset = body.size();
+  shstrtab.size = names.size();
+  sections.push_back(shstrtab);
+  body.bytes(names);
+
+  body.align(wordAlign);
+  const std::uint64_t shoff = body.size();
+  for (const Section &s : sections) {
+    body.u32(s.name);
+    body.u32(s.type);
+    body.word(s.flags, is64);
+    body.word(0, is64); // sh_addr
+    body.word(s.offset, is64);
+    body.word(s.size, is64);
+    body.u32(0); // sh_link
+    body.u32(0); // sh_info
+    body.word(s.type ? s.align : 0, is64);
+    body.word(0, is64); // sh_entsize
+  }
+  std::string object = body.take();
+
+  Writer h(big);
+  h.bytes("\x7f"
+          "ELF");
+  h.u8(target.elfClass);
+  h.u8(target.data);
+  h.u8(1); // EV_CURRENT
+  h.u8(target.osabi);
+  h.bytes(std::string(8, '\0')); // EI_ABIVERSION, padding
+  h.u16(ET_REL);
+  h.u16(target.machine);
+  h.u32(1);            // e_version
+  h.word(0, is64);     // e_entry
+  h.word(0, is64);     // e_phoff
+  h.word(shoff, is64); // e_shoff
+  h.u32(target.flags);
+  h.u16(static_cast<std::uint16_t>(ehdrSize));
+  h.u16(0); // e_phentsize
+  h.u16(0); // e_phnum
+  h.u16(static_cast<std::uint16_t>(shdrSize));
+  h.u16(static_cast<std::uint16_t>(sections.size()));
+  h.u16(static_cast<std::uint16_t>(sections.size() - 1)); // .shstrtab is last
+  const std::string header = h.take();
+  object.replace(0, header.size(), header);
+  return object;
+}
+
+} // namespace alea::wrapper
