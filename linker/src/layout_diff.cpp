@@ -4,7 +4,8 @@
 // local names are not when the symbol-names factor is on, so locals left over
 // after matching by name are paired by size only when that size is unique on
 // both sides (an honest, conservative match) and otherwise counted as
-// "unmatched local".
+// "unmatched local". The gaps before functions (alignment and the code-padding
+// factor's prefix bytes) are compared too.
 #include "alea/linker/layout.hpp"
 
 #include <map>
@@ -38,19 +39,10 @@ LayoutDiff diffLayouts(const Layout &a, const Layout &b) {
   const auto &fa = a.functions;
   const auto &fb = b.functions;
   std::vector<std::size_t> partnerA(fa.size(), None), partnerB(fb.size(), None);
-  // Padding functions take no part in matching: mark them as their own partner
-  // so no step picks them up, then count them.
-  constexpr std::size_t Padding = None - 1;
-  for (std::size_t i = 0; i < fa.size(); ++i)
-    if (fa[i].padding) {
-      partnerA[i] = Padding;
-      ++d.paddingA;
-    }
-  for (std::size_t j = 0; j < fb.size(); ++j)
-    if (fb[j].padding) {
-      partnerB[j] = Padding;
-      ++d.paddingB;
-    }
+  for (const auto &f : fa)
+    d.gapBytesA += f.gap;
+  for (const auto &f : fb)
+    d.gapBytesB += f.gap;
   std::vector<bool> bySize(fa.size(), false);
   auto link = [&](std::size_t i, std::size_t j) {
     partnerA[i] = j;
@@ -120,11 +112,11 @@ LayoutDiff diffLayouts(const Layout &a, const Layout &b) {
   // Ranks among matched functions, in each side's own order.
   std::vector<std::size_t> rankB(fb.size(), None);
   for (std::size_t j = 0, r = 0; j < fb.size(); ++j)
-    if (partnerB[j] != None && partnerB[j] != Padding)
+    if (partnerB[j] != None)
       rankB[j] = r++;
   for (std::size_t i = 0, r = 0; i < fa.size(); ++i) {
     const std::size_t j = partnerA[i];
-    if (j == None || j == Padding)
+    if (j == None)
       continue;
     if (rankB[j] != r)
       ++d.moved;
@@ -138,6 +130,8 @@ LayoutDiff diffLayouts(const Layout &a, const Layout &b) {
     if (oa != ob)
       ++d.lineOffsetChanged;
     ++d.lineOffsetDelta[(ob + 64 - oa) % 64];
+    if (fa[i].gap != fb[j].gap)
+      ++d.gapChanged;
   }
   return d;
 }

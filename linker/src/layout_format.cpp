@@ -53,31 +53,100 @@ std::string percent(std::size_t part, std::size_t whole) {
   return buf;
 }
 
-std::string seedText(const AleaRecord &r) {
-  if (!r.present)
-    return "none (not randomized by alea)";
-  if (!r.valid)
+std::string seedHex(std::uint64_t seed) { return "0x" + hex16(seed); }
+
+// The seed as `alea layout` shows it: the compile-time notes', else the link
+// record's; "none" when alea recorded nothing.
+std::string seedText(const Layout &l) {
+  const AleaRecord &r = l.record;
+  if (r.present && !r.valid)
     return "unreadable note: \"" + r.text + "\"";
-  return "0x" + hex16(r.seed);
+  if (auto seed = l.seed())
+    return seedHex(*seed);
+  if (l.link.present)
+    return "unreadable link record: \"" + l.link.text + "\"";
+  return "none (not randomized by alea)";
 }
 
-std::string recordJson(const AleaRecord &r) {
-  std::ostringstream os;
-  os << "{\"randomized\":" << (r.present && r.valid ? "true" : "false");
-  if (r.present && r.valid) {
-    os << ",\"seed\":\"0x" << hex16(r.seed) << "\",\"factors\":[";
-    for (std::size_t i = 0; i < r.factors.size(); ++i)
-      os << (i ? "," : "") << jsonString(r.factors[i]);
-    os << "]";
+// The `link:` line: the link-time factors, what was not applied, and a seed
+// that is not the compile-time one.
+std::string linkText(const Layout &l) {
+  const LinkRecord &k = l.link;
+  if (!k.present)
+    return "none (no link record)";
+  if (!k.valid)
+    return "unreadable record: \"" + k.text + "\"";
+  std::string out = k.factors.empty() ? "(none)" : joined(k.factors, ",");
+  std::vector<std::string> remarks;
+  if (!k.skipped.empty())
+    remarks.push_back("not applied: " + joined(k.skipped, ","));
+  if (l.record.present && l.record.valid && k.seed != l.record.seed)
+    remarks.push_back("seed " + seedHex(k.seed) + ", not the compile-time seed");
+  if (k.recordCount > 1) // a partial link (-r) linked in brings its own
+    remarks.push_back(std::to_string(k.recordCount) + " link records");
+  if (!remarks.empty())
+    out += " (" + joined(remarks, "; ") + ")";
+  return out;
+}
+
+std::string stringArray(const std::vector<std::string> &items) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i)
+      out += ',';
+    out += jsonString(items[i]);
   }
+  return out + "]";
+}
+
+std::string linkJson(const LinkRecord &k) {
+  if (!k.present)
+    return "null";
+  std::ostringstream os;
+  os << "{\"valid\":" << (k.valid ? "true" : "false");
+  if (k.valid)
+    os << ",\"seed\":\"" << seedHex(k.seed) << "\",\"factors\":" << stringArray(k.factors)
+       << ",\"skipped\":" << stringArray(k.skipped);
+  os << ",\"note\":" << jsonString(k.text) << ",\"records\":" << k.recordCount
+     << ",\"others\":" << stringArray(k.others) << "}";
+  return os.str();
+}
+
+// "alea": compile-time notes (as before) plus "link", the link record.
+std::string recordJson(const Layout &l) {
+  const AleaRecord &r = l.record;
+  std::ostringstream os;
+  os << "{\"randomized\":" << (l.randomized() ? "true" : "false");
+  if (auto seed = l.seed())
+    os << ",\"seed\":\"" << seedHex(*seed) << "\",\"factors\":"
+       << stringArray(r.present && r.valid ? r.factors : std::vector<std::string>{});
   if (r.present)
     os << ",\"note\":" << jsonString(r.text);
   os << ",\"notes\":" << r.noteCount << ",\"consistent\":" << (r.consistent() ? "true" : "false")
-     << ",\"disagreeing\":[";
-  for (std::size_t i = 0; i < r.disagreeing.size(); ++i)
-    os << (i ? "," : "") << jsonString(r.disagreeing[i]);
-  os << "]}";
+     << ",\"disagreeing\":" << stringArray(r.disagreeing) << ",\"link\":" << linkJson(l.link)
+     << "}";
   return os.str();
+}
+
+// "seed <compile-time>  link <link record>" for a --diff header line.
+std::string diffSeeds(const Layout &l) {
+  if (!l.record.present && !l.link.present)
+    return "seed none (not randomized by alea)";
+  std::string out = "seed ";
+  if (!l.record.present)
+    out += "none";
+  else if (!l.record.valid)
+    out += "unreadable";
+  else
+    out += seedHex(l.record.seed);
+  out += "  link ";
+  if (!l.link.present)
+    out += "none";
+  else if (!l.link.valid)
+    out += "unreadable";
+  else
+    out += seedHex(l.link.seed);
+  return out;
 }
 
 } // namespace
@@ -86,14 +155,21 @@ std::string formatLayout(const Layout &l) {
   std::ostringstream os;
   const auto &r = l.record;
   os << "file:        " << l.path << " (" << l.fileType << ")\n";
-  os << "seed:        " << seedText(r) << "\n";
+  os << "seed:        " << seedText(l) << "\n";
   if (r.present && r.valid)
     os << "factors:     " << (r.factors.empty() ? "(none)" : joined(r.factors, ",")) << "\n";
+  else if (!r.present && l.link.present)
+    os << "factors:     none at compile time (no object was compiled by alea)\n";
   if (r.present) {
-    os << "notes:       " << r.noteCount << (r.consistent() ? " (all agree)" : " (DISAGREE)")
-       << "\n";
+    os << "notes:       " << r.noteCount << " compile-time"
+       << (r.consistent() ? " (all agree)" : " (DISAGREE)") << "\n";
     for (const auto &d : r.disagreeing)
       os << "  disagreeing note: " << d << "\n";
+  }
+  if (r.present || l.link.present) {
+    os << "link:        " << linkText(l) << "\n";
+    for (const auto &other : l.link.others)
+      os << "  other link record: " << other << "\n";
   }
   os << "functions:   " << l.functions.size() << (l.fromDynsym ? " (from .dynsym: stripped)" : "")
      << "\n";
@@ -101,19 +177,15 @@ std::string formatLayout(const Layout &l) {
   if (l.functions.empty())
     return os.str();
   os << "\n";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%6s  %-18s  %8s  ", "#", "address", "size");
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%6s  %-18s  %8s  %5s  ", "#", "address", "size", "gap");
   os << buf << "section / name\n";
   for (std::size_t i = 0; i < l.functions.size(); ++i) {
     const auto &f = l.functions[i];
-    std::snprintf(buf, sizeof buf, "%6zu  0x%016llx  %8llu  ", i,
+    std::snprintf(buf, sizeof buf, "%6zu  0x%016llx  %8llu  %5llu  ", i,
                   static_cast<unsigned long long>(f.address),
-                  static_cast<unsigned long long>(f.size));
-    os << buf << f.section << "  " << f.name
-       << (f.padding ? " (alea padding)"
-           : f.local ? " (local)"
-                     : "")
-       << "\n";
+                  static_cast<unsigned long long>(f.size), static_cast<unsigned long long>(f.gap));
+    os << buf << f.section << "  " << f.name << (f.local ? " (local)" : "") << "\n";
   }
   return os.str();
 }
@@ -121,15 +193,14 @@ std::string formatLayout(const Layout &l) {
 std::string layoutToJson(const Layout &l) {
   std::ostringstream os;
   os << "{\"file\":" << jsonString(l.path) << ",\"type\":" << jsonString(l.fileType)
-     << ",\"alea\":" << recordJson(l.record) << ",\"fingerprint\":\"" << hex16(l.fingerprint)
+     << ",\"alea\":" << recordJson(l) << ",\"fingerprint\":\"" << hex16(l.fingerprint)
      << "\",\"from_dynsym\":" << (l.fromDynsym ? "true" : "false")
      << ",\"function_count\":" << l.functions.size() << ",\"functions\":[";
   for (std::size_t i = 0; i < l.functions.size(); ++i) {
     const auto &f = l.functions[i];
     os << (i ? "," : "") << "\n{\"name\":" << jsonString(f.name) << ",\"address\":" << f.address
-       << ",\"size\":" << f.size << ",\"section\":" << jsonString(f.section)
-       << ",\"local\":" << (f.local ? "true" : "false")
-       << ",\"padding\":" << (f.padding ? "true" : "false") << "}";
+       << ",\"size\":" << f.size << ",\"gap\":" << f.gap << ",\"section\":" << jsonString(f.section)
+       << ",\"local\":" << (f.local ? "true" : "false") << "}";
   }
   os << "]}\n";
   return os.str();
@@ -138,16 +209,15 @@ std::string layoutToJson(const Layout &l) {
 std::string formatDiff(const Layout &a, const Layout &b, const LayoutDiff &d) {
   std::ostringstream os;
   const std::size_t m = d.matched();
-  os << "A: " << a.path << "  seed " << seedText(a.record) << "  fingerprint "
-     << hex16(d.fingerprintA) << "\n";
-  os << "B: " << b.path << "  seed " << seedText(b.record) << "  fingerprint "
-     << hex16(d.fingerprintB) << "\n";
+  os << "A: " << a.path << "  " << diffSeeds(a) << "  fingerprint " << hex16(d.fingerprintA)
+     << "\n";
+  os << "B: " << b.path << "  " << diffSeeds(b) << "  fingerprint " << hex16(d.fingerprintB)
+     << "\n";
   os << "layouts:                   " << (d.sameLayout() ? "identical" : "different") << "\n";
   os << "functions:                 A " << d.functionsA << ", B " << d.functionsB << "\n";
   os << "matched:                   " << m << " (" << d.matchedByName << " by name, "
      << d.matchedBySize << " by unique size)\n";
   os << "unmatched locals:          A " << d.unmatchedLocalA << ", B " << d.unmatchedLocalB << "\n";
-  os << "alea padding functions:    A " << d.paddingA << ", B " << d.paddingB << "\n";
   if (!d.onlyInA.empty())
     os << "only in A:                 " << d.onlyInA.size() << " (" << joined(d.onlyInA, ", ")
        << ")\n";
@@ -161,6 +231,9 @@ std::string formatDiff(const Layout &a, const Layout &b, const LayoutDiff &d) {
   os << "cache-line offset changed: " << d.lineOffsetChanged << " of " << m << " ("
      << percent(d.lineOffsetChanged, m) << ")\n";
   os << "size changed:              " << d.sizeChanged << "\n";
+  os << "gap changed:               " << d.gapChanged << " of " << m << " ("
+     << percent(d.gapChanged, m) << ")\n";
+  os << "gap bytes (all functions): A " << d.gapBytesA << ", B " << d.gapBytesB << "\n";
   os << "offset delta mod 64 (bytes: functions):";
   for (std::size_t bin = 0; bin < 8; ++bin) {
     std::size_t n = 0;
@@ -180,21 +253,21 @@ std::string diffToJson(const Layout &a, const Layout &b, const LayoutDiff &d) {
       os << (i ? "," : "") << jsonString(v[i]);
     os << "]";
   };
-  os << "{\"a\":{\"file\":" << jsonString(a.path) << ",\"alea\":" << recordJson(a.record)
+  os << "{\"a\":{\"file\":" << jsonString(a.path) << ",\"alea\":" << recordJson(a)
      << ",\"fingerprint\":\"" << hex16(d.fingerprintA) << "\",\"functions\":" << d.functionsA
-     << "},\"b\":{\"file\":" << jsonString(b.path) << ",\"alea\":" << recordJson(b.record)
+     << "},\"b\":{\"file\":" << jsonString(b.path) << ",\"alea\":" << recordJson(b)
      << ",\"fingerprint\":\"" << hex16(d.fingerprintB) << "\",\"functions\":" << d.functionsB
      << "},\"same_layout\":" << (d.sameLayout() ? "true" : "false")
      << ",\"matched\":" << d.matched() << ",\"matched_by_name\":" << d.matchedByName
      << ",\"matched_by_size\":" << d.matchedBySize << ",\"unmatched_local_a\":" << d.unmatchedLocalA
-     << ",\"unmatched_local_b\":" << d.unmatchedLocalB << ",\"padding_a\":" << d.paddingA
-     << ",\"padding_b\":" << d.paddingB << ",\"only_in_a\":";
+     << ",\"unmatched_local_b\":" << d.unmatchedLocalB << ",\"only_in_a\":";
   names(d.onlyInA);
   os << ",\"only_in_b\":";
   names(d.onlyInB);
   os << ",\"moved\":" << d.moved << ",\"address_changed\":" << d.addressChanged
      << ",\"size_changed\":" << d.sizeChanged << ",\"line_offset_changed\":" << d.lineOffsetChanged
-     << ",\"line_offset_delta\":[";
+     << ",\"gap_changed\":" << d.gapChanged << ",\"gap_bytes_a\":" << d.gapBytesA
+     << ",\"gap_bytes_b\":" << d.gapBytesB << ",\"line_offset_delta\":[";
   for (std::size_t k = 0; k < 64; ++k)
     os << (k ? "," : "") << d.lineOffsetDelta[k];
   os << "],\"pairs\":[";
@@ -206,7 +279,7 @@ std::string diffToJson(const Layout &a, const Layout &b, const LayoutDiff &d) {
        << ",\"name_b\":" << jsonString(y.name) << ",\"by\":\"" << (p.byName ? "name" : "size")
        << "\",\"rank_a\":" << p.rankA << ",\"rank_b\":" << p.rankB << ",\"address_a\":" << x.address
        << ",\"address_b\":" << y.address << ",\"size_a\":" << x.size << ",\"size_b\":" << y.size
-       << "}";
+       << ",\"gap_a\":" << x.gap << ",\"gap_b\":" << y.gap << "}";
   }
   os << "]}\n";
   return os.str();
@@ -215,17 +288,18 @@ std::string diffToJson(const Layout &a, const Layout &b, const LayoutDiff &d) {
 std::string formatDiffFunctions(const Layout &a, const Layout &b, const LayoutDiff &d) {
   std::ostringstream os;
   char buf[160];
-  std::snprintf(buf, sizeof buf, "%6s %6s  %-18s  %-18s  %5s %5s  ", "rank A", "rank B",
-                "address A", "address B", "mod64", "mod64");
+  std::snprintf(buf, sizeof buf, "%6s %6s  %-18s  %-18s  %5s %5s  %5s %5s  ", "rank A", "rank B",
+                "address A", "address B", "mod64", "mod64", "gap A", "gap B");
   os << buf << "name (A / B)\n";
   for (const auto &p : d.pairs) {
     const auto &x = a.functions[p.indexA];
     const auto &y = b.functions[p.indexB];
-    std::snprintf(buf, sizeof buf, "%6zu %6zu  0x%016llx  0x%016llx  %5llu %5llu  ", p.rankA,
-                  p.rankB, static_cast<unsigned long long>(x.address),
+    std::snprintf(buf, sizeof buf, "%6zu %6zu  0x%016llx  0x%016llx  %5llu %5llu  %5llu %5llu  ",
+                  p.rankA, p.rankB, static_cast<unsigned long long>(x.address),
                   static_cast<unsigned long long>(y.address),
                   static_cast<unsigned long long>(x.address % 64),
-                  static_cast<unsigned long long>(y.address % 64));
+                  static_cast<unsigned long long>(y.address % 64),
+                  static_cast<unsigned long long>(x.gap), static_cast<unsigned long long>(y.gap));
     os << buf << x.name;
     if (x.name != y.name)
       os << " / " << y.name << (p.byName ? "" : " (by size)");

@@ -60,11 +60,12 @@ std::uint32_t readWord(const unsigned char *p, bool bigEndian) {
 
 std::size_t align4(std::size_t n) { return (n + 3) & ~std::size_t{3}; }
 
-// Appends the descriptors of the notes named "alea" of type 1 found in `bytes`.
-// Zero padding between notes (section alignment when the linker concatenates
-// input sections) is skipped word by word.
+// Appends the descriptors of the notes named "alea" found in `bytes`: type 1
+// (compile time) to `out`, type 2 (link records) to `linkOut`. Zero padding
+// between notes (section alignment when the linker concatenates input
+// sections) is skipped word by word.
 void collectNotes(const unsigned char *bytes, std::size_t size, bool bigEndian,
-                  std::vector<std::string> &out) {
+                  std::vector<std::string> &out, std::vector<std::string> &linkOut) {
   std::size_t pos = 0;
   while (pos + 12 <= size) {
     const std::uint32_t nameSize = readWord(bytes + pos, bigEndian);
@@ -82,11 +83,11 @@ void collectNotes(const unsigned char *bytes, std::size_t size, bool bigEndian,
     std::string_view name(reinterpret_cast<const char *>(bytes + nameAt), nameSize);
     while (!name.empty() && name.back() == '\0')
       name.remove_suffix(1);
-    if (name == NoteName && type == NoteType) {
+    if (name == NoteName && (type == NoteType || type == LinkNoteType)) {
       std::string desc(reinterpret_cast<const char *>(bytes + descAt), descSize);
       while (!desc.empty() && desc.back() == '\0')
         desc.pop_back();
-      out.push_back(std::move(desc));
+      (type == NoteType ? out : linkOut).push_back(std::move(desc));
     }
     pos = end;
   }
@@ -111,6 +112,57 @@ AleaRecord makeRecord(const std::vector<std::string> &descs) {
   return record;
 }
 
+LinkRecord makeLinkRecord(const std::vector<std::string> &descs) {
+  LinkRecord link;
+  link.recordCount = descs.size();
+  link.present = !descs.empty();
+  if (!link.present)
+    return link;
+  link.text = descs.front();
+  if (auto parsed = parseLinkNoteText(link.text)) {
+    link.valid = true;
+    link.seed = parsed->seed;
+    link.factors = parsed->factors;
+    link.skipped = parsed->skipped;
+  }
+  for (const auto &d : descs)
+    if (d != link.text && std::find(link.others.begin(), link.others.end(), d) == link.others.end())
+      link.others.push_back(d);
+  return link;
+}
+
+// "0x" + 16 hex digits -> value; advances `text`.
+bool takeSeed(std::string_view &text, std::uint64_t &seed) {
+  if (text.size() < 16)
+    return false;
+  seed = 0;
+  for (char c : text.substr(0, 16)) {
+    if (!isHexDigit(c))
+      return false;
+    const unsigned d = c <= '9' ? unsigned(c - '0') : unsigned((c | 0x20) - 'a' + 10);
+    seed = (seed << 4) | d;
+  }
+  text.remove_prefix(16);
+  return true;
+}
+
+// A comma list without empty items (the whole list may be empty).
+bool takeList(std::string_view text, std::vector<std::string> &out) {
+  while (!text.empty()) {
+    const auto comma = text.find(',');
+    const auto item = text.substr(0, comma);
+    if (item.empty())
+      return false;
+    out.emplace_back(item);
+    if (comma == std::string_view::npos)
+      break;
+    text.remove_prefix(comma + 1);
+    if (text.empty())
+      return false; // trailing comma
+  }
+  return true;
+}
+
 // Preferred alias: a global name over a local one, then the smaller name.
 bool preferredOver(const Function &x, const Function &y) {
   if (x.local != y.local)
@@ -129,34 +181,54 @@ std::optional<ParsedNote> parseNoteText(std::string_view text) {
   if (text.substr(0, seedKey.size()) != seedKey)
     return std::nullopt;
   text.remove_prefix(seedKey.size());
-  if (text.size() < 16)
-    return std::nullopt;
   ParsedNote note;
-  for (char c : text.substr(0, 16)) {
-    if (!isHexDigit(c))
-      return std::nullopt;
-    const unsigned d = c <= '9' ? unsigned(c - '0') : unsigned((c | 0x20) - 'a' + 10);
-    note.seed = (note.seed << 4) | d;
-  }
-  text.remove_prefix(16);
+  if (!takeSeed(text, note.seed))
+    return std::nullopt;
   if (text.substr(0, factorsKey.size()) != factorsKey)
     return std::nullopt;
   text.remove_prefix(factorsKey.size());
-  if (text.find_first_of(" \t\n") != std::string_view::npos)
+  if (text.find_first_of(" \t\n") != std::string_view::npos || !takeList(text, note.factors))
     return std::nullopt;
-  while (!text.empty()) {
-    const auto comma = text.find(',');
-    const auto item = text.substr(0, comma);
-    if (item.empty())
+  return note;
+}
+
+std::optional<ParsedLinkNote> parseLinkNoteText(std::string_view text) {
+  constexpr std::string_view seedKey = " seed=0x";
+  constexpr std::string_view factorsKey = " factors=";
+  constexpr std::string_view skippedKey = " skipped=";
+  if (text.substr(0, LinkNoteFormatTag.size()) != LinkNoteFormatTag)
+    return std::nullopt;
+  text.remove_prefix(LinkNoteFormatTag.size());
+  if (text.substr(0, seedKey.size()) != seedKey)
+    return std::nullopt;
+  text.remove_prefix(seedKey.size());
+  ParsedLinkNote note;
+  if (!takeSeed(text, note.seed))
+    return std::nullopt;
+  if (text.substr(0, factorsKey.size()) != factorsKey)
+    return std::nullopt;
+  text.remove_prefix(factorsKey.size());
+  const auto space = text.find(' ');
+  if (!takeList(text.substr(0, space), note.factors))
+    return std::nullopt;
+  if (space != std::string_view::npos) {
+    text.remove_prefix(space);
+    if (text.substr(0, skippedKey.size()) != skippedKey)
       return std::nullopt;
-    note.factors.emplace_back(item);
-    if (comma == std::string_view::npos)
-      break;
-    text.remove_prefix(comma + 1);
-    if (text.empty())
-      return std::nullopt; // trailing comma
+    text.remove_prefix(skippedKey.size());
+    if (text.find_first_of(" \t\n") != std::string_view::npos || !takeList(text, note.skipped) ||
+        note.skipped.empty())
+      return std::nullopt;
   }
   return note;
+}
+
+std::optional<std::uint64_t> Layout::seed() const {
+  if (record.present && record.valid)
+    return record.seed;
+  if (link.present && link.valid)
+    return link.seed;
+  return std::nullopt;
 }
 
 std::string hex16(std::uint64_t value) {
@@ -228,10 +300,11 @@ std::optional<Layout> readLayout(const std::string &path, std::string &error) {
   struct SectionInfo {
     std::string name;
     bool exec = false;
+    std::uint64_t start = 0; // where st_value 0 of the section would be: sh_addr, or 0 in .o
   };
   std::map<std::size_t, SectionInfo> sections;
   Elf_Scn *symtab = nullptr, *dynsym = nullptr;
-  std::vector<std::string> descs;
+  std::vector<std::string> descs, linkDescs;
   for (Elf_Scn *scn = elf_nextscn(file.elf, nullptr); scn; scn = elf_nextscn(file.elf, scn)) {
     GElf_Shdr shdr;
     if (!gelf_getshdr(scn, &shdr)) {
@@ -242,6 +315,7 @@ std::optional<Layout> readLayout(const std::string &path, std::string &error) {
     SectionInfo &info = sections[elf_ndxscn(scn)];
     info.name = name ? name : "";
     info.exec = (shdr.sh_flags & SHF_EXECINSTR) != 0 && shdr.sh_type != SHT_NOBITS;
+    info.start = ehdr.e_type == ET_REL ? 0 : shdr.sh_addr;
     if (shdr.sh_type == SHT_SYMTAB)
       symtab = scn;
     else if (shdr.sh_type == SHT_DYNSYM)
@@ -253,10 +327,11 @@ std::optional<Layout> readLayout(const std::string &path, std::string &error) {
       Elf_Data *data = elf_rawdata(scn, nullptr);
       if (data && data->d_buf)
         collectNotes(static_cast<const unsigned char *>(data->d_buf), data->d_size, bigEndian,
-                     descs);
+                     descs, linkDescs);
     }
   }
   layout.record = makeRecord(descs);
+  layout.link = makeLinkRecord(linkDescs);
 
   // Pass 2: the functions of the static symbol table (or .dynsym if stripped).
   Elf_Scn *symScn = symtab ? symtab : dynsym;
@@ -286,21 +361,32 @@ std::optional<Layout> readLayout(const std::string &path, std::string &error) {
       f.size = sym.st_size;
       f.section = sec->second.name;
       f.local = GELF_ST_BIND(sym.st_info) == STB_LOCAL;
-      f.padding = f.local && f.name.compare(0, PaddingPrefix.size(), PaddingPrefix) == 0;
       auto [it, inserted] = byPlace.try_emplace({sym.st_shndx, sym.st_value}, f);
       if (!inserted && preferredOver(f, it->second)) {
         f.size = std::max(f.size, it->second.size);
         it->second = f;
       }
     }
-    layout.functions.reserve(byPlace.size());
+    std::vector<std::pair<std::size_t, Function>> placed; // (section index, function)
+    placed.reserve(byPlace.size());
     for (auto &[key, f] : byPlace)
-      layout.functions.push_back(std::move(f));
+      placed.emplace_back(key.first, std::move(f));
     // Executables and shared objects: order by address alone (sections there
     // are laid out by address, not by index).
     if (ehdr.e_type != ET_REL)
-      std::stable_sort(layout.functions.begin(), layout.functions.end(),
-                       [](const Function &x, const Function &y) { return x.address < y.address; });
+      std::stable_sort(placed.begin(), placed.end(), [](const auto &x, const auto &y) {
+        return x.second.address < y.second.address;
+      });
+    // Gaps: from the end of the previous function of the same section (its
+    // start for the first one); overlapping symbols give 0.
+    std::map<std::size_t, std::uint64_t> sectionEnd;
+    layout.functions.reserve(placed.size());
+    for (auto &[index, f] : placed) {
+      const auto it = sectionEnd.try_emplace(index, sections[index].start).first;
+      f.gap = f.address > it->second ? f.address - it->second : 0;
+      it->second = std::max(it->second, f.address + f.size);
+      layout.functions.push_back(std::move(f));
+    }
   }
   layout.fingerprint = fingerprint(layout.functions);
   return layout;

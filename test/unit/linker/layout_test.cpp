@@ -6,6 +6,7 @@
 #include "alea/linker/layout.hpp"
 
 #include "alea/random.hpp"
+#include "alea/wrapper/link_record.hpp"
 
 #include <gtest/gtest.h>
 
@@ -17,6 +18,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace al = alea::linker;
@@ -48,15 +50,15 @@ std::string run(const std::string &cmd) {
   return out;
 }
 
-// C source of a hand-made alea note (common brief: name "alea", type 1,
-// descriptor NUL-padded to 4 bytes).
-std::string noteSource(const std::string &var, const std::string &text) {
+// C source of a hand-made alea note (common brief: name "alea", type 1 for the
+// compile-time notes, 2 for link records, descriptor NUL-padded to 4 bytes).
+std::string noteSource(const std::string &var, const std::string &text, int type = 1) {
   const std::size_t n = (text.size() + 1 + 3) & ~std::size_t{3};
   std::ostringstream os;
   os << "struct AleaNote_" << var << " { unsigned namesz, descsz, type; char name[8]; char desc["
      << n << "]; };\n"
      << "__attribute__((section(\".note.alea\"), used, aligned(4))) static const struct AleaNote_"
-     << var << " " << var << " = {5, " << n << ", 1, \"alea\", \"" << text << "\"};\n";
+     << var << " " << var << " = {5, " << n << ", " << type << ", \"alea\", \"" << text << "\"};\n";
   return os.str();
 }
 
@@ -145,6 +147,32 @@ TEST(NoteText, RejectsMalformed) {
   EXPECT_FALSE(al::parseNoteText("alea-layout-v1 seed=0x0000000000000001 factors=a,"));
   EXPECT_FALSE(al::parseNoteText("alea-layout-v1 seed=0x0000000000000001 factors=a,,b"));
   EXPECT_FALSE(al::parseNoteText("alea-layout-v1 seed=1 factors=a"));
+}
+
+TEST(LinkNoteText, ParsesSeedFactorsAndSkipped) {
+  auto n =
+      al::parseLinkNoteText("alea-link-v1 seed=0x000000000000002a factors=link-order,lto-link");
+  ASSERT_TRUE(n);
+  EXPECT_EQ(n->seed, 42u);
+  EXPECT_EQ(n->factors, (std::vector<std::string>{"link-order", "lto-link"}));
+  EXPECT_TRUE(n->skipped.empty());
+  n = al::parseLinkNoteText(
+      "alea-link-v1 seed=0x0000000000000001 factors= skipped=link-order,section-order");
+  ASSERT_TRUE(n);
+  EXPECT_TRUE(n->factors.empty());
+  EXPECT_EQ(n->skipped, (std::vector<std::string>{"link-order", "section-order"}));
+}
+
+TEST(LinkNoteText, RejectsMalformed) {
+  EXPECT_FALSE(al::parseLinkNoteText("alea-layout-v1 seed=0x0000000000000001 factors=a"));
+  EXPECT_FALSE(al::parseLinkNoteText("alea-link-v1 seed=0x01 factors=a"));
+  EXPECT_FALSE(al::parseLinkNoteText("alea-link-v1 seed=0x0000000000000001"));
+  EXPECT_FALSE(al::parseLinkNoteText("alea-link-v1 seed=0x0000000000000001 factors=a,"));
+  EXPECT_FALSE(al::parseLinkNoteText("alea-link-v1 seed=0x0000000000000001 factors=a skipped="));
+  EXPECT_FALSE(al::parseLinkNoteText("alea-link-v1 seed=0x0000000000000001 factors=a other=b"));
+  EXPECT_FALSE(al::parseLinkNoteText("alea-link-v1 seed=0x0000000000000001 factors=a skipped=b c"));
+  // and the compile-time parser does not take a link record
+  EXPECT_FALSE(al::parseNoteText("alea-link-v1 seed=0x0000000000000001 factors=a"));
 }
 
 TEST(Hex16, SixteenLowerCaseDigits) {
@@ -332,6 +360,130 @@ TEST_F(LinkerLayout, ErrorsForMissingTextAndArchiveFiles) {
   EXPECT_NE(error.find("archive"), std::string::npos) << error;
 }
 
+// --- link records ----------------------------------------------------------------
+
+namespace {
+
+const std::string AllFactors = "function-order,global-order,symbol-names,code-padding,"
+                               "stack-offset,link-order,section-order";
+
+std::string compileNote(int seed) {
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016x", seed);
+  return "alea-layout-v1 seed=0x" + std::string(hex) + " factors=" + AllFactors;
+}
+
+std::string lineOf(const std::string &text, const std::string &key) {
+  const auto at = text.find("\n" + key);
+  if (at == std::string::npos)
+    return "(no " + key + " line)";
+  return text.substr(at + 1, text.find('\n', at + 1) - at - 1);
+}
+
+} // namespace
+
+TEST_F(LinkerLayout, LinkRecordIsReadApartFromTheCompileTimeNotes) {
+  writeFile("c1.c", noteSource("c1", compileNote(5)));
+  writeFile("c2.c", noteSource("c2", compileNote(5)));
+  writeFile("l1.c", noteSource("l1",
+                               "alea-link-v1 seed=0x0000000000000005 factors=link-order "
+                               "skipped=section-order",
+                               2));
+  const auto l = mustRead(
+      buildProgram("withlink", {}, path("c1.c") + " " + path("c2.c") + " " + path("l1.c")));
+  EXPECT_EQ(l.record.noteCount, 2u);  // the link record is not a compile-time note
+  EXPECT_TRUE(l.record.consistent()); // and does not disagree with them
+  EXPECT_EQ(l.record.seed, 5u);
+  ASSERT_TRUE(l.link.present);
+  EXPECT_TRUE(l.link.valid);
+  EXPECT_EQ(l.link.seed, 5u);
+  EXPECT_EQ(l.link.factors, std::vector<std::string>{"link-order"});
+  EXPECT_EQ(l.link.skipped, std::vector<std::string>{"section-order"});
+  EXPECT_EQ(l.link.recordCount, 1u);
+  EXPECT_TRUE(l.randomized());
+  const std::string text = al::formatLayout(l);
+  EXPECT_EQ(lineOf(text, "seed:"), "seed:        0x0000000000000005");
+  EXPECT_EQ(lineOf(text, "factors:"), "factors:     " + AllFactors);
+  EXPECT_EQ(lineOf(text, "notes:"), "notes:       2 compile-time (all agree)");
+  EXPECT_EQ(lineOf(text, "link:"), "link:        link-order (not applied: section-order)");
+  const std::string json = al::layoutToJson(l);
+  EXPECT_NE(json.find("\"link\":{\"valid\":true,\"seed\":\"0x0000000000000005\","
+                      "\"factors\":[\"link-order\"],\"skipped\":[\"section-order\"],"),
+            std::string::npos)
+      << json;
+}
+
+TEST_F(LinkerLayout, OnlyALinkRecordReadsAsRandomizedWithItsSeed) {
+  writeFile(
+      "lonly.c",
+      noteSource("lo", "alea-link-v1 seed=0x00000000000004d2 factors=link-order,section-order", 2));
+  const auto l = mustRead(buildProgram("linkonly", {}, path("lonly.c")));
+  EXPECT_FALSE(l.record.present);
+  EXPECT_TRUE(l.randomized());
+  ASSERT_TRUE(l.seed());
+  EXPECT_EQ(*l.seed(), 1234u);
+  const std::string text = al::formatLayout(l);
+  EXPECT_EQ(lineOf(text, "seed:"), "seed:        0x00000000000004d2");
+  EXPECT_EQ(lineOf(text, "factors:"),
+            "factors:     none at compile time (no object was compiled by alea)");
+  EXPECT_EQ(lineOf(text, "notes:"), "(no notes: line)");
+  EXPECT_EQ(lineOf(text, "link:"), "link:        link-order,section-order");
+  const std::string json = al::layoutToJson(l);
+  EXPECT_NE(json.find("\"alea\":{\"randomized\":true,\"seed\":\"0x00000000000004d2\","
+                      "\"factors\":[],\"notes\":0,"),
+            std::string::npos)
+      << json;
+  // --diff shows the compile-time and the link seed of each side.
+  const auto plain = mustRead(buildProgram("plainlink", {}));
+  const std::string diff = al::formatDiff(l, plain, al::diffLayouts(l, plain));
+  EXPECT_NE(diff.find("  seed none  link 0x00000000000004d2  fingerprint "), std::string::npos)
+      << diff;
+  EXPECT_NE(diff.find("  seed none (not randomized by alea)  fingerprint "), std::string::npos);
+}
+
+TEST_F(LinkerLayout, LinkRecordOfAnotherSeedAndOtherRecordsAreShown) {
+  writeFile("c3.c", noteSource("c3", compileNote(1)));
+  writeFile("l2.c", noteSource("l2", "alea-link-v1 seed=0x0000000000000002 factors=link-order", 2));
+  writeFile("l3.c", noteSource("l3", "alea-link-v1 seed=0x0000000000000002 factors=", 2));
+  const auto l = mustRead(
+      buildProgram("twolinks", {}, path("c3.c") + " " + path("l2.c") + " " + path("l3.c")));
+  EXPECT_TRUE(l.record.consistent());
+  EXPECT_EQ(l.link.recordCount, 2u);
+  ASSERT_EQ(l.link.others.size(), 1u);
+  const std::string text = al::formatLayout(l);
+  EXPECT_EQ(lineOf(text, "link:"), "link:        link-order (seed 0x0000000000000002, not the "
+                                   "compile-time seed; 2 link records)");
+  EXPECT_NE(text.find("\n  other link record: alea-link-v1 seed=0x0000000000000002 factors="),
+            std::string::npos);
+  EXPECT_EQ(text.find("DISAGREE"), std::string::npos);
+  const auto d = al::diffLayouts(l, l);
+  EXPECT_NE(al::formatDiff(l, l, d).find("seed 0x0000000000000001  link 0x0000000000000002"),
+            std::string::npos);
+}
+
+TEST_F(LinkerLayout, ReadsWhatTheWrappersRecordWriterWrites) {
+  // Objects of both classes and byte orders, and an x86-64 one linked by lld.
+  const std::string text = "alea-link-v1 seed=0x00000000cafebabe factors=section-order,lto-link";
+  for (auto [cls, data, machine] :
+       {std::tuple<int, int, int>{2, 1, 62}, {1, 1, 3}, {2, 2, 21}, {1, 2, 8}}) {
+    alea::wrapper::ElfTarget t;
+    t.elfClass = static_cast<std::uint8_t>(cls);
+    t.data = static_cast<std::uint8_t>(data);
+    t.machine = static_cast<std::uint16_t>(machine);
+    const std::string name = "record" + std::to_string(machine) + ".o";
+    std::ofstream(path(name), std::ios::binary) << alea::wrapper::writeLinkRecordObject(t, text);
+    const auto l = mustRead(path(name));
+    EXPECT_EQ(l.fileType, "relocatable");
+    EXPECT_TRUE(l.link.valid) << name;
+    EXPECT_EQ(l.link.seed, 0xcafebabeULL);
+    EXPECT_EQ(l.link.factors, (std::vector<std::string>{"section-order", "lto-link"}));
+    EXPECT_FALSE(l.record.present);
+  }
+  const auto linked = mustRead(buildProgram("recordlinked", {}, path("record62.o")));
+  EXPECT_TRUE(linked.link.valid);
+  EXPECT_EQ(*linked.seed(), 0xcafebabeULL);
+}
+
 // --- diff ----------------------------------------------------------------------
 
 TEST_F(LinkerLayout, DiffCountsRankMovesFromOrderingFiles) {
@@ -396,31 +548,80 @@ int main(int argc, char **argv) { (void)argv; return BIG(argc) + T1(argc) + T2(a
   EXPECT_EQ(d.matchedByName + d.matchedBySize + d.unmatchedLocalA, a.functions.size());
 }
 
-TEST_F(LinkerLayout, PaddingFunctionsAreMarkedAndNeverMatched) {
-  // Two builds whose padding function (named like the plugin's) differs in size.
+// --- gaps ------------------------------------------------------------------------
+
+TEST_F(LinkerLayout, GapsAreTheBytesBeforeEachFunction) {
+  // patchable_function_entry(N, N) puts N bytes before the entry, outside the
+  // symbol, as the code-padding factor's prefix data does.
   const char *src = R"(
-static __attribute__((noinline, used)) int __alea_pad_0(int x) { return PADBODY; }
-int main(int argc, char **argv) { (void)argv; return argc - 1; }
+__attribute__((patchable_function_entry(PADN, PADN), noinline)) int f1(int x) { return x * 3 + 1; }
+__attribute__((noinline)) int f2(int x) { return f1(x) + 2; }
+int main(int argc, char **argv) { (void)argv; return f2(argc); }
 )";
-  writeFile("pad.c", src);
-  run(Clang + " -O1 -fuse-ld=lld '-DPADBODY=x+1' -o " + path("pad_a") + " " + path("pad.c"));
-  run(Clang + " -O1 -fuse-ld=lld '-DPADBODY=x*x*x+x*7+(x>>3)' -o " + path("pad_b") + " " +
-      path("pad.c"));
-  const auto a = mustRead(path("pad_a"));
-  const auto b = mustRead(path("pad_b"));
-  std::size_t marked = 0;
-  for (const auto &f : a.functions)
-    if (f.padding) {
-      ++marked;
-      EXPECT_EQ(f.name, "__alea_pad_0");
-    }
-  EXPECT_EQ(marked, 1u);
+  writeFile("gap.c", src);
+  run(Clang + " -O1 -ffunction-sections -DPADN=8 -c -o " + path("gap.o") + " " + path("gap.c"));
+  const auto obj = mustRead(path("gap.o"));
+  std::map<std::string, std::uint64_t> gaps;
+  for (const auto &f : obj.functions)
+    gaps[f.name] = f.gap;
+  // One function per section: the gap is the offset in the section.
+  EXPECT_EQ(gaps, (std::map<std::string, std::uint64_t>{{"f1", 8}, {"f2", 0}, {"main", 0}}));
+
+  // In an executable: the distance from the previous function's end, which
+  // llvm-nm gives independently (sorted by address, sizes in hex).
+  run(Clang + " -O1 -fuse-ld=lld -DPADN=24 -o " + path("gap") + " " + path("gap.c"));
+  const auto exe = mustRead(path("gap"));
+  std::istringstream nm(
+      run(std::string(ALEA_TEST_LLVM_NM) + " -P -n --defined-only " + path("gap")));
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> text; // (address, size)
+  std::string line;
+  while (std::getline(nm, line)) {
+    std::istringstream ls(line);
+    std::string name, type, value, size;
+    if ((ls >> name >> type >> value >> size) && (type == "T" || type == "t") &&
+        std::stoull(size, nullptr, 16) > 0)
+      text.emplace_back(std::stoull(value, nullptr, 16), std::stoull(size, nullptr, 16));
+  }
+  ASSERT_EQ(text.size(), exe.functions.size());
+  for (std::size_t i = 1; i < text.size(); ++i) {
+    EXPECT_EQ(exe.functions[i].address, text[i].first);
+    EXPECT_EQ(exe.functions[i].gap, text[i].first - (text[i - 1].first + text[i - 1].second)) << i;
+  }
+  bool padded = false;
+  for (const auto &f : exe.functions)
+    if (f.name == "f1")
+      padded = f.gap >= 24;
+  EXPECT_TRUE(padded);
+  EXPECT_NE(al::formatLayout(exe).find("    gap  section / name"), std::string::npos);
+  EXPECT_NE(al::layoutToJson(exe).find("\"gap\":"), std::string::npos);
+}
+
+TEST_F(LinkerLayout, DiffCountsChangedGaps) {
+  writeFile("gapd.c", R"(
+__attribute__((patchable_function_entry(PADN, PADN), noinline)) int f1(int x) { return x + 1; }
+__attribute__((noinline)) int f2(int x) { return f1(x) * 2; }
+int main(int argc, char **argv) { (void)argv; return f2(argc); }
+)");
+  run(Clang + " -O1 -ffunction-sections -DPADN=0 -c -o " + path("gapd_a.o") + " " + path("gapd.c"));
+  run(Clang + " -O1 -ffunction-sections -DPADN=16 -c -o " + path("gapd_b.o") + " " +
+      path("gapd.c"));
+  const auto a = mustRead(path("gapd_a.o"));
+  const auto b = mustRead(path("gapd_b.o"));
   const auto d = al::diffLayouts(a, b);
-  EXPECT_EQ(d.paddingA, 1u);
-  EXPECT_EQ(d.paddingB, 1u);
-  EXPECT_EQ(d.matched(), a.functions.size() - 1); // everything but the padding
-  EXPECT_EQ(d.unmatchedLocalA, 0u);
-  EXPECT_NE(al::formatLayout(a).find("__alea_pad_0 (alea padding)"), std::string::npos);
+  EXPECT_EQ(d.matched(), 3u);
+  EXPECT_EQ(d.gapChanged, 1u); // f1
+  EXPECT_EQ(d.gapBytesA, 0u);
+  EXPECT_EQ(d.gapBytesB, 16u);
+  EXPECT_NE(al::formatDiff(a, b, d).find("gap changed:               1 of 3 (33.3%)"),
+            std::string::npos)
+      << al::formatDiff(a, b, d);
+  EXPECT_NE(al::formatDiff(a, b, d).find("gap bytes (all functions): A 0, B 16"),
+            std::string::npos);
+  const std::string json = al::diffToJson(a, b, d);
+  EXPECT_NE(json.find("\"gap_changed\":1,\"gap_bytes_a\":0,\"gap_bytes_b\":16"), std::string::npos)
+      << json;
+  EXPECT_NE(json.find("\"name_a\":\"f1\""), std::string::npos);
+  EXPECT_NE(json.find("\"gap_a\":0,\"gap_b\":16"), std::string::npos) << json;
 }
 
 TEST_F(LinkerLayout, BigEndianObjectNoteIsDecodedInItsByteOrder) {

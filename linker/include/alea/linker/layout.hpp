@@ -1,11 +1,13 @@
 // ELF layout inspection: what alea recorded in a binary and where its functions
 // ended up. readLayout() opens an executable, shared object or relocatable object
-// with libelf and returns the `.note.alea` record (seed and factor set, checked
-// for agreement across all notes the linker concatenated), the functions in
-// address order and a 64-bit layout fingerprint; diffLayouts() compares two
-// layouts (matched functions, rank moves, cache-line offset changes). Formatting
-// as text and JSON lives here too so that `alea layout` is only option parsing.
-// The formats are documented in docs/layout.md.
+// with libelf and returns the `.note.alea` records - the compile-time notes of
+// the plugin (seed and factor set, checked for agreement across all notes the
+// linker concatenated) and the link record of the wrapper (seed and the
+// link-time factors the link applied) - the functions in address order with the
+// gap before each, and a 64-bit layout fingerprint; diffLayouts() compares two
+// layouts (matched functions, rank moves, cache-line offset and gap changes).
+// Formatting as text and JSON lives here too so that `alea layout` is only
+// option parsing. The formats are documented in docs/layout.md.
 #pragma once
 
 #include <array>
@@ -18,13 +20,18 @@
 namespace alea::linker {
 
 // The note contract (common brief): section .note.alea, SHT_NOTE, name "alea",
-// type 1, descriptor `alea-layout-v1 seed=0x<16 hex> factors=<list>`.
+// type 1 (written by the plugin into every object it compiles), descriptor
+// `alea-layout-v1 seed=0x<16 hex> factors=<list>`; type 2 (written by the
+// wrapper into one extra object of every seeded link, wrapper/link_record.hpp),
+// descriptor `alea-link-v1 seed=0x<16 hex> factors=<list>[ skipped=<list>]`.
 inline constexpr std::string_view NoteSectionName = ".note.alea";
 inline constexpr std::string_view NoteName = "alea";
 inline constexpr std::uint32_t NoteType = 1;
 inline constexpr std::string_view NoteFormatTag = "alea-layout-v1";
+inline constexpr std::uint32_t LinkNoteType = 2;
+inline constexpr std::string_view LinkNoteFormatTag = "alea-link-v1";
 
-// What the `.note.alea` notes of one file say.
+// What the compile-time (type 1) `.note.alea` notes of one file say.
 struct AleaRecord {
   bool present = false;             // at least one note named "alea" of type 1
   bool valid = false;               // the first note parsed as alea-layout-v1
@@ -46,6 +53,29 @@ struct ParsedNote {
 };
 std::optional<ParsedNote> parseNoteText(std::string_view text);
 
+// What the link records (type 2) of one file say. A program has one; an
+// object from a partial link (-r) linked into it brings its own, listed as
+// `others` (not a disagreement: each link records what it did).
+struct LinkRecord {
+  bool present = false;             // at least one note named "alea" of type 2
+  bool valid = false;               // the first one parsed as alea-link-v1
+  std::uint64_t seed = 0;           // from the first record
+  std::vector<std::string> factors; // applied at link time: link-order, section-order, lto-link
+  std::vector<std::string> skipped; // on, but not applied by that link
+  std::string text;                 // descriptor text of the first record
+  std::size_t recordCount = 0;      // notes named "alea" of type 2
+  std::vector<std::string> others;  // distinct descriptors other than the first
+};
+
+// Parses an alea-link-v1 descriptor (`skipped=` is optional); nullopt unless
+// well formed.
+struct ParsedLinkNote {
+  std::uint64_t seed = 0;
+  std::vector<std::string> factors;
+  std::vector<std::string> skipped;
+};
+std::optional<ParsedLinkNote> parseLinkNoteText(std::string_view text);
+
 // One defined function (STT_FUNC or STT_GNU_IFUNC, nonzero size, in an
 // executable section). Aliases (same section and address) are folded into one
 // entry named after the preferred alias (global over local, then by name).
@@ -55,20 +85,27 @@ struct Function {
   std::uint64_t size = 0;
   std::string section;
   bool local = false; // STB_LOCAL binding (names may be randomized by alea)
-  // A never-called padding function of the code-padding factor (local, named
-  // PaddingPrefix...): part of the layout, but not matched by diffLayouts.
-  bool padding = false;
+  // Bytes between the end of the previous function of the same section (or
+  // the section's start, for its first function) and this function's start:
+  // alignment padding, and the int3/zero prefix bytes of the code-padding
+  // factor, which sit right before the entry and belong to no symbol.
+  std::uint64_t gap = 0;
 };
-
-inline constexpr std::string_view PaddingPrefix = "__alea_pad_";
 
 struct Layout {
   std::string path;
-  std::string fileType;    // "executable", "shared object", "relocatable", ...
-  bool fromDynsym = false; // no .symtab (stripped): functions from .dynsym
-  AleaRecord record;
+  std::string fileType;            // "executable", "shared object", "relocatable", ...
+  bool fromDynsym = false;         // no .symtab (stripped): functions from .dynsym
+  AleaRecord record;               // compile-time notes
+  LinkRecord link;                 // link records
   std::vector<Function> functions; // sorted by (section index, address)
   std::uint64_t fingerprint = 0;
+  // Randomized by alea: a readable compile-time note or link record.
+  bool randomized() const {
+    return (record.present && record.valid) || (link.present && link.valid);
+  }
+  // The build seed: the compile-time notes' seed, else the link record's.
+  std::optional<std::uint64_t> seed() const;
 };
 
 // Reads `path`; on failure returns nullopt and sets `error` to one line
@@ -78,7 +115,7 @@ std::optional<Layout> readLayout(const std::string &path, std::string &error);
 // Layout fingerprint (docs/layout.md): FNV-1a 64 over, for each function in
 // order, the little-endian 64-bit (address - base, size) where base is the
 // start of the 4 KiB page holding the first function. Names do not enter it, so
-// randomized local names alone do not change it; order, padding and sizes do.
+// randomized local names alone do not change it; order, gaps and sizes do.
 std::uint64_t fingerprint(const std::vector<Function> &functions);
 
 // "0x" is not included: 16 lower-case hex digits.
@@ -87,8 +124,7 @@ std::string hex16(std::uint64_t value);
 // How two layouts differ. Functions are matched by name (unique names, then
 // name+size among duplicated names); remaining local functions are matched by
 // size when that size is unique among the unmatched locals of both sides, and
-// otherwise reported as unmatched locals. alea's padding functions are
-// counted apart and never matched (their names are reused across seeds).
+// otherwise reported as unmatched locals.
 struct MatchedFunction {
   std::size_t indexA = 0, indexB = 0; // into Layout::functions
   std::size_t rankA = 0, rankB = 0;   // rank among matched functions
@@ -98,8 +134,7 @@ struct MatchedFunction {
 struct LayoutDiff {
   std::vector<MatchedFunction> pairs; // in A's order
   std::uint64_t fingerprintA = 0, fingerprintB = 0;
-  std::size_t functionsA = 0, functionsB = 0; // including padding functions
-  std::size_t paddingA = 0, paddingB = 0;
+  std::size_t functionsA = 0, functionsB = 0;
   std::size_t matchedByName = 0, matchedBySize = 0;
   std::size_t unmatchedLocalA = 0, unmatchedLocalB = 0;
   std::vector<std::string> onlyInA, onlyInB; // unmatched global functions
@@ -109,6 +144,8 @@ struct LayoutDiff {
   std::size_t lineOffsetChanged = 0; // address mod 64 differs
   // histogram of (addrB mod 64 - addrA mod 64) mod 64 over matched functions
   std::array<std::size_t, 64> lineOffsetDelta{};
+  std::size_t gapChanged = 0;                 // matched functions whose gap differs
+  std::uint64_t gapBytesA = 0, gapBytesB = 0; // sum of the gaps of all functions
   std::size_t matched() const { return matchedByName + matchedBySize; }
   bool sameLayout() const { return fingerprintA == fingerprintB; }
 };
@@ -120,7 +157,7 @@ std::string formatLayout(const Layout &layout);
 std::string layoutToJson(const Layout &layout);
 std::string formatDiff(const Layout &a, const Layout &b, const LayoutDiff &diff);
 std::string diffToJson(const Layout &a, const Layout &b, const LayoutDiff &diff);
-// One line per matched function: ranks, addresses, cache-line offsets, names.
+// One line per matched function: ranks, addresses, cache-line offsets, gaps, names.
 std::string formatDiffFunctions(const Layout &a, const Layout &b, const LayoutDiff &diff);
 
 } // namespace alea::linker
