@@ -1,6 +1,7 @@
-// `alea layout`: shows what alea recorded in a binary (seed, factors), its
-// function order and layout fingerprint, or compares two binaries' layouts
-// (`--diff A B`). Option parsing only; reading and formatting are in
+// `alea layout`: shows what alea recorded in a binary (seed, compile-time
+// factors, the link record's link-time factors), its function order with the
+// gap before each function and its layout fingerprint, or compares two
+// binaries' layouts (`--diff A B`). Option parsing only; reading and formatting are in
 // alea_linker (linker/include/alea/linker/layout.hpp, docs/layout.md).
 #include "command.hpp"
 
@@ -60,8 +61,8 @@ int runLayout(const LayoutOptions &opts) {
 void setupLayout(CLI::App &app) {
   auto opts = std::make_shared<LayoutOptions>();
   auto *sub = app.add_subcommand(
-      "layout", "Show a binary's recorded seed, factors, function order and layout fingerprint, "
-                "or compare two layouts with --diff A B");
+      "layout", "Show a binary's recorded seed, compile-time and link-time factors, function "
+                "order (with gaps) and layout fingerprint, or compare two layouts with --diff A B");
   sub->add_option("binary", opts->files, "ELF executable, shared object or object file(s)")
       ->required();
   sub->add_flag("--diff", opts->diff, "Compare the layouts of two binaries A B");
@@ -69,7 +70,7 @@ void setupLayout(CLI::App &app) {
   sub->add_flag("--fingerprint", opts->fingerprintOnly,
                 "Print only the layout fingerprint (16 hex digits)");
   sub->add_flag("--functions", opts->functions,
-                "With --diff: one line per matched function (ranks, addresses, offsets)");
+                "With --diff: one line per matched function (ranks, addresses, offsets, gaps)");
   sub->callback([opts] { alea::cli::setExitCode(runLayout(*opts)); });
 }
 
