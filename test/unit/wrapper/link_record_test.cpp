@@ -149,7 +149,13 @@ INSTANTIATE_TEST_SUITE_P(ClassesAndByteOrders, WriterForEachTarget,
                                            target(ELFCLASS64, ELFDATA2LSB, RISCV, 0x5, 0),
                                            target(ELFCLASS64, ELFDATA2LSB, X86_64, 0,
                                                   9 /* FreeBSD */),
-                                           target(ELFCLASS64, ELFDATA2MSB, AARCH64)));
+                                           target(ELFCLASS64, ELFDATA2MSB, AARCH64)),
+                         [](const ::testing::TestParamInfo<ElfTarget> &info) {
+                           const ElfTarget &t = info.param;
+                           return std::string(t.elfClass == ELFCLASS64 ? "Elf64" : "Elf32") +
+                                  (t.data == ELFDATA2LSB ? "Lsb" : "Msb") + "Machine" +
+                                  std::to_string(t.machine) + "Osabi" + std::to_string(t.osabi);
+                         });
 
 TEST(Writer, X86AndAArch64ClaimEveryAndFeatureSoTheOutputKeepsTheOthers) {
   struct Case {
