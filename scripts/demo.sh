@@ -10,8 +10,16 @@ build=${ALEA_BUILD_DIR:-$root/build}
 work=$root/_work/demo
 
 "$root/scripts/setup.sh"
-# Only what the demo runs: the CLI, the wrappers and the plugin.
-ALEA_BUILD_DIR=$build "$root/scripts/build.sh" alea alea-cc alea-c++ alea-ld AleaPlugin
+# Only what the demo runs: the CLI, the wrappers and the plugin. The compiler's
+# output goes to a log, shown only if the build fails.
+mkdir -p "$root/_work"
+echo "demo: building alea into $build (log: _work/build.log)" >&2
+if ! ALEA_BUILD_DIR=$build "$root/scripts/build.sh" alea alea-cc alea-c++ alea-ld AleaPlugin \
+       >"$root/_work/build.log" 2>&1; then
+  tail -40 "$root/_work/build.log" >&2
+  echo "demo: the build failed (full log: _work/build.log)" >&2
+  exit 1
+fi
 
 if [[ ${ALEA_DEMO_FRESH:-0} == 1 ]]; then
   rm -rf "$work"

@@ -996,8 +996,13 @@ std::string mdReport(const Report &r) {
     for (const auto &s : b.systems) {
       o += "| " + mdEscape(s.name) + " | " + g4(s.mean) + " | " + interval(s.ci.interval, g4) +
            " | " + interval(s.bootstrap.interval, g4) + " | " + shapeText(r.levels, s.shape) + " |";
-      for (const auto &l : s.levels)
-        o += " " + pct(l.share) + " |";
+      for (const auto &l : s.levels) {
+        // Appended piece by piece: `" " + pct(...)` trips GCC 12's -Wrestrict
+        // false positive (GCC bug 105329).
+        o += ' ';
+        o += pct(l.share);
+        o += " |";
+      }
       o += "\n";
     }
     if (!b.ratios.empty()) {
