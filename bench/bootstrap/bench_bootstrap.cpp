@@ -143,7 +143,8 @@ RTiming runR(const std::string &script, const std::string &csv, int replicates,
     else if (std::sscanf(line, "cpu_seconds_per_replicate %lf", &x) == 1)
       perRep.cpu = x;
     else if (std::sscanf(line, "interval %lf %lf", &x, &y) == 2)
-      intervalOut = "[" + std::to_string(x) + ", " + std::to_string(y) + "]";
+      intervalOut = std::string("[").append(std::to_string(x)).append(", ").append(
+          std::to_string(y)).append("]"); // (not "[" + ...: GCC 12 -Wrestrict false positive)
   }
   return pclose(p) == 0 ? perRep : RTiming{};
 }

@@ -354,7 +354,9 @@ TEST(Report, TableBuiltDirectlyAsTheRunnerDoes) {
   Table t({"build", "execution"});
   for (int b = 0; b < 3; ++b)
     for (int e = 0; e < 2; ++e) {
-      const std::string bl = "b" + std::to_string(b), el = std::to_string(e);
+      std::string bl = "b"; // (appended: GCC 12 -Wrestrict false positive on "b" + ...)
+      bl += std::to_string(b);
+      const std::string el = std::to_string(e);
       const std::string_view units[] = {bl, el};
       t.add("base", "prog", units, 2.0 + 0.1 * b + 0.01 * e);
       t.add("cand", "prog", units, 1.0 + 0.1 * b + 0.01 * e);
