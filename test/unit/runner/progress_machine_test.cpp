@@ -14,6 +14,11 @@
 #include <optional>
 #include <string>
 
+#include <fcntl.h>
+#include <poll.h>
+#include <termios.h>
+#include <unistd.h>
+
 using namespace alea::runner;
 
 TEST(Progress, PlainLinesWhenNotATerminal) {
@@ -173,4 +178,54 @@ TEST(ToolVersion, WithoutACacheDirectoryToolsAreAskedEachTime) {
   EXPECT_EQ(askToolVersion(cc), "fake clang 1.0");
   EXPECT_EQ(lines(dir.file("calls")), 2);
   EXPECT_EQ(askToolVersion(dir.file("missing")), "");
+}
+
+TEST(Progress, ABarWithTheEtaOnATerminal) {
+  // A pseudo-terminal stands in for the user's terminal: the bar is redrawn in
+  // place (\r, erase line) with done/total, percent, failures and the ETA, and
+  // a message clears the bar before it is printed.
+  int master = ::posix_openpt(O_RDWR | O_NOCTTY);
+  ASSERT_GE(master, 0);
+  ASSERT_EQ(::grantpt(master), 0);
+  ASSERT_EQ(::unlockpt(master), 0);
+  int slave = ::open(::ptsname(master), O_RDWR | O_NOCTTY);
+  ASSERT_GE(slave, 0);
+  struct termios tio;
+  ASSERT_EQ(::tcgetattr(slave, &tio), 0);
+  ::cfmakeraw(&tio); // no \n -> \r\n translation: read back what was written
+  ASSERT_EQ(::tcsetattr(slave, TCSANOW, &tio), 0);
+  std::FILE *f = ::fdopen(slave, "w");
+  ASSERT_NE(f, nullptr);
+  {
+    StreamProgress p(f);
+    p.start(0, 4);
+    p.update(1, 4, 0); // within 100 ms of the last draw: not redrawn
+    ::usleep(120000);
+    p.update(1, 4, 0);
+    p.message("building x");
+    p.update(4, 4, 1); // the last update is always drawn
+    p.finish();
+  }
+  std::fclose(f);
+  std::string text;
+  char buf[4096];
+  for (;;) {
+    struct pollfd pfd{master, POLLIN, 0};
+    if (::poll(&pfd, 1, 200) <= 0)
+      break;
+    ssize_t n = ::read(master, buf, sizeof buf);
+    if (n <= 0)
+      break;
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(master);
+  EXPECT_NE(text.find("\r\033[K[#######.......................] 1/4  25%  failed 0  ETA "),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\r\033[Kbuilding x\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("[##############################] 4/4 100%  failed 1  ETA 0s\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("progress: "), std::string::npos) << "no plain lines on a terminal";
+  EXPECT_EQ(text.find("1/4"), text.rfind("1/4")) << "the throttled update was drawn: " << text;
 }
