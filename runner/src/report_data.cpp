@@ -66,7 +66,28 @@ Expected<CampaignData> loadCampaignData(const std::string &path) {
   return loadCampaignData(*store);
 }
 
+namespace {
+// One read transaction around every query of the report: a campaign may be
+// writing to the store meanwhile (WAL: readers never block the writer), and
+// the counts, measurements and failures must come from one snapshot.
+class ReadSnapshot {
+public:
+  explicit ReadSnapshot(Store &store) : store_(store), active_(store.exec("BEGIN").ok()) {}
+  ~ReadSnapshot() {
+    if (active_)
+      sqlite3_exec(store_.handle(), "COMMIT", nullptr, nullptr, nullptr);
+  }
+  ReadSnapshot(const ReadSnapshot &) = delete;
+  ReadSnapshot &operator=(const ReadSnapshot &) = delete;
+
+private:
+  Store &store_;
+  bool active_;
+};
+} // namespace
+
 Expected<CampaignData> loadCampaignData(Store &store) {
+  ReadSnapshot snapshot(store);
   CampaignData d;
   d.storePath = store.path();
   d.name = store.meta("campaign_name").value_or("");

@@ -22,6 +22,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import time
 
 FAILURES = []
 
@@ -261,6 +262,38 @@ def main():
         r = run([alea, "run", auto, "--dir", adir, "--no-report"])
         check(r.returncode == 0 and "pilot run" not in r.stderr,
               f"auto resume ran a second pilot: {r.stderr}")
+
+        # 6. `alea report` on a campaign that is running: it reads one consistent
+        # snapshot (every recorded execution with its one measurement) and
+        # does not disturb the run.
+        busy = os.path.join(tmp, "busy.toml")
+        with open(busy, "w") as f:
+            f.write('[levels]\nbuilds = 1\nexecutions = 5000\n[measure]\nsource = "none"\n'
+                    '[[system]]\nname = "t"\nbuild = ["true"]\n'
+                    '[[benchmark]]\nname = "t"\ncommand = ["/bin/true"]\n')
+        bdir = os.path.join(tmp, "busy")
+        p = subprocess.Popen([alea, "run", busy, "--dir", bdir, "--no-report"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        seen = []
+        deadline = time.time() + 60
+        while len(seen) < 5 and time.time() < deadline and p.poll() is None:
+            time.sleep(0.2)
+            if not os.path.exists(os.path.join(bdir, "campaign.db")):
+                continue
+            r = run([alea, "report", bdir, "--format", "json"])
+            if r.returncode != 0:
+                check(False, f"report during the run: {r.stderr}")
+                break
+            c = json.loads(r.stdout)["campaign"]
+            seen.append((c["executions"], c["measurements"]))
+            check(c["executions"] == c["measurements"],
+                  f"report during the run: {c['executions']} executions but "
+                  f"{c['measurements']} measurements (not one snapshot)")
+        running = p.poll() is None
+        p.kill()
+        p.wait()
+        check(len(seen) >= 2 and running, f"reports taken while the campaign ran: {seen}")
+        check(seen == sorted(seen), f"reports went backwards: {seen}")
 
     if FAILURES:
         print(f"{len(FAILURES)} check(s) failed")
