@@ -304,6 +304,35 @@ TEST(FormatText, TheSentence) {
   EXPECT_NE(u.find("95% CI unbounded (Fieller; bootstrap ["), std::string::npos) << u;
 }
 
+TEST(FormatText, TheRatioInWords) {
+  // Table V's interval [0.110, 1.725] straddles 1: from 72.5% slower to 89.0% faster.
+  Report r = table5Report();
+  EXPECT_NE(formatReport(r, Format::Text)
+                .find("    in words: new is 38.1% faster than old across code layouts, 95% CI "
+                      "from 72.5% slower to 89.0% faster (Fieller)\n"),
+            std::string::npos)
+      << formatReport(r, Format::Text);
+  // Both limits on one side.
+  auto &x = r.benchmarks[0].ratios[0];
+  x.fieller = Interval{0.948, 0.975};
+  x.estimate = 0.962;
+  EXPECT_NE(formatReport(r, Format::Text)
+                .find("in words: new is 3.8% faster than old across code layouts, 95% CI 2.5% to "
+                      "5.2% faster (Fieller)"),
+            std::string::npos);
+  x.fieller = Interval{1.020, 1.100};
+  x.estimate = 1.060;
+  EXPECT_NE(formatReport(r, Format::Text)
+                .find("in words: new is 6.0% slower than old across code layouts, 95% CI 2.0% to "
+                      "10.0% slower (Fieller)"),
+            std::string::npos);
+  const std::string u = formatReport(unboundedReport(), Format::Text);
+  EXPECT_NE(u.find("95% CI unbounded (Fieller: the baseline's mean is not significantly "
+                   "different from 0)"),
+            std::string::npos)
+      << u;
+}
+
 TEST(FormatCsv, OneRowPerStatistic) {
   Report r = table5Report();
   const std::string c = formatReport(r, Format::Csv);
