@@ -19,6 +19,10 @@ grep -q "alea-detect: CXX Clang 19\." "$work.configure.out" || fail "CMake did n
 grep -q "CMAKE_C_COMPILER:.*alea-cc" "$work/CMakeCache.txt" || fail "CMake does not use alea-cc"
 grep -q "CMAKE_CXX_COMPILER:.*alea-c++" "$work/CMakeCache.txt" || fail "CMake does not use alea-c++"
 cmake --build "$work" -j2 || fail "building the CMake project failed"
+# A second build has nothing to do: nothing alea adds (the link record is an
+# inherited memfd) makes Ninja think an input changed.
+ninja -C "$work" -n -d explain >"$work.rebuild.out" 2>&1 || fail "ninja -n failed"
+grep -q "no work to do" "$work.rebuild.out" || { cat "$work.rebuild.out"; fail "the second build is not a no-op"; }
 (cd "$work" && ctest --output-on-failure) || fail "the CMake project's test failed"
 check_recorded "$work/detect" "$seed"
 note "cmake detection: PASS"
