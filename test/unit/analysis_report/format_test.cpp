@@ -6,6 +6,7 @@
 #include "alea/analysis/format.hpp"
 #include "alea/analysis/planner.hpp"
 #include "alea/analysis/report.hpp"
+#include "suite_fixture.hpp"
 
 #include <gtest/gtest.h>
 
@@ -572,19 +573,9 @@ TEST(FormatPlans, CountsBelowFiveSayRunAtLeastFive) {
 
 namespace {
 
-// As report_test's suite: cand 10% faster on b1 and b2, equal on b3.
+// The shared suite (suite_fixture.hpp): cand 10% faster on b1 and b2, equal on b3.
 Report touatiSuiteReport() {
-  Table t({"build", "iteration"});
-  for (const char *bench : {"b1", "b2", "b3"})
-    for (int b = 0; b < 4; ++b)
-      for (int i = 0; i < 3; ++i) {
-        const std::string bl = std::to_string(b), il = std::to_string(i);
-        const std::string_view units[] = {bl, il};
-        const double scale = bench[1] == '2' ? 2.0 : 1.0;
-        const double base = scale * (1.0 + 0.01 * b) + 0.001 * i;
-        t.add("base", bench, units, base);
-        t.add("cand", bench, units, bench[1] == '3' ? base : base - 0.1 * scale);
-      }
+  Table t = test::touatiSuiteTable();
   auto r = buildReport(t);
   EXPECT_TRUE(r.ok());
   return *r;

@@ -28,6 +28,20 @@ Classification make(Mode mode, std::vector<std::size_t> slots = {}) {
   return c;
 }
 
+// n object files o0.o ... and the slots they occupy (all of them).
+std::pair<std::vector<std::string>, std::vector<std::size_t>> numberedObjects(int n) {
+  std::vector<std::string> args;
+  std::vector<std::size_t> slots;
+  for (int i = 0; i < n; ++i) {
+    std::string name = "o"; // (built in steps: GCC 12's -Wrestrict false positive)
+    name += std::to_string(i);
+    name += ".o";
+    args.push_back(name);
+    slots.push_back(static_cast<std::size_t>(i));
+  }
+  return {args, slots};
+}
+
 } // namespace
 
 TEST(Plan, NoSeedKeepsTheOriginalArguments) {
@@ -146,15 +160,7 @@ TEST(LinkOrder, OnlySlotsMoveAndTheyArePermuted) {
 }
 
 TEST(LinkOrder, SameSeedSameOrderOtherSeedOtherOrder) {
-  std::vector<std::string> args;
-  std::vector<std::size_t> slots;
-  for (int i = 0; i < 12; ++i) {
-    std::string name = "o"; // (built in steps: GCC 12's -Wrestrict false positive)
-    name += std::to_string(i);
-    name += ".o";
-    args.push_back(name);
-    slots.push_back(i);
-  }
+  auto [args, slots] = numberedObjects(12);
   auto a = args, b = args, c = args;
   shuffleLinkOrder(a, slots, 42);
   shuffleLinkOrder(b, slots, 42);
@@ -177,15 +183,7 @@ TEST(LinkOrder, MatchesTheCommonFisherYatesStream) {
 }
 
 TEST(LinkOrder, EachOutputOfABuildDrawsItsOwnOrderWhereverItIsBuilt) {
-  std::vector<std::string> args;
-  std::vector<std::size_t> slots;
-  for (int i = 0; i < 10; ++i) {
-    std::string name = "o"; // (built in steps: GCC 12's -Wrestrict false positive)
-    name += std::to_string(i);
-    name += ".o";
-    args.push_back(name);
-    slots.push_back(static_cast<std::size_t>(i));
-  }
+  auto [args, slots] = numberedObjects(10);
   auto lib = args, prog = args, progElsewhere = args;
   shuffleLinkOrder(lib, slots, 42, "libz.so.1.2.13");
   shuffleLinkOrder(prog, slots, 42, "minigzip");
