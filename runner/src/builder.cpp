@@ -54,7 +54,7 @@ std::string compilerVersions(const std::vector<std::string> &env) {
       continue;
     auto it = cache.find(tool);
     if (it == cache.end())
-      it = cache.emplace(tool, toolVersion(tool)).first;
+      it = cache.emplace(tool, toolVersion(compilerBehind(tool, env))).first;
     out += (out.empty() ? "" : "; ") + std::string(var) + "=" + tool;
     if (!it->second.empty())
       out += " (" + it->second + ")";

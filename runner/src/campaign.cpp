@@ -81,14 +81,19 @@ std::vector<std::string> machineCompilers(const CampaignConfig &cfg) {
 }
 
 // The compilers a build asks for their versions (builder.cpp: CC and CXX of
-// the build environment, the wrappers unless the system sets its own).
+// the build environment, the wrappers unless the system sets its own, each
+// answered by the real compiler behind it).
 std::vector<std::string> buildCompilers(const CampaignConfig &cfg, const CampaignOptions &opts) {
   std::vector<std::string> tools;
   for (const auto &s : cfg.systems) {
+    std::vector<std::string> env; // the system's own settings, as the build sees them
+    for (const auto &[k, v] : s.env)
+      env.push_back(k + "=" + v);
     auto cc = s.env.find("CC"), cxx = s.env.find("CXX");
-    tools.push_back(cc != s.env.end() ? cc->second : (fs::path(opts.toolDir) / "alea-cc").string());
-    tools.push_back(cxx != s.env.end() ? cxx->second
-                                       : (fs::path(opts.toolDir) / "alea-c++").string());
+    tools.push_back(compilerBehind(
+        cc != s.env.end() ? cc->second : (fs::path(opts.toolDir) / "alea-cc").string(), env));
+    tools.push_back(compilerBehind(
+        cxx != s.env.end() ? cxx->second : (fs::path(opts.toolDir) / "alea-c++").string(), env));
   }
   return tools;
 }

@@ -3,6 +3,8 @@
 #include "alea/runner/machine.hpp"
 
 #include "alea/runner/executor.hpp"
+#include "alea/wrapper/config.hpp"
+#include "alea/wrapper/driver.hpp"
 
 #include <cmath>
 #include <cstdlib>
@@ -57,47 +59,19 @@ std::vector<std::string> processEnvironment() {
   return env;
 }
 
-// Runs `<tool> <args...>` with this process's environment plus `extraEnv`;
-// the first line of what it printed, or "" when it could not run or failed.
-std::string firstLineOf(const std::vector<std::string> &argv,
-                        const std::vector<std::string> &extraEnv = {}) {
+// Runs `<tool> <args...>` with this process's environment; the first line of
+// what it printed, or "" when it could not run or failed.
+std::string firstLineOf(const std::vector<std::string> &argv) {
   LocalExecutor exec;
   ExecutionRequest req;
   req.argv = argv;
   req.env = processEnvironment();
-  for (const auto &extra : extraEnv) {
-    const std::string key = extra.substr(0, extra.find('=') + 1);
-    std::erase_if(req.env, [&](const std::string &e) { return e.rfind(key, 0) == 0; });
-    req.env.push_back(extra);
-  }
   req.timeoutSeconds = 10;
   ExecutionResult r = exec.run(req);
   if (r.spawnFailed || r.output.exitCode != 0)
     return {};
   std::string text = r.output.stdoutText.empty() ? r.output.stderrTail : r.output.stdoutText;
   return text.substr(0, text.find('\n'));
-}
-
-// The first word of a line printed by the wrappers' dry run (shellJoin: plain
-// words, or single-quoted with '\'' for a quote).
-std::string firstShellWord(const std::string &line) {
-  std::string word;
-  std::size_t i = 0;
-  while (i < line.size() && line[i] != ' ') {
-    if (line[i] == '\'') {
-      std::size_t close = line.find('\'', i + 1);
-      if (close == std::string::npos)
-        return {};
-      word += line.substr(i + 1, close - i - 1);
-      i = close + 1;
-    } else if (line[i] == '\\' && i + 1 < line.size()) {
-      word += line[i + 1];
-      i += 2;
-    } else {
-      word += line[i++];
-    }
-  }
-  return word;
 }
 
 // The persistent answer cache: one line per tool, "<identity>\t<answer>", in
@@ -169,27 +143,7 @@ void storeVersion(const std::string &identity, const std::string &version) {
   ::close(fd);
 }
 
-bool isAleaWrapper(const std::string &tool) {
-  std::string base = std::filesystem::path(tool).filename().string();
-  return base == "alea-cc" || base == "alea-c++";
-}
-
-std::string queryToolVersion(const std::string &tool);
-
-// alea's wrappers answer --version with their real compiler's answer; their
-// dry run names that compiler in a few ms, so the answer comes from the
-// compiler's own (cached) entry.
-std::string queryWrapperVersion(const std::string &wrapper) {
-  std::string line = firstLineOf({wrapper, "--version"}, {"ALEA_DRY_RUN=1"});
-  std::string real = firstShellWord(line);
-  if (real.empty() || isAleaWrapper(real))
-    return firstLineOf({wrapper, "--version"});
-  return queryToolVersion(real);
-}
-
 std::string queryToolVersion(const std::string &tool) {
-  if (isAleaWrapper(tool))
-    return queryWrapperVersion(tool);
   const std::string identity = toolIdentity(tool);
   if (std::optional<std::string> v = cachedVersion(identity))
     return *v;
@@ -222,6 +176,19 @@ std::shared_future<std::string> versionFuture(const std::string &tool, std::laun
 } // namespace
 
 std::string askToolVersion(const std::string &tool) { return queryToolVersion(tool); }
+
+std::string compilerBehind(const std::string &tool, const std::vector<std::string> &env) {
+  const std::string base = std::filesystem::path(tool).filename().string();
+  if (base != "alea-cc" && base != "alea-c++")
+    return tool;
+  // What the wrapper itself would run (driver.cpp): ALEA_CC/ALEA_CXX of the
+  // build's environment, else the default compiler on PATH; resolved here, in
+  // process, instead of asking the wrapper (a process start per compiler).
+  const auto kind = base == "alea-cc" ? alea::wrapper::Tool::Cc : alea::wrapper::Tool::Cxx;
+  std::string real = alea::wrapper::resolveRealTool(
+      kind, envValue(env, alea::wrapper::realToolVariable(kind)), /*chain=*/"");
+  return real.empty() ? tool : real;
+}
 
 std::string toolVersion(const std::string &tool) {
   return versionFuture(tool, std::launch::deferred).get();

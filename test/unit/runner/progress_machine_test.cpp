@@ -156,17 +156,21 @@ TEST(ToolVersion, AnswersAreCachedUntilTheToolChanges) {
   EXPECT_EQ(lines(dir.file("calls")), 2);
 }
 
-TEST(ToolVersion, WrappersAnswerForTheCompilerTheirDryRunNames) {
+TEST(ToolVersion, WrappersAreAnsweredByTheCompilerBehindThem) {
   test::TempDir dir;
-  ScopedEnv cache("XDG_CACHE_HOME", dir.file("cache"));
   std::string cc = fakeCompiler(dir, "real cc", "real clang 19");
-  // Like alea-cc: under ALEA_DRY_RUN=1 it prints the command it would run.
-  std::string wrapper = dir.write(
-      "alea-cc", "#!/bin/sh\n[ \"$ALEA_DRY_RUN\" = 1 ] || exit 9\necho \"'" + cc + "' --version\"\n");
-  std::filesystem::permissions(wrapper, std::filesystem::perms::owner_all);
-  EXPECT_EQ(askToolVersion(wrapper), "real clang 19");
-  EXPECT_EQ(askToolVersion(cc), "real clang 19");
-  EXPECT_EQ(lines(dir.file("calls")), 1);
+  std::string cxx = fakeCompiler(dir, "real c++", "real clang++ 19");
+  // ALEA_CC / ALEA_CXX of the build's environment name the real compilers.
+  const std::vector<std::string> env = {"PATH=/usr/bin:/bin", "ALEA_CC=" + cc,
+                                        "ALEA_CXX=" + cxx};
+  EXPECT_EQ(compilerBehind("/opt/alea/bin/alea-cc", env), cc);
+  EXPECT_EQ(compilerBehind("/opt/alea/bin/alea-c++", env), cxx);
+  // Any other compiler is itself; a wrapper whose compiler is missing too.
+  EXPECT_EQ(compilerBehind("/usr/bin/gcc", env), "/usr/bin/gcc");
+  EXPECT_EQ(compilerBehind("/opt/alea/bin/alea-cc", {"ALEA_CC=/nonexistent/cc"}),
+            "/opt/alea/bin/alea-cc");
+  ScopedEnv cache("XDG_CACHE_HOME", dir.file("cache"));
+  EXPECT_EQ(askToolVersion(compilerBehind("alea-cc", env)), "real clang 19");
 }
 
 TEST(ToolVersion, WithoutACacheDirectoryToolsAreAskedEachTime) {

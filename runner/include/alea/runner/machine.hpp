@@ -38,9 +38,14 @@ std::string toolVersion(const std::string &tool);
 // The same answer without the per-process memo: from the persistent cache
 // ($XDG_CACHE_HOME or ~/.cache, alea/tool-versions) when the tool's file is
 // unchanged (same path, resolved file, device, inode, size and mtime), else
-// by running it and recording the answer. alea's own wrappers (alea-cc,
-// alea-c++) are answered for the real compiler their dry run names.
+// by running it and recording the answer.
 std::string askToolVersion(const std::string &tool);
+
+// The compiler that `tool` runs in a build with environment `env`: for alea's
+// own wrappers (alea-cc, alea-c++) the real compiler they resolve (ALEA_CC /
+// ALEA_CXX of `env`, else the default on PATH), whose --version they would
+// answer with; any other tool is itself.
+std::string compilerBehind(const std::string &tool, const std::vector<std::string> &env);
 
 // Starts asking these tools for their versions concurrently, each on its own
 // thread (a compiler's --version costs tens of ms of start-up); toolVersion()
