@@ -77,7 +77,8 @@ std::string firstLineOf(const std::vector<std::string> &argv) {
 // The persistent answer cache: one line per tool, "<identity>\t<answer>", in
 // $XDG_CACHE_HOME/alea/tool-versions (default ~/.cache). The identity is the
 // path asked for, the file it resolves to, and that file's device, inode, size
-// and modification time: an upgraded or replaced compiler is asked again. A
+// and modification time: an upgraded or replaced compiler is asked again
+// (scripts and launchers are never cached, see toolIdentity). A
 // compiler's --version costs ~70 ms of start-up, three of them a third of a
 // short campaign's fixed cost (bench/runner). Without a writable cache
 // directory the tools are simply asked each time.
@@ -103,6 +104,20 @@ std::string toolIdentity(const std::string &tool) {
     return {};
   std::string resolved = real;
   std::free(real);
+  // Only a compiler's own executable identifies its answer: a script (a
+  // distribution's `cc`, a wrapper of the user's) or a launcher (ccache,
+  // sccache, distcc, icecc) stays the same file while the compiler behind it
+  // changes, so those are asked every time (an empty identity).
+  const std::string base = std::filesystem::path(resolved).filename().string();
+  for (const char *launcher : {"ccache", "sccache", "distcc", "icecc"})
+    if (base == launcher)
+      return {};
+  {
+    std::ifstream f(resolved, std::ios::binary);
+    char magic[4] = {};
+    if (!f.read(magic, 4) || std::string_view(magic, 4) != "\x7f" "ELF")
+      return {};
+  }
   struct stat st;
   if (::stat(resolved.c_str(), &st) != 0)
     return {};

@@ -121,9 +121,29 @@ private:
   std::optional<std::string> old_;
 };
 
-// A fake compiler that counts its --version calls in `<dir>/calls`.
+// A fake compiler that counts its --version calls in `<dir>/calls`: a real
+// ELF executable (built with the system's cc), as a compiler is.
 std::string fakeCompiler(const test::TempDir &dir, const std::string &name,
                          const std::string &version) {
+  const std::string src = dir.write(name + ".c", R"(#include <stdio.h>
+int main(void) {
+  FILE *f = fopen(CALLS, "a");
+  if (f) { fputs("x\n", f); fclose(f); }
+  puts(VERSION);
+  puts("second line");
+  return 0;
+}
+)");
+  const std::string exe = dir.file(name);
+  const std::string cmd = "cc -o '" + exe + "' '" + src + "' '-DCALLS=\"" + dir.file("calls") +
+                          "\"' '-DVERSION=\"" + version + "\"'";
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  return exe;
+}
+
+// The same as a shell script (like a distribution's `cc` wrapper).
+std::string fakeScript(const test::TempDir &dir, const std::string &name,
+                       const std::string &version) {
   std::string path = dir.write(name, "#!/bin/sh\necho x >> '" + dir.file("calls") +
                                          "'\necho '" + version + "'\necho second line\n");
   std::filesystem::permissions(path, std::filesystem::perms::owner_all);
@@ -154,6 +174,22 @@ TEST(ToolVersion, AnswersAreCachedUntilTheToolChanges) {
   fakeCompiler(dir, "fakecc", "fake clang 2.0 (upgraded)");
   EXPECT_EQ(askToolVersion(cc), "fake clang 2.0 (upgraded)");
   EXPECT_EQ(lines(dir.file("calls")), 2);
+}
+
+TEST(ToolVersion, ScriptsAndLaunchersAreAskedEveryTime) {
+  // A script stays the same file while the compiler it runs changes.
+  test::TempDir dir;
+  ScopedEnv cache("XDG_CACHE_HOME", dir.file("cache"));
+  std::string cc = fakeScript(dir, "cc-wrapper", "clang 19 behind a script");
+  EXPECT_EQ(askToolVersion(cc), "clang 19 behind a script");
+  EXPECT_EQ(askToolVersion(cc), "clang 19 behind a script");
+  EXPECT_EQ(lines(dir.file("calls")), 2);
+  // A launcher (ccache) is an ELF file that runs another compiler.
+  std::string launcher = fakeCompiler(dir, "ccache", "ccache 4.8");
+  EXPECT_EQ(askToolVersion(launcher), "ccache 4.8");
+  EXPECT_EQ(askToolVersion(launcher), "ccache 4.8");
+  EXPECT_EQ(lines(dir.file("calls")), 4);
+  EXPECT_FALSE(std::filesystem::exists(dir.file("cache/alea/tool-versions")));
 }
 
 TEST(ToolVersion, WrappersAreAnsweredByTheCompilerBehindThem) {
