@@ -249,10 +249,12 @@ void dropSystem(SystemData &sys, const std::string &benchmark,
   std::vector<std::size_t> modal(nLevels, 0);
   for (std::size_t l = nLevels; l-- > 1;) {
     // The modal child count of the units at level l-1; ties go to the larger
-    // count (the map is ordered, so the last maximum wins).
+    // count (the map is ordered, so the last maximum wins). Units left with no
+    // children by the drops one level down take no part: they are dropped
+    // (found 0), whatever the others have.
     std::size_t mode = 0, modeUnits = 0;
     for (const auto &[count, units] : childCounts(sys, l - 1))
-      if (units >= modeUnits) {
+      if (count > 0 && units >= modeUnits) {
         mode = count;
         modeUnits = units;
       }
@@ -359,13 +361,13 @@ BalanceResult balance(std::vector<BenchmarkData> benchmarks, const std::vector<s
       if (policy == UnbalancedPolicy::Auto) {
         // A confidence interval needs 2 top-level units: an alternative that
         // keeps fewer is only taken when the other does too.
+        // Trimming never removes a top-level unit, so only dropping can fall
+        // below 2; on equal losses trim wins, keeping every top-level unit.
         const bool trimOk = sb.topUnitsByTrim >= 2, dropOk = sb.topUnitsByDrop >= 2;
         if (trimOk != dropOk)
           useDrop = dropOk;
-        else if (sb.lostByDrop != sb.lostByTrim)
-          useDrop = sb.lostByDrop < sb.lostByTrim;
         else
-          useDrop = sb.topUnitsByDrop > sb.topUnitsByTrim;
+          useDrop = sb.lostByDrop < sb.lostByTrim;
       }
       sb.applied = useDrop ? UnbalancedPolicy::Drop : UnbalancedPolicy::Trim;
       auto &list = useDrop ? dropList : trimList;

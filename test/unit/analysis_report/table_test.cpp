@@ -288,6 +288,22 @@ TEST(Balance, AutoNeverLeavesFewerThanTwoTopLevelUnitsWhenTrimmingKeepsThem) {
   EXPECT_EQ(autoPick.benchmarks[0].systems[1].shape, (std::vector<std::size_t>{2, 2, 1}));
 }
 
+TEST(Balance, DropIgnoresUnitsEmptiedBelowWhenCountingTheMode) {
+  // b: 5 builds x 1 execution with 3, 3, 2, 2, 1 iterations. Dropping the three
+  // short executions empties builds 2-4; they must not make "0 executions" the
+  // modal count (which would cut the complete builds 0 and 1 to nothing).
+  std::string csv = "system,build,execution,iteration,value\n";
+  const int iterations[] = {3, 3, 2, 2, 1};
+  for (int bld = 0; bld < 5; ++bld)
+    for (int i = 0; i < iterations[bld]; ++i)
+      csv += "b," + std::to_string(bld) + ",0," + std::to_string(i) + ",1\n";
+  auto r = balanced(csv, UnbalancedPolicy::Drop);
+  EXPECT_EQ(r.benchmarks[0].systems[0].shape, (std::vector<std::size_t>{2, 1, 3}));
+  ASSERT_EQ(r.systems.size(), 1u);
+  EXPECT_EQ(r.systems[0].lostByDrop, 5u);
+  EXPECT_EQ(r.systems[0].topUnitsByDrop, 2u);
+}
+
 TEST(Balance, DropTrimsUnitsWithMoreChildrenThanTheMode) {
   // One execution of b has a fifth iteration: the modal count is 4, so the
   // extra one is trimmed (the last), nothing is dropped whole.
