@@ -97,7 +97,7 @@ int runAnalyze(const AnalyzeOptions &o) {
   const auto policy = an::parseUnbalancedPolicy(o.unbalanced);
   if (!policy)
     throw alea::cli::Error("--unbalanced: \"" + o.unbalanced +
-                           "\" is not auto, drop, trim or error");
+                           "\" is not auto, trim, mixed, drop or error");
   ro.unbalanced = *policy;
   ro.speedupTest = !o.noSpeedupTest;
 
@@ -141,8 +141,9 @@ void setupAnalyze(CLI::App &app) {
   sub->add_option("--resampling", o->resampling, "rrr, rrn, rnn or flat")->capture_default_str();
   sub->add_option("--ci-variant", o->ciVariant, "t or normal quantile")->capture_default_str();
   sub->add_option("--unbalanced", o->unbalanced,
-                  "unbalanced data: auto (drop or trim, whichever keeps more), drop "
-                  "(incomplete units), trim (to the smallest counts) or error")
+                  "unbalanced data: auto (trim, mixed or drop, whichever shape gives the "
+                  "mean the smallest variance), trim (to the smallest counts), mixed (drop "
+                  "incomplete lowest-level units, trim above), drop (incomplete units) or error")
       ->capture_default_str();
   sub->add_option("--costs", o->costs,
                   "planner overheads per level except the lowest, in measurements: "

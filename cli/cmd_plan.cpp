@@ -51,7 +51,7 @@ int runPlan(const PlanOptions &o) {
   const auto policy = an::parseUnbalancedPolicy(o.unbalanced);
   if (!policy)
     throw alea::cli::Error("--unbalanced: \"" + o.unbalanced +
-                           "\" is not auto, drop, trim or error");
+                           "\" is not auto, trim, mixed, drop or error");
 
   std::ifstream in(o.file, std::ios::binary);
   if (!in)
@@ -93,7 +93,7 @@ void setupPlan(CLI::App &app) {
   target->excludes(budget);
   sub->add_option("--confidence", o->confidence, "confidence level")->capture_default_str();
   sub->add_option("--format", o->format, "text, json, csv or md")->capture_default_str();
-  sub->add_option("--unbalanced", o->unbalanced, "auto, drop, trim or error (as in analyze)")
+  sub->add_option("--unbalanced", o->unbalanced, "auto, trim, mixed, drop or error (as in analyze)")
       ->capture_default_str();
   sub->callback([o] { alea::cli::setExitCode(runPlan(*o)); });
 }

@@ -6,6 +6,7 @@
 #include "alea/analysis/csv.hpp"
 #include "alea/analysis/planner.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -261,27 +262,94 @@ std::string droppedText(const DroppedUnits &d, const std::vector<std::string> &l
          plural(d.level, d.labels.size()) + " (" + measurementsText(d.measurements) + ")";
 }
 
-// What balancing did to one system and what the other policy would have cost:
-// "b: dropped incomplete units, 203 of 2503 measurements removed, 9 of 10
-// builds kept (trimming: 2350 removed, 10 builds kept)".
-std::string balancingText(const SystemBalance &b, const std::vector<std::string> &levels) {
-  const bool drop = b.applied == UnbalancedPolicy::Drop;
-  const std::string &top = levels[0];
-  const std::size_t kept = drop ? b.topUnitsByDrop : b.topUnitsByTrim;
-  const std::size_t otherLost = drop ? b.lostByTrim : b.lostByDrop;
-  const std::size_t otherKept = drop ? b.topUnitsByTrim : b.topUnitsByDrop;
-  return b.system + (b.benchmark.empty() ? "" : " on " + b.benchmark) + ": " +
-         (drop ? "dropped incomplete units" : "trimmed to the smallest counts") + ", " +
-         std::to_string(b.lost()) + " of " + measurementsText(b.measurements) + " removed, " +
-         std::to_string(kept) + " of " + std::to_string(b.topUnits) + " " +
-         plural(top, b.topUnits) + " kept (" + (drop ? "trimming" : "dropping incomplete units") +
-         ": " + std::to_string(otherLost) + " removed, " + std::to_string(otherKept) + " " +
-         plural(top, otherKept) + " kept)";
-}
-
 bool sameSystem(const DroppedUnits &d, const SystemBalance &b) {
   return d.benchmark == b.benchmark && d.system == b.system;
 }
+
+// "10x4x50": a balanced shape, highest level first.
+std::string shapeShort(const std::vector<std::size_t> &shape) {
+  std::string out;
+  for (std::size_t i = 0; i < shape.size(); ++i)
+    out += (i ? "x" : "") + std::to_string(shape[i]);
+  return out;
+}
+
+std::string varianceText(double v) { return std::isfinite(v) ? g4(v) : "inf"; }
+
+// What the applied policy did, from its removals: "dropped 1 incomplete
+// execution and trimmed every build to 4 executions".
+std::string balancingAction(const SystemBalance &b, const std::vector<std::string> &levels,
+                            const std::vector<DroppedUnits> &dropped) {
+  const std::vector<std::size_t> &shape = b.shapeBy(b.applied);
+  std::vector<std::size_t> incomplete(levels.size(), 0);
+  std::vector<bool> trimmed(levels.size(), false);
+  for (const auto &d : dropped) {
+    if (!sameSystem(d, b))
+      continue;
+    const auto at = std::find(levels.begin(), levels.end(), d.level);
+    if (at == levels.end())
+      continue;
+    const std::size_t i = static_cast<std::size_t>(at - levels.begin());
+    if (d.reason == DropReason::Incomplete)
+      incomplete[i] += d.labels.size();
+    else
+      trimmed[i] = true;
+  }
+  std::vector<std::string> drops, trims;
+  for (std::size_t i = levels.size(); i-- > 0;) // bottom up, as they are dropped
+    if (incomplete[i] > 0)
+      drops.push_back(std::to_string(incomplete[i]) + " incomplete " +
+                      plural(levels[i], incomplete[i]));
+  for (std::size_t i = 1; i < levels.size(); ++i)
+    if (trimmed[i] && i < shape.size())
+      trims.push_back("every " + levels[i - 1] + " to " + std::to_string(shape[i]) + " " +
+                      plural(levels[i], shape[i]));
+  auto join = [](const std::vector<std::string> &parts) {
+    std::string out;
+    for (std::size_t i = 0; i < parts.size(); ++i)
+      out += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
+    return out;
+  };
+  std::string o;
+  if (!drops.empty())
+    o = "dropped " + join(drops);
+  if (!trims.empty())
+    o += (o.empty() ? "trimmed " : " and trimmed ") + join(trims);
+  return o.empty() ? std::string("balanced") : o;
+}
+
+// What balancing did to one system and what the other candidates would have
+// cost, with each shape's V (meanVarianceFactor, the auto criterion): "b:
+// dropped 1 incomplete execution and trimmed every build to 4 executions
+// (mixed): 10x4x50, 453 of 2453 measurements removed, 10 of 10 builds kept, V
+// = 0.1255; trim: 10x5x3, 953 removed, 10 builds kept, V = 0.1267; drop:
+// 9x5x50, 203 removed, 9 builds kept, V = 0.1338".
+std::string balancingText(const SystemBalance &b, const std::vector<std::string> &levels,
+                          const std::vector<DroppedUnits> &dropped) {
+  const std::string &top = levels[0];
+  const UnbalancedPolicy applied = b.applied;
+  std::string o = b.system + (b.benchmark.empty() ? "" : " on " + b.benchmark) + ": " +
+                  balancingAction(b, levels, dropped) + " (" + unbalancedName(applied) +
+                  "): " + shapeShort(b.shapeBy(applied)) + ", " + std::to_string(b.lost()) +
+                  " of " + measurementsText(b.measurements) + " removed, " +
+                  std::to_string(b.topUnitsBy(applied)) + " of " + std::to_string(b.topUnits) +
+                  " " + plural(top, b.topUnits) + " kept, V = " +
+                  varianceText(b.varianceBy(applied));
+  for (UnbalancedPolicy p :
+       {UnbalancedPolicy::Trim, UnbalancedPolicy::Mixed, UnbalancedPolicy::Drop}) {
+    if (p == applied)
+      continue;
+    o += "; " + unbalancedName(p) + ": " + shapeShort(b.shapeBy(p)) + ", " +
+         std::to_string(b.lostBy(p)) + " removed, " + std::to_string(b.topUnitsBy(p)) + " " +
+         plural(top, b.topUnitsBy(p)) + " kept, V = " + varianceText(b.varianceBy(p));
+  }
+  return o;
+}
+
+// What V in the balancing lines is (text and Markdown reports).
+constexpr const char *kVarianceNote =
+    "V = sum of 1/(n1*...*ni) over the levels, the variance of the grand mean with equal "
+    "variance components (auto takes the smallest)";
 
 std::string ratioSentence(const RatioReport &r) {
   std::string s = r.candidate + " vs " + r.baseline + ": " + r3(r.estimate) + " (" +
@@ -477,9 +545,9 @@ std::string textReport(const Report &r) {
   }
   if (!r.dropped.empty()) {
     o += "\nunbalanced data (--unbalanced=" + unbalancedName(r.options.unbalanced) +
-         "), balanced per system:\n";
+         "), balanced per system; " + kVarianceNote + ":\n";
     for (const auto &b : r.balancing) {
-      o += "  " + balancingText(b, r.levels) + "\n";
+      o += "  " + balancingText(b, r.levels, r.dropped) + "\n";
       for (const auto &d : r.dropped)
         if (sameSystem(d, b))
           o += "    " + droppedText(d, r.levels) + "\n";
@@ -553,6 +621,13 @@ void jsonStrings(JsonWriter &w, const std::vector<std::string> &v, bool inlined 
   w.beginArray(inlined && !v.empty());
   for (const auto &s : v)
     w.value(s);
+  w.endArray();
+}
+
+void jsonSizes(JsonWriter &w, const std::vector<std::size_t> &v) {
+  w.beginArray(true);
+  for (auto n : v)
+    w.value(n);
   w.endArray();
 }
 
@@ -691,12 +766,19 @@ void jsonBalancing(JsonWriter &w, const std::vector<SystemBalance> &systems) {
     w.key("measurements").value(b.measurements);
     w.key("top_units").value(b.topUnits);
     w.key("removed").value(b.lost());
-    for (const bool drop : {false, true}) {
-      w.key(drop ? "drop" : "trim").beginObject();
-      w.key("removed").value(drop ? b.lostByDrop : b.lostByTrim);
-      w.key("top_units_kept").value(drop ? b.topUnitsByDrop : b.topUnitsByTrim);
+    for (UnbalancedPolicy p :
+         {UnbalancedPolicy::Trim, UnbalancedPolicy::Drop, UnbalancedPolicy::Mixed}) {
+      w.key(unbalancedName(p)).beginObject();
+      w.key("removed").value(b.lostBy(p));
+      w.key("top_units_kept").value(b.topUnitsBy(p));
+      w.key("shape");
+      jsonSizes(w, b.shapeBy(p));
+      w.key("variance_factor").value(b.varianceBy(p));
       w.endObject();
     }
+    w.key("shape");
+    jsonSizes(w, b.shapeBy(b.applied));
+    w.key("variance_factor").value(b.varianceBy(b.applied));
     w.endObject();
   }
   w.endArray();
@@ -976,11 +1058,24 @@ std::string csvReport(const Report &r) {
     for (const auto &[method, v] : values)
       o += csvRow({"", e.name, "", "empirical_geomean", method, csvNum(v), "", "", ""});
   }
+  // Per unbalanced system, each balancing candidate's V (meanVarianceFactor),
+  // the applied one marked in the decision column.
+  for (const auto &b : r.balancing)
+    for (UnbalancedPolicy p :
+         {UnbalancedPolicy::Trim, UnbalancedPolicy::Mixed, UnbalancedPolicy::Drop})
+      o += csvRow({b.benchmark, b.system, "", "balancing", unbalancedName(p),
+                   csvNum(b.varianceBy(p)), "", "", p == b.applied ? "applied" : ""});
   // Warnings too, so that no format is silent about them: the message is in
-  // the `method` column (docs/analyze.md).
+  // the `method` column (docs/analyze.md). The balancing lines are warnings
+  // in the text and Markdown reports.
   for (const auto &b : r.benchmarks)
     for (const auto &w : b.warnings)
       o += csvRow({b.name, "", "", "warning", w, "", "", "", ""});
+  for (const auto &b : r.balancing)
+    o += csvRow({b.benchmark, "", "", "warning",
+                 "unbalanced (--unbalanced=" + unbalancedName(r.options.unbalanced) +
+                     "): " + balancingText(b, r.levels, r.dropped),
+                 "", "", "", ""});
   for (const auto &w : r.warnings)
     o += csvRow({"", "", "", "warning", w, "", "", "", ""});
   return o;
@@ -1084,7 +1179,7 @@ std::string mdReport(const Report &r) {
     o += "\n## Warnings\n\n";
     for (const auto &b : r.balancing) {
       o += "- unbalanced (--unbalanced=" + unbalancedName(r.options.unbalanced) +
-           "): " + mdEscape(balancingText(b, r.levels)) + "\n";
+           "): " + mdEscape(balancingText(b, r.levels, r.dropped)) + "\n";
       for (const auto &d : r.dropped)
         if (sameSystem(d, b))
           o += "  - " + mdEscape(droppedText(d, r.levels)) + "\n";
@@ -1135,7 +1230,7 @@ std::string textPlans(const PlanSet &p) {
     }
   }
   for (const auto &b : p.balancing) {
-    o += "warning: unbalanced: " + balancingText(b, p.levels) + "\n";
+    o += "warning: unbalanced: " + balancingText(b, p.levels, p.dropped) + "\n";
     for (const auto &d : p.dropped)
       if (sameSystem(d, b))
         o += "  " + droppedText(d, p.levels) + "\n";
@@ -1231,7 +1326,7 @@ std::string mdPlans(const PlanSet &p) {
   if (!p.balancing.empty()) {
     o += "\n## Warnings\n\n";
     for (const auto &b : p.balancing) {
-      o += "- unbalanced: " + mdEscape(balancingText(b, p.levels)) + "\n";
+      o += "- unbalanced: " + mdEscape(balancingText(b, p.levels, p.dropped)) + "\n";
       for (const auto &d : p.dropped)
         if (sameSystem(d, b))
           o += "  - " + mdEscape(droppedText(d, p.levels)) + "\n";

@@ -183,16 +183,25 @@ Expected<SystemReport> systemReport(const SystemData &sys, const Hierarchy &h,
   return r;
 }
 
-constexpr const char *kBalanceHint = "use --unbalanced=auto, drop or trim to balance it";
+constexpr const char *kBalanceHint =
+    "use --unbalanced=auto, trim, mixed or drop to balance it";
 
-// " after dropping incomplete units (trimming keeps 3 builds)" when the drop
-// policy is why a system is left with too few top-level units.
+// Whether the applied balancing policy removed whole top-level units (drop,
+// or mixed when all the children of a unit were incomplete).
+bool lostTopUnits(const SystemBalance &b) {
+  return (b.applied == UnbalancedPolicy::Drop || b.applied == UnbalancedPolicy::Mixed) &&
+         b.topUnitsBy(b.applied) < b.topUnits;
+}
+
+// " after dropping incomplete units (--unbalanced=trim keeps 3 builds)" when
+// the drop or mixed policy is why a system is left with too few top-level
+// units.
 std::string afterBalancing(const std::vector<SystemBalance> &systems, const std::string &benchmark,
                            const std::string &system, const std::string &top) {
   for (const auto &b : systems)
-    if (b.benchmark == benchmark && b.system == system && b.applied == UnbalancedPolicy::Drop &&
-        b.topUnitsByDrop < b.topUnits)
-      return " after dropping incomplete units (--unbalanced=trim keeps " +
+    if (b.benchmark == benchmark && b.system == system && lostTopUnits(b))
+      return std::string(" after dropping incomplete units (") +
+             (b.applied == UnbalancedPolicy::Mixed ? "mixed; " : "") + "--unbalanced=trim keeps " +
              std::to_string(b.topUnitsByTrim) + " " + top + (b.topUnitsByTrim == 1 ? "" : "s") +
              ")";
   return {};
@@ -240,9 +249,9 @@ std::string unequalTopUnitsWarning(const RatioReport &rr, const std::string &top
   w += "the bootstrap resamples each system within its own " + top + "s";
   for (const auto &b : balancing)
     if (b.benchmark == benchmark && (b.system == rr.candidate || b.system == rr.baseline) &&
-        b.applied == UnbalancedPolicy::Drop && b.topUnitsByDrop < b.topUnits)
-      w += "; " + b.system + " lost " + units(b.topUnits - b.topUnitsByDrop) +
-           " to the unbalanced-data policy (drop)";
+        lostTopUnits(b))
+      w += "; " + b.system + " lost " + units(b.topUnits - b.topUnitsBy(b.applied)) +
+           " to the unbalanced-data policy (" + unbalancedPolicyName(b.applied) + ")";
   return w;
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <limits>
 #include <map>
 
 namespace alea::analysis {
@@ -239,6 +240,55 @@ void trimSystem(SystemData &sys, const std::string &benchmark,
   }
 }
 
+// One step of the drop policy at level l (1 <= l < levels): the modal child
+// count of the units at level l-1 is the expected count (ties: the larger
+// count; units left with no children by drops one level down take no part and
+// are dropped, found 0); units with fewer children are dropped whole, units
+// with more are trimmed to the modal count (keeping the first).
+void dropIncompleteAt(SystemData &sys, std::size_t l, const std::string &benchmark,
+                      const std::vector<std::string> &levels, std::vector<DroppedUnits> &dropped) {
+  // The map is ordered, so the last maximum wins a tie.
+  std::size_t mode = 0, modeUnits = 0;
+  for (const auto &[count, units] : childCounts(sys, l - 1))
+    if (count > 0 && units >= modeUnits) {
+      mode = count;
+      modeUnits = units;
+    }
+  std::vector<std::string> path;
+  forEachGroup(sys.units, l - 1, path,
+               [&](std::vector<UnitNode> &group, const std::vector<std::string> &parent) {
+                 std::vector<UnitNode> kept;
+                 for (auto &u : group) {
+                   const std::size_t found = u.children.size();
+                   if (found < mode) {
+                     DroppedUnits d = removal(benchmark, sys.system, parent, levels[l - 1]);
+                     d.labels = {u.label};
+                     d.measurements = measurementsIn(u);
+                     d.reason = DropReason::Incomplete;
+                     d.childLevel = levels[l];
+                     d.found = found;
+                     d.expected = mode;
+                     dropped.push_back(std::move(d));
+                     continue;
+                   }
+                   if (found > mode) {
+                     auto unitPath = parent;
+                     unitPath.push_back(u.label);
+                     DroppedUnits d =
+                         removal(benchmark, sys.system, std::move(unitPath), levels[l]);
+                     for (std::size_t k = mode; k < found; ++k) {
+                       d.labels.push_back(u.children[k].label);
+                       d.measurements += measurementsIn(u.children[k]);
+                     }
+                     u.children.resize(mode);
+                     dropped.push_back(std::move(d));
+                   }
+                   kept.push_back(std::move(u));
+                 }
+                 group = std::move(kept);
+               });
+}
+
 // The drop policy, bottom up (see balance() in table.hpp). After level l is
 // done every remaining unit of level l-1 has the modal count of children, and
 // each child the same shape below, so dropping a whole unit one level up
@@ -246,54 +296,52 @@ void trimSystem(SystemData &sys, const std::string &benchmark,
 void dropSystem(SystemData &sys, const std::string &benchmark,
                 const std::vector<std::string> &levels, std::vector<DroppedUnits> &dropped) {
   const std::size_t nLevels = levels.size();
-  std::vector<std::size_t> modal(nLevels, 0);
-  for (std::size_t l = nLevels; l-- > 1;) {
-    // The modal child count of the units at level l-1; ties go to the larger
-    // count (the map is ordered, so the last maximum wins). Units left with no
-    // children by the drops one level down take no part: they are dropped
-    // (found 0), whatever the others have.
-    std::size_t mode = 0, modeUnits = 0;
-    for (const auto &[count, units] : childCounts(sys, l - 1))
-      if (count > 0 && units >= modeUnits) {
-        mode = count;
-        modeUnits = units;
+  for (std::size_t l = nLevels; l-- > 1;)
+    dropIncompleteAt(sys, l, benchmark, levels, dropped);
+  sys.shape = shapeOf(sys, nLevels);
+}
+
+// The mixed policy (see balance() in table.hpp): the drop step at the lowest
+// level only, then the units left without data are removed bottom up (a build
+// whose executions were all incomplete), then the trim policy top down.
+void mixedSystem(SystemData &sys, const std::string &benchmark,
+                 const std::vector<std::string> &levels, std::vector<DroppedUnits> &dropped) {
+  const std::size_t nLevels = levels.size();
+  if (nLevels >= 2)
+    dropIncompleteAt(sys, nLevels - 1, benchmark, levels, dropped);
+  // Units of level d with no children left: dropped whole. The expected count
+  // is the smallest child count among the units of level d that kept data
+  // (for the top level, what trimming cuts them to).
+  for (std::size_t d = nLevels >= 3 ? nLevels - 2 : 0; d-- > 0;) {
+    std::size_t common = 0;
+    for (const auto &[count, units] : childCounts(sys, d))
+      if (count > 0) {
+        common = count;
+        break;
       }
-    modal[l] = mode;
     std::vector<std::string> path;
-    forEachGroup(sys.units, l - 1, path,
+    forEachGroup(sys.units, d, path,
                  [&](std::vector<UnitNode> &group, const std::vector<std::string> &parent) {
                    std::vector<UnitNode> kept;
                    for (auto &u : group) {
-                     const std::size_t found = u.children.size();
-                     if (found < mode) {
-                       DroppedUnits d = removal(benchmark, sys.system, parent, levels[l - 1]);
-                       d.labels = {u.label};
-                       d.measurements = measurementsIn(u);
-                       d.reason = DropReason::Incomplete;
-                       d.childLevel = levels[l];
-                       d.found = found;
-                       d.expected = mode;
-                       dropped.push_back(std::move(d));
+                     if (!u.children.empty()) {
+                       kept.push_back(std::move(u));
                        continue;
                      }
-                     if (found > mode) {
-                       auto unitPath = parent;
-                       unitPath.push_back(u.label);
-                       DroppedUnits d =
-                           removal(benchmark, sys.system, std::move(unitPath), levels[l]);
-                       for (std::size_t k = mode; k < found; ++k) {
-                         d.labels.push_back(u.children[k].label);
-                         d.measurements += measurementsIn(u.children[k]);
-                       }
-                       u.children.resize(mode);
-                       dropped.push_back(std::move(d));
-                     }
-                     kept.push_back(std::move(u));
+                     DroppedUnits r = removal(benchmark, sys.system, parent, levels[d]);
+                     r.labels = {u.label};
+                     r.measurements = 0; // counted with its incomplete children
+                     r.reason = DropReason::Incomplete;
+                     r.childLevel = levels[d + 1];
+                     r.found = 0;
+                     r.expected = common;
+                     dropped.push_back(std::move(r));
                    }
                    group = std::move(kept);
                  });
   }
-  sys.shape = shapeOf(sys, nLevels);
+  std::vector<BalanceIssue> ignored; // the issues are the trim pass's
+  trimSystem(sys, benchmark, levels, ignored, dropped);
 }
 
 std::size_t lostIn(const std::vector<DroppedUnits> &dropped) {
@@ -313,6 +361,8 @@ const char *unbalancedPolicyName(UnbalancedPolicy p) {
     return "trim";
   case UnbalancedPolicy::Drop:
     return "drop";
+  case UnbalancedPolicy::Mixed:
+    return "mixed";
   case UnbalancedPolicy::Auto:
     break;
   }
@@ -321,10 +371,24 @@ const char *unbalancedPolicyName(UnbalancedPolicy p) {
 
 std::optional<UnbalancedPolicy> parseUnbalancedPolicy(std::string_view name) {
   for (UnbalancedPolicy p : {UnbalancedPolicy::Error, UnbalancedPolicy::Trim,
-                             UnbalancedPolicy::Drop, UnbalancedPolicy::Auto})
+                             UnbalancedPolicy::Drop, UnbalancedPolicy::Auto,
+                             UnbalancedPolicy::Mixed})
     if (name == unbalancedPolicyName(p))
       return p;
   return std::nullopt;
+}
+
+double meanVarianceFactor(std::span<const std::size_t> shape) {
+  if (shape.empty())
+    return std::numeric_limits<double>::infinity();
+  double v = 0, product = 1;
+  for (std::size_t n : shape) {
+    if (n == 0)
+      return std::numeric_limits<double>::infinity();
+    product *= static_cast<double>(n);
+    v += 1 / product;
+  }
+  return v;
 }
 
 BalanceResult balance(std::vector<BenchmarkData> benchmarks,
@@ -342,38 +406,61 @@ BalanceResult balance(std::vector<BenchmarkData> benchmarks, const std::vector<s
         sys.shape = shapeOf(sys, nLevels);
         continue;
       }
-      // Both alternatives on copies, so the report can say what the other
+      // Every candidate on a copy, so the report can say what the others
       // would have cost; issues always come from the trim pass.
-      SystemData trimmed = sys, dropped = sys;
-      std::vector<DroppedUnits> trimList, dropList;
-      trimSystem(trimmed, bench.benchmark, levels, out.issues, trimList);
-      dropSystem(dropped, bench.benchmark, levels, dropList);
+      constexpr UnbalancedPolicy kCandidates[] = {UnbalancedPolicy::Trim, UnbalancedPolicy::Mixed,
+                                                  UnbalancedPolicy::Drop}; // tie order
+      SystemData result[3] = {sys, sys, sys};
+      std::vector<DroppedUnits> lists[3];
+      trimSystem(result[0], bench.benchmark, levels, out.issues, lists[0]);
+      mixedSystem(result[1], bench.benchmark, levels, lists[1]);
+      dropSystem(result[2], bench.benchmark, levels, lists[2]);
       SystemBalance sb;
       sb.benchmark = bench.benchmark;
       sb.system = sys.system;
       sb.measurements = measurementsIn(sys);
       sb.topUnits = sys.units.size();
-      sb.lostByTrim = lostIn(trimList);
-      sb.lostByDrop = lostIn(dropList);
-      sb.topUnitsByTrim = trimmed.units.size();
-      sb.topUnitsByDrop = dropped.units.size();
-      bool useDrop = policy == UnbalancedPolicy::Drop;
-      if (policy == UnbalancedPolicy::Auto) {
-        // A confidence interval needs 2 top-level units: an alternative that
-        // keeps fewer is only taken when the other does too.
-        // Trimming never removes a top-level unit, so only dropping can fall
-        // below 2; on equal losses trim wins, keeping every top-level unit.
-        const bool trimOk = sb.topUnitsByTrim >= 2, dropOk = sb.topUnitsByDrop >= 2;
-        if (trimOk != dropOk)
-          useDrop = dropOk;
-        else
-          useDrop = sb.lostByDrop < sb.lostByTrim;
+      sb.lostByTrim = lostIn(lists[0]);
+      sb.lostByMixed = lostIn(lists[1]);
+      sb.lostByDrop = lostIn(lists[2]);
+      sb.topUnitsByTrim = result[0].units.size();
+      sb.topUnitsByMixed = result[1].units.size();
+      sb.topUnitsByDrop = result[2].units.size();
+      sb.shapeByTrim = result[0].shape;
+      sb.shapeByMixed = result[1].shape;
+      sb.shapeByDrop = result[2].shape;
+      sb.varianceByTrim = meanVarianceFactor(sb.shapeByTrim);
+      sb.varianceByMixed = meanVarianceFactor(sb.shapeByMixed);
+      sb.varianceByDrop = meanVarianceFactor(sb.shapeByDrop);
+      std::size_t chosen = 0; // Error balances like Trim
+      if (policy == UnbalancedPolicy::Mixed) {
+        chosen = 1;
+      } else if (policy == UnbalancedPolicy::Drop) {
+        chosen = 2;
+      } else if (policy == UnbalancedPolicy::Auto) {
+        // The smallest variance of the grand mean with equal variance
+        // components: a function of the shapes only, so the choice cannot
+        // favour narrow intervals. A confidence interval needs 2 top-level
+        // units: a candidate keeping fewer is only taken when all do.
+        bool anyOk = false;
+        for (const auto &r : result)
+          anyOk |= r.units.size() >= 2;
+        std::optional<std::size_t> best;
+        for (std::size_t k = 0; k < 3; ++k) {
+          if (anyOk && result[k].units.size() < 2)
+            continue;
+          const double v = sb.varianceBy(kCandidates[k]);
+          const double bestV = best ? sb.varianceBy(kCandidates[*best]) : 0;
+          // Strictly smaller beyond rounding: earlier candidates win ties.
+          if (!best || v < bestV * (1 - 1e-12))
+            best = k;
+        }
+        chosen = best.value_or(0);
       }
-      sb.applied = useDrop ? UnbalancedPolicy::Drop : UnbalancedPolicy::Trim;
-      auto &list = useDrop ? dropList : trimList;
-      out.dropped.insert(out.dropped.end(), std::make_move_iterator(list.begin()),
-                         std::make_move_iterator(list.end()));
-      sys = std::move(useDrop ? dropped : trimmed);
+      sb.applied = kCandidates[chosen];
+      out.dropped.insert(out.dropped.end(), std::make_move_iterator(lists[chosen].begin()),
+                         std::make_move_iterator(lists[chosen].end()));
+      sys = std::move(result[chosen]);
       out.systems.push_back(std::move(sb));
     }
   }

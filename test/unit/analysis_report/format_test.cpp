@@ -433,6 +433,29 @@ Report droppedBuildReport() {
                  std::to_string(k == 0 ? oldY[b][e][i] : newY[b][e][i]) + "\n";
   auto p = parseCsv(s);
   EXPECT_FALSE(p.error);
+  // Forced: auto would trim (3x2x1 has the smallest V).
+  ReportOptions o;
+  o.unbalanced = UnbalancedPolicy::Drop;
+  auto r = buildReport(*p.table, o);
+  EXPECT_TRUE(r.ok());
+  return *r;
+}
+
+// a and b: 4 builds x 3 executions x 4 iterations; b's execution 3/2 crashed
+// after 1 iteration. trim 4x3x1 (V = 0.4167), mixed 4x2x4 (0.40625), drop
+// 3x3x4 (0.4722): auto applies mixed.
+Report mixedReport() {
+  std::string s = "system,build,execution,iteration,value\n";
+  for (const char *sys : {"a", "b"})
+    for (int b = 1; b <= 4; ++b)
+      for (int e = 1; e <= 3; ++e)
+        for (int i = 1; i <= (sys[0] == 'b' && b == 3 && e == 2 ? 1 : 4); ++i)
+          s += std::string(sys) + "," + std::to_string(b) + "," + std::to_string(e) + "," +
+               std::to_string(i) + "," +
+               std::to_string((sys[0] == 'a' ? 1.0 : 0.9) + 0.01 * b + 0.003 * e + 0.001 * i) +
+               "\n";
+  auto p = parseCsv(s);
+  EXPECT_FALSE(p.error);
   auto r = buildReport(*p.table);
   EXPECT_TRUE(r.ok());
   return *r;
@@ -443,7 +466,7 @@ Report droppedBuildReport() {
 TEST(FormatJson, BalancingAndTopUnits) {
   Report r = droppedBuildReport();
   Json j = parseJson(formatReport(r, Format::Json));
-  EXPECT_EQ(j["options"]["unbalanced"].str, "auto");
+  EXPECT_EQ(j["options"]["unbalanced"].str, "drop");
   ASSERT_EQ(j["balancing"].items.size(), 1u);
   const Json &b = j["balancing"][0];
   EXPECT_EQ(b["system"].str, "new");
@@ -455,6 +478,17 @@ TEST(FormatJson, BalancingAndTopUnits) {
   EXPECT_EQ(b["drop"]["top_units_kept"].num, 2);
   EXPECT_EQ(b["trim"]["removed"].num, 5);
   EXPECT_EQ(b["trim"]["top_units_kept"].num, 3);
+  EXPECT_EQ(b["mixed"]["removed"].num, 5);
+  EXPECT_EQ(b["mixed"]["top_units_kept"].num, 3);
+  // Each candidate's shape and V (meanVarianceFactor); the applied one's too.
+  ASSERT_EQ(b["mixed"]["shape"].items.size(), 3u);
+  EXPECT_EQ(b["mixed"]["shape"][1].num, 1);
+  EXPECT_EQ(b["trim"]["shape"][2].num, 1);
+  EXPECT_NEAR(b["trim"]["variance_factor"].num, 2.0 / 3, 1e-12);
+  EXPECT_NEAR(b["mixed"]["variance_factor"].num, 5.0 / 6, 1e-12);
+  EXPECT_NEAR(b["drop"]["variance_factor"].num, 0.875, 1e-12);
+  EXPECT_EQ(b["shape"][0].num, 2);
+  EXPECT_NEAR(b["variance_factor"].num, 0.875, 1e-12);
   ASSERT_EQ(j["dropped"].items.size(), 2u);
   const Json &exec = j["dropped"][0];
   EXPECT_EQ(exec["reason"].str, "incomplete");
@@ -483,9 +517,13 @@ TEST(FormatText, BalancingListAndUnequalTopUnits) {
                    "builds; new lost 1 build to the unbalanced-data policy (drop)\n"),
             std::string::npos)
       << t;
-  EXPECT_NE(t.find("\nunbalanced data (--unbalanced=auto), balanced per system:\n"
-                   "  new: dropped incomplete units, 3 of 11 measurements removed, 2 of 3 builds "
-                   "kept (trimming: 5 removed, 3 builds kept)\n"
+  EXPECT_NE(t.find("\nunbalanced data (--unbalanced=drop), balanced per system; V = sum of "
+                   "1/(n1*...*ni) over the levels, the variance of the grand mean with equal "
+                   "variance components (auto takes the smallest):\n"
+                   "  new: dropped 1 incomplete execution and 1 incomplete build (drop): 2x2x2, "
+                   "3 of 11 measurements removed, 2 of 3 builds kept, V = 0.875; trim: 3x2x1, 5 "
+                   "removed, 3 builds kept, V = 0.6667; mixed: 3x1x2, 5 removed, 3 builds kept, "
+                   "V = 0.8333\n"
                    "    new, build 3: dropped incomplete execution 2 (1 of 2 iterations; 1 "
                    "measurement)\n"
                    "    new: dropped incomplete build 3 (1 of 2 executions; 2 measurements)\n"),
@@ -504,6 +542,50 @@ TEST(FormatText, BalancingListAndUnequalTopUnits) {
       << c;
   EXPECT_NE(c.find("\n,,,warning,unbalanced data: dropped 2 incomplete units (3 measurements) to "
                    "balance the design (see the list),,,,\n"),
+            std::string::npos)
+      << c;
+}
+
+TEST(FormatText, MixedBalancingSaysWhatEachCandidateCosts) {
+  Report r = mixedReport();
+  ASSERT_EQ(r.balancing.size(), 1u);
+  EXPECT_EQ(r.balancing[0].applied, UnbalancedPolicy::Mixed);
+  const std::string line =
+      "b: dropped 1 incomplete execution and trimmed every build to 2 executions (mixed): 4x2x4, "
+      "13 of 45 measurements removed, 4 of 4 builds kept, V = 0.4062; trim: 4x3x1, 33 removed, "
+      "4 builds kept, V = 0.4167; drop: 3x3x4, 9 removed, 3 builds kept, V = 0.4722";
+  const std::string t = formatReport(r, Format::Text);
+  EXPECT_NE(t.find("\nunbalanced data (--unbalanced=auto), balanced per system; V = sum of "
+                   "1/(n1*...*ni) over the levels, the variance of the grand mean with equal "
+                   "variance components (auto takes the smallest):\n  " +
+                   line +
+                   "\n"
+                   "    b, build 3: dropped incomplete execution 2 (1 of 4 iterations; 1 "
+                   "measurement)\n"
+                   "    b, build 1: dropped 1 execution (4 measurements)\n"),
+            std::string::npos)
+      << t;
+  EXPECT_EQ(t.find("lost 1 build"), std::string::npos);
+  const std::string m = formatReport(r, Format::Markdown);
+  EXPECT_NE(m.find("- unbalanced (--unbalanced=auto): " + line + "\n"), std::string::npos) << m;
+  Json j = parseJson(formatReport(r, Format::Json));
+  const Json &b = j["balancing"][0];
+  EXPECT_EQ(b["applied"].str, "mixed");
+  EXPECT_EQ(b["removed"].num, 13);
+  EXPECT_EQ(b["mixed"]["removed"].num, 13);
+  EXPECT_EQ(b["mixed"]["top_units_kept"].num, 4);
+  EXPECT_NEAR(b["mixed"]["variance_factor"].num, 0.40625, 1e-12);
+  EXPECT_NEAR(b["variance_factor"].num, 0.40625, 1e-12);
+  EXPECT_EQ(b["drop"]["top_units_kept"].num, 3);
+  EXPECT_EQ(j["dropped"][0]["reason"].str, "incomplete");
+  EXPECT_EQ(j["dropped"][1]["reason"].str, "trimmed");
+  const std::string c = formatReport(r, Format::Csv);
+  EXPECT_NE(c.find("\n,b,,balancing,trim,0.41666666666666663,,,\n"
+                   ",b,,balancing,mixed,0.40625,,,applied\n"
+                   ",b,,balancing,drop,0.4722222222222222,,,\n"),
+            std::string::npos)
+      << c;
+  EXPECT_NE(c.find("\n,,,warning,\"unbalanced (--unbalanced=auto): " + line + "\",,,,\n"),
             std::string::npos)
       << c;
 }

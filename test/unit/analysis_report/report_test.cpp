@@ -206,21 +206,50 @@ TEST(Report, UnbalancedDataIsTrimmedAndListedOrRejected) {
   auto bad = buildReport(*p.table, o);
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error(), "unbalanced data: system \"new\", unit 1/1 has 2 iteration units "
-                         "where others have 1 (5 such units; use --unbalanced=auto, drop or trim "
-                         "to balance it)");
+                         "where others have 1 (5 such units; use --unbalanced=auto, trim, mixed or "
+                         "drop to balance it)");
 }
 
-TEST(Report, UnbalancedDataByDefaultDropsTheIncompleteBuild) {
-  // The same lost iteration under the default policy (auto): dropping new's
-  // incomplete execution 3/2 (1 measurement) and then its incomplete build 3
-  // (2 more) loses 3 measurements, trimming 5: build 3 goes.
+TEST(Report, UnbalancedDataByDefaultTakesTheSmallestVarianceOfTheMean) {
+  // The same lost iteration under the default policy (auto). Trimming keeps
+  // 3x2x1 (V = 1/3 + 1/6 + 1/6 = 0.667, 5 measurements lost), mixed drops
+  // execution 3/2 and trims every build to 1 execution, 3x1x2 (V = 0.833, 5
+  // lost), dropping also loses build 3, 2x2x2 (V = 0.875, 3 lost): auto trims.
   std::string csv = "system,benchmark,build,execution,iteration,value\n" + table5Csv();
   const std::string gone = "new,,3,2,2,2\n";
   csv.erase(csv.find(gone), gone.size());
   auto p = parseCsv(csv);
   ASSERT_FALSE(p.error);
   EXPECT_EQ(ReportOptions{}.unbalanced, UnbalancedPolicy::Auto);
-  Report r = reportOf(*p.table);
+  Report a = reportOf(*p.table);
+  ASSERT_EQ(a.balancing.size(), 1u);
+  EXPECT_EQ(a.balancing[0].applied, UnbalancedPolicy::Trim);
+  EXPECT_NEAR(a.balancing[0].varianceByTrim, 2.0 / 3, 1e-12);
+  EXPECT_NEAR(a.balancing[0].varianceByMixed, 5.0 / 6, 1e-12);
+  EXPECT_NEAR(a.balancing[0].varianceByDrop, 0.875, 1e-12);
+  EXPECT_EQ(a.benchmarks[0].systems[1].shape, (std::vector<std::size_t>{3, 2, 1}));
+
+  // Mixed: execution 3/2 goes, builds 1 and 2 lose their execution 2.
+  ReportOptions mixed;
+  mixed.unbalanced = UnbalancedPolicy::Mixed;
+  Report m = reportOf(*p.table, mixed);
+  ASSERT_EQ(m.balancing.size(), 1u);
+  EXPECT_EQ(m.balancing[0].applied, UnbalancedPolicy::Mixed);
+  EXPECT_EQ(m.balancing[0].lost(), 5u);
+  EXPECT_EQ(m.benchmarks[0].systems[1].shape, (std::vector<std::size_t>{3, 1, 2}));
+  // new keeps execution 1 of every build: (10 + 12 + 9 + 1 + 8 + 5) / 6.
+  EXPECT_DOUBLE_EQ(m.benchmarks[0].systems[1].mean, 7.5);
+  EXPECT_FALSE(m.benchmarks[0].ratios[0].unequalTopUnits());
+  ASSERT_EQ(m.warnings.size(), 1u);
+  EXPECT_EQ(m.warnings[0], "unbalanced data: dropped 1 incomplete unit (1 measurement) and "
+                           "trimmed 4 measurements in 2 places to balance the design (see the "
+                           "list)");
+
+  // Drop: new's incomplete execution 3/2 (1 measurement) and then its
+  // incomplete build 3 (2 more): build 3 goes.
+  ReportOptions dropOptions;
+  dropOptions.unbalanced = UnbalancedPolicy::Drop;
+  Report r = reportOf(*p.table, dropOptions);
   ASSERT_EQ(r.balancing.size(), 1u);
   EXPECT_EQ(r.balancing[0].system, "new");
   EXPECT_EQ(r.balancing[0].applied, UnbalancedPolicy::Drop);
@@ -248,6 +277,46 @@ TEST(Report, UnbalancedDataByDefaultDropsTheIncompleteBuild) {
   EXPECT_EQ(bad.error(), "system \"b\" has only 1 build after dropping incomplete units "
                          "(--unbalanced=trim keeps 2 builds); a confidence interval needs at "
                          "least 2");
+}
+
+TEST(Report, MixedCanLoseATopLevelUnitAndSaysSo) {
+  // b's build 3: both executions stopped after 1 of 2 iterations, so mixed
+  // drops them and the build left without data. b then has 2 builds, a 3.
+  std::string csv = "system,build,execution,iteration,value\n";
+  for (const char *s : {"a", "b"})
+    for (int bld = 1; bld <= 3; ++bld)
+      for (int e = 1; e <= 2; ++e)
+        for (int i = 1; i <= (s[0] == 'b' && bld == 3 ? 1 : 2); ++i)
+          csv += std::string(s) + "," + std::to_string(bld) + "," + std::to_string(e) + "," +
+                 std::to_string(i) + "," + std::to_string(bld + 0.1 * e + 0.01 * i) + "\n";
+  auto p = parseCsv(csv);
+  ASSERT_FALSE(p.error);
+  ReportOptions mixed;
+  mixed.unbalanced = UnbalancedPolicy::Mixed;
+  Report r = reportOf(*p.table, mixed);
+  ASSERT_EQ(r.balancing.size(), 1u);
+  EXPECT_EQ(r.balancing[0].topUnitsByMixed, 2u);
+  const RatioReport &x = r.benchmarks[0].ratios[0];
+  EXPECT_TRUE(x.unequalTopUnits());
+  ASSERT_FALSE(r.benchmarks[0].warnings.empty());
+  EXPECT_EQ(r.benchmarks[0].warnings[0],
+            "b has 2 builds, a has 3: Fieller's interval uses nu = min(n) - 1 = 1 "
+            "(conservative), the bootstrap resamples each system within its own builds; b lost "
+            "1 build to the unbalanced-data policy (mixed)");
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_EQ(r.warnings[0], "unbalanced data: dropped 3 incomplete units (2 measurements) to "
+                           "balance the design (see the list)");
+
+  // With 2 builds only, mixed leaves 1: refused, and the message says why.
+  auto q = parseCsv("system,build,execution,iteration,value\n"
+                    "a,1,1,1,1\na,1,1,2,1.1\na,2,1,1,1.2\na,2,1,2,1\n"
+                    "b,1,1,1,1\nb,1,1,2,1.1\nb,2,1,1,1.2\n");
+  ASSERT_FALSE(q.error);
+  auto bad = buildReport(*q.table, mixed);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error(), "system \"b\" has only 1 build after dropping incomplete units "
+                         "(mixed; --unbalanced=trim keeps 2 builds); a confidence interval needs "
+                         "at least 2");
 }
 
 TEST(Report, UnequalTopLevelCountsAreWarned) {

@@ -1,14 +1,16 @@
 // Nesting a long table into per-system unit trees and the unbalanced-data
 // policies: every deviation from the common balanced shape is listed;
 // trimming keeps the first units in source order, dropping removes the
-// incomplete units bottom up, auto picks whichever keeps more measurements;
-// everything removed is listed.
+// incomplete units bottom up, mixed drops them at the lowest level and trims
+// above, auto picks the shape with the smallest variance of the grand mean
+// (meanVarianceFactor); everything removed is listed.
 #include "alea/analysis/csv.hpp"
 #include "alea/analysis/table.hpp"
 
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cmath>
 
 using namespace alea::analysis;
 
@@ -242,20 +244,33 @@ TEST(Balance, DropRemovesTheIncompleteUnitAndItsIncompleteParents) {
       5u);
 }
 
-TEST(Balance, AutoPicksWhicheverKeepsMoreMeasurements) {
-  // The crash above: dropping loses 5, trimming 15 -> drop.
+TEST(Balance, AutoPicksTheSmallestVarianceOfTheMean) {
+  // The crash above: trimming keeps 3x2x1 (V = 1/3 + 1/6 + 1/6 = 0.6667, 15
+  // measurements lost), mixed 3x1x4 (1/3 + 1/3 + 1/12 = 0.75, 9 lost),
+  // dropping 2x2x4 (1/2 + 1/4 + 1/16 = 0.8125, 5 lost): auto trims, although
+  // trimming removes the most measurements (with 3 builds, a build is worth
+  // more than iterations).
   auto crash = balanced(crashCsv({{2, 1, 1}, {2, 1, 2}, {2, 1, 3}}), UnbalancedPolicy::Auto);
   ASSERT_EQ(crash.systems.size(), 1u);
-  EXPECT_EQ(crash.systems[0].applied, UnbalancedPolicy::Drop);
-  EXPECT_EQ(crash.benchmarks[0].systems[1].shape, (std::vector<std::size_t>{2, 2, 4}));
+  const SystemBalance &c = crash.systems[0];
+  EXPECT_EQ(c.applied, UnbalancedPolicy::Trim);
+  EXPECT_NEAR(c.varianceByTrim, 2.0 / 3, 1e-12);
+  EXPECT_NEAR(c.varianceByMixed, 0.75, 1e-12);
+  EXPECT_NEAR(c.varianceByDrop, 0.8125, 1e-12);
+  EXPECT_EQ(c.lostByTrim, 15u);
+  EXPECT_EQ(c.lostByMixed, 9u);
+  EXPECT_EQ(c.lostByDrop, 5u);
+  EXPECT_EQ(c.shapeByMixed, (std::vector<std::size_t>{3, 1, 4}));
+  EXPECT_EQ(crash.benchmarks[0].systems[1].shape, (std::vector<std::size_t>{3, 2, 1}));
   // Only the last iteration of one execution lost: trimming loses one
-  // iteration in each of the 5 other executions (5), dropping loses the 3
-  // iterations left and the rest of the build (3 + 4 = 7) -> trim.
+  // iteration in each of the 5 other executions (3x2x3, V = 0.5556), dropping
+  // loses the 3 iterations left and the rest of the build (2x2x4) -> trim.
   auto last = balanced(crashCsv({{2, 1, 3}}), UnbalancedPolicy::Auto);
   ASSERT_EQ(last.systems.size(), 1u);
   EXPECT_EQ(last.systems[0].applied, UnbalancedPolicy::Trim);
   EXPECT_EQ(last.systems[0].lostByTrim, 5u);
   EXPECT_EQ(last.systems[0].lostByDrop, 7u);
+  EXPECT_NEAR(last.systems[0].varianceByTrim, 1.0 / 3 + 1.0 / 6 + 1.0 / 18, 1e-12);
   EXPECT_EQ(last.benchmarks[0].systems[1].shape, (std::vector<std::size_t>{3, 2, 3}));
   ASSERT_EQ(last.dropped.size(), 5u);
   for (const auto &d : last.dropped) {
@@ -322,8 +337,258 @@ TEST(Balance, DropTrimsUnitsWithMoreChildrenThanTheMode) {
 
 TEST(Balance, PolicyNames) {
   for (UnbalancedPolicy p : {UnbalancedPolicy::Error, UnbalancedPolicy::Trim,
-                             UnbalancedPolicy::Drop, UnbalancedPolicy::Auto})
+                             UnbalancedPolicy::Drop, UnbalancedPolicy::Auto,
+                             UnbalancedPolicy::Mixed})
     EXPECT_EQ(parseUnbalancedPolicy(unbalancedPolicyName(p)), p);
   EXPECT_STREQ(unbalancedPolicyName(UnbalancedPolicy::Auto), "auto");
+  EXPECT_STREQ(unbalancedPolicyName(UnbalancedPolicy::Mixed), "mixed");
   EXPECT_FALSE(parseUnbalancedPolicy("cut"));
+}
+
+// ------------------------------------------------- mixed and the V criterion
+
+TEST(MeanVarianceFactor, SumOfInverseProductsFromTheTop) {
+  // V = sum_i 1 / (n1 * ... * ni), highest level first (TR 2012 eq. 10 with
+  // every variance component 1).
+  using S = std::vector<std::size_t>;
+  EXPECT_NEAR(meanVarianceFactor(S{10, 5, 3}), 0.1 + 0.02 + 1.0 / 150, 1e-15); // 0.12667
+  EXPECT_NEAR(meanVarianceFactor(S{9, 5, 50}), 1.0 / 9 + 1.0 / 45 + 1.0 / 2250, 1e-15);
+  EXPECT_NEAR(meanVarianceFactor(S{9, 5, 50}), 0.13378, 5e-6);
+  EXPECT_NEAR(meanVarianceFactor(S{10, 4, 50}), 0.1255, 1e-15);
+  EXPECT_NEAR(meanVarianceFactor(S{10, 5, 3}), 0.12667, 5e-6);
+  EXPECT_NEAR(meanVarianceFactor(S{10, 2, 50}), 0.151, 1e-15);
+  EXPECT_NEAR(meanVarianceFactor(S{5, 1, 1}), 0.6, 1e-15);
+  EXPECT_NEAR(meanVarianceFactor(S{2, 1, 3}), 1.0 / 2 + 1.0 / 2 + 1.0 / 6, 1e-15);
+  EXPECT_EQ(meanVarianceFactor(S{7}), 1.0 / 7);
+  EXPECT_TRUE(std::isinf(meanVarianceFactor(S{})));
+  EXPECT_TRUE(std::isinf(meanVarianceFactor(S{3, 0, 2})));
+}
+
+namespace {
+
+// One system "b": iterations[build][execution] measurements under each
+// execution (0: the execution does not exist), labels 0, 1, ...
+std::string shapeCsv(const std::vector<std::vector<int>> &iterations) {
+  std::string s = "system,build,execution,iteration,value\n";
+  for (std::size_t bld = 0; bld < iterations.size(); ++bld)
+    for (std::size_t e = 0; e < iterations[bld].size(); ++e)
+      for (int i = 0; i < iterations[bld][e]; ++i)
+        s += "b," + std::to_string(bld) + "," + std::to_string(e) + "," + std::to_string(i) +
+             "," + std::to_string(1 + 0.001 * i) + "\n";
+  return s;
+}
+
+// 10 builds x 5 executions x 50 iterations, then `change` applied.
+std::string tenFiveFifty(void (*change)(std::vector<std::vector<int>> &)) {
+  std::vector<std::vector<int>> it(10, std::vector<int>(5, 50));
+  change(it);
+  return shapeCsv(it);
+}
+
+} // namespace
+
+TEST(Balance, CrashedExecutionIsBestBalancedByMixed) {
+  // 10x5x50, build 7's execution 2 crashed after 3 iterations (2453
+  // measurements). trim: 10x5x3, V = 0.12667; drop: 9x5x50, V = 0.13378;
+  // mixed: the execution goes and every build is trimmed to 4 executions,
+  // 10x4x50, V = 0.1255 -> auto applies mixed (drop would remove fewest).
+  const std::string csv = tenFiveFifty([](auto &it) { it[7][2] = 3; });
+  auto r = balanced(csv, UnbalancedPolicy::Auto);
+  ASSERT_EQ(r.systems.size(), 1u);
+  const SystemBalance &sb = r.systems[0];
+  EXPECT_EQ(sb.applied, UnbalancedPolicy::Mixed);
+  EXPECT_EQ(sb.measurements, 2453u);
+  EXPECT_EQ(sb.topUnits, 10u);
+  EXPECT_EQ(sb.shapeByTrim, (std::vector<std::size_t>{10, 5, 3}));
+  EXPECT_EQ(sb.shapeByDrop, (std::vector<std::size_t>{9, 5, 50}));
+  EXPECT_EQ(sb.shapeByMixed, (std::vector<std::size_t>{10, 4, 50}));
+  EXPECT_NEAR(sb.varianceByTrim, 0.12667, 5e-6);
+  EXPECT_NEAR(sb.varianceByDrop, 0.13378, 5e-6);
+  EXPECT_NEAR(sb.varianceByMixed, 0.1255, 1e-12);
+  EXPECT_EQ(sb.lostByTrim, 2453u - 150u);
+  EXPECT_EQ(sb.lostByDrop, 3u + 4 * 50u);
+  EXPECT_EQ(sb.lostByMixed, 3u + 9 * 50u);
+  EXPECT_EQ(sb.topUnitsByTrim, 10u);
+  EXPECT_EQ(sb.topUnitsByDrop, 9u);
+  EXPECT_EQ(sb.topUnitsByMixed, 10u);
+  EXPECT_EQ(sb.lost(), 453u);
+  EXPECT_EQ(sb.lostBy(UnbalancedPolicy::Drop), 203u);
+  EXPECT_EQ(sb.topUnitsBy(UnbalancedPolicy::Mixed), 10u);
+  EXPECT_EQ(sb.shapeBy(UnbalancedPolicy::Trim), sb.shapeByTrim);
+  EXPECT_EQ(sb.varianceBy(UnbalancedPolicy::Mixed), sb.varianceByMixed);
+  const SystemData &b = r.benchmarks[0].systems[0];
+  EXPECT_EQ(b.shape, (std::vector<std::size_t>{10, 4, 50}));
+  EXPECT_EQ(flatten(b).size(), 2000u);
+  // Build 7 keeps executions 0, 1, 3, 4; the others their first four.
+  EXPECT_EQ(b.units[7].children[2].label, "3");
+  EXPECT_EQ(b.units[6].children[3].label, "3");
+  // The list: the incomplete execution, then the trimming of every other
+  // build's last execution.
+  ASSERT_EQ(r.dropped.size(), 10u);
+  const DroppedUnits &exec = r.dropped[0];
+  EXPECT_EQ(exec.reason, DropReason::Incomplete);
+  EXPECT_EQ(exec.path, (std::vector<std::string>{"7"}));
+  EXPECT_EQ(exec.level, "execution");
+  EXPECT_EQ(exec.labels, (std::vector<std::string>{"2"}));
+  EXPECT_EQ(exec.childLevel, "iteration");
+  EXPECT_EQ(exec.found, 3u);
+  EXPECT_EQ(exec.expected, 50u);
+  EXPECT_EQ(exec.measurements, 3u);
+  std::size_t total = 0;
+  for (std::size_t k = 1; k < r.dropped.size(); ++k) {
+    const DroppedUnits &d = r.dropped[k];
+    EXPECT_EQ(d.reason, DropReason::Trimmed);
+    EXPECT_EQ(d.level, "execution");
+    EXPECT_EQ(d.labels, (std::vector<std::string>{"4"}));
+    EXPECT_NE(d.path, (std::vector<std::string>{"7"}));
+    total += d.measurements;
+  }
+  EXPECT_EQ(total, 450u);
+  // Each policy forced gives its own shape.
+  EXPECT_EQ(balanced(csv, UnbalancedPolicy::Mixed).benchmarks[0].systems[0].shape,
+            (std::vector<std::size_t>{10, 4, 50}));
+  EXPECT_EQ(balanced(csv, UnbalancedPolicy::Trim).benchmarks[0].systems[0].shape,
+            (std::vector<std::size_t>{10, 5, 3}));
+  EXPECT_EQ(balanced(csv, UnbalancedPolicy::Drop).benchmarks[0].systems[0].shape,
+            (std::vector<std::size_t>{9, 5, 50}));
+  EXPECT_EQ(balanced(csv, UnbalancedPolicy::Drop).systems[0].applied, UnbalancedPolicy::Drop);
+}
+
+TEST(Balance, BuildMissingMostExecutionsIsBestDropped) {
+  // Build 7 ran 2 of 5 executions (complete ones): trim 10x2x50 (V = 0.151),
+  // mixed has nothing to drop at the lowest level and trims to the same shape,
+  // drop keeps 9x5x50 (V = 0.13378) -> drop.
+  auto r = balanced(tenFiveFifty([](auto &it) { it[7][2] = it[7][3] = it[7][4] = 0; }),
+                    UnbalancedPolicy::Auto);
+  ASSERT_EQ(r.systems.size(), 1u);
+  const SystemBalance &sb = r.systems[0];
+  EXPECT_EQ(sb.applied, UnbalancedPolicy::Drop);
+  EXPECT_EQ(sb.shapeByTrim, (std::vector<std::size_t>{10, 2, 50}));
+  EXPECT_EQ(sb.shapeByMixed, (std::vector<std::size_t>{10, 2, 50}));
+  EXPECT_EQ(sb.shapeByDrop, (std::vector<std::size_t>{9, 5, 50}));
+  EXPECT_NEAR(sb.varianceByTrim, 0.151, 1e-12);
+  EXPECT_NEAR(sb.varianceByMixed, 0.151, 1e-12);
+  EXPECT_NEAR(sb.varianceByDrop, 0.13378, 5e-6);
+  EXPECT_EQ(sb.lostByTrim, 1350u);
+  EXPECT_EQ(sb.lostByMixed, 1350u);
+  EXPECT_EQ(sb.lostByDrop, 100u);
+  EXPECT_EQ(r.benchmarks[0].systems[0].shape, (std::vector<std::size_t>{9, 5, 50}));
+}
+
+TEST(Balance, ManyShortExecutionsAreBestTrimmed) {
+  // 5 builds x 1 execution with 3, 3, 2, 2, 1 iterations: drop (and mixed)
+  // keep 2x1x3 (5 measurements lost, V = 1/2 + 1/2 + 1/6 = 1.1667), trim keeps
+  // 5x1x1 (6 lost, V = 0.6): counting measurements would drop 3 of 5 builds;
+  // auto trims.
+  auto r = balanced(shapeCsv({{3}, {3}, {2}, {2}, {1}}), UnbalancedPolicy::Auto);
+  ASSERT_EQ(r.systems.size(), 1u);
+  const SystemBalance &sb = r.systems[0];
+  EXPECT_EQ(sb.applied, UnbalancedPolicy::Trim);
+  EXPECT_EQ(sb.shapeByTrim, (std::vector<std::size_t>{5, 1, 1}));
+  EXPECT_EQ(sb.shapeByDrop, (std::vector<std::size_t>{2, 1, 3}));
+  EXPECT_EQ(sb.shapeByMixed, (std::vector<std::size_t>{2, 1, 3}));
+  EXPECT_NEAR(sb.varianceByTrim, 0.6, 1e-12);
+  EXPECT_NEAR(sb.varianceByDrop, 7.0 / 6, 1e-12);
+  EXPECT_NEAR(sb.varianceByMixed, 7.0 / 6, 1e-12);
+  EXPECT_EQ(sb.lostByTrim, 6u);
+  EXPECT_EQ(sb.lostByDrop, 5u);
+  EXPECT_EQ(sb.lostByMixed, 5u);
+  EXPECT_EQ(sb.topUnitsByMixed, 2u);
+  EXPECT_EQ(r.benchmarks[0].systems[0].shape, (std::vector<std::size_t>{5, 1, 1}));
+}
+
+TEST(Balance, MixedDropsABuildAllOfWhoseExecutionsWereIncomplete) {
+  // 4 builds x 2 executions x 4 iterations; both executions of build 3 stopped
+  // after 2 iterations: mixed drops them, then build 3, left without data.
+  auto r = balanced(shapeCsv({{4, 4}, {4, 4}, {4, 4}, {2, 2}}), UnbalancedPolicy::Mixed);
+  ASSERT_EQ(r.systems.size(), 1u);
+  EXPECT_EQ(r.systems[0].applied, UnbalancedPolicy::Mixed);
+  EXPECT_EQ(r.systems[0].topUnitsByMixed, 3u);
+  EXPECT_EQ(r.systems[0].lostByMixed, 4u);
+  EXPECT_EQ(r.benchmarks[0].systems[0].shape, (std::vector<std::size_t>{3, 2, 4}));
+  ASSERT_EQ(r.dropped.size(), 3u);
+  for (std::size_t k = 0; k < 2; ++k) {
+    EXPECT_EQ(r.dropped[k].reason, DropReason::Incomplete);
+    EXPECT_EQ(r.dropped[k].level, "execution");
+    EXPECT_EQ(r.dropped[k].path, (std::vector<std::string>{"3"}));
+    EXPECT_EQ(r.dropped[k].labels, (std::vector<std::string>{std::to_string(k)}));
+    EXPECT_EQ(r.dropped[k].found, 2u);
+    EXPECT_EQ(r.dropped[k].expected, 4u);
+    EXPECT_EQ(r.dropped[k].measurements, 2u);
+  }
+  const DroppedUnits &build = r.dropped[2];
+  EXPECT_EQ(build.reason, DropReason::Incomplete);
+  EXPECT_TRUE(build.path.empty());
+  EXPECT_EQ(build.level, "build");
+  EXPECT_EQ(build.labels, (std::vector<std::string>{"3"}));
+  EXPECT_EQ(build.childLevel, "execution");
+  EXPECT_EQ(build.found, 0u);
+  EXPECT_EQ(build.expected, 2u);
+  EXPECT_EQ(build.measurements, 0u); // counted with its executions
+}
+
+TEST(Balance, MixedDropsOnlyAtTheLowestLevelThenTrims) {
+  // 4 levels: build > execution > run > iteration. A short run is dropped; its
+  // execution is then one run short and is trimmed, not dropped, like every
+  // other execution (each keeps 1 run of 3 iterations).
+  std::string csv = "system,build,execution,run,iteration,value\n";
+  for (int bld = 0; bld < 3; ++bld)
+    for (int e = 0; e < 2; ++e)
+      for (int run = 0; run < 2; ++run)
+        for (int i = 0; i < (bld == 1 && e == 0 && run == 1 ? 1 : 3); ++i)
+          csv += "b," + std::to_string(bld) + "," + std::to_string(e) + "," +
+                 std::to_string(run) + "," + std::to_string(i) + ",1\n";
+  auto r = balanced(csv, UnbalancedPolicy::Mixed);
+  ASSERT_EQ(r.systems.size(), 1u);
+  EXPECT_EQ(r.benchmarks[0].systems[0].shape, (std::vector<std::size_t>{3, 2, 1, 3}));
+  EXPECT_EQ(r.systems[0].shapeByDrop, (std::vector<std::size_t>{2, 2, 2, 3}));
+  EXPECT_EQ(r.systems[0].shapeByTrim, (std::vector<std::size_t>{3, 2, 2, 1}));
+  ASSERT_FALSE(r.dropped.empty());
+  EXPECT_EQ(r.dropped[0].reason, DropReason::Incomplete);
+  EXPECT_EQ(r.dropped[0].level, "run");
+  EXPECT_EQ(r.dropped[0].path, (std::vector<std::string>{"1", "0"}));
+  for (std::size_t k = 1; k < r.dropped.size(); ++k) {
+    EXPECT_EQ(r.dropped[k].reason, DropReason::Trimmed);
+    EXPECT_EQ(r.dropped[k].level, "run");
+  }
+  EXPECT_EQ(r.dropped.size(), 6u); // the short run, then the second run of 5 executions
+}
+
+TEST(Balance, AutoKeepsTwoTopLevelUnitsEvenAtALargerVariance) {
+  // Build 0: 10 executions x 10 iterations; build 1: 1 execution of 1
+  // iteration. Drop and mixed keep build 0 only (1x10x10, V = 1.11), trim
+  // keeps 2x1x1 (V = 1.5): a confidence interval needs 2 builds -> trim.
+  std::vector<std::vector<int>> it{std::vector<int>(10, 10), {1}};
+  auto r = balanced(shapeCsv(it), UnbalancedPolicy::Auto);
+  ASSERT_EQ(r.systems.size(), 1u);
+  const SystemBalance &sb = r.systems[0];
+  EXPECT_EQ(sb.topUnitsByDrop, 1u);
+  EXPECT_EQ(sb.topUnitsByMixed, 1u);
+  EXPECT_LT(sb.varianceByDrop, sb.varianceByTrim);
+  EXPECT_LT(sb.varianceByMixed, sb.varianceByTrim);
+  EXPECT_EQ(sb.applied, UnbalancedPolicy::Trim);
+  EXPECT_EQ(r.benchmarks[0].systems[0].shape, (std::vector<std::size_t>{2, 1, 1}));
+}
+
+TEST(Balance, AutoTiesGoToTrimThenMixedThenDrop) {
+  // A whole execution missing: mixed has nothing to drop at the lowest level
+  // and trims to trim's shape (3x1x4, V = 0.75; drop 2x2x4, 0.8125) -> trim.
+  auto gone = balanced(crashCsv({{2, 1, 0}, {2, 1, 1}, {2, 1, 2}, {2, 1, 3}}),
+                       UnbalancedPolicy::Auto);
+  ASSERT_EQ(gone.systems.size(), 1u);
+  EXPECT_EQ(gone.systems[0].varianceByTrim, gone.systems[0].varianceByMixed);
+  EXPECT_EQ(gone.systems[0].applied, UnbalancedPolicy::Trim);
+  // Two levels (build > iteration): mixed is drop. 10 builds x 50
+  // iterations, one build stopped at 3: trim 10x3 (V = 0.1333), drop and
+  // mixed 9x50 (0.1133) -> mixed.
+  std::string csv = "system,build,iteration,value\n";
+  for (int bld = 0; bld < 10; ++bld)
+    for (int i = 0; i < (bld == 4 ? 3 : 50); ++i)
+      csv += "b," + std::to_string(bld) + "," + std::to_string(i) + ",1\n";
+  auto two = balanced(csv, UnbalancedPolicy::Auto);
+  ASSERT_EQ(two.systems.size(), 1u);
+  EXPECT_EQ(two.systems[0].shapeByMixed, (std::vector<std::size_t>{9, 50}));
+  EXPECT_EQ(two.systems[0].varianceByMixed, two.systems[0].varianceByDrop);
+  EXPECT_EQ(two.systems[0].applied, UnbalancedPolicy::Mixed);
+  EXPECT_EQ(two.benchmarks[0].systems[0].shape, (std::vector<std::size_t>{9, 50}));
 }

@@ -56,8 +56,9 @@ struct ReportOptions {
   // differs from the same endpoint of the other by more than this fraction of
   // the wider of the two intervals (docs/analyze.md).
   double disagreementFraction = 0.25;
-  // docs/analyze.md: per system, drop the incomplete units or trim, whichever
-  // keeps more measurements (table.hpp balance()).
+  // docs/analyze.md: per system, trim, mixed or drop, whichever balanced shape
+  // gives the grand mean the smallest variance under equal variance
+  // components (table.hpp balance(), meanVarianceFactor()).
   UnbalancedPolicy unbalanced = UnbalancedPolicy::Auto;
   // Planner: overhead of starting one unit at each level except the lowest,
   // highest first, in units of one lowest-level measurement (planner.hpp).

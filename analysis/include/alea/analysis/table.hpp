@@ -6,9 +6,12 @@
 // interval (12) assume equal repetition counts n_i at every level and for both
 // systems); balance() applies the documented unbalanced-data policy
 // (docs/analyze.md): report every deviation, then either fail, trim every unit
-// to the common (minimum) count, or drop the incomplete units (fewer children
-// than the modal count), or pick per system whichever of the two keeps more
-// measurements (auto, the default); everything removed is listed.
+// to the common (minimum) count, drop the incomplete units (fewer children
+// than the modal count), drop them at the lowest level only and trim above
+// (mixed), or pick per system the candidate whose balanced shape gives the
+// grand mean the smallest variance under equal variance components (auto, the
+// default; it depends on the shapes only, never on the values); everything
+// removed is listed.
 #pragma once
 
 #include <cstddef>
@@ -135,24 +138,64 @@ enum class UnbalancedPolicy {
   Error, // report and stop (the caller stops when !balanced())
   Trim,  // top down: cut every unit's children to the minimum count of its level
   Drop,  // bottom up: drop units with fewer children than the modal count
-  Auto,  // per system, Drop or Trim, whichever keeps more measurements
+  Auto,  // per system, Trim, Mixed or Drop, whichever has the smallest
+         // meanVarianceFactor() of its balanced shape
+  Mixed, // Drop at the lowest level only (e.g. the short executions), then Trim
+         // the levels above (e.g. every build to its fewest executions)
 };
 
-// "error", "trim", "drop", "auto" (option and JSON spelling).
+// "error", "trim", "drop", "auto", "mixed" (option and JSON spelling).
 const char *unbalancedPolicyName(UnbalancedPolicy p);
 std::optional<UnbalancedPolicy> parseUnbalancedPolicy(std::string_view name);
 
-// What balance() did to one unbalanced system, with both alternatives costed
-// so that the report can say why (e.g. "dropping the incomplete units loses 203
-// measurements, trimming would lose 2350").
+// The variance of the grand mean of a balanced design of shape (n1, ..., nk),
+// highest level first, under the random-effects model with the same variance
+// component at every level, in units of that component:
+//   V = sum_{i=1..k} 1 / (n1 * ... * ni)
+// (Kalibera & Jones TR 2012 eq. 10, var(Ybar) = sum_i sigma_i^2 / prod_{j>=i} n_j
+// with levels numbered bottom up, all sigma_i^2 = 1). The auto policy compares
+// candidate shapes by it: it depends on the pattern of missing data only, not
+// on the values. Infinity for an empty shape or a zero count.
+double meanVarianceFactor(std::span<const std::size_t> shape);
+
+// What balance() did to one unbalanced system, with every alternative costed
+// so that the report can say why (e.g. "mixed removes 453 measurements and
+// keeps 10 builds, V = 0.1255; trim: 953 removed, V = 0.1267; drop: 203
+// removed, 9 builds, V = 0.1338").
 struct SystemBalance {
   std::string benchmark, system;
-  UnbalancedPolicy applied = UnbalancedPolicy::Trim;  // Trim or Drop
+  UnbalancedPolicy applied = UnbalancedPolicy::Trim;  // Trim, Drop or Mixed
   std::size_t measurements = 0;                       // before balancing
   std::size_t topUnits = 0;                           // before balancing
   std::size_t lostByTrim = 0, lostByDrop = 0;         // measurements removed
   std::size_t topUnitsByTrim = 0, topUnitsByDrop = 0; // top-level units kept
-  std::size_t lost() const { return applied == UnbalancedPolicy::Drop ? lostByDrop : lostByTrim; }
+  std::size_t lostByMixed = 0, topUnitsByMixed = 0;   // the same for Mixed
+  // Each candidate's balanced shape (highest level first) and its
+  // meanVarianceFactor() (the auto criterion).
+  std::vector<std::size_t> shapeByTrim, shapeByDrop, shapeByMixed;
+  double varianceByTrim = 0, varianceByDrop = 0, varianceByMixed = 0;
+  // The figures of candidate p (Trim, Drop or Mixed; anything else: Trim).
+  std::size_t lostBy(UnbalancedPolicy p) const {
+    return p == UnbalancedPolicy::Drop ? lostByDrop
+           : p == UnbalancedPolicy::Mixed ? lostByMixed
+                                          : lostByTrim;
+  }
+  std::size_t topUnitsBy(UnbalancedPolicy p) const {
+    return p == UnbalancedPolicy::Drop ? topUnitsByDrop
+           : p == UnbalancedPolicy::Mixed ? topUnitsByMixed
+                                          : topUnitsByTrim;
+  }
+  const std::vector<std::size_t> &shapeBy(UnbalancedPolicy p) const {
+    return p == UnbalancedPolicy::Drop ? shapeByDrop
+           : p == UnbalancedPolicy::Mixed ? shapeByMixed
+                                          : shapeByTrim;
+  }
+  double varianceBy(UnbalancedPolicy p) const {
+    return p == UnbalancedPolicy::Drop ? varianceByDrop
+           : p == UnbalancedPolicy::Mixed ? varianceByMixed
+                                          : varianceByTrim;
+  }
+  std::size_t lost() const { return lostBy(applied); }
 };
 
 // Every system of every benchmark balanced on its own: each SystemData's
@@ -186,10 +229,17 @@ BalanceResult balance(std::vector<BenchmarkData> benchmarks,
 // the parent level is the expected count (ties: the larger count); a unit with
 // fewer children is dropped whole (with everything below it, which can make
 // its own parent incomplete one level up), a unit with more is trimmed to the
-// modal count (keeping the first). Auto applies, per system, Drop or Trim,
-// whichever keeps more measurements, provided it keeps >= 2 top-level units
-// (ties: the one keeping more top-level units, then Trim). Error balances like
-// Trim; the caller stops. Every removal is listed in `dropped`.
+// modal count (keeping the first). Mixed does Drop's step at the lowest level
+// only (the units holding the measurements, e.g. executions), then drops the
+// units left without any data (e.g. a build all of whose executions were
+// incomplete; recorded as Incomplete with found = 0, measurements = 0 (they
+// are counted with its children) and expected = the smallest child count among
+// the units of its level that kept data), then trims top down like Trim. Auto applies, per
+// system, the candidate among Trim, Mixed and Drop with the smallest
+// meanVarianceFactor() of its balanced shape; a candidate keeping fewer than 2
+// top-level units only when every candidate does; ties (relative 1e-12): Trim,
+// then Mixed, then Drop. Error balances like Trim; the caller stops. Every
+// removal is listed in `dropped`.
 BalanceResult balance(std::vector<BenchmarkData> benchmarks, const std::vector<std::string> &levels,
                       UnbalancedPolicy policy);
 
