@@ -44,8 +44,7 @@ enum class Effect {
   Cc1,          // -cc1, -cc1as
   DriverMode,   // --driver-mode=
   Target,       // -target, --target=
-  TargetChange, // -m32, -m64, -mx32, -m16, -EB, -EL, -mabi=...: another ELF class/machine/order
-  IsaChange,    // -march=, -mcpu=, -mfloat-abi=...: e_flags on some machines (not x86)
+  LinkerScript, // -T <script>, -T<script> (clang's -Ttext... are -T with a joined value)
   Offload,      // -fopenmp-targets=, --offload-arch=: device compilations
   EndOfOptions, // --
 };
@@ -84,16 +83,6 @@ constexpr std::array kExact = {
     OptionSpec{"-cc1", Effect::Cc1, false},
     OptionSpec{"-cc1as", Effect::Cc1, false},
     OptionSpec{"--", Effect::EndOfOptions, false},
-    OptionSpec{"-m16", Effect::TargetChange, false},
-    OptionSpec{"-m32", Effect::TargetChange, false},
-    OptionSpec{"-mx32", Effect::TargetChange, false},
-    OptionSpec{"-m64", Effect::TargetChange, false},
-    OptionSpec{"-EB", Effect::TargetChange, false},
-    OptionSpec{"-EL", Effect::TargetChange, false},
-    OptionSpec{"-mbig-endian", Effect::TargetChange, false},
-    OptionSpec{"-mlittle-endian", Effect::TargetChange, false},
-    OptionSpec{"-mhard-float", Effect::IsaChange, false},
-    OptionSpec{"-msoft-float", Effect::IsaChange, false},
     // options whose value is the next argument
     OptionSpec{"-o", Effect::Output, true},
     OptionSpec{"-x", Effect::Language, true},
@@ -105,7 +94,7 @@ constexpr std::array kExact = {
     OptionSpec{"-L", Effect::None, true},
     OptionSpec{"-F", Effect::None, true},
     OptionSpec{"-B", Effect::None, true},
-    OptionSpec{"-T", Effect::None, true},
+    OptionSpec{"-T", Effect::LinkerScript, true},
     OptionSpec{"-u", Effect::None, true},
     OptionSpec{"-e", Effect::None, true},
     OptionSpec{"-z", Effect::None, true},
@@ -170,10 +159,7 @@ constexpr std::array kJoined = {
     OptionSpec{"--print-", Effect::Query, false},
     OptionSpec{"--driver-mode=", Effect::DriverMode, false},
     OptionSpec{"--target=", Effect::Target, false},
-    OptionSpec{"-mabi=", Effect::TargetChange, false},
-    OptionSpec{"-march=", Effect::IsaChange, false},
-    OptionSpec{"-mcpu=", Effect::IsaChange, false},
-    OptionSpec{"-mfloat-abi=", Effect::IsaChange, false},
+    OptionSpec{"-T", Effect::LinkerScript, false}, // -Tlink.ld; also -Ttext=... (= -T text=...)
     OptionSpec{"-fopenmp-targets=", Effect::Offload, false},
     OptionSpec{"--offload-arch=", Effect::Offload, false},
     OptionSpec{"--cuda-gpu-arch=", Effect::Offload, false},
@@ -223,10 +209,63 @@ struct LinkRegions {
   }
 };
 
-void seeLinkerWords(LinkRegions &regions, std::string_view commaList) {
+// --- what the linker's own options tell us ------------------------------------------
+
+// Linker options by which a link places sections itself or writes another
+// output format. Such a link gets no link record: the record is one more input
+// whose allocated note the script or the format puts where the user did not ask
+// for it (a 512-byte boot sector linked with --oformat=binary -Ttext=0x7c00 grew
+// to 4 MB with GNU ld). Names without their leading dashes (the linkers accept
+// one or two); each matches alone, with "=value", and the `joined` ones also
+// with the value glued on (-Tlink.ld; hence -Ttext-segment=... too, which sets
+// an address: no record either, which costs nothing but the record).
+struct LayoutOptionSpec {
+  std::string_view name;
+  bool joined;
+};
+constexpr LayoutOptionSpec kLayoutOptions[] = {
+    {"T", true},             // -T script, -Tscript (GNU ld, gold, lld)
+    {"script", false},       // --script=script
+    {"dT", true},            // -dT script: GNU ld's default script
+    {"default-script", false},
+    {"oformat", false},      // --oformat=binary / ihex / srec...
+    {"Ttext", false},        // -Ttext=0x7c00 (also caught by -T joined; listed for the reader)
+    {"Tdata", false},
+    {"Tbss", false},
+    {"section-start", false}, // --section-start=.text=0x1000
+};
+
+// The classifier's view of one linker word, wherever the linker reads it.
+void seeLinkerWord(Classification &c, LinkRegions &regions, std::string_view word) {
+  regions.see(word);
+  if (word.size() < 2 || word[0] != '-')
+    return;
+  std::string_view name = word.substr(startsWith(word, "--") ? 2 : 1);
+  if (startsWith(name, "shuffle-sections"))
+    c.userShuffleSections = true;
+  if (startsWith(name, "dependency-file"))
+    c.dependencyFile = true;
+  if (c.layoutOption.empty() && isLayoutOption(word))
+    c.layoutOption = std::string(word);
+}
+
+// The words of -Wl,a,b,c and of -Xlinker a. A word @file in a -Wl, list is a
+// response file that the linker reads (GNU syntax, as ours; clang expands a
+// plain @file argument itself, so -Xlinker never sees one): its words count
+// too. One the linker cannot read is its error to report, not our decision.
+void seeLinkerArgs(Classification &c, LinkRegions &regions, std::string_view commaList,
+                   bool splitCommas, const ClassifyEnv &env) {
   while (true) {
-    const auto comma = commaList.find(',');
-    regions.see(commaList.substr(0, comma));
+    const auto comma = splitCommas ? commaList.find(',') : std::string_view::npos;
+    const std::string_view word = commaList.substr(0, comma);
+    if (startsWith(word, "@") && env.readFile) {
+      const ExpandedArgs inner = expandResponseFiles({std::string(word)}, env);
+      if (inner.ok)
+        for (const auto &w : inner.args)
+          seeLinkerWord(c, regions, w);
+    } else {
+      seeLinkerWord(c, regions, word);
+    }
     if (comma == std::string_view::npos)
       return;
     commaList.remove_prefix(comma + 1);
@@ -353,6 +392,17 @@ bool isSourceLanguage(Language lang) {
          lang == Language::ObjCxx || lang == Language::Ir;
 }
 
+bool isLayoutOption(std::string_view word) {
+  if (word.size() < 2 || word[0] != '-')
+    return false;
+  const std::string_view name = word.substr(startsWith(word, "--") ? 2 : 1);
+  for (const auto &o : kLayoutOptions)
+    if (name == o.name || (startsWith(name, o.name) && name.size() > o.name.size() &&
+                           (o.joined || name[o.name.size()] == '=')))
+      return true;
+  return false;
+}
+
 bool isElfTarget(std::string_view triple) {
   for (std::string_view nonElf : {"wasm", "apple", "darwin", "macos", "ios", "windows", "msvc",
                                   "mingw", "cygwin", "uefi", "aix", "zos"})
@@ -468,24 +518,19 @@ Classification classify(const std::vector<std::string> &original, const Classify
       ++c.libraryCount;
       break;
     case Effect::LinkerArgs:
-      seeLinkerWords(regions, value);
-      if (value.find("--shuffle-sections") != std::string::npos ||
-          value.find("-shuffle-sections") != std::string::npos)
-        c.userShuffleSections = true;
-      if (value.find("dependency-file") != std::string::npos)
-        c.dependencyFile = true;
+      seeLinkerArgs(c, regions, value, /*splitCommas=*/true, env);
       break;
     case Effect::LinkerArg:
-      regions.see(value);
-      if (value.find("shuffle-sections") != std::string::npos)
-        c.userShuffleSections = true;
-      if (value.find("dependency-file") != std::string::npos)
-        c.dependencyFile = true;
+      seeLinkerArgs(c, regions, value, /*splitCommas=*/false, env);
       break;
     case Effect::FuseLd:
     case Effect::LdPath:
       c.userLinker = value;
       c.nonLldLinker = !isLld(value);
+      break;
+    case Effect::LinkerScript:
+      if (c.layoutOption.empty())
+        c.layoutOption = exact ? "-T " + value : arg;
       break;
     case Effect::Lto:
       lto = true;
@@ -502,16 +547,6 @@ Classification classify(const std::vector<std::string> &original, const Classify
       break;
     case Effect::Target:
       c.target = value;
-      if (c.targetOption.empty())
-        c.targetOption = arg + (exact ? " " + value : "");
-      break;
-    case Effect::TargetChange:
-      if (c.targetOption.empty())
-        c.targetOption = arg;
-      break;
-    case Effect::IsaChange:
-      if (c.isaOption.empty())
-        c.isaOption = arg;
       break;
     case Effect::Offload:
       if (offloadArg.empty())
@@ -673,7 +708,11 @@ constexpr std::string_view kLinkerSeparate[] = {"o",
                                                 "O",
                                                 "image-base",
                                                 "export-dynamic-symbol",
-                                                "chroot"};
+                                                "chroot",
+                                                "oformat",
+                                                "section-start",
+                                                "dT",
+                                                "default-script"};
 
 } // namespace
 
@@ -716,13 +755,7 @@ Classification classifyLinker(const std::vector<std::string> &original, const Cl
     if (name == "help") {
       return passThrough(std::move(c), Reason::Query, arg);
     }
-    regions.see(arg);
-    if (startsWith(name, "shuffle-sections"))
-      c.userShuffleSections = true;
-    if (startsWith(name, "dependency-file"))
-      c.dependencyFile = true;
-    if (startsWith(arg, "-melf") && c.targetOption.empty())
-      c.targetOption = arg; // -melf_i386: joined emulation
+    seeLinkerWord(c, regions, arg);
     if (startsWith(arg, "-l") && arg.size() > 2 && arg[1] == 'l') {
       ++c.libraryCount;
       continue;
@@ -747,8 +780,6 @@ Classification classifyLinker(const std::vector<std::string> &original, const Cl
         ++i;
         if (name == "o" || name == "output")
           output = args[i];
-        if (name == "m" && c.targetOption.empty())
-          c.targetOption = "-m " + args[i]; // the emulation: another target
       }
     }
   }

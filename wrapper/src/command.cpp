@@ -8,49 +8,6 @@
 
 namespace alea::wrapper {
 
-namespace {
-
-constexpr std::uint16_t EM_386 = 3, EM_X86_64 = 62;
-
-bool isX86(std::uint16_t machine) { return machine == EM_386 || machine == EM_X86_64; }
-
-// Whether an option that usually picks another target is a no-op on this host
-// (-m64 on x86-64, -m32 on i386).
-bool hostAlready(const std::string &option, const ElfTarget &host) {
-  return (option == "-m64" && host.machine == EM_X86_64 && host.elfClass == 2) ||
-         (option == "-m32" && host.machine == EM_386);
-}
-
-// A compiler named <arch>-...-clang targets <arch> (clang derives its default
-// target from its name); true unless <arch> is the host's machine.
-bool crossCompilerName(std::string_view tool, const ElfTarget &host) {
-  const auto slash = tool.rfind('/');
-  if (slash != std::string_view::npos)
-    tool.remove_prefix(slash + 1);
-  auto at = tool.find("clang");
-  if (at == std::string_view::npos)
-    at = tool.find("gcc");
-  if (at == std::string_view::npos || at == 0 || tool[at - 1] != '-')
-    return false;
-  const std::string_view arch = tool.substr(0, tool.find('-'));
-  std::uint16_t machine = 0;
-  if (arch == "x86_64" || arch == "amd64")
-    machine = EM_X86_64;
-  else if (arch.size() == 4 && arch[0] == 'i' && arch.substr(2) == "86")
-    machine = EM_386;
-  else if (arch == "aarch64")
-    machine = 183;
-  else if (arch == "riscv64")
-    machine = 243;
-  else if (arch == "powerpc64le" || arch == "ppc64le")
-    machine = 21;
-  else if (arch == "s390x")
-    machine = 22;
-  return machine != host.machine;
-}
-
-} // namespace
-
 std::uint32_t lldShuffleSeed(std::uint64_t buildSeed) {
   const std::uint64_t stream = alea::mixSeed(buildSeed, "section-order");
   return static_cast<std::uint32_t>(stream % 0x7ffffffeULL) + 1; // [1, 2^31 - 1]
@@ -72,8 +29,7 @@ void shuffleLinkOrder(std::vector<std::string> &args, const std::vector<std::siz
 }
 
 Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classification &c,
-                 const Settings &settings, const std::string &realTool, const std::string &plugin,
-                 const std::optional<ElfTarget> &host) {
+                 const Settings &settings, const std::string &realTool, const std::string &plugin) {
   Plan plan;
   plan.argv.push_back(realTool);
   std::vector<std::string> rest = args;
@@ -169,30 +125,24 @@ Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classifi
       lf.skipped.emplace_back("section-order");
     if (lld && ltoPluginWanted && ltoRuns)
       lf.applied.emplace_back("lto-link");
-    std::optional<ElfTarget> target = c.elfTarget;
+    // Which object the record must be: only an ELF input of the link itself
+    // says so for sure. Without one (sources, bitcode, -l only) the target is
+    // whatever the compiler driver makes of the command, its --config files,
+    // its default configuration files and CCC_OVERRIDE_OPTIONS: no record,
+    // the compile-time notes of the sources still say seed and factors.
     std::string why;
-    if (!elf) {
+    if (!c.layoutOption.empty())
+      why = c.layoutOption +
+            ": the link places the sections itself (linker script, output format or addresses)";
+    else if (!elf)
       why = "target " + c.target + " is not ELF";
-      target.reset();
-    } else if (!target) {
-      // No ELF object to copy the header from (sources, bitcode, -l only):
-      // the host's, unless the command may be for another target.
-      const std::string from = "no ELF object among the inputs, and ";
-      if (!c.targetOption.empty() && !(host && hostAlready(c.targetOption, *host)))
-        why = from + c.targetOption + " picks the target";
-      else if (!host)
-        why = from + "the host's ELF header is unknown";
-      else if (!c.isaOption.empty() && !isX86(host->machine))
-        why = from + c.isaOption + " may change the ELF flags";
-      else if (crossCompilerName(realTool, *host))
-        why = from + "the compiler's name names another target";
-      else
-        target = host;
-    }
-    if (target) {
+    else if (!c.elfTarget)
+      why = "no ELF object among the inputs tells the target";
+    if (why.empty()) {
+      const ElfTarget &target = *c.elfTarget;
       LinkRecordPlan record;
       record.descriptor = linkNoteText(seed, lf.applied, lf.skipped);
-      record.target = *target;
+      record.target = target;
       record.persistent = c.dependencyFile;
       record.argIndex = 1 + added.size();
       added.emplace_back(LinkRecordPlaceholder);

@@ -22,6 +22,7 @@
 #include <cstring>
 #include <exception>
 #include <fcntl.h>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <sys/mman.h>
@@ -79,19 +80,6 @@ std::optional<std::string> readBytesAt(const std::string &path, std::uint64_t of
     return std::nullopt;
   buf.resize(static_cast<std::size_t>(got));
   return buf;
-}
-
-// The ELF header values of our own executable: the host's class, byte order,
-// machine and flags. EI_OSABI GNU only marks GNU extensions used by that file
-// (IFUNC, unique symbols), so it becomes NONE like a plain object's.
-std::optional<ElfTarget> hostTarget() {
-  const auto head = readBytesAt("/proc/self/exe", 0, 64);
-  ElfTarget t;
-  if (!head || inspectInput(*head, &t) == InputKind::Other)
-    return std::nullopt;
-  if (t.osabi == 3) // ELFOSABI_GNU
-    t.osabi = 0;
-  return t;
 }
 
 bool writeAll(int fd, std::string_view bytes) {
@@ -221,6 +209,9 @@ std::optional<std::string> materializeLinkRecord(const LinkRecordPlan &plan, boo
   if (plan.persistent) {
     // Named by its content: the same bytes are the same file for every link
     // that needs them, and a build tool that tracks it sees it never change.
+    // (The XDG_CACHE_HOME / ~/.cache rule is also runner's cachePath(); one
+    // helper in common/ would need runner/ to change with it, so both keep
+    // their three lines for now.)
     const char *xdg = std::getenv("XDG_CACHE_HOME");
     const char *home = std::getenv("HOME");
     std::string dir;
@@ -236,11 +227,8 @@ std::optional<std::string> materializeLinkRecord(const LinkRecordPlan &plan, boo
     const std::string path = dir + "/" + formatSeed(alea::hashName(bytes)).substr(2) + ".o";
     if (dryRun || readWholeFile(path) == bytes)
       return path;
-    for (std::size_t slash = dir.find('/', 1);; slash = dir.find('/', slash + 1)) {
-      ::mkdir(dir.substr(0, slash).c_str(), 0755); // EEXIST is fine
-      if (slash == std::string::npos)
-        break;
-    }
+    std::error_code ignored; // a directory we cannot make fails the open below
+    std::filesystem::create_directories(dir, ignored);
     const std::string tmp = path + ".tmp." + std::to_string(::getpid());
     const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     const bool ok = fd >= 0 && writeAll(fd, bytes);
@@ -355,7 +343,7 @@ Decision decide(const Facts &facts, const std::vector<std::string> &args, const 
         }
       }
     }
-    const Plan plan = planCommand(tool, args, c, effective, facts.realTool, plugin, facts.host);
+    const Plan plan = planCommand(tool, args, c, effective, facts.realTool, plugin);
     d.argv = plan.argv;
     d.record = plan.record;
 
@@ -447,7 +435,6 @@ int runWrapperSteps(Tool tool, const std::vector<std::string> &args, std::string
                           (::realpath(realTool.c_str(), resolved) &&
                            std::string_view(resolved).find("lld") != std::string::npos);
   }
-  facts.host = hostTarget();
   Decision d =
       decide(facts, args, settings, ClassifyEnv{isRegularFile, readWholeFile, readBytesAt});
   if (d.error)

@@ -493,17 +493,70 @@ TEST(LinkInputs, NothingIsReadForCompilesOrWithoutAReader) {
   EXPECT_FALSE(classify({"a.o", "b.o"}, noReader).elfTarget);
 }
 
-TEST(LinkInputs, OptionsThatPickAnotherTarget) {
-  EXPECT_EQ(cc({"-m32", "a.c"}).targetOption, "-m32");
-  EXPECT_EQ(cc({"--target=aarch64-linux-gnu", "a.c"}).targetOption, "--target=aarch64-linux-gnu");
-  EXPECT_EQ(cc({"-target", "riscv64-linux-gnu", "a.c"}).targetOption, "-target riscv64-linux-gnu");
-  EXPECT_EQ(cc({"-mabi=lp64", "a.c"}).targetOption, "-mabi=lp64");
-  EXPECT_EQ(cc({"-EB", "a.c"}).targetOption, "-EB");
-  EXPECT_EQ(cc({"-march=native", "a.c"}).isaOption, "-march=native");
-  EXPECT_TRUE(cc({"-march=native", "a.c"}).targetOption.empty());
-  EXPECT_TRUE(cc({"-O2", "a.c"}).targetOption.empty());
-  EXPECT_EQ(ld({"-m", "elf_i386", "a.o"}).targetOption, "-m elf_i386");
-  EXPECT_EQ(ld({"-melf_i386", "a.o"}).targetOption, "-melf_i386");
+// A link that places sections itself or writes a raw image gets no link record
+// (its note would land in the image): the classifier names the option, wherever
+// the linker reads it.
+TEST(LinkInputs, LinkerScriptsAndImageFormatsAreRecorded) {
+  EXPECT_EQ(cc({"-nostdlib", "-Wl,--oformat=binary", "-Wl,-Ttext=0x7c00", "a.o"}).layoutOption,
+            "--oformat=binary");
+  EXPECT_EQ(cc({"a.o", "-Wl,-Ttext=0x7c00"}).layoutOption, "-Ttext=0x7c00");
+  EXPECT_EQ(cc({"a.o", "-Wl,-T,boot.ld"}).layoutOption, "-T");
+  EXPECT_EQ(cc({"a.o", "-Wl,--section-start=.boot=0x7c00"}).layoutOption,
+            "--section-start=.boot=0x7c00");
+  EXPECT_EQ(cc({"a.o", "-Xlinker", "--script", "-Xlinker", "k.ld"}).layoutOption, "--script");
+  EXPECT_EQ(cc({"a.o", "-Xlinker", "--oformat", "-Xlinker", "ihex"}).layoutOption, "--oformat");
+  // clang's own -T (separate or joined; clang-19 reads -Ttext=x as -T text=x).
+  auto c = cc({"a.o", "-T", "boot.ld", "-o", "p"});
+  EXPECT_EQ(c.mode, Mode::Link); // the script is not an input (nor a missing one)
+  EXPECT_EQ(c.layoutOption, "-T boot.ld");
+  EXPECT_EQ(cc({"a.o", "-Tboot.ld"}).layoutOption, "-Tboot.ld");
+  EXPECT_EQ(cc({"a.c", "-Ttext=0x7c00"}).layoutOption, "-Ttext=0x7c00");
+  // alea-ld's own arguments, one or two dashes.
+  EXPECT_EQ(ld({"a.o", "--oformat", "binary"}).layoutOption, "--oformat");
+  EXPECT_EQ(ld({"a.o", "-Ttext", "0x7c00"}).layoutOption, "-Ttext");
+  EXPECT_EQ(ld({"a.o", "-Tbss=0x9000"}).layoutOption, "-Tbss=0x9000");
+  EXPECT_EQ(ld({"-T", "boot.ld", "a.o"}).layoutOption, "-T");
+  EXPECT_EQ(ld({"--script=boot.ld", "a.o"}).layoutOption, "--script=boot.ld");
+  EXPECT_EQ(ld({"-dT", "boot.ld", "a.o"}).layoutOption, "-dT");
+  EXPECT_EQ(ld({"a.o", "--section-start", ".boot=0x7c00"}).layoutOption, "--section-start");
+  // Ordinary links.
+  EXPECT_EQ(cc({"a.o", "b.o", "-Wl,--gc-sections,-O1,-soname,Tlib.so"}).layoutOption, "");
+  EXPECT_EQ(ld({"a.o", "--trace", "-t", "--strip-all", "-o", "p"}).layoutOption, "");
+  EXPECT_EQ(cc({"a.c", "-target", "x86_64-linux-gnu"}).layoutOption, "");
+}
+
+TEST(LinkInputs, LayoutOptionTable) {
+  for (const char *word :
+       {"-T", "-Tboot.ld", "--script", "--script=x", "-script=x", "-dT", "--default-script=x",
+        "--oformat", "--oformat=binary", "-oformat=srec", "-Ttext", "-Ttext=0", "--Ttext=0",
+        "-Tdata", "-Tdata=0", "-Tbss", "-Tbss=0", "--section-start", "--section-start=.a=0",
+        "-Ttext-segment=0x400000"})
+    EXPECT_TRUE(isLayoutOption(word)) << word;
+  for (const char *word : {"", "-", "T", "boot.ld", "--trace", "-t", "--scripts", "--oformatx",
+                           "--section-startx", "-o", "--gc-sections", "-dynamic-linker"})
+    EXPECT_FALSE(isLayoutOption(word)) << word;
+}
+
+// A linker response file (-Wl,@file) is read by the linker:
+// its words count as if they were on the command line.
+TEST(LinkInputs, LinkerResponseFilesAreLookedInto) {
+  FakeFs fs;
+  fs.rsp["dep.rsp"] = "--gc-sections --dependency-file=out.d";
+  fs.rsp["img.rsp"] = "-T 'boot.ld' --shuffle-sections=*=3";
+  EXPECT_TRUE(cc({"a.o", "-Wl,@dep.rsp"}, fs).dependencyFile);
+  EXPECT_TRUE(cc({"a.o", "-Wl,-O1,@dep.rsp"}, fs).dependencyFile);
+  // (-Xlinker @file: clang expands every @file argument itself before parsing,
+  // as the classifier does, so the linker sees the file's first word.)
+  auto c = cc({"a.o", "b.o", "-Wl,@img.rsp"}, fs);
+  EXPECT_EQ(c.mode, Mode::Link);
+  EXPECT_EQ(c.layoutOption, "-T");
+  EXPECT_TRUE(c.userShuffleSections);
+  // alea-ld expands its own @files like the linker does.
+  EXPECT_TRUE(ld({"a.o", "@dep.rsp"}, fs).dependencyFile);
+  // One the linker cannot read is the linker's error: no effect on us.
+  c = cc({"a.o", "b.o", "-Wl,@missing.rsp"}, fs);
+  EXPECT_EQ(c.mode, Mode::Link);
+  EXPECT_FALSE(c.dependencyFile);
 }
 
 TEST(LinkInputs, DependencyFileIsRecorded) {

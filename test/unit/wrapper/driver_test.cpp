@@ -105,7 +105,7 @@ TEST(Decide, LinkerThatIsNotLldGetsNoShuffleSections) {
 
 namespace {
 
-ElfTarget hostLike() {
+ElfTarget x86_64Target() {
   ElfTarget t;
   t.elfClass = 2;
   t.data = 1;
@@ -122,13 +122,26 @@ std::string slurp(const std::string &path) {
 
 } // namespace
 
+namespace {
+
+// a.o is an x86-64 ELF object (for the link record's target).
+ClassifyEnv withObject(std::set<std::string> names) {
+  ClassifyEnv env = files(std::move(names));
+  env.readAt = [](const std::string &p, std::uint64_t, std::size_t) -> std::optional<std::string> {
+    if (p != "a.o")
+      return std::nullopt;
+    return writeLinkRecordObject(x86_64Target(), "x").substr(0, 64);
+  };
+  return env;
+}
+
+} // namespace
+
 TEST(Decide, LinkCarriesTheRecordAndTheLogSaysWhatItRecords) {
-  Facts f = facts();
-  f.host = hostLike();
-  auto d = decide(f, {"a.c", "-o", "p"}, seeded(), files({"a.c", "/alea/lib/AleaPlugin.so"}));
+  auto d = decide(facts(), {"a.o", "-o", "p"}, seeded(), withObject({"a.o"}));
   ASSERT_TRUE(d.record);
   EXPECT_EQ(d.argv[d.record->argIndex], LinkRecordPlaceholder);
-  EXPECT_EQ(d.record->target, hostLike());
+  EXPECT_EQ(d.record->target, x86_64Target());
   EXPECT_NE(d.logLine.find(" record=\"alea-link-v1 seed=0x000000000000002a factors=section-order "
                            "skipped=link-order\" argv: "),
             std::string::npos)
@@ -136,19 +149,27 @@ TEST(Decide, LinkCarriesTheRecordAndTheLogSaysWhatItRecords) {
   EXPECT_EQ(d.logLine, d.logHead + " argv: " + shellJoin(d.argv));
 }
 
+TEST(Decide, SourcesOnlyGetNoRecordAndTheLogSaysWhy) {
+  auto d = decide(facts(), {"a.c", "-o", "p"}, seeded(), files({"a.c", "/alea/lib/AleaPlugin.so"}));
+  EXPECT_FALSE(d.record);
+  EXPECT_NE(d.logLine.find("note=\"link record skipped: no ELF object among the inputs tells the "
+                           "target\""),
+            std::string::npos)
+      << d.logLine;
+}
+
 TEST(Decide, InternalErrorCarriesNoRecord) {
   ClassifyEnv throwing{[](const std::string &) -> bool { throw std::runtime_error("x"); },
                        [](const std::string &) -> std::optional<std::string> { return {}; },
                        nullptr};
-  Facts f = facts();
-  f.host = hostLike();
-  EXPECT_FALSE(decide(f, {"a.c"}, seeded(), throwing).record);
+  auto d = decide(facts(), {"a.o"}, seeded(), throwing);
+  EXPECT_FALSE(d.record);
 }
 
 TEST(Materialize, MemfdThatAChildProcessCanOpen) {
   LinkRecordPlan plan;
   plan.descriptor = "alea-link-v1 seed=0x0000000000000001 factors=link-order";
-  plan.target = hostLike();
+  plan.target = x86_64Target();
   std::string why;
   const auto path = materializeLinkRecord(plan, false, why);
   ASSERT_TRUE(path) << why;
@@ -178,7 +199,7 @@ TEST(Materialize, DependencyFileLinksGetAContentNamedCacheFile) {
   ::setenv("XDG_CACHE_HOME", dir, 1);
   LinkRecordPlan plan;
   plan.descriptor = "alea-link-v1 seed=0x0000000000000002 factors=section-order";
-  plan.target = hostLike();
+  plan.target = x86_64Target();
   plan.persistent = true;
   std::string why;
   // A dry run names the file but writes nothing.

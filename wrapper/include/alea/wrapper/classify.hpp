@@ -114,10 +114,18 @@ struct Classification {
   // Facts for the link record (links only, see link_record.hpp):
   std::optional<ElfTarget> elfTarget; // of the first ELF object (else shared library) input
   bool bitcodeInput = false;          // an input, or an archive's first member, is LLVM bitcode
-  std::string targetOption;    // first option that picks another target (--target, -m32, -EB...)
-  std::string isaOption;       // first -march=/-mcpu=/-mfloat-abi= (e_flags on some machines)
   bool dependencyFile = false; // the linker writes a dependency file (--dependency-file)
+  // The first option by which the link places sections itself or writes a raw
+  // image (a linker script, --oformat, -Ttext, --section-start...): such a link
+  // gets no link record, whose note would land in the image.
+  std::string layoutOption;
 };
+
+// Whether one word the linker reads (on alea-ld's command line, in a -Wl, list,
+// after -Xlinker, inside a linker response file) makes the link place sections
+// itself: -T <script>, -T<script>, --script, --default-script/-dT, --oformat,
+// -Ttext/-Tdata/-Tbss (and their = forms, and -T<x>-segment), --section-start.
+bool isLayoutOption(std::string_view linkerWord);
 
 // Whether a target triple links with lld's ELF port (the only one with
 // --shuffle-sections); an empty triple is the host (ELF on our platforms).

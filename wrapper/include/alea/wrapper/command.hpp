@@ -3,9 +3,10 @@
 // decision table, "action" column). Compile adds the layout plugin and, for the
 // section-order factor, -ffunction-sections -fdata-sections; linking permutes the
 // plain object files (link-order) and asks lld to shuffle input sections
-// (section-order); every seeded link of an ELF target gets one more input, the
-// link record (link_record.hpp), planned here as a placeholder argument that the
-// driver replaces by the path of the object it writes. Nothing here runs a
+// (section-order); a seeded link with an ELF input (whose header the record
+// copies) and no linker script or output format of its own gets one more input,
+// the link record (link_record.hpp), planned here as a placeholder argument that
+// the driver replaces by the path of the object it writes. Nothing here runs a
 // process, so the unit tests check the argv.
 #pragma once
 
@@ -62,14 +63,11 @@ std::uint32_t lldShuffleSeed(std::uint64_t buildSeed);
 void shuffleLinkOrder(std::vector<std::string> &args, const std::vector<std::size_t> &slots,
                       std::uint64_t seed, std::string_view output = "a.out");
 
-// The final command. `args` exclude argv[0]; `plugin` is the resolved plugin path;
-// `host` is the ELF target of the machine we run on (the link record's target
-// when no input is an ELF object and nothing on the command line picks another
-// target). Settings without a seed, or a PassThrough classification, give the
-// original arguments unchanged.
+// The final command. `args` exclude argv[0]; `plugin` is the resolved plugin path.
+// Settings without a seed, or a PassThrough classification, give the original
+// arguments unchanged.
 Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classification &c,
-                 const Settings &settings, const std::string &realTool, const std::string &plugin,
-                 const std::optional<ElfTarget> &host = std::nullopt);
+                 const Settings &settings, const std::string &realTool, const std::string &plugin);
 
 // POSIX shell quoting of one word / a whole command (one line), for dry runs and logs.
 std::string shellQuote(std::string_view word);

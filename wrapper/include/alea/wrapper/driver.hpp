@@ -36,9 +36,6 @@ struct Facts {
   bool recursed = false;     // started under another alea wrapper
   std::string defaultPlugin; // <wrapper dir>/../lib/AleaPlugin.so
   long pid = 0;              // for the log line
-  // The ELF header values of the machine we run on (from our own executable),
-  // for a link record when no input is an ELF object.
-  std::optional<ElfTarget> host;
 };
 
 struct Decision {

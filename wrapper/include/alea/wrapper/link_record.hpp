@@ -1,5 +1,6 @@
 // The link record: a tiny ELF relocatable object that the wrapper writes itself
-// (no assembler, no compiler run) and adds to every seeded link, so that each
+// (no assembler, no compiler run) and adds to every seeded link that has an ELF
+// input and no layout of its own (linker script, output format), so that each
 // executable, shared object or partial link says which seed and which link-time
 // factors produced it, also when its objects were not compiled by alea
 // (docs/layout.md "The link record", docs/wrapper.md "The link record").
