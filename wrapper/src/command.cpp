@@ -67,7 +67,8 @@ Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classifi
     //     alea-ld sees no -flto (lld recognises bitcode inputs itself), so it
     //     offers the plugin to every link; lld loads it only when it runs LTO;
     //  4. alea-cc picks lld itself when 2 or 3 needs it and the user chose no
-    //     linker;
+    //     linker; the driver then runs the link as a trial and falls back to
+    //     the user's original command if lld rejects it (Plan::lldByAlea);
     //  5. the link record: what 1-4 (and link-order, below) really applied,
     //     in an object matching the link's first ELF input.
     const bool elf = isElfTarget(c.target);
@@ -103,6 +104,7 @@ Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classifi
       // -Wl,--no-undefined-version comes later on the line and still wins.
       added.push_back("-fuse-ld=lld");
       added.push_back("-Wl,--undefined-version");
+      plan.lldByAlea = true;
     }
     const std::string prefix = tool == Tool::Ld ? "" : "-Wl,";
     if (lld && ltoPluginWanted)

@@ -6,7 +6,9 @@
 //   4. classify (pure), plan the final argv (pure);
 //   5. write the link record object of a link (a memfd the real tool inherits);
 //   6. log one line, or print it for a dry run;
-//   7. execv the real tool with normalized ALEA_SEED/ALEA_FACTORS in its env.
+//   7. execv the real tool with normalized ALEA_SEED/ALEA_FACTORS in its env;
+//      a link for which alea chose lld runs as a child first and falls back
+//      to the original command if it fails (runLinkTrial, driver.hpp).
 // An exception anywhere in 4-6 execs the original command unchanged.
 #include "alea/wrapper/driver.hpp"
 
@@ -17,6 +19,7 @@
 #include "alea/random.hpp"
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -24,9 +27,11 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <spawn.h>
 #include <sstream>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -186,15 +191,19 @@ std::vector<std::string> childEnvironment(const Settings &s, const std::string &
   return env;
 }
 
+// NULL-terminated char* views of strings (for execve and posix_spawn).
+std::vector<char *> cStrings(const std::vector<std::string> &strings) {
+  std::vector<char *> out;
+  out.reserve(strings.size() + 1);
+  for (const auto &s : strings)
+    out.push_back(const_cast<char *>(s.c_str()));
+  out.push_back(nullptr);
+  return out;
+}
+
 [[noreturn]] void execOrDie(Tool tool, const std::vector<std::string> &argv,
                             const std::vector<std::string> &envStrings) {
-  std::vector<char *> args, envp;
-  for (const auto &a : argv)
-    args.push_back(const_cast<char *>(a.c_str()));
-  args.push_back(nullptr);
-  for (const auto &e : envStrings)
-    envp.push_back(const_cast<char *>(e.c_str()));
-  envp.push_back(nullptr);
+  std::vector<char *> args = cStrings(argv), envp = cStrings(envStrings);
   ::execve(args[0], args.data(), envp.data());
   const int err = errno;
   configError(tool, "cannot execute " + argv[0] + ": " + std::strerror(err));
@@ -346,6 +355,17 @@ Decision decide(const Facts &facts, const std::vector<std::string> &args, const 
     const Plan plan = planCommand(tool, args, c, effective, facts.realTool, plugin);
     d.argv = plan.argv;
     d.record = plan.record;
+    d.lldByAlea = plan.lldByAlea;
+    if (d.lldByAlea) {
+      d.original = original;
+      d.fallbackHead = head + " mode=pass-through reason=\"lld rejected the link (";
+      d.fallbackTail = "): ran the original command, the layout of " +
+                       (c.output.empty() ? std::string("a.out") : c.output) +
+                       " is not randomized at link time";
+      if (c.mode == Mode::CompileAndLink)
+        d.fallbackTail += " (nor at compile time: that command compiles without the plugin)";
+      d.fallbackTail += "\" argv: " + shellJoin(original);
+    }
 
     std::string line = head;
     if (!effective.seed) {
@@ -368,11 +388,13 @@ Decision decide(const Facts &facts, const std::vector<std::string> &args, const 
     d.logLine = line + " argv: " + shellJoin(d.argv);
   } catch (const std::exception &e) {
     d.record.reset();
+    d.lldByAlea = false;
     d.argv = original;
     d.logLine = head + " mode=pass-through reason=\"internal error: " + e.what() +
                 "\" argv: " + shellJoin(original);
   } catch (...) {
     d.record.reset();
+    d.lldByAlea = false;
     d.argv = original;
     d.logLine = head + " mode=pass-through reason=\"internal error\" argv: " + shellJoin(original);
   }
@@ -462,11 +484,107 @@ int runWrapperSteps(Tool tool, const std::vector<std::string> &args, std::string
     [[maybe_unused]] ssize_t ignored = ::write(1, out.data(), out.size());
     return 0;
   }
-  // 7. become the real tool
-  execOrDie(tool, finalArgv, childEnvironment(settings, newChain));
+  // 7. become the real tool (or try lld first, when alea chose it)
+  const std::vector<std::string> childEnv = childEnvironment(settings, newChain);
+  if (d.lldByAlea) {
+    // The record's descriptor is no business of the original command.
+    int recordFd = -1;
+    if (d.record && d.record->argIndex < d.argv.size() &&
+        d.argv[d.record->argIndex].starts_with("/proc/self/fd/"))
+      recordFd = std::atoi(d.argv[d.record->argIndex].c_str() + 14);
+    TrialEffects fx;
+    fx.runCaptured = runCapturingStderr;
+    fx.writeStderr = [](std::string_view bytes) { writeAll(2, bytes); };
+    fx.log = [&](const std::string &line) { appendLog(settings.logFile, line); };
+    fx.exec = [&](const std::vector<std::string> &argv, const std::vector<std::string> &env) -> int {
+      if (recordFd > 2)
+        ::close(recordFd);
+      execOrDie(tool, argv, env);
+    };
+    return runLinkTrial(d, childEnv, fx);
+  }
+  execOrDie(tool, finalArgv, childEnv);
 }
 
 } // namespace
+
+std::string describeWaitStatus(int waitStatus) {
+  if (WIFEXITED(waitStatus))
+    return "exit status " + std::to_string(WEXITSTATUS(waitStatus));
+  if (WIFSIGNALED(waitStatus)) {
+    const char *name = ::strsignal(WTERMSIG(waitStatus));
+    return "killed by signal " + std::to_string(WTERMSIG(waitStatus)) +
+           (name ? std::string(" (") + name + ")" : std::string());
+  }
+  return "wait status " + std::to_string(waitStatus);
+}
+
+int runLinkTrial(const Decision &d, const std::vector<std::string> &env, const TrialEffects &fx) {
+  const std::optional<CapturedRun> trial = fx.runCaptured(d.argv, env);
+  if (trial && WIFEXITED(trial->waitStatus) && WEXITSTATUS(trial->waitStatus) == 0) {
+    fx.writeStderr(trial->errors); // warnings of a successful link, as the tool wrote them
+    return 0;
+  }
+  // Whatever went wrong (lld's unknown option, or an error the original
+  // command has as well): the original command's output and status decide.
+  fx.log(d.fallbackHead +
+         (trial ? describeWaitStatus(trial->waitStatus) : std::string("it could not be started")) +
+         d.fallbackTail);
+  return fx.exec(d.original, env);
+}
+
+std::optional<CapturedRun> runCapturingStderr(const std::vector<std::string> &argv,
+                                              const std::vector<std::string> &env) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0)
+    return std::nullopt;
+  // Keep both ends off 0-2 (they may have been closed on us): dup2 onto 2
+  // below must really move the write end, which also drops its FD_CLOEXEC.
+  for (int &fd : fds) {
+    if (fd <= 2) {
+      const int high = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
+      ::close(fd);
+      fd = high;
+    }
+  }
+  if (fds[0] < 0 || fds[1] < 0) {
+    for (int fd : fds)
+      if (fd >= 0)
+        ::close(fd);
+    return std::nullopt;
+  }
+  // A SIGCHLD ignored by whoever started us (exec keeps that) would reap the
+  // child itself and leave waitpid nothing to report.
+  ::signal(SIGCHLD, SIG_DFL);
+  posix_spawn_file_actions_t actions;
+  ::posix_spawn_file_actions_init(&actions);
+  ::posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
+  std::vector<char *> args = cStrings(argv), envp = cStrings(env);
+  pid_t pid = 0;
+  const int spawned = ::posix_spawn(&pid, args[0], &actions, nullptr, args.data(), envp.data());
+  ::posix_spawn_file_actions_destroy(&actions);
+  ::close(fds[1]);
+  if (spawned != 0) {
+    ::close(fds[0]);
+    return std::nullopt;
+  }
+  CapturedRun run;
+  char buffer[65536];
+  while (true) {
+    const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    run.errors.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fds[0]);
+  while (::waitpid(pid, &run.waitStatus, 0) < 0) {
+    if (errno != EINTR)
+      return std::nullopt;
+  }
+  return run;
+}
 
 int runWrapper(Tool tool, int argc, char **argv) {
   std::string realTool;

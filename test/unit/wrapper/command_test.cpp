@@ -96,6 +96,53 @@ TEST(Plan, LldChosenByUsKeepsGnuLdLeniencyForVersionScripts) {
   EXPECT_EQ(std::count(p.argv.begin(), p.argv.end(), "-Wl,--undefined-version"), 0);
 }
 
+// When alea picks lld in place of the compiler's default linker, the driver
+// tries the link and falls back to the original command if lld rejects it; a
+// linker the user chose (or none picked by us) is exec'ed as it is.
+TEST(Plan, LldChosenByAleaIsMarkedForTheTrial) {
+  EXPECT_TRUE(
+      planCommand(Tool::Cc, {"a.o", "b.o"}, make(Mode::Link, {0, 1}), seeded(7), "/cc", "")
+          .lldByAlea);
+  EXPECT_TRUE(planCommand(Tool::Cc, {"a.c"}, make(Mode::CompileAndLink, {0}), seeded(7), "/cc",
+                          "/p.so")
+                  .lldByAlea);
+  // -flto with function-order alone: lld for the plugin in the LTO link.
+  auto lto = make(Mode::CompileAndLink, {0});
+  lto.lto = "-flto";
+  auto p = planCommand(Tool::Cc, {"-flto", "a.c"}, lto, seeded(7, factors("function-order")), "/cc",
+                       "/p.so");
+  EXPECT_EQ(std::count(p.argv.begin(), p.argv.end(), "-fuse-ld=lld"), 1);
+  EXPECT_TRUE(p.lldByAlea);
+  // No lld needed (section-order off, no LTO): the default linker, exec'ed.
+  p = planCommand(Tool::Cc, {"a.o", "b.o"}, make(Mode::Link, {0, 1}),
+                  seeded(7, factors("link-order")), "/cc", "");
+  EXPECT_EQ(std::count(p.argv.begin(), p.argv.end(), "-fuse-ld=lld"), 0);
+  EXPECT_FALSE(p.lldByAlea);
+  // The user's own linker, lld or not.
+  for (const char *linker : {"lld", "bfd"}) {
+    auto c = make(Mode::Link, {0});
+    c.userLinker = linker;
+    c.nonLldLinker = std::string(linker) != "lld";
+    EXPECT_FALSE(planCommand(Tool::Cc, {"a.o", std::string("-fuse-ld=") + linker}, c, seeded(7),
+                             "/cc", "")
+                     .lldByAlea)
+        << linker;
+  }
+  // alea-ld (its linker is ALEA_LD), compiles, pass-through, no seed, not ELF.
+  EXPECT_FALSE(
+      planCommand(Tool::Ld, {"a.o"}, make(Mode::Link, {0}), seeded(7), "/ld.lld", "").lldByAlea);
+  EXPECT_FALSE(
+      planCommand(Tool::Cc, {"-c", "a.c"}, make(Mode::Compile), seeded(7), "/cc", "/p.so")
+          .lldByAlea);
+  EXPECT_FALSE(
+      planCommand(Tool::Cc, {"a.o"}, make(Mode::PassThrough), seeded(7), "/cc", "").lldByAlea);
+  EXPECT_FALSE(
+      planCommand(Tool::Cc, {"a.o"}, make(Mode::Link, {0}), Settings{}, "/cc", "").lldByAlea);
+  auto wasm = make(Mode::Link, {0});
+  wasm.target = "wasm32-unknown-wasi";
+  EXPECT_FALSE(planCommand(Tool::Cc, {"a.o"}, wasm, seeded(7), "/cc", "").lldByAlea);
+}
+
 TEST(Plan, CompileAndLinkAddsBoth) {
   auto p = planCommand(Tool::Cxx, {"a.cpp"}, make(Mode::CompileAndLink, {0}), seeded(7), "/cxx",
                        "/p.so");

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <cstdlib>
 #include <fcntl.h>
 #include <fstream>
@@ -14,6 +15,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace alea::wrapper;
@@ -164,6 +166,133 @@ TEST(Decide, InternalErrorCarriesNoRecord) {
                        nullptr};
   auto d = decide(facts(), {"a.o"}, seeded(), throwing);
   EXPECT_FALSE(d.record);
+  EXPECT_FALSE(d.lldByAlea);
+}
+
+// --- the lld trial ------------------------------------------------------------------
+
+TEST(Decide, LldChosenByAleaCarriesTheOriginalCommand) {
+  auto d = decide(facts(), {"a.o", "-Wl,--no-warn-rwx-segments", "-o", "p"}, seeded(),
+                  files({"a.o"}));
+  ASSERT_TRUE(d.lldByAlea);
+  EXPECT_EQ(d.argv[1], "-fuse-ld=lld");
+  EXPECT_EQ(d.original, (std::vector<std::string>{"/usr/bin/clang-19", "a.o",
+                                                  "-Wl,--no-warn-rwx-segments", "-o", "p"}));
+  EXPECT_EQ(d.fallbackHead, "alea-cc pid=1234 mode=pass-through reason=\"lld rejected the link (");
+  EXPECT_EQ(d.fallbackTail, "): ran the original command, the layout of p is not randomized at "
+                            "link time\" argv: /usr/bin/clang-19 a.o -Wl,--no-warn-rwx-segments "
+                            "-o p");
+  // Compiling and linking: the original command compiles without the plugin too.
+  d = decide(facts(), {"a.c"}, seeded(), files({"a.c", "/alea/lib/AleaPlugin.so"}));
+  ASSERT_TRUE(d.lldByAlea);
+  EXPECT_NE(d.fallbackTail.find("layout of a.out is not randomized at link time (nor at compile "
+                                "time: that command compiles without the plugin)"),
+            std::string::npos)
+      << d.fallbackTail;
+}
+
+TEST(Decide, UsersLinkerAndAleaLdAreExecedDirectly) {
+  EXPECT_FALSE(decide(facts(), {"a.o", "-fuse-ld=bfd"}, seeded(), files({"a.o"})).lldByAlea);
+  EXPECT_FALSE(decide(facts(), {"a.o", "-fuse-ld=lld"}, seeded(), files({"a.o"})).lldByAlea);
+  EXPECT_FALSE(decide(facts(), {"-c", "a.c"}, seeded(), files({"a.c", "/alea/lib/AleaPlugin.so"}))
+                   .lldByAlea);
+  EXPECT_FALSE(decide(facts(), {"a.o"}, Settings{}, files({"a.o"})).lldByAlea);
+  Facts ld = facts();
+  ld.tool = Tool::Ld;
+  EXPECT_FALSE(decide(ld, {"a.o"}, seeded(), files({"a.o"})).lldByAlea);
+}
+
+namespace {
+
+// A TrialEffects that records what the trial did.
+struct FakeTrial {
+  std::optional<CapturedRun> result;
+  std::vector<std::vector<std::string>> ran, execed;
+  std::string stderrText, logText;
+  TrialEffects effects() {
+    TrialEffects fx;
+    fx.runCaptured = [this](const std::vector<std::string> &argv, const std::vector<std::string> &) {
+      ran.push_back(argv);
+      return result;
+    };
+    fx.writeStderr = [this](std::string_view bytes) { stderrText += bytes; };
+    fx.log = [this](const std::string &line) { logText += line + "\n"; };
+    fx.exec = [this](const std::vector<std::string> &argv, const std::vector<std::string> &) {
+      execed.push_back(argv);
+      return 77; // (the real one never returns)
+    };
+    return fx;
+  }
+};
+
+Decision trialDecision() {
+  auto d = decide(facts(), {"a.o", "-o", "p"}, seeded(), files({"a.o"}));
+  EXPECT_TRUE(d.lldByAlea);
+  return d;
+}
+
+} // namespace
+
+TEST(LinkTrial, SuccessReplaysStderrAndExitsZero) {
+  FakeTrial t;
+  t.result = CapturedRun{0, "ld.lld: warning: something\n"};
+  const Decision d = trialDecision();
+  EXPECT_EQ(runLinkTrial(d, {}, t.effects()), 0);
+  ASSERT_EQ(t.ran.size(), 1u);
+  EXPECT_EQ(t.ran[0], d.argv);
+  EXPECT_EQ(t.stderrText, "ld.lld: warning: something\n");
+  EXPECT_TRUE(t.execed.empty());
+  EXPECT_EQ(t.logText, "");
+}
+
+TEST(LinkTrial, FailureRunsTheOriginalCommandAndLogsIt) {
+  FakeTrial t;
+  t.result = CapturedRun{1 << 8, "ld.lld: error: unknown argument '--no-warn-rwx-segments'\n"};
+  const Decision d = trialDecision();
+  EXPECT_EQ(runLinkTrial(d, {}, t.effects()), 77);
+  ASSERT_EQ(t.execed.size(), 1u);
+  EXPECT_EQ(t.execed[0], (std::vector<std::string>{"/usr/bin/clang-19", "a.o", "-o", "p"}));
+  EXPECT_EQ(t.stderrText, ""); // lld's complaint is not the user's business
+  EXPECT_EQ(t.logText, "alea-cc pid=1234 mode=pass-through reason=\"lld rejected the link (exit "
+                       "status 1): ran the original command, the layout of p is not randomized "
+                       "at link time\" argv: /usr/bin/clang-19 a.o -o p\n");
+}
+
+TEST(LinkTrial, DeathBySignalOrNoChildRunsTheOriginalCommand) {
+  FakeTrial killed;
+  killed.result = CapturedRun{SIGSEGV, ""};
+  EXPECT_EQ(runLinkTrial(trialDecision(), {}, killed.effects()), 77);
+  EXPECT_EQ(killed.execed.size(), 1u);
+  EXPECT_NE(killed.logText.find("(killed by signal 11"), std::string::npos) << killed.logText;
+  FakeTrial none; // posix_spawn failed
+  EXPECT_EQ(runLinkTrial(trialDecision(), {}, none.effects()), 77);
+  EXPECT_EQ(none.execed.size(), 1u);
+  EXPECT_NE(none.logText.find("(it could not be started)"), std::string::npos) << none.logText;
+}
+
+TEST(LinkTrial, WaitStatusInWords) {
+  EXPECT_EQ(describeWaitStatus(0), "exit status 0");
+  EXPECT_EQ(describeWaitStatus(3 << 8), "exit status 3");
+  EXPECT_EQ(describeWaitStatus(SIGKILL).rfind("killed by signal 9", 0), 0u);
+}
+
+TEST(LinkTrial, CapturesStderrOnlyAndTheStatus) {
+  auto r = runCapturingStderr({"/bin/sh", "-c", "echo to-stderr >&2; exit 3"}, {"PATH=/bin"});
+  ASSERT_TRUE(r);
+  EXPECT_TRUE(WIFEXITED(r->waitStatus));
+  EXPECT_EQ(WEXITSTATUS(r->waitStatus), 3);
+  EXPECT_EQ(r->errors, "to-stderr\n");
+  r = runCapturingStderr({"/bin/sh", "-c", "kill -TERM $$"}, {});
+  ASSERT_TRUE(r);
+  ASSERT_TRUE(WIFSIGNALED(r->waitStatus));
+  EXPECT_EQ(WTERMSIG(r->waitStatus), SIGTERM);
+  // A large stderr does not block the child (the pipe is read while it runs).
+  r = runCapturingStderr({"/bin/sh", "-c", "i=0; while [ $i -lt 20000 ]; do echo "
+                                           "0123456789 >&2; i=$((i+1)); done"},
+                         {});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->errors.size(), 220000u);
+  EXPECT_FALSE(runCapturingStderr({"/nonexistent/tool"}, {}));
 }
 
 TEST(Materialize, MemfdThatAChildProcessCanOpen) {

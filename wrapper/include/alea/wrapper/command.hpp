@@ -40,6 +40,11 @@ struct Plan {
   std::vector<std::string> argv;  // argv[0] = the real tool
   std::vector<std::string> notes; // for the log (e.g. why a factor was skipped)
   std::optional<LinkRecordPlan> record;
+  // alea chose lld for this link in place of the compiler's default linker
+  // (-fuse-ld=lld; the user chose none). lld rejects options GNU ld accepts,
+  // so the driver runs this command as a trial and, if it fails, the user's
+  // original command instead (driver.hpp, runLinkTrial).
+  bool lldByAlea = false;
 };
 
 // The link-time factors a link applied and the requested ones it could not

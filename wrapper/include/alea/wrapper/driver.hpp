@@ -1,17 +1,21 @@
 // The wrappers' whole run, behind three-line mains: read the settings, find the
 // real tool without recursing into ourselves, classify, plan, log, then execv the
 // final command (so the exit status and a death by signal are the tool's own).
-// Any internal failure execs the untouched original command instead. The only
-// output of our own is one `alea-cc: error: ...` line for a configuration error
-// (exit status 2).
+// Any internal failure execs the untouched original command instead. One
+// exception to the exec: a link for which alea itself chose lld runs as a
+// child first and falls back to the original command if it fails
+// (runLinkTrial). The only output of our own is one `alea-cc: error: ...` line
+// for a configuration error (exit status 2).
 #pragma once
 
 #include "alea/wrapper/classify.hpp"
 #include "alea/wrapper/command.hpp"
 #include "alea/wrapper/config.hpp"
 
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace alea::wrapper {
@@ -45,6 +49,13 @@ struct Decision {
   std::optional<std::string> error; // a configuration error (missing plugin)
   // The link record to write; argv holds LinkRecordPlaceholder at its index.
   std::optional<LinkRecordPlan> record;
+  // alea chose lld (Plan::lldByAlea): run argv as a trial, and `original` if
+  // it fails (runLinkTrial).
+  bool lldByAlea = false;
+  std::vector<std::string> original; // the untouched command (argv[0] = real tool)
+  // The log line written when the trial failed and `original` runs instead,
+  // up to the reason's end: `fallbackHead + <how it failed> + fallbackTail`.
+  std::string fallbackHead, fallbackTail;
 };
 
 // Classifies, plans and describes one invocation: no side effects beyond the
@@ -61,6 +72,47 @@ Decision decide(const Facts &facts, const std::vector<std::string> &args, const 
 // ~/.cache/alea), not written in a dry run. Nothing on failure, with `why`.
 std::optional<std::string> materializeLinkRecord(const LinkRecordPlan &plan, bool dryRun,
                                                  std::string &why);
+
+// --- the lld trial ---------------------------------------------------------------
+//
+// When alea replaces the compiler's default linker (GNU ld on Debian) with lld,
+// a link that is valid for the default linker may be one lld rejects (an
+// option only GNU ld knows, such as --no-warn-rwx-segments). A valid project
+// must never fail to build because of the wrapper, so such a link runs as a
+// child with its stderr captured (stdout passes through): on success its
+// stderr is replayed and the wrapper exits 0; on failure the user's original
+// command runs in its place (exec: its output, exit status or death by signal
+// are the result), and the log says that lld rejected the link. Every other
+// command is exec'ed directly.
+
+// What one captured run gave: the wait status and everything on stderr.
+struct CapturedRun {
+  int waitStatus = 0;
+  std::string errors;
+};
+
+// The side effects of the trial, as a seam (the unit tests fake them).
+struct TrialEffects {
+  // Runs argv with env, stderr captured; nothing if no child could be started.
+  std::function<std::optional<CapturedRun>(const std::vector<std::string> &,
+                                           const std::vector<std::string> &)>
+      runCaptured;
+  std::function<void(std::string_view)> writeStderr;
+  std::function<void(const std::string &)> log;
+  // Becomes the given command (the real one never returns).
+  std::function<int(const std::vector<std::string> &, const std::vector<std::string> &)> exec;
+};
+
+// "exit status 1", "killed by signal 9 (Killed)"...
+std::string describeWaitStatus(int waitStatus);
+
+// The trial of a Decision with lldByAlea; `env` is the children's environment.
+int runLinkTrial(const Decision &d, const std::vector<std::string> &env, const TrialEffects &fx);
+
+// Runs argv as a child with its stderr captured into memory (a pipe read to its
+// end), stdin and stdout inherited; nothing if it could not be started.
+std::optional<CapturedRun> runCapturingStderr(const std::vector<std::string> &argv,
+                                              const std::vector<std::string> &env);
 
 // Runs the wrapper; returns only if nothing could be executed.
 int runWrapper(Tool tool, int argc, char **argv);
