@@ -431,7 +431,7 @@ Classification classify(const std::vector<std::string> &original, const Classify
   // Facts gathered in one walk.
   bool compileOnly = false, preprocess = false, depsOnly = false;
   bool syntaxOnly = false, precompile = false, hashes = false, version = false;
-  bool query = false, lto = false, cc1 = false, endOfOptions = false;
+  bool query = false, lto = false, cc1 = false, endOfOptions = false, ldPath = false;
   std::string queryArg, ltoArg, driverMode, output, missing, unknownLanguage;
   std::string offloadArg;
   Language xLanguage = Language::None;
@@ -524,7 +524,13 @@ Classification classify(const std::vector<std::string> &original, const Classify
       seeLinkerArgs(c, regions, value, /*splitCommas=*/false, env);
       break;
     case Effect::FuseLd:
+      if (ldPath)
+        break; // clang: --ld-path= wins over -fuse-ld=
+      c.userLinker = value;
+      c.nonLldLinker = !isLld(value);
+      break;
     case Effect::LdPath:
+      ldPath = true;
       c.userLinker = value;
       c.nonLldLinker = !isLld(value);
       break;

@@ -8,6 +8,22 @@
 
 namespace alea::wrapper {
 
+namespace {
+
+std::string_view baseName(std::string_view path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+} // namespace
+
+bool lldLoadsPlugin(std::string_view given, std::string_view resolved) {
+  auto fromLlvm19 = [](std::string_view path) {
+    return path.find("/llvm-19/") != std::string_view::npos || baseName(path).ends_with("-19");
+  };
+  return fromLlvm19(given) || fromLlvm19(resolved);
+}
+
 std::uint32_t lldShuffleSeed(std::uint64_t buildSeed) {
   const std::uint64_t stream = alea::mixSeed(buildSeed, "section-order");
   return static_cast<std::uint32_t>(stream % 0x7ffffffeULL) + 1; // [1, 2^31 - 1]
@@ -29,7 +45,8 @@ void shuffleLinkOrder(std::vector<std::string> &args, const std::vector<std::siz
 }
 
 Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classification &c,
-                 const Settings &settings, const std::string &realTool, const std::string &plugin) {
+                 const Settings &settings, const std::string &realTool, const std::string &plugin,
+                 bool linkerLoadsPlugin) {
   Plan plan;
   plan.argv.push_back(realTool);
   std::vector<std::string> rest = args;
@@ -65,7 +82,9 @@ Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classifi
     //     one), which draws the final function order across the whole
     //     program; the pass is idempotent for what the pre-link compile did.
     //     alea-ld sees no -flto (lld recognises bitcode inputs itself), so it
-    //     offers the plugin to every link; lld loads it only when it runs LTO;
+    //     offers the plugin to every link; lld loads it only when it runs LTO.
+    //     Only LLVM 19's lld can load a plugin built for LLVM 19 (another
+    //     one aborts the LTO link: "Could not load library");
     //  4. alea-cc picks lld itself when 2 or 3 needs it and the user chose no
     //     linker; the driver then runs the link as a trial and falls back to
     //     the user's original command if lld rejects it (Plan::lldByAlea);
@@ -74,7 +93,16 @@ Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classifi
     const bool elf = isElfTarget(c.target);
     const bool lld = elf && !c.nonLldLinker;
     const bool shuffleWanted = f.has(Factor::SectionOrder) && !c.userShuffleSections;
-    const bool ltoPluginWanted = !plugin.empty() && (tool == Tool::Ld ? true : !c.lto.empty());
+    const bool ltoPluginWanted = !plugin.empty() && (tool == Tool::Ld || !c.lto.empty());
+    // alea-cc: no linker chosen (clang-19 runs its own ld.lld), "lld", or
+    // alea-ld (which passes through to its ALEA_LD under alea-cc); a path or
+    // versioned name must say LLVM 19 (lldLoadsPlugin).
+    const bool pluginLoadable =
+        tool == Tool::Ld ? linkerLoadsPlugin
+                         : c.userLinker.empty() || c.userLinker == "lld" ||
+                               baseName(c.userLinker) == "alea-ld" ||
+                               lldLoadsPlugin(c.userLinker, c.userLinker);
+    const bool ltoPlugin = lld && ltoPluginWanted && pluginLoadable;
     if (f.has(Factor::SectionOrder)) {
       if (!elf)
         plan.notes.push_back("section-order skipped: target " + c.target + " is not ELF");
@@ -87,14 +115,20 @@ Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classifi
     }
     if (!c.lto.empty()) {
       std::string note = c.lto + ": plugin on the pre-link IR";
-      if (lld && ltoPluginWanted)
+      if (ltoPlugin)
         note += " and in the LTO link (lld --load-pass-plugin)";
+      else if (lld && ltoPluginWanted)
+        note += "; the LTO link does not load the plugin (the linker " + c.userLinker +
+                " is not LLVM 19's lld)";
       else
         note += "; the LTO link does not load the plugin (the linker is not lld)";
       if (lld && shuffleWanted)
         note += "; sections shuffled by lld --shuffle-sections";
       plan.notes.push_back(note);
     }
+    if (tool == Tool::Ld && lld && ltoPluginWanted && !pluginLoadable)
+      plan.notes.push_back("the LTO link does not load the plugin: the real linker " + realTool +
+                           " is not LLVM 19's lld");
     if (lld && tool != Tool::Ld && c.userLinker.empty() && (shuffleWanted || ltoPluginWanted)) {
       // We replace the system's default linker (GNU ld on Debian) with lld, so
       // keep GNU ld's leniency where lld (>= 16) is stricter by default: a
@@ -107,7 +141,7 @@ Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classifi
       plan.lldByAlea = true;
     }
     const std::string prefix = tool == Tool::Ld ? "" : "-Wl,";
-    if (lld && ltoPluginWanted)
+    if (ltoPlugin)
       added.push_back(prefix + "--load-pass-plugin=" + plugin);
     if (lld && shuffleWanted)
       added.push_back(prefix + "--shuffle-sections=*=" + std::to_string(lldShuffleSeed(seed)));
@@ -125,7 +159,7 @@ Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classifi
       lf.applied.emplace_back("section-order");
     else if (f.has(Factor::SectionOrder))
       lf.skipped.emplace_back("section-order");
-    if (lld && ltoPluginWanted && ltoRuns)
+    if (ltoPlugin && ltoRuns)
       lf.applied.emplace_back("lto-link");
     // Which object the record must be: only an ELF input of the link itself
     // says so for sure. Without one (sources, bitcode, -l only) the target is

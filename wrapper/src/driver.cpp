@@ -352,7 +352,8 @@ Decision decide(const Facts &facts, const std::vector<std::string> &args, const 
         }
       }
     }
-    const Plan plan = planCommand(tool, args, c, effective, facts.realTool, plugin);
+    const Plan plan =
+        planCommand(tool, args, c, effective, facts.realTool, plugin, facts.realToolLoadsPlugin);
     d.argv = plan.argv;
     d.record = plan.record;
     d.lldByAlea = plan.lldByAlea;
@@ -452,10 +453,11 @@ int runWrapperSteps(Tool tool, const std::vector<std::string> &args, std::string
       facts.defaultPlugin = resolved;
   }
   if (tool == Tool::Ld) {
-    char resolved[4096];
+    char buffer[4096];
+    const std::string resolved = ::realpath(realTool.c_str(), buffer) ? buffer : realTool;
     facts.realToolIsLld = realTool.find("lld") != std::string::npos ||
-                          (::realpath(realTool.c_str(), resolved) &&
-                           std::string_view(resolved).find("lld") != std::string::npos);
+                          resolved.find("lld") != std::string::npos;
+    facts.realToolLoadsPlugin = facts.realToolIsLld && lldLoadsPlugin(realTool, resolved);
   }
   Decision d =
       decide(facts, args, settings, ClassifyEnv{isRegularFile, readWholeFile, readBytesAt});

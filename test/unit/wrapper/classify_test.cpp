@@ -559,6 +559,15 @@ TEST(LinkInputs, LinkerResponseFilesAreLookedInto) {
   EXPECT_FALSE(c.dependencyFile);
 }
 
+TEST(LinkInputs, LdPathWinsOverFuseLd) {
+  auto c = cc({"a.o", "--ld-path=/usr/bin/ld.lld-19", "-fuse-ld=bfd"});
+  EXPECT_EQ(c.userLinker, "/usr/bin/ld.lld-19");
+  EXPECT_FALSE(c.nonLldLinker);
+  c = cc({"a.o", "-fuse-ld=lld", "--ld-path=/usr/bin/ld.gold"});
+  EXPECT_EQ(c.userLinker, "/usr/bin/ld.gold");
+  EXPECT_TRUE(c.nonLldLinker);
+}
+
 TEST(LinkInputs, DependencyFileIsRecorded) {
   EXPECT_TRUE(cc({"a.o", "-Wl,--dependency-file=x.d"}).dependencyFile);
   EXPECT_TRUE(cc({"a.o", "-Xlinker", "--dependency-file", "-Xlinker", "x.d"}).dependencyFile);

@@ -143,6 +143,62 @@ TEST(Plan, LldChosenByAleaIsMarkedForTheTrial) {
   EXPECT_FALSE(planCommand(Tool::Cc, {"a.o"}, wasm, seeded(7), "/cc", "").lldByAlea);
 }
 
+// The plugin is built for LLVM 19: another lld aborts an LTO link that loads it.
+TEST(Plan, WhichLldLoadsThePlugin) {
+  EXPECT_TRUE(lldLoadsPlugin("/usr/lib/llvm-19/bin/ld.lld", "/usr/lib/llvm-19/bin/lld"));
+  EXPECT_TRUE(lldLoadsPlugin("ld.lld-19", "/usr/lib/llvm-19/bin/lld"));
+  EXPECT_TRUE(lldLoadsPlugin("/opt/bin/ld.lld-19", "/opt/bin/ld.lld-19"));
+  EXPECT_TRUE(lldLoadsPlugin("/usr/bin/ld.lld", "/usr/lib/llvm-19/bin/lld"));
+  EXPECT_FALSE(lldLoadsPlugin("/usr/bin/ld.lld", "/usr/lib/llvm-14/bin/lld")); // Debian 12
+  EXPECT_FALSE(lldLoadsPlugin("ld.lld-18", "/usr/lib/llvm-18/bin/lld"));
+  EXPECT_FALSE(lldLoadsPlugin("/opt/llvm/bin/ld.lld", "/opt/llvm/bin/lld")); // says nothing
+  EXPECT_FALSE(lldLoadsPlugin("/usr/lib/llvm-190/bin/ld.lld", "/usr/lib/llvm-190/bin/lld"));
+}
+
+TEST(Plan, AleaLdOffersThePluginOnlyToLlvm19Lld) {
+  auto c = make(Mode::Link, {0, 1});
+  c.elfTarget = ElfTarget{2, 1, 0, 62, 0};
+  c.bitcodeInput = true;
+  auto p = planCommand(Tool::Ld, {"a.o", "b.o"}, c, seeded(7), "/usr/bin/ld.lld-18", "/p.so",
+                       /*linkerLoadsPlugin=*/false);
+  for (const auto &a : p.argv)
+    EXPECT_EQ(a.find("--load-pass-plugin"), std::string::npos) << a;
+  EXPECT_EQ(std::count(p.notes.begin(), p.notes.end(),
+                       "the LTO link does not load the plugin: the real linker /usr/bin/ld.lld-18 "
+                       "is not LLVM 19's lld"),
+            1);
+  ASSERT_TRUE(p.record);
+  EXPECT_EQ(p.record->descriptor,
+            "alea-link-v1 seed=0x0000000000000007 factors=link-order,section-order");
+  p = planCommand(Tool::Ld, {"a.o", "b.o"}, c, seeded(7), "/usr/bin/ld.lld-19", "/p.so", true);
+  EXPECT_EQ(p.argv[1], "--load-pass-plugin=/p.so");
+}
+
+TEST(Plan, AleaCcLoadsThePluginOnlyIntoAnLlvm19Lld) {
+  auto c = make(Mode::Link, {0});
+  c.lto = "-flto";
+  auto withLinker = [&](const std::string &linker) {
+    c.userLinker = linker;
+    const auto p = planCommand(Tool::Cc, {"-flto", "a.o", "--ld-path=" + linker}, c, seeded(7),
+                               "/cc", "/p.so");
+    return std::count(p.argv.begin(), p.argv.end(), "-Wl,--load-pass-plugin=/p.so") == 1;
+  };
+  EXPECT_TRUE(withLinker(""));
+  EXPECT_TRUE(withLinker("lld"));
+  EXPECT_TRUE(withLinker("/usr/bin/ld.lld-19"));
+  EXPECT_TRUE(withLinker("/usr/lib/llvm-19/bin/ld.lld"));
+  EXPECT_TRUE(withLinker("/build/bin/alea-ld"));
+  EXPECT_FALSE(withLinker("/usr/bin/ld.lld")); // LLVM 14's on Debian 12
+  EXPECT_FALSE(withLinker("/usr/bin/ld.lld-18"));
+  c.userLinker = "/usr/bin/ld.lld-18";
+  const auto p = planCommand(Tool::Cc, {"-flto", "a.o"}, c, seeded(7), "/cc", "/p.so");
+  ASSERT_FALSE(p.notes.empty());
+  EXPECT_NE(p.notes[0].find("the LTO link does not load the plugin (the linker /usr/bin/ld.lld-18 "
+                            "is not LLVM 19's lld)"),
+            std::string::npos)
+      << p.notes[0];
+}
+
 TEST(Plan, CompileAndLinkAddsBoth) {
   auto p = planCommand(Tool::Cxx, {"a.cpp"}, make(Mode::CompileAndLink, {0}), seeded(7), "/cxx",
                        "/p.so");

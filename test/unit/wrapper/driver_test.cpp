@@ -169,6 +169,23 @@ TEST(Decide, InternalErrorCarriesNoRecord) {
   EXPECT_FALSE(d.lldByAlea);
 }
 
+// --- alea-ld and the plugin --------------------------------------------------------
+
+TEST(Decide, AleaLdLoadsNoPluginIntoAnotherLld) {
+  Facts f = facts();
+  f.tool = Tool::Ld;
+  f.realTool = "/usr/bin/ld.lld-18";
+  f.realToolLoadsPlugin = false;
+  auto d = decide(f, {"a.o", "-o", "x"}, seeded(), files({"a.o", "/alea/lib/AleaPlugin.so"}));
+  for (const auto &a : d.argv)
+    EXPECT_EQ(a.find("--load-pass-plugin"), std::string::npos) << a;
+  EXPECT_NE(d.logLine.find("the LTO link does not load the plugin"), std::string::npos);
+  f.realTool = "/usr/bin/ld.lld-19";
+  f.realToolLoadsPlugin = true;
+  d = decide(f, {"a.o", "-o", "x"}, seeded(), files({"a.o", "/alea/lib/AleaPlugin.so"}));
+  EXPECT_EQ(d.argv[1], "--load-pass-plugin=/alea/lib/AleaPlugin.so");
+}
+
 // --- the lld trial ------------------------------------------------------------------
 
 TEST(Decide, LldChosenByAleaCarriesTheOriginalCommand) {

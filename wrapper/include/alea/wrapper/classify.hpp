@@ -106,7 +106,7 @@ struct Classification {
   std::vector<std::size_t> linkOrderSlots;
   bool usedResponseFiles = false;   // entries inside @files are never reordered
   bool nonLldLinker = false;        // -fuse-ld=bfd/gold or --ld-path to a non-lld
-  std::string userLinker;           // the -fuse-ld= / --ld-path= value, if any
+  std::string userLinker;           // the linker the user chose: --ld-path= (wins), else -fuse-ld=
   bool userShuffleSections = false; // the user already passes --shuffle-sections
   std::string target;               // -target / --target= value, if any
   std::string lto;                  // the -flto* option in effect, if any

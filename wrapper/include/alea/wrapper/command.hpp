@@ -68,11 +68,21 @@ std::uint32_t lldShuffleSeed(std::uint64_t buildSeed);
 void shuffleLinkOrder(std::vector<std::string> &args, const std::vector<std::size_t> &slots,
                       std::uint64_t seed, std::string_view output = "a.out");
 
-// The final command. `args` exclude argv[0]; `plugin` is the resolved plugin path.
-// Settings without a seed, or a PassThrough classification, give the original
-// arguments unchanged.
+// Whether an lld can load our plugin, which is built for LLVM 19: `given` is
+// the linker as named (ALEA_LD, --ld-path=), `resolved` its real path. True if
+// either lies in an llvm-19 directory (/usr/lib/llvm-19/bin/ld.lld) or has a
+// name ending in -19 (ld.lld-19). Asking `ld.lld --version` would cost a
+// process per link; a name that says nothing (/usr/bin/ld.lld is LLVM 14's
+// on Debian 12) gets no plugin, and the log says so.
+bool lldLoadsPlugin(std::string_view given, std::string_view resolved);
+
+// The final command. `args` exclude argv[0]; `plugin` is the resolved plugin path
+// (empty: no LTO plugin); `linkerLoadsPlugin` says whether alea-ld's real linker
+// can load it (lldLoadsPlugin). Settings without a seed, or a PassThrough
+// classification, give the original arguments unchanged.
 Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classification &c,
-                 const Settings &settings, const std::string &realTool, const std::string &plugin);
+                 const Settings &settings, const std::string &realTool, const std::string &plugin,
+                 bool linkerLoadsPlugin = true);
 
 // POSIX shell quoting of one word / a whole command (one line), for dry runs and logs.
 std::string shellQuote(std::string_view word);

@@ -37,6 +37,8 @@ struct Facts {
   Tool tool = Tool::Cc;
   std::string realTool;      // resolved real compiler / linker
   bool realToolIsLld = true; // alea-ld: may we pass --shuffle-sections?
+  // alea-ld: its lld is LLVM 19's and can load the plugin (lldLoadsPlugin).
+  bool realToolLoadsPlugin = true;
   bool recursed = false;     // started under another alea wrapper
   std::string defaultPlugin; // <wrapper dir>/../lib/AleaPlugin.so
   long pid = 0;              // for the log line
