@@ -595,13 +595,7 @@ namespace {
 // spec_000 §8.2 Table IV: 3 builds x 4 pooled measurements; the relative SD
 // of the build means is 29.04%.
 PlanSet table4Plans(double target) {
-  std::string csv = "system,build,iteration,value\n";
-  const int y[3][4] = {{9, 8, 5, 3}, {10, 7, 6, 11}, {1, 2, 12, 4}};
-  for (int b = 0; b < 3; ++b)
-    for (int i = 0; i < 4; ++i)
-      csv +=
-          "s," + std::to_string(b) + "," + std::to_string(i) + "," + std::to_string(y[b][i]) + "\n";
-  auto p = parseCsv(csv);
+  auto p = parseCsv(test::table4Csv());
   EXPECT_FALSE(p.error);
   PlanRequest req;
   req.costs = {10};

@@ -378,13 +378,7 @@ TEST(Report, SameSeedSameReportAnyThreads) {
 TEST(Report, PlanAdviceUsesCosts) {
   // spec_000 §8.2: Table IV pooled design, c_1 = 10 (warm-up only), T from
   // the raw data gives n_1 = ceil(sqrt(10 * 12.722222 / 0.381944)) = 19.
-  std::string csv = "system,build,iteration,value\n";
-  const int y[3][4] = {{9, 8, 5, 3}, {10, 7, 6, 11}, {1, 2, 12, 4}};
-  for (int b = 0; b < 3; ++b)
-    for (int i = 0; i < 4; ++i)
-      csv +=
-          "s," + std::to_string(b) + "," + std::to_string(i) + "," + std::to_string(y[b][i]) + "\n";
-  auto p = parseCsv(csv);
+  auto p = parseCsv(test::table4Csv());
   ASSERT_FALSE(p.error);
   PlanRequest req;
   req.costs = {10};

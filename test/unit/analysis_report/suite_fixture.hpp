@@ -1,4 +1,6 @@
-// A suite shared by the report and format tests: three benchmarks x 4 builds
+// Data shared by the report and format tests.
+//
+// touatiSuiteTable(): three benchmarks x 4 builds
 // x 3 iterations; cand is 10% faster on b1 and b2 and identical to base on b3.
 // Build means: base on b1 and b3 1.001 + 0.01 k, on b2 2.001 + 0.02 k
 // (k = 0..3); cand 0.1 (b1) and 0.2 (b2) lower.
@@ -25,6 +27,18 @@ inline Table touatiSuiteTable() {
         t.add("cand", bench, units, cand);
       }
   return t;
+}
+
+// spec_000 §8.2 Table IV as long CSV: system s, 3 builds x 4 pooled
+// measurements (the relative SD of the build means is 29.04%).
+inline std::string table4Csv() {
+  std::string csv = "system,build,iteration,value\n";
+  const int y[3][4] = {{9, 8, 5, 3}, {10, 7, 6, 11}, {1, 2, 12, 4}};
+  for (int b = 0; b < 3; ++b)
+    for (int i = 0; i < 4; ++i)
+      csv +=
+          "s," + std::to_string(b) + "," + std::to_string(i) + "," + std::to_string(y[b][i]) + "\n";
+  return csv;
 }
 
 } // namespace alea::analysis::test
