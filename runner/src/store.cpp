@@ -3,6 +3,8 @@
 // docs/store.md).
 #include "alea/runner/store.hpp"
 
+#include "alea/runner/kill_point.hpp"
+
 #include <sqlite3.h>
 
 #include <cstdio>
@@ -90,6 +92,7 @@ Transaction::~Transaction() {
 Status Transaction::commit() {
   if (!active_)
     return Error{"no active transaction"};
+  killPoint("store-write");
   Status s = store_.exec("COMMIT");
   if (s)
     active_ = false;
@@ -262,6 +265,13 @@ Store::~Store() {
     sqlite3_close_v2(db_);
 }
 
+// A write outside a transaction is durable at once: the crash tests' kill
+// point comes before it (inside one, Transaction::commit has it).
+void Store::autocommitWritePoint() {
+  if (sqlite3_get_autocommit(db_))
+    killPoint("store-write");
+}
+
 std::string Store::lastError() const { return db_ ? sqlite3_errmsg(db_) : "no database"; }
 
 Status Store::exec(std::string_view sql) {
@@ -294,6 +304,7 @@ Status Store::setMeta(std::string_view key, std::string_view value) {
   Statement st(db_, "INSERT INTO meta(key,value) VALUES(?,?) "
                     "ON CONFLICT(key) DO UPDATE SET value=excluded.value");
   st.bind(1, key).bind(2, value);
+  autocommitWritePoint();
   st.step();
   if (!st.ok())
     return Error{lastError()};
@@ -331,6 +342,7 @@ Expected<std::int64_t> Store::ensureSystem(std::string_view name, bool baseline,
                     "ON CONFLICT(name) DO UPDATE SET baseline=excluded.baseline, "
                     "position=excluded.position RETURNING id");
   st.bind(1, name).bind(2, baseline ? 1 : 0).bind(3, position);
+  autocommitWritePoint();
   if (!st.step())
     return Error{"cannot record system: " + lastError()};
   std::int64_t id = st.columnInt(0);
@@ -344,6 +356,7 @@ Expected<std::int64_t> Store::ensureBenchmark(std::string_view name, int positio
                     "ON CONFLICT(name) DO UPDATE SET position=excluded.position, "
                     "unit=excluded.unit RETURNING id");
   st.bind(1, name).bind(2, position).bind(3, unit);
+  autocommitWritePoint();
   if (!st.step())
     return Error{"cannot record benchmark: " + lastError()};
   std::int64_t id = st.columnInt(0);
@@ -357,6 +370,7 @@ Expected<std::int64_t> Store::addMachine(const MachineState &m, std::string_view
   st.bind(1, reason).bind(2, m.hostname).bind(3, m.cpuModel).bind(4, m.cpuCount);
   st.bind(5, m.governor).bind(6, m.kernel).bind(7, m.aslr).bind(8, m.load1);
   st.bind(9, m.compilers);
+  autocommitWritePoint();
   if (!st.step())
     return Error{"cannot record machine state: " + lastError()};
   std::int64_t id = st.columnInt(0);
@@ -438,6 +452,7 @@ Expected<std::int64_t> Store::recordBuild(const BuildRecord &b) {
     if (!art.ok())
       return Error{"cannot record artifact: " + lastError()};
   }
+  killPoint("build");
   if (Status s = txn.commit(); !s)
     return Error{s.error()};
   return id;
@@ -462,6 +477,7 @@ Status Store::savePlan(std::span<const PlanEntry> plan) {
     if (!st.ok())
       return Error{"cannot record the plan: " + lastError()};
   }
+  killPoint("plan");
   return txn.commit();
 }
 
@@ -549,6 +565,8 @@ Status Store::recordExecution(const ExecutionRecord &e,
     }
   }
   m.reset();
+  killPoint("execution");
+  killPoint("store-write");
   Statement &commit = hot_->commit;
   commit.reset();
   commit.step();

@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
-"""Crash safety of `alea run` (issue 4): SIGKILL it at random moments (at
-least 20 kills, during builds, store creation and executions), resume each
+"""Crash safety of `alea run`: SIGKILL it at least 20 times, resume each
 time, then check that every planned execution was recorded exactly once, that
 every measurement of a successful execution exists exactly once, that the
 store passes PRAGMA integrity_check, and that the interrupted campaign equals
 an uninterrupted one with the same seed (plan, builds, padding).
+
+The kills are aimed with alea's test hook ALEA_TEST_KILL_AT=<point>:<n>
+(runner/include/alea/runner/kill_point.hpp): 4 in store creation, 5 among the
+builds and 14 among the executions land there on every machine, fast or slow,
+idle or busy; 6 more kills at random moments come on top.
 
 Usage: runner_crash_test.py BUILD_DIR SOURCE_DIR"""
 import os
@@ -16,7 +20,6 @@ import sys
 import tempfile
 import time
 
-KILLS = 24
 SYSTEMS, BENCHES, BUILDS, EXECS, ITERS, WARMUP = 2, 2, 3, 8, 3, 1
 
 PROGRAM = r"""
@@ -83,9 +86,13 @@ def fail(msg):
     sys.exit(1)
 
 
-def run_alea(alea, campaign, out_dir, **kw):
+def run_alea(alea, campaign, out_dir, kill_at=None, **kw):
+    env = dict(os.environ)
+    env.pop("ALEA_TEST_KILL_AT", None)
+    if kill_at:
+        env["ALEA_TEST_KILL_AT"] = kill_at
     return subprocess.Popen([alea, "run", campaign, "--dir", out_dir, "--no-report"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, **kw)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, **kw)
 
 
 def snapshot(db):
@@ -102,6 +109,21 @@ def snapshot(db):
     return plan, builds, pads
 
 
+def counts(db):
+    """(builds, executions) recorded so far; (0, 0) before the schema exists."""
+    if not os.path.exists(db):
+        return 0, 0
+    con = sqlite3.connect(db)
+    try:
+        (b,) = con.execute("SELECT count(*) FROM build").fetchone()
+        (e,) = con.execute("SELECT count(*) FROM execution").fetchone()
+        return b, e
+    except sqlite3.Error:
+        return 0, 0
+    finally:
+        con.close()
+
+
 def main():
     build_dir = sys.argv[1]
     alea = os.path.join(build_dir, "bin", "alea")
@@ -116,46 +138,58 @@ def main():
             f.write(CAMPAIGN)
         out = os.path.join(tmp, "killed")
         db = os.path.join(out, "campaign.db")
-
-        kills, finished_early, runs = 0, 0, 0
         stages = {}
-        while kills < KILLS:
-            runs += 1
+
+        def killed_run(kill_at, stage):
+            """One run that must die by SIGKILL at `kill_at` (ALEA_TEST_KILL_AT):
+            the point is reached for certain, whatever the machine's speed."""
+            before = counts(db)
+            p = run_alea(alea, campaign, out, kill_at)
+            _, err = p.communicate(timeout=240)
+            if p.returncode != -signal.SIGKILL:
+                fail(f"{stage} kill at {kill_at}: alea run exited {p.returncode} instead of "
+                     f"dying by SIGKILL: {err.decode()}")
+            stages[stage] = stages.get(stage, 0) + 1
+            return before, counts(db)
+
+        # Store creation: the migration, the campaign's meta data, the machine
+        # record and the systems, each killed before it commits (every resumed
+        # run counts its writes from 1 again).
+        for n in range(1, 5):
+            _, after = killed_run(f"store-write:{n}", "store creation")
+            if after != (0, 0):
+                fail(f"store-write:{n}: expected no build or execution yet, found {after}")
+        # Builds: each run records one build and dies before recording the next
+        # (which ran: its directory is moved aside and rebuilt on resume).
+        for _ in range(SYSTEMS * BUILDS - 1):
+            before, after = killed_run("build:2", "builds")
+            if after != (before[0] + 1, 0):
+                fail(f"build:2: builds/executions went from {before} to {after}, "
+                     "expected exactly one more build")
+        # Executions: killed with the k-th execution of the run measured but not
+        # yet recorded; exactly k-1 new executions are in the store.
+        for _ in range(14):
+            k = rng.randint(1, 6)
+            before, after = killed_run(f"execution:{k}", "executions")
+            if after[1] != before[1] + k - 1:
+                fail(f"execution:{k}: executions went from {before[1]} to {after[1]}, "
+                     f"expected {before[1] + k - 1}")
+        # Random kills on top, aimed by a sleep: they land anywhere (in an
+        # execution's process, between records, or after the run ended), so
+        # they are counted but not attributed to a stage.
+        random_kills = 0
+        for _ in range(6):
             p = run_alea(alea, campaign, out)
-            if kills < 8:
-                # Early kills: process start, store creation and builds.
-                time.sleep(rng.uniform(0.0, 0.4))
-            else:
-                # Later kills: wait until this run records executions, then kill
-                # at a random moment among them.
-                before = executions(db)
-                deadline = time.time() + 60
-                while p.poll() is None and executions(db) <= before and time.time() < deadline:
-                    time.sleep(0.005)
-                time.sleep(rng.uniform(0.0, 0.08))
+            time.sleep(rng.uniform(0.0, 0.3))
             if p.poll() is None:
                 p.send_signal(signal.SIGKILL)
-                p.wait()
-                kills += 1
-                stage = progress(db)
-                stages[stage] = stages.get(stage, 0) + 1
-            else:
-                err = p.stderr.read().decode()
-                if p.returncode != 0:
-                    fail(f"alea run exited {p.returncode}: {err}")
-                finished_early += 1
-                # Completed: start over in a fresh directory so that kills go on
-                # landing in a running campaign.
-                check(db, f"completed run {runs}")
-                out = os.path.join(tmp, f"killed{runs}")
-                db = os.path.join(out, "campaign.db")
-            p.stderr.close()
-        # The kills must have landed both before the executions (store
-        # creation, builds) and among them, or the test proves less than it says.
-        early = sum(n for st, n in stages.items() if st != "executions")
-        if early < 2 or stages.get("executions", 0) < 10:
-            fail(f"kills by stage {stages}: expected >= 2 before the executions and >= 10 "
-                 "among them")
+                random_kills += 1
+            _, err = p.communicate(timeout=240)
+            if p.returncode not in (0, -signal.SIGKILL):
+                fail(f"alea run exited {p.returncode}: {err.decode()}")
+        kills = sum(stages.values()) + random_kills
+        if kills < 20:
+            fail(f"only {kills} kills")
         # Resume to completion.
         p = run_alea(alea, campaign, out)
         _, err = p.communicate(timeout=240)
@@ -176,37 +210,9 @@ def main():
             fail(f"builds differ from the reference: {a[1]} vs {b[1]}")
         if a[2] != b[2]:
             fail("environment padding differs from the reference")
-        print(f"ok: {kills} SIGKILLs over {runs} runs ({finished_early} ran to completion), "
-              f"then resumed: {len(a[0])} executions exactly once, integrity ok, "
-              f"same plan/builds/padding as an uninterrupted run; kills by stage: {stages}")
-
-
-def executions(db):
-    if not os.path.exists(db):
-        return 0
-    try:
-        con = sqlite3.connect(db)
-        (n,) = con.execute("SELECT count(*) FROM execution").fetchone()
-        con.close()
-        return n
-    except sqlite3.Error:
-        return 0
-
-
-def progress(db):
-    """Where a kill landed: before any build, during builds, or executions."""
-    if not os.path.exists(db):
-        return "before-store"
-    try:
-        con = sqlite3.connect(db)
-        (builds,) = con.execute("SELECT count(*) FROM build").fetchone()
-        (execs,) = con.execute("SELECT count(*) FROM execution").fetchone()
-        con.close()
-    except sqlite3.Error:
-        return "store-creation"
-    if execs == 0:
-        return "builds"
-    return "executions"
+        print(f"ok: {kills} SIGKILLs ({random_kills} of them at random moments), then resumed: "
+              f"{len(a[0])} executions exactly once, integrity ok, same plan/builds/padding "
+              f"as an uninterrupted run; deterministic kills by stage: {stages}")
 
 
 def check(db, when):

@@ -198,6 +198,7 @@ public:
 private:
   Store() = default;
   Status migrate(int targetVersion);
+  void autocommitWritePoint();
   sqlite3 *db_ = nullptr;
   std::string path_;
   // The hot path's statements, prepared once (recordExecution): the
