@@ -28,8 +28,13 @@ struct RunOptions {
 };
 
 std::atomic<bool> gCancel{false};
+std::atomic<int> gSignal{0}; // the first SIGINT or SIGTERM
 
-extern "C" void onInterrupt(int) { gCancel.store(true); }
+extern "C" void onInterrupt(int sig) {
+  int none = 0;
+  gSignal.compare_exchange_strong(none, sig);
+  gCancel.store(true);
+}
 
 // The directory of the running `alea` (the wrappers are installed next to it).
 std::string selfDirectory() {
@@ -49,7 +54,8 @@ int runRun(const RunOptions &opts) {
   auto format = alea::analysis::parseFormat(opts.format);
   if (!format)
     throw alea::cli::Error("unknown report format '" + opts.format +
-                           "' (expected text, md, json or csv)");
+                               "' (expected text, md, json or csv)",
+                           alea::cli::kExitUsage);
   alea::runner::CampaignOptions ro;
   ro.dir = opts.dir.empty() ? alea::runner::defaultCampaignDir(opts.campaign) : opts.dir;
   ro.requireExisting = opts.resume;
@@ -77,7 +83,10 @@ int runRun(const RunOptions &opts) {
                    alea::runner::storePath(ro.dir));
   auto outcome = alea::runner::runCampaign(*config, ro, executor, progress);
   if (!outcome)
-    throw alea::cli::Error(outcome.error());
+    throw alea::cli::Error(outcome.error(),
+                           outcome.errorKind() == alea::runner::ErrorKind::Busy
+                               ? alea::cli::kExitBusy
+                               : alea::cli::kExitError);
   const auto &s = outcome->summary;
   std::fprintf(stderr,
                "alea: %lld of %lld executions recorded (%lld failed), %lld measurements, "
@@ -89,18 +98,23 @@ int runRun(const RunOptions &opts) {
     std::fprintf(stderr, "alea: warning: %s\n", w.c_str());
   if (outcome->cancelled) {
     std::fprintf(stderr, "alea: interrupted; run the same command again to resume\n");
-    return 130;
+    return 128 + (gSignal.load() ? gSignal.load() : SIGINT);
   }
+  if (!outcome->complete)
+    throw alea::cli::Error("the campaign stopped with " + std::to_string(s.executed) + " of " +
+                           std::to_string(s.planned) + " executions recorded");
   if (opts.noReport) {
     std::fprintf(stderr, "alea: report with `alea report %s`\n", ro.dir.c_str());
-    return 0;
+  } else {
+    auto data = alea::runner::loadCampaignData(outcome->storePath);
+    if (!data)
+      throw alea::cli::Error(data.error());
+    auto report = alea::runner::buildCampaignReport(*data);
+    std::fputs(alea::runner::formatCampaignReport(report, *format).c_str(), stdout);
   }
-  auto data = alea::runner::loadCampaignData(outcome->storePath);
-  if (!data)
-    throw alea::cli::Error(data.error());
-  auto report = alea::runner::buildCampaignReport(*data);
-  std::fputs(alea::runner::formatCampaignReport(report, *format).c_str(), stdout);
-  return 0;
+  // Failed builds or executions are recorded and reported, never data: the
+  // campaign is finished, but a script must not mistake it for a clean one.
+  return s.failed > 0 || s.failedBuilds > 0 ? alea::cli::kExitFailures : alea::cli::kExitOk;
 }
 
 void setupRun(CLI::App &app) {

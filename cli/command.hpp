@@ -12,9 +12,23 @@
 
 namespace alea::cli {
 
-// An error in the user's input or environment; main prints "alea: error: <what>".
+// alea's exit statuses (docs/campaign.md, "Exit status"). A run ended by a
+// signal exits with 128 + its number (130 for SIGINT, 143 for SIGTERM).
+inline constexpr int kExitOk = 0;       // done; for `alea run`: every planned
+                                        // execution recorded, none failed
+inline constexpr int kExitError = 1;    // an error stopped the command
+inline constexpr int kExitUsage = 2;    // bad command line
+inline constexpr int kExitFailures = 3; // `alea run` finished, but builds or
+                                        // executions failed (recorded, reported)
+inline constexpr int kExitBusy = 4;     // the campaign directory is locked by
+                                        // another `alea run`
+
+// An error in the user's input or environment; main prints "alea: error: <what>"
+// and exits with `status`.
 struct Error : std::runtime_error {
-  using std::runtime_error::runtime_error;
+  explicit Error(const std::string &what, int exitStatus = kExitError)
+      : std::runtime_error(what), status(exitStatus) {}
+  int status;
 };
 
 // Adds one subcommand to `app`. The callback it installs calls setExitCode().

@@ -13,13 +13,14 @@ int main(int argc, char **argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
-    return app.exit(e);
+    // --help and --version exit 0; every command-line mistake exits 2.
+    return app.exit(e) == 0 ? alea::cli::kExitOk : alea::cli::kExitUsage;
   } catch (const alea::cli::Error &e) {
     std::fprintf(stderr, "alea: error: %s\n", e.what());
-    return 1;
+    return e.status;
   } catch (const std::exception &e) {
     std::fprintf(stderr, "alea: error: %s\n", e.what());
-    return 1;
+    return alea::cli::kExitError;
   }
   return alea::cli::exitCode();
 }

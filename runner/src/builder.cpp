@@ -94,18 +94,42 @@ Expected<ArtifactRecord> snapshotArtifact(const std::string &campaignDir,
   ArtifactRecord rec{relativePath, *hash, static_cast<std::int64_t>(fs::file_size(src, ec))};
   fs::path objects = fs::path(campaignDir) / "objects";
   fs::create_directories(objects, ec);
+  if (ec)
+    return Error{"cannot create '" + objects.string() + "': " + ec.message()};
   fs::path dst = objects / *hash;
   if (fs::exists(dst, ec))
     return rec;
-  fs::path tmp = objects / (*hash + ".tmp." + std::to_string(::getpid()));
+  // Copied under a temporary name, then renamed: a reader never sees half an
+  // object. A failed copy (disk full) removes its temporary file at once; one
+  // left by a killed run is removed when the campaign resumes
+  // (removeSnapshotLeftovers).
+  fs::path tmp = objects / (*hash + kSnapshotTmpMarker + std::to_string(::getpid()));
+  auto failed = [&](const fs::path &file, const std::error_code &why) {
+    std::error_code ignored;
+    fs::remove(tmp, ignored);
+    return Error{"cannot snapshot artifact '" + relativePath + "' into '" + file.string() +
+                 "': " + why.message()};
+  };
   fs::copy_file(src, tmp, fs::copy_options::overwrite_existing, ec);
   if (ec)
-    return Error{"cannot snapshot '" + src.string() + "': " + ec.message()};
+    return failed(tmp, ec);
   fs::permissions(tmp, fs::status(src).permissions(), ec);
   fs::rename(tmp, dst, ec);
   if (ec)
-    return Error{"cannot snapshot '" + src.string() + "': " + ec.message()};
+    return failed(dst, ec);
   return rec;
+}
+
+int removeSnapshotLeftovers(const std::string &campaignDir) {
+  std::error_code ec;
+  int removed = 0;
+  for (fs::directory_iterator it(fs::path(campaignDir) / "objects", ec), end; !ec && it != end;
+       it.increment(ec))
+    if (it->path().filename().string().find(kSnapshotTmpMarker) != std::string::npos) {
+      std::error_code ignored;
+      removed += fs::remove(it->path(), ignored) ? 1 : 0;
+    }
+  return removed;
 }
 
 BuildRecord runBuild(Executor &executor, const BuildRequest &req) {
@@ -127,7 +151,7 @@ BuildRecord runBuild(Executor &executor, const BuildRequest &req) {
   }
   fs::create_directories(dir, ec);
   if (ec) {
-    rec.status = "failed";
+    rec.status = "fault";
     rec.logTail = "cannot create build directory '" + dir + "': " + ec.message();
     return rec;
   }
@@ -185,11 +209,20 @@ BuildRecord runBuild(Executor &executor, const BuildRequest &req) {
     rec.logTail = tail(log, 4096) + (log.empty() ? "" : "\n") + why;
     return rec;
   }
+  // A missing artifact is the build's own failure; failing to copy one that
+  // exists (disk full, permissions) is a fault of the campaign directory.
+  for (const auto &a : req.system->artifacts)
+    if (!fs::is_regular_file(fs::path(dir) / a, ec)) {
+      rec.status = "failed";
+      rec.logTail = tail(log, 4096) + (log.empty() ? "" : "\n") + "artifact '" + a +
+                    "' was not produced";
+      return rec;
+    }
   for (const auto &a : req.system->artifacts) {
     auto snap = snapshotArtifact(req.campaignDir, dir, a);
     if (!snap) {
-      rec.status = "failed";
-      rec.logTail = tail(log, 4096) + (log.empty() ? "" : "\n") + snap.error();
+      rec.status = "fault";
+      rec.logTail = snap.error();
       return rec;
     }
     rec.artifacts.push_back(*snap);

@@ -8,6 +8,7 @@
 #include "alea/runner/autolevels.hpp"
 #include "alea/runner/builder.hpp"
 #include "alea/runner/hash.hpp"
+#include "alea/runner/lock.hpp"
 #include "alea/runner/machine.hpp"
 #include "alea/runner/scheduler.hpp"
 #include "alea/runner/seeds.hpp"
@@ -103,6 +104,7 @@ struct Run {
   const CampaignOptions &opts;
   Executor &executor;
   Progress &progress;
+  const CampaignLock &lock;
   Store store;
   CampaignOutcome outcome;
   LevelCounts levels;
@@ -114,9 +116,20 @@ struct Run {
 
   std::vector<std::string> baseEnv; // sanitizedEnv(opts.baseEnv), computed once
 
-  Run(const CampaignConfig &c, const CampaignOptions &o, Executor &e, Progress &p, Store s)
-      : cfg(c), opts(o), executor(e), progress(p), store(std::move(s)),
+  Run(const CampaignConfig &c, const CampaignOptions &o, Executor &e, Progress &p,
+      const CampaignLock &l, Store s)
+      : cfg(c), opts(o), executor(e), progress(p), lock(l), store(std::move(s)),
         baseEnv(sanitizedEnv(o.baseEnv)) {}
+
+  // Checked before every record: a run whose lock file was removed or replaced
+  // may no longer be the only writer, so it stops instead of writing on.
+  Status stillOwner() const {
+    if (lock.held())
+      return {};
+    return Error{"lost the lock of campaign directory '" + opts.dir + "' (" + lock.path() +
+                 " was removed or replaced while this run held it); stopped without recording "
+                 "more: run `alea run` again to resume"};
+  }
 
   Status checkMeta() {
     if (auto from = store.meta("imported_from"))
@@ -236,6 +249,11 @@ struct Run {
           BuildRecord built = runBuild(executor, req);
           if (built.status == "cancelled")
             return {}; // not recorded: resumed, the directory is moved aside
+          if (built.status == "fault")
+            return Error{"build " + sys.name + " #" + std::to_string(b) + ": " + built.logTail +
+                         "; the build is not recorded, `alea run` again retries it"};
+          if (Status owner = stillOwner(); !owner)
+            return owner;
           built.systemId = systemIds[s];
           auto id = store.recordBuild(built);
           if (!id)
@@ -290,7 +308,7 @@ struct Run {
       rec.status = "build";
       rec.error = "build " + sys.name + " #" + std::to_string(entry.buildIndex) + " failed";
       ++failed;
-      return store.recordExecution(rec, values, bench.measure.valueUnit());
+      return record(rec, values, bench.measure.valueUnit());
     }
     // The placeholders' values, built only when a text has a placeholder
     // (most commands have none: nothing to build per execution).
@@ -365,7 +383,7 @@ struct Run {
       rec.status = "spawn";
       rec.error = error;
       ++failed;
-      return store.recordExecution(rec, values, bench.measure.valueUnit());
+      return record(rec, values, bench.measure.valueUnit());
     }
 
     ExecutionResult r = executor.run(req);
@@ -400,7 +418,14 @@ struct Run {
     }
     if (rec.status != "ok")
       ++failed;
-    return store.recordExecution(rec, values, bench.measure.valueUnit());
+    return record(rec, values, bench.measure.valueUnit());
+  }
+
+  Status record(const ExecutionRecord &rec, std::span<const MeasurementRecord> values,
+                std::string_view unit) {
+    if (Status owner = stillOwner(); !owner)
+      return owner;
+    return store.recordExecution(rec, values, unit);
   }
 };
 
@@ -424,6 +449,13 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
   fs::create_directories(opts.dir, ec);
   if (ec)
     return Error{"cannot create campaign directory '" + opts.dir + "': " + ec.message()};
+  // One writer per directory, from here until this function returns.
+  auto lock = CampaignLock::acquire(opts.dir);
+  if (!lock)
+    return Error{lock.error(), lock.errorKind()};
+  if (int n = removeSnapshotLeftovers(opts.dir); n > 0)
+    progress.message("removed " + std::to_string(n) +
+                     " partial artifact snapshot(s) left by an interrupted run");
   for (const auto &b : cfg.benchmarks)
     for (const auto &in : b.inputs) {
       fs::path p = fs::path(in).is_relative() ? fs::path(cfg.sourceDir) / in : fs::path(in);
@@ -440,7 +472,7 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
   if (automatic || store->summary().builds <
                        static_cast<std::int64_t>(cfg.systems.size()) * cfg.builds.count)
     prefetchToolVersions(buildCompilers(cfg, opts));
-  Run run(cfg, opts, executor, progress, std::move(*store));
+  Run run(cfg, opts, executor, progress, *lock, std::move(*store));
   run.outcome.storePath = path;
   run.levels = {cfg.builds.count, cfg.executions.count, cfg.iterations.count, cfg.warmup.count};
   if (automatic) {

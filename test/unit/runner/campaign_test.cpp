@@ -4,6 +4,7 @@
 #include "alea/runner/builder.hpp"
 #include "alea/runner/campaign.hpp"
 #include "alea/runner/hash.hpp"
+#include "alea/runner/lock.hpp"
 #include "alea/runner/seeds.hpp"
 
 #include "test_util.hpp"
@@ -441,4 +442,86 @@ TEST(Campaign, AnImportedStoreIsNotRunAsACampaign) {
   ASSERT_FALSE(out.ok());
   EXPECT_NE(out.error().find("imported from x.csv"), std::string::npos) << out.error();
   EXPECT_TRUE(ex.requests.empty());
+}
+
+TEST(Campaign, ADirectoryLockedByAnotherRunIsRefusedBeforeAnythingRuns) {
+  Harness h(kCampaign);
+  fs::create_directories(h.opts.dir);
+  auto holder = CampaignLock::acquire(h.opts.dir);
+  ASSERT_TRUE(holder.ok());
+  FakeExecutor ex(respond);
+  auto out = h.run(ex);
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.errorKind(), ErrorKind::Busy);
+  EXPECT_NE(out.error().find("is in use by another alea run (pid"), std::string::npos)
+      << out.error();
+  EXPECT_TRUE(ex.requests.empty()) << "nothing built, nothing run";
+  EXPECT_FALSE(fs::exists(storePath(h.opts.dir))) << "the store is not even opened";
+}
+
+TEST(Campaign, LosingTheLockFileStopsTheRunBeforeItRecordsMore) {
+  Harness h(kCampaign);
+  int benchRuns = 0;
+  FakeExecutor ex([&](const ExecutionRequest &r) {
+    if (!isBuild(r) && ++benchRuns == 2)
+      fs::remove(lockPath(h.opts.dir)); // someone removes the lock during execution 2
+    return respond(r);
+  });
+  auto out = h.run(ex);
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.error().find("lost the lock"), std::string::npos) << out.error();
+  Store s = h.store();
+  EXPECT_EQ(count(s, "SELECT count(*) FROM execution"), 1);
+}
+
+TEST(Campaign, AFaultOutsideTheBuildIsNotRecordedAndTheBuildIsRetriedOnResume) {
+  Harness h(kCampaign);
+  // The objects directory cannot be created (a file is in its place), as when
+  // the disk is full or the directory is not writable: not the build's fault.
+  fs::create_directories(h.opts.dir);
+  std::ofstream(h.opts.dir + "/objects") << "in the way";
+  FakeExecutor ex(respond);
+  auto out = h.run(ex);
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.error().find("build base #0: cannot create"), std::string::npos) << out.error();
+  EXPECT_NE(out.error().find("retries it"), std::string::npos) << out.error();
+  {
+    Store s = h.store();
+    EXPECT_EQ(count(s, "SELECT count(*) FROM build"), 0) << "a fault is not a build failure";
+  }
+  fs::remove(h.opts.dir + "/objects");
+  FakeExecutor again(respond);
+  auto rest = h.run(again);
+  ASSERT_TRUE(rest.ok()) << rest.error();
+  EXPECT_TRUE(rest->complete);
+  Store s = h.store();
+  EXPECT_EQ(count(s, "SELECT count(*) FROM build WHERE status = 'ok'"), 6);
+  EXPECT_EQ(count(s, "SELECT count(*) FROM execution WHERE status = 'ok'"), 12);
+}
+
+TEST(Campaign, AGenuineBuildFailureIsRecordedAndNotRetried) {
+  Harness h(kCampaign);
+  h.opts.baseEnv.push_back("FAIL_BUILD=1");
+  FakeExecutor ex(respond);
+  ASSERT_TRUE(h.run(ex).ok());
+  std::size_t builds = 0;
+  for (const auto &r : ex.requests)
+    builds += isBuild(r);
+  EXPECT_EQ(builds, 6u);
+  FakeExecutor again(respond);
+  ASSERT_TRUE(h.run(again).ok());
+  for (const auto &r : again.requests)
+    EXPECT_FALSE(isBuild(r)) << "a recorded build failure is final";
+  Store s = h.store();
+  EXPECT_EQ(count(s, "SELECT count(*) FROM build WHERE status = 'failed'"), 6);
+}
+
+TEST(Campaign, PartialSnapshotsOfAKilledRunAreRemovedOnResume) {
+  Harness h(kCampaign);
+  fs::create_directories(h.opts.dir + "/objects");
+  std::string leftover = h.opts.dir + "/objects/" + std::string(64, 'a') + ".tmp.4242";
+  std::ofstream(leftover) << "half an artifact";
+  FakeExecutor ex(respond);
+  ASSERT_TRUE(h.run(ex).ok());
+  EXPECT_FALSE(fs::exists(leftover));
 }

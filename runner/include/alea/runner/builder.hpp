@@ -37,16 +37,30 @@ std::string buildDirectory(const std::string &campaignDir, const std::string &sy
 // ALEA_FACTORS, ALEA_BUILD_DIR, ALEA_SOURCE_DIR, then the system's env).
 std::vector<std::string> buildEnvironment(const BuildRequest &request);
 
-// Runs the build; the record's status is "ok" or "failed" (logTail says why).
+// Runs the build. The record's status is "ok"; "failed" when the build itself
+// failed (its command's status, signal or timeout, a missing artifact), which
+// the campaign records and never retries; "fault" when something outside the
+// build failed (the build or objects directory cannot be written: disk full,
+// permissions), which is not recorded, so a resumed campaign retries the
+// build; "cancelled" when interrupted (not recorded either). logTail says why.
 // An existing directory (a build interrupted before it was recorded) is moved
 // aside to `<index>.interrupted-<n>`, never reused or deleted.
 BuildRecord runBuild(Executor &executor, const BuildRequest &request);
 
-// Copies `file` to `<campaignDir>/objects/<sha256>` unless present (atomic
-// rename), keeping its permission bits; returns the record or an error.
+// Copies `file` to `<campaignDir>/objects/<sha256>` unless present (through a
+// temporary `<sha256>.tmp.<pid>` and an atomic rename), keeping its permission
+// bits; returns the record or an error naming the file that could not be
+// written (the temporary file is removed).
 Expected<ArtifactRecord> snapshotArtifact(const std::string &campaignDir,
                                           const std::string &buildDir,
                                           const std::string &relativePath);
+
+// The part of a temporary snapshot's name before the pid.
+inline constexpr const char *kSnapshotTmpMarker = ".tmp.";
+
+// Removes temporary snapshot files a killed run left in `<campaignDir>/objects`
+// (only the holder of the campaign's lock may call it); returns how many.
+int removeSnapshotLeftovers(const std::string &campaignDir);
 
 // Path of an artifact's snapshot.
 std::string objectPath(const std::string &campaignDir, const std::string &hash);

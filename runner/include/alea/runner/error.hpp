@@ -9,14 +9,22 @@
 
 namespace alea::runner {
 
+// What kind of failure an Error reports, where a caller acts on the kind
+// (`alea run` exits with a distinct status when another run holds the campaign).
+enum class ErrorKind {
+  Failure, // anything that stopped the operation
+  Busy,    // the campaign directory is locked by another `alea run`
+};
+
 struct Error {
   std::string message;
+  ErrorKind kind = ErrorKind::Failure;
 };
 
 template <typename T> class Expected {
 public:
   Expected(T value) : value_(std::move(value)) {}
-  Expected(Error error) : error_(std::move(error.message)) {}
+  Expected(Error error) : error_(std::move(error.message)), kind_(error.kind) {}
 
   explicit operator bool() const { return value_.has_value(); }
   bool ok() const { return value_.has_value(); }
@@ -25,10 +33,12 @@ public:
   T *operator->() { return &*value_; }
   const T *operator->() const { return &*value_; }
   const std::string &error() const { return error_; }
+  ErrorKind errorKind() const { return kind_; }
 
 private:
   std::optional<T> value_;
   std::string error_;
+  ErrorKind kind_ = ErrorKind::Failure;
 };
 
 // A success-or-message result for operations without a value.

@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""`alea run`'s exit statuses (docs/campaign.md, "Exit status"):
+
+  0    every planned execution recorded, none failed
+  1    an error stopped the run (here: a malformed campaign file)
+  2    a bad command line
+  3    the campaign finished with failed builds or executions (recorded,
+       reported: the report is still printed)
+  4    the campaign directory is held by another run (concurrent_runs_test.py)
+  130  interrupted by SIGINT, 143 by SIGTERM (resumable)
+
+The signals are sent while an execution is provably running (the benchmark
+creates a file, then waits for one the test never creates), so no sleep
+decides the outcome.
+
+Usage: exit_status_test.py BUILD_DIR SOURCE_DIR"""
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+FAILURES = []
+
+
+def check(cond, msg):
+    if not cond:
+        FAILURES.append(msg)
+        print("FAIL:", msg)
+
+
+def campaign(tmp, name, build, bench):
+    path = os.path.join(tmp, name + ".toml")
+    with open(path, "w") as f:
+        f.write(f"""
+[levels]
+builds = 2
+executions = 2
+[[system]]
+name = "s"
+baseline = true
+shell = "{build}"
+artifacts = ["p"]
+[[benchmark]]
+name = "b"
+shell = "{bench}"
+""")
+    return path
+
+
+def run(alea, path, tmp, *extra):
+    return subprocess.run([alea, "run", path, "--dir", os.path.join(tmp, os.path.basename(path)
+                                                                    + ".alea"), *extra],
+                          capture_output=True, text=True, timeout=240)
+
+
+def main():
+    alea = os.path.join(sys.argv[1], "bin", "alea")
+    with tempfile.TemporaryDirectory(prefix="alea-exit-") as tmp:
+        ok = campaign(tmp, "ok", "printf '#!/bin/sh\\\\ntrue\\\\n' > p; chmod +x p", "{artifact:p}")
+        r = run(alea, ok, tmp)
+        check(r.returncode == 0, f"clean campaign: exit {r.returncode}: {r.stderr}")
+
+        bad_exec = campaign(tmp, "failing", "printf '#!/bin/sh\\\\nexit 1\\\\n' > p; chmod +x p",
+                            "{artifact:p}")
+        r = run(alea, bad_exec, tmp)
+        check(r.returncode == 3, f"all executions fail: exit {r.returncode}, expected 3")
+        check("4 failed" in r.stderr, f"failures not reported: {r.stderr}")
+        check("failures (recorded, not used as data)" in r.stdout,
+              f"the report is still printed: {r.stdout!r}")
+
+        bad_build = campaign(tmp, "nobuild", "exit 2", "{artifact:p}")
+        r = run(alea, bad_build, tmp, "--no-report")
+        check(r.returncode == 3, f"all builds fail: exit {r.returncode}, expected 3: {r.stderr}")
+
+        malformed = os.path.join(tmp, "malformed.toml")
+        with open(malformed, "w") as f:
+            f.write("[levels]\nbuilds = -1\n")
+        r = run(alea, malformed, tmp)
+        check(r.returncode == 1 and r.stderr.startswith("alea: error: "),
+              f"malformed file: exit {r.returncode}: {r.stderr}")
+
+        r = subprocess.run([alea, "run", ok, "--no-such-option"], capture_output=True, text=True)
+        check(r.returncode == 2, f"bad option: exit {r.returncode}, expected 2")
+        r = subprocess.run([alea, "run"], capture_output=True, text=True)
+        check(r.returncode == 2, f"missing argument: exit {r.returncode}, expected 2")
+        r = subprocess.run([alea, "run", ok, "--format", "pdf"], capture_output=True, text=True)
+        check(r.returncode == 2, f"bad --format: exit {r.returncode}, expected 2")
+
+        for sig, expected in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
+            started = os.path.join(tmp, f"started-{sig}")
+            held = campaign(tmp, f"held{int(sig)}", "printf '#!/bin/sh\\\\ntrue\\\\n' > p; chmod +x p",
+                            f"touch {started}; while [ ! -e {tmp}/never ]; do sleep 0.01; done")
+            p = subprocess.Popen([alea, "run", held, "--dir", held + ".alea"],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            while not os.path.exists(started) and p.poll() is None:
+                time.sleep(0.01)
+            p.send_signal(sig)
+            _, err = p.communicate(timeout=120)
+            check(p.returncode == expected,
+                  f"{signal.Signals(sig).name}: exit {p.returncode}, expected {expected}: {err}")
+            check("run the same command again to resume" in err, f"no resume hint: {err}")
+    if FAILURES:
+        sys.exit(1)
+    print("ok: exit statuses 0, 1, 2, 3, 130 and 143 as documented")
+
+
+if __name__ == "__main__":
+    main()
