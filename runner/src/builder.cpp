@@ -10,6 +10,9 @@
 #define ALEA_HAVE_LINKER 1
 #endif
 
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <map>
 #include <sys/stat.h>
@@ -37,6 +40,49 @@ void setEnv(std::vector<std::string> &env, const std::string &key, const std::st
       return;
     }
   env.push_back(prefix + value);
+}
+
+// Copies `from` to a new file `to` with permission bits `perms`; 0 or the
+// errno of the step that failed. (std::filesystem::copy_file reports a short
+// copy, which is how a full disk shows up, as EIO: the real cause is lost.)
+int copyFile(const std::string &from, const std::string &to, fs::perms perms) {
+  int in = ::open(from.c_str(), O_RDONLY | O_CLOEXEC);
+  if (in < 0)
+    return errno;
+  int out = ::open(to.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+                   static_cast<mode_t>(perms & fs::perms::mask));
+  if (out < 0) {
+    int err = errno;
+    ::close(in);
+    return err;
+  }
+  int err = 0;
+  char buf[1 << 16];
+  for (;;) {
+    ssize_t n = ::read(in, buf, sizeof buf);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      err = n < 0 ? errno : 0;
+      break;
+    }
+    for (ssize_t done = 0; done < n && !err;) {
+      ssize_t w = ::write(out, buf + done, static_cast<std::size_t>(n - done));
+      if (w < 0 && errno != EINTR)
+        err = errno;
+      else if (w > 0)
+        done += w;
+    }
+    if (err)
+      break;
+  }
+  ::close(in);
+  // close() reports a delayed write error (NFS, some FUSE file systems).
+  if (::close(out) != 0 && !err)
+    err = errno;
+  if (!err && ::chmod(to.c_str(), static_cast<mode_t>(perms & fs::perms::mask)) != 0)
+    err = errno;
+  return err;
 }
 
 std::string tail(const std::string &s, std::size_t n) {
@@ -104,19 +150,17 @@ Expected<ArtifactRecord> snapshotArtifact(const std::string &campaignDir,
   // left by a killed run is removed when the campaign resumes
   // (removeSnapshotLeftovers).
   fs::path tmp = objects / (*hash + kSnapshotTmpMarker + std::to_string(::getpid()));
-  auto failed = [&](const fs::path &file, const std::error_code &why) {
+  auto failed = [&](const fs::path &file, int err) {
     std::error_code ignored;
     fs::remove(tmp, ignored);
     return Error{"cannot snapshot artifact '" + relativePath + "' into '" + file.string() +
-                 "': " + why.message()};
+                 "': " + std::strerror(err)};
   };
-  fs::copy_file(src, tmp, fs::copy_options::overwrite_existing, ec);
-  if (ec)
-    return failed(tmp, ec);
-  fs::permissions(tmp, fs::status(src).permissions(), ec);
+  if (int err = copyFile(src.string(), tmp.string(), fs::status(src, ec).permissions()); err)
+    return failed(tmp, err);
   fs::rename(tmp, dst, ec);
   if (ec)
-    return failed(dst, ec);
+    return failed(dst, ec.value());
   return rec;
 }
 

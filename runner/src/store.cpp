@@ -94,8 +94,9 @@ Status Transaction::commit() {
     return Error{"no active transaction"};
   killPoint("store-write");
   Status s = store_.exec("COMMIT");
-  if (s)
-    active_ = false;
+  if (!s)
+    return Error{"cannot commit to the store '" + store_.path() + "': " + s.error()};
+  active_ = false;
   return s;
 }
 
@@ -574,7 +575,7 @@ Status Store::recordExecution(const ExecutionRecord &e,
   std::string why = committed ? std::string() : lastError();
   commit.reset();
   if (!committed)
-    return Error{why};
+    return Error{"cannot commit to the store '" + path_ + "': " + why};
   guard.armed = false;
   return {};
 }
