@@ -372,6 +372,11 @@ struct Run {
                         (bench.measure.source == IterationSource::Regex &&
                          bench.measure.stream == OutputStream::Stdout);
     req.cancel = opts.cancel;
+    // Iterations are extracted while the output streams in: the executor
+    // keeps only the tails it needs for the record.
+    IterationStream stream(bench.measure);
+    req.sink = &stream;
+    req.stdoutLimit = 0;
     rec.envPadding = req.envPadBytes;
     for (const auto &e : req.env)
       if (e.rfind("ALEA_", 0) == 0 ||
@@ -401,7 +406,7 @@ struct Run {
       rec.status = "spawn";
       rec.error = r.spawnError;
     } else {
-      Extraction ex = measureExecution(bench.measure, out, bench.expectedExit);
+      Extraction ex = measureExecution(stream, out, bench.expectedExit);
       if (!ex.ok()) {
         rec.status = describeFailure(out, bench.expectedExit).empty() ? "iterations" : statusFor(r);
         rec.error = ex.error;

@@ -321,19 +321,27 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
     int rc = ::poll(fds, static_cast<nfds_t>(n), waitMs);
     if (rc < 0 && errno != EINTR)
       break;
-    auto readInto = [&](int idx, Fd &fd, std::string &dst, std::size_t limitBytes) {
+    auto readInto = [&](int idx, Fd &fd, OutputChannel channel, std::string *dst,
+                        std::size_t limitBytes) {
       if (idx < 0 || !(fds[idx].revents & (POLLIN | POLLHUP | POLLERR)))
         return;
       ssize_t got = ::read(fd.fd, buf, sizeof buf);
-      if (got > 0)
-        appendBounded(dst, buf, static_cast<std::size_t>(got), limitBytes);
-      else if (got == 0 || (errno != EINTR && errno != EAGAIN))
+      if (got > 0) {
+        if (req.sink)
+          req.sink->write(channel, std::string_view(buf, static_cast<std::size_t>(got)));
+        if (dst && limitBytes > 0)
+          appendBounded(*dst, buf, static_cast<std::size_t>(got), limitBytes);
+      } else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
         fd.reset();
+      }
     };
     if (rc > 0) {
-      readInto(idxOut, outR, result.output.stdoutText, req.stdoutLimit);
-      readInto(idxErr, errR, result.output.stderrTail, errKeep);
-      readInto(idxRec, recR, result.output.records, std::size_t{1} << 30);
+      readInto(idxOut, outR, OutputChannel::Stdout, &result.output.stdoutText, req.stdoutLimit);
+      readInto(idxErr, errR, OutputChannel::Stderr, &result.output.stderrTail, errKeep);
+      // Records are parsed by the sink as they arrive; without one (tests)
+      // they are kept whole.
+      readInto(idxRec, recR, OutputChannel::Records, req.sink ? nullptr : &result.output.records,
+               std::size_t{1} << 30);
     }
     if (!exited && (pidFd < 0 || (idxPid >= 0 && (fds[idxPid].revents & POLLIN)) || killed)) {
       if (reap(WNOHANG))

@@ -295,57 +295,128 @@ Extraction extractNone(const MeasureSpec &spec, const ExecutionOutput &out) {
   return {{v}, {}};
 }
 
-Extraction extractRegex(const MeasureSpec &spec, const ExecutionOutput &out) {
-  const std::string &text =
-      spec.stream == OutputStream::Stdout ? out.stdoutText : out.stderrTail;
-  const char *streamName =
-      spec.stream == OutputStream::Stdout ? "stdout" : "stderr";
-  Extraction ex;
-  std::regex re;
+} // namespace
+
+IterationStream::IterationStream(const MeasureSpec &spec) : spec_(spec) {
+  if (spec_.source != IterationSource::Regex)
+    return;
   try {
-    re = std::regex(spec.regex, std::regex::ECMAScript);
+    regex_.emplace(spec_.regex, std::regex::ECMAScript);
   } catch (const std::regex_error &e) {
-    return {{}, std::string("invalid regex: ") + e.what()};
+    error_ = std::string("invalid regex: ") + e.what();
   }
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), re);
-       it != std::sregex_iterator(); ++it) {
+}
+
+void IterationStream::write(OutputChannel channel, std::string_view bytes) {
+  if (!error_.empty() || bytes.empty())
+    return;
+  switch (spec_.source) {
+  case IterationSource::None:
+    return;
+  case IterationSource::Records:
+    if (channel == OutputChannel::Records)
+      records_.feed(bytes);
+    return;
+  case IterationSource::GoogleBenchmarkJson:
+    if (channel != OutputChannel::Stdout)
+      return;
+    if (json_.size() + bytes.size() > kMaxJsonBytes) {
+      error_ = "stdout is longer than " + std::to_string(kMaxJsonBytes >> 20) +
+               " MiB: Google Benchmark's JSON is not read beyond that";
+      json_.clear();
+      json_.shrink_to_fit();
+      return;
+    }
+    json_.append(bytes);
+    return;
+  case IterationSource::Regex:
+    break;
+  }
+  if (channel != (spec_.stream == OutputStream::Stdout ? OutputChannel::Stdout
+                                                       : OutputChannel::Stderr))
+    return;
+  // Whole lines are searched as soon as their newline arrives; only the
+  // incomplete last line is kept.
+  while (error_.empty() && !bytes.empty()) {
+    std::size_t nl = bytes.find('\n');
+    if (nl == std::string_view::npos) {
+      if (line_.size() + bytes.size() > kMaxLineBytes) {
+        error_ = std::string("a line of ") + (spec_.stream == OutputStream::Stdout ? "stdout" : "stderr") +
+                 " at byte " + std::to_string(lineStart_) + " is longer than " +
+                 std::to_string(kMaxLineBytes >> 20) + " MiB: its iterations cannot be read";
+        return;
+      }
+      line_.append(bytes);
+      return;
+    }
+    if (line_.empty()) {
+      scanLine(bytes.substr(0, nl));
+    } else {
+      line_.append(bytes.substr(0, nl));
+      scanLine(line_);
+      line_.clear();
+    }
+    bytes.remove_prefix(nl + 1);
+  }
+}
+
+void IterationStream::scanLine(std::string_view line) {
+  const std::size_t length = line.size();
+  if (!line.empty() && line.back() == '\r') // CRLF output: the line ends before the CR
+    line.remove_suffix(1);
+  const char *streamName = spec_.stream == OutputStream::Stdout ? "stdout" : "stderr";
+  using Iter = std::regex_iterator<std::string_view::const_iterator>;
+  for (Iter it(line.begin(), line.end(), *regex_), end; it != end; ++it) {
     const auto &m = *it;
     std::string captured = m.size() > 1 ? m[1].str() : m[0].str();
     double v = 0;
-    if (!parseDouble(captured, v))
-      return {{},
-              "iteration " + std::to_string(ex.values.size()) + ": \"" +
-                  captured + "\" at byte " + std::to_string(m.position(1)) +
-                  " of " + streamName + " is not a number"};
-    v *= spec.unitScale;
-    if (!(v > 0) || !std::isfinite(v))
-      return {{},
-              "iteration " + std::to_string(ex.values.size()) + ": value " +
-                  captured + " is not a positive finite time"};
-    ex.values.push_back(v);
+    if (!parseDouble(captured, v)) {
+      error_ = "iteration " + std::to_string(values_.size()) + ": \"" + captured +
+               "\" at byte " + std::to_string(lineStart_ + static_cast<std::uint64_t>(m.position(1))) +
+               " of " + streamName + " is not a number";
+      return;
+    }
+    v *= spec_.unitScale;
+    if (!(v > 0) || !std::isfinite(v)) {
+      error_ = "iteration " + std::to_string(values_.size()) + ": value " + captured +
+               " is not a positive finite time";
+      return;
+    }
+    values_.push_back(v);
   }
-  if (ex.values.empty())
-    ex.error = std::string("no iteration matched /") + spec.regex + "/ in " +
-               streamName;
-  return ex;
+  lineStart_ += length + 1;
 }
 
-} // namespace
+Extraction IterationStream::finish(const ExecutionOutput &out) {
+  if (error_.empty() && spec_.source == IterationSource::Regex && !line_.empty()) {
+    scanLine(line_); // the last line, without a newline
+    line_.clear();
+  }
+  if (!error_.empty())
+    return {{}, error_};
+  switch (spec_.source) {
+  case IterationSource::None:
+    return extractNone(spec_, out);
+  case IterationSource::Regex:
+    if (values_.empty())
+      return {{}, std::string("no iteration matched /") + spec_.regex + "/ in " +
+                      (spec_.stream == OutputStream::Stdout ? "stdout" : "stderr")};
+    return {values_, {}};
+  case IterationSource::GoogleBenchmarkJson:
+    return parseGoogleBenchmarkJson(json_, spec_.gbenchField, spec_.gbenchFilter);
+  case IterationSource::Records:
+    return records_.finish();
+  }
+  return {{}, "unknown iteration source"};
+}
 
 Extraction extractIterations(const MeasureSpec &spec,
                              const ExecutionOutput &out) {
-  switch (spec.source) {
-  case IterationSource::None:
-    return extractNone(spec, out);
-  case IterationSource::Regex:
-    return extractRegex(spec, out);
-  case IterationSource::GoogleBenchmarkJson:
-    return parseGoogleBenchmarkJson(out.stdoutText, spec.gbenchField,
-                                    spec.gbenchFilter);
-  case IterationSource::Records:
-    return parseRecords(out.records);
-  }
-  return {{}, "unknown iteration source"};
+  IterationStream stream(spec);
+  stream.write(OutputChannel::Stdout, out.stdoutText);
+  stream.write(OutputChannel::Stderr, out.stderrTail);
+  stream.write(OutputChannel::Records, out.records);
+  return stream.finish(out);
 }
 
 std::string describeFailure(const ExecutionOutput &out, int expectedExit) {
@@ -364,6 +435,13 @@ std::string describeFailure(const ExecutionOutput &out, int expectedExit) {
     return "exit status " + std::to_string(out.exitCode) + ", expected " +
            std::to_string(expectedExit);
   return {};
+}
+
+Extraction measureExecution(IterationStream &stream, const ExecutionOutput &out,
+                            int expectedExit) {
+  if (std::string why = describeFailure(out, expectedExit); !why.empty())
+    return {{}, std::move(why)};
+  return stream.finish(out);
 }
 
 Extraction measureExecution(const MeasureSpec &spec, const ExecutionOutput &out,

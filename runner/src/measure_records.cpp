@@ -5,7 +5,6 @@
 // middle of a write leaves a short tail, reported as "truncated record".
 #include "alea/runner/measure.hpp"
 
-#include <map>
 
 namespace alea::runner {
 
@@ -36,65 +35,89 @@ std::string iter::encode(const Record &record) {
   return out;
 }
 
-Extraction parseRecords(std::string_view bytes) {
+void RecordDecoder::feed(std::string_view bytes) {
   using namespace iter;
-  Extraction ex;
-  std::map<std::uint64_t, std::uint64_t> open; // iteration index -> begin ns
-  auto failAt = [&](std::size_t offset, std::string what) {
-    return Extraction{{}, what + " at byte " + std::to_string(offset)};
+  if (!error_.empty())
+    return;
+  auto failAt = [&](std::string what) {
+    error_ = what + " at byte " + std::to_string(offset_);
   };
-  std::size_t offset = 0;
-  for (; offset + kRecordSize <= bytes.size(); offset += kRecordSize) {
-    if (loadLE(bytes, offset, 4) != kMagic)
-      return failAt(offset, "bad record magic (not an <alea/iter.h> record)");
-    const auto version = loadLE(bytes, offset + 4, 2);
+  // Complete the record begun in an earlier chunk, then decode in place.
+  std::string joined;
+  if (!partial_.empty()) {
+    std::size_t need = kRecordSize - partial_.size();
+    if (bytes.size() < need) {
+      partial_.append(bytes);
+      return;
+    }
+    joined = partial_;
+    joined.append(bytes.substr(0, need));
+    bytes.remove_prefix(need);
+    partial_.clear();
+  }
+  auto decode = [&](std::string_view rec) {
+    if (loadLE(rec, 0, 4) != kMagic)
+      return failAt("bad record magic (not an <alea/iter.h> record)");
+    const auto version = loadLE(rec, 4, 2);
     if (version != kVersion)
-      return failAt(offset,
-                    "unsupported record version " + std::to_string(version));
-    const auto kind = loadLE(bytes, offset + 6, 2);
-    const std::uint64_t index = loadLE(bytes, offset + 8, 8);
-    const std::uint64_t ns = loadLE(bytes, offset + 16, 8);
+      return failAt("unsupported record version " + std::to_string(version));
+    const auto kind = loadLE(rec, 6, 2);
+    const std::uint64_t index = loadLE(rec, 8, 8);
+    const std::uint64_t ns = loadLE(rec, 16, 8);
     switch (static_cast<Kind>(kind)) {
     case Kind::Begin:
-      if (!open.emplace(index, ns).second)
-        return failAt(offset,
-                      "iteration " + std::to_string(index) + " began twice");
+      if (!open_.emplace(index, ns).second)
+        return failAt("iteration " + std::to_string(index) + " began twice");
       break;
     case Kind::End: {
-      auto it = open.find(index);
-      if (it == open.end())
-        return failAt(offset, "iteration " + std::to_string(index) +
-                                  " ended without beginning");
+      auto it = open_.find(index);
+      if (it == open_.end())
+        return failAt("iteration " + std::to_string(index) + " ended without beginning");
       if (ns <= it->second)
-        return failAt(offset, "iteration " + std::to_string(index) +
-                                  " has a non-positive duration");
-      ex.values.push_back(static_cast<double>(ns - it->second) * 1e-9);
-      open.erase(it);
+        return failAt("iteration " + std::to_string(index) + " has a non-positive duration");
+      values_.push_back(static_cast<double>(ns - it->second) * 1e-9);
+      open_.erase(it);
       break;
     }
     case Kind::Duration:
       if (ns == 0)
-        return failAt(offset, "iteration " + std::to_string(index) +
-                                  " has a zero duration");
-      ex.values.push_back(static_cast<double>(ns) * 1e-9);
+        return failAt("iteration " + std::to_string(index) + " has a zero duration");
+      values_.push_back(static_cast<double>(ns) * 1e-9);
       break;
     default:
-      return failAt(offset, "unknown record kind " + std::to_string(kind));
+      return failAt("unknown record kind " + std::to_string(kind));
     }
+    offset_ += kRecordSize;
+  };
+  if (!joined.empty())
+    decode(joined);
+  while (error_.empty() && bytes.size() >= kRecordSize) {
+    decode(bytes.substr(0, kRecordSize));
+    bytes.remove_prefix(kRecordSize);
   }
-  if (offset != bytes.size())
-    return failAt(offset, "truncated record (" +
-                              std::to_string(bytes.size() - offset) + " of " +
-                              std::to_string(kRecordSize) + " bytes)");
-  if (!open.empty())
+  if (error_.empty())
+    partial_.assign(bytes);
+}
+
+Extraction RecordDecoder::finish() {
+  if (!error_.empty())
+    return {{}, error_};
+  if (!partial_.empty())
     return {{},
-            "iteration " + std::to_string(open.begin()->first) +
-                " began but never ended"};
-  if (ex.values.empty())
-    return {{},
-            "no iteration matched: the program wrote no <alea/iter.h> "
-            "record (is ALEA_ITER_FD passed through?)"};
-  return ex;
+            "truncated record (" + std::to_string(partial_.size()) + " of " +
+                std::to_string(iter::kRecordSize) + " bytes) at byte " + std::to_string(offset_)};
+  if (!open_.empty())
+    return {{}, "iteration " + std::to_string(open_.begin()->first) + " began but never ended"};
+  if (values_.empty())
+    return {{}, "no iteration matched: the program wrote no <alea/iter.h> "
+                "record (is ALEA_ITER_FD passed through?)"};
+  return {values_, {}};
+}
+
+Extraction parseRecords(std::string_view bytes) {
+  RecordDecoder decoder;
+  decoder.feed(bytes);
+  return decoder.finish();
 }
 
 } // namespace alea::runner

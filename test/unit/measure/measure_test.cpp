@@ -581,5 +581,113 @@ TEST(Gbench, ReportedErrorOrBadTimeIsAFailure) {
   EXPECT_NE(ex.error.find("unknown time_unit"), std::string::npos);
 }
 
+
+// --- streaming (IterationStream) -------------------------------------------
+
+// Feeds `text` in pieces of `piece` bytes, as a pipe may deliver it.
+Extraction streamed(const MeasureSpec &spec, OutputChannel channel, std::string_view text,
+                    std::size_t piece) {
+  IterationStream stream(spec);
+  for (std::size_t at = 0; at < text.size(); at += piece)
+    stream.write(channel, text.substr(at, piece));
+  return stream.finish(ExecutionOutput{});
+}
+
+MeasureSpec regexSpec(std::string regex) {
+  MeasureSpec spec;
+  spec.source = IterationSource::Regex;
+  spec.regex = std::move(regex);
+  return spec;
+}
+
+TEST(IterationStream, AnyChunkingGivesTheSameIterations) {
+  MeasureSpec spec = regexSpec("t=([0-9.]+)");
+  std::string text = "warm t=0.5\nnoise\nt=1.25 t=1.5\r\n\nend t=2";
+  for (std::size_t piece : {1, 2, 3, 7, 4096}) {
+    auto ex = streamed(spec, OutputChannel::Stdout, text, piece);
+    ASSERT_TRUE(ex.ok()) << ex.error;
+    EXPECT_EQ(ex.values, (std::vector<double>{0.5, 1.25, 1.5, 2})) << "pieces of " << piece;
+  }
+}
+
+TEST(IterationStream, MatchesWithinEachLineSoAnchorsWorkPerLine) {
+  auto ex = streamed(regexSpec("^([0-9]+) ms$"), OutputChannel::Stdout,
+                     "3 ms\nnot 4 ms\n5 ms\r\n", 2);
+  ASSERT_TRUE(ex.ok()) << ex.error;
+  EXPECT_EQ(ex.values, (std::vector<double>{3, 5}));
+}
+
+TEST(IterationStream, ValuesAtTheStartOfAHugeOutputAreKept) {
+  MeasureSpec spec = regexSpec("took ([0-9.]+)");
+  IterationStream stream(spec);
+  for (int i = 0; i < 5; ++i)
+    stream.write(OutputChannel::Stdout, "took 1." + std::to_string(i) + "\n");
+  const std::string filler(1 << 20, 'x');
+  for (int mib = 0; mib < 40; ++mib) // 40 MiB of 64 KiB lines, one per chunk
+    for (std::size_t at = 0; at < filler.size(); at += 65536)
+      stream.write(OutputChannel::Stdout, std::string(filler.data() + at, 65535) + "\n");
+  auto ex = stream.finish(ExecutionOutput{});
+  ASSERT_TRUE(ex.ok()) << ex.error;
+  EXPECT_EQ(ex.values, (std::vector<double>{1.0, 1.1, 1.2, 1.3, 1.4}));
+}
+
+TEST(IterationStream, ALineOverTheLimitIsAFailureNotASilentSkip) {
+  IterationStream stream(regexSpec("t=([0-9]+)"));
+  stream.write(OutputChannel::Stdout, "t=1\n");
+  const std::string chunk(1 << 20, 'y');
+  for (std::size_t n = 0; n <= IterationStream::kMaxLineBytes >> 20; ++n)
+    stream.write(OutputChannel::Stdout, chunk);
+  stream.write(OutputChannel::Stdout, "\nt=2\n");
+  auto ex = stream.finish(ExecutionOutput{});
+  EXPECT_FALSE(ex.ok());
+  EXPECT_EQ(ex.error, "a line of stdout at byte 4 is longer than 16 MiB: its iterations cannot "
+                      "be read");
+  EXPECT_TRUE(ex.values.empty());
+}
+
+TEST(IterationStream, ErrorOffsetsCountBytesAcrossChunks) {
+  auto ex = streamed(regexSpec("t=([0-9a-z.]+)"), OutputChannel::Stdout, "t=1\nxx t=oops\n", 3);
+  EXPECT_EQ(ex.error, "iteration 1: \"oops\" at byte 9 of stdout is not a number");
+}
+
+TEST(IterationStream, OnlyTheChosenStreamIsRead) {
+  MeasureSpec spec = regexSpec("t=([0-9]+)");
+  spec.stream = OutputStream::Stderr;
+  IterationStream stream(spec);
+  stream.write(OutputChannel::Stdout, "t=1\n");
+  stream.write(OutputChannel::Stderr, "t=2\n");
+  auto ex = stream.finish(ExecutionOutput{});
+  ASSERT_TRUE(ex.ok()) << ex.error;
+  EXPECT_EQ(ex.values, (std::vector<double>{2}));
+}
+
+TEST(IterationStream, RecordsSplitAcrossChunksDecodeAsWhole) {
+  MeasureSpec spec;
+  spec.source = IterationSource::Records;
+  std::string bytes = rec(iter::Kind::Begin, 0, 1000) + rec(iter::Kind::End, 0, 3500) +
+                      rec(iter::Kind::Duration, 1, 7000);
+  const auto whole = parseRecords(bytes);
+  ASSERT_EQ(whole.values.size(), 2u);
+  for (std::size_t piece : {1, 5, 23, 25, 72}) {
+    auto ex = streamed(spec, OutputChannel::Records, bytes, piece);
+    ASSERT_TRUE(ex.ok()) << ex.error;
+    EXPECT_EQ(ex.values, whole.values) << "pieces of " << piece;
+  }
+  auto cut = streamed(spec, OutputChannel::Records, bytes.substr(0, 58), 7);
+  EXPECT_EQ(cut.error, "truncated record (10 of 24 bytes) at byte 48");
+}
+
+TEST(IterationStream, GoogleBenchmarkJsonOverTheLimitIsAFailure) {
+  MeasureSpec spec;
+  spec.source = IterationSource::GoogleBenchmarkJson;
+  IterationStream stream(spec);
+  const std::string chunk(1 << 20, ' ');
+  for (std::size_t n = 0; n <= IterationStream::kMaxJsonBytes >> 20; ++n)
+    stream.write(OutputChannel::Stdout, chunk);
+  auto ex = stream.finish(ExecutionOutput{});
+  EXPECT_EQ(ex.error, "stdout is longer than 256 MiB: Google Benchmark's JSON is not read "
+                      "beyond that");
+}
+
 } // namespace
 } // namespace alea::runner

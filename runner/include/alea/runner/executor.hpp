@@ -33,6 +33,10 @@ struct ExecutionRequest {
   bool captureStdout = true; // false: stdout goes to /dev/null (as hyperfine -N's default)
   std::size_t stdoutLimit = std::size_t{16} << 20; // keep the last N bytes
   std::size_t stderrTail = 4096;
+  // Receives every byte of stdout (when captured), stderr and the records pipe
+  // as it is read, whatever the limits above keep (an IterationStream); with
+  // a sink the records are not kept in the result.
+  OutputSink *sink = nullptr;
   // When it becomes true (a SIGINT handler), the child's group is killed and
   // the result is marked cancelled.
   const std::atomic<bool> *cancel = nullptr;
@@ -61,9 +65,17 @@ class FakeExecutor final : public Executor {
 public:
   using Respond = std::function<ExecutionResult(const ExecutionRequest &)>;
   explicit FakeExecutor(Respond respond) : respond_(std::move(respond)) {}
+  // The response's output also goes to the request's sink, as a
+  // LocalExecutor streams it.
   ExecutionResult run(const ExecutionRequest &request) override {
     requests.push_back(request);
-    return respond_(request);
+    ExecutionResult result = respond_(request);
+    if (request.sink) {
+      request.sink->write(OutputChannel::Stdout, result.output.stdoutText);
+      request.sink->write(OutputChannel::Stderr, result.output.stderrTail);
+      request.sink->write(OutputChannel::Records, result.output.records);
+    }
+    return result;
   }
   std::vector<ExecutionRequest> requests;
 

@@ -4,14 +4,17 @@
 // child's wall clock or wait4(2) rusage, as hyperfine does), a regex over the
 // program's output, Google Benchmark's JSON output, or the binary records
 // written by alea's own C header <alea/iter.h> to the pipe named by
-// ALEA_ITER_FD (format in docs/measure.md). extractIterations is a pure
-// function of the spec and the captured output, so the executor can be faked
-// and the parsers unit-tested; a non-empty error means the execution is
-// recorded as a failure, never as data.
+// ALEA_ITER_FD (format in docs/measure.md). An IterationStream extracts the
+// iterations while the executor reads the child's output, so nothing the
+// program writes is lost to a buffer limit; extractIterations runs the same
+// stream over output captured whole (tests, fakes). A non-empty error means
+// the execution is recorded as a failure, never as data.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <regex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -115,11 +118,72 @@ struct Extraction {
   bool ok() const { return error.empty(); }
 };
 
-// Pure: the iterations of one execution according to `spec`. Does not look at
-// the exit status (see describeFailure); with the None source returns exactly
-// one value. Errors: "no iteration matched", "malformed JSON at byte N: ...",
-// "truncated record at byte N", "bad record magic at byte N", non-positive or
-// non-finite values, etc.
+// Which output of a child a chunk of bytes comes from.
+enum class OutputChannel { Stdout, Stderr, Records };
+
+// Receives a child's output as the executor reads it, chunk by chunk, in order
+// within each channel (ExecutionRequest::sink).
+class OutputSink {
+public:
+  virtual ~OutputSink() = default;
+  virtual void write(OutputChannel channel, std::string_view bytes) = 0;
+};
+
+// The records of <alea/iter.h>, decoded as they arrive (parseRecords below is
+// one feed and finish).
+class RecordDecoder {
+public:
+  void feed(std::string_view bytes);
+  Extraction finish();
+
+private:
+  std::string partial_;                      // the bytes of an incomplete record
+  std::map<std::uint64_t, std::uint64_t> open_; // iteration index -> begin ns
+  std::vector<double> values_;
+  std::uint64_t offset_ = 0; // bytes decoded so far
+  std::string error_;
+};
+
+// Extracts the iterations of one execution while its output streams in:
+//   regex    each complete line of the chosen stream is searched as it arrives
+//            (a match cannot span lines); memory is bounded by the longest
+//            line, not by the output: a line longer than kMaxLineBytes is a
+//            failure, never silently skipped;
+//   records  whole 24-byte records are decoded as they arrive;
+//   gbench   stdout is kept whole (the JSON is parsed at the end) up to
+//            kMaxJsonBytes; more is a failure with that reason;
+//   none     nothing to read: the value comes from the executor's clocks.
+// After the first error the rest of the output is ignored and finish()
+// returns that error.
+class IterationStream final : public OutputSink {
+public:
+  static constexpr std::size_t kMaxLineBytes = std::size_t{16} << 20;
+  static constexpr std::size_t kMaxJsonBytes = std::size_t{256} << 20;
+
+  explicit IterationStream(const MeasureSpec &spec);
+  void write(OutputChannel channel, std::string_view bytes) override;
+  // After the process ended: its iterations (or why there are none). Does not
+  // look at the exit status (see describeFailure); with the None source
+  // returns exactly one value, from `out`'s clocks.
+  Extraction finish(const ExecutionOutput &out);
+
+private:
+  void scanLine(std::string_view line);
+
+  MeasureSpec spec_;
+  std::optional<std::regex> regex_;
+  std::string line_;           // the incomplete last line (regex source)
+  std::uint64_t lineStart_ = 0; // byte offset of line_ in the stream
+  std::string json_;           // stdout (gbench source)
+  RecordDecoder records_;
+  std::vector<double> values_;
+  std::string error_;
+};
+
+// The iterations of output captured whole: an IterationStream fed with `out`'s
+// stdout, stderr and records. Errors: "no iteration matched", "malformed JSON
+// at byte N: ...", "truncated record at byte N", "bad record magic at byte N",
+// non-positive or non-finite values, etc.
 Extraction extractIterations(const MeasureSpec &spec,
                              const ExecutionOutput &out);
 
@@ -129,7 +193,10 @@ Extraction extractIterations(const MeasureSpec &spec,
 // expected.
 std::string describeFailure(const ExecutionOutput &out, int expectedExit = 0);
 
-// describeFailure, then extractIterations: what the runner stores.
+// describeFailure, then the stream's iterations: what the runner stores.
+Extraction measureExecution(IterationStream &stream, const ExecutionOutput &out,
+                            int expectedExit = 0);
+// The same for output captured whole.
 Extraction measureExecution(const MeasureSpec &spec, const ExecutionOutput &out,
                             int expectedExit = 0);
 
