@@ -262,3 +262,8 @@ TEST(Substitute, ReplacesKnownKeysKeepsShellVariables) {
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().find("unknown placeholder {buld_dir}"), std::string::npos);
 }
+
+TEST(Substitute, PlaceholdersInReadsTextsAsSubstituteDoes) {
+  EXPECT_EQ(placeholdersIn("${CC} {{x} -o {build_dir}/{artifact:p} {unclosed"),
+            (std::vector<std::string>{"build_dir", "artifact:p"}));
+}
