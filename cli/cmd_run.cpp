@@ -8,6 +8,7 @@
 #include "alea/runner/executor.hpp"
 #include "alea/runner/progress.hpp"
 #include "alea/runner/report.hpp"
+#include "alea/runner/validate.hpp"
 
 #include <atomic>
 #include <csignal>
@@ -51,6 +52,11 @@ int runRun(const RunOptions &opts) {
   auto config = alea::runner::parseCampaign(opts.campaign);
   if (!config)
     throw alea::cli::Error(config.error());
+  // runCampaign checks this too; here, before the campaign line below, so that
+  // a mistake is the one line of output, as with the parser's errors.
+  if (auto valid = alea::runner::validateCampaign(*config, alea::runner::readMachineFacts());
+      !valid)
+    throw alea::cli::Error(valid.error());
   auto format = alea::analysis::parseFormat(opts.format);
   if (!format)
     throw alea::cli::Error("unknown report format '" + opts.format +

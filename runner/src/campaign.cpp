@@ -12,6 +12,7 @@
 #include "alea/runner/machine.hpp"
 #include "alea/runner/scheduler.hpp"
 #include "alea/runner/seeds.hpp"
+#include "alea/runner/validate.hpp"
 
 #include <chrono>
 #include <filesystem>
@@ -438,6 +439,9 @@ struct Run {
 
 Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignOptions &options,
                                       Executor &executor, Progress &progress) {
+  // The file's mistakes (placeholders, artifacts, paths, CPUs) before anything is created or built.
+  if (Status s = validateCampaign(cfg, readMachineFacts()); !s)
+    return Error{s.error()};
   // Children run in their build directories: every path handed to them is absolute.
   CampaignOptions opts = options;
   std::error_code absEc;
@@ -461,12 +465,6 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
   if (int n = removeSnapshotLeftovers(opts.dir); n > 0)
     progress.message("removed " + std::to_string(n) +
                      " partial artifact snapshot(s) left by an interrupted run");
-  for (const auto &b : cfg.benchmarks)
-    for (const auto &in : b.inputs) {
-      fs::path p = fs::path(in).is_relative() ? fs::path(cfg.sourceDir) / in : fs::path(in);
-      if (!fs::exists(p, ec))
-        return Error{"benchmark '" + b.name + "': input file '" + p.string() + "' does not exist"};
-    }
   // The compilers' --version answers (tens of ms each) are asked concurrently,
   // with each other and with the store's set-up; all are in before the first
   // build or execution runs (waitToolVersions below).

@@ -33,6 +33,24 @@ public:
     fail(node.source(), msg);
   }
 
+  static SourcePos at(const toml::node &n) {
+    return {static_cast<int>(n.source().begin.line), static_cast<int>(n.source().begin.column)};
+  }
+  // Where each element of an array was written.
+  static std::vector<SourcePos> elementsAt(const toml::node &array) {
+    std::vector<SourcePos> out;
+    for (const auto &e : *array.as_array())
+      out.push_back(at(e));
+    return out;
+  }
+  // Where each value of a table was written.
+  static std::map<std::string, SourcePos> valuesAt(const toml::node &table) {
+    std::map<std::string, SourcePos> out;
+    for (auto &&[k, v] : *table.as_table())
+      out[std::string(k.str())] = at(v);
+    return out;
+  }
+
   void checkKeys(const toml::table &t, const std::string &where,
                  std::initializer_list<const char *> allowed) const {
     for (auto &&[key, node] : t) {
@@ -119,10 +137,12 @@ public:
       c.argv = getStringList(*list, what + "." + listKey);
       if (c.argv.empty() || c.argv[0].empty())
         fail(*list, "expected a non-empty argv list for " + what + "." + listKey);
+      c.argvAt = elementsAt(*list);
     } else if (shell) {
       c.shell = getString(*shell, what + ".shell");
       if (c.shell.empty())
         fail(*shell, "expected a non-empty shell command for " + what + ".shell");
+      c.shellAt = at(*shell);
     } else {
       fail(t.source(),
            "expected '" + std::string(listKey) + " = [...]' or 'shell = \"...\"' in " + what);
@@ -263,6 +283,7 @@ public:
         if (c < 0 || c > 4095)
           fail(e, "expected a CPU number in [0, 4095]");
         cfg.cpus.push_back(static_cast<int>(c));
+        cfg.cpusAt.push_back(at(e));
       }
     }
     if (auto *n = t.get("timeout")) {
@@ -342,12 +363,18 @@ public:
     if (!validName(b.name))
       fail(*name, "expected a benchmark name of letters, digits, '_', '-', '.', '+'");
     b.command = getCommand(t, "command", "benchmark '" + b.name + "'");
-    if (auto *n = t.get("workdir"))
+    if (auto *n = t.get("workdir")) {
       b.workdir = getString(*n, "benchmark.workdir");
-    if (auto *n = t.get("inputs"))
+      b.workdirAt = at(*n);
+    }
+    if (auto *n = t.get("inputs")) {
       b.inputs = getStringList(*n, "benchmark.inputs");
-    if (auto *n = t.get("env"))
+      b.inputsAt = elementsAt(*n);
+    }
+    if (auto *n = t.get("env")) {
       b.env = getEnv(*n, "benchmark.env");
+      b.envAt = valuesAt(*n);
+    }
     if (auto *n = t.get("exit_status")) {
       std::int64_t v = getInt(*n, "benchmark.exit_status");
       if (v < 0 || v > 255)
@@ -359,8 +386,10 @@ public:
       if (!(b.timeoutSeconds > 0))
         fail(*n, "expected a positive timeout in seconds");
     }
-    if (auto *n = t.get("stdin"))
+    if (auto *n = t.get("stdin")) {
       b.stdinFile = getString(*n, "benchmark.stdin");
+      b.stdinAt = at(*n);
+    }
     b.measure = cfg.measure;
     if (auto *n = t.get("measure"))
       b.measure = getMeasure(*n);
@@ -414,35 +443,72 @@ std::string joinFactors(const std::vector<std::string> &factors) {
   return s;
 }
 
-Expected<std::string> substitute(const std::string &text,
-                                 const std::map<std::string, std::string> &vars) {
-  std::string out;
+std::string fileError(const std::string &path, SourcePos at, const std::string &message) {
+  return path + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) + ": " + message;
+}
+
+namespace {
+
+// Reads `text` the way substitute() does: `{{` is a literal `{`, `${` is the
+// shell's, a `{` without a closing `}` is literal. `literal` gets the other
+// characters, `key` every placeholder's key and returns false to stop there.
+// One reading for substitution and for the checks before the run
+// (placeholdersIn), so the two cannot disagree.
+template <typename Literal, typename Key>
+bool scanPlaceholders(const std::string &text, Literal literal, Key key) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
     if (c == '{' && i + 1 < text.size() && text[i + 1] == '{') {
-      out += '{';
+      literal('{');
       ++i;
       continue;
     }
-    if (c != '{' || (i > 0 && text[i - 1] == '$')) {
-      out += c;
-      continue;
-    }
-    std::size_t close = text.find('}', i);
+    bool opens = c == '{' && !(i > 0 && text[i - 1] == '$');
+    std::size_t close = opens ? text.find('}', i) : std::string::npos;
     if (close == std::string::npos) {
-      out += c;
+      literal(c);
       continue;
     }
-    std::string key = text.substr(i + 1, close - i - 1);
-    auto it = vars.find(key);
-    if (it == vars.end()) {
-      std::string list;
-      for (const auto &[k, v] : vars)
-        list += (list.empty() ? "{" : ", {") + k + "}";
-      return Error{"unknown placeholder {" + key + "} in '" + text + "'; expected one of " + list};
-    }
-    out += it->second;
+    if (!key(text.substr(i + 1, close - i - 1)))
+      return false;
     i = close;
+  }
+  return true;
+}
+
+} // namespace
+
+std::vector<std::string> placeholdersIn(const std::string &text) {
+  std::vector<std::string> keys;
+  scanPlaceholders(
+      text, [](char) {},
+      [&](const std::string &key) {
+        keys.push_back(key);
+        return true;
+      });
+  return keys;
+}
+
+Expected<std::string> substitute(const std::string &text,
+                                 const std::map<std::string, std::string> &vars) {
+  std::string out, unknown;
+  bool complete = scanPlaceholders(
+      text, [&](char c) { out += c; },
+      [&](const std::string &key) {
+        auto it = vars.find(key);
+        if (it == vars.end()) {
+          unknown = key;
+          return false;
+        }
+        out += it->second;
+        return true;
+      });
+  if (!complete) {
+    std::string list;
+    for (const auto &[k, v] : vars)
+      list += (list.empty() ? "{" : ", {") + k + "}";
+    return Error{"unknown placeholder {" + unknown + "} in '" + text + "'; expected one of " +
+                 list};
   }
   return out;
 }
@@ -464,8 +530,7 @@ Expected<CampaignConfig> parseCampaignText(const std::string &text, const std::s
     return Error{path + ":" + std::to_string(e.source().begin.line) + ":" +
                  std::to_string(e.source().begin.column) + ": " + std::string(e.description())};
   } catch (const ConfigError &e) {
-    return Error{path + ":" + std::to_string(e.line) + ":" + std::to_string(e.column) + ": " +
-                 e.message};
+    return Error{fileError(path, {e.line, e.column}, e.message)};
   }
   if (cfg.name.empty())
     cfg.name = std::filesystem::path(path).stem().string();

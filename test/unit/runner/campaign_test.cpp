@@ -376,8 +376,99 @@ TEST(Campaign, MissingInputFileIsAnErrorBeforeAnythingRuns) {
   FakeExecutor ex(respond);
   auto out = h.run(ex);
   ASSERT_FALSE(out.ok());
-  EXPECT_NE(out.error().find("input file"), std::string::npos) << out.error();
+  EXPECT_EQ(out.error(), h.dir.file("c.toml") +
+                             ":32:11: expected an existing input file for benchmark 'good': '" +
+                             h.dir.file("data/missing.txt") + "' does not exist");
   EXPECT_TRUE(ex.requests.empty());
+  EXPECT_FALSE(fs::exists(h.opts.dir)) << "nothing is created for a campaign that cannot run";
+}
+
+// Mistakes that used to fail every execution after all the builds ran are
+// campaign-file errors before the first build: nothing runs, no store exists.
+namespace {
+
+std::string replaced(std::string text, const std::string &from, const std::string &to) {
+  std::size_t at = text.rfind(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return at == std::string::npos ? text : text.replace(at, from.size(), to);
+}
+
+// Runs `text` as a campaign and returns its error; checks that nothing ran
+// and nothing was created.
+std::string earlyError(const std::string &text) {
+  Harness h(text);
+  FakeExecutor ex(respond);
+  auto out = h.run(ex);
+  EXPECT_FALSE(out.ok()) << "the campaign ran";
+  EXPECT_TRUE(ex.requests.empty()) << ex.requests.size() << " builds or executions ran";
+  EXPECT_FALSE(fs::exists(h.opts.dir)) << "the campaign directory was created";
+  std::string prefix = h.dir.file("c.toml") + ":";
+  if (out.ok() || out.error().rfind(prefix, 0) != 0)
+    return out.ok() ? "ran" : out.error();
+  return out.error().substr(prefix.size());
+}
+
+} // namespace
+
+TEST(Campaign, APlaceholderTypoIsAFileErrorBeforeAnyBuild) {
+  EXPECT_EQ(earlyError(replaced(kCampaign, "{artifact:prog}", "{artifcat:prog}")),
+            "31:12: unknown placeholder {artifcat:prog} in benchmark 'good'.command (did you mean "
+            "{artifact:prog}?); expected one of {source_dir}, {build_dir}, {campaign_dir}, "
+            "{system}, {benchmark}, {build_index}, {execution_index}, {iterations}, "
+            "{artifact:prog}");
+  EXPECT_EQ(earlyError(replaced(kCampaign, "\"{build_dir}\"]\nartifacts = [\"prog\"]\nenv",
+                                "\"{biuld_dir}\"]\nartifacts = [\"prog\"]\nenv")),
+            "25:24: unknown placeholder {biuld_dir} in system 'cand'.build (did you mean "
+            "{build_dir}?); expected one of {source_dir}, {build_dir}, {campaign_dir}, {system}, "
+            "{build_index}, {seed}");
+}
+
+TEST(Campaign, AnArtifactMissingFromOneSystemIsAFileErrorBeforeAnyBuild) {
+  EXPECT_EQ(earlyError(replaced(kCampaign, "artifacts = [\"prog\"]", "artifacts = [\"prog.o\"]")),
+            "31:12: expected {artifact:prog} in benchmark 'good'.command to name an artifact of "
+            "every system (the benchmark runs on the builds of each); system 'cand' has "
+            "artifacts = [\"prog.o\"]");
+}
+
+TEST(Campaign, AMissingStdinOrWorkdirIsAFileErrorBeforeAnyBuild) {
+  test::TempDir other;
+  std::string e = earlyError(std::string(kCampaign) + "stdin = \"input.txt\"\n");
+  EXPECT_EQ(e.rfind("32:9: expected an existing file for benchmark 'good'.stdin: '", 0), 0u) << e;
+  EXPECT_NE(e.find("/input.txt' does not exist"), std::string::npos) << e;
+  e = earlyError(std::string(kCampaign) + "workdir = \"" + other.file("gone") + "\"\n");
+  EXPECT_EQ(e, "32:11: expected an existing directory for benchmark 'good'.workdir: '" +
+                   other.file("gone") + "' does not exist");
+}
+
+TEST(Campaign, ACpuThisProcessCannotUseIsAFileErrorBeforeAnyBuild) {
+  // The parser accepts CPU numbers up to 4095; the executor pins with a
+  // cpu_set_t (CPU_SETSIZE = 1024), so 4095 is never one this process can use.
+  std::string e = earlyError(replaced(kCampaign, "timeout = 7\n", "timeout = 7\ncpus = [4095]\n"));
+  EXPECT_EQ(e.rfind("6:9: expected a CPU this process can run on in campaign.cpus: CPU 4095 is "
+                    "offline or outside its affinity mask (available: 0",
+                    0),
+            0u)
+      << e;
+}
+
+TEST(Campaign, EveryPlaceholderTheChecksAcceptIsOneTheRunSubstitutes) {
+  // Pins the validator's lists (validate.cpp) to runBuild and Run::execute:
+  // a campaign using every placeholder passes the checks and runs without a
+  // failed build or execution.
+  std::string text = replaced(kCampaign, "build = [\"fake-build\", \"{build_dir}\"]",
+                              "build = [\"fake-build\", \"{build_dir}\", \"{source_dir}\", "
+                              "\"{campaign_dir}\", \"{system}\", \"{build_index}\", \"{seed}\"]");
+  text = replaced(text, "command = [\"{artifact:prog}\", \"good\"]",
+                  "command = [\"{artifact:prog}\", \"good\", \"{source_dir}\", \"{build_dir}\", "
+                  "\"{campaign_dir}\", \"{system}\", \"{benchmark}\", \"{build_index}\", "
+                  "\"{execution_index}\", \"{iterations}\"]");
+  Harness h(text);
+  FakeExecutor ex(respond);
+  auto out = h.run(ex);
+  ASSERT_TRUE(out.ok()) << out.error();
+  EXPECT_TRUE(out->complete);
+  EXPECT_EQ(out->summary.failedBuilds, 0);
+  EXPECT_EQ(out->summary.failed, 0);
 }
 
 TEST(Campaign, CancelStopsBetweenExecutions) {

@@ -1,7 +1,11 @@
 // Campaign file parsing: a complete file, defaults, and malformed files whose
 // single error message must give file, line, column and the expectation.
 #include "alea/runner/config.hpp"
+#include "alea/runner/validate.hpp"
 
+#include "test_util.hpp"
+
+#include <filesystem>
 #include <gtest/gtest.h>
 
 using namespace alea::runner;
@@ -261,4 +265,190 @@ TEST(Substitute, ReplacesKnownKeysKeepsShellVariables) {
   auto bad = substitute("{buld_dir}/x", vars);
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().find("unknown placeholder {buld_dir}"), std::string::npos);
+}
+
+TEST(Substitute, PlaceholdersInReadsTextsAsSubstituteDoes) {
+  EXPECT_EQ(placeholdersIn("${CC} {{x} -o {build_dir}/{artifact:p} {unclosed"),
+            (std::vector<std::string>{"build_dir", "artifact:p"}));
+}
+
+// validateCampaign: what the parser cannot see (placeholders per context,
+// artifacts of every system, files, CPUs), at the value's line and column.
+namespace {
+
+const MachineFacts kTwoCpus{{0, 1}};
+
+// What a benchmark's error lists as known (its artifacts come after).
+const std::string kBenchmarkKeys = "{source_dir}, {build_dir}, {campaign_dir}, {system}, "
+                                   "{benchmark}, {build_index}, {execution_index}, {iterations}";
+
+std::string invalid(const std::string &text, const MachineFacts &machine = kTwoCpus) {
+  auto r = parseCampaignText(text, "c.toml");
+  EXPECT_TRUE(r.ok()) << r.error();
+  if (!r.ok())
+    return r.error();
+  Status s = validateCampaign(*r, machine);
+  EXPECT_FALSE(s.ok()) << "validated unexpectedly";
+  return s.ok() ? std::string() : s.error();
+}
+
+const char *kTwoSystems = R"toml([[system]]
+name = "base"
+baseline = true
+build = ["make", "-C", "{build_dir}"]
+artifacts = ["prog", "extra"]
+[[system]]
+name = "cand"
+build = ["make"]
+artifacts = ["prog"]
+)toml";
+
+} // namespace
+
+TEST(Validate, UnknownBuildPlaceholderSuggestsTheClosest) {
+  std::string e = invalid(R"toml([[system]]
+name = "a"
+build = ["make", "-C", "{biuld_dir}"]
+[[benchmark]]
+name = "b"
+command = ["true"]
+)toml");
+  EXPECT_EQ(e, "c.toml:3:24: unknown placeholder {biuld_dir} in system 'a'.build (did you mean "
+               "{build_dir}?); expected one of {source_dir}, {build_dir}, {campaign_dir}, "
+               "{system}, {build_index}, {seed}");
+}
+
+TEST(Validate, BuildCommandsHaveTheirOwnPlaceholders) {
+  // {iterations} is a benchmark's; a build has {seed}, which a benchmark has not.
+  std::string e = invalid(R"toml([[system]]
+name = "a"
+shell = "cc -DN={iterations} -o p p.c"
+[[benchmark]]
+name = "b"
+shell = "./p {seed}"
+)toml");
+  EXPECT_EQ(e.rfind("c.toml:3:9: unknown placeholder {iterations} in system 'a'.shell (a "
+                    "placeholder of benchmarks only); expected one of {source_dir}",
+                    0),
+            0u)
+      << e;
+  e = invalid(R"toml([[system]]
+name = "a"
+shell = "cc -o p p.c"
+[[benchmark]]
+name = "b"
+shell = "./p {seed}"
+)toml");
+  EXPECT_EQ(e, "c.toml:6:9: unknown placeholder {seed} in benchmark 'b'.shell (a placeholder of "
+               "build commands only); expected one of " +
+                   kBenchmarkKeys);
+}
+
+TEST(Validate, UnknownBenchmarkPlaceholderSuggestsTheArtifact) {
+  std::string e = invalid(std::string(kTwoSystems) + R"toml([[benchmark]]
+name = "b"
+command = ["{artifact:prog}", "{artifcat:prog}"]
+)toml");
+  EXPECT_EQ(e, "c.toml:12:31: unknown placeholder {artifcat:prog} in benchmark 'b'.command (did "
+               "you mean {artifact:prog}?); expected one of " +
+                   kBenchmarkKeys + ", {artifact:prog}");
+}
+
+TEST(Validate, AnArtifactMustBeListedByEverySystem) {
+  // Every execution substitutes the artifacts of its own system's build: an
+  // artifact that 'cand' does not list would fail all of cand's executions.
+  std::string e = invalid(std::string(kTwoSystems) + R"toml([[benchmark]]
+name = "b"
+command = ["{artifact:extra}"]
+)toml");
+  EXPECT_EQ(e, "c.toml:12:12: expected {artifact:extra} in benchmark 'b'.command to name an "
+               "artifact of every system (the benchmark runs on the builds of each); system "
+               "'cand' has artifacts = [\"prog\"]");
+}
+
+TEST(Validate, PlaceholdersOfWorkdirStdinAndEnvAreChecked) {
+  std::string e = invalid(std::string(kMinimalTail) + "workdir = \"{build_dri}\"\n");
+  EXPECT_EQ(e.rfind("c.toml:8:11: unknown placeholder {build_dri} in benchmark 'b'.workdir (did "
+                    "you mean {build_dir}?)",
+                    0),
+            0u)
+      << e;
+  e = invalid(std::string(kMinimalTail) + "stdin = \"{source}/in.txt\"\n");
+  EXPECT_EQ(e.rfind("c.toml:8:9: unknown placeholder {source} in benchmark 'b'.stdin", 0), 0u) << e;
+  e = invalid(std::string(kMinimalTail) + "env = { N = \"{iteration}\", M = \"${HOME}\" }\n");
+  EXPECT_EQ(e.rfind("c.toml:8:13: unknown placeholder {iteration} in benchmark 'b'.env.N (did you "
+                    "mean {iterations}?)",
+                    0),
+            0u)
+      << e;
+}
+
+TEST(Validate, StdinWorkdirAndInputsMustExist) {
+  test::TempDir dir;
+  std::filesystem::create_directories(dir.file("run/a"));
+  dir.write("in.txt", "42\n");
+  auto check = [&](const std::string &keys, const std::string &expected) {
+    auto r = parseCampaignText(std::string(kMinimalTail) + keys, dir.file("c.toml"));
+    ASSERT_TRUE(r.ok()) << r.error();
+    Status s = validateCampaign(*r, kTwoCpus);
+    EXPECT_EQ(s.ok() ? "valid" : s.error(), expected);
+  };
+  // Relative paths resolve against the campaign file's directory, as the run does.
+  check("stdin = \"missing.txt\"\n", dir.file("c.toml") +
+                                         ":8:9: expected an existing file for benchmark "
+                                         "'b'.stdin: '" +
+                                         dir.file("missing.txt") + "' does not exist");
+  check("stdin = \"{source_dir}/run\"\n", dir.file("c.toml") +
+                                              ":8:9: expected an existing file for benchmark "
+                                              "'b'.stdin: '" +
+                                              dir.file("run") + "' is a directory");
+  check("workdir = \"{source_dir}/run/{benchmark}\"\n",
+        dir.file("c.toml") + ":8:11: expected an existing directory for benchmark 'b'.workdir: '" +
+            dir.file("run/b") + "' does not exist");
+  check("workdir = \"in.txt\"\n", dir.file("c.toml") +
+                                      ":8:11: expected an existing directory for benchmark "
+                                      "'b'.workdir: '" +
+                                      dir.file("in.txt") + "' is not a directory");
+  check("inputs = [\"in.txt\", \"data/missing.txt\"]\n",
+        dir.file("c.toml") + ":8:21: expected an existing input file for benchmark 'b': '" +
+            dir.file("data/missing.txt") + "' does not exist");
+  // What exists, and what only the run can tell (the build directory), passes.
+  check("workdir = \"run/{system}\"\nstdin = \"{source_dir}/in.txt\"\ninputs = [\"in.txt\"]\n",
+        "valid");
+  check("workdir = \"{build_dir}/data\"\nstdin = \"{build_dir}/in.txt\"\n", "valid");
+}
+
+TEST(Validate, CpusMustBeOnlineAndInTheAffinityMask) {
+  std::string e = invalid(std::string("[campaign]\ncpus = [0, 7]\n") + kMinimalTail,
+                          MachineFacts{{0, 1, 2, 3, 6}});
+  EXPECT_EQ(e, "c.toml:2:12: expected a CPU this process can run on in campaign.cpus: CPU 7 is "
+               "offline or outside its affinity mask (available: 0-3,6)");
+  // The parser alone accepts it: the machine decides.
+  EXPECT_TRUE(
+      parseCampaignText(std::string("[campaign]\ncpus = [0, 7]\n") + kMinimalTail, "c.toml").ok());
+}
+
+TEST(Validate, ACampaignWithOnlyKnownPlaceholdersIsValid) {
+  auto r = parseCampaignText(R"toml([campaign]
+cpus = [1]
+[[system]]
+name = "base"
+baseline = true
+shell = "cc -DSEED={seed} {source_dir}/p.c -o {build_dir}/prog # ${HOME} {{x}"
+artifacts = ["prog"]
+[[system]]
+name = "cand"
+build = ["make", "-C", "{build_dir}", "N={build_index}", "{system}", "{campaign_dir}"]
+artifacts = ["lib.so", "prog"]
+[[benchmark]]
+name = "b"
+command = ["{artifact:prog}", "{iterations}", "{system}-{benchmark}-{build_index}",
+           "{execution_index}", "{campaign_dir}"]
+workdir = "{build_dir}"
+env = { OUT = "{campaign_dir}/{system}.txt" }
+)toml",
+                             "c.toml");
+  ASSERT_TRUE(r.ok()) << r.error();
+  Status s = validateCampaign(*r, kTwoCpus);
+  EXPECT_TRUE(s.ok()) << s.error();
 }

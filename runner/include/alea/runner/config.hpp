@@ -22,6 +22,13 @@ inline constexpr const char *kFactorNames[] = {"function-order", "global-order",
                                                "code-padding",   "stack-offset", "link-order",
                                                "section-order"};
 
+// Where a value was written in the campaign file (1-based; 0 = not from a
+// file), kept for the checks that come after parsing (validate.hpp) so that
+// they point at the value like the parser does.
+struct SourcePos {
+  int line = 0, column = 0;
+};
+
 // A level count: a number, or "auto" (pilot run then the planner).
 struct LevelCount {
   bool automatic = false;
@@ -34,6 +41,8 @@ struct LevelCount {
 struct CommandSpec {
   std::vector<std::string> argv;
   std::string shell;
+  std::vector<SourcePos> argvAt; // where each argv element was written
+  SourcePos shellAt;
   bool isShell() const { return !shell.empty(); }
 };
 
@@ -56,6 +65,9 @@ struct BenchmarkConfig {
   double timeoutSeconds = 0; // 0 = the campaign's timeout
   MeasureSpec measure;
   std::string stdinFile; // "" = /dev/null
+  SourcePos workdirAt, stdinAt;
+  std::vector<SourcePos> inputsAt;
+  std::map<std::string, SourcePos> envAt;
 };
 
 struct CampaignConfig {
@@ -69,8 +81,9 @@ struct CampaignConfig {
   std::vector<std::string> factors; // canonical order; empty = none
   std::int64_t envPadMin = 0, envPadMax = 4096;
   bool disableAslr = false;
-  std::vector<int> cpus;       // pin executions to these CPUs (empty: no)
-  double timeoutSeconds = 300; // per execution
+  std::vector<int> cpus;         // pin executions to these CPUs (empty: no)
+  std::vector<SourcePos> cpusAt; // where each CPU number was written
+  double timeoutSeconds = 300;   // per execution
   double buildTimeoutSeconds = 3600;
   LevelCount builds{false, 3}, executions{false, 3}, iterations{false, 1};
   LevelCount warmup{false, 0};
@@ -85,7 +98,8 @@ struct CampaignConfig {
 };
 
 // Parses and validates a campaign file; the error is one line with
-// file:line:column and the expectation.
+// file:line:column and the expectation. Pure: what needs the file system or
+// the machine (paths, CPUs) is checked by validateCampaign (validate.hpp).
 Expected<CampaignConfig> parseCampaign(const std::string &path);
 // Same, from text (`path` only names it in messages and sets sourceDir).
 Expected<CampaignConfig> parseCampaignText(const std::string &text, const std::string &path);
@@ -93,6 +107,13 @@ Expected<CampaignConfig> parseCampaignText(const std::string &text, const std::s
 // Parses ALEA_FACTORS-style lists: names, "all" or "none" -> canonical order.
 Expected<std::vector<std::string>> canonicalFactors(const std::vector<std::string> &names);
 std::string joinFactors(const std::vector<std::string> &factors);
+
+// "file:line:column: message", the form of every campaign-file error.
+std::string fileError(const std::string &path, SourcePos at, const std::string &message);
+
+// The keys of the placeholders in `text`, in order, as substitute() reads
+// them (`${...}` and `{{` are not placeholders).
+std::vector<std::string> placeholdersIn(const std::string &text);
 
 // Replaces `{key}` by vars[key]; `${...}` is kept for the shell; `{{` is `{`.
 // Unknown keys are an error naming them.

@@ -1,0 +1,31 @@
+// Checks of a parsed campaign before anything is created or built (the
+// reliability issue, item 10): the placeholders each command, workdir, stdin
+// and env value may use, the artifacts `{artifact:PATH}` names, the files and
+// directories the benchmarks need, and the CPUs of this machine. Without them
+// such a mistake shows only per execution, after every build ran, as a failure
+// of every execution. The error is one campaign-file message
+// `file:line:column: expectation` at the offending value, like the parser's.
+// The parser stays pure (no file system, no machine); what depends on the
+// machine comes in as MachineFacts. The checks: docs/campaign.md.
+#pragma once
+
+#include "alea/runner/config.hpp"
+#include "alea/runner/error.hpp"
+
+#include <vector>
+
+namespace alea::runner {
+
+// What the checks need to know about the machine that runs the campaign.
+struct MachineFacts {
+  std::vector<int> cpus; // CPUs this process may run on, ascending; empty = unknown
+};
+
+// This process's facts: the CPUs that are online and in its affinity mask.
+MachineFacts readMachineFacts();
+
+// The first problem of `cfg` on a machine with `machine`'s facts, as
+// `file:line:column: expectation`; success when there is none.
+Status validateCampaign(const CampaignConfig &cfg, const MachineFacts &machine);
+
+} // namespace alea::runner
