@@ -10,6 +10,7 @@
 #include "alea/runner/hash.hpp"
 #include "alea/runner/lock.hpp"
 #include "alea/runner/machine.hpp"
+#include "alea/runner/redact.hpp"
 #include "alea/runner/scheduler.hpp"
 #include "alea/runner/seeds.hpp"
 #include "alea/runner/validate.hpp"
@@ -52,11 +53,12 @@ void setEnv(std::vector<std::string> &env, const std::string &key, const std::st
 }
 
 // The base environment of builds and executions, recorded once per campaign
-// (each execution records only what alea adds to it).
-std::string joinLines(const std::vector<std::string> &lines) {
+// (each execution records only what alea adds to it), secrets redacted.
+std::string recordedEnvironment(const std::vector<std::string> &env,
+                                const std::vector<std::string> &secretPatterns) {
   std::string out;
-  for (const auto &l : lines)
-    out += l + "\n";
+  for (const auto &e : env)
+    out += redactEnvironmentEntry(e, secretPatterns) + "\n";
   return out;
 }
 
@@ -148,7 +150,7 @@ struct Run {
     Transaction txn(store);
     for (auto [k, v] : std::initializer_list<std::pair<const char *, std::string>>{
              {"config_sha256", digest},
-             {"config_text", cfg.text},
+             {"config_text", recordedCampaignText(cfg)},
              {"config_path", cfg.path},
              {"campaign_name", cfg.name},
              {"campaign_seed", seedHex(cfg.seed)},
@@ -160,7 +162,7 @@ struct Run {
              {"levels.executions", std::to_string(levels.executions)},
              {"levels.iterations", std::to_string(levels.iterations)},
              {"levels.warmup", std::to_string(levels.warmup)},
-             {"environment", joinLines(baseEnv)}})
+             {"environment", recordedEnvironment(baseEnv, cfg.redactEnv)}})
       if (Status s = store.setMeta(k, v); !s)
         return s;
     return txn.commit();
@@ -382,7 +384,7 @@ struct Run {
     for (const auto &e : req.env)
       if (e.rfind("ALEA_", 0) == 0 ||
           (!bench.env.empty() && bench.env.count(e.substr(0, e.find('=')))))
-        rec.environment.append(e).push_back('\n');
+        rec.environment.append(redactEnvironmentEntry(e, cfg.redactEnv)).push_back('\n');
     rec.environment += "ALEA_ENV_PAD=<" + std::to_string(req.envPadBytes) + " bytes>\n";
     rec.environment += std::string("aslr=") + (cfg.disableAslr ? "off" : "system") + "\n";
     if (!error.empty()) {

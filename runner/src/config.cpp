@@ -3,6 +3,8 @@
 // file, line, column and what was expected. Keys: docs/campaign.md.
 #include "alea/runner/config.hpp"
 
+#include "alea/runner/redact.hpp"
+
 #include "alea/random.hpp"
 
 #include <algorithm>
@@ -22,6 +24,8 @@ struct ConfigError {
 };
 
 class Parser {
+  mutable std::vector<EnvValueSpan> envSpans_; // filled by getEnv
+
 public:
   explicit Parser(std::string path) : path_(std::move(path)) {}
 
@@ -101,10 +105,15 @@ public:
     if (!n.is_table())
       fail(n, "expected a table of strings for " + what + " (e.g. env = { CFLAGS = \"-O2\" })");
     std::map<std::string, std::string> env;
-    for (auto &&[k, v] : *n.as_table())
+    for (auto &&[k, v] : *n.as_table()) {
       env[std::string(k.str())] = getString(v, what + "." + std::string(k.str()));
+      envSpans_.push_back({std::string(k.str()), at(v),
+                           {static_cast<int>(v.source().end.line),
+                            static_cast<int>(v.source().end.column)}});
+    }
     return env;
   }
+  const std::vector<EnvValueSpan> &envSpans() const { return envSpans_; }
   LevelCount getLevel(const toml::node &n, const std::string &what, int minimum) const {
     if (n.is_string() && n.as_string()->get() == "auto")
       return {true, minimum};
@@ -235,7 +244,7 @@ public:
   void parseCampaignTable(const toml::table &t, CampaignConfig &cfg) const {
     checkKeys(t, "[campaign]",
               {"name", "seed", "confidence", "threshold", "factors", "env_padding", "aslr", "cpus",
-               "timeout", "build_timeout"});
+               "timeout", "build_timeout", "redact_env", "leftovers"});
     if (auto *n = t.get("name"))
       cfg.name = getString(*n, "campaign.name");
     if (auto *n = t.get("seed")) {
@@ -295,6 +304,23 @@ public:
       cfg.buildTimeoutSeconds = getNumber(*n, "campaign.build_timeout");
       if (!(cfg.buildTimeoutSeconds > 0))
         fail(*n, "expected a positive build timeout in seconds");
+    }
+    if (auto *n = t.get("redact_env")) {
+      if (!n->is_array())
+        fail(*n, "expected redact_env = [name patterns, e.g. \"MY_*\"]");
+      for (const auto &e : *n->as_array()) {
+        std::string pattern = getString(e, "redact_env");
+        if (pattern.empty() || pattern.find('=') != std::string::npos)
+          fail(e, "expected a variable name pattern (shell wildcards * ? [...], no '=')");
+        cfg.redactEnv.push_back(std::move(pattern));
+      }
+    }
+    if (auto *n = t.get("leftovers")) {
+      std::string v = getString(*n, "campaign.leftovers");
+      if (v != "kill" && v != "keep")
+        fail(*n, "expected leftovers = \"kill\" (end processes a benchmark leaves running) or "
+                 "\"keep\"");
+      cfg.killLeftovers = v == "kill";
     }
   }
 
@@ -526,6 +552,7 @@ Expected<CampaignConfig> parseCampaignText(const std::string &text, const std::s
   try {
     toml::table root = toml::parse(text, path);
     parser.parse(root, cfg);
+    cfg.envValueSpans = parser.envSpans();
   } catch (const toml::parse_error &e) {
     return Error{path + ":" + std::to_string(e.source().begin.line) + ":" +
                  std::to_string(e.source().begin.column) + ": " + std::string(e.description())};
@@ -535,6 +562,38 @@ Expected<CampaignConfig> parseCampaignText(const std::string &text, const std::s
   if (cfg.name.empty())
     cfg.name = std::filesystem::path(path).stem().string();
   return cfg;
+}
+
+namespace {
+
+// The byte offset of a toml++ position (1-based line, and column counted in
+// UTF-8 code points) in `text`; text.size() past its end.
+std::size_t byteOffset(const std::string &text, SourcePos pos) {
+  std::size_t i = 0;
+  for (int line = 1; line < pos.line && i < text.size(); ++i)
+    if (text[i] == '\n')
+      ++line;
+  for (int col = 1; col < pos.column && i < text.size(); ++col) {
+    ++i;
+    while (i < text.size() && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80)
+      ++i; // a continuation byte of the same code point
+  }
+  return i;
+}
+
+} // namespace
+
+std::string recordedCampaignText(const CampaignConfig &cfg) {
+  std::string out = cfg.text;
+  // From the last value to the first, so earlier offsets stay valid.
+  for (auto it = cfg.envValueSpans.rbegin(); it != cfg.envValueSpans.rend(); ++it) {
+    if (!looksSecret(it->name, cfg.redactEnv))
+      continue;
+    std::size_t from = byteOffset(cfg.text, it->begin), to = byteOffset(cfg.text, it->end);
+    if (from < to && to <= out.size())
+      out.replace(from, to - from, std::string("\"") + kRedactedValue + "\"");
+  }
+  return out;
 }
 
 Expected<CampaignConfig> parseCampaign(const std::string &path) {

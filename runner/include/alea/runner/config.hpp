@@ -29,6 +29,13 @@ struct SourcePos {
   int line = 0, column = 0;
 };
 
+// Where an `env` value (of a system or a benchmark) was written in the file,
+// from its first character to one past its last (toml++'s source region).
+struct EnvValueSpan {
+  std::string name;
+  SourcePos begin, end;
+};
+
 // A level count: a number, or "auto" (pilot run then the planner).
 struct LevelCount {
   bool automatic = false;
@@ -83,6 +90,12 @@ struct CampaignConfig {
   bool disableAslr = false;
   std::vector<int> cpus;         // pin executions to these CPUs (empty: no)
   std::vector<SourcePos> cpusAt; // where each CPU number was written
+  // Extra name patterns of environment variables recorded redacted (redact.hpp).
+  std::vector<std::string> redactEnv;
+  std::vector<EnvValueSpan> envValueSpans; // every env value, in file order
+  // End the processes an execution leaves running (daemons that escaped its
+  // process group); false: only report them.
+  bool killLeftovers = true;
   double timeoutSeconds = 300;   // per execution
   double buildTimeoutSeconds = 3600;
   LevelCount builds{false, 3}, executions{false, 3}, iterations{false, 1};
@@ -101,6 +114,10 @@ struct CampaignConfig {
 // file:line:column and the expectation. Pure: what needs the file system or
 // the machine (paths, CPUs) is checked by validateCampaign (validate.hpp).
 Expected<CampaignConfig> parseCampaign(const std::string &path);
+
+// The campaign file as the store records it: the text, with the value of every
+// `env` entry whose name looks secret (redact.hpp) replaced by "<redacted>".
+std::string recordedCampaignText(const CampaignConfig &config);
 // Same, from text (`path` only names it in messages and sets sourceDir).
 Expected<CampaignConfig> parseCampaignText(const std::string &text, const std::string &path);
 
