@@ -304,6 +304,18 @@ void writeCompleteStore(const std::string &path) {
   ASSERT_TRUE(s.recordExecution(e, m, "s").ok());
 }
 
+// The second execution of writeCompleteStore's plan, with one measurement.
+Status recordSecondExecution(Store &writer) {
+  ExecutionRecord e;
+  e.planPosition = 1;
+  e.buildId = writer.findBuild(1, 0)->id;
+  e.benchmarkId = 1;
+  e.executionIndex = 1;
+  e.status = "ok";
+  std::vector<MeasurementRecord> m{{0, 2.0, false}};
+  return writer.recordExecution(e, m, "s");
+}
+
 // What a reader saw, in one line: "version V, N measurements" or the error.
 std::string readStore(const std::string &path) {
   auto s = Store::openReadOnly(path);
@@ -443,14 +455,7 @@ TEST(StoreReadOnly, DoesNotReadAroundAWalWithDataItCannotIndex) {
     // A copy taken while a writer had commits in its WAL, without the -shm
     // file: the last execution is only in the -wal file.
     Store writer = Fixture::open(path);
-    ExecutionRecord e;
-    e.planPosition = 1;
-    e.buildId = writer.findBuild(1, 0)->id;
-    e.benchmarkId = 1;
-    e.executionIndex = 1;
-    e.status = "ok";
-    std::vector<MeasurementRecord> m{{0, 2.0, false}};
-    ASSERT_TRUE(writer.recordExecution(e, m, "s").ok());
+    ASSERT_TRUE(recordSecondExecution(writer).ok());
     fs::copy_file(path, copy.file("c.db"));
     fs::copy_file(path + "-wal", copy.file("c.db-wal"));
   }
@@ -476,14 +481,7 @@ TEST(StoreReadOnly, SeesOneSnapshotWhileAWriterCommits) {
   EXPECT_EQ(sqlite3_db_readonly(reader->handle(), "main"), 1);
   ASSERT_TRUE(reader->exec("BEGIN").ok());
   EXPECT_EQ(reader->measurements().size(), 2u);
-  ExecutionRecord e;
-  e.planPosition = 1;
-  e.buildId = writer.findBuild(1, 0)->id;
-  e.benchmarkId = 1;
-  e.executionIndex = 1;
-  e.status = "ok";
-  std::vector<MeasurementRecord> m{{0, 2.0, false}};
-  ASSERT_TRUE(writer.recordExecution(e, m, "s").ok());
+  ASSERT_TRUE(recordSecondExecution(writer).ok());
   EXPECT_EQ(reader->measurements().size(), 2u); // the snapshot holds
   ASSERT_TRUE(reader->exec("COMMIT").ok());
   EXPECT_EQ(reader->measurements().size(), 3u); // the next one sees the commit
