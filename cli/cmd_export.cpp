@@ -18,10 +18,9 @@ struct ExportOptions {
 };
 
 int runExport(const ExportOptions &opts) {
-  std::string path = alea::runner::resolveStorePath(opts.store);
-  if (!std::filesystem::exists(path))
-    throw alea::cli::Error("no campaign store at '" + path + "'");
-  auto store = alea::runner::Store::open(path, {false});
+  // Read-only: export never creates, migrates or writes the store, and a
+  // missing, empty or foreign file is one error (docs/store.md).
+  auto store = alea::runner::Store::openReadOnly(alea::runner::resolveStorePath(opts.store));
   if (!store)
     throw alea::cli::Error(store.error());
   if (opts.output.empty() || opts.output == "-") {

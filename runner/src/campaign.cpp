@@ -505,7 +505,7 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
         pilot->warnings.push_back("interrupted during the pilot run");
         return *pilot;
       }
-      auto pilotStore = Store::open(storePath(pilotDir));
+      auto pilotStore = Store::openReadOnly(storePath(pilotDir)); // the planner only reads
       if (!pilotStore)
         return Error{pilotStore.error()};
       auto planned = planFromPilot(cfg, *pilotStore, pl);

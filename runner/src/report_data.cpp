@@ -24,28 +24,6 @@ double toDouble(const std::optional<std::string> &s, double fallback) {
   return end && *end == '\0' ? v : fallback;
 }
 
-// A store file must already hold alea's meta table: never create or migrate
-// an unrelated SQLite file just because someone pointed `alea report` at it.
-Status checkIsCampaignStore(const std::string &path) {
-  sqlite3 *db = nullptr;
-  Status status;
-  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) !=
-      SQLITE_OK) {
-    status = Error{"cannot open '" + path +
-                   "': " + (db ? sqlite3_errmsg(db) : "out of memory")};
-  } else {
-    sqlite3_stmt *st = nullptr;
-    if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'version'",
-                           -1, &st, nullptr) != SQLITE_OK ||
-        sqlite3_step(st) != SQLITE_ROW)
-      status = Error{"'" + path + "' is not an alea campaign store (" +
-                     std::string(sqlite3_errmsg(db)) + ")"};
-    sqlite3_finalize(st);
-  }
-  sqlite3_close_v2(db);
-  return status;
-}
-
 } // namespace
 
 Expected<CampaignData> loadCampaignData(const std::string &path) {
@@ -58,9 +36,9 @@ Expected<CampaignData> loadCampaignData(const std::string &path) {
                      ? "no campaign store in '" + path + "' (expected " + file +
                            "; run `alea run` first)"
                      : "no such campaign store: '" + path + "'"};
-  if (Status s = checkIsCampaignStore(file); !s)
-    return Error{s.error()};
-  auto store = Store::open(file, StoreOpenOptions{/*create=*/false});
+  // Read-only: never create, migrate or touch the file (docs/store.md); a
+  // file that is not an alea store is one error.
+  auto store = Store::openReadOnly(file);
   if (!store)
     return Error{store.error()};
   return loadCampaignData(*store);

@@ -7,7 +7,10 @@
 
 #include <sqlite3.h>
 
+#include <cctype>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <utility>
 
 namespace alea::runner {
@@ -186,6 +189,53 @@ CREATE INDEX build_by_system ON build(system_id);
 constexpr int kMigrationCount = sizeof(kMigrations) / sizeof(kMigrations[0]);
 static_assert(kMigrationCount == kStoreVersion);
 
+// A store whose compatible_version is above the schema this alea knows: the
+// writer and the readers refuse it with the same words.
+std::string newerStoreError(const std::string &version, const std::string &compatible) {
+  return "written by a newer alea (schema version " + version +
+         ", needs a reader of version >= " + compatible + "; this alea reads up to " +
+         std::to_string(kStoreVersion) + ")";
+}
+
+// A path as a "file:" URI for SQLITE_OPEN_URI, so that parameters (mode=ro,
+// immutable=1) can follow: every byte outside [A-Za-z0-9/._~-] is
+// percent-encoded (a '?', '#' or '%' in a name must not end the path), and an
+// absolute path gets an empty authority ("file:///dir/campaign.db").
+std::string fileUri(const std::string &path, const char *parameters) {
+  std::string uri = path.starts_with('/') ? "file://" : "file:";
+  for (unsigned char c : path) {
+    if (std::isalnum(c) || c == '/' || c == '.' || c == '_' || c == '~' || c == '-') {
+      uri += static_cast<char>(c);
+    } else {
+      char hex[4];
+      std::snprintf(hex, sizeof hex, "%%%02X", c);
+      uri += hex;
+    }
+  }
+  return uri + "?" + parameters;
+}
+
+// A reader's first read: version and compatible_version from alea's meta
+// table. rc is SQLite's extended result code of the query; the values are
+// set when their rows exist.
+struct MetaVersions {
+  int rc = SQLITE_OK;
+  std::string message;
+  std::optional<std::string> version, compatible;
+};
+
+MetaVersions readMetaVersions(sqlite3 *db) {
+  MetaVersions out;
+  Statement st(db, "SELECT key, value FROM meta WHERE key IN ('version', 'compatible_version')");
+  while (st.step())
+    (st.columnText(0) == "version" ? out.version : out.compatible) = st.columnText(1);
+  if (!st.ok()) {
+    out.rc = sqlite3_extended_errcode(db);
+    out.message = sqlite3_errmsg(db);
+  }
+  return out;
+}
+
 } // namespace
 
 Expected<Store> Store::open(const std::string &path, StoreOpenOptions options) {
@@ -223,6 +273,75 @@ Expected<Store> Store::open(const std::string &path, StoreOpenOptions options) {
   }
   if (Status s = store.migrate(options.targetVersion); !s)
     return Error{"store '" + path + "': " + s.error()};
+  return store;
+}
+
+Expected<Store> Store::openReadOnly(const std::string &path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::file_status status = fs::status(path, ec);
+  if (!fs::exists(status))
+    return Error{"no such campaign store: '" + path + "'"};
+  if (fs::is_directory(status))
+    return Error{"'" + path + "' is a directory, not an alea store"};
+  // A WAL store's file is never empty (switching to WAL writes its header),
+  // so 0 bytes is a file alea never wrote, whatever lies next to it.
+  if (fs::file_size(path, ec) == 0 && !ec)
+    return Error{"'" + path + "' is empty, not an alea store"};
+
+  // SQLITE_OPEN_READONLY with mode=ro: SQLite writes nothing to the file;
+  // no pragma, no migration, no meta table. (In a writable directory it may
+  // create the WAL's -wal and -shm files next to it, as for any reader of a
+  // WAL database; they stay, empty, until the next writer closes the store.)
+  auto openUri = [&path](const char *parameters) -> Expected<Store> {
+    Store store;
+    store.path_ = path;
+    std::string uri = fileUri(path, parameters);
+    if (sqlite3_open_v2(uri.c_str(), &store.db_,
+                        SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+                        nullptr) != SQLITE_OK) {
+      std::string msg = store.db_ ? sqlite3_errmsg(store.db_) : "out of memory";
+      return Error{"cannot open store '" + path + "': " + msg};
+    }
+    sqlite3_busy_timeout(store.db_, 10000);
+    return store;
+  };
+  Expected<Store> store = openUri("mode=ro");
+  if (!store)
+    return store;
+  MetaVersions meta = readMetaVersions(store->db_);
+  int primary = meta.rc & 0xff;
+  if (primary == SQLITE_CANTOPEN || primary == SQLITE_READONLY) {
+    // Reading a WAL database needs its -wal and -shm files, which SQLite
+    // creates when they are absent; on a read-only directory or mount it
+    // cannot (SQLite 3.40: SQLITE_READONLY_DIRECTORY for a read-only
+    // directory, SQLITE_CANTOPEN on a read-only mount). Without a -wal file
+    // holding frames the file alone is the whole database, and nobody can be
+    // writing it (a writer must create the -wal file first), so reading it
+    // as immutable (no locks, no side files) is exact. A -wal file with
+    // frames needs SQLite's WAL index, which cannot be built here.
+    std::uintmax_t walBytes = fs::file_size(path + "-wal", ec);
+    if (!ec && walBytes > 0)
+      return Error{"cannot read store '" + path + "': " + meta.message + " (its WAL '" + path +
+                   "-wal' holds data and SQLite cannot create '" + path +
+                   "-shm' here; read a copy in a writable directory)"};
+    store = openUri("mode=ro&immutable=1");
+    if (!store)
+      return store;
+    meta = readMetaVersions(store->db_);
+  }
+  if (meta.rc == SQLITE_NOTADB)
+    return Error{"'" + path + "' is not an alea store (not an SQLite database)"};
+  if ((meta.rc & 0xff) == SQLITE_ERROR) // no meta table, or not alea's
+    return Error{"'" + path + "' is not an alea store (" + meta.message + ")"};
+  if (meta.rc != SQLITE_OK)
+    return Error{"cannot read store '" + path + "': " + meta.message};
+  if (!meta.version || !meta.compatible || std::atoi(meta.version->c_str()) < 1)
+    return Error{"'" + path + "' is not an alea store (its meta table has no schema version)"};
+  // An older store is read as it is (readers never migrate); a newer one
+  // only if it declares itself readable by this schema version.
+  if (std::atoi(meta.compatible->c_str()) > kStoreVersion)
+    return Error{"store '" + path + "': " + newerStoreError(*meta.version, *meta.compatible)};
   return store;
 }
 
@@ -323,9 +442,7 @@ Status Store::migrate(int targetVersion) {
   if (auto compat = meta("compatible_version")) {
     int needed = std::atoi(compat->c_str());
     if (needed > kStoreVersion)
-      return Error{"written by a newer alea (schema version " + std::to_string(current) +
-                   ", needs a reader of version >= " + *compat + "; this alea reads up to " +
-                   std::to_string(kStoreVersion) + ")"};
+      return Error{newerStoreError(std::to_string(current), *compat)};
   }
   for (int v = current + 1; v <= targetVersion && v <= kMigrationCount; ++v) {
     if (Status s = exec(kMigrations[v - 1]); !s)

@@ -411,7 +411,7 @@ TEST(LoadCampaignData, RefusesAForeignSqliteFile) {
   }
   auto d = loadCampaignData(file.string());
   EXPECT_FALSE(d);
-  EXPECT_NE(d.error().find("is not an alea campaign store"), std::string::npos);
+  EXPECT_NE(d.error().find("is not an alea store"), std::string::npos);
   fs::remove(file);
 }
 

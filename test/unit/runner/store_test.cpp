@@ -1,12 +1,23 @@
 // The SQLite store: schema version and meta, migrations, refusal of newer
 // stores, atomic execution records (no duplicates, no partial data), RAII
-// transactions, integrity.
+// transactions, integrity; the readers' read-only open (a store read is never
+// changed; a missing, empty or foreign file is one error).
 #include "alea/runner/store.hpp"
 
 #include "test_util.hpp"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
+
+#include <grp.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
 
 using namespace alea::runner;
 
@@ -250,4 +261,292 @@ TEST(Store, OpenFailsOnAMissingDirectory) {
   auto s = Store::open("/nonexistent-dir/x.db");
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.error().find("cannot open store"), std::string::npos);
+}
+
+// --- reading a store: read-only, never migrating, one clear error ----------
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// What a reader must leave as it found it: the file's bytes and its mtime.
+struct FileState {
+  std::string bytes;
+  fs::file_time_type mtime;
+  bool operator==(const FileState &) const = default;
+};
+
+FileState stateOf(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return {bytes.str(), fs::last_write_time(path)};
+}
+
+// A complete store at `path`: one system, benchmark and build, a plan of two
+// executions, one recorded with two measurements. Closed on return, so its
+// WAL is checkpointed and its -wal and -shm files are gone.
+void writeCompleteStore(const std::string &path) {
+  Store s = Fixture::open(path);
+  std::int64_t sys = *s.ensureSystem("base", true, 0);
+  std::int64_t bench = *s.ensureBenchmark("b", 0, "s");
+  BuildRecord b;
+  b.systemId = sys;
+  b.status = "ok";
+  std::int64_t build = *s.recordBuild(b);
+  std::vector<PlanEntry> plan{{0, sys, bench, 0, 0}, {1, sys, bench, 0, 1}};
+  ASSERT_TRUE(s.savePlan(plan).ok());
+  ExecutionRecord e;
+  e.buildId = build;
+  e.benchmarkId = bench;
+  e.status = "ok";
+  std::vector<MeasurementRecord> m{{0, 1.0, false}, {1, 1.5, false}};
+  ASSERT_TRUE(s.recordExecution(e, m, "s").ok());
+}
+
+// The second execution of writeCompleteStore's plan, with one measurement.
+Status recordSecondExecution(Store &writer) {
+  ExecutionRecord e;
+  e.planPosition = 1;
+  e.buildId = writer.findBuild(1, 0)->id;
+  e.benchmarkId = 1;
+  e.executionIndex = 1;
+  e.status = "ok";
+  std::vector<MeasurementRecord> m{{0, 2.0, false}};
+  return writer.recordExecution(e, m, "s");
+}
+
+// What a reader saw, in one line: "version V, N measurements" or the error.
+std::string readStore(const std::string &path) {
+  auto s = Store::openReadOnly(path);
+  if (!s)
+    return "error: " + s.error();
+  return "version " + std::to_string(s->version()) + ", " +
+         std::to_string(s->measurements().size()) + " measurements";
+}
+
+// Runs `read` as a user for whom file modes are enforced. Unprivileged tests
+// run it here; as root, where chmod stops no write, it runs in a child process
+// that first becomes nobody (uid and gid 65534), and its line comes back
+// through a pipe (gtest assertions would not). If root cannot drop its
+// privileges, `read` runs as root: callers check what the OS enforces with
+// readerCanWrite() rather than assume it.
+std::string asUnprivileged(const std::function<std::string()> &read) {
+  if (::geteuid() != 0)
+    return read();
+  int fds[2];
+  if (::pipe(fds) != 0)
+    return "pipe failed";
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::close(fds[0]);
+    if (::setgroups(0, nullptr) == 0 && ::setgid(65534) == 0)
+      (void)::setuid(65534);
+    std::string line = read();
+    (void)!::write(fds[1], line.data(), line.size());
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  std::string line;
+  char buf[512];
+  for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;)
+    line.append(buf, static_cast<std::size_t>(n));
+  ::close(fds[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return line;
+}
+
+// Whether the reader of asUnprivileged may create files in `dir`.
+bool readerCanWrite(const std::string &dir) {
+  return asUnprivileged([&] { return ::access(dir.c_str(), W_OK) == 0 ? "yes" : "no"; }) == "yes";
+}
+
+// Gives a directory back its mode at the end of a test, so TempDir can remove it.
+struct ModeGuard {
+  std::string path;
+  ~ModeGuard() { ::chmod(path.c_str(), 0755); }
+};
+
+} // namespace
+
+TEST(StoreReadOnly, ReadsACompleteStoreWithoutChangingIt) {
+  test::TempDir dir;
+  std::string path = dir.file("run #1?a=b%20.db"); // characters a file: URI must escape
+  writeCompleteStore(path);
+  FileState before = stateOf(path);
+  {
+    auto s = Store::openReadOnly(path);
+    ASSERT_TRUE(s.ok()) << s.error();
+    EXPECT_EQ(s->version(), kStoreVersion);
+    EXPECT_EQ(s->measurements().size(), 2u);
+    EXPECT_EQ(s->summary().planned, 2);
+    EXPECT_EQ(sqlite3_db_readonly(s->handle(), "main"), 1);
+    EXPECT_FALSE(s->setMeta("scratch", "1").ok()); // a write is refused
+  }
+  EXPECT_TRUE(stateOf(path) == before);
+}
+
+TEST(StoreReadOnly, NeverMigratesAnOlderStore) {
+  test::TempDir dir;
+  std::string path = dir.file("v1.db");
+  {
+    Store v1 = Fixture::open(path, {true, 1});
+    ASSERT_TRUE(v1.ensureSystem("kept", true, 0).ok());
+  }
+  FileState before = stateOf(path);
+  {
+    auto s = Store::openReadOnly(path);
+    ASSERT_TRUE(s.ok()) << s.error();
+    EXPECT_EQ(s->version(), 1); // read as it is
+    Statement idx(s->handle(),
+                  "SELECT count(*) FROM sqlite_master WHERE name='execution_by_build'");
+    ASSERT_TRUE(idx.step());
+    EXPECT_EQ(idx.columnInt(0), 0);
+  }
+  EXPECT_TRUE(stateOf(path) == before);
+}
+
+TEST(StoreReadOnly, ReadsReadOnlyFilesInAWritableDirectory) {
+  test::TempDir dir;
+  std::string path = dir.file("c.db"), old = dir.file("v1.db");
+  writeCompleteStore(path);
+  {
+    Store v1 = Fixture::open(old, {true, 1}); // a store an older alea wrote
+    ASSERT_TRUE(v1.ensureSystem("kept", true, 0).ok());
+  }
+  ASSERT_EQ(::chmod(dir.path().c_str(), 0777), 0); // writable for nobody too
+  ASSERT_EQ(::chmod(path.c_str(), 0444), 0);
+  ASSERT_EQ(::chmod(old.c_str(), 0444), 0);
+  FileState before = stateOf(path), beforeOld = stateOf(old);
+  EXPECT_EQ(asUnprivileged([&] { return readStore(path); }),
+            "version " + std::to_string(kStoreVersion) + ", 2 measurements");
+  // The older store is read as it is: migrating it would need a write.
+  EXPECT_EQ(asUnprivileged([&] { return readStore(old); }), "version 1, 0 measurements");
+  EXPECT_TRUE(stateOf(path) == before);
+  EXPECT_TRUE(stateOf(old) == beforeOld);
+}
+
+TEST(StoreReadOnly, ReadsAStoreInAReadOnlyDirectoryWithoutWalFiles) {
+  test::TempDir dir;
+  std::string path = dir.file("c.db");
+  writeCompleteStore(path);
+  ASSERT_FALSE(fs::exists(path + "-wal"));
+  ASSERT_FALSE(fs::exists(path + "-shm"));
+  ModeGuard restore{dir.path()};
+  ASSERT_EQ(::chmod(dir.path().c_str(), 0555), 0);
+  FileState before = stateOf(path);
+  EXPECT_EQ(asUnprivileged([&] { return readStore(path); }),
+            "version " + std::to_string(kStoreVersion) + ", 2 measurements");
+  EXPECT_TRUE(stateOf(path) == before);
+  // Where the OS really keeps the reader out of the directory, SQLite could
+  // not create the -wal and -shm files and the store was read as immutable.
+  if (!readerCanWrite(dir.path())) {
+    EXPECT_FALSE(fs::exists(path + "-wal"));
+    EXPECT_FALSE(fs::exists(path + "-shm"));
+  }
+}
+
+TEST(StoreReadOnly, DoesNotReadAroundAWalWithDataItCannotIndex) {
+  test::TempDir dir, copy;
+  std::string path = dir.file("c.db");
+  writeCompleteStore(path);
+  {
+    // A copy taken while a writer had commits in its WAL, without the -shm
+    // file: the last execution is only in the -wal file.
+    Store writer = Fixture::open(path);
+    ASSERT_TRUE(recordSecondExecution(writer).ok());
+    fs::copy_file(path, copy.file("c.db"));
+    fs::copy_file(path + "-wal", copy.file("c.db-wal"));
+  }
+  ModeGuard restore{copy.path()};
+  ASSERT_EQ(::chmod(copy.path().c_str(), 0555), 0);
+  std::string line = asUnprivileged([&] { return readStore(copy.file("c.db")); });
+  if (readerCanWrite(copy.path())) {
+    EXPECT_EQ(line, "version " + std::to_string(kStoreVersion) + ", 3 measurements");
+  } else {
+    // Read as immutable, the file alone would lack the last execution: an
+    // error, not a silently older campaign.
+    EXPECT_NE(line.find("-wal' holds data"), std::string::npos) << line;
+  }
+}
+
+TEST(StoreReadOnly, SeesOneSnapshotWhileAWriterCommits) {
+  test::TempDir dir;
+  std::string path = dir.file("c.db");
+  writeCompleteStore(path);
+  Store writer = Fixture::open(path); // a live writer: -wal and -shm in use
+  auto reader = Store::openReadOnly(path);
+  ASSERT_TRUE(reader.ok()) << reader.error();
+  EXPECT_EQ(sqlite3_db_readonly(reader->handle(), "main"), 1);
+  ASSERT_TRUE(reader->exec("BEGIN").ok());
+  EXPECT_EQ(reader->measurements().size(), 2u);
+  ASSERT_TRUE(recordSecondExecution(writer).ok());
+  EXPECT_EQ(reader->measurements().size(), 2u); // the snapshot holds
+  ASSERT_TRUE(reader->exec("COMMIT").ok());
+  EXPECT_EQ(reader->measurements().size(), 3u); // the next one sees the commit
+}
+
+TEST(StoreReadOnly, RefusesAStoreFromANewerIncompatibleAleaEvenWhereItCannotWrite) {
+  test::TempDir dir;
+  std::string path = dir.file("new.db");
+  writeCompleteStore(path);
+  {
+    Store s = Fixture::open(path);
+    ASSERT_TRUE(s.setMeta("version", "99").ok());
+    ASSERT_TRUE(s.setMeta("compatible_version", "50").ok());
+  }
+  ModeGuard restore{dir.path()};
+  ASSERT_EQ(::chmod(dir.path().c_str(), 0555), 0);
+  FileState before = stateOf(path);
+  std::string line = asUnprivileged([&] { return readStore(path); });
+  EXPECT_NE(line.find("written by a newer alea"), std::string::npos) << line;
+  EXPECT_NE(line.find("version >= 50"), std::string::npos) << line;
+  EXPECT_NE(line.find("reads up to " + std::to_string(kStoreVersion)), std::string::npos) << line;
+  EXPECT_TRUE(stateOf(path) == before);
+}
+
+TEST(StoreReadOnly, RefusesAForeignSqliteFileWithoutChangingIt) {
+  test::TempDir dir;
+  std::string path = dir.file("foreign.db");
+  {
+    sqlite3 *db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, "CREATE TABLE notes(text)", nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+  }
+  FileState before = stateOf(path);
+  auto s = Store::openReadOnly(path);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error(), "'" + path + "' is not an alea store (no such table: meta)");
+  EXPECT_TRUE(stateOf(path) == before);
+}
+
+TEST(StoreReadOnly, RefusesAFileThatIsNotSqlite) {
+  test::TempDir dir;
+  std::string path = dir.write("notes.db", "system,benchmark,value\na,b,1.0\n");
+  FileState before = stateOf(path);
+  auto s = Store::openReadOnly(path);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error(), "'" + path + "' is not an alea store (not an SQLite database)");
+  EXPECT_TRUE(stateOf(path) == before);
+}
+
+TEST(StoreReadOnly, RefusesAnEmptyFileLeavingItEmpty) {
+  test::TempDir dir;
+  std::string path = dir.write("empty.db", "");
+  auto s = Store::openReadOnly(path);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error(), "'" + path + "' is empty, not an alea store");
+  EXPECT_EQ(fs::file_size(path), 0u);
+  EXPECT_FALSE(fs::exists(path + "-wal"));
+}
+
+TEST(StoreReadOnly, RefusesAMissingFileCreatingNothing) {
+  test::TempDir dir;
+  std::string path = dir.file("missing.db");
+  auto s = Store::openReadOnly(path);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error(), "no such campaign store: '" + path + "'");
+  EXPECT_FALSE(fs::exists(path));
 }

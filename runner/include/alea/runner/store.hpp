@@ -154,7 +154,15 @@ struct StoreOpenOptions {
 
 class Store {
 public:
+  // The writer's open (alea run, alea import): creates the file if asked,
+  // sets WAL and the other pragmas, applies the migrations.
   static Expected<Store> open(const std::string &path, StoreOpenOptions options = {});
+  // A reader's open (alea report, alea export, the pilot's planner): never
+  // writes, creates or migrates anything in the file. Checks that the file is
+  // an alea store this alea can read; a missing, empty, non-SQLite or foreign
+  // file is one error. On a read-only directory or mount without the WAL's
+  // side files it reads the file as immutable (docs/store.md, "Reading a store").
+  static Expected<Store> openReadOnly(const std::string &path);
   Store(Store &&other) noexcept;
   Store &operator=(Store &&other) noexcept;
   ~Store();
