@@ -161,33 +161,6 @@ TEST(AutoLevels, PilotThenPlannedCountsRecordedAndUsed) {
   EXPECT_EQ(ex.requests.size(), before);
 }
 
-TEST(AutoLevels, TimeBudgetScalesTheBuilds) {
-  auto buildsFor = [](double budget) {
-    test::TempDir dir;
-    std::string text = kAuto;
-    text.replace(text.find("target_half_width = 0.05"), 24,
-                 "time_budget = " + std::to_string(budget));
-    auto c = parseCampaignText(text, dir.file("c.toml"));
-    EXPECT_TRUE(c.ok()) << c.error();
-    CampaignOptions o;
-    o.dir = dir.file("camp");
-    o.recheckMachine = false;
-    o.maxExecutions = 0; // plan only
-    NullProgress p;
-    FakeExecutor ex(respond);
-    auto out = runCampaign(*c, o, ex, p);
-    EXPECT_TRUE(out.ok()) << out.error();
-    auto store = Store::open(storePath(o.dir));
-    return std::stoi(*store->meta("levels.builds"));
-  };
-  // One more build of both systems costs about 1 s of build time plus the
-  // executions (a few tens of ms each): 20 s affords several, 60 s about 3x.
-  int small = buildsFor(20), large = buildsFor(60);
-  EXPECT_GE(small, 2);
-  EXPECT_GT(large, small);
-  EXPECT_NEAR(static_cast<double>(large) / small, 3.0, 0.6);
-}
-
 namespace {
 
 // The planned levels and the plan's explanation of kAuto with `from` replaced
@@ -228,6 +201,18 @@ double numberAfter(const std::string &text, const std::string &key) {
 }
 
 } // namespace
+
+TEST(AutoLevels, TimeBudgetScalesTheBuilds) {
+  auto buildsFor = [](double budget) {
+    return planOf("target_half_width = 0.05", "time_budget = " + std::to_string(budget)).builds;
+  };
+  // One more build of both systems costs about 1 s of build time plus the
+  // executions (a few tens of ms each): 20 s affords several, 60 s about 3x.
+  int small = buildsFor(20), large = buildsFor(60);
+  EXPECT_GE(small, 2);
+  EXPECT_GT(large, small);
+  EXPECT_NEAR(static_cast<double>(large) / small, 3.0, 0.6);
+}
 
 // A budget that affords more builds than alea's cap: the plan says the cap
 // is what is used, and how many the budget would have afforded.
