@@ -183,7 +183,8 @@ Expected<SystemReport> systemReport(const SystemData &sys, const Hierarchy &h,
   return r;
 }
 
-constexpr const char *kBalanceHint = "use --unbalanced=auto, trim, mixed or drop to balance it";
+constexpr const char *kBalanceHint =
+    "use --unbalanced=auto, trim, mixed or drop to balance it";
 
 // Whether the applied balancing policy removed whole top-level units (drop,
 // or mixed when all the children of a unit were incomplete).
@@ -408,8 +409,8 @@ std::string unscaleLevels(std::vector<LevelReport> &levels, int exponent) {
 
 // Every location result of `r` back in the data's unit. An interval bound
 // beyond the double range (data next to the largest double) cannot be
-// reported: that fails, naming the largest value; a variance component beyond
-// it is left infinite (null in JSON) with a warning, since the intervals and
+// reported: that fails, naming the values; a variance component beyond it (or
+// below it) is left infinite (or 0) with a warning, since the intervals and
 // ratios the report is about are fine.
 Expected<bool> unscaleReport(Report &r, const DataScale &scale) {
   const int e = scale.exponent;
