@@ -36,8 +36,10 @@ struct Record {
 class Tokenizer {
 public:
   explicit Tokenizer(std::string_view text) : text_(text) {
-    if (text_.substr(0, 3) == "\xEF\xBB\xBF") // UTF-8 byte order mark
-      pos_ = 3;
+    // A UTF-8 byte order mark is not data, and not a column either: line 1's
+    // columns count from just after it.
+    if (text_.substr(0, 3) == "\xEF\xBB\xBF")
+      pos_ = lineStart_ = 3;
   }
 
   // False at the end of input; on a syntax error sets `error` and returns false.

@@ -320,6 +320,141 @@ std::vector<SuiteSystemReport> empiricalSuite(const std::vector<BenchmarkData> &
   return out;
 }
 
+// --- the data's scale ---------------------------------------------------------
+// Values near the ends of the double range break the estimators: at 1e308 a
+// sum of two values or a square overflows (means and intervals become inf and
+// NaN), at 1e-300 the squares of the deviations underflow to 0 (intervals of
+// zero width). Every result is scale-equivariant, so the values are multiplied
+// by 2^-exponent, which only changes their exponent (exact), and the location
+// results (means, interval bounds) are multiplied back by 2^exponent,
+// variances by 4^exponent. Ratios, shares, p-values, relative half-widths and
+// counts are scale-free and stay as computed. Data within
+// 2^+-kSafeExponent is left alone, so ordinary data gives the same bits as it
+// always did.
+
+// The fourth powers of 2^+-200 (Fieller's discriminant multiplies two
+// variances) still fit a double with 2^200 to spare for the sums.
+constexpr int kSafeExponent = 200;
+
+std::string g4Value(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
+struct DataScale {
+  int exponent = 0;                 // the values were multiplied by 2^-exponent
+  double smallest = 0, largest = 0; // magnitudes, for messages
+  std::string range() const {
+    return "values from " + g4Value(smallest) + " to " + g4Value(largest);
+  }
+};
+
+Expected<DataScale> chooseScale(const Table &table) {
+  double lo = INFINITY, hi = 0;
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    const double v = std::fabs(table.row(i).value);
+    if (v > 0 && std::isfinite(v)) {
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+  }
+  DataScale scale;
+  scale.smallest = lo;
+  scale.largest = hi;
+  if (hi == 0)
+    return scale;
+  const int eLo = std::ilogb(lo), eHi = std::ilogb(hi);
+  if (eLo >= -kSafeExponent && eHi <= kSafeExponent)
+    return scale;
+  if (eHi - eLo > 2 * kSafeExponent)
+    return fail("the values span too wide a range for double precision, from " + g4Value(lo) +
+                " to " + g4Value(hi) + " (the largest may be at most 2^" +
+                std::to_string(2 * kSafeExponent) + " times the smallest)");
+  scale.exponent = eLo + (eHi - eLo) / 2; // the scaled values lie around 1
+  return scale;
+}
+
+void scaleUnits(std::vector<UnitNode> &units, int exponent) {
+  for (auto &u : units) {
+    for (double &v : u.values)
+      v = std::ldexp(v, -exponent);
+    scaleUnits(u.children, exponent);
+  }
+}
+
+void scaleData(std::vector<BenchmarkData> &benchmarks, int exponent) {
+  if (exponent != 0)
+    for (auto &b : benchmarks)
+      for (auto &s : b.systems)
+        scaleUnits(s.units, exponent);
+}
+
+// Variances back in the data's unit. Returns "" when they all fit a double,
+// else "exceed" or "fall below": values above ~1e154 that differ by a percent
+// have a variance above 1e304, values below ~1e-154 one below 1e-308.
+std::string unscaleLevels(std::vector<LevelReport> &levels, int exponent) {
+  std::string problem;
+  for (auto &l : levels)
+    for (double *v : {&l.s2, &l.t2}) {
+      const double scaled = *v;
+      *v = std::ldexp(scaled, 2 * exponent);
+      if (!std::isfinite(*v))
+        problem = "exceed";
+      else if (*v == 0 && scaled != 0 && problem.empty())
+        problem = "fall below";
+    }
+  return problem;
+}
+
+// Every location result of `r` back in the data's unit. An interval bound
+// beyond the double range (data next to the largest double) cannot be
+// reported: that fails, naming the values; a variance component beyond it (or
+// below it) is left infinite (or 0) with a warning, since the intervals and
+// ratios the report is about are fine.
+Expected<bool> unscaleReport(Report &r, const DataScale &scale) {
+  const int e = scale.exponent;
+  if (e == 0)
+    return true;
+  const auto back = [e](double &v) { v = std::ldexp(v, e); };
+  const auto backInterval = [&](Interval &i) {
+    back(i.lower);
+    back(i.upper);
+  };
+  std::string levels; // what unscaleLevels() found, for the warning
+  for (auto &b : r.benchmarks)
+    for (auto &s : b.systems) {
+      back(s.mean);
+      back(s.ci.mean);
+      back(s.ci.standardError);
+      back(s.ci.halfWidth);
+      backInterval(s.ci.interval);
+      back(s.bootstrap.estimate);
+      backInterval(s.bootstrap.interval);
+      back(s.bestUnitMean);
+      back(s.worstUnitMean);
+      if (std::string p = unscaleLevels(s.levels, e); !p.empty())
+        levels = p;
+      for (double v : {s.ci.interval.lower, s.ci.interval.upper, s.ci.halfWidth,
+                       s.bootstrap.interval.lower, s.bootstrap.interval.upper})
+        if (!std::isfinite(v))
+          return fail(scale.range() + ": the confidence interval of the mean of system " +
+                      quotedName(s.name) + where(b.name) + " exceeds the double range");
+    }
+  for (auto &s : r.suiteSystems) {
+    back(s.observed);
+    for (double *v :
+         {&s.summary.minimum, &s.summary.q1, &s.summary.median, &s.summary.q3, &s.summary.maximum})
+      back(*v);
+  }
+  if (!levels.empty())
+    r.warnings.push_back(scale.range() + ": the variance components (S2, T2) " + levels +
+                         " the double range in the data's unit and show as " +
+                         (levels == "exceed" ? "infinite (null in JSON)" : "0") +
+                         "; the intervals, ratios and variance shares are unaffected");
+  return true;
+}
+
 bool intervalsDisagree(const Interval &a, const Interval &b, double fraction) {
   const double scale = std::max(a.width(), b.width());
   const double diff = std::max(std::fabs(a.lower - b.lower), std::fabs(a.upper - b.upper));
@@ -368,6 +503,10 @@ Expected<Report> buildReport(const Table &table, const ReportOptions &options) {
   if (nested.error)
     return fail((nested.errorLine ? "line " + std::to_string(nested.errorLine) + ": " : "") +
                 *nested.error);
+  const auto scale = chooseScale(table);
+  if (!scale)
+    return fail(scale.error());
+  scaleData(nested.benchmarks, scale->exponent); // undone by unscaleReport() below
   BalanceResult balanced =
       balance(std::move(nested.benchmarks), table.levels(), options.unbalanced);
   report.unbalanced = balanced.issues;
@@ -607,6 +746,8 @@ Expected<Report> buildReport(const Table &table, const ReportOptions &options) {
 
   if (!report.dropped.empty())
     report.warnings.push_back(balanceWarning(report.dropped));
+  if (auto unscaled = unscaleReport(report, *scale); !unscaled)
+    return fail(unscaled.error());
   return report;
 }
 
@@ -624,6 +765,13 @@ Expected<PlanSet> buildPlans(const Table &table, const PlanRequest &request,
   if (nested.error)
     return fail((nested.errorLine ? "line " + std::to_string(nested.errorLine) + ": " : "") +
                 *nested.error);
+  // As in buildReport: computed on rescaled values; the mean, the budget (in
+  // the values' unit) and the variance components are converted here.
+  const auto scale = chooseScale(table);
+  if (!scale)
+    return fail(scale.error());
+  const int e = scale->exponent;
+  scaleData(nested.benchmarks, e);
   BalanceResult balanced = balance(std::move(nested.benchmarks), table.levels(), unbalanced);
   PlanSet out;
   out.levels = table.levels();
@@ -641,17 +789,24 @@ Expected<PlanSet> buildPlans(const Table &table, const PlanRequest &request,
       PlanReport pr;
       pr.system = sys.system;
       pr.benchmark = bench.benchmark;
-      pr.mean = h->grandMean();
+      pr.mean = std::ldexp(h->grandMean(), e);
       auto vc = varianceComponents(*h);
       if (!vc)
         return fail("system " + quotedName(sys.system) + where(bench.benchmark) + ": " +
                     vc.error());
       pr.levels = levelReports(*h, *vc);
+      // The component table is what a plan shows: no report without it.
+      if (std::string p = unscaleLevels(pr.levels, e); !p.empty())
+        return fail(scale->range() + ": the variance components " + p +
+                    " the double range in the data's unit (express the values in another unit)");
       pr.overheads = *overheadsFor(request.costs, h->depth());
       pr.budget = request.budget;
       pr.budgetMeasurements = request.budget ? *request.budget / pr.mean : 0;
+      std::optional<double> scaledBudget;
+      if (request.budget)
+        scaledBudget = std::ldexp(*request.budget, -e);
       pr.plan =
-          advise(*h, request.costs, request.targetHalfWidth, request.budget, request.confidence);
+          advise(*h, request.costs, request.targetHalfWidth, scaledBudget, request.confidence);
       const auto top = h->topMeans();
       double m = 0;
       for (double v : top)

@@ -13,6 +13,8 @@
 #include <libelf.h>
 #include <map>
 #include <memory>
+#include <optional>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace alea::linker {
@@ -63,9 +65,12 @@ std::size_t align4(std::size_t n) { return (n + 3) & ~std::size_t{3}; }
 // Appends the descriptors of the notes named "alea" found in `bytes`: type 1
 // (compile time) to `out`, type 2 (link records) to `linkOut`. Zero padding
 // between notes (section alignment when the linker concatenates input
-// sections) is skipped word by word.
-void collectNotes(const unsigned char *bytes, std::size_t size, bool bigEndian,
-                  std::vector<std::string> &out, std::vector<std::string> &linkOut) {
+// sections) is skipped word by word. Returns the offset of a note that runs
+// past the end of the section (nullopt when every note fits); the notes before
+// it are kept.
+std::optional<std::size_t> collectNotes(const unsigned char *bytes, std::size_t size,
+                                        bool bigEndian, std::vector<std::string> &out,
+                                        std::vector<std::string> &linkOut) {
   std::size_t pos = 0;
   while (pos + 12 <= size) {
     const std::uint32_t nameSize = readWord(bytes + pos, bigEndian);
@@ -79,7 +84,7 @@ void collectNotes(const unsigned char *bytes, std::size_t size, bool bigEndian,
     const std::size_t descAt = nameAt + align4(nameSize);
     const std::size_t end = descAt + align4(descSize);
     if (nameSize > size || descSize > size || end > size)
-      return; // truncated or not a note: stop rather than read garbage
+      return pos; // truncated or not a note: stop rather than read garbage
     std::string_view name(reinterpret_cast<const char *>(bytes + nameAt), nameSize);
     while (!name.empty() && name.back() == '\0')
       name.remove_suffix(1);
@@ -91,6 +96,9 @@ void collectNotes(const unsigned char *bytes, std::size_t size, bool bigEndian,
     }
     pos = end;
   }
+  if (pos < size && std::any_of(bytes + pos, bytes + size, [](unsigned char b) { return b; }))
+    return pos; // a note header cut short (trailing zero bytes are padding)
+  return std::nullopt;
 }
 
 AleaRecord makeRecord(const std::vector<std::string> &descs) {
@@ -257,6 +265,44 @@ std::uint64_t fingerprint(const std::vector<Function> &functions) {
   return h;
 }
 
+// Whether `size` bytes at `offset` lie within a file of `fileSize` bytes
+// (written so that no sum can wrap around).
+bool withinFile(std::uint64_t offset, std::uint64_t size, std::uint64_t fileSize) {
+  return offset <= fileSize && size <= fileSize - offset;
+}
+
+// libelf reads a cut-off file without complaint: a section header table past
+// the end of the file reads as no sections at all, a section whose bytes are
+// missing as no data. Either would show a damaged alea binary as "not
+// randomized", so the tables the reader relies on are checked against the
+// file's size first. Returns the problem, or "" when the headers fit.
+std::string checkHeaderTables(Elf *elf, const GElf_Ehdr &ehdr, std::uint64_t fileSize) {
+  std::size_t shnum = ehdr.e_shnum;
+  if (shnum == 0 && ehdr.e_shoff != 0) {
+    // Extended numbering: the count is section 0's sh_size, so section 0 must
+    // be in the file before libelf can tell the count.
+    shnum = 1;
+    if (withinFile(ehdr.e_shoff, ehdr.e_shentsize, fileSize))
+      elf_getshdrnum(elf, &shnum);
+  }
+  const auto table = [&](const char *what, std::uint64_t offset, std::uint64_t count,
+                         std::uint64_t entrySize) -> std::string {
+    if (count == 0 || (entrySize != 0 && count <= fileSize / entrySize &&
+                       withinFile(offset, count * entrySize, fileSize)))
+      return "";
+    if (entrySize == 0)
+      return std::string("corrupt ELF: the ") + what + " table has " + std::to_string(count) +
+             " entries of 0 bytes";
+    return std::string("truncated or corrupt ELF: the ") + what + " table (" +
+           std::to_string(count) + " entries of " + std::to_string(entrySize) +
+           " bytes at offset " + std::to_string(offset) + ") runs past the end of the file (" +
+           std::to_string(fileSize) + " bytes)";
+  };
+  if (std::string e = table("section header", ehdr.e_shoff, shnum, ehdr.e_shentsize); !e.empty())
+    return e;
+  return table("program header", ehdr.e_phoff, ehdr.e_phnum, ehdr.e_phentsize);
+}
+
 std::optional<Layout> readLayout(const std::string &path, std::string &error) {
   if (elf_version(EV_CURRENT) == EV_NONE) {
     error = "libelf initialization failed";
@@ -268,16 +314,39 @@ std::optional<Layout> readLayout(const std::string &path, std::string &error) {
     error = "cannot open '" + path + "': " + std::strerror(errno);
     return std::nullopt;
   }
+  struct stat st;
+  if (fstat(file.fd, &st) != 0) {
+    error = "cannot stat '" + path + "': " + std::strerror(errno);
+    return std::nullopt;
+  }
+  const std::uint64_t fileSize = static_cast<std::uint64_t>(st.st_size);
   file.elf = elf_begin(file.fd, ELF_C_READ, nullptr);
+  unsigned char magic[SELFMAG] = {};
+  if ((!file.elf || elf_kind(file.elf) != ELF_K_ELF) &&
+      pread(file.fd, magic, SELFMAG, 0) == SELFMAG && std::memcmp(magic, ELFMAG, SELFMAG) == 0) {
+    // The ELF magic, yet libelf does not take the file: it ends inside the
+    // ELF header (which libelf reports as "not ELF").
+    error = path + ": truncated or corrupt ELF: the file (" + std::to_string(fileSize) +
+            " bytes) has the ELF magic but no readable ELF header";
+    return std::nullopt;
+  }
   if (!file.elf || elf_kind(file.elf) != ELF_K_ELF) {
     error = "'" + path + "' is not an ELF file" +
             (file.elf && elf_kind(file.elf) == ELF_K_AR ? " (it is an archive)" : "");
     return std::nullopt;
   }
   GElf_Ehdr ehdr;
+  if (!gelf_getehdr(file.elf, &ehdr)) {
+    error = path + ": truncated or corrupt ELF: " + elf_errmsg(-1);
+    return std::nullopt;
+  }
+  if (std::string problem = checkHeaderTables(file.elf, ehdr, fileSize); !problem.empty()) {
+    error = path + ": " + problem;
+    return std::nullopt;
+  }
   std::size_t shstrndx = 0;
-  if (!gelf_getehdr(file.elf, &ehdr) || elf_getshdrstrndx(file.elf, &shstrndx) != 0) {
-    error = "'" + path + "': malformed ELF: " + elf_errmsg(-1);
+  if (elf_getshdrstrndx(file.elf, &shstrndx) != 0) {
+    error = path + ": truncated or corrupt ELF: " + elf_errmsg(-1);
     return std::nullopt;
   }
   const bool bigEndian = ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
@@ -308,12 +377,22 @@ std::optional<Layout> readLayout(const std::string &path, std::string &error) {
   for (Elf_Scn *scn = elf_nextscn(file.elf, nullptr); scn; scn = elf_nextscn(file.elf, scn)) {
     GElf_Shdr shdr;
     if (!gelf_getshdr(scn, &shdr)) {
-      error = "'" + path + "': malformed section header: " + elf_errmsg(-1);
+      error = path + ": truncated or corrupt ELF: section header " +
+              std::to_string(elf_ndxscn(scn)) + ": " + elf_errmsg(-1);
       return std::nullopt;
     }
     const char *name = elf_strptr(file.elf, shstrndx, shdr.sh_name);
     SectionInfo &info = sections[elf_ndxscn(scn)];
     info.name = name ? name : "";
+    // "section [3] .note.alea", as readelf numbers them.
+    const std::string sectionName =
+        "section [" + std::to_string(elf_ndxscn(scn)) + "] " + (name ? name : "(no name)");
+    if (shdr.sh_type != SHT_NOBITS && !withinFile(shdr.sh_offset, shdr.sh_size, fileSize)) {
+      error = path + ": truncated or corrupt ELF: " + sectionName + " (" +
+              std::to_string(shdr.sh_size) + " bytes at offset " + std::to_string(shdr.sh_offset) +
+              ") runs past the end of the file (" + std::to_string(fileSize) + " bytes)";
+      return std::nullopt;
+    }
     info.exec = (shdr.sh_flags & SHF_EXECINSTR) != 0 && shdr.sh_type != SHT_NOBITS;
     info.start = ehdr.e_type == ET_REL ? 0 : shdr.sh_addr;
     if (shdr.sh_type == SHT_SYMTAB)
@@ -325,9 +404,23 @@ std::optional<Layout> readLayout(const std::string &path, std::string &error) {
     if (noteLike) {
       // elf_rawdata: the bytes as stored; note words are decoded by hand.
       Elf_Data *data = elf_rawdata(scn, nullptr);
+      if (!data && shdr.sh_size > 0) {
+        error = path + ": truncated or corrupt ELF: " + sectionName + ": " + elf_errmsg(-1);
+        return std::nullopt;
+      }
+      std::optional<std::size_t> bad;
       if (data && data->d_buf)
-        collectNotes(static_cast<const unsigned char *>(data->d_buf), data->d_size, bigEndian,
-                     descs, linkDescs);
+        bad = collectNotes(static_cast<const unsigned char *>(data->d_buf), data->d_size, bigEndian,
+                           descs, linkDescs);
+      // Only alea's own section is held to the 4-byte layout read here: other
+      // producers' note sections may be laid out differently (8-byte aligned
+      // notes), and are none of alea's business.
+      if (bad && info.name == NoteSectionName) {
+        error = path + ": corrupt ELF: " + sectionName + ": the note at byte " +
+                std::to_string(*bad) + " runs past the end of the section (" +
+                std::to_string(data->d_size) + " bytes)";
+        return std::nullopt;
+      }
     }
   }
   layout.record = makeRecord(descs);
@@ -340,6 +433,11 @@ std::optional<Layout> readLayout(const std::string &path, std::string &error) {
     GElf_Shdr shdr;
     gelf_getshdr(symScn, &shdr);
     Elf_Data *data = elf_getdata(symScn, nullptr);
+    if (!data && shdr.sh_size > 0) {
+      error = path + ": truncated or corrupt ELF: symbol table section [" +
+              std::to_string(elf_ndxscn(symScn)) + "]: " + elf_errmsg(-1);
+      return std::nullopt;
+    }
     const std::size_t count = shdr.sh_entsize ? shdr.sh_size / shdr.sh_entsize : 0;
     // key (section index, address) -> function, folding aliases
     std::map<std::pair<std::size_t, std::uint64_t>, Function> byPlace;

@@ -119,8 +119,10 @@ Expected<AutoPlan> planFromPilot(const CampaignConfig &cfg, Store &pilot, const 
   bool iterLevel = cfg.iterations.automatic || cfg.iterations.count > 1;
   int useIters = iterLevel ? std::min(measured, pl.iterations) : 1;
 
-  std::map<std::string, double> perBuildSeconds; // cost of one build of a system, all benchmarks
-  int autoExec = 0, autoIter = 0;
+  // The planner's counts below the build level: the largest over the pairs,
+  // and the pair that asked for it (named when alea's cap cuts it).
+  std::size_t autoExec = 0, autoIter = 0;
+  std::string autoExecFor, autoIterFor;
   struct Combo {
     std::string system, benchmark;
     analysis::VarianceComponents comps;
@@ -179,26 +181,43 @@ Expected<AutoPlan> planFromPilot(const CampaignConfig &cfg, Store &pilot, const 
       if (!comps)
         return Error{"pilot data of " + sys.name + "/" + bench.name + ": " + comps.error()};
       auto plan = analysis::planExperiment(*h, po);
+      const auto keepLargest = [&](std::size_t &count, std::string &who, std::size_t asked) {
+        if (asked > count) {
+          count = asked;
+          who = sys.name + "/" + bench.name;
+        }
+      };
       if (plan) {
         if (cfg.executions.automatic)
-          autoExec = std::max(autoExec, static_cast<int>(plan->levels[1].count));
+          keepLargest(autoExec, autoExecFor, plan->levels[1].count);
         if (iterLevel && cfg.iterations.automatic)
-          autoIter = std::max(autoIter, static_cast<int>(plan->levels[2].count));
+          keepLargest(autoIter, autoIterFor, plan->levels[2].count);
       } else {
         out.explanation.push_back(sys.name + "/" + bench.name + ": planner: " + plan.error() +
                                   "; keeping the pilot counts below the build level");
-        autoExec = std::max(autoExec, pl.executions);
-        autoIter = std::max(autoIter, useIters);
+        keepLargest(autoExec, autoExecFor, static_cast<std::size_t>(pl.executions));
+        keepLargest(autoIter, autoIterFor, static_cast<std::size_t>(useIters));
       }
       combos.push_back({sys.name, bench.name, *comps, mean, execOverhead});
     }
   }
   if (combos.empty())
     return Error{"no (system, benchmark) pair has complete pilot data to plan from"};
+  // alea's caps keep a campaign finite when the planner asks for more (builds
+  // that cost far more than a measurement ask for many executions each); the
+  // plan says so, with what was asked, since the counts then miss the optimum.
+  const auto capped = [&](const char *level, std::size_t asked, const std::string &who, int cap) {
+    if (asked <= static_cast<std::size_t>(cap))
+      return std::max(1, static_cast<int>(asked));
+    out.explanation.push_back(std::string(level) + ": " + std::to_string(cap) +
+                              ", alea's cap; the planner asked for " + std::to_string(asked) +
+                              " (for " + who + ")");
+    return cap;
+  };
   if (cfg.executions.automatic)
-    out.counts.executions = std::clamp(autoExec, 1, kMaxExecutions);
+    out.counts.executions = capped("executions", autoExec, autoExecFor, kMaxExecutions);
   if (cfg.iterations.automatic)
-    out.counts.iterations = std::clamp(autoIter, 1, kMaxIterations);
+    out.counts.iterations = capped("iterations", autoIter, autoIterFor, kMaxIterations);
 
   if (cfg.builds.automatic) {
     std::vector<std::size_t> lower{static_cast<std::size_t>(out.counts.executions)};
@@ -214,10 +233,21 @@ Expected<AutoPlan> planFromPilot(const CampaignConfig &cfg, Store &pilot, const 
                      (out.counts.warmup + (iterLevel ? out.counts.iterations : 1)) * c.mean);
       for (const auto &[s, secs] : buildSeconds)
         perRound += secs;
-      builds = perRound > 0 ? static_cast<int>(cfg.timeBudgetSeconds / perRound) : kMaxBuilds;
-      out.explanation.push_back("builds: " + std::to_string(builds) + " fit the time budget of " +
-                                fmt(cfg.timeBudgetSeconds) + " s (" + fmt(perRound) +
-                                " s per build of every system)");
+      // perRound > 0: there is a pair, and every pair's mean is positive. As
+      // a double: a budget of many cheap builds must not overflow an int.
+      const double fit = std::floor(cfg.timeBudgetSeconds / perRound);
+      const std::string budget = "the time budget of " + fmt(cfg.timeBudgetSeconds) + " s";
+      const std::string perBuild = " (" + fmt(perRound) + " s per build of every system)";
+      if (fit > kMaxBuilds) {
+        builds = kMaxBuilds;
+        out.explanation.push_back(
+            "builds: " + std::to_string(kMaxBuilds) + ", alea's cap; " + budget + " would fit " +
+            (fit < 1e15 ? std::to_string(static_cast<long long>(fit)) : fmt(fit)) + perBuild);
+      } else {
+        builds = static_cast<int>(fit);
+        out.explanation.push_back("builds: " + std::to_string(builds) + " fit " + budget +
+                                  perBuild);
+      }
       if (builds < 2)
         out.explanation.push_back(
             "builds: raised to 2, the fewest that give a confidence interval across layouts; "
@@ -226,30 +256,47 @@ Expected<AutoPlan> planFromPilot(const CampaignConfig &cfg, Store &pilot, const 
     } else {
       // TR 2012 eq. 10 with the planned lower counts; smallest n with the
       // t-based half-width <= target * mean, over every pair.
+      const std::string target = "a relative half-width of +-" + fmt(cfg.targetHalfWidth * 100) +
+                                 "% at " + fmt(cfg.confidence * 100) + "% confidence";
+      double cappedHalfWidth = 0; // the widest relative half-width kMaxBuilds predict
+      std::string widest;
       for (const auto &c : combos) {
         std::vector<double> sigma2;
         for (const auto &l : c.comps.levels)
           sigma2.push_back(std::max(0.0, l.t2));
-        int n = 2;
-        for (; n <= kMaxBuilds; ++n) {
+        // The relative half-width n builds predict.
+        const auto halfWidth = [&](int n) {
           std::vector<std::size_t> counts{static_cast<std::size_t>(n)};
           counts.insert(counts.end(), lower.begin(), lower.end());
           double var = analysis::varianceOfMean(sigma2, counts);
           analysis::StudentsT t(static_cast<double>(n - 1));
           double q = boost::math::quantile(t, 1 - (1 - cfg.confidence) / 2);
-          if (q * std::sqrt(var) <= cfg.targetHalfWidth * c.mean)
-            break;
-        }
+          return q * std::sqrt(var) / c.mean;
+        };
+        int n = 2;
+        while (n <= kMaxBuilds && halfWidth(n) > cfg.targetHalfWidth)
+          ++n;
         builds = std::max(builds, n);
-        if (n > kMaxBuilds)
-          out.explanation.push_back(c.system + "/" + c.benchmark + ": more than " +
-                                    std::to_string(kMaxBuilds) + " builds needed for +-" +
-                                    fmt(cfg.targetHalfWidth * 100) + "%");
+        if (n > kMaxBuilds) {
+          const double predicted = halfWidth(kMaxBuilds);
+          out.explanation.push_back(
+              c.system + "/" + c.benchmark + ": more than " + std::to_string(kMaxBuilds) +
+              " builds needed for +-" + fmt(cfg.targetHalfWidth * 100) + "%; " +
+              std::to_string(kMaxBuilds) + " predict +-" + fmt(predicted * 100) + "%");
+          if (predicted > cappedHalfWidth) {
+            cappedHalfWidth = predicted;
+            widest = c.system + "/" + c.benchmark;
+          }
+        }
       }
-      out.explanation.push_back("builds: " + std::to_string(std::min(builds, kMaxBuilds)) +
-                                " for a relative half-width of +-" +
-                                fmt(cfg.targetHalfWidth * 100) + "% at " +
-                                fmt(cfg.confidence * 100) + "% confidence");
+      if (builds > kMaxBuilds)
+        out.explanation.push_back("builds: " + std::to_string(kMaxBuilds) +
+                                  ", alea's cap, short of " + target + " (more than " +
+                                  std::to_string(kMaxBuilds) + " builds needed); " +
+                                  std::to_string(kMaxBuilds) + " builds predict +-" +
+                                  fmt(cappedHalfWidth * 100) + "% (for " + widest + ")");
+      else
+        out.explanation.push_back("builds: " + std::to_string(builds) + " for " + target);
     }
     out.counts.builds = std::clamp(builds, 2, kMaxBuilds);
   }

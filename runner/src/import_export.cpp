@@ -150,6 +150,11 @@ Expected<ImportSummary> writeRows(const std::vector<ImportRow> &rows, const std:
   return sum;
 }
 
+// Bytes of a UTF-8 byte order mark at the start of `text` (0 or 3). Windows
+// editors and PowerShell's `Out-File -Encoding utf8` write one; it is not part
+// of the data, and left in place it hides a JSON file's opening brace.
+std::size_t bomLength(std::string_view text) { return text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0; }
+
 bool allIntegers(const analysis::Table &t, std::size_t level) {
   for (std::size_t i = 0; i < t.size(); ++i) {
     const std::string &s = t.label(i, level);
@@ -435,10 +440,11 @@ Expected<ImportSummary> importLongCsv(std::string_view text, const std::string &
 
 Expected<ImportSummary> importHyperfineJson(std::string_view text, const std::string &fileName,
                                             Store &store, const std::string &benchmark) {
+  const std::size_t bom = bomLength(text);
   Json root;
-  JsonParser parser(text);
-  if (!parser.parse(root))
-    return Error{fileName + ": malformed JSON at byte " + std::to_string(parser.errorOffset) +
+  JsonParser parser(text.substr(bom));
+  if (!parser.parse(root)) // the offset counts the file's bytes, the mark included
+    return Error{fileName + ": malformed JSON at byte " + std::to_string(bom + parser.errorOffset) +
                  ": " + parser.error};
   const Json *results = root.kind == Json::Object ? root.get("results") : nullptr;
   if (!results || results->kind != Json::Array)
@@ -475,7 +481,8 @@ Expected<ImportSummary> importFile(const std::string &path, Store &store) {
   std::ostringstream ss;
   ss << in.rdbuf();
   std::string text = ss.str();
-  std::size_t first = text.find_first_not_of(" \t\r\n");
+  // The CSV reader skips a byte order mark itself; the format is decided after it.
+  std::size_t first = text.find_first_not_of(" \t\r\n", bomLength(text));
   if (first != std::string::npos && text[first] == '{')
     return importHyperfineJson(text, path, store, std::filesystem::path(path).stem().string());
   return importLongCsv(text, path, store);

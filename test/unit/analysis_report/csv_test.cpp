@@ -73,6 +73,13 @@ TEST(Csv, Rfc4180QuotingCrlfBomAndBlankLines) {
   EXPECT_EQ(t.row(4).line, 8u); // after the quoted newline on line 6
 }
 
+TEST(Csv, ByteOrderMarkTakesNoColumn) {
+  EXPECT_EQ(errorOf("\xEF\xBB\xBFsystem,build,build,value\n"),
+            "f:1:14: duplicate column \"build\"");
+  EXPECT_EQ(errorOf("\xEF\xBB\xBFsystem,build,value\na,0,x\n"),
+            "f:2:5: value \"x\" is not a number");
+}
+
 TEST(Csv, CsvFieldQuotesOnlyWhenNeeded) {
   EXPECT_EQ(csvField("plain"), "plain");
   EXPECT_EQ(csvField("a,b"), "\"a,b\"");

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -395,6 +396,132 @@ TEST(Report, PlanAdviceUsesCosts) {
   EXPECT_LE(pl.predictedHalfWidth, 0.5);
 }
 
+namespace {
+
+// `t` with every value multiplied by 2^exponent (exact).
+Table timesPowerOfTwo(const Table &t, int exponent) {
+  Table out(t.levels());
+  std::vector<std::string_view> units(t.levels().size());
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const Row &r = t.row(i);
+    for (std::size_t l = 0; l < units.size(); ++l)
+      units[l] = t.label(i, l);
+    out.add(t.systems()[r.system], t.benchmarks().empty() ? "" : t.benchmarks()[r.benchmark], units,
+            std::ldexp(r.value, exponent));
+  }
+  return out;
+}
+
+} // namespace
+
+// Values near the ends of the double range (2^1000 ~ 1e301, 2^-1000 ~
+// 1e-301) used to overflow (inf means, NaN intervals) or underflow (intervals
+// of zero width). The report of the data times 2^k is that of the data with
+// every location result times 2^k, variances times 4^k (where a double holds
+// them), and every ratio, share and relative figure the same.
+TEST(Report, ValuesNearTheDoubleRangeGiveTheReportOfRescaledData) {
+  ReportOptions o;
+  o.seed = 5;
+  const Table plain = test::touatiSuiteTable();
+  const Report ref = reportOf(plain, o);
+  for (const int k : {1000, 400, -400, -1000}) {
+    SCOPED_TRACE("values times 2^" + std::to_string(k));
+    const Report r = reportOf(timesPowerOfTwo(plain, k), o);
+    const auto scaled = [k](double v) { return std::ldexp(v, k); };
+    ASSERT_EQ(r.benchmarks.size(), ref.benchmarks.size());
+    for (std::size_t b = 0; b < r.benchmarks.size(); ++b) {
+      const BenchmarkReport &x = r.benchmarks[b], &y = ref.benchmarks[b];
+      ASSERT_EQ(x.systems.size(), y.systems.size());
+      for (std::size_t s = 0; s < x.systems.size(); ++s) {
+        const SystemReport &xs = x.systems[s], &ys = y.systems[s];
+        EXPECT_DOUBLE_EQ(xs.mean, scaled(ys.mean));
+        EXPECT_DOUBLE_EQ(xs.ci.interval.lower, scaled(ys.ci.interval.lower));
+        EXPECT_DOUBLE_EQ(xs.ci.interval.upper, scaled(ys.ci.interval.upper));
+        EXPECT_DOUBLE_EQ(xs.ci.halfWidth, scaled(ys.ci.halfWidth));
+        EXPECT_DOUBLE_EQ(xs.bootstrap.interval.lower, scaled(ys.bootstrap.interval.lower));
+        EXPECT_DOUBLE_EQ(xs.bootstrap.interval.upper, scaled(ys.bootstrap.interval.upper));
+        EXPECT_DOUBLE_EQ(xs.bestUnitMean, scaled(ys.bestUnitMean));
+        EXPECT_DOUBLE_EQ(xs.worstUnitMean, scaled(ys.worstUnitMean));
+        EXPECT_DOUBLE_EQ(xs.plan.predictedHalfWidth, ys.plan.predictedHalfWidth);
+        EXPECT_EQ(xs.plan.counts, ys.plan.counts);
+        ASSERT_EQ(xs.levels.size(), ys.levels.size());
+        for (std::size_t l = 0; l < xs.levels.size(); ++l) {
+          EXPECT_DOUBLE_EQ(xs.levels[l].share, ys.levels[l].share);
+          // 2^800 and 2^-800 times a variance of ~1e-4 fit a double; 2^2000
+          // does not (infinite), 2^-2000 underflows to 0.
+          const double want = std::abs(k) == 400 ? std::ldexp(ys.levels[l].s2, 2 * k)
+                              : k > 0            ? INFINITY
+                                                 : 0.0;
+          EXPECT_DOUBLE_EQ(xs.levels[l].s2, want);
+        }
+      }
+      ASSERT_EQ(x.ratios.size(), y.ratios.size());
+      for (std::size_t c = 0; c < x.ratios.size(); ++c) {
+        const RatioReport &xr = x.ratios[c], &yr = y.ratios[c];
+        EXPECT_DOUBLE_EQ(xr.estimate, yr.estimate);
+        ASSERT_EQ(xr.fieller.has_value(), yr.fieller.has_value());
+        if (xr.fieller) {
+          EXPECT_DOUBLE_EQ(xr.fieller->lower, yr.fieller->lower);
+          EXPECT_DOUBLE_EQ(xr.fieller->upper, yr.fieller->upper);
+        }
+        EXPECT_DOUBLE_EQ(xr.bootstrap.lower, yr.bootstrap.lower);
+        EXPECT_DOUBLE_EQ(xr.bootstrap.upper, yr.bootstrap.upper);
+        EXPECT_EQ(xr.decision, yr.decision);
+      }
+    }
+    ASSERT_EQ(r.suite.size(), 1u);
+    EXPECT_DOUBLE_EQ(r.suite[0].geometricMean, ref.suite[0].geometricMean);
+    EXPECT_DOUBLE_EQ(r.suite[0].bootstrap.lower, ref.suite[0].bootstrap.lower);
+    EXPECT_DOUBLE_EQ(r.suite[0].bootstrap.upper, ref.suite[0].bootstrap.upper);
+    ASSERT_EQ(r.suiteSystems.size(), 2u);
+    // Geometric means of means go through logarithms: equal to rounding.
+    EXPECT_NEAR(r.suiteSystems[0].observed / scaled(ref.suiteSystems[0].observed), 1.0, 1e-14);
+    EXPECT_NEAR(r.suiteSystems[0].summary.median / scaled(ref.suiteSystems[0].summary.median), 1.0,
+                1e-14);
+    // Variances no double holds are said, once.
+    const auto said = std::count_if(r.warnings.begin(), r.warnings.end(), [](const auto &w) {
+      return w.find("the variance components (S2, T2)") != std::string::npos;
+    });
+    EXPECT_EQ(said, std::abs(k) == 1000 ? 1 : 0);
+  }
+}
+
+// buildPlans rescales the same way; the budget is in the values' unit.
+TEST(Report, PlansOfValuesNearTheDoubleRange) {
+  auto p = parseCsv(test::table4Csv());
+  ASSERT_FALSE(p.error);
+  PlanRequest req;
+  req.costs = {10};
+  req.budget = 500;
+  auto ref = buildPlans(*p.table, req);
+  ASSERT_TRUE(ref.ok()) << ref.error();
+  req.budget = std::ldexp(500, 400);
+  auto big = buildPlans(timesPowerOfTwo(*p.table, 400), req);
+  ASSERT_TRUE(big.ok()) << big.error();
+  const PlanReport &x = big->plans[0], &y = ref->plans[0];
+  EXPECT_DOUBLE_EQ(x.mean, std::ldexp(y.mean, 400));
+  EXPECT_DOUBLE_EQ(x.levels[0].t2, std::ldexp(y.levels[0].t2, 800));
+  EXPECT_DOUBLE_EQ(x.budgetMeasurements, y.budgetMeasurements);
+  EXPECT_EQ(x.plan.counts, y.plan.counts);
+  EXPECT_DOUBLE_EQ(x.plan.predictedHalfWidth, y.plan.predictedHalfWidth);
+  // The component table is the plan's result: one that no double holds fails.
+  auto huge = buildPlans(timesPowerOfTwo(*p.table, 1000), req);
+  ASSERT_FALSE(huge.ok());
+  EXPECT_NE(huge.error().find("the variance components exceed the double range"), std::string::npos)
+      << huge.error();
+}
+
+TEST(Report, ValuesSpanningMoreThanDoublePrecisionHoldsAreRefused) {
+  Table t({"build"});
+  const std::string_view u1[] = {"1"}, u2[] = {"2"};
+  t.add("a", "", u1, 1e-250);
+  t.add("a", "", u2, 1e200);
+  auto r = buildReport(t);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error(), "the values span too wide a range for double precision, from 1e-250 to "
+                       "1e+200 (the largest may be at most 2^400 times the smallest)");
+}
+
 TEST(Report, ParseFractionAndCosts) {
   EXPECT_DOUBLE_EQ(*parseFraction("0.05"), 0.05);
   EXPECT_DOUBLE_EQ(*parseFraction("2.5%"), 0.025);
@@ -449,8 +576,7 @@ TEST(Report, DiagnosticsBecomeWarnings) {
   for (int b = 0; b < 8; ++b)
     for (int e = 0; e < 3; ++e)
       for (int i = 0; i < 10; ++i) {
-        const std::string bl = std::to_string(b), el = std::to_string(e),
-                          il = std::to_string(i);
+        const std::string bl = std::to_string(b), el = std::to_string(e), il = std::to_string(i);
         const std::string_view units[] = {bl, el, il};
         const double mode = b % 2 ? 1.10 : 1.00;
         const double jitter = 0.001 * ((b * 7 + e * 3 + i * 5) % 11);
@@ -489,8 +615,8 @@ TEST(Report, AnyNumberOfLevels) {
     for (int b = 0; b < 2; ++b)
       for (int e = 0; e < 2; ++e)
         for (int i = 0; i < 3; ++i) {
-          const std::string ml = std::to_string(m), bl = std::to_string(b),
-                            el = std::to_string(e), il = std::to_string(i);
+          const std::string ml = std::to_string(m), bl = std::to_string(b), el = std::to_string(e),
+                            il = std::to_string(i);
           const std::string_view units[] = {ml, bl, el, il};
           const double v = 1.0 + 0.05 * m + 0.01 * b + 0.003 * e + 0.001 * i;
           four.add("base", "", units, v);

@@ -360,6 +360,107 @@ TEST_F(LinkerLayout, ErrorsForMissingTextAndArchiveFiles) {
   EXPECT_NE(error.find("archive"), std::string::npos) << error;
 }
 
+namespace {
+
+std::string readBytes(const std::string &file) {
+  std::ifstream in(file, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+void writeBytes(const std::string &file, const std::string &bytes) {
+  std::ofstream(file, std::ios::binary) << bytes;
+}
+
+// The error of reading `file`, which must fail.
+std::string readError(const std::string &file) {
+  std::string error;
+  EXPECT_FALSE(al::readLayout(file, error).has_value()) << file << " read without an error";
+  return error;
+}
+
+const std::string NineNote = "alea-layout-v1 seed=0x0000000000000009 factors=function-order";
+
+// e_shoff, as llvm-readelf reads it.
+std::size_t sectionHeaderOffset(const std::string &file) {
+  const std::string header = run(std::string(ALEA_TEST_LLVM_READELF) + " -h " + file);
+  const auto at = header.find("Start of section headers:");
+  EXPECT_NE(at, std::string::npos) << header;
+  return at == std::string::npos ? 0 : std::stoul(header.substr(at + 25));
+}
+
+} // namespace
+
+// libelf reads a file cut before its section header table as one without
+// sections; the reader must not turn that into "not randomized by alea".
+TEST_F(LinkerLayout, TruncatedBinaryIsAnErrorNotAnUnrandomizedOne) {
+  writeFile("tnote.c", noteSource("tn", NineNote));
+  const std::string whole = readBytes(buildProgram("trunc", {}, path("tnote.c")));
+  ASSERT_TRUE(mustRead(path("trunc")).randomized());
+  const std::size_t shoff = sectionHeaderOffset(path("trunc"));
+  ASSERT_LT(shoff + 64 * 3, whole.size());
+
+  const std::string expected = "truncated or corrupt ELF: the section header table";
+  for (const std::size_t size : {whole.size() / 2, shoff, shoff + 64 * 3, whole.size() - 1}) {
+    const std::string cut = path("trunc." + std::to_string(size));
+    writeBytes(cut, whole.substr(0, size));
+    const std::string error = readError(cut);
+    EXPECT_EQ(error.rfind(cut + ": " + expected, 0), 0u) << error;
+    EXPECT_NE(error.find("past the end of the file (" + std::to_string(size) + " bytes)"),
+              std::string::npos)
+        << error;
+  }
+  // Cut inside the ELF header: the magic is there, the header is not.
+  writeBytes(path("trunc.40"), whole.substr(0, 40));
+  EXPECT_EQ(readError(path("trunc.40")),
+            path("trunc.40") + ": truncated or corrupt ELF: the file (40 bytes) has the ELF "
+                               "magic but no readable ELF header");
+}
+
+// A section whose bytes lie past the end of the file (the table of section
+// headers intact) and a note whose size runs past its section are errors too.
+TEST_F(LinkerLayout, SectionOrNoteRunningPastItsEndIsAnError) {
+  writeFile("cnote.c", noteSource("cn", NineNote));
+  const std::string whole = readBytes(buildProgram("corrupt", {}, path("cnote.c")));
+  // The note as noteSource() lays it out: namesz 5, descsz, type 1, "alea".
+  const auto name = whole.find(std::string("alea\0\0\0\0alea-layout-v1", 22));
+  ASSERT_NE(name, std::string::npos);
+  ASSERT_GE(name, 12u);
+
+  std::string badNote = whole;
+  badNote[name - 8] = '\xff'; // descsz, little-endian: now larger than the section
+  badNote[name - 7] = '\x7f';
+  writeBytes(path("corrupt.note"), badNote);
+  const std::string error = readError(path("corrupt.note"));
+  EXPECT_EQ(error.rfind(path("corrupt.note") + ": corrupt ELF: section [", 0), 0u) << error;
+  EXPECT_NE(error.find("] .note.alea: the note at byte 0 runs past the end of the section"),
+            std::string::npos)
+      << error;
+
+  // The section moved past the end of the file: its sh_offset, from the
+  // section header table, pointed at the last byte.
+  const std::string sections = run(std::string(ALEA_TEST_LLVM_READELF) + " -S -W " +
+                                   path("corrupt") + " | grep ' .note.alea '");
+  const std::size_t index = std::stoul(sections.substr(sections.find('[') + 1));
+  const std::size_t shoff = sectionHeaderOffset(path("corrupt"));
+  std::string moved = whole;
+  const std::size_t offsetField = shoff + 64 * index + 24; // Elf64_Shdr.sh_offset
+  const std::uint64_t last = whole.size() - 1;
+  for (int i = 0; i < 8; ++i)
+    moved[offsetField + i] = static_cast<char>((last >> (8 * i)) & 0xff);
+  writeBytes(path("corrupt.moved"), moved);
+  const std::string movedError = readError(path("corrupt.moved"));
+  EXPECT_EQ(movedError.rfind(path("corrupt.moved") + ": truncated or corrupt ELF: section [" +
+                                 std::to_string(index) + "] .note.alea (",
+                             0),
+            0u)
+      << movedError;
+  EXPECT_NE(movedError.find(" bytes at offset " + std::to_string(last) +
+                            ") runs past the end of the file (" + std::to_string(whole.size()) +
+                            " bytes)"),
+            std::string::npos)
+      << movedError;
+}
+
 // --- link records ----------------------------------------------------------------
 
 namespace {

@@ -161,24 +161,50 @@ TEST(AutoLevels, PilotThenPlannedCountsRecordedAndUsed) {
   EXPECT_EQ(ex.requests.size(), before);
 }
 
+namespace {
+
+// The planned levels and the plan's explanation of kAuto with `from` replaced
+// by `to`, planned from a pilot answered by `responder` (no main run).
+struct Planned {
+  int builds = 0, executions = 0, iterations = 0;
+  std::string text;
+};
+
+Planned planOf(const std::string &from, const std::string &to,
+               FakeExecutor::Respond responder = respond) {
+  test::TempDir dir;
+  std::string text = kAuto;
+  text.replace(text.find(from), from.size(), to);
+  auto c = parseCampaignText(text, dir.file("c.toml"));
+  EXPECT_TRUE(c.ok()) << c.error();
+  CampaignOptions o;
+  o.dir = dir.file("camp");
+  o.recheckMachine = false;
+  o.maxExecutions = 0; // plan only
+  NullProgress p;
+  FakeExecutor ex(std::move(responder));
+  auto out = runCampaign(*c, o, ex, p);
+  EXPECT_TRUE(out.ok()) << out.error();
+  auto store = Store::open(storePath(o.dir));
+  Planned r;
+  r.builds = std::stoi(*store->meta("levels.builds"));
+  r.executions = std::stoi(*store->meta("levels.executions"));
+  r.iterations = std::stoi(*store->meta("levels.iterations"));
+  r.text = *store->meta("auto_plan");
+  return r;
+}
+
+// The number written right after `key` in `text` (-1 if absent).
+double numberAfter(const std::string &text, const std::string &key) {
+  const auto at = text.find(key);
+  return at == std::string::npos ? -1 : std::stod(text.substr(at + key.size()));
+}
+
+} // namespace
+
 TEST(AutoLevels, TimeBudgetScalesTheBuilds) {
   auto buildsFor = [](double budget) {
-    test::TempDir dir;
-    std::string text = kAuto;
-    text.replace(text.find("target_half_width = 0.05"), 24,
-                 "time_budget = " + std::to_string(budget));
-    auto c = parseCampaignText(text, dir.file("c.toml"));
-    EXPECT_TRUE(c.ok()) << c.error();
-    CampaignOptions o;
-    o.dir = dir.file("camp");
-    o.recheckMachine = false;
-    o.maxExecutions = 0; // plan only
-    NullProgress p;
-    FakeExecutor ex(respond);
-    auto out = runCampaign(*c, o, ex, p);
-    EXPECT_TRUE(out.ok()) << out.error();
-    auto store = Store::open(storePath(o.dir));
-    return std::stoi(*store->meta("levels.builds"));
+    return planOf("target_half_width = 0.05", "time_budget = " + std::to_string(budget)).builds;
   };
   // One more build of both systems costs about 1 s of build time plus the
   // executions (a few tens of ms each): 20 s affords several, 60 s about 3x.
@@ -186,4 +212,90 @@ TEST(AutoLevels, TimeBudgetScalesTheBuilds) {
   EXPECT_GE(small, 2);
   EXPECT_GT(large, small);
   EXPECT_NEAR(static_cast<double>(large) / small, 3.0, 0.6);
+}
+
+// A budget that affords more builds than alea's cap: the plan says the cap
+// is what is used, and how many the budget would have afforded.
+TEST(AutoLevels, TimeBudgetBeyondTheBuildCapSaysSo) {
+  const Planned p = planOf("target_half_width = 0.05", "time_budget = 1000000");
+  EXPECT_EQ(p.builds, 100);
+  EXPECT_EQ(p.text.find("fit the time budget"), std::string::npos) << p.text;
+  const std::string key = "builds: 100, alea's cap; the time budget of 1e+06 s would fit ";
+  ASSERT_NE(p.text.find(key), std::string::npos) << p.text;
+  // About 1 s of builds and a few tens of ms of executions per build of both
+  // systems (TimeBudgetScalesTheBuilds): far more than 100 builds fit.
+  EXPECT_GT(numberAfter(p.text, key), 100000) << p.text;
+}
+
+// A half-width target that more than alea's cap of builds would be needed
+// for: the plan says the cap is used, the target it misses, and the
+// half-width the capped count predicts (wider than the target, and as wide
+// as the pilot's variation predicts for 100 builds).
+TEST(AutoLevels, HalfWidthBeyondTheBuildCapSaysWhatTheCapPredicts) {
+  const Planned p = planOf("target_half_width = 0.05", "target_half_width = 0.0001");
+  EXPECT_EQ(p.builds, 100);
+  const std::string key = "builds: 100, alea's cap, short of a relative half-width of +-0.01% at "
+                          "95% confidence (more than 100 builds needed); 100 builds predict +-";
+  ASSERT_NE(p.text.find(key), std::string::npos) << p.text;
+  const double predicted = numberAfter(p.text, key);
+  EXPECT_GT(predicted, 0.01) << p.text;
+  // The build effects spread over 20% (respond()): the mean of 100 builds is
+  // known to well under 5%, but not to 0.01%.
+  EXPECT_LT(predicted, 5) << p.text;
+  EXPECT_NE(p.text.find("base/b: more than 100 builds needed for +-0.01%; 100 predict +-"),
+            std::string::npos)
+      << p.text;
+  // A target within reach keeps the plain sentence.
+  const Planned reachable = planOf("target_half_width = 0.05", "target_half_width = 0.05");
+  EXPECT_LT(reachable.builds, 100);
+  EXPECT_NE(reachable.text.find("builds: " + std::to_string(reachable.builds) +
+                                " for a relative half-width of +-5% at 95% confidence"),
+            std::string::npos)
+      << reachable.text;
+}
+
+// Each build has a 20% layout effect, each execution a 2% effect of its own,
+// iterations 0.1% noise, so that every level varies; `buildSeconds` and
+// `execOverhead` are added to the wall times the pilot takes as costs.
+FakeExecutor::Respond costly(double buildSeconds, double execOverhead) {
+  return [=](const ExecutionRequest &r) {
+    ExecutionResult res;
+    if (r.argv[0] == "fake-build") {
+      std::ofstream(r.workdir + "/prog") << envValue(r.env, "ALEA_SEED");
+      res.output.wallSeconds = 0.5 + buildSeconds;
+      return res;
+    }
+    std::ifstream in(r.argv[0]);
+    std::string seed;
+    in >> seed;
+    alea::Rng layout(alea::hashName(seed));
+    alea::Rng run(alea::hashName(seed) ^ static_cast<std::uint64_t>(r.envPadBytes));
+    const double effect = (1.0 + 0.2 * layout.uniform()) * (1.0 + 0.02 * run.uniform());
+    int n = std::stoi(envValue(r.env, "ALEA_ITERATIONS"));
+    double total = 0;
+    for (int i = 0; i < n; ++i) {
+      double v = effect * (1.0 + 0.001 * run.uniform()) * 0.01;
+      total += v;
+      res.output.stdoutText += "v=" + std::to_string(v) + "\n";
+    }
+    res.output.wallSeconds = total + 0.002 + execOverhead;
+    return res;
+  };
+}
+
+// Builds that cost years against executions of milliseconds make the planner
+// ask for more executions per build than alea's cap (TR 2012 eq. 14: the
+// count grows with the square root of the cost ratio); likewise an execution
+// overhead of years for iterations. The plan says what the planner asked for.
+TEST(AutoLevels, ExecutionAndIterationCapsAreSaid) {
+  const Planned e = planOf("iterations = 4", "iterations = 4", costly(1e9, 0));
+  EXPECT_EQ(e.executions, 100);
+  const std::string key = "executions: 100, alea's cap; the planner asked for ";
+  ASSERT_NE(e.text.find(key), std::string::npos) << e.text;
+  EXPECT_GT(numberAfter(e.text, key), 100) << e.text;
+  const Planned i = planOf("iterations = 4", "iterations = \"auto\"", costly(0, 1e12));
+  EXPECT_EQ(i.iterations, 10000);
+  const std::string iterKey = "iterations: 10000, alea's cap; the planner asked for ";
+  ASSERT_NE(i.text.find(iterKey), std::string::npos) << i.text;
+  EXPECT_GT(numberAfter(i.text, iterKey), 10000) << i.text;
 }

@@ -133,6 +133,37 @@ TEST(ImportExport, HyperfineJsonErrors) {
             std::string::npos);
 }
 
+TEST(ImportExport, ByteOrderMarkBeforeJsonOrCsvIsSkipped) {
+  test::TempDir dir;
+  const std::string bom = "\xEF\xBB\xBF";
+  const std::string hf = "{\"results\": [{\"command\": \"c\", \"times\": [0.1, 0.2]}]}";
+  const std::string rows = "system,benchmark,build,execution,iteration,value\n";
+  {
+    Store s = fresh(dir, "json.db");
+    auto sum = importFile(dir.write("h.json", bom + " \n" + hf), s);
+    ASSERT_TRUE(sum.ok()) << sum.error();
+    EXPECT_EQ(exported(s), rows + "c,h,0,0,0,0.1\nc,h,0,1,0,0.2\n");
+  }
+  {
+    Store s = fresh(dir, "direct.db");
+    auto sum = importHyperfineJson(bom + hf, "d.json", s, "b");
+    ASSERT_TRUE(sum.ok()) << sum.error();
+    EXPECT_EQ(sum->measurements, 2u);
+  }
+  {
+    Store s = fresh(dir, "csv.db");
+    auto sum = importFile(dir.write("d.csv", bom + "system,build,value\na,0,1\na,1,2\n"), s);
+    ASSERT_TRUE(sum.ok()) << sum.error();
+    EXPECT_EQ(exported(s), rows + "a,default,0,0,0,1\na,default,1,0,0,2\n");
+  }
+  // Error offsets count the file's bytes, the mark included.
+  Store s = fresh(dir, "bad.db");
+  auto bad = importHyperfineJson(bom + "{\"results\": [", "m.json", s, "b");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().find("m.json: malformed JSON at byte 16:"), std::string::npos)
+      << bad.error();
+}
+
 TEST(ImportExport, FileDispatchAndStorePath) {
   test::TempDir dir;
   auto json = dir.write("h.json", "  {\"results\": [{\"command\": \"c\", \"times\": [0.1]}]}");

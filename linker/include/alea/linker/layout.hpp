@@ -109,7 +109,9 @@ struct Layout {
 };
 
 // Reads `path`; on failure returns nullopt and sets `error` to one line
-// (missing file, not an ELF file, malformed ELF).
+// (missing file, not an ELF file, a truncated or corrupt ELF: a header table,
+// a section or a `.note.alea` note running past the end of the file or of its
+// section).
 std::optional<Layout> readLayout(const std::string &path, std::string &error);
 
 // Layout fingerprint (docs/layout.md): FNV-1a 64 over, for each function in

@@ -31,11 +31,13 @@ Expected<ImportSummary> importLongCsv(std::string_view text, const std::string &
 
 // hyperfine --export-json: one system per results[].command, one execution
 // per entry of results[].times (hyperfine runs each time in its own process),
-// build 0, iteration 0, benchmark `benchmark`.
+// build 0, iteration 0, benchmark `benchmark`. A leading UTF-8 byte order
+// mark is skipped (as the CSV reader skips it).
 Expected<ImportSummary> importHyperfineJson(std::string_view text, const std::string &fileName,
                                             Store &store, const std::string &benchmark);
 
-// Reads `path` and dispatches on its content (a JSON object -> hyperfine).
+// Reads `path` and dispatches on its content after any UTF-8 byte order mark
+// and white space (a JSON object -> hyperfine, anything else -> long CSV).
 Expected<ImportSummary> importFile(const std::string &path, Store &store);
 
 // A store path from a user argument: a directory means `<dir>/campaign.db`.
