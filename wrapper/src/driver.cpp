@@ -159,7 +159,7 @@ void appendLog(const std::string &file, const std::string &line) {
   const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0)
     return;
-  const std::string text = line + "\n";
+  const std::string text = oneLogLine(line) + "\n";
   [[maybe_unused]] ssize_t ignored = ::write(fd, text.data(), text.size());
   ::close(fd);
 }
