@@ -451,6 +451,7 @@ Classification classify(const std::vector<std::string> &original, const Classify
       unknownLanguage = path;
     const int origin = expanded.origin[i];
     c.inputs.push_back({path, lang, origin});
+    c.readsStdin |= path == "-";
     const bool movable = lang == Language::Object || isSourceLanguage(lang);
     if (movable && xLanguage == Language::None && !regions.active() && origin >= 0 && path != "-" &&
         !isStartupObject(path))

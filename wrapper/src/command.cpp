@@ -17,6 +17,16 @@ std::string_view baseName(std::string_view path) {
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
+// Why a link for which alea-cc would pick lld must keep the compiler's
+// default linker instead ("" if it need not). The lld trial runs the command
+// twice when lld rejects it, so a command that reads standard input could not
+// run again (docs/wrapper.md, "The lld trial").
+std::string keepDefaultLinker(const Classification &c) {
+  if (c.readsStdin)
+    return "the command reads standard input, which a fallback from lld could not read again";
+  return "";
+}
+
 } // namespace
 
 bool lldLoadsPlugin(std::string_view given, std::string_view resolved) {
@@ -88,14 +98,20 @@ Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classifi
     //     Only LLVM 19's lld can load a plugin built for LLVM 19 (another
     //     one aborts the LTO link: "Could not load library");
     //  4. alea-cc picks lld itself when 2 or 3 needs it and the user chose no
-    //     linker; the driver then runs the link as a trial and falls back to
-    //     the user's original command if lld rejects it (Plan::lldByAlea);
+    //     linker, unless the link must stay the default linker's
+    //     (keepDefaultLinker); the driver then runs the link as a trial and
+    //     falls back to the user's original command if lld rejects it
+    //     (Plan::lldByAlea);
     //  5. the link record: what 1-4 (and link-order, below) really applied,
     //     in an object matching the link's first ELF input.
     const bool elf = isElfTarget(c.target);
-    const bool lld = elf && !c.nonLldLinker;
     const bool shuffleWanted = f.has(Factor::SectionOrder) && !c.userShuffleSections;
     const bool ltoPluginWanted = !plugin.empty() && (tool == Tool::Ld || !c.lto.empty());
+    // Would alea-cc pick lld itself (step 4)? Not where the link must stay the
+    // default linker's (keepDefaultLinker).
+    const bool aleaPicks = tool != Tool::Ld && c.userLinker.empty() && elf;
+    const std::string keep = aleaPicks ? keepDefaultLinker(c) : std::string();
+    const bool lld = elf && !c.nonLldLinker && keep.empty();
     // alea-cc: no linker chosen (clang-19 runs its own ld.lld), "lld", or
     // alea-ld (which passes through to its ALEA_LD under alea-cc); a path or
     // versioned name must say LLVM 19 (lldLoadsPlugin).
@@ -110,6 +126,8 @@ Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classifi
         plan.notes.push_back("section-order skipped: target " + c.target + " is not ELF");
       else if (c.userShuffleSections)
         plan.notes.push_back("section-order skipped: the command already shuffles sections");
+      else if (!keep.empty())
+        plan.notes.push_back("section-order skipped: alea keeps the default linker: " + keep);
       else if (!lld)
         plan.notes.push_back(tool == Tool::Ld
                                  ? std::string("section-order skipped: the real linker is not lld")
@@ -131,7 +149,7 @@ Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classifi
     if (tool == Tool::Ld && lld && ltoPluginWanted && !pluginLoadable)
       plan.notes.push_back("the LTO link does not load the plugin: the real linker " + realTool +
                            " is not LLVM 19's lld");
-    if (lld && tool != Tool::Ld && c.userLinker.empty() && (shuffleWanted || ltoPluginWanted)) {
+    if (lld && aleaPicks && (shuffleWanted || ltoPluginWanted)) {
       // We replace the system's default linker (GNU ld on Debian) with lld, so
       // keep GNU ld's leniency where lld (>= 16) is stricter by default: a
       // version script may name symbols the link does not define (zlib's

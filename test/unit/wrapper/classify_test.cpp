@@ -185,6 +185,14 @@ TEST(Classify, StdinWithDashXIsCompile) {
   EXPECT_EQ(cc({"-x", "c", "-c", "-", "-o", "a.o"}).mode, Mode::Compile);
 }
 
+// A command that reads standard input can run only once (no lld trial).
+TEST(Classify, StdinSourceIsNotedForTheLink) {
+  auto c = cc({"-x", "c", "-", "-x", "none", "a.o", "-o", "p"});
+  EXPECT_EQ(c.mode, Mode::CompileAndLink);
+  EXPECT_TRUE(c.readsStdin);
+  EXPECT_FALSE(cc({"a.c", "a.o", "-o", "p"}).readsStdin);
+}
+
 TEST(Classify, StdinWithoutLanguagePassesThrough) {
   expectPass(cc({"-c", "-"}), Reason::UnknownLanguage);
 }

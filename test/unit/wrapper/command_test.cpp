@@ -143,6 +143,28 @@ TEST(Plan, LldChosenByAleaIsMarkedForTheTrial) {
   EXPECT_FALSE(planCommand(Tool::Cc, {"a.o"}, wasm, seeded(7), "/cc", "").lldByAlea);
 }
 
+// A command that reads its source from standard input cannot run twice (the
+// trial would consume what the original command needs): alea keeps the
+// compiler's default linker for it, and says so.
+TEST(Plan, StdinCommandKeepsTheDefaultLinker) {
+  auto c = make(Mode::CompileAndLink, {});
+  c.readsStdin = true;
+  auto p = planCommand(Tool::Cc, {"-x", "c", "-", "-x", "none", "f.o", "-o", "p"}, c, seeded(7),
+                       "/cc", "/p.so");
+  EXPECT_FALSE(p.lldByAlea);
+  EXPECT_EQ(std::count(p.argv.begin(), p.argv.end(), "-fuse-ld=lld"), 0);
+  EXPECT_EQ(p.argv[1], "-fpass-plugin=/p.so"); // still compiled with the plugin
+  ASSERT_GE(p.notes.size(), 1u);
+  EXPECT_EQ(p.notes[0], "section-order skipped: alea keeps the default linker: the command reads "
+                        "standard input, which a fallback from lld could not read again");
+  // A linker the user chose is theirs: no trial, so nothing to keep.
+  c.userLinker = "lld";
+  p = planCommand(Tool::Cc, {"-x", "c", "-", "-fuse-ld=lld"}, c, seeded(7), "/cc", "/p.so");
+  EXPECT_EQ(std::count_if(p.argv.begin(), p.argv.end(),
+                          [](const std::string &a) { return a.starts_with("-Wl,--shuffle"); }),
+            1);
+}
+
 // The plugin is built for LLVM 19: another lld aborts an LTO link that loads it.
 TEST(Plan, WhichLldLoadsThePlugin) {
   EXPECT_TRUE(lldLoadsPlugin("/usr/lib/llvm-19/bin/ld.lld", "/usr/lib/llvm-19/bin/lld"));

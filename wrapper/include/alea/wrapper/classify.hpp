@@ -111,6 +111,9 @@ struct Classification {
   std::string target;               // -target / --target= value, if any
   std::string lto;                  // the -flto* option in effect, if any
   std::string output;               // the -o value, if any
+  // An input is "-": the command reads standard input, so it can run only once
+  // (alea does not try lld first, see command.hpp).
+  bool readsStdin = false;
   // Facts for the link record (links only, see link_record.hpp):
   std::optional<ElfTarget> elfTarget; // of the first ELF object (else shared library) input
   bool bitcodeInput = false;          // an input, or an archive's first member, is LLVM bitcode
