@@ -18,12 +18,26 @@ std::string_view baseName(std::string_view path) {
 }
 
 // Why a link for which alea-cc would pick lld must keep the compiler's
-// default linker instead ("" if it need not). The lld trial runs the command
-// twice when lld rejects it, so a command that reads standard input could not
-// run again (docs/wrapper.md, "The lld trial").
+// default linker (GNU ld) instead, "" if it need not (docs/wrapper.md, "When
+// alea picks lld"). The program must come out as GNU ld makes it:
+//  - the lld trial runs the command twice when lld rejects it, so a command
+//    that reads standard input could not run again;
+//  - GNU ld makes the stack executable for an object without a
+//    non-executable .note.GNU-stack, lld ignores the note. For a named object
+//    lld gets -z execstack (planCommand), but not for one GNU ld may or may
+//    not take (Classification::stackUnknown), and a -r link cannot carry the
+//    executable note GNU ld writes into its output. The user's own
+//    -z execstack / -z noexecstack decides for both linkers.
 std::string keepDefaultLinker(const Classification &c) {
   if (c.readsStdin)
     return "the command reads standard input, which a fallback from lld could not read again";
+  if (c.userStack)
+    return "";
+  if (!c.stackUnknown.empty())
+    return c.stackUnknown;
+  if (c.relocatable && !c.execStackObject.empty())
+    return c.execStackObject + " has no non-executable .note.GNU-stack, which GNU ld's -r output "
+                               "keeps and lld's does not";
   return "";
 }
 
@@ -158,6 +172,18 @@ Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classifi
       // -Wl,--no-undefined-version comes later on the line and still wins.
       added.push_back("-fuse-ld=lld");
       added.push_back("-Wl,--undefined-version");
+      // GNU ld does not go back to earlier archives, lld does: lld reports
+      // such a reference, and the driver takes it as a rejection, so that
+      // GNU ld's own result decides (runLinkTrial).
+      added.push_back("-Wl,--warn-backrefs");
+      // An object without the note gives GNU ld an executable stack; lld
+      // does so only when told. A user's -z noexecstack comes later and wins.
+      if (!c.userStack && !c.execStackObject.empty()) {
+        added.push_back("-Wl,-z,execstack");
+        plan.notes.push_back("-z execstack: " + c.execStackObject +
+                             " has no non-executable .note.GNU-stack, so GNU ld would make the "
+                             "stack executable");
+      }
       plan.lldByAlea = true;
     }
     const std::string prefix = tool == Tool::Ld ? "" : "-Wl,";

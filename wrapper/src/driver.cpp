@@ -559,15 +559,22 @@ std::string describeWaitStatus(int waitStatus) {
 
 int runLinkTrial(const Decision &d, const std::vector<std::string> &env, const TrialEffects &fx) {
   const std::optional<CapturedRun> trial = fx.runCaptured(d.argv, env);
-  if (trial && WIFEXITED(trial->waitStatus) && WEXITSTATUS(trial->waitStatus) == 0) {
+  std::string why;
+  if (!trial)
+    why = "it could not be started";
+  else if (!WIFEXITED(trial->waitStatus) || WEXITSTATUS(trial->waitStatus) != 0)
+    why = describeWaitStatus(trial->waitStatus);
+  else if (trial->errors.find("backward reference detected") != std::string::npos)
+    // lld's --warn-backrefs (planCommand adds it): lld took a member of an
+    // archive that comes before the reference, which GNU ld never does.
+    why = "a backward archive reference, which GNU ld does not resolve";
+  if (why.empty()) {
     fx.writeStderr(trial->errors); // warnings of a successful link, as the tool wrote them
     return 0;
   }
   // Whatever went wrong (lld's unknown option, or an error the original
   // command has as well): the original command's output and status decide.
-  fx.log(d.fallbackHead +
-         (trial ? describeWaitStatus(trial->waitStatus) : std::string("it could not be started")) +
-         d.fallbackTail);
+  fx.log(d.fallbackHead + why + d.fallbackTail);
   return fx.exec(d.original, env);
 }
 

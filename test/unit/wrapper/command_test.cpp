@@ -80,7 +80,53 @@ TEST(Plan, LinkAddsLldAndSectionShuffle) {
       planCommand(Tool::Cc, {"a.o", "-o", "x"}, make(Mode::Link, {0}), seeded(7), "/cc", "/p.so");
   const std::string shuffle = "-Wl,--shuffle-sections=*=" + std::to_string(lldShuffleSeed(7));
   EXPECT_EQ(p.argv, (std::vector<std::string>{"/cc", "-fuse-ld=lld", "-Wl,--undefined-version",
-                                              shuffle, "a.o", "-o", "x"}));
+                                              "-Wl,--warn-backrefs", shuffle, "a.o", "-o", "x"}));
+}
+
+// Where alea replaces GNU ld with lld, the program must come out as GNU ld
+// would make it. An object without .note.GNU-stack gives GNU ld an executable
+// stack: lld gets -z execstack (first, so a user's own -z noexecstack later on
+// the line wins with lld as it does with GNU ld).
+TEST(Plan, LldLinkOfAnObjectWithoutStackNoteGetsAnExecutableStack) {
+  auto c = make(Mode::Link, {0, 1});
+  c.execStackObject = "s.o";
+  auto p = planCommand(Tool::Cc, {"s.o", "m.o", "-o", "x"}, c, seeded(7), "/cc", "");
+  EXPECT_TRUE(p.lldByAlea);
+  EXPECT_EQ(p.argv[3], "-Wl,--warn-backrefs");
+  EXPECT_EQ(p.argv[4], "-Wl,-z,execstack");
+  ASSERT_GE(p.notes.size(), 1u);
+  EXPECT_EQ(p.notes[0], "-z execstack: s.o has no non-executable .note.GNU-stack, so GNU ld would "
+                        "make the stack executable");
+  // The user said what the stack is: both linkers do as told.
+  c.userStack = true;
+  p = planCommand(Tool::Cc, {"s.o", "m.o", "-Wl,-z,noexecstack"}, c, seeded(7), "/cc", "");
+  EXPECT_TRUE(p.lldByAlea);
+  EXPECT_EQ(std::count(p.argv.begin(), p.argv.end(), "-Wl,-z,execstack"), 0);
+  // A -r link: GNU ld writes an executable .note.GNU-stack, lld cannot.
+  c.userStack = false;
+  c.relocatable = true;
+  p = planCommand(Tool::Cc, {"-r", "s.o", "m.o", "-o", "sm.o"}, c, seeded(7), "/cc", "");
+  EXPECT_FALSE(p.lldByAlea);
+  EXPECT_EQ(std::count(p.argv.begin(), p.argv.end(), "-fuse-ld=lld"), 0);
+  ASSERT_GE(p.notes.size(), 1u);
+  EXPECT_EQ(p.notes[0], "section-order skipped: alea keeps the default linker: s.o has no "
+                        "non-executable .note.GNU-stack, which GNU ld's -r output keeps and "
+                        "lld's does not");
+}
+
+TEST(Plan, UnpredictableStackKeepsTheDefaultLinker) {
+  auto c = make(Mode::Link, {0});
+  c.stackUnknown = "an object in lib.a has no .note.GNU-stack, so whether GNU ld makes the stack "
+                   "executable depends on what it links";
+  auto p = planCommand(Tool::Cc, {"m.o", "lib.a"}, c, seeded(7), "/cc", "");
+  EXPECT_FALSE(p.lldByAlea);
+  EXPECT_EQ(std::count(p.argv.begin(), p.argv.end(), "-fuse-ld=lld"), 0);
+  ASSERT_GE(p.notes.size(), 1u);
+  EXPECT_EQ(p.notes[0], "section-order skipped: alea keeps the default linker: an object in lib.a "
+                        "has no .note.GNU-stack, so whether GNU ld makes the stack executable "
+                        "depends on what it links");
+  c.userStack = true; // -z execstack / -z noexecstack: nothing to predict
+  EXPECT_TRUE(planCommand(Tool::Cc, {"m.o", "lib.a"}, c, seeded(7), "/cc", "").lldByAlea);
 }
 
 TEST(Plan, LldChosenByUsKeepsGnuLdLeniencyForVersionScripts) {
@@ -224,11 +270,12 @@ TEST(Plan, AleaCcLoadsThePluginOnlyIntoAnLlvm19Lld) {
 TEST(Plan, CompileAndLinkAddsBoth) {
   auto p = planCommand(Tool::Cxx, {"a.cpp"}, make(Mode::CompileAndLink, {0}), seeded(7), "/cxx",
                        "/p.so");
-  ASSERT_EQ(p.argv.size(), 8u);
+  ASSERT_EQ(p.argv.size(), 9u);
   EXPECT_EQ(p.argv[1], "-fpass-plugin=/p.so");
   EXPECT_EQ(p.argv[4], "-fuse-ld=lld");
   EXPECT_EQ(p.argv[5], "-Wl,--undefined-version");
-  EXPECT_EQ(p.argv[6].rfind("-Wl,--shuffle-sections=*=", 0), 0u);
+  EXPECT_EQ(p.argv[6], "-Wl,--warn-backrefs");
+  EXPECT_EQ(p.argv[7].rfind("-Wl,--shuffle-sections=*=", 0), 0u);
 }
 
 TEST(Plan, UserLldChoiceIsKeptAndNonLldSkipsSectionOrder) {
@@ -375,9 +422,9 @@ TEST(Plan, LtoLinkLoadsThePluginIntoLld) {
   c.lto = "-flto";
   auto p = planCommand(Tool::Cc, {"a.o", "-flto"}, c, seeded(7), "/cc", "/p.so");
   const std::string shuffle = "-Wl,--shuffle-sections=*=" + std::to_string(lldShuffleSeed(7));
-  EXPECT_EQ(p.argv,
-            (std::vector<std::string>{"/cc", "-fuse-ld=lld", "-Wl,--undefined-version",
-                                      "-Wl,--load-pass-plugin=/p.so", shuffle, "a.o", "-flto"}));
+  EXPECT_EQ(p.argv, (std::vector<std::string>{"/cc", "-fuse-ld=lld", "-Wl,--undefined-version",
+                                              "-Wl,--warn-backrefs", "-Wl,--load-pass-plugin=/p.so",
+                                              shuffle, "a.o", "-flto"}));
   ASSERT_GE(p.notes.size(), 1u);
   EXPECT_NE(p.notes[0].find("in the LTO link"), std::string::npos);
 }
@@ -390,7 +437,8 @@ TEST(Plan, LtoLinkPicksLldForThePluginEvenWithoutSectionOrder) {
   auto p = planCommand(Tool::Cc, {"a.o", "-flto=thin"}, c, seeded(7, f), "/cc", "/p.so");
   EXPECT_EQ(p.argv,
             (std::vector<std::string>{"/cc", "-fuse-ld=lld", "-Wl,--undefined-version",
-                                      "-Wl,--load-pass-plugin=/p.so", "a.o", "-flto=thin"}));
+                                      "-Wl,--warn-backrefs", "-Wl,--load-pass-plugin=/p.so", "a.o",
+                                      "-flto=thin"}));
 }
 
 TEST(Plan, LtoLinkWithAnotherLinkerSaysThePluginIsNotLoaded) {
@@ -451,10 +499,10 @@ std::string recordOf(const Plan &p) { return p.record ? p.record->descriptor : "
 TEST(LinkRecord, PlaceholderAfterOurAdditionsBeforeTheUsersArguments) {
   auto p = planCommand(Tool::Cc, {"a.o", "b.o", "-o", "x"}, linkOf(2), seeded(7), "/cc", "");
   ASSERT_TRUE(p.record);
-  EXPECT_EQ(p.record->argIndex, 4u);
-  EXPECT_EQ(p.argv[4], LinkRecordPlaceholder);
-  EXPECT_EQ(p.argv[3].rfind("-Wl,--shuffle-sections=", 0), 0u);
-  EXPECT_EQ(p.argv.size(), 9u);
+  EXPECT_EQ(p.record->argIndex, 5u);
+  EXPECT_EQ(p.argv[5], LinkRecordPlaceholder);
+  EXPECT_EQ(p.argv[4].rfind("-Wl,--shuffle-sections=", 0), 0u);
+  EXPECT_EQ(p.argv.size(), 10u);
   EXPECT_EQ(p.record->target, x86_64());
   EXPECT_FALSE(p.record->persistent);
   EXPECT_EQ(recordOf(p), "alea-link-v1 seed=0x0000000000000007 factors=link-order,section-order");
