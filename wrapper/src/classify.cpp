@@ -360,8 +360,7 @@ void scanStackNotes(Classification &c, const ClassifyEnv &env) {
   for (const Input &in : c.inputs) {
     if (!c.stackUnknown.empty())
       return;
-    if (c.mode == Mode::CompileAndLink &&
-        (in.language == Language::Asm || in.language == Language::AsmCpp)) {
+    if (in.language == Language::Asm || in.language == Language::AsmCpp) {
       c.stackUnknown = "assembler source " + in.path +
                        " is assembled in this command, so whether GNU ld makes the stack "
                        "executable depends on its text";

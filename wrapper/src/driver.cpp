@@ -304,8 +304,9 @@ std::string resolveRealTool(Tool tool, const std::string &requested, const std::
     return id != self && !chainContains(chain, id);
   };
   const std::string fallback = fallbackToolPath(tool);
-  // Too deep: something leads back here that the ids do not show (copies of
-  // a script, each once in the chain). Only the fixed LLVM 19 path now.
+  // Too deep: something leads back here that the ids do not show (a script
+  // that runs a fresh copy of itself, a long row of distinct launchers).
+  // Only the fixed LLVM 19 path now, never a PATH search.
   if (chainDepth(chain) >= kMaxChainDepth)
     return usable(fallback) ? fallback : "";
   auto search = [&](const std::string &name) -> std::string {

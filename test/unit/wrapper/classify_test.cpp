@@ -656,6 +656,7 @@ TEST(Classify, ArchiveMemberWithoutStackNoteMakesTheStackUnpredictable) {
             std::string::npos);
   // An assembler source compiled in the same command: its text decides.
   EXPECT_NE(cc({"a.c", "s.s", "-o", "p"}, stackFs()).stackUnknown.find("s.s"), std::string::npos);
+  EXPECT_NE(cc({"b.o", "s.s", "-o", "p"}, stackFs()).stackUnknown.find("s.s"), std::string::npos);
 }
 
 TEST(Classify, UsersOwnStackOptionDecides) {

@@ -48,6 +48,15 @@ std::pair<std::vector<std::string>, std::vector<std::size_t>> numberedObjects(in
   return {args, slots};
 }
 
+// alea kept the compiler's default linker for a link (no lld, no trial), and
+// the log says why.
+void expectDefaultLinkerKept(const Plan &p, const std::string &why) {
+  EXPECT_FALSE(p.lldByAlea);
+  EXPECT_EQ(std::count(p.argv.begin(), p.argv.end(), "-fuse-ld=lld"), 0);
+  ASSERT_GE(p.notes.size(), 1u);
+  EXPECT_EQ(p.notes[0], "section-order skipped: alea keeps the default linker: " + why);
+}
+
 } // namespace
 
 TEST(Plan, NoSeedKeepsTheOriginalArguments) {
@@ -106,25 +115,16 @@ TEST(Plan, LldLinkOfAnObjectWithoutStackNoteGetsAnExecutableStack) {
   c.userStack = false;
   c.relocatable = true;
   p = planCommand(Tool::Cc, {"-r", "s.o", "m.o", "-o", "sm.o"}, c, seeded(7), "/cc", "");
-  EXPECT_FALSE(p.lldByAlea);
-  EXPECT_EQ(std::count(p.argv.begin(), p.argv.end(), "-fuse-ld=lld"), 0);
-  ASSERT_GE(p.notes.size(), 1u);
-  EXPECT_EQ(p.notes[0], "section-order skipped: alea keeps the default linker: s.o has no "
-                        "non-executable .note.GNU-stack, which GNU ld's -r output keeps and "
-                        "lld's does not");
+  expectDefaultLinkerKept(p, "s.o has no non-executable .note.GNU-stack, which GNU ld's -r output "
+                             "keeps and lld's does not");
 }
 
 TEST(Plan, UnpredictableStackKeepsTheDefaultLinker) {
   auto c = make(Mode::Link, {0});
   c.stackUnknown = "an object in lib.a has no .note.GNU-stack, so whether GNU ld makes the stack "
                    "executable depends on what it links";
-  auto p = planCommand(Tool::Cc, {"m.o", "lib.a"}, c, seeded(7), "/cc", "");
-  EXPECT_FALSE(p.lldByAlea);
-  EXPECT_EQ(std::count(p.argv.begin(), p.argv.end(), "-fuse-ld=lld"), 0);
-  ASSERT_GE(p.notes.size(), 1u);
-  EXPECT_EQ(p.notes[0], "section-order skipped: alea keeps the default linker: an object in lib.a "
-                        "has no .note.GNU-stack, so whether GNU ld makes the stack executable "
-                        "depends on what it links");
+  expectDefaultLinkerKept(planCommand(Tool::Cc, {"m.o", "lib.a"}, c, seeded(7), "/cc", ""),
+                          c.stackUnknown);
   c.userStack = true; // -z execstack / -z noexecstack: nothing to predict
   EXPECT_TRUE(planCommand(Tool::Cc, {"m.o", "lib.a"}, c, seeded(7), "/cc", "").lldByAlea);
 }
@@ -197,12 +197,9 @@ TEST(Plan, StdinCommandKeepsTheDefaultLinker) {
   c.readsStdin = true;
   auto p = planCommand(Tool::Cc, {"-x", "c", "-", "-x", "none", "f.o", "-o", "p"}, c, seeded(7),
                        "/cc", "/p.so");
-  EXPECT_FALSE(p.lldByAlea);
-  EXPECT_EQ(std::count(p.argv.begin(), p.argv.end(), "-fuse-ld=lld"), 0);
+  expectDefaultLinkerKept(p, "the command reads standard input, which a fallback from lld could "
+                             "not read again");
   EXPECT_EQ(p.argv[1], "-fpass-plugin=/p.so"); // still compiled with the plugin
-  ASSERT_GE(p.notes.size(), 1u);
-  EXPECT_EQ(p.notes[0], "section-order skipped: alea keeps the default linker: the command reads "
-                        "standard input, which a fallback from lld could not read again");
   // A linker the user chose is theirs: no trial, so nothing to keep.
   c.userLinker = "lld";
   p = planCommand(Tool::Cc, {"-x", "c", "-", "-fuse-ld=lld"}, c, seeded(7), "/cc", "/p.so");

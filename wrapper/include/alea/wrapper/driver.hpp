@@ -95,7 +95,9 @@ std::optional<std::string> materializeLinkRecord(const LinkRecordPlan &plan, boo
 // option only GNU ld knows, such as --no-warn-rwx-segments). A valid project
 // must never fail to build because of the wrapper, so such a link runs as a
 // child with its stderr captured (stdout passes through): on success its
-// stderr is replayed and the wrapper exits 0; on failure the user's original
+// stderr is replayed and the wrapper exits 0; on failure (also a success with
+// lld's --warn-backrefs report of an archive reference GNU ld would not
+// resolve: "backward reference detected") the user's original
 // command runs in its place (exec: its output, exit status or death by signal
 // are the result), and the log says that lld rejected the link. Every other
 // command is exec'ed directly.
