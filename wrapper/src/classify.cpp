@@ -46,6 +46,8 @@ enum class Effect {
   Target,       // -target, --target=
   LinkerScript, // -T <script>, -T<script> (clang's -Ttext... are -T with a joined value)
   Offload,      // -fopenmp-targets=, --offload-arch=: device compilations
+  LinkerZ,      // -z <keyword> (clang passes it to the linker)
+  Relocatable,  // -r
   EndOfOptions, // --
 };
 
@@ -82,6 +84,7 @@ constexpr std::array kExact = {
     OptionSpec{"-fno-lto", Effect::NoLto, false},
     OptionSpec{"-cc1", Effect::Cc1, false},
     OptionSpec{"-cc1as", Effect::Cc1, false},
+    OptionSpec{"-r", Effect::Relocatable, false},
     OptionSpec{"--", Effect::EndOfOptions, false},
     // options whose value is the next argument
     OptionSpec{"-o", Effect::Output, true},
@@ -97,7 +100,7 @@ constexpr std::array kExact = {
     OptionSpec{"-T", Effect::LinkerScript, true},
     OptionSpec{"-u", Effect::None, true},
     OptionSpec{"-e", Effect::None, true},
-    OptionSpec{"-z", Effect::None, true},
+    OptionSpec{"-z", Effect::LinkerZ, true},
     OptionSpec{"-G", Effect::None, true},
     OptionSpec{"-MF", Effect::None, true},
     OptionSpec{"-MT", Effect::None, true},
@@ -189,6 +192,8 @@ struct LinkRegions {
   bool group = false;
   bool wholeArchive = false;
   int pushDepth = 0;
+  // (Not a region: the linker's `-z` takes its keyword from the next word.)
+  bool zKeywordNext = false;
   bool active() const { return group || wholeArchive || pushDepth > 0; }
   void see(std::string_view word) {
     // The linker accepts one or two dashes for long options.
@@ -235,12 +240,32 @@ constexpr LayoutOptionSpec kLayoutOptions[] = {
     {"section-start", false}, // --section-start=.text=0x1000
 };
 
+// A -z keyword: execstack / noexecstack say what the output's stack is, for
+// GNU ld and lld alike, whatever the inputs' .note.GNU-stack sections say.
+void seeZKeyword(Classification &c, std::string_view keyword) {
+  if (keyword == "execstack" || keyword == "noexecstack")
+    c.userStack = true;
+}
+
 // The classifier's view of one linker word, wherever the linker reads it.
 void seeLinkerWord(Classification &c, LinkRegions &regions, std::string_view word) {
+  if (regions.zKeywordNext) {
+    regions.zKeywordNext = false;
+    seeZKeyword(c, word);
+    return;
+  }
   regions.see(word);
   if (word.size() < 2 || word[0] != '-')
     return;
+  if (word == "-z") {
+    regions.zKeywordNext = true;
+    return;
+  }
+  if (startsWith(word, "-z") && !startsWith(word, "--"))
+    seeZKeyword(c, word.substr(2));
   std::string_view name = word.substr(startsWith(word, "--") ? 2 : 1);
+  if (name == "r" || name == "relocatable")
+    c.relocatable = true;
   if (startsWith(name, "shuffle-sections"))
     c.userShuffleSections = true;
   if (startsWith(name, "dependency-file"))
@@ -322,6 +347,57 @@ void sniffLinkInputs(Classification &c, const ClassifyEnv &env, bool wantBitcode
   }
   if (!c.elfTarget)
     c.elfTarget = shared;
+}
+
+// GNU ld's executable stack (Classification::execStackObject, stackUnknown):
+// reads the section headers of every named relocatable object, and of every
+// object inside the archives, for .note.GNU-stack. Stops at the first reason
+// why GNU ld's choice cannot be told. Files that cannot be read are skipped,
+// as above.
+void scanStackNotes(Classification &c, const ClassifyEnv &env) {
+  if (!env.readAt)
+    return;
+  for (const Input &in : c.inputs) {
+    if (!c.stackUnknown.empty())
+      return;
+    if (in.language == Language::Asm || in.language == Language::AsmCpp) {
+      c.stackUnknown = "assembler source " + in.path +
+                       " is assembled in this command, so whether GNU ld makes the stack "
+                       "executable depends on its text";
+      continue;
+    }
+    if (in.path == "-" || (c.mode == Mode::CompileAndLink && isSourceLanguage(in.language)))
+      continue; // compiled by clang, whose objects have the note
+    const ByteReader file = [&](std::uint64_t at, std::size_t n) {
+      return env.readAt(in.path, at, n);
+    };
+    const auto head = file(0, 64);
+    const InputKind kind = head ? inspectInput(*head) : InputKind::Other;
+    if (kind == InputKind::ElfRelocatable) {
+      const StackNote note = stackNoteOf(file);
+      if (note == StackNote::Unknown)
+        c.stackUnknown = "the sections of " + in.path + " cannot be read";
+      else if (note != StackNote::Present && c.execStackObject.empty())
+        c.execStackObject = in.path;
+    } else if (kind == InputKind::Archive) {
+      forEachArchiveMember(file, [&](std::uint64_t member) {
+        const ByteReader object = [&](std::uint64_t at, std::size_t n) {
+          return file(member + at, n);
+        };
+        const auto memberHead = object(0, 64);
+        if (!memberHead || inspectInput(*memberHead) != InputKind::ElfRelocatable ||
+            stackNoteOf(object) == StackNote::Present)
+          return true;
+        c.stackUnknown = "an object in " + in.path +
+                         " has no .note.GNU-stack, so whether GNU ld makes the stack "
+                         "executable depends on what it links";
+        return false;
+      });
+    } else if (kind == InputKind::ThinArchive) {
+      c.stackUnknown = "thin archive " + in.path +
+                       ": its objects are not inspected for .note.GNU-stack";
+    }
+  }
 }
 } // namespace
 
@@ -451,6 +527,7 @@ Classification classify(const std::vector<std::string> &original, const Classify
       unknownLanguage = path;
     const int origin = expanded.origin[i];
     c.inputs.push_back({path, lang, origin});
+    c.readsStdin |= path == "-";
     const bool movable = lang == Language::Object || isSourceLanguage(lang);
     if (movable && xLanguage == Language::None && !regions.active() && origin >= 0 && path != "-" &&
         !isStartupObject(path))
@@ -558,6 +635,12 @@ Classification classify(const std::vector<std::string> &original, const Classify
       if (offloadArg.empty())
         offloadArg = arg;
       break;
+    case Effect::LinkerZ:
+      seeZKeyword(c, value);
+      break;
+    case Effect::Relocatable:
+      c.relocatable = true;
+      break;
     case Effect::EndOfOptions:
       endOfOptions = true;
       break;
@@ -644,6 +727,10 @@ Classification classify(const std::vector<std::string> &original, const Classify
   }
   // Bitcode matters only when the LTO link may load the plugin (-flto).
   sniffLinkInputs(c, env, /*wantBitcode=*/!c.lto.empty(), /*compilesSources=*/true);
+  // The stack matters only for a link alea may move to lld (no linker chosen)
+  // and only if the user did not say what it is.
+  if (c.userLinker.empty() && !c.userStack)
+    scanStackNotes(c, env);
   return c;
 }
 
@@ -786,6 +873,8 @@ Classification classifyLinker(const std::vector<std::string> &original, const Cl
         ++i;
         if (name == "o" || name == "output")
           output = args[i];
+        if (name == "z") // its keyword (seeLinkerWord saw the -z)
+          seeLinkerWord(c, regions, args[i]);
       }
     }
   }

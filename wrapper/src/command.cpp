@@ -6,6 +6,8 @@
 
 #include "alea/random.hpp"
 
+#include <algorithm>
+
 namespace alea::wrapper {
 
 namespace {
@@ -13,6 +15,30 @@ namespace {
 std::string_view baseName(std::string_view path) {
   const auto slash = path.rfind('/');
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+// Why a link for which alea-cc would pick lld must keep the compiler's
+// default linker (GNU ld) instead, "" if it need not (docs/wrapper.md, "When
+// alea picks lld"). The program must come out as GNU ld makes it:
+//  - the lld trial runs the command twice when lld rejects it, so a command
+//    that reads standard input could not run again;
+//  - GNU ld makes the stack executable for an object without a
+//    non-executable .note.GNU-stack, lld ignores the note. For a named object
+//    lld gets -z execstack (planCommand), but not for one GNU ld may or may
+//    not take (Classification::stackUnknown), and a -r link cannot carry the
+//    executable note GNU ld writes into its output. The user's own
+//    -z execstack / -z noexecstack decides for both linkers.
+std::string keepDefaultLinker(const Classification &c) {
+  if (c.readsStdin)
+    return "the command reads standard input, which a fallback from lld could not read again";
+  if (c.userStack)
+    return "";
+  if (!c.stackUnknown.empty())
+    return c.stackUnknown;
+  if (c.relocatable && !c.execStackObject.empty())
+    return c.execStackObject + " has no non-executable .note.GNU-stack, which GNU ld's -r output "
+                               "keeps and lld's does not";
+  return "";
 }
 
 } // namespace
@@ -86,14 +112,20 @@ Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classifi
     //     Only LLVM 19's lld can load a plugin built for LLVM 19 (another
     //     one aborts the LTO link: "Could not load library");
     //  4. alea-cc picks lld itself when 2 or 3 needs it and the user chose no
-    //     linker; the driver then runs the link as a trial and falls back to
-    //     the user's original command if lld rejects it (Plan::lldByAlea);
+    //     linker, unless the link must stay the default linker's
+    //     (keepDefaultLinker); the driver then runs the link as a trial and
+    //     falls back to the user's original command if lld rejects it
+    //     (Plan::lldByAlea);
     //  5. the link record: what 1-4 (and link-order, below) really applied,
     //     in an object matching the link's first ELF input.
     const bool elf = isElfTarget(c.target);
-    const bool lld = elf && !c.nonLldLinker;
     const bool shuffleWanted = f.has(Factor::SectionOrder) && !c.userShuffleSections;
     const bool ltoPluginWanted = !plugin.empty() && (tool == Tool::Ld || !c.lto.empty());
+    // Would alea-cc pick lld itself (step 4)? Not where the link must stay the
+    // default linker's (keepDefaultLinker).
+    const bool aleaPicks = tool != Tool::Ld && c.userLinker.empty() && elf;
+    const std::string keep = aleaPicks ? keepDefaultLinker(c) : std::string();
+    const bool lld = elf && !c.nonLldLinker && keep.empty();
     // alea-cc: no linker chosen (clang-19 runs its own ld.lld), "lld", or
     // alea-ld (which passes through to its ALEA_LD under alea-cc); a path or
     // versioned name must say LLVM 19 (lldLoadsPlugin).
@@ -108,6 +140,8 @@ Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classifi
         plan.notes.push_back("section-order skipped: target " + c.target + " is not ELF");
       else if (c.userShuffleSections)
         plan.notes.push_back("section-order skipped: the command already shuffles sections");
+      else if (!keep.empty())
+        plan.notes.push_back("section-order skipped: alea keeps the default linker: " + keep);
       else if (!lld)
         plan.notes.push_back(tool == Tool::Ld
                                  ? std::string("section-order skipped: the real linker is not lld")
@@ -129,7 +163,7 @@ Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classifi
     if (tool == Tool::Ld && lld && ltoPluginWanted && !pluginLoadable)
       plan.notes.push_back("the LTO link does not load the plugin: the real linker " + realTool +
                            " is not LLVM 19's lld");
-    if (lld && tool != Tool::Ld && c.userLinker.empty() && (shuffleWanted || ltoPluginWanted)) {
+    if (lld && aleaPicks && (shuffleWanted || ltoPluginWanted)) {
       // We replace the system's default linker (GNU ld on Debian) with lld, so
       // keep GNU ld's leniency where lld (>= 16) is stricter by default: a
       // version script may name symbols the link does not define (zlib's
@@ -138,6 +172,18 @@ Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classifi
       // -Wl,--no-undefined-version comes later on the line and still wins.
       added.push_back("-fuse-ld=lld");
       added.push_back("-Wl,--undefined-version");
+      // GNU ld does not go back to earlier archives, lld does: lld reports
+      // such a reference, and the driver takes it as a rejection, so that
+      // GNU ld's own result decides (runLinkTrial).
+      added.push_back("-Wl,--warn-backrefs");
+      // An object without the note gives GNU ld an executable stack; lld
+      // does so only when told. A user's -z noexecstack comes later and wins.
+      if (!c.userStack && !c.execStackObject.empty()) {
+        added.push_back("-Wl,-z,execstack");
+        plan.notes.push_back("-z execstack: " + c.execStackObject +
+                             " has no non-executable .note.GNU-stack, so GNU ld would make the "
+                             "stack executable");
+      }
       plan.lldByAlea = true;
     }
     const std::string prefix = tool == Tool::Ld ? "" : "-Wl,";
@@ -199,9 +245,51 @@ Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classifi
   return plan;
 }
 
+namespace {
+
+bool isControl(char ch) {
+  const auto byte = static_cast<unsigned char>(ch);
+  return byte < 0x20 || byte == 0x7f;
+}
+
+// The escape of one control character inside $'...' or a log field: \n, \t,
+// \r, else \xHH with two digits (a third hex digit after it is not read).
+std::string controlEscape(char ch) {
+  switch (ch) {
+  case '\n':
+    return "\\n";
+  case '\t':
+    return "\\t";
+  case '\r':
+    return "\\r";
+  default: {
+    static constexpr char kHex[] = "0123456789abcdef";
+    const auto byte = static_cast<unsigned char>(ch);
+    return std::string("\\x") + kHex[byte >> 4] + kHex[byte & 15];
+  }
+  }
+}
+
+} // namespace
+
 std::string shellQuote(std::string_view word) {
   if (word.empty())
     return "''";
+  // A newline (or any control character) inside '...' would split the line
+  // of the log or of a dry run: $'...' spells it as an escape instead.
+  if (std::any_of(word.begin(), word.end(), isControl)) {
+    std::string out = "$'";
+    for (char ch : word) {
+      if (isControl(ch))
+        out += controlEscape(ch);
+      else if (ch == '\\' || ch == '\'')
+        out += std::string("\\") + ch;
+      else
+        out += ch;
+    }
+    out += '\'';
+    return out;
+  }
   bool plain = true;
   for (char ch : word) {
     const bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
@@ -222,6 +310,14 @@ std::string shellQuote(std::string_view word) {
       out += ch;
   }
   out += '\'';
+  return out;
+}
+
+std::string oneLogLine(std::string_view line) {
+  std::string out;
+  out.reserve(line.size());
+  for (char ch : line)
+    out += isControl(ch) ? controlEscape(ch) : std::string(1, ch);
   return out;
 }
 

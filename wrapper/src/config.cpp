@@ -105,7 +105,9 @@ std::optional<std::string> readSettings(Tool tool, const EnvLookup &env, Setting
       return "ALEA_SEED='" + *seed + "' is not a seed (a decimal or 0x-hexadecimal 64-bit number)";
     s.seed = value;
   }
-  if (auto factors = env("ALEA_FACTORS"))
+  // Without a seed the wrapper is exactly the real tool, whatever else is
+  // set: the factor list means nothing then, so it is not even checked.
+  if (auto factors = env("ALEA_FACTORS"); factors && s.seed)
     if (auto error = parseFactors(*factors, s.factors))
       return error;
   if (auto real = env(realToolVariable(tool)))

@@ -1,7 +1,8 @@
 // The wrappers' run (driver.hpp), the only file of the wrapper with side effects:
 // environment, file system, log file, execv. The sequence is
 //   1. read and validate the ALEA_* settings (error: one line, exit 2);
-//   2. find the real tool, never ourselves (error if there is none);
+//   2. find the real tool, never ourselves nor a wrapper or tool of the
+//      recursion chain (error if there is none);
 //   3. recursion guard: under another alea wrapper, pass through;
 //   4. classify (pure), plan the final argv (pure);
 //   5. write the link record object of a link (a memfd the real tool inherits);
@@ -18,6 +19,7 @@
 
 #include "alea/random.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -113,12 +115,14 @@ std::string dirName(const std::string &path) {
   return slash == std::string::npos ? "." : path.substr(0, slash);
 }
 
+// Whether `id` is one of the chain's wrappers or the real tools they ran (the
+// chain is "<wrapper>><tool>,<wrapper>><tool>...", see kChainVariable).
 bool chainContains(const std::string &chain, const std::string &id) {
   if (id.empty())
     return false;
   std::string_view rest = chain;
   while (!rest.empty()) {
-    const auto sep = rest.find(',');
+    const auto sep = rest.find_first_of(",>");
     if (rest.substr(0, sep) == id)
       return true;
     if (sep == std::string_view::npos)
@@ -126,6 +130,11 @@ bool chainContains(const std::string &chain, const std::string &id) {
     rest.remove_prefix(sep + 1);
   }
   return false;
+}
+
+// How many wrappers the chain went through (one hop each).
+int chainDepth(const std::string &chain) {
+  return chain.empty() ? 0 : 1 + static_cast<int>(std::count(chain.begin(), chain.end(), ','));
 }
 
 const char *defaultToolName(Tool tool) {
@@ -159,7 +168,7 @@ void appendLog(const std::string &file, const std::string &line) {
   const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0)
     return;
-  const std::string text = line + "\n";
+  const std::string text = oneLogLine(line) + "\n";
   [[maybe_unused]] ssize_t ignored = ::write(fd, text.data(), text.size());
   ::close(fd);
 }
@@ -294,26 +303,42 @@ std::string resolveRealTool(Tool tool, const std::string &requested, const std::
     const std::string id = fileIdOf(path);
     return id != self && !chainContains(chain, id);
   };
-  const std::string name = requested.empty() ? defaultToolName(tool) : requested;
-  if (name.find('/') != std::string::npos)
-    return usable(name) ? name : "";
-  const char *path = std::getenv("PATH");
-  std::string_view dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
-  while (true) {
-    const auto colon = dirs.find(':');
-    const std::string_view dir = dirs.substr(0, colon);
-    std::string candidate(dir.empty() ? std::string_view(".") : dir);
-    candidate += '/';
-    candidate += name;
-    if (usable(candidate))
-      return candidate;
-    if (colon == std::string_view::npos)
-      break;
-    dirs.remove_prefix(colon + 1);
+  const std::string fallback = fallbackToolPath(tool);
+  // Too deep: something leads back here that the ids do not show (a script
+  // that runs a fresh copy of itself, a long row of distinct launchers).
+  // Only the fixed LLVM 19 path now, never a PATH search.
+  if (chainDepth(chain) >= kMaxChainDepth)
+    return usable(fallback) ? fallback : "";
+  auto search = [&](const std::string &name) -> std::string {
+    if (name.find('/') != std::string::npos)
+      return usable(name) ? name : "";
+    const char *path = std::getenv("PATH");
+    std::string_view dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+    while (true) {
+      const auto colon = dirs.find(':');
+      const std::string_view dir = dirs.substr(0, colon);
+      std::string candidate(dir.empty() ? std::string_view(".") : dir);
+      candidate += '/';
+      candidate += name;
+      if (usable(candidate))
+        return candidate;
+      if (colon == std::string_view::npos)
+        return "";
+      dirs.remove_prefix(colon + 1);
+    }
+  };
+  if (!requested.empty()) {
+    // Outside a chain the user's choice or nothing. Inside one, a requested
+    // tool already in the chain leads back to a wrapper (a script that runs
+    // alea-cc): the default search below goes past it.
+    std::string found = search(requested);
+    if (!found.empty() || chain.empty())
+      return found;
   }
-  if (requested.empty() && usable(fallbackToolPath(tool)))
-    return fallbackToolPath(tool);
-  return "";
+  std::string found = search(defaultToolName(tool));
+  if (found.empty() && usable(fallback))
+    found = fallback;
+  return found;
 }
 
 Decision decide(const Facts &facts, const std::vector<std::string> &args, const Settings &settings,
@@ -370,9 +395,14 @@ Decision decide(const Facts &facts, const std::vector<std::string> &args, const 
 
     std::string line = head;
     if (!effective.seed) {
-      line += facts.recursed
-                  ? " mode=pass-through reason=\"recursion guard: under another alea wrapper\""
-                  : " mode=pass-through reason=\"no ALEA_SEED\"";
+      if (facts.chainDepth >= kMaxChainDepth)
+        line += " mode=pass-through reason=\"recursion guard: " +
+                std::to_string(facts.chainDepth) + " alea wrappers deep, ran the plain " +
+                facts.realTool + "\"";
+      else if (facts.recursed)
+        line += " mode=pass-through reason=\"recursion guard: under another alea wrapper\"";
+      else
+        line += " mode=pass-through reason=\"no ALEA_SEED\"";
     } else {
       line += " mode=" + std::string(modeName(c.mode)) + " reason=\"" +
               std::string(reasonName(c.reason));
@@ -420,6 +450,10 @@ int runWrapperSteps(Tool tool, const std::vector<std::string> &args, std::string
   // 2. the real tool, never ourselves or a wrapper that led here
   const std::string chain = env(kChainVariable).value_or("");
   const std::string realTool = resolveRealTool(tool, settings.realTool, chain);
+  if (realTool.empty() && chainDepth(chain) >= kMaxChainDepth)
+    return configError(tool, "alea wrappers nested " + std::to_string(chainDepth(chain)) +
+                                 " deep (a real tool that runs the wrapper again?) and " +
+                                 fallbackToolPath(tool) + " is not usable");
   if (realTool.empty()) {
     const std::string what = settings.realTool.empty()
                                  ? std::string(defaultToolName(tool)) + " (default)"
@@ -430,8 +464,10 @@ int runWrapperSteps(Tool tool, const std::vector<std::string> &args, std::string
                                  realToolVariable(tool) + ")");
   }
   realToolOut = realTool;
-  const std::string selfId = fileIdOf("/proc/self/exe");
-  const std::string newChain = chain.empty() ? selfId : chain + "," + selfId;
+  // This hop: our own id and the real tool's, so that a wrapper the tool
+  // leads back to (a clang-19 script that runs alea-cc) looks past both.
+  const std::string hop = fileIdOf("/proc/self/exe") + ">" + fileIdOf(realTool);
+  const std::string newChain = chain.empty() ? hop : chain + "," + hop;
 
   // Under another alea wrapper (it found us as its "real" tool, or the real tool
   // runs us as its linker): that wrapper already randomized, so pass through.
@@ -442,6 +478,7 @@ int runWrapperSteps(Tool tool, const std::vector<std::string> &args, std::string
   facts.tool = tool;
   facts.realTool = realTool;
   facts.recursed = recursed;
+  facts.chainDepth = chainDepth(chain);
   facts.pid = static_cast<long>(::getpid());
   if (settings.plugin.empty()) {
     const std::string self = selfExe();
@@ -523,15 +560,22 @@ std::string describeWaitStatus(int waitStatus) {
 
 int runLinkTrial(const Decision &d, const std::vector<std::string> &env, const TrialEffects &fx) {
   const std::optional<CapturedRun> trial = fx.runCaptured(d.argv, env);
-  if (trial && WIFEXITED(trial->waitStatus) && WEXITSTATUS(trial->waitStatus) == 0) {
+  std::string why;
+  if (!trial)
+    why = "it could not be started";
+  else if (!WIFEXITED(trial->waitStatus) || WEXITSTATUS(trial->waitStatus) != 0)
+    why = describeWaitStatus(trial->waitStatus);
+  else if (trial->errors.find("backward reference detected") != std::string::npos)
+    // lld's --warn-backrefs (planCommand adds it): lld took a member of an
+    // archive that comes before the reference, which GNU ld never does.
+    why = "a backward archive reference, which GNU ld does not resolve";
+  if (why.empty()) {
     fx.writeStderr(trial->errors); // warnings of a successful link, as the tool wrote them
     return 0;
   }
   // Whatever went wrong (lld's unknown option, or an error the original
   // command has as well): the original command's output and status decide.
-  fx.log(d.fallbackHead +
-         (trial ? describeWaitStatus(trial->waitStatus) : std::string("it could not be started")) +
-         d.fallbackTail);
+  fx.log(d.fallbackHead + why + d.fallbackTail);
   return fx.exec(d.original, env);
 }
 

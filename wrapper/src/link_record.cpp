@@ -1,7 +1,8 @@
 // The link record object (link_record.hpp), written byte by byte after the ELF
 // gABI ("ELF Header", "Sections", "Note Section") for either class and byte
 // order, and the sniffing of link inputs that tells the wrapper which target
-// the object must match and whether the link runs LTO.
+// the object must match, whether the link runs LTO, and whether GNU ld would
+// make the stack executable (.note.GNU-stack).
 //
 // Layout of the object (offsets aligned as each part needs):
 //   ELF header | .note.alea | [.note.gnu.property] | .shstrtab | section headers
@@ -9,6 +10,7 @@
 // .shstrtab. No symbols, no relocations: the linker only concatenates the notes.
 #include "alea/wrapper/link_record.hpp"
 
+#include <cstdint>
 #include <cstdio>
 
 namespace alea::wrapper {
@@ -20,7 +22,7 @@ constexpr std::uint8_t ELFDATA2LSB = 1, ELFDATA2MSB = 2;
 constexpr std::uint16_t ET_REL = 1, ET_EXEC = 2, ET_DYN = 3;
 constexpr std::uint16_t EM_386 = 3, EM_X86_64 = 62, EM_AARCH64 = 183;
 constexpr std::uint32_t SHT_PROGBITS = 1, SHT_STRTAB = 3, SHT_NOTE = 7;
-constexpr std::uint64_t SHF_ALLOC = 2;
+constexpr std::uint64_t SHF_ALLOC = 2, SHF_EXECINSTR = 4;
 constexpr std::uint32_t NT_GNU_PROPERTY_TYPE_0 = 5;
 // AND-features: a bit survives in the output only if every input sets it.
 constexpr std::uint32_t GNU_PROPERTY_X86_FEATURE_1_AND = 0xc0000002;
@@ -121,14 +123,22 @@ InputKind inspectInput(std::string_view b, ElfTarget *target) {
   return InputKind::ElfOther;
 }
 
-std::optional<std::uint64_t> firstArchiveMember(
-    const std::function<std::optional<std::string>(std::uint64_t, std::size_t)> &readAt,
-    int maxMembers) {
+namespace {
+
+// Walks the members of a (non-thin) ar archive, reading at most `maxHeaders`
+// headers: calls visit(offset of the member's data) for each real member (the
+// symbol and name tables "/", "//", "/SYM64/", "__.SYMDEF*" are skipped, and a
+// BSD long name "#1/<n>" is stepped over) until visit returns false. Returns
+// false if a header is malformed, true at the archive's end or when stopped.
+bool walkArchive(const ByteReader &readAt, std::uint64_t maxHeaders,
+                 const std::function<bool(std::uint64_t)> &visit) {
   std::uint64_t pos = 8; // after "!<arch>\n"
-  for (int k = 0; k < maxMembers; ++k) {
+  for (std::uint64_t k = 0; k < maxHeaders; ++k) {
     const std::optional<std::string> header = readAt(pos, 60);
-    if (!header || header->size() < 60 || (*header)[58] != '`' || (*header)[59] != '\n')
-      return std::nullopt;
+    if (!header || header->empty())
+      return true; // the end
+    if (header->size() < 60 || (*header)[58] != '`' || (*header)[59] != '\n')
+      return false;
     const std::string_view h = *header;
     auto decimal = [](std::string_view field) -> std::optional<std::uint64_t> {
       std::uint64_t v = 0;
@@ -145,20 +155,90 @@ std::optional<std::uint64_t> firstArchiveMember(
     };
     const auto size = decimal(h.substr(48, 10));
     if (!size)
-      return std::nullopt;
+      return false;
     const std::string_view name = h.substr(0, 16);
     const bool table = name.substr(0, 2) == "/ " || name.substr(0, 3) == "// " ||
                        name.substr(0, 8) == "/SYM64/ " || name.substr(0, 9) == "__.SYMDEF";
     if (!table) {
+      std::uint64_t data = pos + 60;
       if (name.substr(0, 3) == "#1/") { // BSD: the name precedes the data
         const auto nameLength = decimal(name.substr(3));
-        return nameLength ? std::optional<std::uint64_t>(pos + 60 + *nameLength) : std::nullopt;
+        if (!nameLength)
+          return false;
+        data += *nameLength;
       }
-      return pos + 60;
+      if (!visit(data))
+        return true;
     }
     pos += 60 + *size + (*size & 1); // members are 2-byte aligned
   }
-  return std::nullopt;
+  return true;
+}
+
+} // namespace
+
+std::optional<std::uint64_t> firstArchiveMember(const ByteReader &readAt, int maxMembers) {
+  std::optional<std::uint64_t> first;
+  walkArchive(readAt, static_cast<std::uint64_t>(maxMembers), [&](std::uint64_t data) {
+    first = data;
+    return false;
+  });
+  return first;
+}
+
+bool forEachArchiveMember(const ByteReader &readAt,
+                          const std::function<bool(std::uint64_t)> &visit) {
+  return walkArchive(readAt, UINT64_MAX, visit);
+}
+
+StackNote stackNoteOf(const ByteReader &readAt) {
+  const std::optional<std::string> head = readAt(0, 64);
+  if (!head || inspectInput(*head) != InputKind::ElfRelocatable)
+    return StackNote::Unknown;
+  const std::string_view h = *head;
+  const bool is64 = static_cast<std::uint8_t>(h[4]) == ELFCLASS64;
+  const bool big = static_cast<std::uint8_t>(h[5]) == ELFDATA2MSB;
+  // Elf32/64_Ehdr: e_shoff, e_shentsize, e_shnum, e_shstrndx.
+  const std::uint64_t shoff = readUnsigned(h, is64 ? 40 : 32, is64 ? 8 : 4, big);
+  const std::uint64_t entsize = readUnsigned(h, is64 ? 58 : 46, 2, big);
+  std::uint64_t count = readUnsigned(h, is64 ? 60 : 48, 2, big);
+  std::uint64_t strndx = readUnsigned(h, is64 ? 62 : 50, 2, big);
+  // Elf32/64_Shdr fields: name, type, flags, offset, size, link.
+  const std::size_t flagsAt = 8, offsetAt = is64 ? 24 : 16, sizeAt = is64 ? 32 : 20;
+  const std::size_t linkAt = is64 ? 40 : 24, word = is64 ? 8 : 4;
+  if (shoff == 0 || entsize < (is64 ? 64u : 40u))
+    return StackNote::Unknown;
+  if (count == 0 || strndx == 0xffff) { // SHN_XINDEX: the real values live in section 0
+    const std::optional<std::string> zero = readAt(shoff, entsize);
+    if (!zero || zero->size() < entsize)
+      return StackNote::Unknown;
+    if (count == 0)
+      count = readUnsigned(*zero, sizeAt, word, big);
+    if (strndx == 0xffff)
+      strndx = readUnsigned(*zero, linkAt, 4, big);
+  }
+  // (A bound on what one object may make us read: 256 MiB of headers, as of names.)
+  if (count > (256u << 20) / entsize || strndx >= count)
+    return StackNote::Unknown;
+  const std::optional<std::string> table = readAt(shoff, count * entsize);
+  if (!table || table->size() < count * entsize)
+    return StackNote::Unknown;
+  auto field = [&](std::uint64_t index, std::size_t at, std::size_t n) {
+    return readUnsigned(*table, index * entsize + at, n, big);
+  };
+  const std::uint64_t namesSize = field(strndx, sizeAt, word);
+  if (namesSize > (256u << 20))
+    return StackNote::Unknown;
+  const std::optional<std::string> names = readAt(field(strndx, offsetAt, word), namesSize);
+  if (!names || names->size() < namesSize)
+    return StackNote::Unknown;
+  constexpr std::string_view kStackNote{".note.GNU-stack\0", 16};
+  for (std::uint64_t i = 1; i < count; ++i) {
+    const std::uint64_t name = field(i, 0, 4);
+    if (name < names->size() && std::string_view(*names).substr(name, 16) == kStackNote)
+      return field(i, flagsAt, word) & SHF_EXECINSTR ? StackNote::Executable : StackNote::Present;
+  }
+  return StackNote::Missing;
 }
 
 std::string linkNoteText(std::uint64_t seed, const std::vector<std::string> &factors,

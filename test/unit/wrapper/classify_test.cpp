@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -183,6 +184,14 @@ TEST(Classify, DashXUnknownLanguagePassesThrough) {
 
 TEST(Classify, StdinWithDashXIsCompile) {
   EXPECT_EQ(cc({"-x", "c", "-c", "-", "-o", "a.o"}).mode, Mode::Compile);
+}
+
+// A command that reads standard input can run only once (no lld trial).
+TEST(Classify, StdinSourceIsNotedForTheLink) {
+  auto c = cc({"-x", "c", "-", "-x", "none", "a.o", "-o", "p"});
+  EXPECT_EQ(c.mode, Mode::CompileAndLink);
+  EXPECT_TRUE(c.readsStdin);
+  EXPECT_FALSE(cc({"a.c", "a.o", "-o", "p"}).readsStdin);
 }
 
 TEST(Classify, StdinWithoutLanguagePassesThrough) {
@@ -606,4 +615,68 @@ TEST(ClassifyLinker, NoInputsPassesThrough) { expectPass(ld({"-o", "x"}), Reason
 
 TEST(ClassifyLinker, UserShuffleSectionsIsRecorded) {
   EXPECT_TRUE(ld({"--shuffle-sections=*=3", "a.o"}).userShuffleSections);
+}
+
+// --- GNU ld's executable stack (for a link alea would move to lld) -----------------
+
+namespace {
+
+// Link inputs with real bytes: "b.o" has a .note.GNU-stack (the link record
+// object has one), "a.o" and the member of "lib.a" have none.
+FakeFs stackFs() {
+  FakeFs fs;
+  const std::string withNote = writeLinkRecordObject(ElfTarget{2, 1, 0, 62, 0}, "x");
+  std::string without = withNote;
+  without[without.find(".note.GNU-stack") + 14] = 'X';
+  fs.bytes["b.o"] = withNote;
+  fs.bytes["a.o"] = without;
+  char header[61];
+  std::snprintf(header, sizeof header, "%-16s%-12s%-6s%-6s%-8s%-10zu`\n", "n.o/", "0", "0", "0",
+                "644", without.size());
+  fs.bytes["lib.a"] = "!<arch>\n" + std::string(header, 60) + without;
+  fs.bytes["g.a"] = "!<thin>\n";
+  return fs;
+}
+
+} // namespace
+
+TEST(Classify, ObjectWithoutStackNoteIsNamed) {
+  auto c = cc({"b.o", "a.o", "-o", "p"}, stackFs());
+  EXPECT_EQ(c.mode, Mode::Link);
+  EXPECT_EQ(c.execStackObject, "a.o");
+  EXPECT_EQ(c.stackUnknown, "");
+  EXPECT_EQ(cc({"b.o", "-o", "p"}, stackFs()).execStackObject, "");
+}
+
+TEST(Classify, ArchiveMemberWithoutStackNoteMakesTheStackUnpredictable) {
+  auto c = cc({"b.o", "lib.a", "-o", "p"}, stackFs());
+  EXPECT_EQ(c.execStackObject, "");
+  EXPECT_NE(c.stackUnknown.find("lib.a"), std::string::npos) << c.stackUnknown;
+  EXPECT_NE(cc({"b.o", "g.a"}, stackFs()).stackUnknown.find("thin archive g.a"),
+            std::string::npos);
+  // An assembler source compiled in the same command: its text decides.
+  EXPECT_NE(cc({"a.c", "s.s", "-o", "p"}, stackFs()).stackUnknown.find("s.s"), std::string::npos);
+  EXPECT_NE(cc({"b.o", "s.s", "-o", "p"}, stackFs()).stackUnknown.find("s.s"), std::string::npos);
+}
+
+TEST(Classify, UsersOwnStackOptionDecides) {
+  for (std::vector<std::string> z :
+       {std::vector<std::string>{"-Wl,-z,noexecstack"}, {"-Wl,-zexecstack"},
+        {"-Xlinker", "-z", "-Xlinker", "execstack"}, {"-z", "noexecstack"},
+        {"-Wl,-z", "-Wl,execstack"}}) {
+    std::vector<std::string> args = {"a.o", "lib.a", "-o", "p"};
+    args.insert(args.end(), z.begin(), z.end());
+    auto c = cc(args, stackFs());
+    EXPECT_TRUE(c.userStack) << z[0];
+    EXPECT_EQ(c.execStackObject, "") << z[0]; // nothing to look at
+    EXPECT_EQ(c.stackUnknown, "") << z[0];
+  }
+  EXPECT_FALSE(cc({"a.o", "-Wl,-z,now"}, stackFs()).userStack);
+}
+
+TEST(Classify, RelocatableLinkIsNoted) {
+  EXPECT_TRUE(cc({"-r", "a.o", "b.o", "-o", "ab.o"}).relocatable);
+  EXPECT_TRUE(cc({"-Wl,-r", "a.o", "b.o", "-o", "ab.o"}).relocatable);
+  EXPECT_TRUE(cc({"-Wl,--relocatable", "a.o", "b.o", "-o", "ab.o"}).relocatable);
+  EXPECT_FALSE(cc({"a.o", "b.o", "-o", "ab"}).relocatable);
 }

@@ -48,6 +48,15 @@ std::pair<std::vector<std::string>, std::vector<std::size_t>> numberedObjects(in
   return {args, slots};
 }
 
+// alea kept the compiler's default linker for a link (no lld, no trial), and
+// the log says why.
+void expectDefaultLinkerKept(const Plan &p, const std::string &why) {
+  EXPECT_FALSE(p.lldByAlea);
+  EXPECT_EQ(std::count(p.argv.begin(), p.argv.end(), "-fuse-ld=lld"), 0);
+  ASSERT_GE(p.notes.size(), 1u);
+  EXPECT_EQ(p.notes[0], "section-order skipped: alea keeps the default linker: " + why);
+}
+
 } // namespace
 
 TEST(Plan, NoSeedKeepsTheOriginalArguments) {
@@ -80,7 +89,44 @@ TEST(Plan, LinkAddsLldAndSectionShuffle) {
       planCommand(Tool::Cc, {"a.o", "-o", "x"}, make(Mode::Link, {0}), seeded(7), "/cc", "/p.so");
   const std::string shuffle = "-Wl,--shuffle-sections=*=" + std::to_string(lldShuffleSeed(7));
   EXPECT_EQ(p.argv, (std::vector<std::string>{"/cc", "-fuse-ld=lld", "-Wl,--undefined-version",
-                                              shuffle, "a.o", "-o", "x"}));
+                                              "-Wl,--warn-backrefs", shuffle, "a.o", "-o", "x"}));
+}
+
+// Where alea replaces GNU ld with lld, the program must come out as GNU ld
+// would make it. An object without .note.GNU-stack gives GNU ld an executable
+// stack: lld gets -z execstack (first, so a user's own -z noexecstack later on
+// the line wins with lld as it does with GNU ld).
+TEST(Plan, LldLinkOfAnObjectWithoutStackNoteGetsAnExecutableStack) {
+  auto c = make(Mode::Link, {0, 1});
+  c.execStackObject = "s.o";
+  auto p = planCommand(Tool::Cc, {"s.o", "m.o", "-o", "x"}, c, seeded(7), "/cc", "");
+  EXPECT_TRUE(p.lldByAlea);
+  EXPECT_EQ(p.argv[3], "-Wl,--warn-backrefs");
+  EXPECT_EQ(p.argv[4], "-Wl,-z,execstack");
+  ASSERT_GE(p.notes.size(), 1u);
+  EXPECT_EQ(p.notes[0], "-z execstack: s.o has no non-executable .note.GNU-stack, so GNU ld would "
+                        "make the stack executable");
+  // The user said what the stack is: both linkers do as told.
+  c.userStack = true;
+  p = planCommand(Tool::Cc, {"s.o", "m.o", "-Wl,-z,noexecstack"}, c, seeded(7), "/cc", "");
+  EXPECT_TRUE(p.lldByAlea);
+  EXPECT_EQ(std::count(p.argv.begin(), p.argv.end(), "-Wl,-z,execstack"), 0);
+  // A -r link: GNU ld writes an executable .note.GNU-stack, lld cannot.
+  c.userStack = false;
+  c.relocatable = true;
+  p = planCommand(Tool::Cc, {"-r", "s.o", "m.o", "-o", "sm.o"}, c, seeded(7), "/cc", "");
+  expectDefaultLinkerKept(p, "s.o has no non-executable .note.GNU-stack, which GNU ld's -r output "
+                             "keeps and lld's does not");
+}
+
+TEST(Plan, UnpredictableStackKeepsTheDefaultLinker) {
+  auto c = make(Mode::Link, {0});
+  c.stackUnknown = "an object in lib.a has no .note.GNU-stack, so whether GNU ld makes the stack "
+                   "executable depends on what it links";
+  expectDefaultLinkerKept(planCommand(Tool::Cc, {"m.o", "lib.a"}, c, seeded(7), "/cc", ""),
+                          c.stackUnknown);
+  c.userStack = true; // -z execstack / -z noexecstack: nothing to predict
+  EXPECT_TRUE(planCommand(Tool::Cc, {"m.o", "lib.a"}, c, seeded(7), "/cc", "").lldByAlea);
 }
 
 TEST(Plan, LldChosenByUsKeepsGnuLdLeniencyForVersionScripts) {
@@ -143,6 +189,25 @@ TEST(Plan, LldChosenByAleaIsMarkedForTheTrial) {
   EXPECT_FALSE(planCommand(Tool::Cc, {"a.o"}, wasm, seeded(7), "/cc", "").lldByAlea);
 }
 
+// A command that reads its source from standard input cannot run twice (the
+// trial would consume what the original command needs): alea keeps the
+// compiler's default linker for it, and says so.
+TEST(Plan, StdinCommandKeepsTheDefaultLinker) {
+  auto c = make(Mode::CompileAndLink, {});
+  c.readsStdin = true;
+  auto p = planCommand(Tool::Cc, {"-x", "c", "-", "-x", "none", "f.o", "-o", "p"}, c, seeded(7),
+                       "/cc", "/p.so");
+  expectDefaultLinkerKept(p, "the command reads standard input, which a fallback from lld could "
+                             "not read again");
+  EXPECT_EQ(p.argv[1], "-fpass-plugin=/p.so"); // still compiled with the plugin
+  // A linker the user chose is theirs: no trial, so nothing to keep.
+  c.userLinker = "lld";
+  p = planCommand(Tool::Cc, {"-x", "c", "-", "-fuse-ld=lld"}, c, seeded(7), "/cc", "/p.so");
+  EXPECT_EQ(std::count_if(p.argv.begin(), p.argv.end(),
+                          [](const std::string &a) { return a.starts_with("-Wl,--shuffle"); }),
+            1);
+}
+
 // The plugin is built for LLVM 19: another lld aborts an LTO link that loads it.
 TEST(Plan, WhichLldLoadsThePlugin) {
   EXPECT_TRUE(lldLoadsPlugin("/usr/lib/llvm-19/bin/ld.lld", "/usr/lib/llvm-19/bin/lld"));
@@ -202,11 +267,12 @@ TEST(Plan, AleaCcLoadsThePluginOnlyIntoAnLlvm19Lld) {
 TEST(Plan, CompileAndLinkAddsBoth) {
   auto p = planCommand(Tool::Cxx, {"a.cpp"}, make(Mode::CompileAndLink, {0}), seeded(7), "/cxx",
                        "/p.so");
-  ASSERT_EQ(p.argv.size(), 8u);
+  ASSERT_EQ(p.argv.size(), 9u);
   EXPECT_EQ(p.argv[1], "-fpass-plugin=/p.so");
   EXPECT_EQ(p.argv[4], "-fuse-ld=lld");
   EXPECT_EQ(p.argv[5], "-Wl,--undefined-version");
-  EXPECT_EQ(p.argv[6].rfind("-Wl,--shuffle-sections=*=", 0), 0u);
+  EXPECT_EQ(p.argv[6], "-Wl,--warn-backrefs");
+  EXPECT_EQ(p.argv[7].rfind("-Wl,--shuffle-sections=*=", 0), 0u);
 }
 
 TEST(Plan, UserLldChoiceIsKeptAndNonLldSkipsSectionOrder) {
@@ -328,14 +394,34 @@ TEST(ShellQuote, QuotesOnlyWhatNeedsIt) {
   EXPECT_EQ(shellJoin({"cc", "-Wl,--shuffle-sections=*=3"}), "cc '-Wl,--shuffle-sections=*=3'");
 }
 
+// A control character (a newline above all) would split the one-line log and
+// the dry-run line: such a word is written in $'...' form, which bash, ksh,
+// zsh and POSIX.1-2024 shells read back as the same bytes.
+TEST(ShellQuote, ControlCharactersStayOnOneLine) {
+  EXPECT_EQ(shellQuote("a\nb"), "$'a\\nb'");
+  EXPECT_EQ(shellQuote("new\nline.o"), "$'new\\nline.o'");
+  EXPECT_EQ(shellQuote(std::string("t\tr\r'q'\\") + '\x01' + "\x7f"),
+            "$'t\\tr\\r\\'q\\'\\\\\\x01\\x7f'");
+  // High bytes (UTF-8) are no line breaks: plain single quotes as before.
+  EXPECT_EQ(shellQuote("caf\xc3\xa9"), "'caf\xc3\xa9'");
+  EXPECT_EQ(shellJoin({"cc", "-o", "x\ny"}).find('\n'), std::string::npos);
+}
+
+TEST(LogText, EscapesLineBreaksOutsideTheArgv) {
+  EXPECT_EQ(oneLogLine("reason=\"input is not a regular file: a\nb\" argv: cc $'a\\nb'"),
+            "reason=\"input is not a regular file: a\\nb\" argv: cc $'a\\nb'");
+  EXPECT_EQ(oneLogLine("x\ry\tz"), "x\\ry\\tz");
+  EXPECT_EQ(oneLogLine("plain"), "plain");
+}
+
 TEST(Plan, LtoLinkLoadsThePluginIntoLld) {
   auto c = make(Mode::Link, {0});
   c.lto = "-flto";
   auto p = planCommand(Tool::Cc, {"a.o", "-flto"}, c, seeded(7), "/cc", "/p.so");
   const std::string shuffle = "-Wl,--shuffle-sections=*=" + std::to_string(lldShuffleSeed(7));
-  EXPECT_EQ(p.argv,
-            (std::vector<std::string>{"/cc", "-fuse-ld=lld", "-Wl,--undefined-version",
-                                      "-Wl,--load-pass-plugin=/p.so", shuffle, "a.o", "-flto"}));
+  EXPECT_EQ(p.argv, (std::vector<std::string>{"/cc", "-fuse-ld=lld", "-Wl,--undefined-version",
+                                              "-Wl,--warn-backrefs", "-Wl,--load-pass-plugin=/p.so",
+                                              shuffle, "a.o", "-flto"}));
   ASSERT_GE(p.notes.size(), 1u);
   EXPECT_NE(p.notes[0].find("in the LTO link"), std::string::npos);
 }
@@ -348,7 +434,8 @@ TEST(Plan, LtoLinkPicksLldForThePluginEvenWithoutSectionOrder) {
   auto p = planCommand(Tool::Cc, {"a.o", "-flto=thin"}, c, seeded(7, f), "/cc", "/p.so");
   EXPECT_EQ(p.argv,
             (std::vector<std::string>{"/cc", "-fuse-ld=lld", "-Wl,--undefined-version",
-                                      "-Wl,--load-pass-plugin=/p.so", "a.o", "-flto=thin"}));
+                                      "-Wl,--warn-backrefs", "-Wl,--load-pass-plugin=/p.so", "a.o",
+                                      "-flto=thin"}));
 }
 
 TEST(Plan, LtoLinkWithAnotherLinkerSaysThePluginIsNotLoaded) {
@@ -409,10 +496,10 @@ std::string recordOf(const Plan &p) { return p.record ? p.record->descriptor : "
 TEST(LinkRecord, PlaceholderAfterOurAdditionsBeforeTheUsersArguments) {
   auto p = planCommand(Tool::Cc, {"a.o", "b.o", "-o", "x"}, linkOf(2), seeded(7), "/cc", "");
   ASSERT_TRUE(p.record);
-  EXPECT_EQ(p.record->argIndex, 4u);
-  EXPECT_EQ(p.argv[4], LinkRecordPlaceholder);
-  EXPECT_EQ(p.argv[3].rfind("-Wl,--shuffle-sections=", 0), 0u);
-  EXPECT_EQ(p.argv.size(), 9u);
+  EXPECT_EQ(p.record->argIndex, 5u);
+  EXPECT_EQ(p.argv[5], LinkRecordPlaceholder);
+  EXPECT_EQ(p.argv[4].rfind("-Wl,--shuffle-sections=", 0), 0u);
+  EXPECT_EQ(p.argv.size(), 10u);
   EXPECT_EQ(p.record->target, x86_64());
   EXPECT_FALSE(p.record->persistent);
   EXPECT_EQ(recordOf(p), "alea-link-v1 seed=0x0000000000000007 factors=link-order,section-order");

@@ -97,6 +97,18 @@ TEST(Config, UnknownFactorIsAnError) {
   EXPECT_TRUE(parseFactors("all,link-order", f));  // "all" is not a list member
 }
 
+// Without a seed the wrappers are exactly the real tool: the other ALEA_*
+// settings are not validated (a bad ALEA_FACTORS must not fail a plain build).
+TEST(Config, NoSeedIgnoresABadFactorList) {
+  Settings s;
+  EXPECT_FALSE(read({{"ALEA_FACTORS", "bogus"}}, s));
+  EXPECT_FALSE(s.seed);
+  EXPECT_FALSE(read({{"ALEA_SEED", " "}, {"ALEA_FACTORS", "function-order,heap"}}, s));
+  EXPECT_FALSE(s.seed);
+  // With a seed it stays an error.
+  EXPECT_TRUE(read({{"ALEA_SEED", "7"}, {"ALEA_FACTORS", "bogus"}}, s));
+}
+
 TEST(Config, OtherVariables) {
   Settings s;
   EXPECT_FALSE(read({{"ALEA_CXX", "/opt/clang++"},

@@ -129,10 +129,12 @@ namespace {
 // a.o is an x86-64 ELF object (for the link record's target).
 ClassifyEnv withObject(std::set<std::string> names) {
   ClassifyEnv env = files(std::move(names));
-  env.readAt = [](const std::string &p, std::uint64_t, std::size_t) -> std::optional<std::string> {
-    if (p != "a.o")
+  env.readAt = [](const std::string &p, std::uint64_t at,
+                  std::size_t n) -> std::optional<std::string> {
+    const std::string object = writeLinkRecordObject(x86_64Target(), "x");
+    if (p != "a.o" || at > object.size())
       return std::nullopt;
-    return writeLinkRecordObject(x86_64Target(), "x").substr(0, 64);
+    return object.substr(at, n);
   };
   return env;
 }
@@ -273,6 +275,24 @@ TEST(LinkTrial, FailureRunsTheOriginalCommandAndLogsIt) {
   EXPECT_EQ(t.logText, "alea-cc pid=1234 mode=pass-through reason=\"lld rejected the link (exit "
                        "status 1): ran the original command, the layout of p is not randomized "
                        "at link time\" argv: /usr/bin/clang-19 a.o -o p\n");
+}
+
+// lld links archives in any order; GNU ld, the user's linker, only resolves
+// forward. A link lld accepts with a backward archive reference (its
+// --warn-backrefs warning) is a rejection: GNU ld's own result decides.
+TEST(LinkTrial, BackwardArchiveReferenceRunsTheOriginalCommand) {
+  FakeTrial t;
+  t.result = CapturedRun{
+      0, "ld.lld: warning: backward reference detected: gb in gm.o refers to gb.a(gb.o)\n"};
+  const Decision d = trialDecision();
+  EXPECT_EQ(runLinkTrial(d, {}, t.effects()), 77);
+  ASSERT_EQ(t.execed.size(), 1u);
+  EXPECT_EQ(t.execed[0], (std::vector<std::string>{"/usr/bin/clang-19", "a.o", "-o", "p"}));
+  EXPECT_EQ(t.stderrText, "");
+  EXPECT_EQ(t.logText, "alea-cc pid=1234 mode=pass-through reason=\"lld rejected the link (a "
+                       "backward archive reference, which GNU ld does not resolve): ran the "
+                       "original command, the layout of p is not randomized at link time\" argv: "
+                       "/usr/bin/clang-19 a.o -o p\n");
 }
 
 TEST(LinkTrial, DeathBySignalOrNoChildRunsTheOriginalCommand) {

@@ -285,3 +285,86 @@ TEST(FirstArchiveMember, SkipsSymbolAndNameTables) {
   };
   EXPECT_FALSE(firstArchiveMember(readBroken));
 }
+
+// --- GNU ld's executable stack: .note.GNU-stack of an object ---------------------
+
+namespace {
+
+ByteReader readerOf(const std::string &bytes) {
+  return [bytes](std::uint64_t at, std::size_t n) -> std::optional<std::string> {
+    if (at > bytes.size())
+      return std::nullopt;
+    return bytes.substr(at, n);
+  };
+}
+
+// The record object with its .note.GNU-stack renamed (no note) or made
+// executable (SHF_EXECINSTR), found with libelf.
+std::string withStackNote(std::string obj, bool remove, bool executable) {
+  elf_version(EV_CURRENT);
+  Elf *e = elf_memory(obj.data(), obj.size());
+  GElf_Ehdr eh;
+  gelf_getehdr(e, &eh);
+  std::size_t strndx = 0;
+  elf_getshdrstrndx(e, &strndx);
+  for (Elf_Scn *scn = nullptr; (scn = elf_nextscn(e, scn));) {
+    GElf_Shdr sh;
+    gelf_getshdr(scn, &sh);
+    if (std::string(elf_strptr(e, strndx, sh.sh_name)) != ".note.GNU-stack")
+      continue;
+    const std::size_t header = eh.e_shoff + elf_ndxscn(scn) * eh.e_shentsize;
+    const bool big = eh.e_ident[EI_DATA] == ELFDATA2MSB;
+    const bool is64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
+    if (executable) // sh_flags starts at byte 8; its low byte holds SHF_EXECINSTR
+      obj[header + 8 + (big ? (is64 ? 7 : 3) : 0)] |= SHF_EXECINSTR;
+  }
+  elf_end(e);
+  if (remove) // ".note.GNU-stacX": no section of that name any more
+    obj[obj.find(".note.GNU-stack") + 14] = 'X';
+  return obj;
+}
+
+} // namespace
+
+TEST(StackNote, PresentMissingOrExecutableInEveryClassAndByteOrder) {
+  for (const ElfTarget &t : {target(ELFCLASS64, ELFDATA2LSB, X86_64),
+                             target(ELFCLASS32, ELFDATA2LSB, I386),
+                             target(ELFCLASS64, ELFDATA2MSB, PPC64),
+                             target(ELFCLASS32, ELFDATA2MSB, MIPS)}) {
+    const std::string obj = writeLinkRecordObject(t, "x");
+    EXPECT_EQ(stackNoteOf(readerOf(obj)), StackNote::Present);
+    EXPECT_EQ(stackNoteOf(readerOf(withStackNote(obj, true, false))), StackNote::Missing);
+    EXPECT_EQ(stackNoteOf(readerOf(withStackNote(obj, false, true))), StackNote::Executable);
+  }
+}
+
+TEST(StackNote, WhatIsNotAReadableObjectIsUnknown) {
+  const std::string obj = writeLinkRecordObject(target(ELFCLASS64, ELFDATA2LSB, X86_64), "x");
+  EXPECT_EQ(stackNoteOf(readerOf(obj.substr(0, 64))), StackNote::Unknown); // no section table
+  EXPECT_EQ(stackNoteOf(readerOf("!<arch>\n")), StackNote::Unknown);
+  EXPECT_EQ(stackNoteOf(readerOf("")), StackNote::Unknown);
+}
+
+TEST(ArchiveMembers, EveryRealMemberInOrder) {
+  std::string ar = "!<arch>\n";
+  ar += arHeader("/", 5) + "12345" + "\n";
+  ar += arHeader("//", 4) + "ab/\n";
+  const std::uint64_t first = ar.size() + 60;
+  ar += arHeader("a.o/", 3) + "aaa" + "\n";
+  const std::uint64_t second = ar.size() + 60;
+  ar += arHeader("b.o/", 2) + "bb";
+  std::vector<std::uint64_t> seen;
+  EXPECT_TRUE(forEachArchiveMember(readerOf(ar), [&](std::uint64_t at) {
+    seen.push_back(at);
+    return true;
+  }));
+  EXPECT_EQ(seen, (std::vector<std::uint64_t>{first, second}));
+  seen.clear(); // the visitor stops the walk
+  EXPECT_TRUE(forEachArchiveMember(readerOf(ar), [&](std::uint64_t at) {
+    seen.push_back(at);
+    return false;
+  }));
+  EXPECT_EQ(seen.size(), 1u);
+  EXPECT_FALSE(forEachArchiveMember(readerOf("!<arch>\nnot a header at all, not sixty bytes"),
+                                    [](std::uint64_t) { return true; }));
+}

@@ -111,6 +111,21 @@ struct Classification {
   std::string target;               // -target / --target= value, if any
   std::string lto;                  // the -flto* option in effect, if any
   std::string output;               // the -o value, if any
+  // An input is "-": the command reads standard input, so it can run only once
+  // (alea does not try lld first, see command.hpp).
+  bool readsStdin = false;
+  // GNU ld's executable stack, for a link alea-cc may move from the default
+  // linker (GNU ld) to lld, which ignores .note.GNU-stack (keepDefaultLinker
+  // in command.cpp). Looked at only when the user chose no linker and no
+  // -z execstack / -z noexecstack:
+  std::string execStackObject; // the first named object without a non-executable note
+  // Why GNU ld's choice cannot be told from the command: an archive member
+  // without the note (GNU ld links a member only if it resolves a symbol), a
+  // thin archive, an assembler source compiled in this command, an object
+  // whose sections cannot be read. The text is the log's.
+  std::string stackUnknown;
+  bool userStack = false;   // the user's own -z execstack / -z noexecstack decides
+  bool relocatable = false; // -r / -Wl,-r / --relocatable: the output is an object
   // Facts for the link record (links only, see link_record.hpp):
   std::optional<ElfTarget> elfTarget; // of the first ELF object (else shared library) input
   bool bitcodeInput = false;          // an input, or an archive's first member, is LLVM bitcode

@@ -70,6 +70,8 @@ std::string_view toolName(Tool tool);    // alea-cc, alea-c++, alea-ld
 const char *realToolVariable(Tool tool); // ALEA_CC, ALEA_CXX, ALEA_LD
 
 // Reads and validates the settings of `tool`; returns an error message on failure.
+// Without a seed only the real tool, log file and dry run are read, and nothing
+// but a malformed ALEA_SEED itself is an error (the wrapper is the real tool).
 std::optional<std::string> readSettings(Tool tool, const EnvLookup &env, Settings &out);
 
 } // namespace alea::wrapper

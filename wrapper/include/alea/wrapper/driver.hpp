@@ -20,16 +20,28 @@
 
 namespace alea::wrapper {
 
-// Environment variable holding the chain of wrapper executables (device:inode)
-// that led to this process (recursion guard): a wrapper started with a non-empty
-// chain runs under another alea wrapper and passes through, and every wrapper in
-// the chain is skipped when searching for the real tool.
+// Environment variable holding the recursion chain: one hop per alea wrapper
+// that led to this process, "<wrapper dev:inode>><real tool dev:inode>",
+// comma-separated. A wrapper started with a non-empty chain runs under another
+// alea wrapper and passes through, and every wrapper AND every real tool in the
+// chain is skipped when searching for the real tool: a "real compiler" that
+// leads back to the wrapper (a clang-19 shell script running alea-cc, a
+// launcher that runs clang-19 from PATH) is not found again, so it cannot
+// loop.
 inline constexpr const char *kChainVariable = "ALEA_WRAPPER_CHAIN";
 
-// Finds the real tool: `requested` (ALEA_CC...) if it contains a slash, else a
-// PATH search for it (default: clang-19 / clang++-19 / ld.lld-19), skipping this
-// executable and every wrapper in `chain`; then /usr/lib/llvm-19/bin/<tool>.
-// Returns an empty string when nothing usable exists.
+// The hard bound on the chain: a wrapper this many hops deep runs the plain
+// /usr/lib/llvm-19/bin/<tool> (never a PATH search), and logs why. Real
+// chains are one or two hops (alea-cc, clang-19 running alea-ld).
+inline constexpr int kMaxChainDepth = 8;
+
+// Finds the real tool, skipping this executable and every wrapper and tool in
+// `chain` (compared by device and inode, so links to them are skipped too):
+// `requested` (ALEA_CC...) if given, a path or a name searched on PATH; if
+// none was requested, or under a chain where it is not usable, the default
+// name on PATH (clang-19 / clang++-19 / ld.lld-19), then
+// /usr/lib/llvm-19/bin/<tool>. A chain kMaxChainDepth deep gets only the
+// latter. Returns an empty string when nothing usable exists.
 std::string resolveRealTool(Tool tool, const std::string &requested, const std::string &chain);
 
 // What the driver found out about the world before deciding.
@@ -40,6 +52,7 @@ struct Facts {
   // alea-ld: its lld is LLVM 19's and can load the plugin (lldLoadsPlugin).
   bool realToolLoadsPlugin = true;
   bool recursed = false;     // started under another alea wrapper
+  int chainDepth = 0;        // hops in the recursion chain (kMaxChainDepth: the bound)
   std::string defaultPlugin; // <wrapper dir>/../lib/AleaPlugin.so
   long pid = 0;              // for the log line
 };
@@ -82,7 +95,9 @@ std::optional<std::string> materializeLinkRecord(const LinkRecordPlan &plan, boo
 // option only GNU ld knows, such as --no-warn-rwx-segments). A valid project
 // must never fail to build because of the wrapper, so such a link runs as a
 // child with its stderr captured (stdout passes through): on success its
-// stderr is replayed and the wrapper exits 0; on failure the user's original
+// stderr is replayed and the wrapper exits 0; on failure (also a success with
+// lld's --warn-backrefs report of an archive reference GNU ld would not
+// resolve: "backward reference detected") the user's original
 // command runs in its place (exec: its output, exit status or death by signal
 // are the result), and the log says that lld rejected the link. Every other
 // command is exec'ed directly.

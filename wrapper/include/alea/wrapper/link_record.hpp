@@ -56,13 +56,34 @@ enum class InputKind {
 // `target` receives class, byte order, OS ABI, machine and flags.
 InputKind inspectInput(std::string_view bytes, ElfTarget *target = nullptr);
 
+// Up to `n` bytes of one file at `offset` (fewer at its end; nothing past it).
+using ByteReader = std::function<std::optional<std::string>(std::uint64_t offset, std::size_t n)>;
+
 // Where the data of the first real member of a (non-thin) ar archive starts:
 // the symbol and name tables ("/", "//", "/SYM64/", "__.SYMDEF*") are skipped,
-// and a BSD long name ("#1/<n>") is stepped over. `readAt(offset, n)` returns
-// the archive's bytes at `offset`, or nothing past its end.
-std::optional<std::uint64_t> firstArchiveMember(
-    const std::function<std::optional<std::string>(std::uint64_t, std::size_t)> &readAt,
-    int maxMembers = 4);
+// and a BSD long name ("#1/<n>") is stepped over. `readAt` reads the archive.
+std::optional<std::uint64_t> firstArchiveMember(const ByteReader &readAt, int maxMembers = 4);
+
+// Calls visit(offset of the member's data) for every real member of a
+// (non-thin) ar archive in order, tables skipped as above, until visit
+// returns false. Returns false if the archive is malformed.
+bool forEachArchiveMember(const ByteReader &readAt,
+                          const std::function<bool(std::uint64_t)> &visit);
+
+// What an ELF relocatable object says about the stack. GNU ld makes the
+// output's stack executable when an input object has no .note.GNU-stack
+// (binutils 2.40 warns: "missing .note.GNU-stack section implies executable
+// stack") or one with SHF_EXECINSTR; lld ignores the note and never does.
+enum class StackNote {
+  Present,    // .note.GNU-stack, not executable
+  Missing,    // no .note.GNU-stack
+  Executable, // .note.GNU-stack with SHF_EXECINSTR
+  Unknown,    // not an ELF relocatable object, or its sections cannot be read
+};
+
+// Reads the section headers and their names (`readAt` reads the object,
+// which may be an archive member: offsets are relative to its start).
+StackNote stackNoteOf(const ByteReader &readAt);
 
 // The descriptor text, factors in the order given.
 std::string linkNoteText(std::uint64_t seed, const std::vector<std::string> &factors,
