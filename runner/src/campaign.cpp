@@ -380,6 +380,8 @@ struct Run {
     IterationStream stream(bench.measure);
     req.sink = &stream;
     req.stdoutLimit = 0;
+    req.watchLeftovers = true;
+    req.killLeftovers = cfg.killLeftovers;
     rec.envPadding = req.envPadBytes;
     for (const auto &e : req.env)
       if (e.rfind("ALEA_", 0) == 0 ||
@@ -405,6 +407,14 @@ struct Run {
     rec.sysSeconds = out.sysSeconds;
     rec.maxRssKib = out.maxRssKiB;
     rec.stderrTail = out.stderrTail;
+    if (!r.leftovers.empty()) {
+      std::string list;
+      for (const auto &p : r.leftovers)
+        list += (list.empty() ? "" : ", ") + p;
+      rec.leftovers = (r.leftoversKilled ? "killed " : "left running ") + list;
+      progress.message(bench.name + " on " + sys.name + " left processes running after it "
+                       "ended: " + rec.leftovers);
+    }
     if (r.spawnFailed) {
       rec.status = "spawn";
       rec.error = r.spawnError;

@@ -5,8 +5,12 @@
 // request, CPU pinning, a timeout that kills the process group.
 #include "alea/runner/executor.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
+#include <dirent.h>
+#include <optional>
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
@@ -154,6 +158,75 @@ struct ChildSetup {
   ::_exit(127); // not reached: die() exits
 }
 
+// What /proc/<pid>/stat says of a process: its state, its start time (clock
+// ticks after boot) and its name; nullopt when it is gone.
+struct ProcStat {
+  char state = '?';
+  unsigned long long startTime = 0;
+  std::string name;
+};
+
+std::optional<ProcStat> procStat(pid_t pid) {
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
+  int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return std::nullopt;
+  char buf[1024];
+  ssize_t n = ::read(fd, buf, sizeof buf - 1);
+  ::close(fd);
+  if (n <= 0)
+    return std::nullopt;
+  std::string text(buf, static_cast<std::size_t>(n));
+  // "pid (name) state ppid ..." where the name may hold spaces and ')'.
+  auto open = text.find('('), close = text.rfind(')');
+  if (open == std::string::npos || close == std::string::npos || close + 2 >= text.size())
+    return std::nullopt;
+  ProcStat st;
+  st.name = text.substr(open + 1, close - open - 1);
+  st.state = text[close + 2];
+  // Field 22 (starttime) is the 20th after the state (field 3).
+  std::size_t at = close + 2;
+  for (int field = 3; field < 22 && at != std::string::npos; ++field)
+    at = text.find(' ', at + 1);
+  if (at == std::string::npos)
+    return std::nullopt;
+  st.startTime = std::strtoull(text.c_str() + at + 1, nullptr, 10);
+  return st;
+}
+
+// This process's children: what every thread's /proc/self/task/<tid>/children
+// lists (an orphan is reparented to one thread of its subreaper).
+std::vector<pid_t> ownChildren() {
+  std::vector<pid_t> out;
+  DIR *tasks = ::opendir("/proc/self/task");
+  if (!tasks)
+    return out;
+  while (dirent *t = ::readdir(tasks)) {
+    if (t->d_name[0] == '.')
+      continue;
+    std::string path = std::string("/proc/self/task/") + t->d_name + "/children";
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+      continue;
+    std::string text;
+    char buf[4096];
+    for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;)
+      text.append(buf, static_cast<std::size_t>(n));
+    ::close(fd);
+    for (const char *p = text.c_str(); *p;) {
+      char *end = nullptr;
+      long pid = std::strtol(p, &end, 10);
+      if (end == p)
+        break;
+      out.push_back(static_cast<pid_t>(pid));
+      p = end;
+    }
+  }
+  ::closedir(tasks);
+  return out;
+}
+
 // /dev/null, opened once per process (close-on-exec; the children get it
 // through dup2), for stdin and for an output nobody reads.
 int devNull() {
@@ -240,6 +313,14 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
                    &failStep,
                    &failErrno};
 
+  // While the child runs, orphans of its tree are reparented to us (not to
+  // init), so that the ones still running after it can be found.
+  int wasSubreaper = 0;
+  if (req.watchLeftovers) {
+    ::prctl(PR_GET_CHILD_SUBREAPER, &wasSubreaper);
+    ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+  }
+
   auto start = std::chrono::steady_clock::now();
   // vfork: the child shares our memory until execve (no page-table copy, as
   // posix_spawn does); it runs childExec, which only makes system calls.
@@ -254,6 +335,11 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
   errW.reset();
   recW.reset();
   inFd.reset();
+  // The child's start time: a leftover started no earlier.
+  unsigned long long childStart = 0;
+  if (req.watchLeftovers)
+    if (auto st = procStat(pid))
+      childStart = st->startTime;
 
   int pidFd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
   const auto deadline =
@@ -352,6 +438,11 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
     reap(0);
   if (pidFd >= 0)
     ::close(pidFd);
+  if (req.watchLeftovers) {
+    result.leftovers = collectLeftovers(childStart, req.killLeftovers);
+    result.leftoversKilled = req.killLeftovers && !result.leftovers.empty();
+    ::prctl(PR_SET_CHILD_SUBREAPER, wasSubreaper);
+  }
 
   trimTail(result.output.stdoutText, req.stdoutLimit);
   trimTail(result.output.stderrTail, req.stderrTail);
@@ -376,6 +467,50 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
   if (result.output.timedOut)
     result.output.signal = 0;
   return result;
+}
+
+std::vector<std::string> LocalExecutor::collectLeftovers(unsigned long long childStart, bool kill) {
+  // The common case, no child at all, costs one system call.
+  siginfo_t info{};
+  if (::waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) != 0 && errno == ECHILD) {
+    kept_.clear();
+    return {};
+  }
+  std::vector<std::string> found;
+  std::vector<pid_t> seen;
+  // Killing a leftover orphans its own children, which come to us in turn:
+  // rounds until none is left (bounded, against a fork bomb).
+  for (int round = 0; round < 64; ++round) {
+    bool killedAny = false;
+    for (pid_t c : ownChildren()) {
+      auto st = procStat(c);
+      if (!st)
+        continue;
+      if (st->state == 'Z') { // ended on its own: reap it, nothing runs
+        ::waitpid(c, nullptr, WNOHANG);
+        std::erase(kept_, c);
+        continue;
+      }
+      if (st->startTime < childStart || std::count(kept_.begin(), kept_.end(), c))
+        continue; // not of this execution, or a leftover already reported
+      if (std::find(seen.begin(), seen.end(), c) == seen.end()) {
+        seen.push_back(c);
+        found.push_back("pid " + std::to_string(c) + " (" + st->name + ")");
+      }
+      if (!kill) {
+        kept_.push_back(c);
+        continue;
+      }
+      if (::getpgid(c) == c)
+        ::kill(-c, SIGKILL); // its process group, if it leads one (setsid does)
+      ::kill(c, SIGKILL);
+      ::waitpid(c, nullptr, 0);
+      killedAny = true;
+    }
+    if (!killedAny)
+      break;
+  }
+  return found;
 }
 
 } // namespace alea::runner

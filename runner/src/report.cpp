@@ -139,6 +139,15 @@ CampaignReport buildCampaignReport(const CampaignData &data,
                            g.benchmark + " on " + g.system + ": " + g.cause);
   }
 
+  // --- processes left running by benchmarks (daemons out of the group) ---
+  for (const auto &l : data.leftovers)
+    r.warnings.push_back(
+        "left running: " + plural(l.count, "execution") + " of " + l.benchmark + " on " +
+        l.system + " left processes running after they ended (first: " + l.example + ")" +
+        (l.kept ? "; they were kept (leftovers = \"keep\") and share the machine with the "
+                  "executions after them"
+                : "; alea killed them"));
+
   // --- builds: failures and identical layouts ---
   {
     std::map<std::pair<std::string, std::string>, std::vector<int>> same;

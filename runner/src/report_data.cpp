@@ -130,6 +130,21 @@ Expected<CampaignData> loadCampaignData(Store &store) {
     if (!st.ok())
       return Error{"store '" + d.storePath + "': " + store.lastError()};
   }
+  if (store.version() >= 3) { // stores before migration 3 have no leftovers column
+    Statement st(db, "SELECT s.name, b.name, count(*), min(e.leftovers), "
+                     "max(e.leftovers LIKE 'left running%') "
+                     "FROM execution e JOIN plan p ON p.position = e.plan_position "
+                     "JOIN system s ON s.id = p.system_id "
+                     "JOIN benchmark b ON b.id = e.benchmark_id "
+                     "WHERE e.leftovers IS NOT NULL GROUP BY s.id, b.id "
+                     "ORDER BY b.position, s.position");
+    while (st.step())
+      d.leftovers.push_back({st.columnText(0), st.columnText(1),
+                             static_cast<int>(st.columnInt(2)), st.columnText(3),
+                             st.columnInt(4) != 0});
+    if (!st.ok())
+      return Error{"store '" + d.storePath + "': " + store.lastError()};
+  }
   {
     Statement st(
         db,

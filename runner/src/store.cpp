@@ -185,6 +185,10 @@ CREATE TABLE measurement(
 CREATE INDEX execution_by_build ON execution(build_id, benchmark_id);
 CREATE INDEX build_by_system ON build(system_id);
 )sql",
+    // 3: the processes an execution left running (killed or not), NULL: none.
+    R"sql(
+ALTER TABLE execution ADD COLUMN leftovers TEXT;
+)sql",
 };
 constexpr int kMigrationCount = sizeof(kMigrations) / sizeof(kMigrations[0]);
 static_assert(kMigrationCount == kStoreVersion);
@@ -352,7 +356,8 @@ struct Store::HotStatements {
         insertExecution(db, "INSERT INTO execution(plan_position,build_id,benchmark_id,"
                             "execution_index,env_padding,environment,status,exit_code,signal,"
                             "wall_seconds,user_seconds,sys_seconds,max_rss_kib,stderr_tail,"
-                            "error,machine_id) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
+                            "error,machine_id,leftovers) "
+                            "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
         insertMeasurement(db, "INSERT INTO measurement(execution_id,iteration,value,unit,"
                               "warmup) VALUES(?,?,?,?,?)") {}
   bool valid() const {
@@ -662,6 +667,10 @@ Status Store::recordExecution(const ExecutionRecord &e,
     st.bind(16, e.machineId);
   else
     st.bindNull(16);
+  if (!e.leftovers.empty())
+    st.bind(17, e.leftovers);
+  else
+    st.bindNull(17);
   st.step();
   bool inserted = st.ok();
   std::string insertError = inserted ? std::string() : lastError();

@@ -244,3 +244,69 @@ TEST(LocalExecutor, KeepsTheTailOfALongStdout) {
   EXPECT_EQ(r.output.stdoutText.size(), 1000u);
   EXPECT_EQ(r.output.stdoutText.substr(r.output.stdoutText.size() - 10), "line29999\n");
 }
+
+namespace {
+
+// A benchmark that starts a daemon (its own session, so the end-of-run kill
+// of the benchmark's process group does not reach it), writes the daemon's
+// pid to `pidFile` and exits at once.
+ExecutionRequest daemonizing(const std::string &pidFile) {
+  auto r = shell("setsid sh -c 'exec sleep 1000' </dev/null >/dev/null 2>&1 & echo $! > " +
+                 pidFile + "; exit 0");
+  r.watchLeftovers = true;
+  return r;
+}
+
+pid_t readPid(const std::string &file) {
+  std::ifstream in(file);
+  long pid = 0;
+  in >> pid;
+  return static_cast<pid_t>(pid);
+}
+
+} // namespace
+
+TEST(LocalExecutor, ADaemonLeftRunningIsFoundAndKilled) {
+  test::TempDir dir;
+  LocalExecutor ex;
+  auto r = ex.run(daemonizing(dir.file("pid")));
+  ASSERT_FALSE(r.spawnFailed) << r.spawnError;
+  EXPECT_EQ(r.output.exitCode, 0);
+  pid_t daemon = readPid(dir.file("pid"));
+  ASSERT_GT(daemon, 0);
+  ASSERT_EQ(r.leftovers.size(), 1u);
+  EXPECT_EQ(r.leftovers[0].rfind("pid " + std::to_string(daemon) + " (", 0), 0u) << r.leftovers[0];
+  EXPECT_TRUE(r.leftoversKilled);
+  // Killed and reaped by the executor: the pid no longer exists.
+  EXPECT_EQ(::kill(daemon, 0), -1);
+  EXPECT_EQ(errno, ESRCH);
+}
+
+TEST(LocalExecutor, ADaemonLeftRunningIsReportedAndKeptOnRequest) {
+  test::TempDir dir;
+  LocalExecutor ex;
+  auto req = daemonizing(dir.file("pid"));
+  req.killLeftovers = false;
+  auto r = ex.run(req);
+  pid_t daemon = readPid(dir.file("pid"));
+  ASSERT_GT(daemon, 0);
+  ASSERT_EQ(r.leftovers.size(), 1u);
+  EXPECT_FALSE(r.leftoversKilled);
+  EXPECT_EQ(::kill(daemon, 0), 0) << "still running";
+  // Reported once: the next execution does not count it again.
+  auto again = shell("exit 0");
+  again.watchLeftovers = true;
+  auto clean = ex.run(again);
+  EXPECT_TRUE(clean.leftovers.empty());
+  ::kill(daemon, SIGKILL);
+  ::waitpid(daemon, nullptr, 0); // this process is its parent now (the subreaper)
+}
+
+TEST(LocalExecutor, AnOrdinaryProgramLeavesNothing) {
+  LocalExecutor ex;
+  auto req = shell("sleep 0 & wait; echo done");
+  req.watchLeftovers = true;
+  auto r = ex.run(req);
+  EXPECT_EQ(r.output.stdoutText, "done\n");
+  EXPECT_TRUE(r.leftovers.empty());
+}

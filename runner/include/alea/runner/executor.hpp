@@ -33,6 +33,14 @@ struct ExecutionRequest {
   bool captureStdout = true; // false: stdout goes to /dev/null (as hyperfine -N's default)
   std::size_t stdoutLimit = std::size_t{16} << 20; // keep the last N bytes
   std::size_t stderrTail = 4096;
+  // Processes the child leaves running after it ended, outside its process
+  // group (a daemon: setsid, double fork), are looked for once it has been
+  // reaped: this process is their subreaper (PR_SET_CHILD_SUBREAPER) while
+  // the child runs, so every orphan of the child's tree becomes its child.
+  // They are reported in ExecutionResult::leftovers and, with
+  // killLeftovers, killed (SIGKILL, with their process group).
+  bool watchLeftovers = false;
+  bool killLeftovers = true;
   // Receives every byte of stdout (when captured), stderr and the records pipe
   // as it is read, whatever the limits above keep (an IterationStream); with
   // a sink the records are not kept in the result.
@@ -47,6 +55,9 @@ struct ExecutionResult {
   bool spawnFailed = false; // nothing ran: bad command, missing directory...
   std::string spawnError;
   bool cancelled = false; // interrupted by the user: not a measurement
+  // "pid 123 (name)" of each process the child left running (watchLeftovers).
+  std::vector<std::string> leftovers;
+  bool leftoversKilled = false;
 };
 
 class Executor {
@@ -58,6 +69,10 @@ public:
 class LocalExecutor final : public Executor {
 public:
   ExecutionResult run(const ExecutionRequest &request) override;
+
+private:
+  std::vector<std::string> collectLeftovers(unsigned long long childStart, bool kill);
+  std::vector<int> kept_; // leftovers left running (reaped once they end)
 };
 
 // Answers every request with `respond(request)` and remembers the requests.

@@ -42,6 +42,14 @@ struct FailedExecution {
   std::string stderrTail;
 };
 
+// Executions of one benchmark on one system that left processes running.
+struct LeftoverGroup {
+  std::string system, benchmark;
+  int count = 0;       // executions
+  std::string example; // the first one's record ("killed pid 12 (x)", ...)
+  bool kept = false;   // some were left running (leftovers = "keep")
+};
+
 struct BuildInfo {
   std::string system;
   int buildIndex = 0;
@@ -76,6 +84,7 @@ struct CampaignData {
   std::int64_t executed = 0; // executions recorded (ok or failed)
   std::vector<MeasurementPoint> measurements;
   std::vector<FailedExecution> failures;
+  std::vector<LeftoverGroup> leftovers;
   std::vector<BuildInfo> builds;
   std::vector<std::string> machineChanges; // "<time>: <what changed>"
   double meanExecutionSeconds = 0;         // wall time of ok executions

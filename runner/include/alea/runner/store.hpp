@@ -26,7 +26,7 @@ struct sqlite3_stmt;
 namespace alea::runner {
 
 // The schema this alea writes, and the oldest schema it can still read/write.
-inline constexpr int kStoreVersion = 2;
+inline constexpr int kStoreVersion = 3;
 inline constexpr int kStoreCompatibleVersion = 1;
 
 // A prepared statement; finalized in the destructor. bind* are 1-based.
@@ -123,6 +123,9 @@ struct ExecutionRecord {
   std::string stderrTail;
   std::string error;
   std::int64_t machineId = 0;
+  // Processes left running after the execution ended: "killed pid 12 (x), ..."
+  // or "left running pid 12 (x), ..."; "" = none.
+  std::string leftovers;
 };
 
 struct MeasurementRecord {
