@@ -89,10 +89,9 @@ int runRun(const RunOptions &opts) {
                    alea::runner::storePath(ro.dir));
   auto outcome = alea::runner::runCampaign(*config, ro, executor, progress);
   if (!outcome)
-    throw alea::cli::Error(outcome.error(),
-                           outcome.errorKind() == alea::runner::ErrorKind::Busy
-                               ? alea::cli::kExitBusy
-                               : alea::cli::kExitError);
+    throw alea::cli::Error(outcome.error(), outcome.errorKind() == alea::runner::ErrorKind::Busy
+                                                ? alea::cli::kExitBusy
+                                                : alea::cli::kExitError);
   const auto &s = outcome->summary;
   std::fprintf(stderr,
                "alea: %lld of %lld executions recorded (%lld failed), %lld measurements, "

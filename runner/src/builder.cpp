@@ -258,8 +258,8 @@ BuildRecord runBuild(Executor &executor, const BuildRequest &req) {
   for (const auto &a : req.system->artifacts)
     if (!fs::is_regular_file(fs::path(dir) / a, ec)) {
       rec.status = "failed";
-      rec.logTail = tail(log, 4096) + (log.empty() ? "" : "\n") + "artifact '" + a +
-                    "' was not produced";
+      rec.logTail =
+          tail(log, 4096) + (log.empty() ? "" : "\n") + "artifact '" + a + "' was not produced";
       return rec;
     }
   for (const auto &a : req.system->artifacts) {

@@ -412,8 +412,10 @@ struct Run {
       for (const auto &p : r.leftovers)
         list += (list.empty() ? "" : ", ") + p;
       rec.leftovers = (r.leftoversKilled ? "killed " : "left running ") + list;
-      progress.message(bench.name + " on " + sys.name + " left processes running after it "
-                       "ended: " + rec.leftovers);
+      progress.message(bench.name + " on " + sys.name +
+                       " left processes running after it "
+                       "ended: " +
+                       rec.leftovers);
     }
     if (r.spawnFailed) {
       rec.status = "spawn";

@@ -107,9 +107,10 @@ public:
     std::map<std::string, std::string> env;
     for (auto &&[k, v] : *n.as_table()) {
       env[std::string(k.str())] = getString(v, what + "." + std::string(k.str()));
-      envSpans_.push_back({std::string(k.str()), at(v),
-                           {static_cast<int>(v.source().end.line),
-                            static_cast<int>(v.source().end.column)}});
+      envSpans_.push_back(
+          {std::string(k.str()),
+           at(v),
+           {static_cast<int>(v.source().end.line), static_cast<int>(v.source().end.column)}});
     }
     return env;
   }

@@ -8,12 +8,12 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <cstdio>
-#include <dirent.h>
-#include <optional>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
+#include <optional>
 #include <poll.h>
 #include <sched.h>
 #include <sys/personality.h>

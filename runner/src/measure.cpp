@@ -332,8 +332,8 @@ void IterationStream::write(OutputChannel channel, std::string_view bytes) {
   case IterationSource::Regex:
     break;
   }
-  if (channel != (spec_.stream == OutputStream::Stdout ? OutputChannel::Stdout
-                                                       : OutputChannel::Stderr))
+  if (channel !=
+      (spec_.stream == OutputStream::Stdout ? OutputChannel::Stdout : OutputChannel::Stderr))
     return;
   // Whole lines are searched as soon as their newline arrives; only the
   // incomplete last line is kept.
@@ -341,8 +341,9 @@ void IterationStream::write(OutputChannel channel, std::string_view bytes) {
     std::size_t nl = bytes.find('\n');
     if (nl == std::string_view::npos) {
       if (line_.size() + bytes.size() > kMaxLineBytes) {
-        error_ = std::string("a line of ") + (spec_.stream == OutputStream::Stdout ? "stdout" : "stderr") +
-                 " at byte " + std::to_string(lineStart_) + " is longer than " +
+        error_ = std::string("a line of ") +
+                 (spec_.stream == OutputStream::Stdout ? "stdout" : "stderr") + " at byte " +
+                 std::to_string(lineStart_) + " is longer than " +
                  std::to_string(kMaxLineBytes >> 20) + " MiB: its iterations cannot be read";
         return;
       }
@@ -371,9 +372,9 @@ void IterationStream::scanLine(std::string_view line) {
     std::string captured = m.size() > 1 ? m[1].str() : m[0].str();
     double v = 0;
     if (!parseDouble(captured, v)) {
-      error_ = "iteration " + std::to_string(values_.size()) + ": \"" + captured +
-               "\" at byte " + std::to_string(lineStart_ + static_cast<std::uint64_t>(m.position(1))) +
-               " of " + streamName + " is not a number";
+      error_ = "iteration " + std::to_string(values_.size()) + ": \"" + captured + "\" at byte " +
+               std::to_string(lineStart_ + static_cast<std::uint64_t>(m.position(1))) + " of " +
+               streamName + " is not a number";
       return;
     }
     v *= spec_.unitScale;
@@ -399,8 +400,9 @@ Extraction IterationStream::finish(const ExecutionOutput &out) {
     return extractNone(spec_, out);
   case IterationSource::Regex:
     if (values_.empty())
-      return {{}, std::string("no iteration matched /") + spec_.regex + "/ in " +
-                      (spec_.stream == OutputStream::Stdout ? "stdout" : "stderr")};
+      return {{},
+              std::string("no iteration matched /") + spec_.regex + "/ in " +
+                  (spec_.stream == OutputStream::Stdout ? "stdout" : "stderr")};
     return {values_, {}};
   case IterationSource::GoogleBenchmarkJson:
     return parseGoogleBenchmarkJson(json_, spec_.gbenchField, spec_.gbenchFilter);
@@ -410,8 +412,7 @@ Extraction IterationStream::finish(const ExecutionOutput &out) {
   return {{}, "unknown iteration source"};
 }
 
-Extraction extractIterations(const MeasureSpec &spec,
-                             const ExecutionOutput &out) {
+Extraction extractIterations(const MeasureSpec &spec, const ExecutionOutput &out) {
   IterationStream stream(spec);
   stream.write(OutputChannel::Stdout, out.stdoutText);
   stream.write(OutputChannel::Stderr, out.stderrTail);
@@ -437,8 +438,7 @@ std::string describeFailure(const ExecutionOutput &out, int expectedExit) {
   return {};
 }
 
-Extraction measureExecution(IterationStream &stream, const ExecutionOutput &out,
-                            int expectedExit) {
+Extraction measureExecution(IterationStream &stream, const ExecutionOutput &out, int expectedExit) {
   if (std::string why = describeFailure(out, expectedExit); !why.empty())
     return {{}, std::move(why)};
   return stream.finish(out);

@@ -5,7 +5,6 @@
 // middle of a write leaves a short tail, reported as "truncated record".
 #include "alea/runner/measure.hpp"
 
-
 namespace alea::runner {
 
 namespace {
@@ -39,9 +38,7 @@ void RecordDecoder::feed(std::string_view bytes) {
   using namespace iter;
   if (!error_.empty())
     return;
-  auto failAt = [&](std::string what) {
-    error_ = what + " at byte " + std::to_string(offset_);
-  };
+  auto failAt = [&](std::string what) { error_ = what + " at byte " + std::to_string(offset_); };
   // Complete the record begun in an earlier chunk, then decode in place.
   std::string joined;
   if (!partial_.empty()) {
@@ -109,8 +106,9 @@ Extraction RecordDecoder::finish() {
   if (!open_.empty())
     return {{}, "iteration " + std::to_string(open_.begin()->first) + " began but never ended"};
   if (values_.empty())
-    return {{}, "no iteration matched: the program wrote no <alea/iter.h> "
-                "record (is ALEA_ITER_FD passed through?)"};
+    return {{},
+            "no iteration matched: the program wrote no <alea/iter.h> "
+            "record (is ALEA_ITER_FD passed through?)"};
   return {values_, {}};
 }
 

@@ -142,8 +142,8 @@ CampaignReport buildCampaignReport(const CampaignData &data,
   // --- processes left running by benchmarks (daemons out of the group) ---
   for (const auto &l : data.leftovers)
     r.warnings.push_back(
-        "left running: " + plural(l.count, "execution") + " of " + l.benchmark + " on " +
-        l.system + " left processes running after they ended (first: " + l.example + ")" +
+        "left running: " + plural(l.count, "execution") + " of " + l.benchmark + " on " + l.system +
+        " left processes running after they ended (first: " + l.example + ")" +
         (l.kept ? "; they were kept (leftovers = \"keep\") and share the machine with the "
                   "executions after them"
                 : "; alea killed them"));

@@ -139,9 +139,8 @@ Expected<CampaignData> loadCampaignData(Store &store) {
                      "WHERE e.leftovers IS NOT NULL GROUP BY s.id, b.id "
                      "ORDER BY b.position, s.position");
     while (st.step())
-      d.leftovers.push_back({st.columnText(0), st.columnText(1),
-                             static_cast<int>(st.columnInt(2)), st.columnText(3),
-                             st.columnInt(4) != 0});
+      d.leftovers.push_back({st.columnText(0), st.columnText(1), static_cast<int>(st.columnInt(2)),
+                             st.columnText(3), st.columnInt(4) != 0});
     if (!st.ok())
       return Error{"store '" + d.storePath + "': " + store.lastError()};
   }

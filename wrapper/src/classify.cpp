@@ -394,8 +394,8 @@ void scanStackNotes(Classification &c, const ClassifyEnv &env) {
         return false;
       });
     } else if (kind == InputKind::ThinArchive) {
-      c.stackUnknown = "thin archive " + in.path +
-                       ": its objects are not inspected for .note.GNU-stack";
+      c.stackUnknown =
+          "thin archive " + in.path + ": its objects are not inspected for .note.GNU-stack";
     }
   }
 }

@@ -396,9 +396,8 @@ Decision decide(const Facts &facts, const std::vector<std::string> &args, const 
     std::string line = head;
     if (!effective.seed) {
       if (facts.chainDepth >= kMaxChainDepth)
-        line += " mode=pass-through reason=\"recursion guard: " +
-                std::to_string(facts.chainDepth) + " alea wrappers deep, ran the plain " +
-                facts.realTool + "\"";
+        line += " mode=pass-through reason=\"recursion guard: " + std::to_string(facts.chainDepth) +
+                " alea wrappers deep, ran the plain " + facts.realTool + "\"";
       else if (facts.recursed)
         line += " mode=pass-through reason=\"recursion guard: under another alea wrapper\"";
       else

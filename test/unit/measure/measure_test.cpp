@@ -581,7 +581,6 @@ TEST(Gbench, ReportedErrorOrBadTimeIsAFailure) {
   EXPECT_NE(ex.error.find("unknown time_unit"), std::string::npos);
 }
 
-
 // --- streaming (IterationStream) -------------------------------------------
 
 // Feeds `text` in pieces of `piece` bytes, as a pipe may deliver it.
@@ -611,8 +610,8 @@ TEST(IterationStream, AnyChunkingGivesTheSameIterations) {
 }
 
 TEST(IterationStream, MatchesWithinEachLineSoAnchorsWorkPerLine) {
-  auto ex = streamed(regexSpec("^([0-9]+) ms$"), OutputChannel::Stdout,
-                     "3 ms\nnot 4 ms\n5 ms\r\n", 2);
+  auto ex =
+      streamed(regexSpec("^([0-9]+) ms$"), OutputChannel::Stdout, "3 ms\nnot 4 ms\n5 ms\r\n", 2);
   ASSERT_TRUE(ex.ok()) << ex.error;
   EXPECT_EQ(ex.values, (std::vector<double>{3, 5}));
 }

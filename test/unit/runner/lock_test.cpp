@@ -21,16 +21,19 @@ TEST(CampaignLock, ASecondHolderIsRefusedAndToldWhoHoldsIt) {
   auto second = CampaignLock::acquire(dir.path());
   ASSERT_FALSE(second.ok());
   EXPECT_EQ(second.errorKind(), ErrorKind::Busy);
-  EXPECT_NE(second.error().find("in use by another alea run (pid " + std::to_string(::getpid()) +
-                                " on "),
-            std::string::npos)
+  EXPECT_NE(
+      second.error().find("in use by another alea run (pid " + std::to_string(::getpid()) + " on "),
+      std::string::npos)
       << second.error();
   EXPECT_NE(second.error().find(", since 20"), std::string::npos) << second.error();
 }
 
 TEST(CampaignLock, IsFreeAgainOnceReleased) {
   test::TempDir dir;
-  { auto first = CampaignLock::acquire(dir.path()); ASSERT_TRUE(first.ok()); }
+  {
+    auto first = CampaignLock::acquire(dir.path());
+    ASSERT_TRUE(first.ok());
+  }
   auto again = CampaignLock::acquire(dir.path());
   EXPECT_TRUE(again.ok()) << again.error();
 }

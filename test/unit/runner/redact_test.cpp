@@ -33,7 +33,8 @@ TEST(Redact, OnlyTheValueOfASecretEntryIsReplaced) {
 TEST(Redact, RedactEnvIsReadFromTheCampaignWithPositionsOnErrors) {
   const std::string tail = "[[system]]\nname = \"a\"\nbuild = [\"true\"]\n"
                            "[[benchmark]]\nname = \"b\"\ncommand = [\"true\"]\n";
-  auto ok = parseCampaignText("[campaign]\nredact_env = [\"INTERNAL_*\", \"X\"]\n" + tail, "c.toml");
+  auto ok =
+      parseCampaignText("[campaign]\nredact_env = [\"INTERNAL_*\", \"X\"]\n" + tail, "c.toml");
   ASSERT_TRUE(ok.ok()) << ok.error();
   EXPECT_EQ(ok->redactEnv, (std::vector<std::string>{"INTERNAL_*", "X"}));
   auto bad = parseCampaignText("[campaign]\nredact_env = [\"A=B\"]\n" + tail, "c.toml");
@@ -76,6 +77,7 @@ TEST(Redact, UnicodeBeforeASecretValueOnTheSameLineIsCountedInCodePoints) {
   ASSERT_TRUE(cfg.ok()) << cfg.error();
   std::string recorded = recordedCampaignText(*cfg);
   EXPECT_EQ(recorded.find("s3cr3t"), std::string::npos) << recorded;
-  EXPECT_NE(recorded.find("env = { \"ÄÖÜ\" = \"ü\", MY_TOKEN = \"<redacted>\" }"), std::string::npos)
+  EXPECT_NE(recorded.find("env = { \"ÄÖÜ\" = \"ü\", MY_TOKEN = \"<redacted>\" }"),
+            std::string::npos)
       << recorded;
 }

@@ -652,18 +652,18 @@ TEST(Classify, ArchiveMemberWithoutStackNoteMakesTheStackUnpredictable) {
   auto c = cc({"b.o", "lib.a", "-o", "p"}, stackFs());
   EXPECT_EQ(c.execStackObject, "");
   EXPECT_NE(c.stackUnknown.find("lib.a"), std::string::npos) << c.stackUnknown;
-  EXPECT_NE(cc({"b.o", "g.a"}, stackFs()).stackUnknown.find("thin archive g.a"),
-            std::string::npos);
+  EXPECT_NE(cc({"b.o", "g.a"}, stackFs()).stackUnknown.find("thin archive g.a"), std::string::npos);
   // An assembler source compiled in the same command: its text decides.
   EXPECT_NE(cc({"a.c", "s.s", "-o", "p"}, stackFs()).stackUnknown.find("s.s"), std::string::npos);
   EXPECT_NE(cc({"b.o", "s.s", "-o", "p"}, stackFs()).stackUnknown.find("s.s"), std::string::npos);
 }
 
 TEST(Classify, UsersOwnStackOptionDecides) {
-  for (std::vector<std::string> z :
-       {std::vector<std::string>{"-Wl,-z,noexecstack"}, {"-Wl,-zexecstack"},
-        {"-Xlinker", "-z", "-Xlinker", "execstack"}, {"-z", "noexecstack"},
-        {"-Wl,-z", "-Wl,execstack"}}) {
+  for (std::vector<std::string> z : {std::vector<std::string>{"-Wl,-z,noexecstack"},
+                                     {"-Wl,-zexecstack"},
+                                     {"-Xlinker", "-z", "-Xlinker", "execstack"},
+                                     {"-z", "noexecstack"},
+                                     {"-Wl,-z", "-Wl,execstack"}}) {
     std::vector<std::string> args = {"a.o", "lib.a", "-o", "p"};
     args.insert(args.end(), z.begin(), z.end());
     auto c = cc(args, stackFs());

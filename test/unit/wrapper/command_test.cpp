@@ -432,10 +432,9 @@ TEST(Plan, LtoLinkPicksLldForThePluginEvenWithoutSectionOrder) {
   auto c = make(Mode::Link, {0});
   c.lto = "-flto=thin";
   auto p = planCommand(Tool::Cc, {"a.o", "-flto=thin"}, c, seeded(7, f), "/cc", "/p.so");
-  EXPECT_EQ(p.argv,
-            (std::vector<std::string>{"/cc", "-fuse-ld=lld", "-Wl,--undefined-version",
-                                      "-Wl,--warn-backrefs", "-Wl,--load-pass-plugin=/p.so", "a.o",
-                                      "-flto=thin"}));
+  EXPECT_EQ(p.argv, (std::vector<std::string>{"/cc", "-fuse-ld=lld", "-Wl,--undefined-version",
+                                              "-Wl,--warn-backrefs", "-Wl,--load-pass-plugin=/p.so",
+                                              "a.o", "-flto=thin"}));
 }
 
 TEST(Plan, LtoLinkWithAnotherLinkerSaysThePluginIsNotLoaded) {

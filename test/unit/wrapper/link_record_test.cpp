@@ -327,10 +327,9 @@ std::string withStackNote(std::string obj, bool remove, bool executable) {
 } // namespace
 
 TEST(StackNote, PresentMissingOrExecutableInEveryClassAndByteOrder) {
-  for (const ElfTarget &t : {target(ELFCLASS64, ELFDATA2LSB, X86_64),
-                             target(ELFCLASS32, ELFDATA2LSB, I386),
-                             target(ELFCLASS64, ELFDATA2MSB, PPC64),
-                             target(ELFCLASS32, ELFDATA2MSB, MIPS)}) {
+  for (const ElfTarget &t :
+       {target(ELFCLASS64, ELFDATA2LSB, X86_64), target(ELFCLASS32, ELFDATA2LSB, I386),
+        target(ELFCLASS64, ELFDATA2MSB, PPC64), target(ELFCLASS32, ELFDATA2MSB, MIPS)}) {
     const std::string obj = writeLinkRecordObject(t, "x");
     EXPECT_EQ(stackNoteOf(readerOf(obj)), StackNote::Present);
     EXPECT_EQ(stackNoteOf(readerOf(withStackNote(obj, true, false))), StackNote::Missing);

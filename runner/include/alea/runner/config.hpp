@@ -96,7 +96,7 @@ struct CampaignConfig {
   // End the processes an execution leaves running (daemons that escaped its
   // process group); false: only report them.
   bool killLeftovers = true;
-  double timeoutSeconds = 300;   // per execution
+  double timeoutSeconds = 300; // per execution
   double buildTimeoutSeconds = 3600;
   LevelCount builds{false, 3}, executions{false, 3}, iterations{false, 1};
   LevelCount warmup{false, 0};

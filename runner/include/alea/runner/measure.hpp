@@ -137,7 +137,7 @@ public:
   Extraction finish();
 
 private:
-  std::string partial_;                      // the bytes of an incomplete record
+  std::string partial_;                         // the bytes of an incomplete record
   std::map<std::uint64_t, std::uint64_t> open_; // iteration index -> begin ns
   std::vector<double> values_;
   std::uint64_t offset_ = 0; // bytes decoded so far
@@ -172,9 +172,9 @@ private:
 
   MeasureSpec spec_;
   std::optional<std::regex> regex_;
-  std::string line_;           // the incomplete last line (regex source)
+  std::string line_;            // the incomplete last line (regex source)
   std::uint64_t lineStart_ = 0; // byte offset of line_ in the stream
-  std::string json_;           // stdout (gbench source)
+  std::string json_;            // stdout (gbench source)
   RecordDecoder records_;
   std::vector<double> values_;
   std::string error_;

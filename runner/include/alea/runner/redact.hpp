@@ -17,9 +17,9 @@ namespace alea::runner {
 
 inline constexpr const char *kRedactedValue = "<redacted>";
 
-inline constexpr const char *kSecretNamePatterns[] = {
-    "*TOKEN*", "*SECRET*", "*PASSWORD*", "*PASSWD*", "*_KEY",
-    "*CREDENTIAL*", "AWS_*", "SSH_AUTH_SOCK"};
+inline constexpr const char *kSecretNamePatterns[] = {"*TOKEN*",  "*SECRET*",     "*PASSWORD*",
+                                                      "*PASSWD*", "*_KEY",        "*CREDENTIAL*",
+                                                      "AWS_*",    "SSH_AUTH_SOCK"};
 
 // Whether the variable NAME is recorded redacted (defaults plus `extra`).
 bool looksSecret(std::string_view name, const std::vector<std::string> &extra);
