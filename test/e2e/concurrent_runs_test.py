@@ -14,7 +14,8 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-import time
+
+from e2e_common import alea, check, finish, run, wait_for_file, write
 
 PROGRAM = r"""
 #include <stdio.h>
@@ -51,41 +52,21 @@ name = "gated"
 shell = "touch {source_dir}/started; while [ ! -e {source_dir}/go ]; do sleep 0.01; done; {artifact:p}"
 """
 
-FAILURES = []
 
-
-def check(cond, msg):
-    if not cond:
-        FAILURES.append(msg)
-        print("FAIL:", msg)
-
-
-def wait_for(path, proc):
-    """Waits (without a deadline of its own: CTest's timeout bounds it) until
-    `path` exists, failing at once if `proc` ended first."""
-    while not os.path.exists(path):
-        if proc.poll() is not None:
-            print("FAIL: run A ended before its first execution:", proc.stderr.read())
-            sys.exit(1)
-        time.sleep(0.01)
 
 
 def main():
-    alea = os.path.join(sys.argv[1], "bin", "alea")
+    exe = alea(sys.argv[1])
     with tempfile.TemporaryDirectory(prefix="alea-concurrent-") as tmp:
-        with open(os.path.join(tmp, "p.c"), "w") as f:
-            f.write(PROGRAM)
-        campaign = os.path.join(tmp, "c.toml")
-        with open(campaign, "w") as f:
-            f.write(CAMPAIGN)
+        write(os.path.join(tmp, "p.c"), PROGRAM)
+        campaign = write(os.path.join(tmp, "c.toml"), CAMPAIGN)
         out = os.path.join(tmp, "camp")
-        a = subprocess.Popen([alea, "run", campaign, "--dir", out, "--no-report"],
+        a = subprocess.Popen([exe, "run", campaign, "--dir", out, "--no-report"],
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        wait_for(os.path.join(tmp, "started"), a)
+        wait_for_file(os.path.join(tmp, "started"), a)
         builds_before = sorted(os.listdir(os.path.join(out, "builds", "a")))
 
-        b = subprocess.run([alea, "run", campaign, "--dir", out, "--no-report"],
-                           capture_output=True, text=True, timeout=120)
+        b = run([exe, "run", campaign, "--dir", out, "--no-report"])
         check(b.returncode == 4, f"second run: exit {b.returncode}, expected 4: {b.stderr}")
         lines = b.stderr.strip().split("\n")
         holder = f"is in use by another alea run (pid {a.pid} on "
@@ -96,9 +77,9 @@ def main():
               "the second run touched the first run's build directories")
 
         # Readers work beside the running campaign.
-        r = subprocess.run([alea, "report", out], capture_output=True, text=True, timeout=120)
+        r = run([exe, "report", out])
         check(r.returncode == 0, f"report beside a running campaign: {r.returncode} {r.stderr}")
-        r = subprocess.run([alea, "export", out], capture_output=True, text=True, timeout=120)
+        r = run([exe, "export", out])
         check(r.returncode == 0, f"export beside a running campaign: {r.returncode} {r.stderr}")
 
         open(os.path.join(tmp, "go"), "w").close()
@@ -120,13 +101,10 @@ def main():
         check(not aside, f"build directories moved aside: {aside}")
 
         # Once A is done, the directory is free again (nothing left to do).
-        r = subprocess.run([alea, "run", campaign, "--dir", out, "--no-report"],
-                           capture_output=True, text=True, timeout=120)
+        r = run([exe, "run", campaign, "--dir", out, "--no-report"])
         check(r.returncode == 0 and "12 of 12 executions recorded" in r.stderr,
               f"run after the first finished: {r.returncode} {r.stderr}")
-    if FAILURES:
-        sys.exit(1)
-    print("ok: the second run was refused (exit 4, holder named), report/export worked "
+    finish("the second run was refused (exit 4, holder named), report/export worked "
           "beside the running campaign, 12 executions and 24 measurements exactly once")
 
 

@@ -24,6 +24,8 @@ import subprocess
 import sys
 import tempfile
 
+from e2e_common import alea, check, finish, write
+
 CAMPAIGN = """
 [levels]
 builds = 2
@@ -37,14 +39,6 @@ artifacts = ["p", "blob"]
 name = "b"
 command = ["{{artifact:p}}"]
 """
-
-FAILURES = []
-
-
-def check(cond, msg):
-    if not cond:
-        FAILURES.append(msg)
-        print("FAIL:", msg)
 
 
 def namespaces_work():
@@ -61,11 +55,9 @@ def build_rows(db):
 
 
 def main():
-    alea = os.path.join(sys.argv[1], "bin", "alea")
+    exe = alea(sys.argv[1])
     with tempfile.TemporaryDirectory(prefix="alea-diskfull-") as tmp:
-        prog = os.path.join(tmp, "p")
-        with open(prog, "w") as f:
-            f.write("#!/bin/sh\nexit 0\n")
+        prog = write(os.path.join(tmp, "p"), "#!/bin/sh\nexit 0\n")
         os.chmod(prog, 0o755)
         if namespaces_work():
             how = "ENOSPC on a 14 MiB tmpfs"
@@ -73,20 +65,18 @@ def main():
             os.mkdir(disk)
             camp = os.path.join(disk, "camp")
             build = f"cp {prog} p; head -c 2097152 /dev/urandom > blob"
-            toml = os.path.join(tmp, "c.toml")
-            with open(toml, "w") as f:
-                f.write(CAMPAIGN.format(build=build))
+            toml = write(os.path.join(tmp, "c.toml"), CAMPAIGN.format(build=build))
             script = f"""
 set -u
 mount -t tmpfs -o size=14m alea-test {disk}
 head -c 11010048 /dev/zero > {disk}/filler
-{alea} run {toml} --dir {camp} --no-report 2> {tmp}/first.err
+{exe} run {toml} --dir {camp} --no-report 2> {tmp}/first.err
 echo "first=$?"
 ls {camp}/objects > {tmp}/objects.txt 2>/dev/null
 cp {camp}/campaign.db {tmp}/first.db 2>/dev/null
 cp {camp}/campaign.db-wal {tmp}/first.db-wal 2>/dev/null
 rm {disk}/filler
-{alea} run {toml} --dir {camp} --no-report 2> {tmp}/second.err
+{exe} run {toml} --dir {camp} --no-report 2> {tmp}/second.err
 echo "second=$?"
 cp {camp}/campaign.db {tmp}/second.db
 cp {camp}/campaign.db-wal {tmp}/second.db-wal 2>/dev/null
@@ -104,16 +94,15 @@ true
             big = os.path.join(tmp, "big")
             with open(big, "wb") as f:
                 f.write(os.urandom(2 << 20))
-            toml = os.path.join(tmp, "c.toml")
-            with open(toml, "w") as f:
-                f.write(CAMPAIGN.format(build=f"cp {prog} p; ln -s {big} blob"))
+            toml = write(os.path.join(tmp, "c.toml"),
+                         CAMPAIGN.format(build=f"cp {prog} p; ln -s {big} blob"))
 
             def limited():
                 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
                 resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, 1 << 20))
 
             with open(os.path.join(tmp, "first.err"), "w") as err:
-                first = subprocess.run([alea, "run", toml, "--dir", camp, "--no-report"],
+                first = subprocess.run([exe, "run", toml, "--dir", camp, "--no-report"],
                                        stderr=err, preexec_fn=limited, timeout=240)
             with open(os.path.join(tmp, "objects.txt"), "w") as f:
                 f.write("\n".join(os.listdir(os.path.join(camp, "objects"))))
@@ -122,7 +111,7 @@ true
                 shutil.copy(os.path.join(camp, "campaign.db-wal"),
                             os.path.join(tmp, "first.db-wal"))
             with open(os.path.join(tmp, "second.err"), "w") as err:
-                second = subprocess.run([alea, "run", toml, "--dir", camp, "--no-report"],
+                second = subprocess.run([exe, "run", toml, "--dir", camp, "--no-report"],
                                         stderr=err, timeout=240)
             shutil.copy(os.path.join(camp, "campaign.db"), os.path.join(tmp, "second.db"))
             codes = {"first": str(first.returncode), "second": str(second.returncode)}
@@ -151,9 +140,7 @@ true
         con.close()
         check(builds == [(0, "ok"), (1, "ok")], f"builds after resume: {builds}")
         check(ok == 4, f"{ok} executions ok after resume, expected 4")
-    if FAILURES:
-        sys.exit(1)
-    print(f"ok ({how}): the error names the file, no temporary file is left, nothing is "
+    finish(f"({how}) the error names the file, no temporary file is left, nothing is "
           "recorded for the build, and the resumed campaign retries it and completes")
 
 

@@ -15,13 +15,7 @@ import subprocess
 import sys
 import tempfile
 
-FAILURES = []
-
-
-def check(cond, msg):
-    if not cond:
-        FAILURES.append(msg)
-        print("FAIL:", msg)
+from e2e_common import check, finish
 
 
 # Every build leaves built-<system> next to the campaign file.
@@ -146,10 +140,7 @@ def main():
         check("2 of 2 executions recorded (0 failed)" in r.stderr, f"good campaign: {r.stderr}")
         check(sorted(os.path.basename(p) for p in glob.glob(os.path.join(case_dir, "built-*")))
               == ["built-base", "built-cand"], "good campaign: the builds left no markers")
-    if FAILURES:
-        print(f"{len(FAILURES)} check(s) failed")
-        sys.exit(1)
-    print("ok")
+    finish("every bad campaign file refused before any build, with its file:line:column")
 
 
 if __name__ == "__main__":

@@ -19,21 +19,12 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 
-FAILURES = []
-
-
-def check(cond, msg):
-    if not cond:
-        FAILURES.append(msg)
-        print("FAIL:", msg)
+from e2e_common import alea, check, finish, run, wait_for_file, write
 
 
 def campaign(tmp, name, build, bench):
-    path = os.path.join(tmp, name + ".toml")
-    with open(path, "w") as f:
-        f.write(f"""
+    return write(os.path.join(tmp, name + ".toml"), f"""
 [levels]
 builds = 2
 executions = 2
@@ -46,64 +37,57 @@ artifacts = ["p"]
 name = "b"
 shell = "{bench}"
 """)
-    return path
 
 
-def run(alea, path, tmp, *extra):
-    return subprocess.run([alea, "run", path, "--dir", os.path.join(tmp, os.path.basename(path)
-                                                                    + ".alea"), *extra],
-                          capture_output=True, text=True, timeout=240)
+def run_campaign(exe, path, *extra):
+    return run([exe, "run", path, "--dir", path + ".alea", *extra])
 
 
 def main():
-    alea = os.path.join(sys.argv[1], "bin", "alea")
+    exe = alea(sys.argv[1])
     with tempfile.TemporaryDirectory(prefix="alea-exit-") as tmp:
         ok = campaign(tmp, "ok", "printf '#!/bin/sh\\\\ntrue\\\\n' > p; chmod +x p", "{artifact:p}")
-        r = run(alea, ok, tmp)
+        r = run_campaign(exe, ok)
         check(r.returncode == 0, f"clean campaign: exit {r.returncode}: {r.stderr}")
 
         bad_exec = campaign(tmp, "failing", "printf '#!/bin/sh\\\\nexit 1\\\\n' > p; chmod +x p",
                             "{artifact:p}")
-        r = run(alea, bad_exec, tmp)
+        r = run_campaign(exe, bad_exec)
         check(r.returncode == 3, f"all executions fail: exit {r.returncode}, expected 3")
         check("4 failed" in r.stderr, f"failures not reported: {r.stderr}")
         check("failures (recorded, not used as data)" in r.stdout,
               f"the report is still printed: {r.stdout!r}")
 
         bad_build = campaign(tmp, "nobuild", "exit 2", "{artifact:p}")
-        r = run(alea, bad_build, tmp, "--no-report")
+        r = run_campaign(exe, bad_build, "--no-report")
         check(r.returncode == 3, f"all builds fail: exit {r.returncode}, expected 3: {r.stderr}")
 
         malformed = os.path.join(tmp, "malformed.toml")
-        with open(malformed, "w") as f:
-            f.write("[levels]\nbuilds = -1\n")
-        r = run(alea, malformed, tmp)
+        write(malformed, "[levels]\nbuilds = -1\n")
+        r = run_campaign(exe, malformed)
         check(r.returncode == 1 and r.stderr.startswith("alea: error: "),
               f"malformed file: exit {r.returncode}: {r.stderr}")
 
-        r = subprocess.run([alea, "run", ok, "--no-such-option"], capture_output=True, text=True)
+        r = run([exe, "run", ok, "--no-such-option"])
         check(r.returncode == 2, f"bad option: exit {r.returncode}, expected 2")
-        r = subprocess.run([alea, "run"], capture_output=True, text=True)
+        r = run([exe, "run"])
         check(r.returncode == 2, f"missing argument: exit {r.returncode}, expected 2")
-        r = subprocess.run([alea, "run", ok, "--format", "pdf"], capture_output=True, text=True)
+        r = run([exe, "run", ok, "--format", "pdf"])
         check(r.returncode == 2, f"bad --format: exit {r.returncode}, expected 2")
 
         for sig, expected in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
             started = os.path.join(tmp, f"started-{sig}")
             held = campaign(tmp, f"held{int(sig)}", "printf '#!/bin/sh\\\\ntrue\\\\n' > p; chmod +x p",
                             f"touch {started}; while [ ! -e {tmp}/never ]; do sleep 0.01; done")
-            p = subprocess.Popen([alea, "run", held, "--dir", held + ".alea"],
+            p = subprocess.Popen([exe, "run", held, "--dir", held + ".alea"],
                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-            while not os.path.exists(started) and p.poll() is None:
-                time.sleep(0.01)
+            wait_for_file(started, p)
             p.send_signal(sig)
             _, err = p.communicate(timeout=120)
             check(p.returncode == expected,
                   f"{signal.Signals(sig).name}: exit {p.returncode}, expected {expected}: {err}")
             check("run the same command again to resume" in err, f"no resume hint: {err}")
-    if FAILURES:
-        sys.exit(1)
-    print("ok: exit statuses 0, 1, 2, 3, 130 and 143 as documented")
+    finish("exit statuses 0, 1, 2, 3, 130 and 143 as documented")
 
 
 if __name__ == "__main__":

@@ -10,9 +10,10 @@ stderr, and the timings at the start vanished without a trace.)
 Usage: large_output_test.py BUILD_DIR SOURCE_DIR"""
 import os
 import sqlite3
-import subprocess
 import sys
 import tempfile
+
+from e2e_common import alea, check, finish, run, write
 
 PROGRAM = r"""
 #include <stdio.h>
@@ -69,35 +70,27 @@ command = ["{artifact:big}", "oneline"]
 
 
 def main():
-    alea = os.path.join(sys.argv[1], "bin", "alea")
-    failures = []
     with tempfile.TemporaryDirectory(prefix="alea-bigout-") as tmp:
-        with open(os.path.join(tmp, "big.c"), "w") as f:
-            f.write(PROGRAM)
-        toml = os.path.join(tmp, "c.toml")
-        with open(toml, "w") as f:
-            f.write(CAMPAIGN)
+        write(os.path.join(tmp, "big.c"), PROGRAM)
+        toml = write(os.path.join(tmp, "c.toml"), CAMPAIGN)
         out = os.path.join(tmp, "camp")
-        r = subprocess.run([alea, "run", toml, "--dir", out, "--no-report"],
-                           capture_output=True, text=True, timeout=280)
+        r = run([alea(sys.argv[1]), "run", toml, "--dir", out, "--no-report"])
         # The "oneline" benchmark fails by design: status 3.
-        if r.returncode != 3:
-            failures.append(f"alea run exited {r.returncode}, expected 3: {r.stderr}")
+        check(r.returncode == 3, f"alea run exited {r.returncode}, expected 3: {r.stderr}")
         con = sqlite3.connect(os.path.join(out, "campaign.db"))
         for bench in ("stdout", "stderr"):
             rows = con.execute(
                 "SELECT e.id, e.status, e.error FROM execution e JOIN benchmark b "
                 "ON b.id = e.benchmark_id WHERE b.name = ?", (bench,)).fetchall()
-            if len(rows) != 4 or any(s != "ok" for _, s, _ in rows):
-                failures.append(f"{bench}: executions {rows}")
+            check(len(rows) == 4 and all(s == "ok" for _, s, _ in rows),
+                  f"{bench}: executions {rows}")
             for eid, _, _ in rows:
                 values = con.execute("SELECT iteration, value FROM measurement "
                                      "WHERE execution_id = ? ORDER BY iteration",
                                      (eid,)).fetchall()
                 expected = [(i, (10 + i + 0.25) / 1000) for i in range(7)]
-                if [(i, round(v, 9)) for i, v in values] != expected:
-                    failures.append(f"{bench}: execution {eid} stored {values}, expected "
-                                    f"{expected}")
+                check([(i, round(v, 9)) for i, v in values] == expected,
+                      f"{bench}: execution {eid} stored {values}, expected {expected}")
         rows = con.execute(
             "SELECT e.status, e.error FROM execution e JOIN benchmark b "
             "ON b.id = e.benchmark_id WHERE b.name = 'oneline'").fetchall()
@@ -105,16 +98,11 @@ def main():
             "SELECT count(*) FROM measurement m JOIN execution e ON e.id = m.execution_id "
             "JOIN benchmark b ON b.id = e.benchmark_id WHERE b.name = 'oneline'").fetchone()
         con.close()
-        if len(rows) != 4 or any(s != "iterations" or "is longer than 16 MiB" not in (e or "")
-                                 for s, e in rows):
-            failures.append(f"oneline: expected 4 failures for the long line, got {rows}")
-        if n_measure:
-            failures.append(f"oneline: {n_measure} measurements stored from a failed execution")
-    for f in failures:
-        print("FAIL:", f)
-    if failures:
-        sys.exit(1)
-    print("ok: 7 iterations of every execution kept ahead of 20 MiB of stdout and of stderr; "
+        check(len(rows) == 4 and all(s == "iterations" and "is longer than 16 MiB" in (e or "")
+                                     for s, e in rows),
+              f"oneline: expected 4 failures for the long line, got {rows}")
+        check(n_measure == 0, f"oneline: {n_measure} measurements stored from a failed execution")
+    finish("7 iterations of every execution kept ahead of 20 MiB of stdout and of stderr; "
           "a 17 MiB line is a recorded failure")
 
 

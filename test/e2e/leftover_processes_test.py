@@ -14,9 +14,10 @@ import os
 import random
 import signal
 import sqlite3
-import subprocess
 import sys
 import tempfile
+
+from e2e_common import alea, check, finish, run, write
 
 CAMPAIGN = """
 [campaign]
@@ -57,20 +58,16 @@ def daemons(marker):
 
 
 def main():
-    alea = os.path.join(sys.argv[1], "bin", "alea")
-    failures = []
+    exe = alea(sys.argv[1])
     with tempfile.TemporaryDirectory(prefix="alea-leftover-") as tmp:
         for mode in ("kill", "keep"):
             marker = f"{random.randint(100000, 999999)}.{os.getpid()}"
-            toml = os.path.join(tmp, f"{mode}.toml")
             extra = 'leftovers = "keep"' if mode == "keep" else ""
-            with open(toml, "w") as f:
-                f.write(CAMPAIGN.format(extra=extra, marker=marker))
+            toml = write(os.path.join(tmp, f"{mode}.toml"),
+                         CAMPAIGN.format(extra=extra, marker=marker))
             out = os.path.join(tmp, mode)
-            r = subprocess.run([alea, "run", toml, "--dir", out], capture_output=True,
-                               text=True, timeout=240)
-            if r.returncode != 0:
-                failures.append(f"{mode}: alea run exited {r.returncode}: {r.stderr}")
+            r = run([exe, "run", toml, "--dir", out])
+            check(r.returncode == 0, f"{mode}: alea run exited {r.returncode}: {r.stderr}")
             con = sqlite3.connect(os.path.join(out, "campaign.db"))
             rows = con.execute("SELECT b.name, e.status, e.leftovers FROM execution e "
                                "JOIN benchmark b ON b.id = e.benchmark_id").fetchall()
@@ -78,29 +75,23 @@ def main():
             prefix = "killed pid " if mode == "kill" else "left running pid "
             daemon_rows = [x for x in rows if x[0] == "daemon"]
             clean_rows = [x for x in rows if x[0] == "clean"]
-            if len(daemon_rows) != 4 or not all(s == "ok" and (l or "").startswith(prefix)
-                                                for _, s, l in daemon_rows):
-                failures.append(f"{mode}: executions of 'daemon': {daemon_rows}")
-            if len(clean_rows) != 4 or any(l is not None for _, _, l in clean_rows):
-                failures.append(f"{mode}: 'clean' was blamed for another's daemon: {clean_rows}")
+            check(len(daemon_rows) == 4 and all(s == "ok" and (l or "").startswith(prefix)
+                                                for _, s, l in daemon_rows),
+                  f"{mode}: executions of 'daemon': {daemon_rows}")
+            check(len(clean_rows) == 4 and all(l is None for _, _, l in clean_rows),
+                  f"{mode}: 'clean' was blamed for another's daemon: {clean_rows}")
             warning = "left running: 4 executions of daemon on s left processes running"
-            if warning not in r.stdout:
-                failures.append(f"{mode}: no warning in the report: {r.stdout}")
+            check(warning in r.stdout, f"{mode}: no warning in the report: {r.stdout}")
             alive = daemons(marker)
-            if mode == "kill" and alive:
-                failures.append(f"kill: daemons still running after the campaign: {alive}")
-            if mode == "keep":
-                if len(alive) != 4:
-                    failures.append(f"keep: expected the 4 daemons to run on, found {alive}")
-                if "were kept" not in r.stdout:
-                    failures.append(f"keep: the report does not say they were kept: {r.stdout}")
+            if mode == "kill":
+                check(not alive, f"kill: daemons still running after the campaign: {alive}")
+            else:
+                check(len(alive) == 4, f"keep: expected the 4 daemons to run on, found {alive}")
+                check("were kept" in r.stdout,
+                      f"keep: the report does not say they were kept: {r.stdout}")
                 for pid in alive:
                     os.kill(pid, signal.SIGKILL)
-    for f in failures:
-        print("FAIL:", f)
-    if failures:
-        sys.exit(1)
-    print("ok: every daemon left by a benchmark was recorded with its execution and reported; "
+    finish("every daemon left by a benchmark was recorded with its execution and reported; "
           "killed by default, kept on request")
 
 

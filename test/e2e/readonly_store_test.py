@@ -25,18 +25,9 @@ import subprocess
 import sys
 import tempfile
 
-FAILURES = []
+from e2e_common import check, finish, run
+
 NOBODY = 65534
-
-
-def check(cond, msg):
-    if not cond:
-        FAILURES.append(msg)
-        print("FAIL:", msg)
-
-
-def run(args, **kw):
-    return subprocess.run(args, capture_output=True, text=True, timeout=240, **kw)
 
 
 def drop_root():
@@ -182,10 +173,7 @@ def main():
                 check(side_files(path) == [], f"alea {' '.join(args)}: {side_files(path)}")
             check(not os.path.exists(os.path.join(tmp, "x.csv")), "an output for no store")
 
-    if FAILURES:
-        print(f"{len(FAILURES)} check(s) failed")
-        sys.exit(1)
-    print("ok: readers leave a store unchanged, read it in a read-only directory and next "
+    finish("readers leave a store unchanged, read it in a read-only directory and next "
           "to a live writer, and refuse empty, foreign and missing files in one line")
 
 
