@@ -188,9 +188,14 @@ TEST(ToolVersion, AnswersAreCachedUntilTheToolChanges) {
   EXPECT_EQ(lines(dir.file("calls")), 1) << "the second answer comes from the cache";
   EXPECT_EQ(lines(dir.file("cache/alea/tool-versions")), 1);
 
-  // An upgraded compiler (other size and mtime) is asked again.
+  // An upgraded compiler (other size and mtime) is asked again. The new file
+  // may get the old one's inode and size, and timestamps are coarse (a clock
+  // tick, a second on some file systems): its mtime is set apart here rather
+  // than left to how long the compile took.
+  const auto oldTime = std::filesystem::last_write_time(cc);
   std::filesystem::remove(cc);
   fakeCompiler(dir, "fakecc", "fake clang 2.0 (upgraded)");
+  std::filesystem::last_write_time(cc, oldTime + std::chrono::hours(1));
   EXPECT_EQ(askToolVersion(cc), "fake clang 2.0 (upgraded)");
   EXPECT_EQ(lines(dir.file("calls")), 2);
 }
