@@ -2,6 +2,7 @@
 #include "alea/runner/progress.hpp"
 
 #include <unistd.h>
+#include <utility>
 
 namespace alea::runner {
 
@@ -19,7 +20,8 @@ std::string formatDuration(double s) {
   return buf;
 }
 
-StreamProgress::StreamProgress(std::FILE *out) : out_(out), tty_(::isatty(fileno(out)) != 0) {}
+StreamProgress::StreamProgress(std::FILE *out, ProgressClock now)
+    : out_(out), now_(std::move(now)), tty_(::isatty(fileno(out)) != 0) {}
 
 void StreamProgress::message(const std::string &line) {
   if (barShown_) {
@@ -32,14 +34,14 @@ void StreamProgress::message(const std::string &line) {
 
 void StreamProgress::start(std::int64_t done, std::int64_t total) {
   startDone_ = done;
-  started_ = lastDraw_ = std::chrono::steady_clock::now();
+  started_ = lastDraw_ = now_();
   if (done > 0)
     message("resuming: " + std::to_string(done) + " of " + std::to_string(total) +
             " executions already done");
 }
 
 void StreamProgress::update(std::int64_t done, std::int64_t total, std::int64_t failed) {
-  auto now = std::chrono::steady_clock::now();
+  auto now = now_();
   double elapsed = std::chrono::duration<double>(now - started_).count();
   std::int64_t ranHere = done - startDone_;
   double eta =

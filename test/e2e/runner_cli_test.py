@@ -265,21 +265,28 @@ def main():
 
         # 6. `alea report` on a campaign that is running: it reads one consistent
         # snapshot (every recorded execution with its one measurement) and
-        # does not disturb the run.
+        # does not disturb the run. The last of the 5000 executions waits
+        # forever (each execution counts itself in a file), so the campaign is
+        # still running when the five reports are done, however fast or slow
+        # the machine: no deadline or sleep decides it.
+        count = os.path.join(tmp, "busy.count")
         busy = os.path.join(tmp, "busy.toml")
         with open(busy, "w") as f:
             f.write('[levels]\nbuilds = 1\nexecutions = 5000\n[measure]\nsource = "none"\n'
                     '[[system]]\nname = "t"\nbuild = ["true"]\n'
-                    '[[benchmark]]\nname = "t"\ncommand = ["/bin/true"]\n')
+                    '[[benchmark]]\nname = "t"\n'
+                    f'shell = "echo >> {count}; [ $(wc -l < {count}) -lt 5000 ] || '
+                    'exec sleep infinity"\n')
         bdir = os.path.join(tmp, "busy")
         p = subprocess.Popen([alea, "run", busy, "--dir", bdir, "--no-report"],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # The campaign runs once its first execution has counted itself (the
+        # store is complete by then; while `alea run` is still creating it,
+        # `alea report` can find it locked or empty).
+        while not os.path.exists(count) and p.poll() is None:
+            time.sleep(0.01)
         seen = []
-        deadline = time.time() + 60
-        while len(seen) < 5 and time.time() < deadline and p.poll() is None:
-            time.sleep(0.2)
-            if not os.path.exists(os.path.join(bdir, "campaign.db")):
-                continue
+        while len(seen) < 5 and p.poll() is None:
             r = run([alea, "report", bdir, "--format", "json"])
             if r.returncode != 0:
                 check(False, f"report during the run: {r.stderr}")

@@ -2,7 +2,7 @@
 # End-to-end (alea run + alea report) on small real programs built with
 # alea-cc/alea-c++ over randomized layouts, one per iteration source:
 # <alea/iter.h> records, a regex over self-timed output, Google Benchmark JSON,
-# and none (process wall time). System "tenth" does a tenth of the work of
+# and none (the process's CPU time). System "tenth" does a tenth of the work of
 # "base" in every program, so each ratio must come out far below 1 (about 0.1;
 # the bounds are loose and the difference large because CI machines are loaded
 # and a timing test must not depend on a quiet machine) and be decided
@@ -117,18 +117,19 @@ for args in "$work/nope" "$work/c --format xml" "$work/c --seed banana"; do
   cat "$work/err.txt"
 done
 
-# Source "none": one measurement per execution (process wall time), so the
-# iteration level is absent.
-cat >"$work/wall.toml" <<TOML
+# Source "none": one measurement per execution (the process's CPU time, user +
+# sys from wait4: its wall time on a busy machine would measure the load), so
+# the iteration level is absent.
+cat >"$work/cpu.toml" <<TOML
 [campaign]
-name = "wall"
+name = "cpu"
 seed = 5
 [levels]
 builds = 4
 executions = 2
 [measure]
 source = "none"
-metric = "wall"
+metric = "cpu"
 [[system]]
 name = "base"
 baseline = true
@@ -137,19 +138,19 @@ shell = "\$CC -O2 -DWORK=4000000 -I$include -o good $programs/good.c"
 name = "tenth"
 shell = "\$CC -O2 -DWORK=400000 -I$include -o good $programs/good.c"
 [[benchmark]]
-name = "wall"
+name = "cpu"
 command = ["{build_dir}/good", "8"]
 TOML
-"$alea" run "$work/wall.toml" --dir "$work/w" --no-report >/dev/null 2>"$work/wall.err" || {
-  echo "FAIL: alea run (wall)"; cat "$work/wall.err"; exit 1; }
-"$alea" report "$work/w" --format json >"$work/wall.json"
+"$alea" run "$work/cpu.toml" --dir "$work/w" --no-report >/dev/null 2>"$work/cpu.err" || {
+  echo "FAIL: alea run (cpu)"; cat "$work/cpu.err"; exit 1; }
+"$alea" report "$work/w" --format json >"$work/cpu.json"
 "$alea" report "$work/w"
-python3 - "$work/wall.json" "$work/report.json" <<'PY' || exit 1
+python3 - "$work/cpu.json" "$work/report.json" <<'PY' || exit 1
 import json, sys
 r = json.load(open(sys.argv[1]))["report"]
 b = r["benchmarks"][0]
 x = b["ratio"] if isinstance(b.get("ratio"), dict) else (b.get("ratios") or b.get("ratio"))[0]
-print("wall tenth/base =", round(x["estimate"], 3), x["decision"])
+print("cpu tenth/base =", round(x["estimate"], 3), x["decision"])
 levels = [l["name"] for l in b["systems"][0]["levels"]]
 assert levels == ["build", "execution"], levels
 # Process start-up is included, so the ratio is nearer 1 than 0.1.

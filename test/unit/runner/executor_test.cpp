@@ -21,7 +21,7 @@ ExecutionRequest shell(const std::string &script) {
   ExecutionRequest r;
   r.argv = {"/bin/sh", "-c", script};
   r.env = {"PATH=/usr/bin:/bin"};
-  r.timeoutSeconds = 20;
+  r.timeoutSeconds = 300; // a safety net only: these commands take milliseconds
   return r;
 }
 
@@ -58,13 +58,17 @@ TEST(LocalExecutor, RecordsDeathBySignal) {
 
 TEST(LocalExecutor, TimeoutKillsTheWholeProcessGroup) {
   LocalExecutor ex;
-  // The grandchild keeps stdout open: only killing the group ends the run.
-  auto req = shell("sleep 30 & sleep 30; echo never");
+  // The child and its grandchild wait forever, so the timeout fires on any
+  // machine, fast or slow; the grandchild keeps stdout open, so the run can end
+  // only once the whole group is dead (else it hangs until CTest's timeout).
+  auto req = shell("sleep infinity & sleep infinity; echo never");
   req.timeoutSeconds = 0.3;
   auto r = ex.run(req);
   EXPECT_TRUE(r.output.timedOut);
   EXPECT_EQ(r.output.stdoutText, "");
-  EXPECT_LT(r.output.wallSeconds, 10.0); // sanity bound, not a timing assertion
+  // Never before its time: a lower bound holds on any machine (no upper bound
+  // does on a busy one).
+  EXPECT_GE(r.output.wallSeconds, 0.3 - 1e-6);
 }
 
 TEST(LocalExecutor, TheChildDiesWithAleaEvenOnSigkill) {
@@ -75,15 +79,24 @@ TEST(LocalExecutor, TheChildDiesWithAleaEvenOnSigkill) {
   ASSERT_GE(alea, 0);
   if (alea == 0) {
     LocalExecutor ex;
+    // The benchmark never ends by itself: only its death with alea ends it.
     ex.run(shell("echo $$ > " + pidFile + ".tmp && mv " + pidFile + ".tmp " + pidFile +
-                 " && exec sleep 60"));
+                 " && exec sleep infinity"));
     ::_exit(0);
   }
+  // Waits for the file the benchmark writes (or for the stand-in's end, a
+  // failure): no sleep decides when the benchmark is running.
   std::string pidText;
-  for (int i = 0; i < 500 && pidText.empty(); ++i) {
+  bool aleaEnded = false;
+  test::waitFor([&] {
     std::ifstream(pidFile) >> pidText;
-    if (pidText.empty())
-      ::usleep(10000);
+    int st = 0;
+    aleaEnded = pidText.empty() && ::waitpid(alea, &st, WNOHANG) == alea;
+    return !pidText.empty() || aleaEnded;
+  });
+  if (pidText.empty() && !aleaEnded) {
+    ::kill(alea, SIGKILL);
+    ::waitpid(alea, nullptr, 0);
   }
   ASSERT_FALSE(pidText.empty()) << "the benchmark did not start";
   const pid_t bench = static_cast<pid_t>(std::stol(pidText));
@@ -99,12 +112,8 @@ TEST(LocalExecutor, TheChildDiesWithAleaEvenOnSigkill) {
       return false;
     return state != "Z" && state != "X";
   };
-  bool gone = false;
-  for (int i = 0; i < 500 && !gone; ++i) { // up to 5 s, not a timing assertion
-    gone = !alive();
-    if (!gone)
-      ::usleep(10000);
-  }
+  // Waits for its death itself; the limit is only a safety net.
+  const bool gone = test::waitFor([&] { return !alive(); });
   if (!gone)
     ::kill(bench, SIGKILL);
   EXPECT_TRUE(gone) << "the benchmark outlived alea";

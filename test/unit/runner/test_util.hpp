@@ -1,7 +1,8 @@
 // Helpers shared by the runner's unit tests: a fresh temporary directory that
-// is removed at the end of the test.
+// is removed at the end of the test, and a wait for an event.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -29,5 +30,21 @@ public:
 private:
   std::string path_;
 };
+
+// Waits until `happened()` is true, looking every 10 ms; false if it is still
+// false after `safetySeconds`. The event decides the outcome: the limit only
+// ends the wait for an event that never comes (a bug), and is far beyond what
+// the slowest, busiest machine needs.
+template <class Event> bool waitFor(Event happened, double safetySeconds = 120) {
+  const auto giveUp = std::chrono::steady_clock::now() +
+                      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                          std::chrono::duration<double>(safetySeconds));
+  while (!happened()) {
+    if (std::chrono::steady_clock::now() >= giveUp)
+      return happened();
+    ::usleep(10000);
+  }
+  return true;
+}
 
 } // namespace alea::runner::test

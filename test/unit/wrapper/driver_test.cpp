@@ -378,6 +378,10 @@ TEST(Materialize, DependencyFileLinksGetAContentNamedCacheFile) {
   ASSERT_TRUE(path) << why;
   EXPECT_EQ(*path, *dry);
   EXPECT_EQ(slurp(*path), writeLinkRecordObject(plan.target, plan.descriptor));
+  // An mtime long past: a rewrite would move it on any machine, however fast
+  // (a rewrite within the same clock tick could keep a fresh file's mtime).
+  const struct timespec past[2] = {{1000000000, 123456789}, {1000000000, 123456789}};
+  ASSERT_EQ(::utimensat(AT_FDCWD, path->c_str(), past, 0), 0);
   ASSERT_EQ(::stat(path->c_str(), &st), 0);
   const auto mtime = st.st_mtim;
   // The same record again: the same file, untouched (a build tool sees no change).

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <string>
 
 namespace alea::runner {
@@ -21,10 +22,15 @@ public:
 
 class NullProgress final : public Progress {};
 
+// The clock the display reads for its throttle and its ETA: steady_clock in
+// `alea run`, a fake in tests (what is drawn must not depend on their speed).
+using ProgressClock = std::function<std::chrono::steady_clock::time_point()>;
+
 // Writes to `out` (stderr by default); a bar if `out` is a terminal.
 class StreamProgress final : public Progress {
 public:
-  explicit StreamProgress(std::FILE *out = stderr);
+  explicit StreamProgress(std::FILE *out = stderr,
+                          ProgressClock now = &std::chrono::steady_clock::now);
   void message(const std::string &line) override;
   void start(std::int64_t done, std::int64_t total) override;
   void update(std::int64_t done, std::int64_t total, std::int64_t failed) override;
@@ -32,6 +38,7 @@ public:
 
 private:
   std::FILE *out_;
+  ProgressClock now_;
   bool tty_;
   bool barShown_ = false;
   std::int64_t startDone_ = 0;
