@@ -8,9 +8,12 @@
 #include <sqlite3.h>
 
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <unistd.h>
 #include <utility>
 
 namespace alea::runner {
@@ -242,11 +245,11 @@ MetaVersions readMetaVersions(sqlite3 *db) {
 
 } // namespace
 
-Expected<Store> Store::open(const std::string &path, StoreOpenOptions options) {
+Expected<Store> Store::openWritable(const std::string &path, bool create, int targetVersion) {
   Store store;
   store.path_ = path;
   int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
-  if (options.create)
+  if (create)
     flags |= SQLITE_OPEN_CREATE;
   if (sqlite3_open_v2(path.c_str(), &store.db_, flags, nullptr) != SQLITE_OK) {
     std::string msg = store.db_ ? sqlite3_errmsg(store.db_) : "out of memory";
@@ -275,9 +278,30 @@ Expected<Store> Store::open(const std::string &path, StoreOpenOptions options) {
     if (Status s = store.exec(pragma); !s)
       return Error{"store '" + path + "': " + s.error()};
   }
-  if (Status s = store.migrate(options.targetVersion); !s)
+  if (Status s = store.migrate(targetVersion); !s)
     return Error{"store '" + path + "': " + s.error()};
   return store;
+}
+
+Expected<Store> Store::open(const std::string &path, StoreOpenOptions options) {
+  // A new store appears whole: it is made under a temporary name (schema,
+  // WAL mode), closed, and linked into place, so that a reader (`alea
+  // report` started with the campaign) finds either no store or a complete
+  // one, never a file without its tables. A creation killed half-way leaves
+  // only the temporary file, which the next creation replaces.
+  std::error_code ec;
+  if (options.create && !std::filesystem::exists(path, ec)) {
+    const std::string fresh = path + ".new";
+    for (const char *suffix : {"", "-journal", "-wal", "-shm"})
+      std::filesystem::remove(fresh + suffix, ec);
+    if (auto made = openWritable(fresh, true, options.targetVersion); !made)
+      return Error{made.error()};
+    // (closed here: the last connection checkpoints and removes its -wal)
+    if (::link(fresh.c_str(), path.c_str()) != 0 && errno != EEXIST)
+      return Error{"cannot create store '" + path + "': " + std::strerror(errno)};
+    ::unlink(fresh.c_str()); // EEXIST: someone else's store won; ours goes
+  }
+  return openWritable(path, options.create, options.targetVersion);
 }
 
 Expected<Store> Store::openReadOnly(const std::string &path) {

@@ -159,6 +159,16 @@ def main():
             _, after = killed_run(f"store-write:{n}", "store creation")
             if after != (0, 0):
                 fail(f"store-write:{n}: expected no build or execution yet, found {after}")
+            if n == 1:
+                # Killed while the store's schema was written: a new store
+                # appears whole or not at all, so a reader finds no store
+                # (not a file without tables, "not an alea store").
+                if os.path.exists(db):
+                    fail("a store killed during its creation is visible half-made")
+                r = subprocess.run([alea, "report", out], capture_output=True, text=True)
+                if r.returncode != 1 or "no campaign store in" not in r.stderr:
+                    fail(f"report of a store killed during its creation: {r.returncode} "
+                         f"{r.stderr!r}")
         # Builds: each run records one build and dies before recording the next
         # (which ran: its directory is moved aside and rebuilt on resume).
         for _ in range(SYSTEMS * BUILDS - 1):

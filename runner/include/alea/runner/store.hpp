@@ -208,6 +208,7 @@ public:
 
 private:
   Store() = default;
+  static Expected<Store> openWritable(const std::string &path, bool create, int targetVersion);
   Status migrate(int targetVersion);
   void autocommitWritePoint();
   sqlite3 *db_ = nullptr;
