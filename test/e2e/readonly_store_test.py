@@ -76,6 +76,9 @@ def main():
     alea = os.path.abspath(os.path.join(sys.argv[1], "bin", "alea"))
     with tempfile.TemporaryDirectory(prefix="alea-ro-") as tmp:
         os.chmod(tmp, 0o755)  # the unprivileged reader must reach the stores
+        # ... and the executable, wherever the build is (a checkout under a
+        # 0700 directory is out of its reach): a copy of it, beside them.
+        reader = shutil.copy2(alea, os.path.join(tmp, "alea"))
         campaign = os.path.join(tmp, "c.toml")
         with open(campaign, "w") as f:
             f.write(CAMPAIGN)
@@ -105,10 +108,10 @@ def main():
             os.remove(db + s)
         os.chmod(cdir, 0o555)
         try:
-            r = run_as_reader([alea, "export", cdir])
+            r = run_as_reader([reader, "export", cdir])
             check(r.returncode == 0 and r.stdout == exported,
                   f"export in a read-only directory: exit {r.returncode}: {r.stderr}")
-            r = run_as_reader([alea, "report", cdir, "--format", "json"])
+            r = run_as_reader([reader, "report", cdir, "--format", "json"])
             check(r.returncode == 0 and json.loads(r.stdout or "{}").get("campaign", {})
                   .get("measurements") == 8,
                   f"report in a read-only directory: exit {r.returncode}: {r.stderr}")
