@@ -26,7 +26,13 @@ if [[ ${ALEA_DEMO_FRESH:-0} == 1 ]]; then
 fi
 mkdir -p "$root/_work"
 start=$(date +%s)
-"$build/bin/alea" run "$root/examples/demo/campaign.toml" --dir "$work" --no-report
+# Exit status 3: finished, with failed executions (recorded, listed in the
+# report): still worth the report. Anything else but 0 stops the demo.
+status=0
+"$build/bin/alea" run "$root/examples/demo/campaign.toml" --dir "$work" --no-report || status=$?
+if [[ $status -ne 0 && $status -ne 3 ]]; then
+  exit "$status"
+fi
 echo
 "$build/bin/alea" report "$work" --format "${ALEA_DEMO_FORMAT:-text}"
 echo
