@@ -199,12 +199,9 @@ BuildRecord runBuild(Executor &executor, const BuildRequest &req) {
     rec.logTail = "cannot create build directory '" + dir + "': " + ec.message();
     return rec;
   }
-  std::map<std::string, std::string> vars{{"source_dir", req.sourceDir},
-                                          {"build_dir", dir},
-                                          {"campaign_dir", req.campaignDir},
-                                          {"system", req.system->name},
-                                          {"build_index", std::to_string(req.buildIndex)},
-                                          {"seed", seedHex(req.seed)}};
+  const PlaceholderList values = placeholderValues(BuildPlaceholders{
+      req.sourceDir, dir, req.campaignDir, req.system->name, seedHex(req.seed), req.buildIndex});
+  const std::map<std::string, std::string> vars(values.begin(), values.end());
   ExecutionRequest ex;
   ex.env = buildEnvironment(req);
   ex.workdir = dir;

@@ -318,15 +318,10 @@ struct Run {
     std::optional<std::map<std::string, std::string>> vars;
     auto placeholders = [&]() -> const std::map<std::string, std::string> & {
       if (!vars) {
-        vars.emplace(std::map<std::string, std::string>{
-            {"source_dir", cfg.sourceDir},
-            {"build_dir", build.dir},
-            {"campaign_dir", opts.dir},
-            {"system", sys.name},
-            {"benchmark", bench.name},
-            {"build_index", std::to_string(entry.buildIndex)},
-            {"execution_index", std::to_string(entry.executionIndex)},
-            {"iterations", std::to_string(levels.warmup + levels.iterations)}});
+        const PlaceholderList values = placeholderValues(BenchmarkPlaceholders{
+            cfg.sourceDir, build.dir, opts.dir, sys.name, bench.name, entry.buildIndex,
+            entry.executionIndex, levels.warmup + levels.iterations});
+        vars.emplace(values.begin(), values.end());
         for (const auto &a : build.artifacts)
           (*vars)["artifact:" + a.path] = objectPath(opts.dir, a.objectHash);
       }

@@ -516,6 +516,26 @@ std::vector<std::string> placeholdersIn(const std::string &text) {
   return keys;
 }
 
+PlaceholderList placeholderValues(const BuildPlaceholders &v) {
+  return {{"source_dir", v.sourceDir},
+          {"build_dir", v.buildDir},
+          {"campaign_dir", v.campaignDir},
+          {"system", v.system},
+          {"build_index", std::to_string(v.buildIndex)},
+          {"seed", v.seed}};
+}
+
+PlaceholderList placeholderValues(const BenchmarkPlaceholders &v) {
+  return {{"source_dir", v.sourceDir},
+          {"build_dir", v.buildDir},
+          {"campaign_dir", v.campaignDir},
+          {"system", v.system},
+          {"benchmark", v.benchmark},
+          {"build_index", std::to_string(v.buildIndex)},
+          {"execution_index", std::to_string(v.executionIndex)},
+          {"iterations", std::to_string(v.iterations)}};
+}
+
 Expected<std::string> substitute(const std::string &text,
                                  const std::map<std::string, std::string> &vars) {
   std::string out, unknown;

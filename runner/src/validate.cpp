@@ -15,15 +15,20 @@ namespace alea::runner {
 
 namespace {
 
-// The placeholders runBuild (builder.cpp) gives a build command.
-const std::vector<std::string> kBuildPlaceholders{"source_dir", "build_dir",   "campaign_dir",
-                                                  "system",     "build_index", "seed"};
-// The placeholders Run::execute (campaign.cpp) gives a benchmark's command,
-// workdir, stdin and env values, besides {artifact:PATH} for each artifact of
-// the system whose build runs.
-const std::vector<std::string> kBenchmarkPlaceholders{
-    "source_dir", "build_dir",   "campaign_dir",    "system",
-    "benchmark",  "build_index", "execution_index", "iterations"};
+// The names of a list of placeholders, in its order.
+std::vector<std::string> keys(const PlaceholderList &values) {
+  std::vector<std::string> out;
+  for (const auto &[k, v] : values)
+    out.push_back(k);
+  return out;
+}
+
+// The placeholders a build command and a benchmark get (config.hpp's
+// placeholderValues, the very maps the runner substitutes; benchmarks also get
+// {artifact:PATH}).
+const std::vector<std::string> kBuildPlaceholders = keys(placeholderValues(BuildPlaceholders{}));
+const std::vector<std::string> kBenchmarkPlaceholders =
+    keys(placeholderValues(BenchmarkPlaceholders{}));
 
 struct Invalid {
   SourcePos at;

@@ -132,6 +132,23 @@ std::string fileError(const std::string &path, SourcePos at, const std::string &
 // them (`${...}` and `{{` are not placeholders).
 std::vector<std::string> placeholdersIn(const std::string &text);
 
+// The placeholders a build command gets (runBuild), and those a benchmark's
+// command, workdir, stdin and env values get (the campaign loop; besides
+// {artifact:PATH} for each artifact of the build that runs): one definition,
+// which the runner substitutes and validateCampaign checks against.
+struct BuildPlaceholders {
+  std::string sourceDir, buildDir, campaignDir, system, seed;
+  int buildIndex = 0;
+};
+struct BenchmarkPlaceholders {
+  std::string sourceDir, buildDir, campaignDir, system, benchmark;
+  int buildIndex = 0, executionIndex = 0, iterations = 0;
+};
+// Name and value of each, in the order the documentation and errors list them.
+using PlaceholderList = std::vector<std::pair<std::string, std::string>>;
+PlaceholderList placeholderValues(const BuildPlaceholders &values);
+PlaceholderList placeholderValues(const BenchmarkPlaceholders &values);
+
 // Replaces `{key}` by vars[key]; `${...}` is kept for the shell; `{{` is `{`.
 // Unknown keys are an error naming them.
 Expected<std::string> substitute(const std::string &text,
