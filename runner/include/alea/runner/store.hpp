@@ -13,13 +13,13 @@
 
 #include <cstdint>
 #include <initializer_list>
-#include <utility>
 #include <memory>
 #include <optional>
 #include <set>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 struct sqlite3;
@@ -141,7 +141,6 @@ struct ExecutionRecord {
   bool ranBusy = false;            // the gate gave up waiting: ran while busy
   std::optional<double> overlap;   // duet: share of its wall time its partners ran too
 };
-
 
 struct MeasurementRecord {
   int iteration = 0;
