@@ -166,6 +166,20 @@ struct MeasurementRow {
   std::string unit;
 };
 
+// One successful execution with the conditions it ran under (the noise
+// diagnosis); stores before schema 4 have none.
+struct ExecutionConditions {
+  std::string system, benchmark;
+  int build = 0, execution = 0;
+  double value = 0;     // mean of its measurements after warm-up
+  double startedAt = 0; // epoch seconds
+  std::int64_t envPadding = 0;
+  std::optional<double> otherLoad, cpuMhz;
+  std::optional<std::int64_t> migrations, involuntarySwitches;
+  std::string cpus; // "" = any CPU
+  bool aslrOff = false, ranBusy = false;
+};
+
 struct StoreSummary {
   std::int64_t planned = 0, executed = 0, failed = 0, measurements = 0;
   std::int64_t builds = 0, failedBuilds = 0, machineChanges = 0;
@@ -228,6 +242,8 @@ public:
   // Measurements of successful executions, warm-up excluded, in store order.
   std::vector<MeasurementRow> measurements(bool includeWarmup = false);
   StoreSummary summary();
+  // Every successful execution with its conditions, in the order they ran.
+  std::vector<ExecutionConditions> executionConditions();
   // The machine time a campaign has used: its builds' and executions' wall
   // seconds (what an adaptive campaign's time budget counts).
   double machineSeconds();
