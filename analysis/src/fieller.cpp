@@ -116,8 +116,10 @@ Expected<FiellerResult> fiellerPairedRatio(const Hierarchy &candidate, const Hie
   // estimated with the sample covariance (divisor n - 1) like S_c^2 and S_b^2.
   const double vmd =
       crossProducts(candidate.topMeans(), num.mean, baseline.topMeans(), den.mean) / (n - 1) / n;
-  // nu = n - 1 for n pairs, as for one system's n top-level means (TR 2012
-  // §7.3): the pair means are the n independent observations.
+  // nu = n - 1 for n pairs: the interval is the set of theta that the
+  // one-sample t-test of the n pair differences c_i - theta b_i does not
+  // reject, (m - theta d)^2 <= t^2 (v_mm - 2 theta v_md + theta^2 v_dd)
+  // (exact for bivariate normal pair means).
   const double df = method == IntervalMethod::Normal ? 0 : n - 1;
   const double q = method == IntervalMethod::Normal ? normalQuantileTwoSided(confidence)
                                                     : tQuantileTwoSided(confidence, df);

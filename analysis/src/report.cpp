@@ -466,6 +466,7 @@ struct PairedData {
   Hierarchy candidate, baseline; // the paired units, pair i = unit i of each
   std::size_t pairs = 0;
   std::size_t unmatched = 0; // top-level units of either system without a partner
+  double correlation = 0;    // of the paired top-level means
   std::string note;          // RatioReport::pairingNote
 };
 
@@ -481,9 +482,11 @@ Expected<PairedData> pairByLabel(const SystemData &cand, const SystemData &base,
     out.note = "unpaired: the FLAT resampling scheme ignores the " + top + "s";
     return out;
   }
-  SystemData c = cand, b = base;
-  c.units.clear();
-  b.units.clear();
+  SystemData c, b; // the pairs only (the rest of SystemData is not needed)
+  c.system = cand.system;
+  c.shape = cand.shape;
+  b.system = base.system;
+  b.shape = base.shape;
   for (const UnitNode &u : base.units)
     for (const UnitNode &v : cand.units)
       if (v.label == u.label) {
@@ -509,7 +512,8 @@ Expected<PairedData> pairByLabel(const SystemData &cand, const SystemData &base,
   out.candidate = std::move(*hc);
   out.baseline = std::move(*hb);
   char corr[32];
-  std::snprintf(corr, sizeof corr, "%.2f", pairCorrelation(out.candidate, out.baseline));
+  out.correlation = pairCorrelation(out.candidate, out.baseline);
+  std::snprintf(corr, sizeof corr, "%.2f", out.correlation);
   out.note = "paired by " + top + " (" + std::to_string(out.pairs) + " pairs; ";
   if (out.unmatched > 0)
     out.note += std::to_string(out.unmatched) + " " + top + (out.unmatched == 1 ? "" : "s") +
@@ -643,8 +647,7 @@ Expected<Report> buildReport(const Table &table, const ReportOptions &options) {
       rr.paired = pd->paired;
       rr.pairingNote = pd->note;
       rr.pairs = pd->pairs;
-      if (rr.paired)
-        rr.pairCorrelation = pairCorrelation(pd->candidate, pd->baseline);
+      rr.pairCorrelation = pd->correlation;
       auto f = rr.paired ? fiellerPairedRatio(pd->candidate, pd->baseline, options.confidence,
                                               options.ciMethod)
                          : fiellerRatio(cand, base, options.confidence, options.ciMethod);
