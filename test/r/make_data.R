@@ -41,3 +41,25 @@ kjdata <- rbind(kj("kj1", 8, 4, 5, 0.08, 0.04, 0.02, 2.0),
                 kj("kj2", 10, 3, 10, 0.50, 0.20, 0.30, 10.0),
                 kj("kj3", 6, 5, 4, 0.02, 0.03, 0.015, 1.0))
 write.csv(kjdata, "data/kj_balanced.csv", row.names = FALSE, quote = FALSE)
+
+# Paired two-level data (build > execution) for the paired Fieller interval
+# (compute_paired.R): build i of cand and of base ran together and share a
+# time effect p_i (interleaved pairs / duet, issue 8); each system adds its own
+# build (layout) effect and execution noise. "neg" gives the candidate -p_i
+# (systems competing for a shared resource), so the build means correlate
+# negatively. Own seed: regenerating this file leaves the ones above alone.
+set.seed(20261124)
+paired <- function(id, nb, ne, mub, muc, sp, sb, se, sign = 1) {
+  p <- rnorm(nb, 0, sp)
+  one <- function(system, mu, s) {
+    b <- rep(rnorm(nb, 0, sb), each = ne)
+    data.frame(dataset = id, system = system, build = rep(seq_len(nb), each = ne),
+               execution = rep(seq_len(ne), nb),
+               value = sprintf("%.4f", mu + s * rep(p, each = ne) + b + rnorm(nb * ne, 0, se)))
+  }
+  rbind(one("base", mub, 1), one("cand", muc, sign))
+}
+pdata <- rbind(paired("pos", 8, 3, 2.0, 1.9, 0.10, 0.02, 0.01),
+               paired("neg", 6, 3, 1.0, 0.97, 0.05, 0.01, 0.005, sign = -1),
+               paired("mix", 12, 2, 5.0, 5.1, 0.05, 0.05, 0.02))
+write.csv(pdata, "data/paired.csv", row.names = FALSE, quote = FALSE)
