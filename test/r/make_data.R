@@ -63,3 +63,45 @@ pdata <- rbind(paired("pos", 8, 3, 2.0, 1.9, 0.10, 0.02, 0.01),
                paired("neg", 6, 3, 1.0, 0.97, 0.05, 0.01, 0.005, sign = -1),
                paired("mix", 12, 2, 5.0, 5.1, 0.05, 0.05, 0.02))
 write.csv(pdata, "data/paired.csv", row.names = FALSE, quote = FALSE)
+
+# Per-execution observations for the noise diagnosis (analysis/noise.hpp): a
+# campaign in random order with AR(1) drift (0.8) and a load effect ("mixed": 2
+# systems x 6 builds x 5 executions, every covariate, integer migrations with
+# ties), and one in build blocks with independent noise and no frequency
+# reading ("blocks": 1 system x 8 builds x 4 executions). Own seed, so the
+# samples above are unchanged.
+set.seed(20261124)
+noise_mixed <- local({
+  nb <- 6; ne <- 5; n <- 2 * nb * ne
+  d <- data.frame(dataset = "mixed", system = rep(0:1, each = nb * ne),
+                  build = rep(rep(0:(nb - 1), each = ne), 2))
+  d <- d[sample(n), ]
+  d$started <- cumsum(runif(n, 0.8, 1.2))
+  drift <- as.numeric(arima.sim(list(ar = 0.8), n, sd = 0.01))
+  d$load <- round(rexp(n, 3), 3)
+  d$padding <- sample(0:4096, n, replace = TRUE)
+  d$migrations <- rpois(n, 1)
+  d$switches <- rpois(n, 4)
+  d$mhz <- sample(c(2400, 2600, 2800), n, replace = TRUE)
+  layout <- rnorm(2 * nb, 0, 0.02)[d$system * nb + d$build + 1]
+  d$value <- (1 + 0.05 * d$system) * (1 + layout + drift + 0.03 * d$load + rnorm(n, 0, 0.005))
+  d
+})
+noise_blocks <- local({
+  nb <- 8; ne <- 4; n <- nb * ne
+  d <- data.frame(dataset = "blocks", system = 0, build = rep(0:(nb - 1), each = ne))
+  d$started <- 100 + 2 * seq_len(n)
+  d$load <- round(rexp(n, 3), 3)
+  d$padding <- sample(0:4096, n, replace = TRUE)
+  d$migrations <- rpois(n, 0.7)
+  d$switches <- rpois(n, 2)
+  d$mhz <- NA
+  d$value <- 2 * (1 + rnorm(nb, 0, 0.02)[d$build + 1] + rnorm(n, 0, 0.01))
+  d
+})
+noise <- rbind(noise_mixed, noise_blocks)
+noise$started <- sprintf("%.3f", noise$started)
+noise$value <- sprintf("%.6f", noise$value)
+write.csv(noise[, c("dataset", "system", "build", "started", "value", "load", "padding",
+                    "migrations", "switches", "mhz")],
+          "data/noise.csv", row.names = FALSE, quote = FALSE, na = "")
