@@ -236,7 +236,7 @@ Expected<RatioPlan> planRatio(const RatioPilot &cand, const RatioPilot &base,
     const std::string level = plan.levels[0].name;
     plan.notes.push_back(
         std::string(which) + ": the " + level +
-        " level shows no variance in the pilot (T^2 = " + g3(top->pilotT2) + " <= 0 from " +
+        " level shows no variance (T^2 = " + g3(top->pilotT2) + " <= 0 from " +
         std::to_string(p->shape[0]) + " " + level + "s); planned with the " +
         g3(top->confidence * 100) + "% upper confidence bound of its variance instead, a " + level +
         "-to-" + level + " SD of " + g3(std::sqrt(top->t2) / p->mean * 100) + "% of the mean");
