@@ -263,13 +263,20 @@ Expected<AutoPlan> planFromPilot(const CampaignConfig &cfg, Store &pilot, const 
       keepLargest(autoExec, autoExecFor, plan->levels[1].count, p.name);
     if (iterLevel && cfg.iterations.automatic)
       keepLargest(autoIter, autoIterFor, plan->levels[2].count, p.name);
-    std::string counts = std::to_string(plan->levels[1].count) + " executions";
-    if (iterLevel)
-      counts += " x " + std::to_string(plan->levels[2].count) + " iterations";
-    out.explanation.push_back(p.name + ": ratio " + fmt(plan->ratio) + "; the planner asks for " +
-                              counts +
-                              " per build (TR 2012 eq. 14 on both systems' relative "
-                              "variance components)");
+    // What the planner asks for at the auto levels below the build level.
+    std::string asks;
+    const auto ask = [&](std::size_t n, const char *level) {
+      asks += (asks.empty() ? "" : " x ") + std::to_string(n) + " " + level + (n == 1 ? "" : "s");
+    };
+    if (cfg.executions.automatic)
+      ask(plan->levels[1].count, "execution");
+    if (iterLevel && cfg.iterations.automatic)
+      ask(plan->levels[2].count, "iteration");
+    if (!asks.empty())
+      out.explanation.push_back(p.name + ": ratio " + fmt(plan->ratio) + "; the planner asks for " +
+                                asks +
+                                " per build (TR 2012 eq. 14 on both systems' variance components "
+                                "relative to their means)");
     for (const auto &n : plan->notes)
       out.explanation.push_back(p.name + ": " + n);
   }
