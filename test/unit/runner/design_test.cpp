@@ -389,12 +389,18 @@ TEST(Design, AnAdaptiveCampaignStopsWhenItsTimeBudgetIsSpent) {
   EXPECT_NE(s.meta("adaptive_log")->find("stop"), std::string::npos);
 }
 
-TEST(Design, AnAdaptiveCampaignThatReachesItsTargetAddsNothing) {
+TEST(Design, AnAdaptiveCampaignStopsOnTheTargetOnlyFromFiveBuilds) {
+  // A target every interval meets: the rule still grows 3 builds to KJ13's
+  // minimum of 5, then stops; running it again adds nothing.
   Campaign c("[campaign]\nseed = 3\n[adaptive]\nhalf_width = 0.9\n");
   PairedFake ex;
   auto out = c.run(ex);
   ASSERT_TRUE(out.ok()) << out.error();
   Store s = c.store();
-  EXPECT_EQ(*s.meta("levels.builds"), "3");
-  EXPECT_EQ(scalar(s, "SELECT count(*) FROM plan"), 12);
+  EXPECT_EQ(*s.meta("levels.builds"), "5");
+  EXPECT_EQ(scalar(s, "SELECT count(*) FROM plan"), 20);
+  EXPECT_NE(s.meta("adaptive_log")->find("5 builds"), std::string::npos);
+  PairedFake again;
+  ASSERT_TRUE(c.run(again).ok());
+  EXPECT_EQ(again.calls, 0);
 }

@@ -105,6 +105,10 @@ struct CampaignReportOptions {
   std::size_t bootstrapReplicates = 2000;
   unsigned threads = 0; // 0 = all cores; results do not depend on it
   std::optional<std::uint64_t> seed; // bootstrap seed; default: the campaign's
+  // The ratio planner's target (relative half-width), and whether it keeps
+  // the campaign's executions and iterations (an adaptive campaign's batches).
+  std::optional<double> targetHalfWidth;
+  bool planKeepsLowerCounts = false;
 };
 
 // A group of failed executions with the same system, benchmark and cause.
