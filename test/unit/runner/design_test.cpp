@@ -5,6 +5,7 @@
 // interval is narrow enough or the budget ends.
 #include "alea/runner/campaign.hpp"
 #include "alea/runner/quiet.hpp"
+#include "alea/runner/report.hpp"
 #include "alea/runner/scheduler.hpp"
 #include "alea/runner/validate.hpp"
 
@@ -403,4 +404,24 @@ TEST(Design, AnAdaptiveCampaignStopsOnTheTargetOnlyFromFiveBuilds) {
   PairedFake again;
   ASSERT_TRUE(c.run(again).ok());
   EXPECT_EQ(again.calls, 0);
+}
+
+TEST(Design, ExecutionsTheQuietGateLetRunWhileBusyAreMarked) {
+  // load = 0 can never be undercut and wait = 0 gives up after the first
+  // window: every execution runs "while busy", whatever the machine does.
+  Campaign c("[campaign]\nseed = 3\nquiet = { load = 0, wait = 0 }\n");
+  PairedFake ex;
+  auto out = c.run(ex);
+  ASSERT_TRUE(out.ok()) << out.error();
+  Store s = c.store();
+  EXPECT_EQ(scalar(s, "SELECT count(*) FROM execution WHERE ran_busy = 1 AND quiet_wait >= 0"),
+            12);
+  auto data = loadCampaignData(s);
+  ASSERT_TRUE(data.ok()) << data.error();
+  CampaignReport report = buildCampaignReport(*data);
+  EXPECT_EQ(report.ranBusy, 12u);
+  bool warned = false;
+  for (const auto &w : report.warnings)
+    warned = warned || w.find("12 executions ran while the machine was busy") != std::string::npos;
+  EXPECT_TRUE(warned);
 }
