@@ -633,6 +633,20 @@ void jsonLevels(JsonWriter &w, const std::vector<LevelReport> &levels) {
   w.endArray();
 }
 
+// "counts": one {name, n, removed} per level, highest first.
+void jsonPlanCounts(JsonWriter &w, const std::vector<std::string> &names,
+                    const std::vector<std::size_t> &counts, const std::vector<bool> &removed) {
+  w.key("counts").beginArray();
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    w.beginObject();
+    w.key("name").value(names[i]);
+    w.key("n").value(counts[i]);
+    w.key("removed").value(static_cast<bool>(removed[i]));
+    w.endObject();
+  }
+  w.endArray();
+}
+
 void jsonPlan(JsonWriter &w, const PlanAdvice &p) {
   w.beginObject();
   w.key("ok").value(p.ok);
@@ -641,15 +655,7 @@ void jsonPlan(JsonWriter &w, const PlanAdvice &p) {
     w.endObject();
     return;
   }
-  w.key("counts").beginArray();
-  for (std::size_t i = 0; i < p.levelNames.size(); ++i) {
-    w.beginObject();
-    w.key("name").value(p.levelNames[i]);
-    w.key("n").value(p.counts[i]);
-    w.key("removed").value(static_cast<bool>(p.removed[i]));
-    w.endObject();
-  }
-  w.endArray();
+  jsonPlanCounts(w, p.levelNames, p.counts, p.removed);
   w.key("target_half_width");
   if (p.targetHalfWidth > 0)
     w.value(p.targetHalfWidth);
@@ -736,15 +742,7 @@ void jsonRatioPlan(JsonWriter &w, const RatioPlanAdvice &p) {
     w.endObject();
     return;
   }
-  w.key("counts").beginArray();
-  for (std::size_t i = 0; i < p.levelNames.size(); ++i) {
-    w.beginObject();
-    w.key("name").value(p.levelNames[i]);
-    w.key("n").value(p.counts[i]);
-    w.key("removed").value(static_cast<bool>(p.removed[i]));
-    w.endObject();
-  }
-  w.endArray();
+  jsonPlanCounts(w, p.levelNames, p.counts, p.removed);
   w.key("target_half_width").value(p.targetHalfWidth);
   w.key("reachable").value(p.reachable);
   w.key("predicted_half_width");

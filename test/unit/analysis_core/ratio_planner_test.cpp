@@ -8,6 +8,8 @@
 
 #include "alea/random.hpp"
 
+#include "normal_source.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -252,27 +254,7 @@ TEST(StoppingRule, CombinedOverPairsTakesTheLargestBatch) {
 
 namespace {
 
-// Box-Muller on alea::Rng (portable: the same normals everywhere).
-struct NormalSource {
-  alea::Rng rng;
-  bool hasSpare = false;
-  double spare = 0;
-  double next() {
-    if (hasSpare) {
-      hasSpare = false;
-      return spare;
-    }
-    double u1;
-    do
-      u1 = rng.uniform();
-    while (u1 <= 0);
-    const double u2 = rng.uniform();
-    const double r = std::sqrt(-2 * std::log(u1));
-    spare = r * std::sin(2 * std::numbers::pi * u2);
-    hasSpare = true;
-    return r * std::cos(2 * std::numbers::pi * u2);
-  }
-};
+using alea::analysis::test::NormalSource;
 
 // Appends `builds` builds of 3 executions x 5 iterations (row-major, so the
 // values of earlier builds stay in place): layout effect 2% of the mean,
