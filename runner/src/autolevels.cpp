@@ -47,6 +47,7 @@ CampaignConfig pilotConfig(const CampaignConfig &c) {
   p.iterations = {false, n.iterations};
   p.warmup = {false, n.warmup};
   p.name = c.name + " (pilot)";
+  p.adaptive = {}; // the pilot is a fixed design; the main campaign adapts
   return p;
 }
 

@@ -70,6 +70,11 @@ command = ["true"]
   CampaignConfig pc = pilotConfig(*c);
   EXPECT_FALSE(pc.anyAuto());
   EXPECT_FALSE(pc.warmup.automatic);
+  // An adaptive campaign's pilot is not adaptive itself.
+  CampaignConfig adaptive = *c;
+  adaptive.adaptive.enabled = true;
+  adaptive.adaptive.halfWidth = 0.02;
+  EXPECT_FALSE(pilotConfig(adaptive).adaptive.enabled);
 }
 
 namespace {
