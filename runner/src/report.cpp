@@ -15,6 +15,8 @@
 //  - layout sensitivity: best and worst build mean per system (max/min).
 #include "alea/runner/report.hpp"
 
+#include "alea/analysis/htest.hpp"
+
 #include "alea/random.hpp"
 
 #include <algorithm>
@@ -157,6 +159,22 @@ CampaignReport buildCampaignReport(const CampaignData &data,
   r.layoutStudy = data.systems.size() == 1;
   r.design = data.design;
   r.designNote = designNote(data.design);
+  {
+    // A duet's executions ran beside their partners for how much of their time.
+    std::vector<double> overlaps;
+    for (const auto &e : data.executions)
+      if (e.overlap)
+        overlaps.push_back(*e.overlap);
+    if (!overlaps.empty()) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf,
+                    "; each execution ran beside its partner for %.0f%% of its time (median; "
+                    "lowest %.0f%%)",
+                    100 * analysis::median(overlaps),
+                    100 * *std::min_element(overlaps.begin(), overlaps.end()));
+      r.designNote += buf;
+    }
+  }
   for (std::size_t a = 0, b; a < data.adaptiveLog.size(); a = b + 1) {
     b = data.adaptiveLog.find('\n', a);
     if (b == std::string::npos)

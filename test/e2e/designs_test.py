@@ -93,6 +93,8 @@ with tempfile.TemporaryDirectory() as tmp:
         rep = run([ALEA, "report", os.path.join(tmp, "duet.alea")])
         check("design: duet" in rep.stdout and "pairing: paired by build" in rep.stdout,
               f"the report pairs the duet's builds: {rep.stdout}")
+        check("ran beside its partner for" in rep.stdout,
+              f"the report says how much the duet's executions overlapped: {rep.stdout}")
 
     inter = write(os.path.join(tmp, "inter.toml"), INTERLEAVED)
     d = os.path.join(tmp, "inter.alea")
