@@ -44,8 +44,12 @@ TopComponent topComponentForPlanning(double s2Top, std::size_t nTop, double lowe
   const double chi2 = boost::math::quantile(ChiSquared(df), 1 - confidence);
   c.upperExpected = s2Top * df / chi2;
   c.upperBound = true;
-  // Not minus `lower`: see planner.hpp (U bounds sigma_top^2 as it is).
-  c.t2 = std::max(c.upperExpected, c.floor);
+  // sigma_top^2 = E[S_top^2] - lower: U - lower bounds it (the lower-level
+  // estimate has many more degrees of freedom than the top level's). When a
+  // small pilot leaves U - lower <= 0, U itself, which bounds sigma_top^2 as
+  // it is (planner.hpp), keeps the plan finite.
+  const double net = c.upperExpected - lower;
+  c.t2 = std::max(net > c.floor ? net : c.upperExpected, c.floor);
   return c;
 }
 

@@ -183,6 +183,7 @@ struct Run {
              {"factors", joinFactors(cfg.factors)},
              {"baseline", cfg.baseline() ? cfg.baseline()->name : ""},
              {"design", designName(cfg.design)},
+             {"target_half_width", std::to_string(cfg.targetHalfWidth)},
              {"levels.builds", std::to_string(levels.builds)},
              {"levels.executions", std::to_string(levels.executions)},
              {"levels.iterations", std::to_string(levels.iterations)},
@@ -720,6 +721,12 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
     run.levels.builds = std::max(run.levels.builds, std::atoi(b->c_str()));
   if (run.design == Design::Duet)
     run.duetSets = duetCpuSets(cfg, readMachineFacts().cpus);
+  // The precision asked for, which the report's plans aim at: an adaptive
+  // run's target (from the file or the command line) replaces the levels'.
+  if (cfg.adaptive.enabled && cfg.adaptive.halfWidth > 0)
+    if (Status s = run.store.setMeta("target_half_width", std::to_string(cfg.adaptive.halfWidth));
+        !s)
+      return Error{s.error()};
   bool resumed = run.store.hasPlan() || run.store.summary().builds > 0;
   if (Status s = run.recordMachine(resumed); !s)
     return Error{s.error()};

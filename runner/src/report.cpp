@@ -392,8 +392,7 @@ CampaignReport buildCampaignReport(const CampaignData &data,
   // the pairing (paired Fieller, bootstrap over pairs).
   if (data.design != "unpaired")
     ro.pairing = analysis::Pairing::Paired;
-  if (options.targetHalfWidth)
-    ro.targetHalfWidth = *options.targetHalfWidth;
+  ro.targetHalfWidth = options.targetHalfWidth.value_or(data.targetHalfWidth);
   ro.ratioPlanKeepsLowerCounts = options.planKeepsLowerCounts;
   ro.seed = options.seed
                 ? *options.seed

@@ -144,14 +144,14 @@ TEST(RatioPlanner, RejectsBadInput) {
 
 // The fallback: baseline pilot 3 x 3 x 5 with S^2 = {0.5, 3, 5}: T_build^2 =
 // 0.5 - 3/3 = -0.5 <= 0. chi2_{0.05, 2} = 0.1025866 (R: qchisq(0.05, 2)), so
-// E[S_top^2] <= 0.5 * 2 / 0.1025866 = 9.747863 at 95%, and sigma_build^2 <=
-// E[S_top^2] (the lower-level contribution, 1, is >= 0): the bound used.
+// E[S_top^2] <= 0.5 * 2 / 0.1025866 = 9.747863 at 95%, and sigma_build^2 =
+// E[S_top^2] - 1 (the lower-level contribution): the bound used is 8.747863.
 TEST(RatioPlanner, TopLevelWithoutVarianceUsesTheUpperBound) {
   const TopComponent t = topComponentForPlanning(0.5, 3, 1.0, 7.0, 0.95);
   EXPECT_TRUE(t.upperBound);
   EXPECT_DOUBLE_EQ(t.pilotT2, -0.5);
   EXPECT_NEAR(t.upperExpected, 9.747863, 1e-6);
-  EXPECT_NEAR(t.t2, 9.747863, 1e-6);
+  EXPECT_NEAR(t.t2, 9.747863 - 1.0, 1e-6); // U minus the lower levels' 1.0
   // S_top^2 = 0 (identical builds): the bound is 0, the floor 1e-6 x total.
   const TopComponent z = topComponentForPlanning(0, 3, 1.0, 7.0, 0.95);
   EXPECT_TRUE(z.upperBound);
@@ -174,15 +174,15 @@ TEST(RatioPlanner, TopLevelWithoutVarianceUsesTheUpperBound) {
   EXPECT_TRUE(plan->fallbackUsed());
   EXPECT_TRUE(plan->baselineTop.upperBound);
   EXPECT_FALSE(plan->candidateTop.upperBound);
-  EXPECT_NEAR(plan->levels[0].baseline, 9.747863e-4, 1e-10);
+  EXPECT_NEAR(plan->levels[0].baseline, 8.747863e-4, 1e-10);
   EXPECT_TRUE(plan->reachable);
   EXPECT_GE(plan->topCount, 2u);
   EXPECT_TRUE(std::isfinite(plan->predictedHalfWidth));
   ASSERT_EQ(plan->notes.size(), 1u);
   EXPECT_NE(plan->notes[0].find("baseline: the build level shows no variance"), std::string::npos)
       << plan->notes[0];
-  // sqrt(9.747863) / 100 = 3.12% of the mean.
-  EXPECT_NE(plan->notes[0].find("SD of 3.12% of the mean"), std::string::npos) << plan->notes[0];
+  // sqrt(8.747863) / 100 = 2.96% of the mean.
+  EXPECT_NE(plan->notes[0].find("SD of 2.96% of the mean"), std::string::npos) << plan->notes[0];
 }
 
 TEST(StoppingRule, BatchSizes) {

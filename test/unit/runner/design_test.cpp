@@ -401,6 +401,8 @@ TEST(Design, AnAdaptiveCampaignStopsOnTheTargetOnlyFromFiveBuilds) {
   EXPECT_EQ(*s.meta("levels.builds"), "5");
   EXPECT_EQ(scalar(s, "SELECT count(*) FROM plan"), 20);
   EXPECT_NE(s.meta("adaptive_log")->find("5 builds"), std::string::npos);
+  // The report's plans aim at the adaptive target.
+  EXPECT_EQ(std::stod(*s.meta("target_half_width")), 0.9);
   PairedFake again;
   ASSERT_TRUE(c.run(again).ok());
   EXPECT_EQ(again.calls, 0);

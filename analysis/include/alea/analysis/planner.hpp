@@ -41,12 +41,12 @@ enum class CostMerge {
 // sigma_top^2 + lower, U = S_top^2 (n - 1) / chi2_{alpha, n-1} (lower alpha
 // quantile; exact for normal top-level means). Since lower >= 0,
 // sigma_top^2 <= E[S_top^2] <= U with confidence >= 1 - alpha: U bounds the
-// component itself, too high by at most `lower` (more builds, fewer lower
-// units: the conservative direction). The lower-level estimate is NOT
-// subtracted: U - lower would be an approximate bound only and, when S_top^2
-// lies far under `lower` (likely with 2 or 3 builds), falls to the floor and
-// makes eq. 14 ask for unboundedly many lower-level units. Floor (S_top^2 = 0,
-// e.g. identical builds): 1e-6 x totalVariance.
+// component itself, too high by at most `lower`. The planner uses U - lower
+// when it is positive (a bound of sigma_top^2 itself, approximate since
+// `lower` is estimated), else U: when S_top^2 lies far under `lower` (likely
+// with 2 or 3 builds) U - lower is <= 0 and a floor would make eq. 14 ask for
+// unboundedly many lower-level units. Floor (S_top^2 = 0, e.g. identical
+// builds): 1e-6 x totalVariance.
 struct TopComponent {
   double t2 = 0;            // the value to plan with (> 0 unless everything is 0)
   bool upperBound = false;  // the fallback was used

@@ -93,6 +93,7 @@ struct CampaignData {
   // the adaptive campaign's decisions, and every execution's conditions.
   std::string design = "unpaired";
   std::string adaptiveLog;
+  double targetHalfWidth = 0.01; // the campaign's (levels or adaptive), for the plans
   std::vector<ExecutionConditions> executions;
 };
 
