@@ -71,6 +71,25 @@ TEST(Design, InterleavedBlocksHoldBuildIOfEverySystemContiguously) {
   EXPECT_NE(plan, makeSchedule(pairedShape(Design::Interleaved), 43));
 }
 
+TEST(Design, EverySystemFollowsEveryOtherEquallyOftenInInterleavedPlans) {
+  // Two systems: in a plan of mirrored block pairs, base follows cand exactly
+  // as often as base follows base (and the same for cand), up to the one
+  // execution at the start: a carry-over from the previous execution cannot
+  // fall on one system more than on the other.
+  ScheduleShape s{{1, 2}, {10, 20}, 6, 5};
+  s.design = Design::Interleaved;
+  for (std::uint64_t seed : {1, 2, 3, 42}) {
+    auto plan = makeSchedule(s, seed);
+    std::map<std::pair<std::int64_t, std::int64_t>, int> follows; // (previous, current)
+    for (std::size_t i = 1; i < plan.size(); ++i)
+      ++follows[{plan[i - 1].systemId, plan[i].systemId}];
+    for (std::int64_t current : {1, 2}) {
+      int afterOne = follows[{1, current}], afterTwo = follows[{2, current}];
+      EXPECT_LE(std::abs(afterOne - afterTwo), 1) << "seed " << seed << " system " << current;
+    }
+  }
+}
+
 TEST(Design, UnpairedPlansHaveNoBlocks) {
   for (const auto &e : makeSchedule(pairedShape(Design::Unpaired), 42))
     EXPECT_EQ(e.block, -1);
