@@ -50,6 +50,7 @@ command = ["{artifact:p}"]
 INTERLEAVED = """
 [campaign]
 seed = 12
+design = "interleaved"
 [levels]
 builds = 3
 executions = 2

@@ -161,7 +161,7 @@ Expected<CampaignConfig> parse(const std::string &campaign) {
 TEST(Design, CampaignFileKeys) {
   auto d = parse("[campaign]\n");
   ASSERT_TRUE(d.ok()) << d.error();
-  EXPECT_EQ(d->design, Design::Interleaved);
+  EXPECT_EQ(d->design, Design::Unpaired); // the default (docs/campaign.md, "Designs")
   EXPECT_FALSE(d->quiet.enabled);
   EXPECT_FALSE(d->adaptive.enabled);
   auto c = parse("[campaign]\ndesign = \"duet\"\nduet_cpus = [[0], [1]]\n"
@@ -177,7 +177,7 @@ TEST(Design, CampaignFileKeys) {
   EXPECT_DOUBLE_EQ(c->adaptive.halfWidth, 0.02);
   EXPECT_DOUBLE_EQ(c->adaptive.timeBudgetSeconds, 600);
   EXPECT_EQ(c->adaptive.maxBuilds, 40);
-  EXPECT_EQ(parse("[campaign]\ndesign = \"unpaired\"\n")->design, Design::Unpaired);
+  EXPECT_EQ(parse("[campaign]\ndesign = \"interleaved\"\n")->design, Design::Interleaved);
 
   auto bad = parse("[campaign]\ndesign = \"pairs\"\n");
   ASSERT_FALSE(bad.ok());
@@ -361,8 +361,8 @@ TEST(Design, ADuetRunsEachBlockTogetherOnDisjointCpusAndRecordsIt) {
             6);
 }
 
-TEST(Design, InterleavedIsTheDefaultAndRunsEntriesOneAtATime) {
-  Campaign c("[campaign]\nseed = 3\n");
+TEST(Design, InterleavedRunsEntriesOneAtATimeInBlocks) {
+  Campaign c("[campaign]\nseed = 3\ndesign = \"interleaved\"\n");
   PairedFake ex;
   auto out = c.run(ex);
   ASSERT_TRUE(out.ok()) << out.error();
@@ -375,7 +375,7 @@ TEST(Design, InterleavedIsTheDefaultAndRunsEntriesOneAtATime) {
 
 TEST(Design, AnAdaptiveCampaignAddsBuildsUntilItsCapThenStops) {
   // A target no campaign this small reaches: batches until max_builds.
-  Campaign c("[campaign]\nseed = 3\n[adaptive]\nhalf_width = 0.0001\nmax_builds = 7\n");
+  Campaign c("[campaign]\nseed = 3\ndesign = \"interleaved\"\n[adaptive]\nhalf_width = 0.0001\nmax_builds = 7\n");
   PairedFake ex;
   auto out = c.run(ex);
   ASSERT_TRUE(out.ok()) << out.error();
@@ -400,7 +400,7 @@ TEST(Design, AnAdaptiveCampaignAddsBuildsUntilItsCapThenStops) {
 TEST(Design, AnAdaptiveCampaignStopsWhenItsTimeBudgetIsSpent) {
   // Each build costs 2 s and each execution about 1 s: 3 builds of 2 systems
   // with 2 executions each spend ~25 s; a 40 s budget affords one more build.
-  Campaign c("[campaign]\nseed = 3\n[adaptive]\nhalf_width = 0.0001\ntime_budget = 40\n");
+  Campaign c("[campaign]\nseed = 3\ndesign = \"interleaved\"\n[adaptive]\nhalf_width = 0.0001\ntime_budget = 40\n");
   PairedFake ex;
   auto out = c.run(ex);
   ASSERT_TRUE(out.ok()) << out.error();
@@ -412,7 +412,7 @@ TEST(Design, AnAdaptiveCampaignStopsWhenItsTimeBudgetIsSpent) {
 TEST(Design, AnAdaptiveCampaignStopsOnTheTargetOnlyFromFiveBuilds) {
   // A target every interval meets: the rule still grows 3 builds to KJ13's
   // minimum of 5, then stops; running it again adds nothing.
-  Campaign c("[campaign]\nseed = 3\n[adaptive]\nhalf_width = 0.9\n");
+  Campaign c("[campaign]\nseed = 3\ndesign = \"interleaved\"\n[adaptive]\nhalf_width = 0.9\n");
   PairedFake ex;
   auto out = c.run(ex);
   ASSERT_TRUE(out.ok()) << out.error();
@@ -430,7 +430,7 @@ TEST(Design, AnAdaptiveCampaignStopsOnTheTargetOnlyFromFiveBuilds) {
 TEST(Design, ExecutionsTheQuietGateLetRunWhileBusyAreMarked) {
   // load = 0 can never be undercut and wait = 0 gives up after the first
   // window: every execution runs "while busy", whatever the machine does.
-  Campaign c("[campaign]\nseed = 3\nquiet = { load = 0, wait = 0 }\n");
+  Campaign c("[campaign]\nseed = 3\ndesign = \"interleaved\"\nquiet = { load = 0, wait = 0 }\n");
   PairedFake ex;
   auto out = c.run(ex);
   ASSERT_TRUE(out.ok()) << out.error();

@@ -119,7 +119,7 @@ struct CampaignConfig {
   bool disableAslr = false;
   std::vector<int> cpus;         // pin executions to these CPUs (empty: no)
   std::vector<SourcePos> cpusAt; // where each CPU number was written
-  Design design = Design::Interleaved;
+  Design design = Design::Unpaired;
   SourcePos designAt;
   // Duet: the CPU set of each of a block's simultaneous executions (empty:
   // `cpus`, or the CPUs alea may use, split into one set per system).
