@@ -1,0 +1,361 @@
+#!/usr/bin/env python3
+"""Helpers of bench/validity/run.sh (Python 3 standard library only).
+
+  validity.py pick POOL BUILDS KIND INDEX      -> "base: i i i ...\\ncand: j j j ..."
+  validity.py calibrate OUT.json REPS SLOW_REPS ROUNDS WORK.lua LUA_BINARY...
+  validity.py row REPORT.json EXPORT.csv KEY=VALUE...   -> one CSV line (stdout)
+  validity.py header                                   -> the CSV header line
+  validity.py summary RESULTS.csv CALIBRATION.json [CONFIDENCE]
+
+The statistics of the summary: false alarms and coverage are binomial counts
+with Clopper-Pearson intervals (the beta quantiles, found by bisection on the
+regularized incomplete beta function, evaluated with its continued fraction).
+"""
+import csv
+import json
+import math
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+
+# --------------------------------------------------------------------------
+# Clopper-Pearson
+
+
+def _betacf(a, b, x):
+    """Continued fraction of the incomplete beta (modified Lentz)."""
+    tiny = 1e-300
+    qab, qap, qam = a + b, a + 1.0, a - 1.0
+    c, d = 1.0, 1.0 - qab * x / qap
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 10000):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < 1e-15:
+            break
+    return h
+
+
+def betainc(a, b, x):
+    """Regularized incomplete beta I_x(a, b)."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    lbt = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
+    if x < (a + 1.0) / (a + b + 2.0):
+        return math.exp(lbt) * _betacf(a, b, x) / a
+    return 1.0 - math.exp(lbt) * _betacf(b, a, 1.0 - x) / b
+
+
+def beta_quantile(p, a, b):
+    lo, hi = 0.0, 1.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if betainc(a, b, mid) < p:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def clopper_pearson(x, n, conf=0.95):
+    if n == 0:
+        return (float("nan"), float("nan"))
+    alpha = 1.0 - conf
+    lo = 0.0 if x == 0 else beta_quantile(alpha / 2, x, n - x + 1)
+    hi = 1.0 if x == n else beta_quantile(1 - alpha / 2, x + 1, n - x)
+    return (lo, hi)
+
+
+# --------------------------------------------------------------------------
+# pick: which pool binaries a campaign's builds copy
+
+
+def cmd_pick(pool, builds, kind, index):
+    pool, builds, index = int(pool), int(builds), int(index)
+    if 2 * builds > pool:
+        sys.exit(f"validity.py: a pool of {pool} binaries cannot give 2 x {builds} distinct builds")
+    # The same campaign (kind, index) picks the same binaries in every design:
+    # the designs are compared on common random numbers.
+    rng = random.Random(f"validity/{kind}/{index}")
+    chosen = rng.sample(range(pool), 2 * builds)
+    print("base:", *chosen[:builds])
+    print("cand:", *chosen[builds:])
+
+
+# --------------------------------------------------------------------------
+# calibrate: start-up share and the true ratio of the injected slowdown
+
+
+def run_once(argv):
+    t0 = time.perf_counter()
+    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL)
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t0
+    if status != 0:
+        sys.exit(f"validity.py: {' '.join(argv)} failed (status {status})")
+    return wall, ru.ru_utime + ru.ru_stime
+
+
+def _mean_ci(xs, conf=0.95):
+    """Mean and its t interval (normal quantile for n > 30: only a summary)."""
+    m = statistics.fmean(xs)
+    if len(xs) < 2:
+        return m, float("nan"), float("nan")
+    t = {2: 12.71, 3: 4.30, 4: 3.18, 5: 2.78, 6: 2.57, 8: 2.36, 10: 2.26, 20: 2.09, 30: 2.05}
+    n = len(xs)
+    q = next((v for k, v in sorted(t.items()) if n <= k), 1.96)
+    h = q * statistics.stdev(xs) / math.sqrt(n)
+    return m, m - h, m + h
+
+
+def cmd_calibrate(out, reps, slow_reps, rounds, work, *binaries):
+    reps, slow_reps, rounds = int(reps), int(slow_reps), int(rounds)
+    counts = [0, reps // 2, reps, slow_reps]
+    cpu = {k: [] for k in counts}
+    wall = {k: [] for k in counts}
+    rng = random.Random(1)
+    for _ in range(rounds):
+        for b in binaries:
+            order = counts[:]
+            rng.shuffle(order)  # alternate, so that load drift hits every count alike
+            for k in order:
+                w, c = run_once([b, work, str(k)])
+                wall[k].append(w)
+                cpu[k].append(c)
+    # Least squares of CPU time on the repetition count: cpu = a + b k.
+    xs = [k for k in counts for _ in cpu[k]]
+    ys = [v for k in counts for v in cpu[k]]
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+    a = my - b * mx
+    cpu_mean = {k: statistics.fmean(cpu[k]) for k in counts}
+    wall_mean = {k: statistics.fmean(wall[k]) for k in counts}
+    # The campaigns measure wall time: the start-up share is that of the wall
+    # time (on a loaded machine larger than the CPU time's: a short process
+    # waits for a CPU as long as a long one). The work line through the
+    # start-up: t(k) = t(0) + k w; the true ratio of SLOW_REPS over REPS
+    # repetitions is 1 + (SLOW_REPS/REPS - 1)(1 - share).
+    share = wall_mean[0] / wall_mean[reps]
+    cpu_share = cpu_mean[0] / cpu_mean[reps]
+    true_ratio = 1 + (slow_reps / reps - 1) * (1 - share)
+    # Direct check: each (binary, round)'s SLOW_REPS over REPS time, measured
+    # back to back, averaged (t interval). Noisy on a loaded machine.
+    dcpu = _mean_ci([s / r for s, r in zip(cpu[slow_reps], cpu[reps])])
+    dwall = _mean_ci([s / r for s, r in zip(wall[slow_reps], wall[reps])])
+    dhalf = _mean_ci([(h - z) / (r - z) * reps / (reps // 2) for h, r, z in zip(cpu[reps // 2], cpu[reps], cpu[0])])
+    res = {
+        "reps": reps,
+        "slow_reps": slow_reps,
+        "work_ratio": slow_reps / reps,
+        "binaries": len(binaries),
+        "rounds": rounds,
+        "cpu_mean": {str(k): cpu_mean[k] for k in counts},
+        "wall_mean": {str(k): wall_mean[k] for k in counts},
+        "fit_intercept": a,
+        "fit_slope": b,
+        "startup_share": share,
+        "startup_share_cpu": cpu_share,
+        "startup_share_fit": a / (a + b * reps),
+        "true_ratio": true_ratio,
+        "true_ratio_cpu": 1 + (slow_reps / reps - 1) * (1 - cpu_share),
+        "true_ratio_fit": (a + b * slow_reps) / (a + b * reps),
+        "direct_cpu_ratio": dcpu,
+        "direct_wall_ratio": dwall,
+        "half_count_work_share": dhalf,
+    }
+    with open(out, "w") as f:
+        json.dump(res, f, indent=1)
+    ci = lambda t: f"{t[0]:.4f} [{t[1]:.4f}, {t[2]:.4f}]"
+    print(
+        f"calibration ({len(binaries)} pool binaries x {rounds} rounds, repetitions {counts} back to back in random order):\n"
+        f"  CPU time per execution (user + sys): {cpu_mean[0]*1e3:.2f} ms at 0 repetitions (start-up), "
+        f"{cpu_mean[reps]*1e3:.1f} ms at {reps}, {cpu_mean[slow_reps]*1e3:.1f} ms at {slow_reps}; "
+        f"wall {wall_mean[0]*1e3:.2f} / {wall_mean[reps]*1e3:.1f} / {wall_mean[slow_reps]*1e3:.1f} ms\n"
+        f"  start-up share at {reps} repetitions: {100*share:.2f}% of the wall time (at 0 repetitions); "
+        f"of the CPU time {100*cpu_share:.2f}% (the least-squares line's intercept: {100*res['startup_share_fit']:.2f}%)\n"
+        f"  TRUE RATIO = 1 + ({slow_reps}/{reps} - 1) x (1 - {share:.4f}) = {true_ratio:.4f} "
+        f"(with the CPU time's share: {res['true_ratio_cpu']:.4f})\n"
+        f"  checks (mean of back-to-back ratios, 95% t interval): {slow_reps} over {reps} repetitions "
+        f"CPU {ci(dcpu)}, wall {ci(dwall)}; work of {reps//2} repetitions over half the work of {reps}: {ci(dhalf)}"
+    )
+
+
+# --------------------------------------------------------------------------
+# row: one campaign's result
+
+FIELDS = [
+    "design", "kind", "index", "seed", "true_ratio_work", "estimate",
+    "fieller_status", "fieller_lo", "fieller_hi", "bootstrap_lo", "bootstrap_hi",
+    "decision", "decision_basis", "ci_lo", "ci_hi", "rel_half_width",
+    "paired", "pairing", "executions", "failed_executions", "exec_seconds",
+    "wall_seconds", "loadavg", "picks",
+]
+
+
+def _fmt(v):
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, (dict, list)):
+        return json.dumps(v, separators=(",", ":"))
+    return str(v)
+
+
+def cmd_row(report, export, *kv):
+    with open(report) as f:
+        d = json.load(f)
+    meta = dict(x.split("=", 1) for x in kv)
+    camp = d.get("campaign", {})
+    rep = d.get("report") or {}
+    row = {k: meta.get(k, "") for k in FIELDS}
+    row["executions"] = camp.get("executions")
+    row["failed_executions"] = camp.get("failed_executions")
+    ratio = None
+    for b in rep.get("benchmarks", []):
+        for r in b.get("ratios", []):
+            ratio = r
+    if ratio is not None:
+        fi = ratio.get("fieller") or {}
+        row["estimate"] = ratio.get("estimate")
+        row["fieller_status"] = fi.get("status")
+        if fi.get("interval"):
+            row["fieller_lo"], row["fieller_hi"] = fi["interval"]
+        if ratio.get("bootstrap"):
+            row["bootstrap_lo"], row["bootstrap_hi"] = ratio["bootstrap"]
+        row["decision"] = ratio.get("decision")
+        row["decision_basis"] = ratio.get("decision_basis")
+        if row["decision_basis"] == "fieller" and fi.get("interval"):
+            row["ci_lo"], row["ci_hi"] = fi["interval"]
+        elif ratio.get("bootstrap"):
+            row["ci_lo"], row["ci_hi"] = ratio["bootstrap"]
+        if row["ci_lo"] != "" and row["estimate"]:
+            row["rel_half_width"] = (row["ci_hi"] - row["ci_lo"]) / 2 / row["estimate"]
+        # Whatever issue 8 names its pairing fields: keep them verbatim.
+        row["paired"] = ratio.get("paired", ratio.get("design", ""))
+        row["pairing"] = {k: v for k, v in ratio.items() if "pair" in k.lower() and k != "paired"} or ""
+    total = 0.0
+    with open(export) as f:
+        for r in csv.DictReader(f):
+            total += float(r["value"])
+    row["exec_seconds"] = total
+    w = csv.DictWriter(sys.stdout, FIELDS, lineterminator="\n")
+    w.writerow({k: _fmt(v) for k, v in row.items()})
+
+
+def cmd_header():
+    print(",".join(FIELDS))
+
+
+# --------------------------------------------------------------------------
+# summary
+
+
+def _pct(x):
+    return f"{100*x:.1f}%"
+
+
+def cmd_summary(results, calibration, conf="0.95"):
+    conf = float(conf)
+    with open(calibration) as f:
+        cal = json.load(f)
+    true_ratio = cal["true_ratio"]
+    rows = list(csv.DictReader(open(results)))
+    designs = []
+    for r in rows:
+        if r["design"] not in designs:
+            designs.append(r["design"])
+
+    def f(r, k):
+        return float(r[k]) if r[k] not in ("", None) else None
+
+    def covers(lo, hi, x):
+        return lo is not None and hi is not None and lo <= x <= hi
+
+    print(f"true ratio of the slowdown campaigns: {true_ratio:.4f} (work ratio {cal['work_ratio']:.4f}, "
+          f"start-up share {100*cal['startup_share']:.2f}%)")
+    table = []
+    medians = {}
+    for d in designs:
+        aa = [r for r in rows if r["design"] == d and r["kind"] == "aa" and r["estimate"]]
+        sl = [r for r in rows if r["design"] == d and r["kind"] == "slow" and r["estimate"]]
+        n_aa, n_sl = len(aa), len(sl)
+        # false alarm: the report's 95% CI (its decision basis) excludes 1.0
+        fa = sum(1 for r in aa if not covers(f(r, "ci_lo"), f(r, "ci_hi"), 1.0))
+        fa_dec = sum(1 for r in aa if r["decision"] in ("faster", "slower"))
+        fa_boot = sum(1 for r in aa if not covers(f(r, "bootstrap_lo"), f(r, "bootstrap_hi"), 1.0))
+        cov = sum(1 for r in sl if covers(f(r, "ci_lo"), f(r, "ci_hi"), true_ratio))
+        cov_boot = sum(1 for r in sl if covers(f(r, "bootstrap_lo"), f(r, "bootstrap_hi"), true_ratio))
+        power = sum(1 for r in sl if r["decision"] == "slower")
+        hw = [f(r, "rel_half_width") for r in aa + sl if f(r, "rel_half_width") is not None]
+        med = statistics.median(hw) if hw else float("nan")
+        medians[d] = med
+        pooled = statistics.geometric_mean([f(r, "estimate") for r in sl]) if sl else float("nan")
+        exec_s = sum(f(r, "exec_seconds") or 0 for r in aa + sl)
+        wall_s = sum(f(r, "wall_seconds") or 0 for r in aa + sl)
+        table.append(dict(design=d, n_aa=n_aa, n_sl=n_sl, fa=fa, fa_ci=clopper_pearson(fa, n_aa, conf),
+                          fa_dec=fa_dec, fa_boot=fa_boot, cov=cov, cov_ci=clopper_pearson(cov, n_sl, conf),
+                          cov_boot=cov_boot, power=power, pw_ci=clopper_pearson(power, n_sl, conf),
+                          med=med, pooled=pooled, exec_s=exec_s, wall_s=wall_s))
+    base = medians.get("unpaired")
+    hdr = ["design", "false alarms (CI excl. 1)", "decided faster/slower", "coverage of true ratio",
+           "power (decided slower)", "median rel. half-width", "vs unpaired", "pooled slow estimate",
+           "exec time", "wall time"]
+    lines = []
+    for t in table:
+        narrower = f"{base / t['med']:.2f}x narrower" if base and t["design"] != "unpaired" else "-"
+        lines.append([
+            t["design"],
+            f"{t['fa']}/{t['n_aa']} = {_pct(t['fa']/t['n_aa']) if t['n_aa'] else '-'} [{_pct(t['fa_ci'][0])}, {_pct(t['fa_ci'][1])}]",
+            f"{t['fa_dec']}/{t['n_aa']}",
+            f"{t['cov']}/{t['n_sl']} = {_pct(t['cov']/t['n_sl']) if t['n_sl'] else '-'} [{_pct(t['cov_ci'][0])}, {_pct(t['cov_ci'][1])}]",
+            f"{t['power']}/{t['n_sl']} = {_pct(t['power']/t['n_sl']) if t['n_sl'] else '-'} [{_pct(t['pw_ci'][0])}, {_pct(t['pw_ci'][1])}]",
+            f"+-{_pct(t['med'])}",
+            narrower,
+            f"{t['pooled']:.4f}",
+            f"{t['exec_s']:.0f} s",
+            f"{t['wall_s']:.0f} s",
+        ])
+    widths = [max(len(h), *(len(l[i]) for l in lines)) for i, h in enumerate(hdr)]
+    print("| " + " | ".join(h.ljust(w) for h, w in zip(hdr, widths)) + " |")
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for l in lines:
+        print("| " + " | ".join(c.ljust(w) for c, w in zip(l, widths)) + " |")
+    print(f"false alarms: A/A campaigns whose {int(conf*100)}% CI (the report's decision basis: Fieller when "
+          "bounded, else the bootstrap) excludes 1.0; [..] = Clopper-Pearson 95% intervals")
+    for t in table:
+        print(f"  {t['design']}: bootstrap CI excludes 1.0 in {t['fa_boot']}/{t['n_aa']} A/A campaigns; "
+              f"bootstrap CI covers the true ratio in {t['cov_boot']}/{t['n_sl']} slowdown campaigns")
+    print("exec time = sum of the measured execution times (CPU-seconds the benchmark occupied: one CPU per "
+          "execution, so duet's two simultaneous executions count twice); wall time = sum of the campaigns' "
+          "elapsed times (alea run + report)")
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    cmd, args = sys.argv[1], sys.argv[2:]
+    {"pick": cmd_pick, "calibrate": cmd_calibrate, "row": cmd_row, "header": cmd_header,
+     "summary": cmd_summary, "cp": lambda x, n: print(*clopper_pearson(int(x), int(n)))}[cmd](*args)
+
+
+if __name__ == "__main__":
+    main()
