@@ -40,6 +40,7 @@
 #   --pool P           pool of randomized Lua binaries (default 40)
 #   --load-jobs J      parallel jobs of the background make (default 2; 0: none)
 #   --fresh            discard this configuration's campaigns and start over
+#   --prepare          only fetch Lua and build the pool, then exit
 # Work dir: $ALEA_VALIDITY_DIR, default <repo>/_work/validity.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -47,7 +48,7 @@ root=$(cd "$here/../.." && pwd)
 work=${ALEA_VALIDITY_DIR:-$root/_work/validity} # read before common.sh unsets ALEA_*
 
 n=20 slowdown=0.10 designs="unpaired interleaved duet" builds=5 executions=3
-reps=300 pool=40 load_jobs=2 fresh=0 build_arg=
+reps=300 pool=40 load_jobs=2 fresh=0 prepare=0 build_arg=
 while (($#)); do
   case $1 in
     -n) n=$2; shift 2 ;;
@@ -59,6 +60,7 @@ while (($#)); do
     --pool) pool=$2; shift 2 ;;
     --load-jobs) load_jobs=$2; shift 2 ;;
     --fresh) fresh=1; shift ;;
+    --prepare) prepare=1; shift ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     -*) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) build_arg=$1; shift ;;
@@ -95,6 +97,7 @@ rm -rf "$work/pool-build"
 distinct=$(for ((i = 0; i < pool; i++)); do "$ALEA" layout --fingerprint "$work/pool/lua.$i"; done | sort -u | wc -l)
 ((distinct == pool)) || fail "the pool has $distinct distinct layouts out of $pool binaries"
 note "pool ready: $pool binaries, $distinct distinct layout fingerprints ($built built now, $((SECONDS - t_start)) s)"
+((prepare)) && exit 0
 
 # ---------------------------------------------------------------- designs
 # A design `alea run` does not accept yet (issue 8 not merged) is skipped;
