@@ -26,6 +26,9 @@ struct RunOptions {
   bool resume = false;
   bool noReport = false;
   std::string format = "text";
+  std::string untilHalfWidth; // adaptive: "2%" or "0.02"
+  double timeBudget = 0;      // adaptive: seconds of machine time
+  int maxBuilds = 0;          // adaptive: 0 = the file's (or 100)
 };
 
 std::atomic<bool> gCancel{false};
@@ -57,6 +60,25 @@ int runRun(const RunOptions &opts) {
   if (auto valid = alea::runner::validateCampaign(*config, alea::runner::readMachineFacts());
       !valid)
     throw alea::cli::Error(valid.error());
+  // Adaptive settings on the command line override [adaptive] without
+  // changing the file (whose digest identifies the campaign): they continue a
+  // finished campaign, adding builds.
+  if (!opts.untilHalfWidth.empty()) {
+    auto hw = alea::analysis::parseFraction(opts.untilHalfWidth);
+    if (!hw || !(*hw > 0 && *hw < 1))
+      throw alea::cli::Error("--until-half-width expects a relative half-width such as 2% or "
+                             "0.02, not '" +
+                                 opts.untilHalfWidth + "'",
+                             alea::cli::kExitUsage);
+    config->adaptive.enabled = true;
+    config->adaptive.halfWidth = *hw;
+  }
+  if (opts.timeBudget > 0) {
+    config->adaptive.enabled = true;
+    config->adaptive.timeBudgetSeconds = opts.timeBudget;
+  }
+  if (opts.maxBuilds > 0)
+    config->adaptive.maxBuilds = opts.maxBuilds;
   auto format = alea::analysis::parseFormat(opts.format);
   if (!format)
     throw alea::cli::Error("unknown report format '" + opts.format +
@@ -134,6 +156,15 @@ void setupRun(CLI::App &app) {
   sub->add_flag("--resume", opts->resume, "require an existing store in --dir and resume it");
   sub->add_flag("--no-report", opts->noReport, "do not print the report at the end");
   sub->add_option("--format", opts->format, "report format: text (default), md, json or csv");
+  sub->add_option("--until-half-width", opts->untilHalfWidth,
+                  "adaptive: add builds in batches until every ratio's CI is within this "
+                  "relative half-width (e.g. 2%); continues a finished campaign");
+  sub->add_option("--time-budget", opts->timeBudget,
+                  "adaptive: stop adding builds once the campaign has used this many seconds "
+                  "of machine time")
+      ->check(CLI::PositiveNumber);
+  sub->add_option("--max-builds", opts->maxBuilds, "adaptive: at most this many builds per system")
+      ->check(CLI::Range(2, 1000));
   sub->callback([opts] { alea::cli::setExitCode(runRun(*opts)); });
 }
 

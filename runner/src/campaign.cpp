@@ -10,12 +10,20 @@
 #include "alea/runner/hash.hpp"
 #include "alea/runner/lock.hpp"
 #include "alea/runner/machine.hpp"
+#include "alea/runner/quiet.hpp"
 #include "alea/runner/redact.hpp"
+#include "alea/runner/report.hpp"
 #include "alea/runner/scheduler.hpp"
 #include "alea/runner/seeds.hpp"
 #include "alea/runner/validate.hpp"
 
+#include "alea/random.hpp"
+
+#include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <limits>
+#include <memory>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -33,6 +41,51 @@ std::string defaultCampaignDir(const std::string &campaignFile) {
 }
 
 namespace {
+
+// The share of execution i's wall time during which all its duet partners
+// were running too.
+double overlapShare(const std::vector<ExecutionResult> &results, std::size_t i) {
+  double start = results[i].steadyStart, end = results[i].steadyEnd;
+  double from = start, to = end;
+  for (std::size_t k = 0; k < results.size(); ++k)
+    if (k != i) {
+      from = std::max(from, results[k].steadyStart);
+      to = std::min(to, results[k].steadyEnd);
+    }
+  return end > start ? std::max(0.0, to - from) / (end - start) : 0;
+}
+
+// The adaptive stopping rule's inputs and answer.
+struct AdaptiveState {
+  int builds = 0, maxBuilds = 100;
+  double targetHalfWidth = 0;             // relative; 0 = only the budget
+  std::vector<double> halfWidths;         // relative, of every ratio (or mean)
+  std::optional<int> buildsAffordable;    // by the time budget; none = no budget
+};
+struct AdaptiveStep {
+  int addBuilds = 0; // 0 = stop
+  std::string reason;
+};
+
+AdaptiveStep adaptiveStep(const AdaptiveState &s) {
+  double worst = 0;
+  for (double h : s.halfWidths)
+    worst = std::max(worst, h);
+  if (s.targetHalfWidth > 0 && worst <= s.targetHalfWidth)
+    return {0, "every interval is within the target half-width: stop"};
+  int needed = s.targetHalfWidth > 0 && std::isfinite(worst)
+                   ? static_cast<int>(std::ceil(s.builds * (worst / s.targetHalfWidth) *
+                                                (worst / s.targetHalfWidth)))
+                   : 2 * s.builds;
+  int k = std::clamp(needed - s.builds, 1, s.builds);
+  k = std::min(k, s.maxBuilds - s.builds);
+  if (s.buildsAffordable)
+    k = std::min(k, *s.buildsAffordable);
+  if (k <= 0)
+    return {0, "the build cap or the time budget is reached: stop"};
+  return {k, "widest interval +-" + std::to_string(worst * 100) + "%: adding " +
+                 std::to_string(k) + " builds"};
+}
 
 std::vector<std::string> sanitizedEnv(const std::vector<std::string> &base) {
   std::vector<std::string> env;
@@ -116,6 +169,8 @@ struct Run {
   std::map<std::pair<std::int64_t, int>, BuildRecord> builds;      // (system id, index)
   MachineState machine;
   std::int64_t machineId = 0;
+  Design design = Design::Unpaired;           // as recorded (old stores: unpaired)
+  std::vector<std::vector<int>> duetSets;     // design = "duet": one CPU set per system
 
   std::vector<std::string> baseEnv; // sanitizedEnv(opts.baseEnv), computed once
 
@@ -158,6 +213,7 @@ struct Run {
              {"threshold", std::to_string(cfg.threshold)},
              {"factors", joinFactors(cfg.factors)},
              {"baseline", cfg.baseline() ? cfg.baseline()->name : ""},
+             {"design", designName(cfg.design)},
              {"levels.builds", std::to_string(levels.builds)},
              {"levels.executions", std::to_string(levels.executions)},
              {"levels.iterations", std::to_string(levels.iterations)},
@@ -286,7 +342,7 @@ struct Run {
 
   Expected<std::vector<PlanEntry>> plan() {
     if (!store.hasPlan()) {
-      ScheduleShape shape{systemIds, benchmarkIds, levels.builds, levels.executions};
+      ScheduleShape shape{systemIds, benchmarkIds, levels.builds, levels.executions, design};
       std::vector<PlanEntry> p = makeSchedule(shape, cfg.seed);
       if (Status s = store.savePlan(p); !s)
         return Error{s.error()};
@@ -295,23 +351,93 @@ struct Run {
     return store.loadPlan();
   }
 
-  // One execution: request, run, extract, record (one transaction).
-  Status execute(const PlanEntry &entry, std::int64_t &failed) {
-    const SystemConfig &sys = cfg.systems[systemIndex.at(entry.systemId)];
-    const BenchmarkConfig &bench = cfg.benchmarks[benchmarkIndex.at(entry.benchmarkId)];
-    const BuildRecord &build = builds.at({entry.systemId, entry.buildIndex});
+  // Adaptive campaigns: the number of builds (per system) to add now, 0 to
+  // stop. Decided on the precision of the ratios (their CIs' relative
+  // half-widths) and the time spent, never on the estimates or decisions.
+  Expected<int> nextBatch() {
+    const AdaptiveStop &a = cfg.adaptive;
+    auto data = loadCampaignData(store);
+    if (!data)
+      return Error{data.error()};
+    CampaignReportOptions ro;
+    ro.bootstrapReplicates = 1000;
+    CampaignReport report = buildCampaignReport(*data, ro);
+    std::vector<double> halfWidths;
+    if (report.analysis)
+      for (const auto &b : report.analysis->benchmarks) {
+        for (const auto &r : b.ratios)
+          halfWidths.push_back(r.fieller ? (r.fieller->upper - r.fieller->lower) / 2 / r.estimate
+                                         : std::numeric_limits<double>::infinity());
+        if (b.ratios.empty()) // one system: the precision of its mean
+          for (const auto &sys : b.systems)
+            halfWidths.push_back((sys.ci.interval.upper - sys.ci.interval.lower) / 2 / sys.mean);
+      }
+    double spent = store.machineSeconds();
+    AdaptiveState state;
+    state.builds = levels.builds;
+    state.maxBuilds = a.maxBuilds;
+    state.targetHalfWidth = a.halfWidth;
+    state.halfWidths = halfWidths;
+    if (a.timeBudgetSeconds > 0)
+      state.buildsAffordable = static_cast<int>(
+          std::floor((a.timeBudgetSeconds - spent) / std::max(spent / levels.builds, 1e-9)));
+    AdaptiveStep step = adaptiveStep(state);
+    std::string line = "adaptive: " + std::to_string(levels.builds) + " builds, " +
+                       std::to_string(static_cast<long long>(spent)) + " s spent: " + step.reason;
+    progress.message(line);
+    std::string log = store.meta("adaptive_log").value_or("");
+    if (Status s = store.setMeta("adaptive_log", log + line + "\n"); !s)
+      return Error{s.error()};
+    return step.addBuilds;
+  }
+
+  // Plans `more` builds of every system after the current ones, and records
+  // the new count with them (one transaction: a kill leaves both or neither).
+  Status extendPlan(std::vector<PlanEntry> &plan, int more) {
+    ScheduleShape shape{systemIds, benchmarkIds, levels.builds + more, levels.executions, design,
+                        levels.builds};
+    std::int64_t position = plan.empty() ? 0 : plan.back().position + 1, block = 0;
+    for (const auto &p : plan)
+      block = std::max(block, p.block + 1);
+    std::vector<PlanEntry> added = makeSchedule(shape, cfg.seed, position, block);
+    levels.builds += more;
+    if (Status s = store.savePlan(added, {{"levels.builds", std::to_string(levels.builds)}}); !s)
+      return s;
+    plan.insert(plan.end(), added.begin(), added.end());
+    return {};
+  }
+
+  // One execution on its way: prepared (the request), run, then recorded.
+  struct Job {
+    PlanEntry entry;
+    const SystemConfig *sys = nullptr;
+    const BenchmarkConfig *bench = nullptr;
     ExecutionRecord rec;
+    std::vector<MeasurementRecord> values;
+    ExecutionRequest req;
+    std::unique_ptr<IterationStream> stream; // the request's sink
+    bool runnable = false; // false: recorded as a failure without running
+  };
+
+  // The request of one execution, or its failure when it cannot run (its
+  // build failed, a placeholder did not substitute).
+  Job prepare(const PlanEntry &entry) {
+    Job job;
+    job.entry = entry;
+    const SystemConfig &sys = *(job.sys = &cfg.systems[systemIndex.at(entry.systemId)]);
+    const BenchmarkConfig &bench =
+        *(job.bench = &cfg.benchmarks[benchmarkIndex.at(entry.benchmarkId)]);
+    const BuildRecord &build = builds.at({entry.systemId, entry.buildIndex});
+    ExecutionRecord &rec = job.rec;
     rec.planPosition = entry.position;
     rec.buildId = build.id;
     rec.benchmarkId = entry.benchmarkId;
     rec.executionIndex = entry.executionIndex;
     rec.machineId = machineId;
-    std::vector<MeasurementRecord> values;
     if (build.status != "ok") {
       rec.status = "build";
       rec.error = "build " + sys.name + " #" + std::to_string(entry.buildIndex) + " failed";
-      ++failed;
-      return record(rec, values, bench.measure.valueUnit());
+      return job;
     }
     // The placeholders' values, built only when a text has a placeholder
     // (most commands have none: nothing to build per execution).
@@ -327,7 +453,7 @@ struct Run {
       }
       return *vars;
     };
-    ExecutionRequest req;
+    ExecutionRequest &req = job.req;
     std::string error;
     auto sub = [&](const std::string &text) {
       if (text.find('{') == std::string::npos)
@@ -372,8 +498,8 @@ struct Run {
     req.cancel = opts.cancel;
     // Iterations are extracted while the output streams in: the executor
     // keeps only the tails it needs for the record.
-    IterationStream stream(bench.measure);
-    req.sink = &stream;
+    job.stream = std::make_unique<IterationStream>(bench.measure);
+    req.sink = job.stream.get();
     req.stdoutLimit = 0;
     req.watchLeftovers = true;
     req.killLeftovers = cfg.killLeftovers;
@@ -384,16 +510,22 @@ struct Run {
         rec.environment.append(redactEnvironmentEntry(e, cfg.redactEnv)).push_back('\n');
     rec.environment += "ALEA_ENV_PAD=<" + std::to_string(req.envPadBytes) + " bytes>\n";
     rec.environment += std::string("aslr=") + (cfg.disableAslr ? "off" : "system") + "\n";
+    rec.cpus = cpuList(req.cpus);
     if (!error.empty()) {
       rec.status = "spawn";
       rec.error = error;
-      ++failed;
-      return record(rec, values, bench.measure.valueUnit());
+      return job;
     }
+    job.runnable = true;
+    return job;
+  }
 
-    ExecutionResult r = executor.run(req);
-    if (r.cancelled)
-      return Error{"cancelled"};
+  // The record of a job that ran, from what the executor saw.
+  void finish(Job &job, const ExecutionResult &r) {
+    ExecutionRecord &rec = job.rec;
+    const BenchmarkConfig &bench = *job.bench;
+    const SystemConfig &sys = *job.sys;
+    std::vector<MeasurementRecord> &values = job.values;
     const ExecutionOutput &out = r.output;
     rec.exitCode = out.exitCode;
     rec.signal = out.signal;
@@ -416,7 +548,7 @@ struct Run {
       rec.status = "spawn";
       rec.error = r.spawnError;
     } else {
-      Extraction ex = measureExecution(stream, out, bench.expectedExit);
+      Extraction ex = measureExecution(*job.stream, out, bench.expectedExit);
       if (!ex.ok()) {
         rec.status = describeFailure(out, bench.expectedExit).empty() ? "iterations" : statusFor(r);
         rec.error = ex.error;
@@ -431,16 +563,81 @@ struct Run {
               {static_cast<int>(i), ex.values[i], static_cast<int>(i) < levels.warmup});
       }
     }
-    if (rec.status != "ok")
-      ++failed;
-    return record(rec, values, bench.measure.valueUnit());
+    rec.startedAt = r.startedAt;
+    rec.voluntarySwitches = r.voluntarySwitches;
+    rec.involuntarySwitches = r.involuntarySwitches;
+    rec.migrations = r.migrations;
+    rec.cpuMhz = cpuMhz(job.req.cpus);
   }
 
-  Status record(const ExecutionRecord &rec, std::span<const MeasurementRecord> values,
-                std::string_view unit) {
+  // A block of executions: one, or a duet's (run at the same time, each on
+  // its own CPU set, drawn at random per block and recorded), behind the
+  // quiet gate if there is one; recorded in one transaction.
+  Status executeBlock(std::span<const PlanEntry> entries, std::int64_t &failed) {
+    std::vector<Job> jobs;
+    for (const PlanEntry &e : entries)
+      jobs.push_back(prepare(e));
+    std::vector<Job *> runnable;
+    for (Job &j : jobs)
+      if (j.runnable)
+        runnable.push_back(&j);
+    std::optional<QuietOutcome> gate;
+    if (!runnable.empty() && cfg.quiet.enabled) {
+      gate = waitForQuiet(cfg.quiet, opts.cancel);
+      if (gate->cancelled)
+        return Error{"cancelled"};
+    }
+    bool together = design == Design::Duet && runnable.size() > 1;
+    if (together) {
+      std::vector<std::size_t> order(duetSets.size());
+      for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+      Rng rng(mixSeed(mixSeed(cfg.seed, "duet"), static_cast<std::uint64_t>(entries[0].block)));
+      alea::shuffle(order.begin(), order.end(), rng);
+      for (std::size_t i = 0; i < runnable.size(); ++i) {
+        runnable[i]->req.cpus = duetSets[order[i % order.size()]];
+        runnable[i]->rec.cpus = cpuList(runnable[i]->req.cpus);
+      }
+    }
+    CpuTimes before = readCpuTimes();
+    std::vector<ExecutionResult> results;
+    if (together) {
+      std::vector<ExecutionRequest> requests;
+      for (Job *j : runnable)
+        requests.push_back(j->req);
+      results = executor.runTogether(requests);
+    } else {
+      for (Job *j : runnable)
+        results.push_back(executor.run(j->req));
+    }
+    CpuTimes after = readCpuTimes();
+    double ownCpu = 0;
+    for (const auto &r : results) {
+      if (r.cancelled)
+        return Error{"cancelled"};
+      ownCpu += r.output.userSeconds + r.output.sysSeconds;
+    }
+    std::optional<double> load = otherLoad(before, after, ownCpu);
+    for (std::size_t i = 0; i < runnable.size(); ++i) {
+      Job &job = *runnable[i];
+      finish(job, results[i]);
+      job.rec.otherLoad = load;
+      if (gate) {
+        job.rec.quietWait = gate->waited;
+        job.rec.ranBusy = gate->ranBusy;
+      }
+      if (together)
+        job.rec.overlap = overlapShare(results, i);
+    }
+    std::vector<RecordedExecution> records;
+    for (const Job &j : jobs) {
+      if (j.rec.status != "ok")
+        ++failed;
+      records.push_back({j.rec, j.values, j.bench->measure.valueUnit()});
+    }
     if (Status owner = stillOwner(); !owner)
       return owner;
-    return store.recordExecution(rec, values, unit);
+    return store.recordExecutions(records);
   }
 };
 
@@ -530,6 +727,13 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
   }
   if (Status s = run.checkMeta(); !s)
     return Error{s.error()};
+  // The design and the builds the store was planned with (an adaptive
+  // campaign adds builds; a store from before designs is unpaired).
+  run.design = parseDesign(run.store.meta("design").value_or("unpaired")).value_or(Design::Unpaired);
+  if (auto b = run.store.meta("levels.builds"))
+    run.levels.builds = std::max(run.levels.builds, std::atoi(b->c_str()));
+  if (run.design == Design::Duet)
+    run.duetSets = duetCpuSets(cfg, readMachineFacts().cpus);
   bool resumed = run.store.hasPlan() || run.store.summary().builds > 0;
   if (Status s = run.recordMachine(resumed); !s)
     return Error{s.error()};
@@ -546,40 +750,67 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
   auto plan = run.plan();
   if (!plan)
     return Error{plan.error()};
-  std::set<std::int64_t> done = run.store.completedPositions();
-  std::vector<PlanEntry> pending = pendingEntries(*plan, done);
-  std::int64_t total = static_cast<std::int64_t>(plan->size());
-  std::int64_t finished = total - static_cast<std::int64_t>(pending.size());
   std::int64_t failed = run.store.summary().failed;
-  progress.start(finished, total);
   std::int64_t ranHere = 0;
   auto lastCheck = std::chrono::steady_clock::now();
-  for (const PlanEntry &entry : pending) {
-    if (opts.maxExecutions >= 0 && ranHere >= opts.maxExecutions)
-      break;
-    if (opts.cancel && opts.cancel->load()) {
-      run.outcome.cancelled = true;
-      break;
-    }
-    Status s = run.execute(entry, failed);
-    if (!s) {
+  for (;;) {
+    std::set<std::int64_t> done = run.store.completedPositions();
+    std::vector<PlanEntry> pending = pendingEntries(*plan, done);
+    std::int64_t total = static_cast<std::int64_t>(plan->size());
+    std::int64_t finished = total - static_cast<std::int64_t>(pending.size());
+    progress.start(finished, total);
+    for (std::size_t i = 0; i < pending.size();) {
+      if (opts.maxExecutions >= 0 && ranHere >= opts.maxExecutions)
+        break;
       if (opts.cancel && opts.cancel->load()) {
         run.outcome.cancelled = true;
         break;
       }
-      return Error{s.error()};
+      // A duet's block runs together; every other entry on its own.
+      std::size_t j = i + 1;
+      if (run.design == Design::Duet && pending[i].block >= 0)
+        while (j < pending.size() && pending[j].block == pending[i].block)
+          ++j;
+      Status s = run.executeBlock(std::span(pending).subspan(i, j - i), failed);
+      if (!s) {
+        if (opts.cancel && opts.cancel->load()) {
+          run.outcome.cancelled = true;
+          break;
+        }
+        return Error{s.error()};
+      }
+      std::int64_t n = static_cast<std::int64_t>(j - i);
+      ranHere += n;
+      finished += n;
+      i = j;
+      progress.update(finished, total, failed);
+      // Cheap re-check of the machine state, at most once per second.
+      if (opts.recheckMachine &&
+          std::chrono::steady_clock::now() - lastCheck >= std::chrono::seconds(1)) {
+        run.recheckMachine();
+        lastCheck = std::chrono::steady_clock::now();
+      }
     }
-    ++ranHere;
-    ++finished;
-    progress.update(finished, total, failed);
-    // Cheap re-check of the machine state, at most once per second.
-    if (opts.recheckMachine &&
-        std::chrono::steady_clock::now() - lastCheck >= std::chrono::seconds(1)) {
-      run.recheckMachine();
-      lastCheck = std::chrono::steady_clock::now();
+    progress.finish();
+    if (run.outcome.cancelled || !cfg.adaptive.enabled ||
+        (opts.maxExecutions >= 0 && ranHere >= opts.maxExecutions) ||
+        run.store.completedPositions().size() < plan->size())
+      break;
+    // Adaptive: more builds, or stop (on precision or budget, never on the answer).
+    auto more = run.nextBatch();
+    if (!more)
+      return Error{more.error()};
+    if (*more == 0)
+      break;
+    if (Status s = run.extendPlan(*plan, *more); !s)
+      return Error{s.error()};
+    if (Status s = run.doBuilds(); !s)
+      return Error{s.error()};
+    if (opts.cancel && opts.cancel->load()) {
+      run.outcome.cancelled = true;
+      break;
     }
   }
-  progress.finish();
   run.outcome.summary = run.store.summary();
   run.outcome.complete = run.outcome.summary.executed == run.outcome.summary.planned;
   if (run.outcome.summary.failed > 0)

@@ -185,7 +185,8 @@ public:
   }
 
   void parse(const toml::table &root, CampaignConfig &cfg) const {
-    checkKeys(root, "the campaign file", {"campaign", "levels", "measure", "system", "benchmark"});
+    checkKeys(root, "the campaign file",
+              {"campaign", "levels", "adaptive", "measure", "system", "benchmark"});
     if (const toml::node *n = root.get("campaign")) {
       if (!n->is_table())
         fail(*n, "expected a table [campaign]");
@@ -195,6 +196,11 @@ public:
       if (!n->is_table())
         fail(*n, "expected a table [levels]");
       parseLevels(*n->as_table(), cfg);
+    }
+    if (const toml::node *n = root.get("adaptive")) {
+      if (!n->is_table())
+        fail(*n, "expected a table [adaptive]");
+      parseAdaptive(*n->as_table(), cfg);
     }
     if (const toml::node *n = root.get("measure"))
       cfg.measure = getMeasure(*n);
@@ -245,7 +251,8 @@ public:
   void parseCampaignTable(const toml::table &t, CampaignConfig &cfg) const {
     checkKeys(t, "[campaign]",
               {"name", "seed", "confidence", "threshold", "factors", "env_padding", "aslr", "cpus",
-               "timeout", "build_timeout", "redact_env", "leftovers"});
+               "timeout", "build_timeout", "redact_env", "leftovers", "design", "duet_cpus",
+               "quiet"});
     if (auto *n = t.get("name"))
       cfg.name = getString(*n, "campaign.name");
     if (auto *n = t.get("seed")) {
@@ -323,6 +330,79 @@ public:
                  "\"keep\"");
       cfg.killLeftovers = v == "kill";
     }
+    if (auto *n = t.get("design")) {
+      auto design = parseDesign(getString(*n, "campaign.design"));
+      if (!design)
+        fail(*n, "expected design = \"interleaved\" (blocks of build i of every system, close in "
+                 "time), \"duet\" (a block's executions at the same time on disjoint CPUs) or "
+                 "\"unpaired\" (one random order)");
+      cfg.design = *design;
+      cfg.designAt = at(*n);
+    }
+    if (auto *n = t.get("duet_cpus")) {
+      const char *expected = "expected duet_cpus = [[CPU numbers], [CPU numbers], ...] (one "
+                             "disjoint set per system, e.g. [[0], [1]])";
+      if (!n->is_array())
+        fail(*n, expected);
+      std::set<std::int64_t> seen;
+      for (const auto &set : *n->as_array()) {
+        if (!set.is_array() || set.as_array()->empty())
+          fail(set, expected);
+        std::vector<int> cpus;
+        for (const auto &e : *set.as_array()) {
+          std::int64_t c = getInt(e, "duet_cpus");
+          if (c < 0 || c > 4095)
+            fail(e, "expected a CPU number in [0, 4095]");
+          if (!seen.insert(c).second)
+            fail(e, "expected disjoint CPU sets: CPU " + std::to_string(c) + " is in two sets");
+          cpus.push_back(static_cast<int>(c));
+        }
+        cfg.duetCpus.push_back(std::move(cpus));
+      }
+      cfg.duetCpusAt = at(*n);
+    }
+    if (auto *n = t.get("quiet")) {
+      const char *expected = "expected quiet = { load = 0.25, wait = 60 } (wait before each "
+                             "execution until other processes keep fewer than `load` CPUs busy, "
+                             "at most `wait` seconds)";
+      if (!n->is_table())
+        fail(*n, expected);
+      checkKeys(*n->as_table(), "campaign.quiet", {"load", "wait"});
+      cfg.quiet.enabled = true;
+      if (auto *l = n->as_table()->get("load")) {
+        cfg.quiet.load = getNumber(*l, "campaign.quiet.load");
+        if (!(cfg.quiet.load >= 0))
+          fail(*l, "expected a load >= 0 (CPUs busy with other processes, e.g. 0.25)");
+      }
+      if (auto *w = n->as_table()->get("wait")) {
+        cfg.quiet.waitSeconds = getNumber(*w, "campaign.quiet.wait");
+        if (!(cfg.quiet.waitSeconds >= 0))
+          fail(*w, "expected a wait >= 0 seconds");
+      }
+    }
+  }
+
+  void parseAdaptive(const toml::table &t, CampaignConfig &cfg) const {
+    checkKeys(t, "[adaptive]", {"half_width", "time_budget", "max_builds"});
+    cfg.adaptive.enabled = true;
+    if (auto *n = t.get("half_width")) {
+      cfg.adaptive.halfWidth = getNumber(*n, "adaptive.half_width");
+      if (!(cfg.adaptive.halfWidth > 0 && cfg.adaptive.halfWidth < 1))
+        fail(*n, "expected a relative half-width of the ratio in (0, 1) (e.g. 0.02 for 2%)");
+    }
+    if (auto *n = t.get("time_budget")) {
+      cfg.adaptive.timeBudgetSeconds = getNumber(*n, "adaptive.time_budget");
+      if (!(cfg.adaptive.timeBudgetSeconds > 0))
+        fail(*n, "expected a positive time budget in seconds");
+    }
+    if (auto *n = t.get("max_builds")) {
+      std::int64_t m = getInt(*n, "adaptive.max_builds");
+      if (m < 2 || m > 1000)
+        fail(*n, "expected max_builds in [2, 1000]");
+      cfg.adaptive.maxBuilds = static_cast<int>(m);
+    }
+    if (cfg.adaptive.halfWidth == 0 && cfg.adaptive.timeBudgetSeconds == 0)
+      fail(t, "expected half_width or time_budget (or both) in [adaptive]");
   }
 
   void parseLevels(const toml::table &t, CampaignConfig &cfg) const {
@@ -624,6 +704,25 @@ Expected<CampaignConfig> parseCampaign(const std::string &path) {
   std::ostringstream ss;
   ss << in.rdbuf();
   return parseCampaignText(ss.str(), path);
+}
+
+const char *designName(Design design) {
+  switch (design) {
+  case Design::Unpaired:
+    return "unpaired";
+  case Design::Interleaved:
+    return "interleaved";
+  case Design::Duet:
+    return "duet";
+  }
+  return "unpaired";
+}
+
+std::optional<Design> parseDesign(std::string_view name) {
+  for (Design d : {Design::Unpaired, Design::Interleaved, Design::Duet})
+    if (name == designName(d))
+      return d;
+  return std::nullopt;
 }
 
 } // namespace alea::runner

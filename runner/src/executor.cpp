@@ -24,6 +24,7 @@
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 extern char **environ;
@@ -244,6 +245,29 @@ std::vector<pid_t> ownChildren() {
 
 // /dev/null, opened once per process (close-on-exec; the children get it
 // through dup2), for stdin and for an output nobody reads.
+// se.nr_migrations of /proc/PID/sched (kernels with CONFIG_SCHED_DEBUG);
+// none when absent.
+std::optional<std::int64_t> schedMigrations(pid_t pid) {
+  char path[40];
+  std::snprintf(path, sizeof path, "/proc/%d/sched", static_cast<int>(pid));
+  int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return std::nullopt;
+  char buf[8192];
+  ssize_t n = ::read(fd, buf, sizeof buf - 1);
+  ::close(fd);
+  if (n <= 0)
+    return std::nullopt;
+  buf[n] = 0;
+  const char *key = std::strstr(buf, "se.nr_migrations");
+  if (!key)
+    return std::nullopt;
+  const char *colon = std::strchr(key, ':');
+  if (!colon)
+    return std::nullopt;
+  return std::strtoll(colon + 1, nullptr, 10);
+}
+
 int devNull() {
   static const int fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
   return fd;
@@ -339,6 +363,9 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
   }
 
   auto start = std::chrono::steady_clock::now();
+  result.startedAt = std::chrono::duration<double>(
+                         std::chrono::system_clock::now().time_since_epoch())
+                         .count();
   // vfork: the child shares our memory until execve (no page-table copy, as
   // posix_spawn does); it runs childExec, which only makes system calls.
   pid_t pid = ::vfork();
@@ -366,12 +393,17 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
   char buf[65536];
   std::size_t errKeep = std::max<std::size_t>(req.stderrTail, 1);
 
+  // The child is looked at once it has ended but before it is reaped (its
+  // /proc entry goes with the reaping): its CPU migrations.
   auto reap = [&](int flags) {
-    pid_t r = ::wait4(pid, &status, flags, &ru);
-    if (r == pid) {
-      end = std::chrono::steady_clock::now();
+    siginfo_t info{};
+    if (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT | flags) != 0 ||
+        info.si_pid != pid)
+      return false;
+    end = std::chrono::steady_clock::now();
+    result.migrations = schedMigrations(pid);
+    if (::wait4(pid, &status, 0, &ru) == pid)
       exited = true;
-    }
     return exited;
   };
 
@@ -470,6 +502,10 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
   result.output.userSeconds = seconds(ru.ru_utime);
   result.output.sysSeconds = seconds(ru.ru_stime);
   result.output.maxRssKiB = ru.ru_maxrss;
+  result.voluntarySwitches = ru.ru_nvcsw;
+  result.involuntarySwitches = ru.ru_nivcsw;
+  result.steadyStart = std::chrono::duration<double>(start.time_since_epoch()).count();
+  result.steadyEnd = std::chrono::duration<double>(end.time_since_epoch()).count();
   if (WIFEXITED(status)) {
     result.output.exitCode = WEXITSTATUS(status);
   } else if (WIFSIGNALED(status)) {
@@ -479,6 +515,46 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
   if (result.output.timedOut)
     result.output.signal = 0;
   return result;
+}
+
+std::vector<ExecutionResult> Executor::runTogether(const std::vector<ExecutionRequest> &requests) {
+  std::vector<ExecutionResult> results;
+  for (const auto &r : requests)
+    results.push_back(run(r));
+  return results;
+}
+
+std::vector<ExecutionResult>
+LocalExecutor::runTogether(const std::vector<ExecutionRequest> &requests) {
+  bool watch = false, kill = true;
+  std::vector<ExecutionRequest> own = requests;
+  for (auto &r : own) {
+    watch = watch || r.watchLeftovers;
+    kill = kill && r.killLeftovers;
+    r.watchLeftovers = false;
+  }
+  int wasSubreaper = 0;
+  unsigned long long childStart = 0;
+  if (watch) {
+    ::prctl(PR_GET_CHILD_SUBREAPER, &wasSubreaper);
+    ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+    childStart = bootTicksSecondAgo();
+  }
+  std::vector<ExecutionResult> results(own.size());
+  {
+    std::vector<std::jthread> threads;
+    for (std::size_t i = 0; i < own.size(); ++i)
+      threads.emplace_back([&, i] { results[i] = run(own[i]); });
+  }
+  if (watch) {
+    std::vector<std::string> left = collectLeftovers(childStart, kill);
+    for (auto &r : results) {
+      r.leftovers = left;
+      r.leftoversKilled = kill && !left.empty();
+    }
+    ::prctl(PR_SET_CHILD_SUBREAPER, wasSubreaper);
+  }
+  return results;
 }
 
 std::vector<std::string> LocalExecutor::collectLeftovers(unsigned long long childStart, bool kill) {

@@ -6,7 +6,10 @@
 #include "alea/wrapper/config.hpp"
 #include "alea/wrapper/driver.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fcntl.h>
 #include <filesystem>
@@ -270,6 +273,51 @@ std::vector<std::string> machineChanges(const MachineState &before, const Machin
   if (after.load1 > before.load1 + 1.0)
     changes.push_back("load");
   return changes;
+}
+
+CpuTimes readCpuTimes() {
+  CpuTimes t;
+  int fd = ::open("/proc/stat", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return t;
+  char buf[512];
+  ssize_t n = ::read(fd, buf, sizeof buf - 1);
+  ::close(fd);
+  t.steady = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+                 .count();
+  if (n <= 0)
+    return t;
+  buf[n] = 0;
+  unsigned long long user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0,
+                     steal = 0;
+  if (std::sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &system,
+                  &idle, &iowait, &irq, &softirq, &steal) < 4)
+    return t;
+  static const double tick = static_cast<double>(::sysconf(_SC_CLK_TCK));
+  t.busy = static_cast<double>(user + nice + system + irq + softirq + steal) / tick;
+  t.ok = true;
+  return t;
+}
+
+std::optional<double> otherLoad(const CpuTimes &before, const CpuTimes &after,
+                                double ownCpuSeconds) {
+  double elapsed = after.steady - before.steady;
+  if (!before.ok || !after.ok || elapsed < 0.05)
+    return std::nullopt;
+  return std::max(0.0, (after.busy - before.busy - ownCpuSeconds) / elapsed);
+}
+
+std::optional<double> cpuMhz(const std::vector<int> &cpus) {
+  static const bool shown =
+      ::access("/sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq", R_OK) == 0;
+  if (!shown)
+    return std::nullopt;
+  std::string path = "/sys/devices/system/cpu/cpu" + std::to_string(cpus.empty() ? 0 : cpus[0]) +
+                     "/cpufreq/scaling_cur_freq";
+  std::string khz = readFirstLine(path.c_str());
+  if (khz.empty())
+    return std::nullopt;
+  return std::strtod(khz.c_str(), nullptr) / 1000.0;
 }
 
 } // namespace alea::runner

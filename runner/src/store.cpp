@@ -192,6 +192,23 @@ CREATE INDEX build_by_system ON build(system_id);
     R"sql(
 ALTER TABLE execution ADD COLUMN leftovers TEXT;
 )sql",
+    // 4: paired designs (the block of the plan an execution belongs to; NULL:
+    // unpaired) and the conditions each execution ran under, for the noise
+    // diagnosis: start time, the load of other processes, CPUs, scheduler
+    // counts, frequency, the quiet gate, the duet overlap.
+    R"sql(
+ALTER TABLE plan ADD COLUMN block INTEGER;
+ALTER TABLE execution ADD COLUMN started_at REAL;
+ALTER TABLE execution ADD COLUMN other_load REAL;
+ALTER TABLE execution ADD COLUMN cpus TEXT;
+ALTER TABLE execution ADD COLUMN migrations INTEGER;
+ALTER TABLE execution ADD COLUMN involuntary_switches INTEGER;
+ALTER TABLE execution ADD COLUMN voluntary_switches INTEGER;
+ALTER TABLE execution ADD COLUMN cpu_mhz REAL;
+ALTER TABLE execution ADD COLUMN quiet_wait REAL;
+ALTER TABLE execution ADD COLUMN ran_busy INTEGER;
+ALTER TABLE execution ADD COLUMN overlap REAL;
+)sql",
 };
 constexpr int kMigrationCount = sizeof(kMigrations) / sizeof(kMigrations[0]);
 static_assert(kMigrationCount == kStoreVersion);
@@ -380,8 +397,10 @@ struct Store::HotStatements {
         insertExecution(db, "INSERT INTO execution(plan_position,build_id,benchmark_id,"
                             "execution_index,env_padding,environment,status,exit_code,signal,"
                             "wall_seconds,user_seconds,sys_seconds,max_rss_kib,stderr_tail,"
-                            "error,machine_id,leftovers) "
-                            "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
+                            "error,machine_id,leftovers,started_at,other_load,cpus,"
+                            "migrations,involuntary_switches,voluntary_switches,cpu_mhz,"
+                            "quiet_wait,ran_busy,overlap) "
+                            "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
         insertMeasurement(db, "INSERT INTO measurement(execution_id,iteration,value,unit,"
                               "warmup) VALUES(?,?,?,?,?)") {}
   bool valid() const {
@@ -610,31 +629,40 @@ bool Store::hasPlan() {
   return st.step();
 }
 
-Status Store::savePlan(std::span<const PlanEntry> plan) {
+Status Store::savePlan(std::span<const PlanEntry> plan,
+                       std::initializer_list<std::pair<std::string_view, std::string>> meta) {
   Transaction txn(*this);
   if (!txn.active())
     return Error{"cannot begin a transaction: " + lastError()};
   Statement st(db_, "INSERT INTO plan(position,system_id,benchmark_id,build_index,"
-                    "execution_index) VALUES(?,?,?,?,?)");
+                    "execution_index,block) VALUES(?,?,?,?,?,?)");
   for (const auto &p : plan) {
     st.reset();
     st.bind(1, p.position).bind(2, p.systemId).bind(3, p.benchmarkId);
     st.bind(4, p.buildIndex).bind(5, p.executionIndex);
+    if (p.block >= 0)
+      st.bind(6, p.block);
+    else
+      st.bindNull(6);
     st.step();
     if (!st.ok())
       return Error{"cannot record the plan: " + lastError()};
   }
+  for (const auto &[key, value] : meta)
+    if (Status s = setMeta(key, value); !s)
+      return s;
   killPoint("plan");
   return txn.commit();
 }
 
 std::vector<PlanEntry> Store::loadPlan() {
   std::vector<PlanEntry> plan;
-  Statement st(db_, "SELECT position,system_id,benchmark_id,build_index,execution_index "
-                    "FROM plan ORDER BY position");
+  Statement st(db_, "SELECT position,system_id,benchmark_id,build_index,execution_index,"
+                    "coalesce(block, -1) FROM plan ORDER BY position");
   while (st.step())
     plan.push_back({st.columnInt(0), st.columnInt(1), st.columnInt(2),
-                    static_cast<int>(st.columnInt(3)), static_cast<int>(st.columnInt(4))});
+                    static_cast<int>(st.columnInt(3)), static_cast<int>(st.columnInt(4)),
+                    st.columnInt(5)});
   return plan;
 }
 
@@ -646,36 +674,10 @@ std::set<std::int64_t> Store::completedPositions() {
   return done;
 }
 
-Status Store::recordExecution(const ExecutionRecord &e,
+// One execution row and its measurements, inside the caller's transaction.
+Status Store::insertExecution(const ExecutionRecord &e,
                               std::span<const MeasurementRecord> measurements,
                               std::string_view unit) {
-  if (!hot_) {
-    hot_ = std::make_unique<HotStatements>(db_);
-    if (!hot_->valid()) {
-      std::string why = lastError();
-      hot_.reset();
-      return Error{"cannot prepare the store's statements: " + why};
-    }
-  }
-  // One transaction per execution (crash safety: a kill -9 loses at most the
-  // execution in flight), with the prepared BEGIN IMMEDIATE / COMMIT; the
-  // guard rolls back on every early return, like Transaction does.
-  Statement &begin = hot_->begin;
-  begin.reset();
-  begin.step();
-  bool begun = begin.ok();
-  std::string beginError = begun ? std::string() : lastError();
-  begin.reset();
-  if (!begun)
-    return Error{"cannot begin a transaction: " + beginError};
-  struct Rollback {
-    sqlite3 *db;
-    bool armed = true;
-    ~Rollback() {
-      if (armed)
-        sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr); // no throw
-    }
-  } guard{db_};
   Statement &st = hot_->insertExecution;
   st.reset();
   st.bind(1, e.planPosition);
@@ -695,6 +697,31 @@ Status Store::recordExecution(const ExecutionRecord &e,
     st.bind(17, e.leftovers);
   else
     st.bindNull(17);
+  auto bindOptional = [&](int index, const auto &value) {
+    if (value)
+      st.bind(index, *value);
+    else
+      st.bindNull(index);
+  };
+  if (e.startedAt > 0)
+    st.bind(18, e.startedAt);
+  else
+    st.bindNull(18);
+  bindOptional(19, e.otherLoad);
+  if (!e.cpus.empty())
+    st.bind(20, e.cpus);
+  else
+    st.bindNull(20);
+  bindOptional(21, e.migrations);
+  bindOptional(22, e.involuntarySwitches);
+  bindOptional(23, e.voluntarySwitches);
+  bindOptional(24, e.cpuMhz);
+  bindOptional(25, e.quietWait);
+  if (e.quietWait)
+    st.bind(26, e.ranBusy ? 1 : 0);
+  else
+    st.bindNull(26);
+  bindOptional(27, e.overlap);
   st.step();
   bool inserted = st.ok();
   std::string insertError = inserted ? std::string() : lastError();
@@ -716,6 +743,48 @@ Status Store::recordExecution(const ExecutionRecord &e,
     }
   }
   m.reset();
+  return {};
+}
+
+Status Store::recordExecution(const ExecutionRecord &e,
+                              std::span<const MeasurementRecord> measurements,
+                              std::string_view unit) {
+  const RecordedExecution one{e, measurements, unit};
+  return recordExecutions({&one, 1});
+}
+
+Status Store::recordExecutions(std::span<const RecordedExecution> executions) {
+  if (!hot_) {
+    hot_ = std::make_unique<HotStatements>(db_);
+    if (!hot_->valid()) {
+      std::string why = lastError();
+      hot_.reset();
+      return Error{"cannot prepare the store's statements: " + why};
+    }
+  }
+  // One transaction per call, an execution or a duet's executions together
+  // (crash safety: a kill -9 loses at most what is in flight, and a duet is
+  // recorded whole or not at all), with the prepared BEGIN IMMEDIATE / COMMIT; the
+  // guard rolls back on every early return, like Transaction does.
+  Statement &begin = hot_->begin;
+  begin.reset();
+  begin.step();
+  bool begun = begin.ok();
+  std::string beginError = begun ? std::string() : lastError();
+  begin.reset();
+  if (!begun)
+    return Error{"cannot begin a transaction: " + beginError};
+  struct Rollback {
+    sqlite3 *db;
+    bool armed = true;
+    ~Rollback() {
+      if (armed)
+        sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr); // no throw
+    }
+  } guard{db_};
+  for (const RecordedExecution &r : executions)
+    if (Status s = insertExecution(r.execution, r.measurements, r.unit); !s)
+      return s;
   killPoint("execution");
   killPoint("store-write");
   Statement &commit = hot_->commit;
@@ -762,6 +831,12 @@ StoreSummary Store::summary() {
   s.failedBuilds = count("SELECT count(*) FROM build WHERE status = 'failed'");
   s.machineChanges = count("SELECT count(*) FROM machine WHERE reason LIKE 'change%'");
   return s;
+}
+
+double Store::machineSeconds() {
+  Statement st(db_, "SELECT (SELECT coalesce(sum(build_seconds), 0) FROM build) + "
+                    "(SELECT coalesce(sum(wall_seconds), 0) FROM execution)");
+  return st.step() ? st.columnDouble(0) : 0;
 }
 
 std::string Store::integrityCheck() {

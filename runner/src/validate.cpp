@@ -5,6 +5,8 @@
 // mistake at the value's line and column instead of in every execution.
 #include "alea/runner/validate.hpp"
 
+#include "alea/runner/scheduler.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <sched.h>
@@ -65,22 +67,6 @@ std::string joinBraced(const std::vector<std::string> &keys) {
   return out;
 }
 
-// "0-3,6": CPU sets as the kernel lists them (/sys/devices/system/cpu/online).
-std::string cpuList(const std::vector<int> &cpus) {
-  std::string out;
-  for (std::size_t i = 0; i < cpus.size();) {
-    std::size_t j = i;
-    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1)
-      ++j;
-    if (!out.empty())
-      out += ',';
-    out += std::to_string(cpus[i]);
-    if (j > i)
-      out += '-' + std::to_string(cpus[j]);
-    i = j + 1;
-  }
-  return out;
-}
 
 // Where a text is substituted: a build command, or a benchmark's values.
 enum class Context { Build, Benchmark };
@@ -105,6 +91,7 @@ public:
 
   void run() const {
     checkCpus();
+    checkDuet();
     for (const auto &s : cfg_.systems)
       checkCommand(s.build, "system '" + s.name + "'", "build", Context::Build);
     for (const auto &b : cfg_.benchmarks) {
@@ -148,6 +135,33 @@ private:
                                       std::to_string(cfg_.cpus[i]) +
                                       " is offline or outside its affinity mask (available: " +
                                       cpuList(machine_.cpus) + ")");
+  }
+
+  // A duet needs one CPU set per system, each a CPU alea may run on.
+  void checkDuet() const {
+    if (cfg_.design != Design::Duet)
+      return;
+    if (!cfg_.duetCpus.empty()) {
+      if (cfg_.duetCpus.size() != cfg_.systems.size())
+        fail(cfg_.duetCpusAt, "expected one CPU set per system in campaign.duet_cpus (" +
+                                  std::to_string(cfg_.systems.size()) + " systems, " +
+                                  std::to_string(cfg_.duetCpus.size()) + " sets)");
+      if (!machine_.cpus.empty())
+        for (const auto &set : cfg_.duetCpus)
+          for (int c : set)
+            if (!std::binary_search(machine_.cpus.begin(), machine_.cpus.end(), c))
+              fail(cfg_.duetCpusAt, "expected CPUs this process can run on in "
+                                    "campaign.duet_cpus: CPU " +
+                                        std::to_string(c) +
+                                        " is offline or outside its affinity mask (available: " +
+                                        cpuList(machine_.cpus) + ")");
+      return;
+    }
+    if (!machine_.cpus.empty() && duetCpuSets(cfg_, machine_.cpus).empty())
+      fail(cfg_.designAt, "expected at least one CPU per system for design = \"duet\" (" +
+                              std::to_string(cfg_.systems.size()) + " systems, CPUs " +
+                              cpuList(cfg_.cpus.empty() ? machine_.cpus : cfg_.cpus) +
+                              "); use design = \"interleaved\" on this machine");
   }
 
   void checkCommand(const CommandSpec &cmd, const std::string &what, const char *listKey,
@@ -228,6 +242,22 @@ private:
 };
 
 } // namespace
+
+std::string cpuList(const std::vector<int> &cpus) {
+  std::string out;
+  for (std::size_t i = 0; i < cpus.size();) {
+    std::size_t j = i;
+    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1)
+      ++j;
+    if (!out.empty())
+      out += ',';
+    out += std::to_string(cpus[i]);
+    if (j > i)
+      out += '-' + std::to_string(cpus[j]);
+    i = j + 1;
+  }
+  return out;
+}
 
 MachineFacts readMachineFacts() {
   MachineFacts facts;

@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace alea::runner {
@@ -77,6 +78,34 @@ struct BenchmarkConfig {
   std::map<std::string, SourcePos> envAt;
 };
 
+// How the executions of a campaign are ordered and paired (scheduler.hpp,
+// docs/campaign.md "Designs"): every execution in one random order
+// (unpaired); in blocks holding build i of every system, close together in
+// time (interleaved, RMIT: Abedi & Brecht 2017); or a block's executions at
+// the same time on disjoint CPUs (duet: Bulej et al. 2020).
+enum class Design { Unpaired, Interleaved, Duet };
+const char *designName(Design design);
+std::optional<Design> parseDesign(std::string_view name);
+// The paired designs pair build i of every system (the analysis uses it).
+inline bool pairedDesign(Design design) { return design != Design::Unpaired; }
+
+// The quiet-machine gate: before each execution, wait (at most waitSeconds)
+// until other processes keep fewer than `load` CPUs busy.
+struct QuietGate {
+  bool enabled = false;
+  double load = 0.25;        // CPUs' worth of busy time of other processes
+  double waitSeconds = 60;   // the most it waits before running anyway
+};
+
+// Adaptive campaigns: add builds in batches (the ratio planner's) until every
+// ratio's CI is within halfWidth (relative) or the time budget ends.
+struct AdaptiveStop {
+  bool enabled = false;
+  double halfWidth = 0;        // relative, e.g. 0.02; 0 = only the budget
+  double timeBudgetSeconds = 0; // 0 = none
+  int maxBuilds = 100;
+};
+
 struct CampaignConfig {
   std::string path;      // the campaign file
   std::string sourceDir; // directory of the campaign file ({source_dir})
@@ -90,6 +119,14 @@ struct CampaignConfig {
   bool disableAslr = false;
   std::vector<int> cpus;         // pin executions to these CPUs (empty: no)
   std::vector<SourcePos> cpusAt; // where each CPU number was written
+  Design design = Design::Interleaved;
+  SourcePos designAt;
+  // Duet: the CPU set of each of a block's simultaneous executions (empty:
+  // `cpus`, or the CPUs alea may use, split into one set per system).
+  std::vector<std::vector<int>> duetCpus;
+  SourcePos duetCpusAt;
+  QuietGate quiet;
+  AdaptiveStop adaptive;
   // Extra name patterns of environment variables recorded redacted (redact.hpp).
   std::vector<std::string> redactEnv;
   std::vector<EnvValueSpan> envValueSpans; // every env value, in file order

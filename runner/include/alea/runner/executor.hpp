@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,17 +59,33 @@ struct ExecutionResult {
   // "pid 123 (name)" of each process the child left running (watchLeftovers).
   std::vector<std::string> leftovers;
   bool leftoversKilled = false;
+  // When it ran (epoch seconds) and, for the overlap of a duet, its start
+  // and end on the steady clock (seconds).
+  double startedAt = 0, steadyStart = 0, steadyEnd = 0;
+  // Context switches of the child and its reaped descendants (wait4 rusage),
+  // and the child's CPU migrations (se.nr_migrations of /proc/PID/sched, read
+  // before it is reaped; none when the kernel does not show it).
+  std::int64_t voluntarySwitches = 0, involuntarySwitches = 0;
+  std::optional<std::int64_t> migrations;
 };
 
 class Executor {
 public:
   virtual ~Executor() = default;
   virtual ExecutionResult run(const ExecutionRequest &request) = 0;
+  // A duet: the requests run at the same time (each on its own CPUs), the
+  // results in request order. This default runs them one after the other
+  // (fakes); LocalExecutor starts them together.
+  virtual std::vector<ExecutionResult> runTogether(const std::vector<ExecutionRequest> &requests);
 };
 
 class LocalExecutor final : public Executor {
 public:
   ExecutionResult run(const ExecutionRequest &request) override;
+  // One thread per request; the processes left running are looked for once
+  // all have ended (each run's own search would take a partner's process for
+  // a leftover), and reported with every result.
+  std::vector<ExecutionResult> runTogether(const std::vector<ExecutionRequest> &requests) override;
 
 private:
   std::vector<std::string> collectLeftovers(unsigned long long childStart, bool kill);

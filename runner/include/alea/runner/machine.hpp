@@ -4,6 +4,7 @@
 // (governor, ASLR, kernel, CPU count) is recorded in the store and reported.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,5 +56,24 @@ void prefetchToolVersions(const std::vector<std::string> &tools);
 // Waits until every version query started so far has finished, so that none
 // runs concurrently with a build or a measured execution.
 void waitToolVersions();
+
+// The machine's busy CPU time (/proc/stat's first line: user, nice, system,
+// irq, softirq, steal; seconds) at a moment of the steady clock (seconds).
+struct CpuTimes {
+  bool ok = false;
+  double busy = 0, steady = 0;
+};
+CpuTimes readCpuTimes();
+
+// The load of OTHER processes between two readings: CPUs' worth of busy time
+// minus `ownCpuSeconds` (the execution's own user + sys time), per second of
+// elapsed time. None when a reading failed or the interval is shorter than
+// 50 ms (the kernel counts CPU time in ticks of 4-10 ms).
+std::optional<double> otherLoad(const CpuTimes &before, const CpuTimes &after,
+                                double ownCpuSeconds);
+
+// The current frequency (MHz) of the first of `cpus` (cpu0 when empty), from
+// cpufreq's scaling_cur_freq; none when the kernel does not show it (VMs).
+std::optional<double> cpuMhz(const std::vector<int> &cpus);
 
 } // namespace alea::runner

@@ -2,10 +2,16 @@
 // execution index) in a seeded random interleaving, so that drift over time
 // (heat, background load) spreads over every system instead of biasing one
 // (google/benchmark's random interleaving; Mytkowicz et al. 2009 on
-// measurement bias). Pure functions: the plan is recorded in the store and a
-// resumed campaign runs exactly the entries that have no execution yet.
+// measurement bias). Paired designs order the plan in BLOCKS: one execution
+// of every system's build i (same benchmark, same execution index), in random
+// order within the block, blocks in random order (Randomized Multiple
+// Interleaved Trials, Abedi & Brecht, ICPE 2017); a duet runs a block's
+// executions at the same time (Bulej et al., ICPE 2020). Pure functions: the
+// plan is recorded in the store and a resumed campaign runs exactly the
+// entries that have no execution yet.
 #pragma once
 
+#include "alea/runner/config.hpp"
 #include "alea/runner/store.hpp"
 
 #include <cstdint>
@@ -17,13 +23,27 @@ namespace alea::runner {
 struct ScheduleShape {
   std::vector<std::int64_t> systemIds;    // store ids, in campaign order
   std::vector<std::int64_t> benchmarkIds; // store ids, in campaign order
-  int builds = 1;
+  int builds = 1;     // builds firstBuild .. builds-1 are planned
   int executions = 1;
+  Design design = Design::Unpaired;
+  int firstBuild = 0; // > 0: an adaptive campaign's next batch of builds
 };
 
-// Every (system, benchmark, build, execution) once, shuffled with
-// alea::shuffle seeded by scheduleSeed(campaignSeed); positions 0..n-1.
-std::vector<PlanEntry> makeSchedule(const ScheduleShape &shape, std::uint64_t campaignSeed);
+// Every (system, benchmark, build, execution) of builds firstBuild..builds-1
+// once, shuffled with alea::shuffle seeded by scheduleSeed(campaignSeed) (and
+// the batch's first build when > 0): unpaired, one shuffle of all entries;
+// paired, the blocks are shuffled, then the systems within each block.
+// Positions start at firstPosition, block numbers at firstBlock (-1 when
+// unpaired).
+std::vector<PlanEntry> makeSchedule(const ScheduleShape &shape, std::uint64_t campaignSeed,
+                                    std::int64_t firstPosition = 0, std::int64_t firstBlock = 0);
+
+// The CPU sets of a duet, one per system: duet_cpus as written, else `cpus`
+// (or, without it, `available`: the CPUs alea may run on) split in order into
+// as many equal contiguous sets as there are systems (the rest unused). Empty
+// when there are fewer CPUs than systems.
+std::vector<std::vector<int>> duetCpuSets(const CampaignConfig &cfg,
+                                          const std::vector<int> &available);
 
 // The entries whose position is not in `done`, in plan order.
 std::vector<PlanEntry> pendingEntries(const std::vector<PlanEntry> &plan,

@@ -12,6 +12,8 @@
 #include "alea/runner/machine.hpp"
 
 #include <cstdint>
+#include <initializer_list>
+#include <utility>
 #include <memory>
 #include <optional>
 #include <set>
@@ -26,7 +28,7 @@ struct sqlite3_stmt;
 namespace alea::runner {
 
 // The schema this alea writes, and the oldest schema it can still read/write.
-inline constexpr int kStoreVersion = 3;
+inline constexpr int kStoreVersion = 4;
 inline constexpr int kStoreCompatibleVersion = 1;
 
 // A prepared statement; finalized in the destructor. bind* are 1-based.
@@ -104,6 +106,9 @@ struct PlanEntry {
   std::int64_t benchmarkId = 0;
   int buildIndex = 0;
   int executionIndex = 0;
+  // Paired designs (scheduler.hpp): the block this entry belongs to, one
+  // entry of each system's same build; -1 = unpaired.
+  std::int64_t block = -1;
   bool operator==(const PlanEntry &) const = default;
 };
 
@@ -126,12 +131,29 @@ struct ExecutionRecord {
   // Processes left running after the execution ended: "killed pid 12 (x), ..."
   // or "left running pid 12 (x), ..."; "" = none.
   std::string leftovers;
+  // The conditions it ran under (the noise diagnosis; docs/store.md).
+  double startedAt = 0;            // epoch seconds; 0 = unknown
+  std::optional<double> otherLoad; // CPUs busy with other processes during it
+  std::string cpus;                // the CPUs it was allowed ("" = any)
+  std::optional<std::int64_t> migrations, involuntarySwitches, voluntarySwitches;
+  std::optional<double> cpuMhz;    // when the kernel shows it
+  std::optional<double> quietWait; // seconds the quiet gate waited (none: no gate)
+  bool ranBusy = false;            // the gate gave up waiting: ran while busy
+  std::optional<double> overlap;   // duet: share of its wall time its partners ran too
 };
+
 
 struct MeasurementRecord {
   int iteration = 0;
   double value = 0;
   bool warmup = false;
+};
+
+// An execution with its measurements, as recordExecutions takes them.
+struct RecordedExecution {
+  const ExecutionRecord &execution;
+  std::span<const MeasurementRecord> measurements;
+  std::string_view unit;
 };
 
 // One row of the long form (what `alea export` writes).
@@ -192,17 +214,24 @@ public:
   Expected<std::int64_t> recordBuild(const BuildRecord &build);
 
   bool hasPlan();
-  Status savePlan(std::span<const PlanEntry> plan);
+  // Appends plan entries, and sets the meta keys given, in one transaction.
+  Status savePlan(std::span<const PlanEntry> plan,
+                  std::initializer_list<std::pair<std::string_view, std::string>> meta = {});
   std::vector<PlanEntry> loadPlan();
   std::set<std::int64_t> completedPositions();
 
   // The execution row and all its measurements, in ONE transaction.
   Status recordExecution(const ExecutionRecord &execution,
                          std::span<const MeasurementRecord> measurements, std::string_view unit);
+  // Several executions (a duet's) in ONE transaction: all or none.
+  Status recordExecutions(std::span<const RecordedExecution> executions);
 
   // Measurements of successful executions, warm-up excluded, in store order.
   std::vector<MeasurementRow> measurements(bool includeWarmup = false);
   StoreSummary summary();
+  // The machine time a campaign has used: its builds' and executions' wall
+  // seconds (what an adaptive campaign's time budget counts).
+  double machineSeconds();
   // "ok" when PRAGMA integrity_check is clean, else its first message.
   std::string integrityCheck();
 
@@ -211,6 +240,8 @@ private:
   static Expected<Store> openWritable(const std::string &path, bool create, int targetVersion);
   Status migrate(int targetVersion);
   void autocommitWritePoint();
+  Status insertExecution(const ExecutionRecord &execution,
+                         std::span<const MeasurementRecord> measurements, std::string_view unit);
   sqlite3 *db_ = nullptr;
   std::string path_;
   // The hot path's statements, prepared once (recordExecution): the

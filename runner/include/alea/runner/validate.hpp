@@ -12,6 +12,7 @@
 #include "alea/runner/config.hpp"
 #include "alea/runner/error.hpp"
 
+#include <string>
 #include <vector>
 
 namespace alea::runner {
@@ -20,6 +21,9 @@ namespace alea::runner {
 struct MachineFacts {
   std::vector<int> cpus; // CPUs this process may run on, ascending; empty = unknown
 };
+
+// "0-3,6": CPU sets as the kernel lists them (/sys/devices/system/cpu/online).
+std::string cpuList(const std::vector<int> &cpus);
 
 // This process's facts: the CPUs that are online and in its affinity mask.
 MachineFacts readMachineFacts();
