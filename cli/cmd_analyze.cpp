@@ -35,6 +35,7 @@ struct AnalyzeOptions {
   std::string disagreement = "0.25";
   std::string proportionHalfWidth = "0.05";
   bool noSpeedupTest = false;
+  bool paired = false;
 };
 
 std::string readFile(const std::string &path) {
@@ -100,6 +101,7 @@ int runAnalyze(const AnalyzeOptions &o) {
                            "\" is not auto, trim, mixed, drop or error");
   ro.unbalanced = *policy;
   ro.speedupTest = !o.noSpeedupTest;
+  ro.pairing = o.paired ? an::Pairing::Paired : an::Pairing::Unpaired;
 
   an::CsvOptions co;
   co.levels = o.levels;
@@ -159,6 +161,9 @@ void setupAnalyze(CLI::App &app) {
                   "benchmarks decided faster (benchmarks-needed advice; 0.05 or 5%)")
       ->capture_default_str();
   sub->add_flag("--no-speedup-test", o->noSpeedupTest, "skip the Speedup-Test");
+  sub->add_flag("--paired", o->paired,
+                "paired design (interleaved pairs, duet): pair each candidate's top-level "
+                "units with the baseline's by label (paired Fieller and bootstrap)");
   sub->callback([o] { alea::cli::setExitCode(runAnalyze(*o)); });
 }
 

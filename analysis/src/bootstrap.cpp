@@ -10,7 +10,9 @@
 // hierarchy (RRN, RNN) collapse to precomputed unit sums of the level above, so
 // RRN draws no index per measurement and RNN only one per top-level unit.
 // Replicate r uses alea::Rng(alea::mixSeed(seed, r)), so the result does not
-// depend on how replicates are split across threads.
+// depend on how replicates are split across threads. The paired ratio
+// (bootstrapPairedRatio) draws top-level PAIR indices, one draw for both
+// systems, then resamples below each selected unit with the same resampler.
 #include "alea/analysis/bootstrap.hpp"
 
 #include "alea/random.hpp"
@@ -178,6 +180,16 @@ template <typename Draw> double resampledMean(const Prepared &p, Draw &draw) {
   return sumChildren(p, 0, 0, draw) / p.count;
 }
 
+// Sum of the resampled values under top-level unit `unit` of a prepared
+// system whose top level remains (the unit's own sum when the top is the only
+// prepared level): the paired bootstrap picks the top-level unit itself and
+// lets the resampler draw everything below it as usual.
+template <typename Draw> double unitSum(const Prepared &p, std::size_t unit, Draw &draw) {
+  if (p.shape.size() == 1)
+    return p.leaves[unit];
+  return sumChildren(p, 1, unit, draw);
+}
+
 // The production draw source: Lemire's bounded draw on xoshiro256**.
 struct RngDraw {
   Rng &rng;
@@ -328,6 +340,60 @@ Expected<BootstrapResult> bootstrapRatio(const Hierarchy &candidate, const Hiera
     RngDraw draw{rng};
     const double num = resampledMean(pc, draw); // candidate first, then baseline
     const double den = resampledMean(pb, draw);
+    reps[r] = den != 0 ? num / den : std::numeric_limits<double>::infinity();
+  });
+  const double gb = baseline.grandMean();
+  const double estimate =
+      gb != 0 ? candidate.grandMean() / gb : std::numeric_limits<double>::infinity();
+  return finish(reps, o, estimate);
+}
+
+Expected<BootstrapResult> bootstrapPairedRatio(const Hierarchy &candidate,
+                                               const Hierarchy &baseline,
+                                               const BootstrapOptions &o) {
+  for (const Hierarchy *h : {&candidate, &baseline}) {
+    if (std::string problem = validateHierarchy(*h); !problem.empty())
+      return fail(std::move(problem));
+    if (std::string problem = checkScheme(o, *h); !problem.empty())
+      return fail(std::move(problem));
+  }
+  if (std::string problem = checkOptions(o); !problem.empty())
+    return fail(std::move(problem));
+  if (o.scheme.kind == ResamplingScheme::Kind::Flat)
+    return fail("the FLAT scheme ignores the top-level units and cannot keep pairs together");
+  if (candidate.depth() != baseline.depth())
+    return fail("the two systems have different numbers of levels (" +
+                std::to_string(candidate.depth()) + " and " + std::to_string(baseline.depth()) +
+                ")");
+  if (candidate.topCount() != baseline.topCount())
+    return fail("paired systems need the same number of top-level units (" +
+                std::to_string(candidate.topCount()) + " and " +
+                std::to_string(baseline.topCount()) + ")");
+  const Prepared pc = prepare(candidate, o.scheme.replacementFor(candidate.depth()), false);
+  const Prepared pb = prepare(baseline, o.scheme.replacementFor(baseline.depth()), false);
+
+  const std::size_t n = candidate.topCount();
+  std::vector<double> reps(o.replicates);
+  forEachReplicate(o.replicates, threadCount(o), [&](std::size_t r) {
+    Rng rng(mixSeed(o.seed, static_cast<std::uint64_t>(r)));
+    RngDraw draw{rng};
+    double num = 0, den = 0;
+    if (pc.shape.empty()) { // every level kept intact (a Custom all-N scheme)
+      num = resampledMean(pc, draw);
+      den = resampledMean(pb, draw);
+    } else {
+      // One draw picks pair i for both systems; below it each system's
+      // children are drawn independently (candidate first) as in
+      // bootstrapRatio(). A top level without replacement takes every pair.
+      double sc = 0, sb = 0;
+      for (std::size_t j = 0; j < n; ++j) {
+        const std::size_t i = pc.replace[0] ? draw(0, n) : j;
+        sc += unitSum(pc, i, draw);
+        sb += unitSum(pb, i, draw);
+      }
+      num = sc / pc.count;
+      den = sb / pb.count;
+    }
     reps[r] = den != 0 ? num / den : std::numeric_limits<double>::infinity();
   });
   const double gb = baseline.grandMean();

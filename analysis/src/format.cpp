@@ -502,6 +502,8 @@ std::string textReport(const Report &r) {
     }
     for (const auto &x : b.ratios) {
       o += "  " + ratioSentence(x) + "\n";
+      if (r.options.pairing == Pairing::Paired)
+        o += "    pairing: " + x.pairingNote + "\n";
       o += "    decision (threshold " + pct(x.threshold) + ", " + x.decisionBasis +
            "): " + std::string(decisionName(x.decision)) + "\n";
       o += "    in words: " + ratioInWords(x, r.levels[0]) + "\n";
@@ -695,6 +697,16 @@ void jsonRatio(JsonWriter &w, const RatioReport &x) {
   w.key("baseline").value(x.baselineTopUnits);
   w.endObject();
   w.key("unequal_top_units").value(x.unequalTopUnits());
+  w.key("pairing").beginObject();
+  w.key("paired").value(x.paired);
+  w.key("pairs").value(x.pairs);
+  w.key("correlation");
+  if (x.paired)
+    w.value(x.pairCorrelation);
+  else
+    w.null();
+  w.key("note").value(x.pairingNote);
+  w.endObject();
   w.key("speedup_test");
   if (x.speedupTest) {
     const auto &t = *x.speedupTest;
@@ -869,6 +881,7 @@ std::string jsonReport(const Report &r) {
   w.key("default_costs").value(o.costs.empty());
   w.key("target_half_width").value(o.targetHalfWidth);
   w.key("proportion_half_width").value(o.proportionHalfWidth);
+  w.key("pairing").value(o.pairing == Pairing::Paired ? "paired" : "unpaired");
   w.endObject();
   w.key("benchmarks").beginArray();
   for (const auto &b : r.benchmarks) {
@@ -1022,6 +1035,13 @@ std::string csvReport(const Report &r) {
       o += csvRow({b.name, x.candidate, x.baseline, "ratio", "bootstrap", csvNum(x.estimate),
                    csvNum(x.bootstrap.lower), csvNum(x.bootstrap.upper),
                    std::string(decisionKey(decide(x.bootstrap, x.threshold)))});
+      // With pairing requested: the note in `method` (as a warning's
+      // message), the pair correlation as the estimate, paired/unpaired as
+      // the decision.
+      if (r.options.pairing == Pairing::Paired)
+        o += csvRow({b.name, x.candidate, x.baseline, "pairing", x.pairingNote,
+                     x.paired ? csvNum(x.pairCorrelation) : "", "", "",
+                     x.paired ? "paired" : "unpaired"});
     }
   }
   for (const auto &s : r.suite) {
@@ -1129,6 +1149,12 @@ std::string mdReport(const Report &r) {
              " | " + describeRatio(x.estimate) + " | " +
              (x.fieller ? interval(*x.fieller, r3) : std::string("unbounded")) + " | " +
              interval(x.bootstrap, r3) + " | " + std::string(decisionName(x.decision)) + " |\n";
+      if (r.options.pairing == Pairing::Paired) {
+        o += "\n";
+        for (const auto &x : b.ratios)
+          o += "- pairing, " + mdEscape(x.candidate) + " vs " + mdEscape(x.baseline) + ": " +
+               mdEscape(x.pairingNote) + "\n";
+      }
     }
     o += "\n";
     for (const auto &s : b.systems)

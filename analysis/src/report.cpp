@@ -455,6 +455,73 @@ Expected<bool> unscaleReport(Report &r, const DataScale &scale) {
   return true;
 }
 
+// --- paired designs (issue 8) ---------------------------------------------
+// Top-level unit "3" of the candidate ran together with unit "3" of the
+// baseline (interleaved pairs or duet): the pairs are the labels both systems
+// still have after balancing, in the baseline's order. Each system is
+// balanced on its own, so a subset of its top-level units is balanced too.
+
+struct PairedData {
+  bool paired = false;
+  Hierarchy candidate, baseline; // the paired units, pair i = unit i of each
+  std::size_t pairs = 0;
+  std::size_t unmatched = 0; // top-level units of either system without a partner
+  double correlation = 0;    // of the paired top-level means
+  std::string note;          // RatioReport::pairingNote
+};
+
+Expected<PairedData> pairByLabel(const SystemData &cand, const SystemData &base,
+                                 const std::vector<std::string> &levels, const ReportOptions &o) {
+  PairedData out;
+  const std::string &top = levels[0];
+  if (o.pairing != Pairing::Paired) {
+    out.note = "unpaired: the design did not pair " + top + "s";
+    return out;
+  }
+  if (o.scheme.kind == ResamplingScheme::Kind::Flat) {
+    out.note = "unpaired: the FLAT resampling scheme ignores the " + top + "s";
+    return out;
+  }
+  SystemData c, b; // the pairs only (the rest of SystemData is not needed)
+  c.system = cand.system;
+  c.shape = cand.shape;
+  b.system = base.system;
+  b.shape = base.shape;
+  for (const UnitNode &u : base.units)
+    for (const UnitNode &v : cand.units)
+      if (v.label == u.label) {
+        b.units.push_back(u);
+        c.units.push_back(v);
+        break;
+      }
+  out.pairs = b.units.size();
+  out.unmatched = cand.units.size() + base.units.size() - 2 * out.pairs;
+  if (out.pairs < 2) {
+    out.note = out.pairs == 0 ? "unpaired: no " + top + " label has data in both systems"
+                              : "unpaired: only 1 " + top + " pair has data in both systems";
+    return out;
+  }
+  c.shape[0] = b.shape[0] = out.pairs;
+  auto hc = hierarchyOf(c, levels);
+  if (!hc)
+    return fail(hc.error());
+  auto hb = hierarchyOf(b, levels);
+  if (!hb)
+    return fail(hb.error());
+  out.paired = true;
+  out.candidate = std::move(*hc);
+  out.baseline = std::move(*hb);
+  char corr[32];
+  out.correlation = pairCorrelation(out.candidate, out.baseline);
+  std::snprintf(corr, sizeof corr, "%.2f", out.correlation);
+  out.note = "paired by " + top + " (" + std::to_string(out.pairs) + " pairs; ";
+  if (out.unmatched > 0)
+    out.note += std::to_string(out.unmatched) + " " + top + (out.unmatched == 1 ? "" : "s") +
+                " without a partner left out; ";
+  out.note += "correlation of the " + top + " means " + corr + ")";
+  return out;
+}
+
 bool intervalsDisagree(const Interval &a, const Interval &b, double fraction) {
   const double scale = std::max(a.width(), b.width());
   const double diff = std::max(std::fabs(a.lower - b.lower), std::fabs(a.upper - b.upper));
@@ -573,7 +640,17 @@ Expected<Report> buildReport(const Table &table, const ReportOptions &options) {
       rr.baseline = report.baseline;
       rr.confidence = options.confidence;
       rr.threshold = options.threshold;
-      auto f = fiellerRatio(cand, base, options.confidence, options.ciMethod);
+      auto pd = pairByLabel(*order[k], *order[0], table.levels(), options);
+      if (!pd)
+        return fail(rr.candidate + " vs " + rr.baseline + where(bench.benchmark) + ": " +
+                    pd.error());
+      rr.paired = pd->paired;
+      rr.pairingNote = pd->note;
+      rr.pairs = pd->pairs;
+      rr.pairCorrelation = pd->correlation;
+      auto f = rr.paired ? fiellerPairedRatio(pd->candidate, pd->baseline, options.confidence,
+                                              options.ciMethod)
+                         : fiellerRatio(cand, base, options.confidence, options.ciMethod);
       if (!f)
         return fail(rr.candidate + " vs " + rr.baseline + where(bench.benchmark) + ": " +
                     f.error());
@@ -583,7 +660,7 @@ Expected<Report> buildReport(const Table &table, const ReportOptions &options) {
       rr.fiellerDf = f->df;
       rr.candidateTopUnits = cand.topCount();
       rr.baselineTopUnits = base.topCount();
-      if (rr.unequalTopUnits())
+      if (rr.unequalTopUnits() && !rr.paired)
         br.warnings.push_back(unequalTopUnitsWarning(rr, table.levels()[0], balanced.systems,
                                                      bench.benchmark, options.ciMethod));
       BootstrapOptions bo;
@@ -593,7 +670,8 @@ Expected<Report> buildReport(const Table &table, const ReportOptions &options) {
       bo.scheme = options.scheme;
       bo.confidence = options.confidence;
       bo.keepReplicates = true;
-      auto b = bootstrapRatio(cand, base, bo);
+      auto b = rr.paired ? bootstrapPairedRatio(pd->candidate, pd->baseline, bo)
+                         : bootstrapRatio(cand, base, bo);
       if (!b)
         return fail(rr.candidate + " vs " + rr.baseline + where(bench.benchmark) + ": " +
                     b.error());

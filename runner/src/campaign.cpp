@@ -22,10 +22,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <limits>
-#include <memory>
 #include <filesystem>
+#include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 
@@ -58,9 +58,9 @@ double overlapShare(const std::vector<ExecutionResult> &results, std::size_t i) 
 // The adaptive stopping rule's inputs and answer.
 struct AdaptiveState {
   int builds = 0, maxBuilds = 100;
-  double targetHalfWidth = 0;             // relative; 0 = only the budget
-  std::vector<double> halfWidths;         // relative, of every ratio (or mean)
-  std::optional<int> buildsAffordable;    // by the time budget; none = no budget
+  double targetHalfWidth = 0;          // relative; 0 = only the budget
+  std::vector<double> halfWidths;      // relative, of every ratio (or mean)
+  std::optional<int> buildsAffordable; // by the time budget; none = no budget
 };
 struct AdaptiveStep {
   int addBuilds = 0; // 0 = stop
@@ -83,8 +83,8 @@ AdaptiveStep adaptiveStep(const AdaptiveState &s) {
     k = std::min(k, *s.buildsAffordable);
   if (k <= 0)
     return {0, "the build cap or the time budget is reached: stop"};
-  return {k, "widest interval +-" + std::to_string(worst * 100) + "%: adding " +
-                 std::to_string(k) + " builds"};
+  return {k, "widest interval +-" + std::to_string(worst * 100) + "%: adding " + std::to_string(k) +
+                 " builds"};
 }
 
 std::vector<std::string> sanitizedEnv(const std::vector<std::string> &base) {
@@ -169,8 +169,8 @@ struct Run {
   std::map<std::pair<std::int64_t, int>, BuildRecord> builds;      // (system id, index)
   MachineState machine;
   std::int64_t machineId = 0;
-  Design design = Design::Unpaired;           // as recorded (old stores: unpaired)
-  std::vector<std::vector<int>> duetSets;     // design = "duet": one CPU set per system
+  Design design = Design::Unpaired;       // as recorded (old stores: unpaired)
+  std::vector<std::vector<int>> duetSets; // design = "duet": one CPU set per system
 
   std::vector<std::string> baseEnv; // sanitizedEnv(opts.baseEnv), computed once
 
@@ -394,8 +394,8 @@ struct Run {
   // Plans `more` builds of every system after the current ones, and records
   // the new count with them (one transaction: a kill leaves both or neither).
   Status extendPlan(std::vector<PlanEntry> &plan, int more) {
-    ScheduleShape shape{systemIds, benchmarkIds, levels.builds + more, levels.executions, design,
-                        levels.builds};
+    ScheduleShape shape{systemIds,         benchmarkIds, levels.builds + more,
+                        levels.executions, design,       levels.builds};
     std::int64_t position = plan.empty() ? 0 : plan.back().position + 1, block = 0;
     for (const auto &p : plan)
       block = std::max(block, p.block + 1);
@@ -416,7 +416,7 @@ struct Run {
     std::vector<MeasurementRecord> values;
     ExecutionRequest req;
     std::unique_ptr<IterationStream> stream; // the request's sink
-    bool runnable = false; // false: recorded as a failure without running
+    bool runnable = false;                   // false: recorded as a failure without running
   };
 
   // The request of one execution, or its failure when it cannot run (its
@@ -729,7 +729,8 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
     return Error{s.error()};
   // The design and the builds the store was planned with (an adaptive
   // campaign adds builds; a store from before designs is unpaired).
-  run.design = parseDesign(run.store.meta("design").value_or("unpaired")).value_or(Design::Unpaired);
+  run.design =
+      parseDesign(run.store.meta("design").value_or("unpaired")).value_or(Design::Unpaired);
   if (auto b = run.store.meta("levels.builds"))
     run.levels.builds = std::max(run.levels.builds, std::atoi(b->c_str()));
   if (run.design == Design::Duet)

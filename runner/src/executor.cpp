@@ -363,9 +363,8 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
   }
 
   auto start = std::chrono::steady_clock::now();
-  result.startedAt = std::chrono::duration<double>(
-                         std::chrono::system_clock::now().time_since_epoch())
-                         .count();
+  result.startedAt =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
   // vfork: the child shares our memory until execve (no page-table copy, as
   // posix_spawn does); it runs childExec, which only makes system calls.
   pid_t pid = ::vfork();

@@ -14,10 +14,10 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
-#include <optional>
 #include <future>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -283,15 +283,15 @@ CpuTimes readCpuTimes() {
   char buf[512];
   ssize_t n = ::read(fd, buf, sizeof buf - 1);
   ::close(fd);
-  t.steady = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-                 .count();
+  t.steady =
+      std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
   if (n <= 0)
     return t;
   buf[n] = 0;
   unsigned long long user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0,
                      steal = 0;
-  if (std::sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &system,
-                  &idle, &iowait, &irq, &softirq, &steal) < 4)
+  if (std::sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &system, &idle,
+                  &iowait, &irq, &softirq, &steal) < 4)
     return t;
   static const double tick = static_cast<double>(::sysconf(_SC_CLK_TCK));
   t.busy = static_cast<double>(user + nice + system + irq + softirq + steal) / tick;

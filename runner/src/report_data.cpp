@@ -74,6 +74,9 @@ Expected<CampaignData> loadCampaignData(Store &store) {
   d.confidence = toDouble(store.meta("confidence"), 0.95);
   d.threshold = toDouble(store.meta("threshold"), 0.01);
   d.warmup = static_cast<int>(toDouble(store.meta("levels.warmup"), 0));
+  d.design = store.meta("design").value_or("unpaired");
+  d.adaptiveLog = store.meta("adaptive_log").value_or("");
+  d.executions = store.executionConditions();
 
   sqlite3 *db = store.handle();
   {

@@ -833,6 +833,47 @@ StoreSummary Store::summary() {
   return s;
 }
 
+std::vector<ExecutionConditions> Store::executionConditions() {
+  std::vector<ExecutionConditions> out;
+  if (version() < 4)
+    return out;
+  Statement st(db_, "SELECT s.name, b.name, bu.build_index, e.execution_index, avg(m.value), "
+                    "e.started_at, e.env_padding, e.other_load, e.cpu_mhz, e.migrations, "
+                    "e.involuntary_switches, coalesce(e.cpus, ''), "
+                    "instr(coalesce(e.environment, ''), 'aslr=off') > 0, "
+                    "coalesce(e.ran_busy, 0) "
+                    "FROM execution e JOIN measurement m ON m.execution_id = e.id "
+                    "JOIN build bu ON bu.id = e.build_id JOIN system s ON s.id = bu.system_id "
+                    "JOIN benchmark b ON b.id = e.benchmark_id "
+                    "WHERE e.status = 'ok' AND m.warmup = 0 AND e.started_at IS NOT NULL "
+                    "GROUP BY e.id ORDER BY e.started_at, e.plan_position");
+  auto optionalDouble = [&](int col) {
+    return st.columnIsNull(col) ? std::nullopt : std::optional<double>(st.columnDouble(col));
+  };
+  auto optionalInt = [&](int col) {
+    return st.columnIsNull(col) ? std::nullopt : std::optional<std::int64_t>(st.columnInt(col));
+  };
+  while (st.step()) {
+    ExecutionConditions c;
+    c.system = st.columnText(0);
+    c.benchmark = st.columnText(1);
+    c.build = static_cast<int>(st.columnInt(2));
+    c.execution = static_cast<int>(st.columnInt(3));
+    c.value = st.columnDouble(4);
+    c.startedAt = st.columnDouble(5);
+    c.envPadding = st.columnInt(6);
+    c.otherLoad = optionalDouble(7);
+    c.cpuMhz = optionalDouble(8);
+    c.migrations = optionalInt(9);
+    c.involuntarySwitches = optionalInt(10);
+    c.cpus = st.columnText(11);
+    c.aslrOff = st.columnInt(12) != 0;
+    c.ranBusy = st.columnInt(13) != 0;
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
 double Store::machineSeconds() {
   Statement st(db_, "SELECT (SELECT coalesce(sum(build_seconds), 0) FROM build) + "
                     "(SELECT coalesce(sum(wall_seconds), 0) FROM execution)");

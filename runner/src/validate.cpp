@@ -67,7 +67,6 @@ std::string joinBraced(const std::vector<std::string> &keys) {
   return out;
 }
 
-
 // Where a text is substituted: a build command, or a benchmark's values.
 enum class Context { Build, Benchmark };
 

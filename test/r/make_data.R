@@ -41,3 +41,67 @@ kjdata <- rbind(kj("kj1", 8, 4, 5, 0.08, 0.04, 0.02, 2.0),
                 kj("kj2", 10, 3, 10, 0.50, 0.20, 0.30, 10.0),
                 kj("kj3", 6, 5, 4, 0.02, 0.03, 0.015, 1.0))
 write.csv(kjdata, "data/kj_balanced.csv", row.names = FALSE, quote = FALSE)
+
+# Paired two-level data (build > execution) for the paired Fieller interval
+# (compute_paired.R): build i of cand and of base ran together and share a
+# time effect p_i (interleaved pairs / duet, issue 8); each system adds its own
+# build (layout) effect and execution noise. "neg" gives the candidate -p_i
+# (systems competing for a shared resource), so the build means correlate
+# negatively. Own seed: regenerating this file leaves the ones above alone.
+set.seed(20261124)
+paired <- function(id, nb, ne, mub, muc, sp, sb, se, sign = 1) {
+  p <- rnorm(nb, 0, sp)
+  one <- function(system, mu, s) {
+    b <- rep(rnorm(nb, 0, sb), each = ne)
+    data.frame(dataset = id, system = system, build = rep(seq_len(nb), each = ne),
+               execution = rep(seq_len(ne), nb),
+               value = sprintf("%.4f", mu + s * rep(p, each = ne) + b + rnorm(nb * ne, 0, se)))
+  }
+  rbind(one("base", mub, 1), one("cand", muc, sign))
+}
+pdata <- rbind(paired("pos", 8, 3, 2.0, 1.9, 0.10, 0.02, 0.01),
+               paired("neg", 6, 3, 1.0, 0.97, 0.05, 0.01, 0.005, sign = -1),
+               paired("mix", 12, 2, 5.0, 5.1, 0.05, 0.05, 0.02))
+write.csv(pdata, "data/paired.csv", row.names = FALSE, quote = FALSE)
+
+# Per-execution observations for the noise diagnosis (analysis/noise.hpp): a
+# campaign in random order with AR(1) drift (0.8) and a load effect ("mixed": 2
+# systems x 6 builds x 5 executions, every covariate, integer migrations with
+# ties), and one in build blocks with independent noise and no frequency
+# reading ("blocks": 1 system x 8 builds x 4 executions). Own seed, so the
+# samples above are unchanged.
+set.seed(20261124)
+noise_mixed <- local({
+  nb <- 6; ne <- 5; n <- 2 * nb * ne
+  d <- data.frame(dataset = "mixed", system = rep(0:1, each = nb * ne),
+                  build = rep(rep(0:(nb - 1), each = ne), 2))
+  d <- d[sample(n), ]
+  d$started <- cumsum(runif(n, 0.8, 1.2))
+  drift <- as.numeric(arima.sim(list(ar = 0.8), n, sd = 0.01))
+  d$load <- round(rexp(n, 3), 3)
+  d$padding <- sample(0:4096, n, replace = TRUE)
+  d$migrations <- rpois(n, 1)
+  d$switches <- rpois(n, 4)
+  d$mhz <- sample(c(2400, 2600, 2800), n, replace = TRUE)
+  layout <- rnorm(2 * nb, 0, 0.02)[d$system * nb + d$build + 1]
+  d$value <- (1 + 0.05 * d$system) * (1 + layout + drift + 0.03 * d$load + rnorm(n, 0, 0.005))
+  d
+})
+noise_blocks <- local({
+  nb <- 8; ne <- 4; n <- nb * ne
+  d <- data.frame(dataset = "blocks", system = 0, build = rep(0:(nb - 1), each = ne))
+  d$started <- 100 + 2 * seq_len(n)
+  d$load <- round(rexp(n, 3), 3)
+  d$padding <- sample(0:4096, n, replace = TRUE)
+  d$migrations <- rpois(n, 0.7)
+  d$switches <- rpois(n, 2)
+  d$mhz <- NA
+  d$value <- 2 * (1 + rnorm(nb, 0, 0.02)[d$build + 1] + rnorm(n, 0, 0.01))
+  d
+})
+noise <- rbind(noise_mixed, noise_blocks)
+noise$started <- sprintf("%.3f", noise$started)
+noise$value <- sprintf("%.6f", noise$value)
+write.csv(noise[, c("dataset", "system", "build", "started", "value", "load", "padding",
+                    "migrations", "switches", "mhz")],
+          "data/noise.csv", row.names = FALSE, quote = FALSE, na = "")

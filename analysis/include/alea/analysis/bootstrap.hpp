@@ -88,6 +88,22 @@ Expected<BootstrapResult> bootstrapMean(const Hierarchy &h, const BootstrapOptio
 Expected<BootstrapResult> bootstrapRatio(const Hierarchy &candidate, const Hierarchy &baseline,
                                          const BootstrapOptions &options = {});
 
+// The PAIRED hierarchical bootstrap of mean(candidate) / mean(baseline) for
+// designs where top-level unit i of the candidate and unit i of the baseline
+// ran together (interleaved pairs, Abedi & Brecht ICPE 2017; duet, Bulej et
+// al. ICPE 2020) and share time-correlated noise. A replicate draws n pair
+// indices with replacement (one draw, the same index for both systems), then
+// below the top level resamples each system's children of that unit
+// independently, per the scheme, exactly as bootstrapRatio() does (in each
+// selected pair the candidate's draws first, then the baseline's). Replicate r
+// uses Rng(mixSeed(seed, r)): reproducible and thread-count independent.
+// Requires the same depth and top-level count (the caller aligns the pairs);
+// the lower levels may differ in shape. FLAT is refused (it has no pairs); a
+// Custom scheme without replacement at the top takes every pair once.
+Expected<BootstrapResult> bootstrapPairedRatio(const Hierarchy &candidate,
+                                               const Hierarchy &baseline,
+                                               const BootstrapOptions &options = {});
+
 // The percentile interval of `values` (sorted in place) under a rule.
 Interval percentileInterval(std::vector<double> &values, double confidence, QuantileRule rule);
 

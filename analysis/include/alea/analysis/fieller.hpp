@@ -64,4 +64,23 @@ Expected<FiellerResult> fiellerRatio(const Hierarchy &candidate, const Hierarchy
                                      IntervalMethod method = IntervalMethod::T,
                                      FiellerDf df = FiellerDf::MinCount);
 
+// Fieller's interval for PAIRED designs (Fieller 1954, the general theorem
+// with the covariance term; docs/statistics.md §4 "Paired"): top-level unit i
+// of the candidate and unit i of the baseline share time-correlated noise
+// (interleaved pairs, Abedi & Brecht ICPE 2017; duet, Bulej et al. ICPE 2020),
+// so with c_i, b_i the top-level means and n the number of pairs:
+// m = mean(c), d = mean(b), v_mm = S_c^2/n, v_dd = S_b^2/n,
+// v_md = cov(c, b)/n (sample covariance, divisor n - 1), t with nu = n - 1.
+// Requires equal top-level counts (the caller aligns the pairs: unit i of one
+// with unit i of the other); the levels below may differ in shape. Fails like
+// fiellerRatio(), and when the top-level counts differ.
+Expected<FiellerResult> fiellerPairedRatio(const Hierarchy &candidate, const Hierarchy &baseline,
+                                           double confidence = 0.95,
+                                           IntervalMethod method = IntervalMethod::T);
+
+// The sample (Pearson) correlation of the paired top-level means, for reports;
+// 0 when either system's top-level means are constant. Preconditions: both
+// hierarchies valid with the same top-level count >= 2.
+double pairCorrelation(const Hierarchy &candidate, const Hierarchy &baseline);
+
 } // namespace alea::analysis

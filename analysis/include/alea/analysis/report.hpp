@@ -39,6 +39,15 @@
 
 namespace alea::analysis {
 
+// Whether the candidate's and the baseline's top-level units are paired
+// (issue 8): in an interleaved-pairs design (Abedi & Brecht ICPE 2017) or a
+// duet (Bulej et al. ICPE 2020), build i of every system ran together and the
+// two build means share the time-correlated noise.
+enum class Pairing {
+  Unpaired, // independent systems (TR 2012): fiellerRatio, bootstrapRatio
+  Paired,   // pair top-level units by LABEL: fiellerPairedRatio, bootstrapPairedRatio
+};
+
 struct ReportOptions {
   // The denominator system of every ratio; empty = the first system seen.
   std::string baseline;
@@ -73,6 +82,12 @@ struct ReportOptions {
   bool speedupTest = true;
   bool diagnostics = true;
   std::size_t randomizationReplicates = 10000;
+  // Paired: per candidate, the top-level units whose label both it and the
+  // baseline have (after balancing) are paired, unit "3" with unit "3"; with
+  // fewer than 2 such pairs that ratio falls back to unpaired (RatioReport
+  // says why). The suite's Li-Chen-Peng top-level bootstrap and randomization
+  // test stay unpaired.
+  Pairing pairing = Pairing::Unpaired;
   // Suites: the absolute half-width wanted for the CI of the proportion of
   // benchmarks decided faster, for the "benchmarks needed" advice (seed 002
   // s189-s192; its example: 0.05).
@@ -162,6 +177,17 @@ struct RatioReport {
   // takes nu = min(n) - 1 (fieller.hpp) and the report warns.
   std::size_t candidateTopUnits = 0, baselineTopUnits = 0;
   bool unequalTopUnits() const { return candidateTopUnits != baselineTopUnits; }
+  // Pairing (ReportOptions::pairing). When `paired`, the estimate, Fieller's
+  // and the bootstrap interval come from the paired methods on the `pairs`
+  // top-level units both systems have; pairCorrelation is the correlation of
+  // the paired top-level means (0 when unpaired). pairingNote is one sentence
+  // saying which method was used and why, e.g. "paired by build (8 pairs;
+  // correlation of the build means 0.62)" or "unpaired: only 1 build pair has
+  // data in both systems".
+  bool paired = false;
+  std::string pairingNote;
+  std::size_t pairs = 0;
+  double pairCorrelation = 0;
 };
 
 struct BenchmarkReport {

@@ -93,15 +93,15 @@ inline bool pairedDesign(Design design) { return design != Design::Unpaired; }
 // until other processes keep fewer than `load` CPUs busy.
 struct QuietGate {
   bool enabled = false;
-  double load = 0.25;        // CPUs' worth of busy time of other processes
-  double waitSeconds = 60;   // the most it waits before running anyway
+  double load = 0.25;      // CPUs' worth of busy time of other processes
+  double waitSeconds = 60; // the most it waits before running anyway
 };
 
 // Adaptive campaigns: add builds in batches (the ratio planner's) until every
 // ratio's CI is within halfWidth (relative) or the time budget ends.
 struct AdaptiveStop {
   bool enabled = false;
-  double halfWidth = 0;        // relative, e.g. 0.02; 0 = only the budget
+  double halfWidth = 0;         // relative, e.g. 0.02; 0 = only the budget
   double timeBudgetSeconds = 0; // 0 = none
   int maxBuilds = 100;
 };

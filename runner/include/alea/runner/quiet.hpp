@@ -15,15 +15,15 @@
 namespace alea::runner {
 
 struct QuietOutcome {
-  double waited = 0;     // seconds from the first reading to the decision
-  double lastLoad = 0;   // the load of the last window
-  bool ranBusy = false;  // gave up: the machine stayed busy for the whole wait
+  double waited = 0;    // seconds from the first reading to the decision
+  double lastLoad = 0;  // the load of the last window
+  bool ranBusy = false; // gave up: the machine stayed busy for the whole wait
   bool cancelled = false;
 };
 
 struct QuietClock {
-  std::function<CpuTimes()> read = readCpuTimes;   // busy time and steady time
-  std::function<void(double)> sleep;               // seconds; default: nanosleep
+  std::function<CpuTimes()> read = readCpuTimes; // busy time and steady time
+  std::function<void(double)> sleep;             // seconds; default: nanosleep
 };
 
 // Windows of 0.1 s: returns at the first window under the threshold.

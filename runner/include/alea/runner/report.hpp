@@ -88,6 +88,11 @@ struct CampaignData {
   std::vector<BuildInfo> builds;
   std::vector<std::string> machineChanges; // "<time>: <what changed>"
   double meanExecutionSeconds = 0;         // wall time of ok executions
+  // Issue 8: the design the plan was made with ("unpaired" for old stores),
+  // the adaptive campaign's decisions, and every execution's conditions.
+  std::string design = "unpaired";
+  std::string adaptiveLog;
+  std::vector<ExecutionConditions> executions;
 };
 
 // Reads a campaign store. `path` is the store file or the campaign directory

@@ -23,7 +23,7 @@ namespace alea::runner {
 struct ScheduleShape {
   std::vector<std::int64_t> systemIds;    // store ids, in campaign order
   std::vector<std::int64_t> benchmarkIds; // store ids, in campaign order
-  int builds = 1;     // builds firstBuild .. builds-1 are planned
+  int builds = 1;                         // builds firstBuild .. builds-1 are planned
   int executions = 1;
   Design design = Design::Unpaired;
   int firstBuild = 0; // > 0: an adaptive campaign's next batch of builds

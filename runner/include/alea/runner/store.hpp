@@ -13,13 +13,13 @@
 
 #include <cstdint>
 #include <initializer_list>
-#include <utility>
 #include <memory>
 #include <optional>
 #include <set>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 struct sqlite3;
@@ -142,7 +142,6 @@ struct ExecutionRecord {
   std::optional<double> overlap;   // duet: share of its wall time its partners ran too
 };
 
-
 struct MeasurementRecord {
   int iteration = 0;
   double value = 0;
@@ -165,6 +164,20 @@ struct MeasurementRow {
   int iteration = 0;
   double value = 0;
   std::string unit;
+};
+
+// One successful execution with the conditions it ran under (the noise
+// diagnosis); stores before schema 4 have none.
+struct ExecutionConditions {
+  std::string system, benchmark;
+  int build = 0, execution = 0;
+  double value = 0;     // mean of its measurements after warm-up
+  double startedAt = 0; // epoch seconds
+  std::int64_t envPadding = 0;
+  std::optional<double> otherLoad, cpuMhz;
+  std::optional<std::int64_t> migrations, involuntarySwitches;
+  std::string cpus; // "" = any CPU
+  bool aslrOff = false, ranBusy = false;
 };
 
 struct StoreSummary {
@@ -229,6 +242,8 @@ public:
   // Measurements of successful executions, warm-up excluded, in store order.
   std::vector<MeasurementRow> measurements(bool includeWarmup = false);
   StoreSummary summary();
+  // Every successful execution with its conditions, in the order they ran.
+  std::vector<ExecutionConditions> executionConditions();
   // The machine time a campaign has used: its builds' and executions' wall
   // seconds (what an adaptive campaign's time budget counts).
   double machineSeconds();

@@ -1,0 +1,400 @@
+// Paired designs (issue 8): the interleaved blocks and their extension by an
+// adaptive batch, the duet's CPU sets and simultaneous runs (recorded together,
+// with their CPUs and overlap), the quiet gate driven by a fake clock, the
+// campaign-file keys, and adaptive campaigns that add builds until the ratio's
+// interval is narrow enough or the budget ends.
+#include "alea/runner/campaign.hpp"
+#include "alea/runner/quiet.hpp"
+#include "alea/runner/scheduler.hpp"
+#include "alea/runner/validate.hpp"
+
+#include "test_util.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <tuple>
+
+using namespace alea::runner;
+namespace fs = std::filesystem;
+
+namespace {
+
+ScheduleShape pairedShape(Design d) {
+  ScheduleShape s{{1, 2, 3}, {10, 20}, 4, 3};
+  s.design = d;
+  return s;
+}
+
+} // namespace
+
+TEST(Design, InterleavedBlocksHoldBuildIOfEverySystemContiguously) {
+  auto plan = makeSchedule(pairedShape(Design::Interleaved), 42);
+  ASSERT_EQ(plan.size(), 3u * 2 * 4 * 3);
+  std::set<std::tuple<std::int64_t, std::int64_t, int, int>> combos;
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    EXPECT_EQ(plan[i].position, static_cast<std::int64_t>(i));
+    combos.insert(
+        {plan[i].systemId, plan[i].benchmarkId, plan[i].buildIndex, plan[i].executionIndex});
+  }
+  EXPECT_EQ(combos.size(), plan.size());
+  // Block k is positions 3k..3k+2: one entry per system, same benchmark,
+  // build and execution index.
+  std::set<std::vector<std::int64_t>> withinBlockOrders;
+  for (std::size_t k = 0; k < plan.size() / 3; ++k) {
+    std::set<std::int64_t> systems;
+    std::vector<std::int64_t> order;
+    for (std::size_t i = 3 * k; i < 3 * k + 3; ++i) {
+      EXPECT_EQ(plan[i].block, static_cast<std::int64_t>(k));
+      EXPECT_EQ(plan[i].benchmarkId, plan[3 * k].benchmarkId);
+      EXPECT_EQ(plan[i].buildIndex, plan[3 * k].buildIndex);
+      EXPECT_EQ(plan[i].executionIndex, plan[3 * k].executionIndex);
+      systems.insert(plan[i].systemId);
+      order.push_back(plan[i].systemId);
+    }
+    EXPECT_EQ(systems.size(), 3u);
+    withinBlockOrders.insert(order);
+  }
+  EXPECT_GT(withinBlockOrders.size(), 1u); // the order within blocks is random too
+  // The blocks are in random order, not nested order.
+  bool nested = true;
+  for (std::size_t k = 1; k < plan.size() / 3; ++k)
+    nested = nested && std::make_tuple(plan[3 * k].benchmarkId, plan[3 * k].buildIndex) >=
+                           std::make_tuple(plan[3 * k - 3].benchmarkId, plan[3 * k - 3].buildIndex);
+  EXPECT_FALSE(nested);
+  EXPECT_EQ(plan, makeSchedule(pairedShape(Design::Interleaved), 42));
+  EXPECT_NE(plan, makeSchedule(pairedShape(Design::Interleaved), 43));
+}
+
+TEST(Design, UnpairedPlansHaveNoBlocks) {
+  for (const auto &e : makeSchedule(pairedShape(Design::Unpaired), 42))
+    EXPECT_EQ(e.block, -1);
+}
+
+TEST(Design, AnAdaptiveBatchPlansOnlyTheNewBuildsAfterTheOldPlan) {
+  ScheduleShape s = pairedShape(Design::Interleaved);
+  auto first = makeSchedule(s, 42);
+  s.firstBuild = 4;
+  s.builds = 6;
+  auto added = makeSchedule(s, 42, 72, 24);
+  ASSERT_EQ(added.size(), 3u * 2 * 2 * 3);
+  for (std::size_t i = 0; i < added.size(); ++i) {
+    EXPECT_EQ(added[i].position, 72 + static_cast<std::int64_t>(i));
+    EXPECT_EQ(added[i].block, 24 + static_cast<std::int64_t>(i / 3));
+    EXPECT_GE(added[i].buildIndex, 4);
+    EXPECT_LT(added[i].buildIndex, 6);
+  }
+  // Another batch of the same campaign is shuffled differently.
+  s.firstBuild = 6;
+  s.builds = 8;
+  auto next = makeSchedule(s, 42, 108, 36);
+  std::vector<std::int64_t> a, b;
+  for (std::size_t i = 0; i < added.size(); ++i) {
+    a.push_back(added[i].systemId * 1000 + added[i].benchmarkId * 10 + added[i].buildIndex - 4);
+    b.push_back(next[i].systemId * 1000 + next[i].benchmarkId * 10 + next[i].buildIndex - 6);
+  }
+  EXPECT_NE(a, b);
+}
+
+namespace {
+CampaignConfig twoSystems() {
+  CampaignConfig c;
+  c.systems.resize(2);
+  return c;
+}
+} // namespace
+
+TEST(Design, DuetCpuSetsSplitTheCpusInOrder) {
+  CampaignConfig c = twoSystems();
+  EXPECT_EQ(duetCpuSets(c, {0, 1, 2, 3}), (std::vector<std::vector<int>>{{0, 1}, {2, 3}}));
+  EXPECT_EQ(duetCpuSets(c, {0, 1, 2}), (std::vector<std::vector<int>>{{0}, {1}}));
+  EXPECT_TRUE(duetCpuSets(c, {0}).empty());
+  c.cpus = {4, 6};
+  EXPECT_EQ(duetCpuSets(c, {0, 1, 2, 3, 4, 5, 6}), (std::vector<std::vector<int>>{{4}, {6}}));
+  c.duetCpus = {{1}, {0}};
+  EXPECT_EQ(duetCpuSets(c, {0, 1}), c.duetCpus);
+}
+
+namespace {
+const char *kHead = R"toml(
+[[system]]
+name = "base"
+baseline = true
+build = ["fake-build"]
+[[system]]
+name = "cand"
+build = ["fake-build"]
+[[benchmark]]
+name = "b"
+command = ["true"]
+)toml";
+
+Expected<CampaignConfig> parse(const std::string &campaign) {
+  return parseCampaignText(campaign + kHead, "/tmp/c.toml");
+}
+} // namespace
+
+TEST(Design, CampaignFileKeys) {
+  auto d = parse("[campaign]\n");
+  ASSERT_TRUE(d.ok()) << d.error();
+  EXPECT_EQ(d->design, Design::Interleaved);
+  EXPECT_FALSE(d->quiet.enabled);
+  EXPECT_FALSE(d->adaptive.enabled);
+  auto c = parse("[campaign]\ndesign = \"duet\"\nduet_cpus = [[0], [1]]\n"
+                 "quiet = { load = 0.5, wait = 9 }\n[adaptive]\nhalf_width = 0.02\n"
+                 "time_budget = 600\nmax_builds = 40\n");
+  ASSERT_TRUE(c.ok()) << c.error();
+  EXPECT_EQ(c->design, Design::Duet);
+  EXPECT_EQ(c->duetCpus, (std::vector<std::vector<int>>{{0}, {1}}));
+  EXPECT_TRUE(c->quiet.enabled);
+  EXPECT_DOUBLE_EQ(c->quiet.load, 0.5);
+  EXPECT_DOUBLE_EQ(c->quiet.waitSeconds, 9);
+  EXPECT_TRUE(c->adaptive.enabled);
+  EXPECT_DOUBLE_EQ(c->adaptive.halfWidth, 0.02);
+  EXPECT_DOUBLE_EQ(c->adaptive.timeBudgetSeconds, 600);
+  EXPECT_EQ(c->adaptive.maxBuilds, 40);
+  EXPECT_EQ(parse("[campaign]\ndesign = \"unpaired\"\n")->design, Design::Unpaired);
+
+  auto bad = parse("[campaign]\ndesign = \"pairs\"\n");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().find("c.toml:2:10: expected design = \"interleaved\""), std::string::npos)
+      << bad.error();
+  auto overlap = parse("[campaign]\nduet_cpus = [[0, 1], [1]]\n");
+  ASSERT_FALSE(overlap.ok());
+  EXPECT_NE(overlap.error().find("CPU 1 is in two sets"), std::string::npos) << overlap.error();
+  auto empty = parse("[adaptive]\nmax_builds = 10\n");
+  ASSERT_FALSE(empty.ok());
+  EXPECT_NE(empty.error().find("expected half_width or time_budget"), std::string::npos);
+  auto quietKey = parse("[campaign]\nquiet = { loud = 1 }\n");
+  ASSERT_FALSE(quietKey.ok());
+  EXPECT_NE(quietKey.error().find("unknown key 'loud'"), std::string::npos) << quietKey.error();
+}
+
+TEST(Design, ADuetNeedsACpuPerSystem) {
+  auto c = parse("[campaign]\ndesign = \"duet\"\n");
+  ASSERT_TRUE(c.ok());
+  Status one = validateCampaign(*c, MachineFacts{{0}});
+  ASSERT_FALSE(one.ok());
+  EXPECT_NE(one.error().find("c.toml:2:10: expected at least one CPU per system for design = "
+                             "\"duet\" (2 systems, CPUs 0)"),
+            std::string::npos)
+      << one.error();
+  EXPECT_TRUE(validateCampaign(*c, MachineFacts{{0, 1}}).ok());
+  auto sets = parse("[campaign]\ndesign = \"duet\"\nduet_cpus = [[0], [5]]\n");
+  Status outside = validateCampaign(*sets, MachineFacts{{0, 1}});
+  ASSERT_FALSE(outside.ok());
+  EXPECT_NE(outside.error().find("CPU 5 is offline"), std::string::npos) << outside.error();
+}
+
+namespace {
+// A clock whose windows report the given loads (CPUs busy), 0.1 s each.
+QuietClock fakeClock(std::vector<double> loads, int &sleeps) {
+  auto state = std::make_shared<std::pair<double, double>>(0.0, 0.0); // busy, time
+  auto index = std::make_shared<std::size_t>(0);
+  QuietClock clock;
+  clock.read = [state] { return CpuTimes{true, state->first, state->second}; };
+  clock.sleep = [state, index, loads, &sleeps](double s) {
+    ++sleeps;
+    double load = loads[std::min(*index, loads.size() - 1)];
+    ++*index;
+    state->first += load * s;
+    state->second += s;
+  };
+  return clock;
+}
+} // namespace
+
+TEST(Design, TheQuietGateWaitsForTheFirstQuietWindow) {
+  int sleeps = 0;
+  QuietGate gate{true, 0.25, 60};
+  QuietOutcome q = waitForQuiet(gate, nullptr, fakeClock({1.5, 0.9, 0.1}, sleeps));
+  EXPECT_EQ(sleeps, 3);
+  EXPECT_NEAR(q.waited, 0.3, 1e-9);
+  EXPECT_NEAR(q.lastLoad, 0.1, 1e-9);
+  EXPECT_FALSE(q.ranBusy);
+}
+
+TEST(Design, TheQuietGateGivesUpAfterItsWaitAndSaysSo) {
+  int sleeps = 0;
+  QuietGate gate{true, 0.25, 1.0};
+  QuietOutcome q = waitForQuiet(gate, nullptr, fakeClock({1.0}, sleeps));
+  EXPECT_TRUE(q.ranBusy);
+  EXPECT_GE(q.waited, 1.0 - 1e-9);
+  EXPECT_LE(sleeps, 11);
+  std::atomic<bool> cancel{true};
+  EXPECT_TRUE(waitForQuiet(gate, &cancel, fakeClock({1.0}, sleeps)).cancelled);
+}
+
+namespace {
+
+const char *kPaired = R"toml(
+[levels]
+builds = 3
+executions = 2
+
+[[system]]
+name = "base"
+baseline = true
+build = ["fake-build", "{build_dir}"]
+artifacts = ["prog"]
+
+[[system]]
+name = "cand"
+build = ["fake-build", "{build_dir}"]
+artifacts = ["prog"]
+env = { SLOW = "1" }
+
+[[benchmark]]
+name = "b"
+command = ["{artifact:prog}"]
+)toml";
+
+// Builds write `prog` holding the seed; an execution takes 1 s (+10% for the
+// candidate) plus a layout effect from the seed and a per-execution wobble.
+class PairedFake final : public Executor {
+public:
+  ExecutionResult run(const ExecutionRequest &r) override {
+    ExecutionResult res;
+    if (r.argv[0] == "fake-build") {
+      std::ofstream(r.argv[1] + "/prog")
+          << envValue(r.env, "ALEA_SEED") << " " << envValue(r.env, "SLOW");
+      res.output.wallSeconds = 2;
+      return res;
+    }
+    std::ifstream in(r.argv[0]);
+    std::string seed, slow;
+    in >> seed >> slow;
+    double layout = static_cast<double>(std::hash<std::string>{}(seed) % 100) / 1000;
+    double wobble = static_cast<double>(calls++ % 7) / 200;
+    res.output.wallSeconds = (1 + layout + wobble) * (slow.empty() ? 1.0 : 1.1);
+    res.steadyStart = calls;
+    res.steadyEnd = calls + res.output.wallSeconds;
+    res.startedAt = 1.8e9 + calls;
+    return res;
+  }
+  std::vector<ExecutionResult> runTogether(const std::vector<ExecutionRequest> &requests) override {
+    together.push_back(requests);
+    std::vector<ExecutionResult> out;
+    for (const auto &r : requests)
+      out.push_back(run(r));
+    return out;
+  }
+  int calls = 0;
+  std::vector<std::vector<ExecutionRequest>> together;
+};
+
+struct Campaign {
+  test::TempDir dir;
+  CampaignConfig cfg;
+  CampaignOptions opts;
+  explicit Campaign(const std::string &head) {
+    auto c = parseCampaignText(head + kPaired, dir.file("c.toml"));
+    EXPECT_TRUE(c.ok()) << c.error();
+    cfg = *c;
+    opts.dir = dir.file("camp");
+    opts.toolDir = "/opt/alea/bin";
+    opts.baseEnv = {"PATH=/usr/bin:/bin"};
+    opts.recheckMachine = false;
+  }
+  Expected<CampaignOutcome> run(Executor &ex) {
+    NullProgress p;
+    return runCampaign(cfg, opts, ex, p);
+  }
+  Store store() { return std::move(*Store::open(storePath(opts.dir))); }
+};
+
+std::int64_t scalar(Store &s, const std::string &sql) {
+  Statement st(s.handle(), sql);
+  return st.step() ? st.columnInt(0) : -1;
+}
+
+} // namespace
+
+TEST(Design, ADuetRunsEachBlockTogetherOnDisjointCpusAndRecordsIt) {
+  Campaign c("[campaign]\nseed = 3\ndesign = \"duet\"\nduet_cpus = [[0], [1]]\n");
+  PairedFake ex;
+  auto out = c.run(ex);
+  ASSERT_TRUE(out.ok()) << out.error();
+  EXPECT_TRUE(out->complete);
+  ASSERT_EQ(ex.together.size(), 6u); // 3 builds x 2 executions, one duet each
+  std::set<std::vector<int>> firstCpus;
+  for (const auto &pair : ex.together) {
+    ASSERT_EQ(pair.size(), 2u);
+    EXPECT_NE(pair[0].cpus, pair[1].cpus);
+    EXPECT_EQ(pair[0].cpus.size(), 1u);
+    firstCpus.insert(pair[0].cpus);
+  }
+  EXPECT_EQ(firstCpus.size(), 2u); // the assignment is drawn per block
+  Store s = c.store();
+  EXPECT_EQ(*s.meta("design"), "duet");
+  EXPECT_EQ(scalar(s, "SELECT count(*) FROM execution WHERE cpus IN ('0','1') AND overlap IS "
+                      "NOT NULL AND started_at > 0"),
+            12);
+  // The partners of a block: same build index, other system, other CPU.
+  EXPECT_EQ(scalar(s, "SELECT count(*) FROM plan p JOIN plan q ON p.block = q.block AND "
+                      "p.position < q.position WHERE p.build_index = q.build_index AND "
+                      "p.execution_index = q.execution_index AND p.system_id <> q.system_id"),
+            6);
+}
+
+TEST(Design, InterleavedIsTheDefaultAndRunsEntriesOneAtATime) {
+  Campaign c("[campaign]\nseed = 3\n");
+  PairedFake ex;
+  auto out = c.run(ex);
+  ASSERT_TRUE(out.ok()) << out.error();
+  EXPECT_TRUE(ex.together.empty());
+  Store s = c.store();
+  EXPECT_EQ(*s.meta("design"), "interleaved");
+  EXPECT_EQ(scalar(s, "SELECT count(DISTINCT block) FROM plan"), 6);
+  EXPECT_EQ(scalar(s, "SELECT count(*) FROM execution WHERE overlap IS NULL"), 12);
+}
+
+TEST(Design, AnAdaptiveCampaignAddsBuildsUntilItsCapThenStops) {
+  // A target no campaign this small reaches: batches until max_builds.
+  Campaign c("[campaign]\nseed = 3\n[adaptive]\nhalf_width = 0.0001\nmax_builds = 7\n");
+  PairedFake ex;
+  auto out = c.run(ex);
+  ASSERT_TRUE(out.ok()) << out.error();
+  EXPECT_TRUE(out->complete);
+  Store s = c.store();
+  EXPECT_EQ(*s.meta("levels.builds"), "7");
+  EXPECT_EQ(scalar(s, "SELECT count(*) FROM build"), 14);
+  EXPECT_EQ(scalar(s, "SELECT count(*) FROM plan"), 7 * 2 * 2);
+  EXPECT_EQ(scalar(s, "SELECT count(*) FROM execution"), 7 * 2 * 2);
+  std::string log = *s.meta("adaptive_log");
+  // 3 builds -> +3 (batches at most double) -> +1 (the cap) -> stop.
+  EXPECT_NE(log.find("3 builds"), std::string::npos) << log;
+  EXPECT_NE(log.find("6 builds"), std::string::npos) << log;
+  EXPECT_NE(log.find("7 builds"), std::string::npos) << log;
+  // Running it again adds nothing: the cap is reached.
+  PairedFake again;
+  auto resumed = c.run(again);
+  ASSERT_TRUE(resumed.ok()) << resumed.error();
+  EXPECT_EQ(again.calls, 0);
+}
+
+TEST(Design, AnAdaptiveCampaignStopsWhenItsTimeBudgetIsSpent) {
+  // Each build costs 2 s and each execution about 1 s: 3 builds of 2 systems
+  // with 2 executions each spend ~25 s; a 40 s budget affords one more build.
+  Campaign c("[campaign]\nseed = 3\n[adaptive]\nhalf_width = 0.0001\ntime_budget = 40\n");
+  PairedFake ex;
+  auto out = c.run(ex);
+  ASSERT_TRUE(out.ok()) << out.error();
+  Store s = c.store();
+  EXPECT_EQ(*s.meta("levels.builds"), "4");
+  EXPECT_NE(s.meta("adaptive_log")->find("stop"), std::string::npos);
+}
+
+TEST(Design, AnAdaptiveCampaignThatReachesItsTargetAddsNothing) {
+  Campaign c("[campaign]\nseed = 3\n[adaptive]\nhalf_width = 0.9\n");
+  PairedFake ex;
+  auto out = c.run(ex);
+  ASSERT_TRUE(out.ok()) << out.error();
+  Store s = c.store();
+  EXPECT_EQ(*s.meta("levels.builds"), "3");
+  EXPECT_EQ(scalar(s, "SELECT count(*) FROM plan"), 12);
+}
