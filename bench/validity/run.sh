@@ -41,6 +41,9 @@
 #   --load-jobs J      parallel jobs of the background make (default 2; 0: none)
 #   --fresh            discard this configuration's campaigns and start over
 #   --prepare          only fetch Lua and build the pool, then exit
+#   --reanalyse        run nothing: `alea report` again on this configuration's
+#                      finished campaigns (e.g. after the analysis changed) and
+#                      print the summary
 # Work dir: $ALEA_VALIDITY_DIR, default <repo>/_work/validity.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -48,7 +51,7 @@ root=$(cd "$here/../.." && pwd)
 work=${ALEA_VALIDITY_DIR:-$root/_work/validity} # read before common.sh unsets ALEA_*
 
 n=20 slowdown=0.10 designs="unpaired interleaved duet" builds=5 executions=3
-reps=300 pool=40 load_jobs=2 fresh=0 prepare=0 build_arg=
+reps=300 pool=40 load_jobs=2 fresh=0 prepare=0 reanalyse=0 build_arg=
 while (($#)); do
   case $1 in
     -n) n=$2; shift 2 ;;
@@ -61,6 +64,7 @@ while (($#)); do
     --load-jobs) load_jobs=$2; shift 2 ;;
     --fresh) fresh=1; shift ;;
     --prepare) prepare=1; shift ;;
+    --reanalyse) reanalyse=1; shift ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     -*) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) build_arg=$1; shift ;;
@@ -158,7 +162,10 @@ stop_load() {
 trap stop_load EXIT
 trap 'stop_load; exit 130' INT
 trap 'stop_load; exit 143' TERM
-if ((load_jobs > 0)); then
+if ((reanalyse)); then
+  note "re-analysis: \`alea report\` again on the campaigns of $run (nothing is run)"
+  [[ -f $run/calibration.json ]] || fail "$run has no calibration.json: nothing to re-analyse"
+elif ((load_jobs > 0)); then
   fresh_copy "$src" "$work/load"
   # its own session (process group = its pid): stop_load kills exactly it and its makes
   setsid bash -c 'cd "$1/src" && while :; do make -s -j"$2" linux-noreadline CC=clang-19 >/dev/null 2>&1; make -s clean >/dev/null 2>&1; done' \
@@ -171,7 +178,9 @@ else
 fi
 
 # ---------------------------------------------------------------- calibration
-if [[ ! -f $run/calibration.json ]]; then
+if ((reanalyse)); then
+  cat "$run/calibration.txt"
+elif [[ ! -f $run/calibration.json ]]; then
   cal_bins=()
   for ((i = 0; i < pool; i += 2)); do cal_bins+=("$work/pool/lua.$i"); done
   $py calibrate "$run/calibration.json.tmp" "$reps" "$slow_reps" 2 "$run/work.lua" "${cal_bins[@]}" |
@@ -236,18 +245,46 @@ TOML
     tail -5 "$dir/run.out" >&2
     fail "alea run $dir/campaign.toml exited $rc"
   fi
-  "$ALEA" report "$dir/campaign.alea" --format json >"$dir/report.json"
-  "$ALEA" export "$dir/campaign.alea" -o "$dir/export.csv" 2>"$dir/export.err" || { cat "$dir/export.err" >&2; fail "alea export $dir failed"; }
+  report_campaign "$dir" "$design" "$seed"
   local wall
   wall=$(python3 -c "import time; print(round(time.time() - $t0, 3))")
-  $py row "$dir/report.json" "$dir/export.csv" design="$design" kind="$kind" index="$i" seed="$seed" \
+  $py row "$dir/report.json" "$dir/analysis.json" "$dir/unpaired.json" "$dir/export.csv" design="$design" kind="$kind" index="$i" seed="$seed" \
     true_ratio_work="$(python3 -c "print($cand_r / $reps)")" wall_seconds="$wall" loadavg="$load" \
     picks="${base_picks[*]} / ${cand_picks[*]}" >"$dir/row.csv.tmp"
   mv "$dir/row.csv.tmp" "$dir/row.csv"
   rm -rf "$dir/campaign.alea/objects" # 10 copies of the interpreter: the report no longer needs them
-  awk -F, -v d="$design" -v k="$kind" -v i="$i" -v w="$wall" -v l="$load" \
-    '{ printf "   %-11s %-4s %3d: ratio %.4f [%.4f, %.4f] %-12s %5.1f s, load %s\n", d, k, i, $6, $14, $15, $12, w, l }' \
-    "$dir/row.csv"
+  show_row "$dir/row.csv"
+}
+
+report_campaign() { # DIR DESIGN SEED: the campaign's report, export and analyses
+  local dir=$1 design=$2 seed=$3
+  "$ALEA" report "$dir/campaign.alea" --format json >"$dir/report.json"
+  "$ALEA" export "$dir/campaign.alea" -o "$dir/export.csv" 2>"$dir/export.err" ||
+    { cat "$dir/export.err" >&2; fail "alea export $dir failed"; }
+  # The figures: `alea analyze` of the measurements, --paired for the paired
+  # designs (build i of cand with build i of base: paired Fieller, bootstrap
+  # over pairs); the same without --paired shows what the pairing adds.
+  "$ALEA" analyze "$dir/export.csv" --baseline base --format json --seed "$seed" --threads 1 \
+    >"$dir/unpaired.json"
+  if [[ $design == unpaired ]]; then
+    cp "$dir/unpaired.json" "$dir/analysis.json"
+  else
+    "$ALEA" analyze "$dir/export.csv" --baseline base --format json --seed "$seed" --threads 1 --paired \
+      >"$dir/analysis.json"
+  fi
+}
+
+show_row() { # ROW.csv
+  awk -F, '{ printf "   %-11s %-4s %3d: ratio %.4f [%.4f, %.4f] %-12s %5.1f s, load %s\n", $1, $2, $3, $6, $14, $15, $12, $(NF-2), $(NF-1) }' "$1"
+}
+
+reanalyse_campaign() { # DESIGN_INDEX KIND INDEX
+  local dir=$run/${run_designs[$1]}/$2-$(printf '%03d' "$3")
+  [[ -f $dir/row.csv ]] || fail "$dir has not run: --reanalyse only reports finished campaigns"
+  report_campaign "$dir" "${run_designs[$1]}" "$(sed -n 's/^seed = //p' "$dir/campaign.toml")"
+  $py row "$dir/report.json" "$dir/analysis.json" "$dir/unpaired.json" "$dir/export.csv" from="$dir/row.csv" >"$dir/row.csv.tmp"
+  mv "$dir/row.csv.tmp" "$dir/row.csv"
+  show_row "$dir/row.csv"
 }
 
 total=$((2 * n * ${#run_designs[@]}))
@@ -256,12 +293,22 @@ nd=${#run_designs[@]}
 for ((i = 1; i <= n; i++)); do
   for kind in aa slow; do
     for ((r = 0; r < nd; r++)); do
-      run_campaign $(((i + r) % nd)) "$kind" "$i"
+      if ((reanalyse)); then
+        reanalyse_campaign $(((i + r) % nd)) "$kind" "$i"
+      else
+        run_campaign $(((i + r) % nd)) "$kind" "$i"
+      fi
     done
   done
 done
 stop_load
 t_total=$((SECONDS - t_start))
+if ((reanalyse)); then
+  ran=$(cat "$run/ran" 2>/dev/null || echo "an earlier run")
+else
+  ran="$(date -u +%Y-%m-%dT%H:%MZ), in $t_total s (pool and calibration included)"
+  echo "$ran" >"$run/ran"
+fi
 
 # ---------------------------------------------------------------- summary
 {
@@ -273,12 +320,12 @@ t_total=$((SECONDS - t_start))
   done
 } >"$run/results.csv"
 {
-  note "validity of the designs: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs ($(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)), load: $( ((load_jobs > 0)) && echo "looping make -j$load_jobs" || echo none)"
+  note "validity of the designs: run $ran; $(nproc) CPUs ($(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)), load: $( ((load_jobs > 0)) && echo "looping make -j$load_jobs" || echo none)"
   echo "   $n A/A + $n slowdown campaigns per design, 2 systems x $builds builds x $executions executions x 1 iteration (wall time), Lua 5.4 work.lua $reps vs $slow_reps repetitions, pool of $pool binaries"
   echo "   load average at the campaigns' starts: $(python3 -c "
 import csv, statistics
 v = [float(r['loadavg']) for r in csv.DictReader(open('$run/results.csv'))]
 print(f'min {min(v):.2f}, median {statistics.median(v):.2f}, max {max(v):.2f}')")"
   $py summary "$run/results.csv" "$run/calibration.json"
-  echo "raw results: $run/results.csv; this run: $t_total s (pool and calibration included)"
+  echo "raw results: $run/results.csv"
 } | tee "$run/summary.txt"

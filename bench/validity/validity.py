@@ -3,7 +3,8 @@
 
   validity.py pick POOL BUILDS KIND INDEX      -> "base: i i i ...\\ncand: j j j ..."
   validity.py calibrate OUT.json REPS SLOW_REPS ROUNDS WORK.lua LUA_BINARY...
-  validity.py row REPORT.json EXPORT.csv KEY=VALUE...   -> one CSV line (stdout)
+  validity.py row REPORT.json ANALYSIS.json UNPAIRED.json EXPORT.csv KEY=VALUE... -> one CSV line;
+      from=OLD_ROW.csv takes the campaign's fields from a previous row
   validity.py header                                   -> the CSV header line
   validity.py summary RESULTS.csv CALIBRATION.json [CONFIDENCE]
 
@@ -158,9 +159,14 @@ def cmd_calibrate(out, reps, slow_reps, rounds, work, *binaries):
     true_ratio = 1 + (slow_reps / reps - 1) * (1 - share)
     # Direct check: each (binary, round)'s SLOW_REPS over REPS time, measured
     # back to back, averaged (t interval). Noisy on a loaded machine.
-    dcpu = _mean_ci([s / r for s, r in zip(cpu[slow_reps], cpu[reps])])
-    dwall = _mean_ci([s / r for s, r in zip(wall[slow_reps], wall[reps])])
-    dhalf = _mean_ci([(h - z) / (r - z) * reps / (reps // 2) for h, r, z in zip(cpu[reps // 2], cpu[reps], cpu[0])])
+    # Geometric means (means of the log ratios): a plain mean of ratios is
+    # biased up by about the squared coefficient of variation of the denominator.
+    def gm(ratios):
+        m, lo, hi = _mean_ci([math.log(x) for x in ratios])
+        return math.exp(m), math.exp(lo), math.exp(hi)
+    dcpu = gm([s / r for s, r in zip(cpu[slow_reps], cpu[reps])])
+    dwall = gm([s / r for s, r in zip(wall[slow_reps], wall[reps])])
+    dhalf = gm([(h - z) / (r - z) * reps / (reps // 2) for h, r, z in zip(cpu[reps // 2], cpu[reps], cpu[0])])
     res = {
         "reps": reps,
         "slow_reps": slow_reps,
@@ -193,7 +199,7 @@ def cmd_calibrate(out, reps, slow_reps, rounds, work, *binaries):
         f"of the CPU time {100*cpu_share:.2f}% (the least-squares line's intercept: {100*res['startup_share_fit']:.2f}%)\n"
         f"  TRUE RATIO = 1 + ({slow_reps}/{reps} - 1) x (1 - {share:.4f}) = {true_ratio:.4f} "
         f"(with the CPU time's share: {res['true_ratio_cpu']:.4f})\n"
-        f"  checks (mean of back-to-back ratios, 95% t interval): {slow_reps} over {reps} repetitions "
+        f"  checks (geometric mean of back-to-back ratios, 95% t interval): {slow_reps} over {reps} repetitions "
         f"CPU {ci(dcpu)}, wall {ci(dwall)}; work of {reps//2} repetitions over half the work of {reps}: {ci(dhalf)}"
     )
 
@@ -205,8 +211,10 @@ FIELDS = [
     "design", "kind", "index", "seed", "true_ratio_work", "estimate",
     "fieller_status", "fieller_lo", "fieller_hi", "bootstrap_lo", "bootstrap_hi",
     "decision", "decision_basis", "ci_lo", "ci_hi", "rel_half_width",
-    "paired", "pairing", "executions", "failed_executions", "exec_seconds",
-    "wall_seconds", "loadavg", "picks",
+    "paired", "pairs", "correlation",
+    "up_estimate", "up_ci_lo", "up_ci_hi", "up_decision", "up_rel_half_width",
+    "report_estimate", "report_decision", "report_paired",
+    "executions", "failed_executions", "exec_seconds", "wall_seconds", "loadavg", "picks",
 ]
 
 
@@ -220,19 +228,40 @@ def _fmt(v):
     return str(v)
 
 
-def cmd_row(report, export, *kv):
+def _ratio(engine_json):
+    """The one ratio (cand vs base) of an engine report, or None."""
+    ratio = None
+    for b in (engine_json or {}).get("benchmarks", []):
+        for r in b.get("ratios", []):
+            ratio = r
+    return ratio
+
+
+def _interval(ratio):
+    """The interval the decision used (Fieller when bounded, else the bootstrap)."""
+    fi = ratio.get("fieller") or {}
+    if ratio.get("decision_basis") == "fieller" and fi.get("interval"):
+        return fi["interval"]
+    return ratio.get("bootstrap") or (None, None)
+
+
+def cmd_row(report, analysis, unpaired, export, *kv):
+    """REPORT: `alea report --format json` (the campaign; its own ratio too);
+    ANALYSIS: `alea analyze --format json` of the export, with --paired for the
+    paired designs: the figures; UNPAIRED: the same without --paired."""
+    meta = dict(x.split("=", 1) for x in kv)
+    if "from" in meta:  # re-analysis: the campaign's own fields from its previous row
+        with open(meta.pop("from")) as f:
+            old = next(csv.DictReader(f, FIELDS))
+        for k in ("design", "kind", "index", "seed", "true_ratio_work", "wall_seconds", "loadavg", "picks"):
+            meta.setdefault(k, old[k])
     with open(report) as f:
         d = json.load(f)
-    meta = dict(x.split("=", 1) for x in kv)
     camp = d.get("campaign", {})
-    rep = d.get("report") or {}
     row = {k: meta.get(k, "") for k in FIELDS}
     row["executions"] = camp.get("executions")
     row["failed_executions"] = camp.get("failed_executions")
-    ratio = None
-    for b in rep.get("benchmarks", []):
-        for r in b.get("ratios", []):
-            ratio = r
+    ratio = _ratio(json.load(open(analysis)))
     if ratio is not None:
         fi = ratio.get("fieller") or {}
         row["estimate"] = ratio.get("estimate")
@@ -243,15 +272,25 @@ def cmd_row(report, export, *kv):
             row["bootstrap_lo"], row["bootstrap_hi"] = ratio["bootstrap"]
         row["decision"] = ratio.get("decision")
         row["decision_basis"] = ratio.get("decision_basis")
-        if row["decision_basis"] == "fieller" and fi.get("interval"):
-            row["ci_lo"], row["ci_hi"] = fi["interval"]
-        elif ratio.get("bootstrap"):
-            row["ci_lo"], row["ci_hi"] = ratio["bootstrap"]
-        if row["ci_lo"] != "" and row["estimate"]:
+        row["ci_lo"], row["ci_hi"] = _interval(ratio)
+        if row["ci_lo"] is not None and row["estimate"]:
             row["rel_half_width"] = (row["ci_hi"] - row["ci_lo"]) / 2 / row["estimate"]
-        # Whatever issue 8 names its pairing fields: keep them verbatim.
-        row["paired"] = ratio.get("paired", ratio.get("design", ""))
-        row["pairing"] = {k: v for k, v in ratio.items() if "pair" in k.lower() and k != "paired"} or ""
+        p = ratio.get("pairing") or {}
+        row["paired"] = p.get("paired", False)
+        row["pairs"] = p.get("pairs")
+        row["correlation"] = p.get("correlation")
+    up = _ratio(json.load(open(unpaired)))
+    if up is not None:
+        row["up_estimate"] = up.get("estimate")
+        row["up_ci_lo"], row["up_ci_hi"] = _interval(up)
+        row["up_decision"] = up.get("decision")
+        if row["up_ci_lo"] is not None and row["up_estimate"]:
+            row["up_rel_half_width"] = (row["up_ci_hi"] - row["up_ci_lo"]) / 2 / row["up_estimate"]
+    rr = _ratio(d.get("report"))
+    if rr is not None:
+        row["report_estimate"] = rr.get("estimate")
+        row["report_decision"] = rr.get("decision")
+        row["report_paired"] = (rr.get("pairing") or {}).get("paired", False)
     total = 0.0
     with open(export) as f:
         for r in csv.DictReader(f):
@@ -342,8 +381,24 @@ def cmd_summary(results, calibration, conf="0.95"):
     print(f"false alarms: A/A campaigns whose {int(conf*100)}% CI (the report's decision basis: Fieller when "
           "bounded, else the bootstrap) excludes 1.0; [..] = Clopper-Pearson 95% intervals")
     for t in table:
-        print(f"  {t['design']}: bootstrap CI excludes 1.0 in {t['fa_boot']}/{t['n_aa']} A/A campaigns; "
-              f"bootstrap CI covers the true ratio in {t['cov_boot']}/{t['n_sl']} slowdown campaigns")
+        print(f"  {t['design']}: the bootstrap CI alone excludes 1.0 in {t['fa_boot']}/{t['n_aa']} A/A campaigns, "
+              f"covers the true ratio in {t['cov_boot']}/{t['n_sl']} slowdown campaigns")
+    print("the same campaigns analysed WITHOUT pairing (`alea analyze` without --paired), and the pairing:")
+    for d in designs:
+        aa = [r for r in rows if r["design"] == d and r["kind"] == "aa" and r["up_estimate"]]
+        sl = [r for r in rows if r["design"] == d and r["kind"] == "slow" and r["up_estimate"]]
+        fa = sum(1 for r in aa if not covers(f(r, "up_ci_lo"), f(r, "up_ci_hi"), 1.0))
+        cov = sum(1 for r in sl if covers(f(r, "up_ci_lo"), f(r, "up_ci_hi"), true_ratio))
+        pw = sum(1 for r in sl if r["up_decision"] == "slower")
+        hw = [f(r, "up_rel_half_width") for r in aa + sl if f(r, "up_rel_half_width") is not None]
+        med = statistics.median(hw) if hw else float("nan")
+        paired = sum(1 for r in aa + sl if r["paired"] == "True")
+        corr = [f(r, "correlation") for r in aa + sl if f(r, "correlation") is not None]
+        ctext = f"; median correlation of the build means {statistics.median(corr):+.2f}" if corr else ""
+        rep = sum(1 for r in aa + sl if r["report_paired"] == "True")
+        print(f"  {d}: false alarms {fa}/{len(aa)}, coverage {cov}/{len(sl)}, power {pw}/{len(sl)}, "
+              f"median half-width +-{_pct(med)}; {paired}/{len(aa) + len(sl)} analyses paired{ctext}; "
+              f"`alea report` paired {rep}")
     print("exec time = sum of the measured execution times (CPU-seconds the benchmark occupied: one CPU per "
           "execution, so duet's two simultaneous executions count twice); wall time = sum of the campaigns' "
           "elapsed times (alea run + report)")
