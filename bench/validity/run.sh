@@ -26,8 +26,9 @@
 # Prints per design: false alarms of the A/A campaigns, coverage of the true
 # ratio, power, median relative CI half-width, how much narrower than unpaired,
 # the time used; writes the raw per-campaign results to RUN/results.csv.
-# Re-runnable: campaigns already done (RUN/<design>/<kind>-<i>/row.csv) are kept,
-# an interrupted one resumes (`alea run` resumes its store); --fresh starts over.
+# Re-runnable: campaigns already done (RUN/<design>/<kind>-<i>/row.csv) are kept
+# (a larger -n adds campaigns to them), an interrupted one resumes (`alea run`
+# resumes its store); --fresh starts over.
 #
 # Usage: bench/validity/run.sh [options] [BUILD_DIR]
 #   -n N               campaigns per kind and design (default 20)
@@ -144,7 +145,8 @@ done
 ((${#run_designs[@]})) || fail "no design to run"
 
 # ---------------------------------------------------------------- the run dir
-tag="n$n-slow$slowdown-reps$reps-${builds}x$executions-pool$pool-load$load_jobs"
+# Without N: a larger -n keeps the campaigns already done and adds the others.
+tag="slow$slowdown-reps$reps-${builds}x$executions-pool$pool-load$load_jobs"
 run=$work/runs/$tag
 if ((fresh)); then rm -rf "$run"; fi
 mkdir -p "$run"
@@ -304,10 +306,10 @@ done
 stop_load
 t_total=$((SECONDS - t_start))
 if ((reanalyse)); then
-  ran=$(cat "$run/ran" 2>/dev/null || echo "an earlier run")
+  ran=$(paste -sd';' "$run/ran" 2>/dev/null || echo "an earlier run")
 else
-  ran="$(date -u +%Y-%m-%dT%H:%MZ), in $t_total s (pool and calibration included)"
-  echo "$ran" >"$run/ran"
+  echo "$(date -u +%Y-%m-%dT%H:%MZ), -n $n, in $t_total s (pool and calibration included)" >>"$run/ran"
+  ran=$(paste -sd';' "$run/ran")
 fi
 
 # ---------------------------------------------------------------- summary
