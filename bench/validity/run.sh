@@ -306,10 +306,10 @@ done
 stop_load
 t_total=$((SECONDS - t_start))
 if ((reanalyse)); then
-  ran=$(paste -sd';' "$run/ran" 2>/dev/null || echo "an earlier run")
+  ran=$(paste -sd';' "$run/ran" 2>/dev/null | sed 's/;/; /g' || echo "an earlier run")
 else
   echo "$(date -u +%Y-%m-%dT%H:%MZ), -n $n, in $t_total s (pool and calibration included)" >>"$run/ran"
-  ran=$(paste -sd';' "$run/ran")
+  ran=$(paste -sd';' "$run/ran" | sed 's/;/; /g')
 fi
 
 # ---------------------------------------------------------------- summary

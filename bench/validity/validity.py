@@ -222,7 +222,7 @@ FIELDS = [
     "decision", "decision_basis", "ci_lo", "ci_hi", "rel_half_width",
     "paired", "pairs", "correlation",
     "up_estimate", "up_ci_lo", "up_ci_hi", "up_decision", "up_rel_half_width",
-    "report_estimate", "report_decision", "report_paired",
+    "report_estimate", "report_decision", "report_paired", "cpu_ratio", "overlap",
     "executions", "failed_executions", "exec_seconds", "wall_seconds", "loadavg", "picks",
 ]
 
@@ -260,10 +260,12 @@ def cmd_row(report, analysis, unpaired, export, *kv):
     paired designs: the figures; UNPAIRED: the same without --paired."""
     meta = dict(x.split("=", 1) for x in kv)
     if "from" in meta:  # re-analysis: the campaign's own fields from its previous row
+        # The first five and the last three columns keep their places in every
+        # version of FIELDS: a row written by an older version reads the same.
         with open(meta.pop("from")) as f:
-            old = next(csv.DictReader(f, FIELDS))
-        for k in ("design", "kind", "index", "seed", "true_ratio_work", "wall_seconds", "loadavg", "picks"):
-            meta.setdefault(k, old[k])
+            old = next(csv.reader(f))
+        for k, v in zip(FIELDS[:5] + FIELDS[-3:], old[:5] + old[-3:]):
+            meta.setdefault(k, v)
     with open(report) as f:
         d = json.load(f)
     camp = d.get("campaign", {})
@@ -300,6 +302,29 @@ def cmd_row(report, analysis, unpaired, export, *kv):
         row["report_estimate"] = rr.get("estimate")
         row["report_decision"] = rr.get("decision")
         row["report_paired"] = (rr.get("pairing") or {}).get("paired", False)
+    # Diagnostics from the store (read-only): the ratio of the mean CPU time
+    # (user + sys) of the same executions, and duet's overlap of the candidate.
+    db = os.path.join(os.path.dirname(report), "campaign.alea", "campaign.db")
+    if os.path.exists(db):
+        import sqlite3
+        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        cols = {c[1] for c in con.execute("pragma table_info(execution)")}
+        q = ("select s.name, e.user_seconds + e.sys_seconds, "
+             + ("e.overlap" if "overlap" in cols else "null")
+             + " from execution e join build b on e.build_id = b.id join system s on b.system_id = s.id"
+             " where e.status = 'ok'")
+        cpu = {"base": [], "cand": []}
+        ov = []
+        for name, c, o in con.execute(q):
+            if name in cpu and c is not None:
+                cpu[name].append(c)
+            if name == "cand" and o is not None:
+                ov.append(o)
+        con.close()
+        if cpu["base"] and cpu["cand"]:
+            row["cpu_ratio"] = statistics.fmean(cpu["cand"]) / statistics.fmean(cpu["base"])
+        if ov:
+            row["overlap"] = statistics.fmean(ov)
     total = 0.0
     with open(export) as f:
         for r in csv.DictReader(f):
@@ -394,6 +419,17 @@ def cmd_summary(results, calibration, conf="0.95"):
     for t in table:
         print(f"  {t['design']}: the bootstrap CI alone excludes 1.0 in {t['fa_boot']}/{t['n_aa']} A/A campaigns, "
               f"covers the true ratio in {t['cov_boot']}/{t['n_sl']} slowdown campaigns")
+    print(f"pooled over the slowdown campaigns (geometric mean, 95% t interval), wall time (the figures) "
+          f"against the CPU time (user + sys, from wait4) of the same executions; true ratio {true_ratio:.4f}:")
+    for d in designs:
+        sl = [r for r in rows if r["design"] == d and r["kind"] == "slow" and r["estimate"] and r["cpu_ratio"]]
+        if len(sl) < 2:
+            continue
+        w = tuple(math.exp(x) for x in _mean_ci([math.log(f(r, "estimate")) for r in sl]))
+        c = tuple(math.exp(x) for x in _mean_ci([math.log(f(r, "cpu_ratio")) for r in sl]))
+        ov = [f(r, "overlap") for r in sl if f(r, "overlap") is not None]
+        otext = f"; the candidate ran beside its partner {_pct(statistics.fmean(ov))} of its time" if ov else ""
+        print(f"  {d}: wall {w[0]:.4f} [{w[1]:.4f}, {w[2]:.4f}], CPU {c[0]:.4f} [{c[1]:.4f}, {c[2]:.4f}]{otext}")
     print("the same campaigns analysed WITHOUT pairing (`alea analyze` without --paired), and the pairing:")
     for d in designs:
         aa = [r for r in rows if r["design"] == d and r["kind"] == "aa" and r["up_estimate"]]
