@@ -23,6 +23,11 @@
 #     interleaved (i, kind, designs in rotating order) so that the machine's
 #     drift hits every design alike.
 #
+# The figures come from `alea analyze` of each campaign's measurements, with
+# --paired for interleaved and duet (build i of cand with build i of base;
+# `alea report` of a campaign does not pair yet); beside them: the campaign's
+# own report, the unpaired analysis of the same data, the CPU-time ratio of the
+# same executions (from the store) and duet's overlap.
 # Prints per design: false alarms of the A/A campaigns, coverage of the true
 # ratio, power, median relative CI half-width, how much narrower than unpaired,
 # the time used; writes the raw per-campaign results to RUN/results.csv.
@@ -42,10 +47,11 @@
 #   --load-jobs J      parallel jobs of the background make (default 2; 0: none)
 #   --fresh            discard this configuration's campaigns and start over
 #   --prepare          only fetch Lua and build the pool, then exit
-#   --reanalyse        run nothing: `alea report` again on this configuration's
+#   --reanalyse        run nothing: report and analyse again this configuration's
 #                      finished campaigns (e.g. after the analysis changed) and
 #                      print the summary
-# Work dir: $ALEA_VALIDITY_DIR, default <repo>/_work/validity.
+# Work dir: $ALEA_VALIDITY_DIR, default <repo>/_work/validity. The pool is kept
+# across runs and configurations: delete WORK/pool after changing alea-cc.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
