@@ -316,15 +316,24 @@ Expected<BootstrapResult> bootstrapMean(const Hierarchy &h, const BootstrapOptio
   return finish(reps, o, h.grandMean());
 }
 
-Expected<BootstrapResult> bootstrapRatio(const Hierarchy &candidate, const Hierarchy &baseline,
-                                         const BootstrapOptions &o) {
+namespace {
+// What both ratio bootstraps check first: valid hierarchies, a scheme that
+// fits them, sound options. "" when all is well.
+std::string checkRatioInputs(const Hierarchy &candidate, const Hierarchy &baseline,
+                             const BootstrapOptions &o) {
   for (const Hierarchy *h : {&candidate, &baseline}) {
     if (std::string problem = validateHierarchy(*h); !problem.empty())
-      return fail(std::move(problem));
+      return problem;
     if (std::string problem = checkScheme(o, *h); !problem.empty())
-      return fail(std::move(problem));
+      return problem;
   }
-  if (std::string problem = checkOptions(o); !problem.empty())
+  return checkOptions(o);
+}
+} // namespace
+
+Expected<BootstrapResult> bootstrapRatio(const Hierarchy &candidate, const Hierarchy &baseline,
+                                         const BootstrapOptions &o) {
+  if (std::string problem = checkRatioInputs(candidate, baseline, o); !problem.empty())
     return fail(std::move(problem));
   const bool flat = o.scheme.kind == ResamplingScheme::Kind::Flat;
   if (!flat && candidate.depth() != baseline.depth())
@@ -351,13 +360,7 @@ Expected<BootstrapResult> bootstrapRatio(const Hierarchy &candidate, const Hiera
 Expected<BootstrapResult> bootstrapPairedRatio(const Hierarchy &candidate,
                                                const Hierarchy &baseline,
                                                const BootstrapOptions &o) {
-  for (const Hierarchy *h : {&candidate, &baseline}) {
-    if (std::string problem = validateHierarchy(*h); !problem.empty())
-      return fail(std::move(problem));
-    if (std::string problem = checkScheme(o, *h); !problem.empty())
-      return fail(std::move(problem));
-  }
-  if (std::string problem = checkOptions(o); !problem.empty())
+  if (std::string problem = checkRatioInputs(candidate, baseline, o); !problem.empty())
     return fail(std::move(problem));
   if (o.scheme.kind == ResamplingScheme::Kind::Flat)
     return fail("the FLAT scheme ignores the top-level units and cannot keep pairs together");

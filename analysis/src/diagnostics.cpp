@@ -2,6 +2,7 @@
 // test on build means) and warm-up trends (Mann-Kendall per execution with a
 // Benjamini-Hochberg summary). See diagnostics.hpp for the sources.
 #include "alea/analysis/diagnostics.hpp"
+#include "alea/analysis/noise.hpp"
 
 #include "alea/analysis/htest.hpp"
 #include "alea/analysis/math_policy.hpp"
@@ -230,13 +231,21 @@ Expected<TrendTest> kendallTrend(std::span<const double> x) {
   return r;
 }
 
-std::vector<double> adjustBenjaminiHochberg(std::span<const double> p) {
-  // q_(i) = min_{j >= i} min(1, m p_(j) / j) over p sorted ascending.
-  const std::size_t m = p.size();
-  std::vector<std::size_t> order(m);
+namespace {
+// The indices of p in ascending order of p (ties in input order).
+std::vector<std::size_t> ascendingOrder(std::span<const double> p) {
+  std::vector<std::size_t> order(p.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return p[a] < p[b]; });
+  return order;
+}
+} // namespace
+
+std::vector<double> adjustBenjaminiHochberg(std::span<const double> p) {
+  // q_(i) = min_{j >= i} min(1, m p_(j) / j) over p sorted ascending.
+  const std::size_t m = p.size();
+  const std::vector<std::size_t> order = ascendingOrder(p);
   std::vector<double> q(m);
   double running = 1;
   for (std::size_t k = m; k-- > 0;) {
@@ -244,6 +253,21 @@ std::vector<double> adjustBenjaminiHochberg(std::span<const double> p) {
         std::min(1.0, static_cast<double>(m) * p[order[k]] / static_cast<double>(k + 1));
     running = std::min(running, v);
     q[order[k]] = running;
+  }
+  return q;
+}
+
+// (declared in noise.hpp, beside the noise diagnosis that uses it)
+// p.adjust(p, "holm"): sorted ascending, p_(i) (m - i + 1), running maximum,
+// capped at 1.
+std::vector<double> adjustHolm(std::span<const double> p) {
+  const std::size_t m = p.size();
+  const std::vector<std::size_t> order = ascendingOrder(p);
+  std::vector<double> q(m);
+  double running = 0;
+  for (std::size_t i = 0; i < m; ++i) {
+    running = std::max(running, static_cast<double>(m - i) * p[order[i]]);
+    q[order[i]] = std::min(1.0, running);
   }
   return q;
 }

@@ -418,6 +418,57 @@ std::string planText(const PlanAdvice &p, const std::string &system) {
   }
   if (p.defaultCosts)
     s += "; default costs (each new unit costs one measurement: pass --costs)";
+  if (p.topUpperBound)
+    s += "; " + p.topNote;
+  return s;
+}
+
+// A time in the data's unit, read as seconds (alea's runner measures
+// seconds): "45 s", "12 min", "1.4 h", "3.2 days".
+std::string durationText(double seconds) {
+  if (!std::isfinite(seconds))
+    return "?";
+  if (seconds < 120)
+    return fmt("%.3g s", seconds);
+  if (seconds < 7200)
+    return fmt("%.3g min", seconds / 60);
+  if (seconds < 2 * 86400)
+    return fmt("%.2g h", seconds / 3600);
+  return fmt("%.3g days", seconds / 86400);
+}
+
+// The ratio planner's advice (RatioReport::ratioPlan):
+//   to reach +-1% on the ratio: 23 builds per system x 3 executions x 10
+//   iterations (predicted +-0.98%), about 1.4 h at the measured costs
+std::string ratioPlanText(const RatioPlanAdvice &p) {
+  if (!p.ok)
+    return "ratio plan: not available (" + p.error + ")";
+  const std::string &top = p.levelNames.empty() ? std::string("unit") : p.levelNames[0];
+  std::string s = "to reach +-" + pct(p.targetHalfWidth) + " on the ratio: ";
+  std::string below; // " x 3 executions x 10 iterations"
+  for (std::size_t i = 1; i < p.levelNames.size(); ++i)
+    below += " x " + std::to_string(p.counts[i]) + " " + plural(p.levelNames[i], p.counts[i]);
+  if (!p.reachable) {
+    s += "more than " + std::to_string(p.counts[0]) + " " + top + "s per system" + below +
+         " needed (" + std::to_string(p.counts[0]) + " predict " +
+         (std::isfinite(p.predictedHalfWidth) ? "+-" + pct(p.predictedHalfWidth, "%.2f%%")
+                                              : std::string("an unbounded interval")) +
+         ")";
+  } else {
+    s += std::to_string(p.counts[0]) + " " + plural(top, p.counts[0]) + " per system" +
+         runAtLeast(p.counts[0]) + below + " (predicted +-" + pct(p.predictedHalfWidth, "%.2f%%") +
+         ")";
+    if (p.defaultCosts)
+      s += ", about " + g4(p.totalCost) +
+           " measurements at the default costs (each new unit costs one measurement: pass "
+           "--costs)";
+    else
+      s += ", about " + durationText(p.totalTime) + " at the measured costs";
+  }
+  if (p.rho != 0)
+    s += "; paired, rho = " + fmt("%.2f", p.rho);
+  for (const auto &n : p.notes)
+    s += "; " + n;
   return s;
 }
 
@@ -507,6 +558,7 @@ std::string textReport(const Report &r) {
       o += "    decision (threshold " + pct(x.threshold) + ", " + x.decisionBasis +
            "): " + std::string(decisionName(x.decision)) + "\n";
       o += "    in words: " + ratioInWords(x, r.levels[0]) + "\n";
+      o += "    " + ratioPlanText(x.ratioPlan) + "\n";
       if (x.speedupTest && x.speedupTest->ok) {
         const auto &t = *x.speedupTest;
         o += "    Speedup-Test on " + r.levels[0] + " means: mean " + t.meanVerdict + ", median " +
@@ -581,6 +633,20 @@ void jsonLevels(JsonWriter &w, const std::vector<LevelReport> &levels) {
   w.endArray();
 }
 
+// "counts": one {name, n, removed} per level, highest first.
+void jsonPlanCounts(JsonWriter &w, const std::vector<std::string> &names,
+                    const std::vector<std::size_t> &counts, const std::vector<bool> &removed) {
+  w.key("counts").beginArray();
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    w.beginObject();
+    w.key("name").value(names[i]);
+    w.key("n").value(counts[i]);
+    w.key("removed").value(static_cast<bool>(removed[i]));
+    w.endObject();
+  }
+  w.endArray();
+}
+
 void jsonPlan(JsonWriter &w, const PlanAdvice &p) {
   w.beginObject();
   w.key("ok").value(p.ok);
@@ -589,15 +655,7 @@ void jsonPlan(JsonWriter &w, const PlanAdvice &p) {
     w.endObject();
     return;
   }
-  w.key("counts").beginArray();
-  for (std::size_t i = 0; i < p.levelNames.size(); ++i) {
-    w.beginObject();
-    w.key("name").value(p.levelNames[i]);
-    w.key("n").value(p.counts[i]);
-    w.key("removed").value(static_cast<bool>(p.removed[i]));
-    w.endObject();
-  }
-  w.endArray();
+  jsonPlanCounts(w, p.levelNames, p.counts, p.removed);
   w.key("target_half_width");
   if (p.targetHalfWidth > 0)
     w.value(p.targetHalfWidth);
@@ -616,6 +674,12 @@ void jsonPlan(JsonWriter &w, const PlanAdvice &p) {
   w.key("predicted_half_width").value(p.predictedHalfWidth);
   w.key("cost_per_top_unit").value(p.costPerTopUnit);
   w.key("default_costs").value(p.defaultCosts);
+  w.key("top_upper_bound").value(p.topUpperBound);
+  w.key("top_note");
+  if (p.topUpperBound)
+    w.value(p.topNote);
+  else
+    w.null();
   w.endObject();
 }
 
@@ -670,6 +734,37 @@ void jsonDiagnostics(JsonWriter &w, const DiagnosticsReport &d) {
   w.endObject();
 }
 
+void jsonRatioPlan(JsonWriter &w, const RatioPlanAdvice &p) {
+  w.beginObject();
+  w.key("ok").value(p.ok);
+  if (!p.ok) {
+    w.key("error").value(p.error);
+    w.endObject();
+    return;
+  }
+  jsonPlanCounts(w, p.levelNames, p.counts, p.removed);
+  w.key("target_half_width").value(p.targetHalfWidth);
+  w.key("reachable").value(p.reachable);
+  w.key("predicted_half_width");
+  if (std::isfinite(p.predictedHalfWidth))
+    w.value(p.predictedHalfWidth);
+  else
+    w.null();
+  w.key("rho").value(p.rho);
+  w.key("cost_per_pair").value(p.costPerPair);
+  w.key("total_cost").value(p.totalCost);
+  w.key("total_time"); // in the data's unit; null with the default costs
+  if (p.defaultCosts)
+    w.null();
+  else
+    w.value(p.totalTime);
+  w.key("default_costs").value(p.defaultCosts);
+  w.key("upper_bound_used").value(p.upperBound);
+  w.key("notes");
+  jsonStrings(w, p.notes, false);
+  w.endObject();
+}
+
 void jsonRatio(JsonWriter &w, const RatioReport &x) {
   w.beginObject();
   w.key("candidate").value(x.candidate);
@@ -707,6 +802,8 @@ void jsonRatio(JsonWriter &w, const RatioReport &x) {
     w.null();
   w.key("note").value(x.pairingNote);
   w.endObject();
+  w.key("plan");
+  jsonRatioPlan(w, x.ratioPlan);
   w.key("speedup_test");
   if (x.speedupTest) {
     const auto &t = *x.speedupTest;
@@ -1042,6 +1139,23 @@ std::string csvReport(const Report &r) {
         o += csvRow({b.name, x.candidate, x.baseline, "pairing", x.pairingNote,
                      x.paired ? csvNum(x.pairCorrelation) : "", "", "",
                      x.paired ? "paired" : "unpaired"});
+      // The ratio plan (RatioReport::ratioPlan): the count per level (the
+      // top level's = units per system), then its figures; a fallback note
+      // goes with the warnings.
+      const RatioPlanAdvice &p = x.ratioPlan;
+      const auto planRow = [&](const std::string &method, const std::string &estimate) {
+        o += csvRow({b.name, x.candidate, x.baseline, "ratio_plan", method, estimate, "", "", ""});
+      };
+      if (p.ok) {
+        for (std::size_t i = 0; i < p.levelNames.size(); ++i)
+          planRow(p.levelNames[i], std::to_string(p.counts[i]));
+        planRow("target_half_width", csvNum(p.targetHalfWidth));
+        planRow("predicted_half_width", csvNum(p.predictedHalfWidth));
+        planRow("reachable", p.reachable ? "1" : "0");
+        planRow("total_cost", csvNum(p.totalCost));
+        planRow("total_time", p.defaultCosts ? "" : csvNum(p.totalTime));
+        planRow("upper_bound_used", p.upperBound ? "1" : "0");
+      }
     }
   }
   for (const auto &s : r.suite) {
@@ -1091,6 +1205,12 @@ std::string csvReport(const Report &r) {
   for (const auto &b : r.benchmarks)
     for (const auto &w : b.warnings)
       o += csvRow({b.name, "", "", "warning", w, "", "", "", ""});
+  for (const auto &b : r.benchmarks)
+    for (const auto &x : b.ratios)
+      for (const auto &n :
+           x.ratioPlan.ok ? x.ratioPlan.notes : std::vector<std::string>{x.ratioPlan.error})
+        o += csvRow(
+            {b.name, x.candidate, x.baseline, "warning", "ratio plan: " + n, "", "", "", ""});
   for (const auto &b : r.balancing)
     o += csvRow({b.benchmark, "", "", "warning",
                  "unbalanced (--unbalanced=" + unbalancedName(r.options.unbalanced) +
@@ -1157,6 +1277,9 @@ std::string mdReport(const Report &r) {
       }
     }
     o += "\n";
+    for (const auto &x : b.ratios)
+      o += "- " + mdEscape(x.candidate) + " vs " + mdEscape(x.baseline) + ": " +
+           mdEscape(ratioPlanText(x.ratioPlan)) + "\n";
     for (const auto &s : b.systems)
       o += "- " + mdEscape(planText(s.plan, s.name)) + "\n";
     for (const auto &w : b.warnings)

@@ -185,22 +185,6 @@ Expected<LagOneTest> lagOneTest(std::span<const double> residuals,
   return r;
 }
 
-// p.adjust(p, "holm"): sorted ascending, p_(i) (m - i + 1), running maximum,
-// capped at 1.
-std::vector<double> adjustHolm(std::span<const double> p) {
-  const std::size_t m = p.size();
-  std::vector<std::size_t> order(m);
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return p[a] < p[b]; });
-  std::vector<double> q(m);
-  double running = 0;
-  for (std::size_t i = 0; i < m; ++i) {
-    running = std::max(running, static_cast<double>(m - i) * p[order[i]]);
-    q[order[i]] = std::min(1.0, running);
-  }
-  return q;
-}
 
 // ---------------------------------------------------------------------------
 namespace {

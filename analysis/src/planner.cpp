@@ -12,12 +12,46 @@
 #include "alea/analysis/planner.hpp"
 
 #include "alea/analysis/interval.hpp"
+#include "alea/analysis/math_policy.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 namespace alea::analysis {
+
+namespace {
+// The fallback's floor, as a fraction of the total variance of one measurement.
+constexpr double kTopFloorFraction = 1e-6;
+} // namespace
+
+TopComponent topComponentForPlanning(double s2Top, std::size_t nTop, double lower,
+                                     double totalVariance, double confidence) {
+  TopComponent c;
+  c.s2Top = s2Top;
+  c.lower = lower;
+  c.pilotT2 = s2Top - lower;
+  c.confidence = confidence;
+  c.floor = kTopFloorFraction * std::max(totalVariance, 0.0);
+  if (c.pilotT2 > 0) {
+    c.t2 = c.pilotT2;
+    return c;
+  }
+  // E[S_top^2] = sigma_top^2 + lower (TR 2012 §7.6); (n-1) S_top^2 /
+  // E[S_top^2] ~ chi2_{n-1} for normal top-level means, so with the LOWER
+  // alpha quantile, P(E[S_top^2] <= S_top^2 (n-1) / chi2_{alpha,n-1}) = 1 - alpha.
+  const double df = static_cast<double>(nTop > 1 ? nTop - 1 : 1);
+  const double chi2 = boost::math::quantile(ChiSquared(df), 1 - confidence);
+  c.upperExpected = s2Top * df / chi2;
+  c.upperBound = true;
+  // sigma_top^2 = E[S_top^2] - lower: U - lower bounds it (the lower-level
+  // estimate has many more degrees of freedom than the top level's). When a
+  // small pilot leaves U - lower <= 0, U itself, which bounds sigma_top^2 as
+  // it is (planner.hpp), keeps the plan finite.
+  const double net = c.upperExpected - lower;
+  c.t2 = std::max(net > c.floor ? net : c.upperExpected, c.floor);
+  return c;
+}
 
 Expected<std::vector<double>> optimalCounts(const std::vector<double> &t2,
                                             const std::vector<double> &overheads) {
@@ -104,8 +138,22 @@ Expected<Plan> planExperiment(const Hierarchy &pilot, const PlanOptions &options
     }
   }
 
-  const std::vector<double> &t2 = plan.components.reducedT2;
+  std::vector<double> t2 = plan.components.reducedT2;
   const std::vector<std::size_t> &shape = plan.components.reducedShape;
+  {
+    // The top level's component, or its upper bound (topComponentForPlanning)
+    // when it keeps T^2 <= 0 and the caller asked for the fallback.
+    const std::vector<double> &s2 = plan.components.reducedS2;
+    double total = 0;
+    for (double v : t2)
+      total += std::max(v, 0.0);
+    const double lower = s2.size() > 1 ? s2[1] / static_cast<double>(shape[1]) : 0.0;
+    plan.top = topComponentForPlanning(s2[0], shape[0], lower, total, options.confidence);
+    if (plan.top.upperBound && options.topUpperBound)
+      t2[0] = plan.top.t2;
+    else
+      plan.top = TopComponent{t2[0], false, t2[0], s2[0], lower, 0, 0, options.confidence};
+  }
   std::vector<double> overheads(merged.begin(), merged.end() - 1);
   Expected<std::vector<double>> exact = optimalCounts(t2, overheads);
   if (!exact)

@@ -7,6 +7,7 @@
 #include "alea/analysis/diagnostics.hpp"
 #include "alea/analysis/htest.hpp"
 #include "alea/analysis/planner.hpp"
+#include "alea/analysis/ratio_planner.hpp"
 #include "alea/analysis/resampling.hpp"
 #include "alea/analysis/speedup_test.hpp"
 #include "alea/analysis/variance.hpp"
@@ -38,6 +39,12 @@ std::string percent(double fraction, int digits = 1) {
   return buf;
 }
 
+std::string g3Value(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
 Expected<std::vector<double>> overheadsFor(const std::vector<double> &costs, std::size_t depth) {
   if (costs.empty())
     return std::vector<double>(depth > 0 ? depth - 1 : 0, 1.0);
@@ -65,10 +72,20 @@ PlanAdvice advise(const Hierarchy &h, const std::vector<double> &costs,
   PlanOptions po;
   po.overheads = *overheads;
   po.confidence = confidence;
+  po.topUpperBound = true; // never "not available" for T^2 <= 0 at the top
   auto plan = planExperiment(h, po);
   if (!plan) {
     advice.error = plan.error();
     return advice;
+  }
+  if (plan->top.upperBound) {
+    const std::string top = h.levelNames[0];
+    advice.topUpperBound = true;
+    advice.topNote =
+        "the " + top + " level shows no variance (T^2 = " + g3Value(plan->top.pilotT2) +
+        " <= 0 from " + std::to_string(h.topCount()) + " " + top + "s): planned with the " +
+        g3Value(confidence * 100) + "% upper confidence bound of its variance, a " + top + "-to-" +
+        top + " SD of " + percent(std::sqrt(plan->top.t2) / plan->grandMean, 2) + " of the mean";
   }
   const double mean = plan->grandMean;
   for (const auto &l : plan->levels) {
@@ -90,6 +107,50 @@ PlanAdvice advise(const Hierarchy &h, const std::vector<double> &costs,
   if (!advice.counts.empty())
     advice.counts[0] = top;
   advice.predictedHalfWidth = top >= 2 ? predictedHalfWidth(*plan, top) / mean : INFINITY;
+  advice.ok = true;
+  return advice;
+}
+
+// The ratio planner's advice for one candidate vs the baseline: costs as
+// ReportOptions::costs (taken as the pair's), rho the correlation of paired
+// top-level means (0: independent systems).
+RatioPlanAdvice adviseRatio(const Hierarchy &candidate, const Hierarchy &baseline,
+                            const std::vector<double> &costs, double targetHalfWidth,
+                            double confidence, double rho, bool keepLowerCounts) {
+  RatioPlanAdvice advice;
+  advice.defaultCosts = costs.empty();
+  advice.targetHalfWidth = targetHalfWidth;
+  advice.rho = rho;
+  auto overheads = overheadsFor(costs, candidate.depth());
+  if (!overheads) {
+    advice.error = overheads.error();
+    return advice;
+  }
+  RatioPlanOptions po;
+  po.overheads = *overheads;
+  po.targetHalfWidth = targetHalfWidth;
+  po.confidence = confidence;
+  po.rho = rho;
+  if (keepLowerCounts)
+    po.lowerCounts = std::vector<std::size_t>(candidate.shape.begin() + 1, candidate.shape.end());
+  auto plan = planRatio(candidate, baseline, po);
+  if (!plan) {
+    advice.error = plan.error();
+    return advice;
+  }
+  for (const auto &l : plan->levels) {
+    advice.levelNames.push_back(l.name);
+    advice.counts.push_back(l.count);
+    advice.removed.push_back(l.removed);
+  }
+  advice.reachable = plan->reachable;
+  advice.predictedHalfWidth = plan->predictedHalfWidth;
+  advice.costPerPair = plan->costPerPair;
+  advice.totalCost = plan->totalCost;
+  advice.measurementValue = (candidate.grandMean() + baseline.grandMean()) / 2;
+  advice.totalTime = advice.totalCost * advice.measurementValue;
+  advice.upperBound = plan->fallbackUsed();
+  advice.notes = plan->notes;
   advice.ok = true;
   return advice;
 }
@@ -441,6 +502,11 @@ Expected<bool> unscaleReport(Report &r, const DataScale &scale) {
           return fail(scale.range() + ": the confidence interval of the mean of system " +
                       quotedName(s.name) + where(b.name) + " exceeds the double range");
     }
+  for (auto &b : r.benchmarks)
+    for (auto &x : b.ratios) {
+      back(x.ratioPlan.measurementValue);
+      back(x.ratioPlan.totalTime);
+    }
   for (auto &s : r.suiteSystems) {
     back(s.observed);
     for (double *v :
@@ -660,6 +726,10 @@ Expected<Report> buildReport(const Table &table, const ReportOptions &options) {
       rr.fiellerDf = f->df;
       rr.candidateTopUnits = cand.topCount();
       rr.baselineTopUnits = base.topCount();
+      // Paired designs plan with the correlation of the paired build means.
+      rr.ratioPlan = adviseRatio(cand, base, options.costs, options.targetHalfWidth,
+                                 options.confidence, rr.paired ? rr.pairCorrelation : 0.0,
+                                 options.ratioPlanKeepsLowerCounts);
       if (rr.unequalTopUnits() && !rr.paired)
         br.warnings.push_back(unequalTopUnitsWarning(rr, table.levels()[0], balanced.systems,
                                                      bench.benchmark, options.ciMethod));

@@ -6,6 +6,7 @@
 #include "alea/analysis/hierarchy.hpp"
 #include "alea/analysis/math_policy.hpp"
 #include "alea/analysis/planner.hpp"
+#include "alea/analysis/ratio_planner.hpp"
 #include "alea/analysis/variance.hpp"
 
 #include <algorithm>
@@ -46,6 +47,7 @@ CampaignConfig pilotConfig(const CampaignConfig &c) {
   p.iterations = {false, n.iterations};
   p.warmup = {false, n.warmup};
   p.name = c.name + " (pilot)";
+  p.adaptive = {}; // the pilot is a fixed design; the main campaign adapts
   return p;
 }
 
@@ -119,14 +121,29 @@ Expected<AutoPlan> planFromPilot(const CampaignConfig &cfg, Store &pilot, const 
   bool iterLevel = cfg.iterations.automatic || cfg.iterations.count > 1;
   int useIters = iterLevel ? std::min(measured, pl.iterations) : 1;
 
+  // With a baseline and at least one candidate, the counts are planned for
+  // the RATIO candidate/baseline (analysis::planRatio: the target half-width
+  // is the ratio's); with one system, for its mean (analysis::planExperiment).
+  // Either way a build level without variance in the pilot (T^2 <= 0) is
+  // planned with the upper confidence bound of its variance.
+  const SystemConfig *baseline = cfg.systems.size() >= 2 ? cfg.baseline() : nullptr;
+  const bool forRatio = baseline != nullptr;
   // The planner's counts below the build level: the largest over the pairs,
   // and the pair that asked for it (named when alea's cap cuts it).
   std::size_t autoExec = 0, autoIter = 0;
   std::string autoExecFor, autoIterFor;
+  const auto keepLargest = [](std::size_t &count, std::string &who, std::size_t asked,
+                              const std::string &by) {
+    if (asked > count) {
+      count = asked;
+      who = by;
+    }
+  };
   struct Combo {
     std::string system, benchmark;
-    analysis::VarianceComponents comps;
+    analysis::Hierarchy h;
     double mean = 0;
+    double buildCost = 0; // seconds
     double execOverhead = 0;
   };
   std::vector<Combo> combos;
@@ -177,32 +194,97 @@ Expected<AutoPlan> planFromPilot(const CampaignConfig &cfg, Store &pilot, const 
       po.overheads.push_back(buildCost / mean);
       if (iterLevel)
         po.overheads.push_back(execOverhead / mean);
-      auto comps = analysis::varianceComponents(*h);
-      if (!comps)
-        return Error{"pilot data of " + sys.name + "/" + bench.name + ": " + comps.error()};
-      auto plan = analysis::planExperiment(*h, po);
-      const auto keepLargest = [&](std::size_t &count, std::string &who, std::size_t asked) {
-        if (asked > count) {
-          count = asked;
-          who = sys.name + "/" + bench.name;
+      if (!forRatio) {
+        po.topUpperBound = true;
+        const std::string who = sys.name + "/" + bench.name;
+        auto plan = analysis::planExperiment(*h, po);
+        if (plan) {
+          if (cfg.executions.automatic)
+            keepLargest(autoExec, autoExecFor, plan->levels[1].count, who);
+          if (iterLevel && cfg.iterations.automatic)
+            keepLargest(autoIter, autoIterFor, plan->levels[2].count, who);
+          if (plan->top.upperBound)
+            out.explanation.push_back(
+                who + ": the build level shows no variance (T^2 = " + fmt(plan->top.pilotT2) +
+                " <= 0); planned with the " + fmt(cfg.confidence * 100) +
+                "% upper confidence bound of its variance, a build-to-build SD of " +
+                fmt(std::sqrt(plan->top.t2) / mean * 100) + "% of the mean");
+        } else {
+          out.explanation.push_back(who + ": planner: " + plan.error() +
+                                    "; keeping the pilot counts below the build level");
+          keepLargest(autoExec, autoExecFor, static_cast<std::size_t>(pl.executions), who);
+          keepLargest(autoIter, autoIterFor, static_cast<std::size_t>(useIters), who);
         }
-      };
-      if (plan) {
-        if (cfg.executions.automatic)
-          keepLargest(autoExec, autoExecFor, plan->levels[1].count);
-        if (iterLevel && cfg.iterations.automatic)
-          keepLargest(autoIter, autoIterFor, plan->levels[2].count);
-      } else {
-        out.explanation.push_back(sys.name + "/" + bench.name + ": planner: " + plan.error() +
-                                  "; keeping the pilot counts below the build level");
-        keepLargest(autoExec, autoExecFor, static_cast<std::size_t>(pl.executions));
-        keepLargest(autoIter, autoIterFor, static_cast<std::size_t>(useIters));
       }
-      combos.push_back({sys.name, bench.name, *comps, mean, execOverhead});
+      combos.push_back({sys.name, bench.name, *h, mean, buildCost, execOverhead});
     }
   }
   if (combos.empty())
     return Error{"no (system, benchmark) pair has complete pilot data to plan from"};
+
+  // The (candidate, baseline) pairs of every benchmark with complete pilots,
+  // and the ratio planner's options for one: costs averaged over the pair, in
+  // units of the pair's mean measurement (ratio_planner.hpp).
+  struct Pair {
+    const Combo *candidate, *baseline;
+    std::string name; // "cand/b vs base"
+  };
+  std::vector<Pair> pairs;
+  if (forRatio)
+    for (const auto &c : combos)
+      if (c.system != baseline->name)
+        for (const auto &b : combos)
+          if (b.system == baseline->name && b.benchmark == c.benchmark)
+            pairs.push_back({&c, &b, c.system + "/" + c.benchmark + " vs " + b.system});
+  const auto ratioOptions = [&](const Pair &p) {
+    analysis::RatioPlanOptions ro;
+    const double unit = (p.candidate->mean + p.baseline->mean) / 2;
+    ro.overheads.push_back((p.candidate->buildCost + p.baseline->buildCost) / 2 / unit);
+    if (iterLevel)
+      ro.overheads.push_back((p.candidate->execOverhead + p.baseline->execOverhead) / 2 / unit);
+    ro.targetHalfWidth = cfg.targetHalfWidth;
+    ro.confidence = cfg.confidence;
+    ro.maxTopCount = kMaxBuilds;
+    return ro;
+  };
+  const std::string onTheRatio = forRatio ? " on the ratio" : "";
+  if (forRatio && pairs.empty())
+    out.explanation.push_back("no candidate has a complete pilot beside the baseline " +
+                              baseline->name + ": keeping the pilot counts");
+  for (const auto &p : pairs) {
+    auto plan = analysis::planRatio(p.candidate->h, p.baseline->h, ratioOptions(p));
+    if (!plan) {
+      out.explanation.push_back(p.name + ": planner: " + plan.error() +
+                                "; keeping the pilot counts below the build level");
+      keepLargest(autoExec, autoExecFor, static_cast<std::size_t>(pl.executions), p.name);
+      keepLargest(autoIter, autoIterFor, static_cast<std::size_t>(useIters), p.name);
+      continue;
+    }
+    if (cfg.executions.automatic)
+      keepLargest(autoExec, autoExecFor, plan->levels[1].count, p.name);
+    if (iterLevel && cfg.iterations.automatic)
+      keepLargest(autoIter, autoIterFor, plan->levels[2].count, p.name);
+    // What the planner asks for at the auto levels below the build level.
+    std::string asks;
+    const auto ask = [&](std::size_t n, const char *level) {
+      asks += (asks.empty() ? "" : " x ") + std::to_string(n) + " " + level + (n == 1 ? "" : "s");
+    };
+    if (cfg.executions.automatic)
+      ask(plan->levels[1].count, "execution");
+    if (iterLevel && cfg.iterations.automatic)
+      ask(plan->levels[2].count, "iteration");
+    if (!asks.empty())
+      out.explanation.push_back(p.name + ": ratio " + fmt(plan->ratio) + "; the planner asks for " +
+                                asks +
+                                " per build (TR 2012 eq. 14 on both systems' variance components "
+                                "relative to their means)");
+    for (const auto &n : plan->notes)
+      out.explanation.push_back(p.name + ": " + n);
+  }
+  if (forRatio && pairs.empty()) {
+    keepLargest(autoExec, autoExecFor, static_cast<std::size_t>(pl.executions), "the pilot");
+    keepLargest(autoIter, autoIterFor, static_cast<std::size_t>(useIters), "the pilot");
+  }
   // alea's caps keep a campaign finite when the planner asks for more (builds
   // that cost far more than a measurement ask for many executions each); the
   // plan says so, with what was asked, since the counts then miss the optimum.
@@ -254,39 +336,77 @@ Expected<AutoPlan> planFromPilot(const CampaignConfig &cfg, Store &pilot, const 
             "the main run will take about " +
             fmt(2 * perRound) + " s, over the budget");
     } else {
-      // TR 2012 eq. 10 with the planned lower counts; smallest n with the
-      // t-based half-width <= target * mean, over every pair.
+      // The smallest n whose predicted half-width is at most the target, over
+      // every pair: of the ratio (Fieller, analysis::planRatio with the lower
+      // counts fixed) with a baseline, else of each system's mean (TR 2012
+      // eq. 10, t-based), relative.
       const std::string target = "a relative half-width of +-" + fmt(cfg.targetHalfWidth * 100) +
-                                 "% at " + fmt(cfg.confidence * 100) + "% confidence";
+                                 "%" + onTheRatio + " at " + fmt(cfg.confidence * 100) +
+                                 "% confidence";
       double cappedHalfWidth = 0; // the widest relative half-width kMaxBuilds predict
       std::string widest;
-      for (const auto &c : combos) {
-        std::vector<double> sigma2;
-        for (const auto &l : c.comps.levels)
-          sigma2.push_back(std::max(0.0, l.t2));
-        // The relative half-width n builds predict.
-        const auto halfWidth = [&](int n) {
-          std::vector<std::size_t> counts{static_cast<std::size_t>(n)};
-          counts.insert(counts.end(), lower.begin(), lower.end());
-          double var = analysis::varianceOfMean(sigma2, counts);
-          analysis::StudentsT t(static_cast<double>(n - 1));
-          double q = boost::math::quantile(t, 1 - (1 - cfg.confidence) / 2);
-          return q * std::sqrt(var) / c.mean;
-        };
-        int n = 2;
-        while (n <= kMaxBuilds && halfWidth(n) > cfg.targetHalfWidth)
-          ++n;
+      const auto consider = [&](const std::string &who, int n, double predictedAtCap) {
         builds = std::max(builds, n);
         if (n > kMaxBuilds) {
-          const double predicted = halfWidth(kMaxBuilds);
-          out.explanation.push_back(
-              c.system + "/" + c.benchmark + ": more than " + std::to_string(kMaxBuilds) +
-              " builds needed for +-" + fmt(cfg.targetHalfWidth * 100) + "%; " +
-              std::to_string(kMaxBuilds) + " predict +-" + fmt(predicted * 100) + "%");
-          if (predicted > cappedHalfWidth) {
-            cappedHalfWidth = predicted;
-            widest = c.system + "/" + c.benchmark;
+          out.explanation.push_back(who + ": more than " + std::to_string(kMaxBuilds) +
+                                    " builds needed for +-" + fmt(cfg.targetHalfWidth * 100) + "%" +
+                                    onTheRatio + "; " + std::to_string(kMaxBuilds) + " predict +-" +
+                                    fmt(predictedAtCap * 100) + "%");
+          if (predictedAtCap > cappedHalfWidth) {
+            cappedHalfWidth = predictedAtCap;
+            widest = who;
           }
+        }
+      };
+      if (forRatio) {
+        for (const auto &p : pairs) {
+          analysis::RatioPlanOptions ro = ratioOptions(p);
+          ro.lowerCounts = lower;
+          auto plan = analysis::planRatio(p.candidate->h, p.baseline->h, ro);
+          if (!plan) { // only bad data gets here: the lower counts are given
+            out.explanation.push_back(p.name + ": planner: " + plan.error());
+            continue;
+          }
+          const int n = plan->reachable ? static_cast<int>(plan->topCount) : kMaxBuilds + 1;
+          consider(p.name, n, plan->predictedHalfWidth);
+          if (plan->reachable)
+            out.explanation.push_back(p.name + ": " + std::to_string(n) + " builds predict +-" +
+                                      fmt(plan->predictedHalfWidth * 100) + "% on the ratio");
+        }
+      } else {
+        for (const auto &c : combos) {
+          // Each level's component; the build level's through the T^2 <= 0
+          // fallback (analysis::topComponentForPlanning).
+          auto comps = analysis::varianceComponents(c.h);
+          if (!comps)
+            return Error{"pilot data of " + c.system + "/" + c.benchmark + ": " + comps.error()};
+          std::vector<double> sigma2;
+          for (const auto &l : comps->levels)
+            sigma2.push_back(std::max(0.0, l.t2));
+          {
+            const auto &rs2 = comps->reducedS2;
+            const auto &rn = comps->reducedShape;
+            double total = 0;
+            for (double v : sigma2)
+              total += v;
+            const double lowerPart = rs2.size() > 1 ? rs2[1] / static_cast<double>(rn[1]) : 0.0;
+            sigma2[0] =
+                analysis::topComponentForPlanning(rs2[0], rn[0], lowerPart, total, cfg.confidence)
+                    .t2;
+          }
+          // The relative half-width n builds predict.
+          const auto halfWidth = [&](int n) {
+            std::vector<std::size_t> counts{static_cast<std::size_t>(n)};
+            counts.insert(counts.end(), lower.begin(), lower.end());
+            double var = analysis::varianceOfMean(sigma2, counts);
+            analysis::StudentsT t(static_cast<double>(n - 1));
+            double q = boost::math::quantile(t, 1 - (1 - cfg.confidence) / 2);
+            return q * std::sqrt(var) / c.mean;
+          };
+          int n = 2;
+          while (n <= kMaxBuilds && halfWidth(n) > cfg.targetHalfWidth)
+            ++n;
+          consider(c.system + "/" + c.benchmark, n, n > kMaxBuilds ? halfWidth(kMaxBuilds) : 0);
         }
       }
       if (builds > kMaxBuilds)

@@ -17,6 +17,7 @@
 #include "alea/runner/seeds.hpp"
 #include "alea/runner/validate.hpp"
 
+#include "alea/analysis/ratio_planner.hpp"
 #include "alea/random.hpp"
 
 #include <algorithm>
@@ -53,38 +54,6 @@ double overlapShare(const std::vector<ExecutionResult> &results, std::size_t i) 
       to = std::min(to, results[k].steadyEnd);
     }
   return end > start ? std::max(0.0, to - from) / (end - start) : 0;
-}
-
-// The adaptive stopping rule's inputs and answer.
-struct AdaptiveState {
-  int builds = 0, maxBuilds = 100;
-  double targetHalfWidth = 0;          // relative; 0 = only the budget
-  std::vector<double> halfWidths;      // relative, of every ratio (or mean)
-  std::optional<int> buildsAffordable; // by the time budget; none = no budget
-};
-struct AdaptiveStep {
-  int addBuilds = 0; // 0 = stop
-  std::string reason;
-};
-
-AdaptiveStep adaptiveStep(const AdaptiveState &s) {
-  double worst = 0;
-  for (double h : s.halfWidths)
-    worst = std::max(worst, h);
-  if (s.targetHalfWidth > 0 && worst <= s.targetHalfWidth)
-    return {0, "every interval is within the target half-width: stop"};
-  int needed = s.targetHalfWidth > 0 && std::isfinite(worst)
-                   ? static_cast<int>(std::ceil(s.builds * (worst / s.targetHalfWidth) *
-                                                (worst / s.targetHalfWidth)))
-                   : 2 * s.builds;
-  int k = std::clamp(needed - s.builds, 1, s.builds);
-  k = std::min(k, s.maxBuilds - s.builds);
-  if (s.buildsAffordable)
-    k = std::min(k, *s.buildsAffordable);
-  if (k <= 0)
-    return {0, "the build cap or the time budget is reached: stop"};
-  return {k, "widest interval +-" + std::to_string(worst * 100) + "%: adding " + std::to_string(k) +
-                 " builds"};
 }
 
 std::vector<std::string> sanitizedEnv(const std::vector<std::string> &base) {
@@ -214,6 +183,7 @@ struct Run {
              {"factors", joinFactors(cfg.factors)},
              {"baseline", cfg.baseline() ? cfg.baseline()->name : ""},
              {"design", designName(cfg.design)},
+             {"target_half_width", std::to_string(cfg.targetHalfWidth)},
              {"levels.builds", std::to_string(levels.builds)},
              {"levels.executions", std::to_string(levels.executions)},
              {"levels.iterations", std::to_string(levels.iterations)},
@@ -361,34 +331,50 @@ struct Run {
       return Error{data.error()};
     CampaignReportOptions ro;
     ro.bootstrapReplicates = 1000;
+    ro.targetHalfWidth = a.halfWidth > 0 ? a.halfWidth : 0.01;
+    ro.planKeepsLowerCounts = true;
     CampaignReport report = buildCampaignReport(*data, ro);
-    std::vector<double> halfWidths;
+    double spent = store.machineSeconds();
+    analysis::StoppingInput in;
+    in.targetHalfWidth = a.halfWidth; // 0: only the budget stops
+    in.builds = static_cast<std::size_t>(levels.builds);
+    in.maxBuilds = static_cast<std::size_t>(a.maxBuilds);
+    if (a.timeBudgetSeconds > 0) {
+      double perBuild = spent / levels.builds; // every system and benchmark
+      in.remainingBudgetBuilds = static_cast<std::size_t>(
+          std::max(0.0, std::floor((a.timeBudgetSeconds - spent) / std::max(perBuild, 1e-9))));
+    }
+    std::vector<analysis::StoppingDecision> decisions;
     if (report.analysis)
       for (const auto &b : report.analysis->benchmarks) {
-        for (const auto &r : b.ratios)
-          halfWidths.push_back(r.fieller ? (r.fieller->upper - r.fieller->lower) / 2 / r.estimate
-                                         : std::numeric_limits<double>::infinity());
+        for (const auto &r : b.ratios) {
+          analysis::StoppingInput one = in;
+          one.halfWidth = r.fieller ? analysis::relativeHalfWidth(*r.fieller, r.estimate)
+                                    : std::numeric_limits<double>::infinity();
+          if (r.ratioPlan.ok && r.ratioPlan.reachable)
+            one.plannedBuilds = r.ratioPlan.counts.front();
+          decisions.push_back(analysis::stoppingRule(one));
+        }
         if (b.ratios.empty()) // one system: the precision of its mean
-          for (const auto &sys : b.systems)
-            halfWidths.push_back((sys.ci.interval.upper - sys.ci.interval.lower) / 2 / sys.mean);
+          for (const auto &sys : b.systems) {
+            analysis::StoppingInput one = in;
+            one.halfWidth = analysis::relativeHalfWidth(sys.ci.interval, sys.mean);
+            decisions.push_back(analysis::stoppingRule(one));
+          }
       }
-    double spent = store.machineSeconds();
-    AdaptiveState state;
-    state.builds = levels.builds;
-    state.maxBuilds = a.maxBuilds;
-    state.targetHalfWidth = a.halfWidth;
-    state.halfWidths = halfWidths;
-    if (a.timeBudgetSeconds > 0)
-      state.buildsAffordable = static_cast<int>(
-          std::floor((a.timeBudgetSeconds - spent) / std::max(spent / levels.builds, 1e-9)));
-    AdaptiveStep step = adaptiveStep(state);
+    if (decisions.empty()) {
+      in.halfWidth = std::numeric_limits<double>::infinity();
+      decisions.push_back(analysis::stoppingRule(in));
+    }
+    analysis::StoppingDecision step = analysis::combineStopping(decisions);
     std::string line = "adaptive: " + std::to_string(levels.builds) + " builds, " +
-                       std::to_string(static_cast<long long>(spent)) + " s spent: " + step.reason;
+                       std::to_string(static_cast<long long>(spent)) +
+                       " s of machine time: " + step.explanation;
     progress.message(line);
     std::string log = store.meta("adaptive_log").value_or("");
     if (Status s = store.setMeta("adaptive_log", log + line + "\n"); !s)
       return Error{s.error()};
-    return step.addBuilds;
+    return step.stop ? 0 : static_cast<int>(step.addBuilds);
   }
 
   // Plans `more` builds of every system after the current ones, and records
@@ -735,6 +721,12 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
     run.levels.builds = std::max(run.levels.builds, std::atoi(b->c_str()));
   if (run.design == Design::Duet)
     run.duetSets = duetCpuSets(cfg, readMachineFacts().cpus);
+  // The precision asked for, which the report's plans aim at: an adaptive
+  // run's target (from the file or the command line) replaces the levels'.
+  if (cfg.adaptive.enabled && cfg.adaptive.halfWidth > 0)
+    if (Status s = run.store.setMeta("target_half_width", std::to_string(cfg.adaptive.halfWidth));
+        !s)
+      return Error{s.error()};
   bool resumed = run.store.hasPlan() || run.store.summary().builds > 0;
   if (Status s = run.recordMachine(resumed); !s)
     return Error{s.error()};

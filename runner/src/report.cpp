@@ -15,6 +15,8 @@
 //  - layout sensitivity: best and worst build mean per system (max/min).
 #include "alea/runner/report.hpp"
 
+#include "alea/analysis/htest.hpp"
+
 #include "alea/random.hpp"
 
 #include <algorithm>
@@ -84,6 +86,65 @@ std::uint64_t parseHexSeed(const std::string &s) {
 
 } // namespace
 
+namespace {
+
+std::string designNote(const std::string &design) {
+  if (design == "interleaved")
+    return "design: interleaved pairs (blocks of build i of every system, close in time; RMIT, "
+           "Abedi & Brecht 2017): ratios paired by build";
+  if (design == "duet")
+    return "design: duet (build i of every system run at the same time on disjoint CPUs; Bulej "
+           "et al. 2020): ratios paired by build";
+  return "design: unpaired (one random order of all executions): systems analysed as "
+         "independent";
+}
+
+// The noise diagnosis of every benchmark, from the executions' conditions.
+void diagnoseNoise(const CampaignData &data, CampaignReport &r) {
+  for (const auto &bench : data.benchmarks) {
+    std::vector<analysis::ExecutionObservation> obs;
+    for (const auto &e : data.executions) {
+      if (e.benchmark != bench)
+        continue;
+      auto sys = std::find(data.systems.begin(), data.systems.end(), e.system);
+      analysis::ExecutionObservation o;
+      o.system = static_cast<std::size_t>(sys - data.systems.begin());
+      o.build = static_cast<std::size_t>(e.build);
+      o.startedAt = e.startedAt;
+      o.value = e.value;
+      o.otherLoad = e.otherLoad;
+      o.envPadding = static_cast<double>(e.envPadding);
+      if (e.migrations)
+        o.migrations = static_cast<double>(*e.migrations);
+      if (e.involuntarySwitches)
+        o.involuntarySwitches = static_cast<double>(*e.involuntarySwitches);
+      o.cpuMhz = e.cpuMhz;
+      o.pinned = !e.cpus.empty();
+      o.aslrOn = !e.aslrOff;
+      o.ranBusy = e.ranBusy;
+      obs.push_back(o);
+      r.ranBusy += e.ranBusy ? 1 : 0;
+    }
+    CampaignReport::Noise n;
+    n.benchmark = bench;
+    if (obs.empty()) {
+      n.error = data.executions.empty() && !data.measurements.empty()
+                    ? "the store predates the recording of execution conditions"
+                    : "no successful execution";
+    } else if (auto d = analysis::diagnoseNoise(obs); d) {
+      n.diagnosis = std::move(*d);
+    } else {
+      n.error = d.error();
+    }
+    r.noise.push_back(std::move(n));
+  }
+  if (r.ranBusy > 0)
+    r.warnings.push_back(plural(r.ranBusy, "execution") +
+                         " ran while the machine was busy (the quiet gate gave up waiting)");
+}
+
+} // namespace
+
 CampaignReport buildCampaignReport(const CampaignData &data,
                                    const CampaignReportOptions &options) {
   CampaignReport r;
@@ -96,6 +157,31 @@ CampaignReport buildCampaignReport(const CampaignData &data,
   r.failed = static_cast<std::int64_t>(data.failures.size());
   r.measurements = data.measurements.size();
   r.layoutStudy = data.systems.size() == 1;
+  r.design = data.design;
+  r.designNote = designNote(data.design);
+  {
+    // A duet's executions ran beside their partners for how much of their time.
+    std::vector<double> overlaps;
+    for (const auto &e : data.executions)
+      if (e.overlap)
+        overlaps.push_back(*e.overlap);
+    if (!overlaps.empty()) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf,
+                    "; each execution ran beside its partner for %.0f%% of its time (median; "
+                    "lowest %.0f%%)",
+                    100 * analysis::median(overlaps),
+                    100 * *std::min_element(overlaps.begin(), overlaps.end()));
+      r.designNote += buf;
+    }
+  }
+  for (std::size_t a = 0, b; a < data.adaptiveLog.size(); a = b + 1) {
+    b = data.adaptiveLog.find('\n', a);
+    if (b == std::string::npos)
+      b = data.adaptiveLog.size();
+    if (b > a)
+      r.adaptiveLog.push_back(data.adaptiveLog.substr(a, b - a));
+  }
 
   // --- failures, grouped by system, benchmark and cause ---
   {
@@ -302,6 +388,12 @@ CampaignReport buildCampaignReport(const CampaignData &data,
   ro.bootstrapReplicates = options.bootstrapReplicates;
   ro.threads = options.threads;
   ro.diagnostics = true; // outliers, layout modes, warm-up trends
+  // Paired designs pair build i of every system: the ratio's intervals use
+  // the pairing (paired Fieller, bootstrap over pairs).
+  if (data.design != "unpaired")
+    ro.pairing = analysis::Pairing::Paired;
+  ro.targetHalfWidth = options.targetHalfWidth.value_or(data.targetHalfWidth);
+  ro.ratioPlanKeepsLowerCounts = options.planKeepsLowerCounts;
   ro.seed = options.seed
                 ? *options.seed
                 : alea::mixSeed(parseHexSeed(data.seed), "report-bootstrap");
@@ -341,6 +433,7 @@ CampaignReport buildCampaignReport(const CampaignData &data,
     }
   }
 
+  diagnoseNoise(data, r);
   auto report = analysis::buildReport(table, ro);
   if (!report) {
     r.analysisError = report.error();

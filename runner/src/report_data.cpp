@@ -75,6 +75,7 @@ Expected<CampaignData> loadCampaignData(Store &store) {
   d.threshold = toDouble(store.meta("threshold"), 0.01);
   d.warmup = static_cast<int>(toDouble(store.meta("levels.warmup"), 0));
   d.design = store.meta("design").value_or("unpaired");
+  d.targetHalfWidth = toDouble(store.meta("target_half_width"), 0.01);
   d.adaptiveLog = store.meta("adaptive_log").value_or("");
   d.executions = store.executionConditions();
 

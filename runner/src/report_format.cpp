@@ -111,6 +111,10 @@ std::string textReport(const CampaignReport &r) {
                   r.storePath + "]\n  " + summaryLine(r) + "\n";
   if (r.layoutStudy)
     o += "  one system: a layout-sensitivity study\n";
+  else
+    o += "  " + r.designNote + "\n";
+  for (const auto &line : r.adaptiveLog)
+    o += "  " + line + "\n";
   o += "\n";
   if (r.analysis) {
     o += analysis::formatReport(*r.analysis, analysis::Format::Text);
@@ -127,6 +131,16 @@ std::string textReport(const CampaignReport &r) {
            quantity(s.best, s.unit) + " build " + std::to_string(s.bestBuild) + ", " +
            quantity(s.worst, s.unit) + " build " + std::to_string(s.worstBuild) + "; " +
            plural(s.builds, "build") + layoutShare(r, s) + ")\n";
+  }
+  for (const auto &n : r.noise) {
+    o += "\n" + (n.benchmark.empty() ? std::string() : n.benchmark + ": ");
+    if (!n.diagnosis) {
+      o += "noise diagnosis: not available (" + n.error + ")\n";
+      continue;
+    }
+    std::vector<std::string> lines = analysis::noiseSummaryLines(*n.diagnosis);
+    for (std::size_t i = 0; i < lines.size(); ++i)
+      o += (i ? "  " : "") + lines[i] + "\n";
   }
   if (!r.failures.empty()) {
     o += "\nfailures (recorded, not used as data):\n";
@@ -158,6 +172,12 @@ std::string mdReport(const CampaignReport &r) {
                   "`\n\n";
   if (r.layoutStudy)
     o += "One system: a layout-sensitivity study.\n\n";
+  else
+    o += mdEscape(r.designNote) + ".\n\n";
+  for (const auto &line : r.adaptiveLog)
+    o += "- " + mdEscape(line) + "\n";
+  if (!r.adaptiveLog.empty())
+    o += "\n";
   if (r.analysis) {
     // The engine's headings one level down, under this report's title.
     const std::string md =
@@ -188,6 +208,20 @@ std::string mdReport(const CampaignReport &r) {
            std::to_string(s.builds) + " | " + quantity(s.best, s.unit) + " | " +
            quantity(s.worst, s.unit) + " | " + percent(s.spread()) + " |\n";
     o += "\n";
+  }
+  if (!r.noise.empty()) {
+    o += "## Noise diagnosis\n\n";
+    for (const auto &n : r.noise) {
+      o += "**" + mdEscape(n.benchmark.empty() ? std::string("(benchmark)") : n.benchmark) +
+           "**\n\n";
+      if (!n.diagnosis) {
+        o += "Not available: " + mdEscape(n.error) + ".\n\n";
+        continue;
+      }
+      for (const auto &line : analysis::noiseSummaryLines(*n.diagnosis))
+        o += "- " + mdEscape(line) + "\n";
+      o += "\n";
+    }
   }
   if (!r.failures.empty()) {
     o += "## Failures\n\n| benchmark | system | executions | status | cause |\n"
@@ -220,6 +254,50 @@ std::string jsonReport(const CampaignReport &r) {
   w.key("builds").value(r.builds);
   w.key("failed_builds").value(r.failedBuilds);
   w.key("measurements").value(r.measurements);
+  w.key("design").value(r.design);
+  w.key("design_note").value(r.designNote);
+  w.key("adaptive_log").beginArray();
+  for (const auto &line : r.adaptiveLog)
+    w.value(line);
+  w.endArray();
+  w.key("ran_busy").value(r.ranBusy);
+  w.key("noise").beginArray();
+  for (const auto &n : r.noise) {
+    w.beginObject();
+    w.key("benchmark").value(n.benchmark);
+    w.key("error");
+    if (n.diagnosis)
+      w.null();
+    else
+      w.value(n.error);
+    if (n.diagnosis) {
+      w.key("executions").value(n.diagnosis->executions);
+      w.key("builds").value(n.diagnosis->builds);
+      w.key("findings").beginArray();
+      for (const auto &f : n.diagnosis->findings) {
+        w.beginObject();
+        w.key("kind").value(f.kind);
+        w.key("value").value(f.value);
+        w.key("p_value");
+        if (f.pValue)
+          w.value(*f.pValue);
+        else
+          w.null();
+        w.key("adjusted_p_value");
+        if (f.adjustedPValue)
+          w.value(*f.adjustedPValue);
+        else
+          w.null();
+        w.key("significant").value(f.significant);
+        w.key("text").value(f.text);
+        w.key("advice").value(f.advice);
+        w.endObject();
+      }
+      w.endArray();
+    }
+    w.endObject();
+  }
+  w.endArray();
   w.key("layout_sensitivity").beginArray();
   for (const auto &s : r.sensitivity) {
     w.beginObject();
@@ -290,6 +368,14 @@ std::string csvReport(const CampaignReport &r) {
     o += csvField(s.benchmark) + "," + csvField(s.system) +
          ",,layout_spread,build_means," + JsonWriter::number(s.spread()) + "," +
          JsonWriter::number(s.best) + "," + JsonWriter::number(s.worst) + ",\n";
+  for (const auto &n : r.noise)
+    if (n.diagnosis)
+      for (const auto &f : n.diagnosis->findings)
+        o += csvField(n.benchmark) + ",,,noise," + csvField(f.kind) + "," +
+             JsonWriter::number(f.value) + "," +
+             (f.pValue ? JsonWriter::number(*f.pValue) : std::string()) + "," +
+             (f.adjustedPValue ? JsonWriter::number(*f.adjustedPValue) : std::string()) + "," +
+             (f.significant ? "found" : "not found") + "\n";
   for (const auto &f : r.failures)
     o += csvField(f.benchmark) + "," + csvField(f.system) + ",,failures," +
          csvField(f.status) + "," + std::to_string(f.count) + ",,,\n";

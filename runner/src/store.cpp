@@ -841,7 +841,7 @@ std::vector<ExecutionConditions> Store::executionConditions() {
                     "e.started_at, e.env_padding, e.other_load, e.cpu_mhz, e.migrations, "
                     "e.involuntary_switches, coalesce(e.cpus, ''), "
                     "instr(coalesce(e.environment, ''), 'aslr=off') > 0, "
-                    "coalesce(e.ran_busy, 0) "
+                    "coalesce(e.ran_busy, 0), e.overlap "
                     "FROM execution e JOIN measurement m ON m.execution_id = e.id "
                     "JOIN build bu ON bu.id = e.build_id JOIN system s ON s.id = bu.system_id "
                     "JOIN benchmark b ON b.id = e.benchmark_id "
@@ -869,6 +869,7 @@ std::vector<ExecutionConditions> Store::executionConditions() {
     c.cpus = st.columnText(11);
     c.aslrOff = st.columnInt(12) != 0;
     c.ranBusy = st.columnInt(13) != 0;
+    c.overlap = optionalDouble(14);
     out.push_back(std::move(c));
   }
   return out;

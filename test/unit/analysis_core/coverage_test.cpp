@@ -11,6 +11,8 @@
 
 #include "alea/random.hpp"
 
+#include "normal_source.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -18,30 +20,10 @@
 #include <utility>
 
 using namespace alea::analysis;
+using alea::analysis::test::NormalSource;
 
 namespace {
 
-// Box-Muller on alea::Rng (portable: the same normals everywhere).
-struct NormalSource {
-  alea::Rng rng;
-  bool hasSpare = false;
-  double spare = 0;
-  double next() {
-    if (hasSpare) {
-      hasSpare = false;
-      return spare;
-    }
-    double u1;
-    do
-      u1 = rng.uniform();
-    while (u1 <= 0);
-    const double u2 = rng.uniform();
-    const double r = std::sqrt(-2 * std::log(u1));
-    spare = r * std::sin(2 * std::numbers::pi * u2);
-    hasSpare = true;
-    return r * std::cos(2 * std::numbers::pi * u2);
-  }
-};
 
 // build mean ~ N(mu, s3^2); execution mean ~ N(build, s2^2); value ~ N(exec, s1^2).
 Hierarchy simulate(NormalSource &normal, double mu, std::size_t builds, std::size_t execs,

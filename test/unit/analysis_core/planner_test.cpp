@@ -185,3 +185,31 @@ TEST(Planner, OneLevelPilotOnlyPlansTheTopCount) {
   // Same as the t-CI of the data for n = 5: 2.776445 * 0.5599415 / sqrt(5).
   EXPECT_NEAR(predictedHalfWidth(*plan, 5), 2.776445 * 0.5599415 / std::sqrt(5.0), 1e-6);
 }
+
+// The T^2 <= 0 fallback in the per-system planner (issue 8): 3 builds x 2
+// executions with build means 2, 2, 2.2: S_build^2 = 0.0133333 (var of the
+// means), S_exec^2 = (2 + 0.5 + 0.98) / 3 = 1.16, T_build^2 = 0.0133333 -
+// 1.16/2 = -0.566667 <= 0. Without the option the planner refuses; with it,
+// the build component is U = 0.0133333 * 2 / chi2_{0.05,2} (0.1025866) =
+// 0.259943 and eq. 14 gives executions = ceil(sqrt(10 * 1.16 / 0.259943)) =
+// ceil(6.680) = 7.
+TEST(Planner, TopLevelWithoutVarianceFallsBackToTheUpperBound) {
+  const Hierarchy h{{"build", "execution"}, {3, 2}, {1, 3, 2.5, 1.5, 2.9, 1.5}};
+  PlanOptions opts;
+  opts.overheads = {10};
+  auto refused = planExperiment(h, opts);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().find("no evidence of variation at the top level"), std::string::npos);
+  opts.topUpperBound = true;
+  auto plan = planExperiment(h, opts);
+  ASSERT_TRUE(plan.ok()) << plan.error();
+  EXPECT_TRUE(plan->top.upperBound);
+  EXPECT_NEAR(plan->top.pilotT2, -0.566667, 1e-6);
+  EXPECT_NEAR(plan->top.t2, 0.259943, 1e-6);
+  EXPECT_NEAR(plan->levels[1].exact, 6.680, 1e-3);
+  EXPECT_EQ(plan->levels[1].count, 7u);
+  EXPECT_NEAR(plan->unitVariance, 0.259943 + 1.16 / 7, 1e-6);
+  auto n = topCountForHalfWidth(*plan, 0.05 * plan->grandMean);
+  ASSERT_TRUE(n.has_value());
+  EXPECT_GE(*n, 2u);
+}

@@ -341,15 +341,16 @@ TEST(FormatCsv, OneRowPerStatistic) {
   std::vector<std::string> lines;
   for (std::string l; std::getline(in, l);)
     lines.push_back(l);
-  // header + per system (t, bootstrap, 3 shares) x 2 + 2 ratio rows + the
-  // disagreement warning
-  ASSERT_EQ(lines.size(), 1u + 2 * 5 + 2 + 1);
+  // header + per system (t, bootstrap, 3 shares) x 2 + 2 ratio rows + 9
+  // ratio_plan rows (3 levels, 6 figures) + the disagreement warning
+  ASSERT_EQ(lines.size(), 1u + 2 * 5 + 2 + 9 + 1);
   EXPECT_EQ(lines[0], "benchmark,system,baseline,statistic,method,estimate,lower,upper,decision");
   EXPECT_EQ(lines[1].substr(0, 16), ",old,,mean,t,10.");
   EXPECT_EQ(lines[11].substr(0, 29), ",new,old,ratio,fieller,0.6190");
   EXPECT_NE(lines[11].find(",inconclusive"), std::string::npos);
   ASSERT_EQ(r.benchmarks[0].warnings.size(), 1u);
-  EXPECT_EQ(lines[13], ",,,warning," + csvField(r.benchmarks[0].warnings[0]) + ",,,,");
+  EXPECT_EQ(lines[13].substr(0, 28), ",new,old,ratio_plan,build,10");
+  EXPECT_EQ(lines[22], ",,,warning," + csvField(r.benchmarks[0].warnings[0]) + ",,,,");
   const std::string u = formatReport(unboundedReport(), Format::Csv);
   EXPECT_NE(u.find("ratio,fieller,0.588235"), std::string::npos) << u; // 2 / 3.4
   EXPECT_NE(u.find(",,,inconclusive"), std::string::npos);             // no limits
@@ -777,4 +778,93 @@ TEST(FormatCsvAndMarkdown, SuiteTouatiAndEmpiricalRows) {
                    " | "),
             std::string::npos)
       << m;
+}
+
+// The ratio plan next to the ratio (issue 8), in every format. Table V with
+// costs {100, 10} and a +-20% target: 4 executions x 8 iterations per build,
+// 10 builds per system; a build of each system costs 2 x (100 + 4 x 10 + 32)
+// = 344 measurements, 10 pairs 3440, at the pair's mean measurement (10.5 +
+// 6.5) / 2 = 8.5: 29240 s = 8.1 h.
+TEST(FormatRatioPlan, EveryFormatShowsIt) {
+  ReportOptions o;
+  o.costs = {100, 10};
+  o.targetHalfWidth = 0.2;
+  Report r = table5Report(o);
+  const RatioPlanAdvice &p = r.benchmarks[0].ratios[0].ratioPlan;
+  ASSERT_TRUE(p.ok) << p.error;
+  EXPECT_TRUE(p.reachable);
+  ASSERT_EQ(p.counts.size(), 3u);
+  EXPECT_EQ(p.counts[0], 10u);
+  EXPECT_EQ(p.counts[1], 4u);
+  EXPECT_EQ(p.counts[2], 8u);
+  EXPECT_DOUBLE_EQ(p.costPerPair, 344);
+  EXPECT_DOUBLE_EQ(p.totalCost, 3440);
+  EXPECT_DOUBLE_EQ(p.totalTime, 29240);
+  EXPECT_FALSE(p.upperBound);
+  const std::string t = formatReport(r, Format::Text);
+  EXPECT_NE(t.find("    to reach +-20.0% on the ratio: 10 builds per system x 4 executions x 8 "
+                   "iterations (predicted +-19.35%), about 8.1 h at the measured costs\n"),
+            std::string::npos)
+      << t;
+  const std::string m = formatReport(r, Format::Markdown);
+  EXPECT_NE(m.find("- new vs old: to reach +-20.0% on the ratio: 10 builds per system"),
+            std::string::npos)
+      << m;
+  Json j = parseJson(formatReport(r, Format::Json));
+  const Json &jp = j["benchmarks"][0]["ratio"]["plan"];
+  EXPECT_TRUE(jp["ok"].b);
+  EXPECT_TRUE(jp["reachable"].b);
+  EXPECT_EQ(jp["counts"][0]["name"].str, "build");
+  EXPECT_EQ(jp["counts"][0]["n"].num, 10);
+  EXPECT_EQ(jp["total_cost"].num, 3440);
+  EXPECT_EQ(jp["total_time"].num, 29240);
+  EXPECT_EQ(jp["rho"].num, 0);
+  EXPECT_FALSE(jp["upper_bound_used"].b);
+  const std::string c = formatReport(r, Format::Csv);
+  EXPECT_NE(c.find(",new,old,ratio_plan,build,10,,,\n"), std::string::npos) << c;
+  EXPECT_NE(c.find(",new,old,ratio_plan,total_cost,3440,,,\n"), std::string::npos) << c;
+}
+
+// A system whose builds do not differ (T^2 of the build level <= 0): the
+// per-system advice and the ratio plan use the upper confidence bound of the
+// build variance and say so with the number, instead of "not available".
+// System a: build means 2, 2, 2.2; S^2 = 0.0133333, executions' S^2 = 1.16,
+// T^2 = 0.0133333 - 1.16/2 = -0.567; the bound 0.259943 (planner_test.cpp),
+// an SD of sqrt(0.259943) / 2.066667 = 24.67% of the mean.
+TEST(FormatPlanAdvice, TopLevelWithoutVarianceGetsANumber) {
+  auto csv = parseCsv("system,build,execution,value\n"
+                      "a,1,1,1\na,1,2,3\na,2,1,2.5\na,2,2,1.5\na,3,1,2.9\na,3,2,1.5\n"
+                      "b,1,1,5\nb,1,2,6\nb,2,1,7\nb,2,2,8\nb,3,1,4\nb,3,2,4.5\n");
+  ASSERT_FALSE(csv.error);
+  ReportOptions o;
+  o.costs = {10};
+  o.targetHalfWidth = 0.5;
+  auto r = buildReport(*csv.table, o);
+  ASSERT_TRUE(r.ok()) << r.error();
+  const SystemReport &a = r->benchmarks[0].systems[0];
+  ASSERT_EQ(a.name, "a");
+  EXPECT_TRUE(a.topLevelWithoutVariation);
+  EXPECT_TRUE(a.plan.ok) << a.plan.error;
+  EXPECT_TRUE(a.plan.topUpperBound);
+  const std::string t = formatReport(*r, Format::Text);
+  EXPECT_EQ(t.find("not available"), std::string::npos) << t;
+  EXPECT_NE(t.find("the build level shows no variance (T^2 = -0.567 <= 0 from 3 builds): planned "
+                   "with the 95% upper confidence bound of its variance, a build-to-build SD of "
+                   "24.67% of the mean"),
+            std::string::npos)
+      << t;
+  const RatioPlanAdvice &p = r->benchmarks[0].ratios[0].ratioPlan;
+  ASSERT_TRUE(p.ok) << p.error;
+  EXPECT_TRUE(p.upperBound);
+  ASSERT_EQ(p.notes.size(), 1u);
+  EXPECT_NE(t.find("; baseline: the build level shows no variance (T^2 = -0.567"),
+            std::string::npos)
+      << t;
+  Json j = parseJson(formatReport(*r, Format::Json));
+  EXPECT_TRUE(j["benchmarks"][0]["systems"][0]["plan"]["top_upper_bound"].b);
+  EXPECT_TRUE(j["benchmarks"][0]["ratio"]["plan"]["upper_bound_used"].b);
+  const std::string c = formatReport(*r, Format::Csv);
+  EXPECT_NE(c.find(",b,a,warning,\"ratio plan: baseline: the build level shows no variance"),
+            std::string::npos)
+      << c;
 }

@@ -10,6 +10,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <memory>
 
 using namespace alea::runner;
 
@@ -68,6 +70,11 @@ command = ["true"]
   CampaignConfig pc = pilotConfig(*c);
   EXPECT_FALSE(pc.anyAuto());
   EXPECT_FALSE(pc.warmup.automatic);
+  // An adaptive campaign's pilot is not adaptive itself.
+  CampaignConfig adaptive = *c;
+  adaptive.adaptive.enabled = true;
+  adaptive.adaptive.halfWidth = 0.02;
+  EXPECT_FALSE(pilotConfig(adaptive).adaptive.enabled);
 }
 
 namespace {
@@ -234,22 +241,30 @@ TEST(AutoLevels, TimeBudgetBeyondTheBuildCapSaysSo) {
 TEST(AutoLevels, HalfWidthBeyondTheBuildCapSaysWhatTheCapPredicts) {
   const Planned p = planOf("target_half_width = 0.05", "target_half_width = 0.0001");
   EXPECT_EQ(p.builds, 100);
-  const std::string key = "builds: 100, alea's cap, short of a relative half-width of +-0.01% at "
-                          "95% confidence (more than 100 builds needed); 100 builds predict +-";
+  // Two systems: the target is the ratio's (docs/campaign.md).
+  const std::string key = "builds: 100, alea's cap, short of a relative half-width of +-0.01% on "
+                          "the ratio at 95% confidence (more than 100 builds needed); 100 builds "
+                          "predict +-";
   ASSERT_NE(p.text.find(key), std::string::npos) << p.text;
   const double predicted = numberAfter(p.text, key);
   EXPECT_GT(predicted, 0.01) << p.text;
-  // The build effects spread over 20% (respond()): the mean of 100 builds is
-  // known to well under 5%, but not to 0.01%.
+  // The build effects spread over 20% (respond()): the ratio of the means of
+  // 100 builds is known to well under 5%, but not to 0.01%.
   EXPECT_LT(predicted, 5) << p.text;
-  EXPECT_NE(p.text.find("base/b: more than 100 builds needed for +-0.01%; 100 predict +-"),
+  EXPECT_NE(p.text.find("cand/b vs base: more than 100 builds needed for +-0.01% on the ratio; "
+                        "100 predict +-"),
             std::string::npos)
       << p.text;
   // A target within reach keeps the plain sentence.
   const Planned reachable = planOf("target_half_width = 0.05", "target_half_width = 0.05");
   EXPECT_LT(reachable.builds, 100);
   EXPECT_NE(reachable.text.find("builds: " + std::to_string(reachable.builds) +
-                                " for a relative half-width of +-5% at 95% confidence"),
+                                " for a relative half-width of +-5% on the ratio at 95% "
+                                "confidence"),
+            std::string::npos)
+      << reachable.text;
+  EXPECT_NE(reachable.text.find("cand/b vs base: " + std::to_string(reachable.builds) +
+                                " builds predict +-"),
             std::string::npos)
       << reachable.text;
 }
@@ -298,4 +313,45 @@ TEST(AutoLevels, ExecutionAndIterationCapsAreSaid) {
   const std::string iterKey = "iterations: 10000, alea's cap; the planner asked for ";
   ASSERT_NE(i.text.find(iterKey), std::string::npos) << i.text;
   EXPECT_GT(numberAfter(i.text, iterKey), 10000) << i.text;
+}
+
+// A pilot whose builds do not differ (each build's three executions take
+// the same three effects, so every build mean is the same up to 0.1%
+// iteration noise): the build level shows T^2 <= 0. The planner no longer
+// keeps the pilot counts: it plans with the upper confidence bound of the
+// build variance and says so, with the number.
+TEST(AutoLevels, BuildLevelWithoutVarianceIsPlannedWithTheUpperBound) {
+  auto seen = std::make_shared<std::map<std::string, int>>();
+  FakeExecutor::Respond sameBuilds = [seen](const ExecutionRequest &r) {
+    ExecutionResult res;
+    if (r.argv[0] == "fake-build") {
+      std::ofstream(r.workdir + "/prog") << envValue(r.env, "ALEA_SEED");
+      res.output.wallSeconds = 0.5;
+      return res;
+    }
+    std::ifstream in(r.argv[0]);
+    std::string seed;
+    in >> seed;
+    const double effects[] = {1.0, 1.02, 0.98};
+    const double effect = effects[(*seen)[seed]++ % 3];
+    alea::Rng run(alea::hashName(seed) ^ static_cast<std::uint64_t>(r.envPadBytes));
+    int n = std::stoi(envValue(r.env, "ALEA_ITERATIONS"));
+    double total = 0;
+    for (int i = 0; i < n; ++i) {
+      double v = effect * (1.0 + 0.001 * run.uniform()) * 0.01;
+      total += v;
+      res.output.stdoutText += "v=" + std::to_string(v) + "\n";
+    }
+    res.output.wallSeconds = total + 0.002;
+    return res;
+  };
+  const Planned p = planOf("iterations = 4", "iterations = 4", sameBuilds);
+  EXPECT_EQ(p.text.find("keeping the pilot counts"), std::string::npos) << p.text;
+  EXPECT_NE(p.text.find("the build level shows no variance (T^2 = "), std::string::npos) << p.text;
+  EXPECT_NE(
+      p.text.find("% upper confidence bound of its variance instead, a build-to-build SD of "),
+      std::string::npos)
+      << p.text;
+  EXPECT_GE(p.builds, 2);
+  EXPECT_GE(p.executions, 1);
 }

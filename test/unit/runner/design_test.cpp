@@ -5,6 +5,7 @@
 // interval is narrow enough or the budget ends.
 #include "alea/runner/campaign.hpp"
 #include "alea/runner/quiet.hpp"
+#include "alea/runner/report.hpp"
 #include "alea/runner/scheduler.hpp"
 #include "alea/runner/validate.hpp"
 
@@ -68,6 +69,25 @@ TEST(Design, InterleavedBlocksHoldBuildIOfEverySystemContiguously) {
   EXPECT_FALSE(nested);
   EXPECT_EQ(plan, makeSchedule(pairedShape(Design::Interleaved), 42));
   EXPECT_NE(plan, makeSchedule(pairedShape(Design::Interleaved), 43));
+}
+
+TEST(Design, EverySystemFollowsEveryOtherEquallyOftenInInterleavedPlans) {
+  // Two systems: in a plan of mirrored block pairs, base follows cand exactly
+  // as often as base follows base (and the same for cand), up to the one
+  // execution at the start: a carry-over from the previous execution cannot
+  // fall on one system more than on the other.
+  ScheduleShape s{{1, 2}, {10, 20}, 6, 5};
+  s.design = Design::Interleaved;
+  for (std::uint64_t seed : {1, 2, 3, 42}) {
+    auto plan = makeSchedule(s, seed);
+    std::map<std::pair<std::int64_t, std::int64_t>, int> follows; // (previous, current)
+    for (std::size_t i = 1; i < plan.size(); ++i)
+      ++follows[{plan[i - 1].systemId, plan[i].systemId}];
+    for (std::int64_t current : {1, 2}) {
+      int afterOne = follows[{1, current}], afterTwo = follows[{2, current}];
+      EXPECT_LE(std::abs(afterOne - afterTwo), 1) << "seed " << seed << " system " << current;
+    }
+  }
 }
 
 TEST(Design, UnpairedPlansHaveNoBlocks) {
@@ -389,12 +409,40 @@ TEST(Design, AnAdaptiveCampaignStopsWhenItsTimeBudgetIsSpent) {
   EXPECT_NE(s.meta("adaptive_log")->find("stop"), std::string::npos);
 }
 
-TEST(Design, AnAdaptiveCampaignThatReachesItsTargetAddsNothing) {
+TEST(Design, AnAdaptiveCampaignStopsOnTheTargetOnlyFromFiveBuilds) {
+  // A target every interval meets: the rule still grows 3 builds to KJ13's
+  // minimum of 5, then stops; running it again adds nothing.
   Campaign c("[campaign]\nseed = 3\n[adaptive]\nhalf_width = 0.9\n");
   PairedFake ex;
   auto out = c.run(ex);
   ASSERT_TRUE(out.ok()) << out.error();
   Store s = c.store();
-  EXPECT_EQ(*s.meta("levels.builds"), "3");
-  EXPECT_EQ(scalar(s, "SELECT count(*) FROM plan"), 12);
+  EXPECT_EQ(*s.meta("levels.builds"), "5");
+  EXPECT_EQ(scalar(s, "SELECT count(*) FROM plan"), 20);
+  EXPECT_NE(s.meta("adaptive_log")->find("5 builds"), std::string::npos);
+  // The report's plans aim at the adaptive target.
+  EXPECT_EQ(std::stod(*s.meta("target_half_width")), 0.9);
+  PairedFake again;
+  ASSERT_TRUE(c.run(again).ok());
+  EXPECT_EQ(again.calls, 0);
+}
+
+TEST(Design, ExecutionsTheQuietGateLetRunWhileBusyAreMarked) {
+  // load = 0 can never be undercut and wait = 0 gives up after the first
+  // window: every execution runs "while busy", whatever the machine does.
+  Campaign c("[campaign]\nseed = 3\nquiet = { load = 0, wait = 0 }\n");
+  PairedFake ex;
+  auto out = c.run(ex);
+  ASSERT_TRUE(out.ok()) << out.error();
+  Store s = c.store();
+  EXPECT_EQ(scalar(s, "SELECT count(*) FROM execution WHERE ran_busy = 1 AND quiet_wait >= 0"),
+            12);
+  auto data = loadCampaignData(s);
+  ASSERT_TRUE(data.ok()) << data.error();
+  CampaignReport report = buildCampaignReport(*data);
+  EXPECT_EQ(report.ranBusy, 12u);
+  bool warned = false;
+  for (const auto &w : report.warnings)
+    warned = warned || w.find("12 executions ran while the machine was busy") != std::string::npos;
+  EXPECT_TRUE(warned);
 }

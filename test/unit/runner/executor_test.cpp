@@ -10,6 +10,7 @@
 #include <csignal>
 #include <fstream>
 #include <string>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -318,4 +319,43 @@ TEST(LocalExecutor, AnOrdinaryProgramLeavesNothing) {
   auto r = ex.run(req);
   EXPECT_EQ(r.output.stdoutText, "done\n");
   EXPECT_TRUE(r.leftovers.empty());
+}
+
+TEST(LocalExecutor, ADuetRunsItsRequestsAtTheSameTime) {
+  // A rendezvous: each side writes to its own FIFO, then reads the other's.
+  // Run one after the other, the first would block on a FIFO nobody opens
+  // and time out; run together, both finish.
+  test::TempDir dir;
+  std::string a = dir.file("a"), b = dir.file("b");
+  ASSERT_EQ(::mkfifo(a.c_str(), 0600), 0);
+  ASSERT_EQ(::mkfifo(b.c_str(), 0600), 0);
+  std::vector<ExecutionRequest> duet{shell("echo A > " + a + "; cat " + b),
+                                     shell("cat " + a + "; echo B > " + b)};
+  for (auto &r : duet) {
+    r.timeoutSeconds = 120; // a safety net: a sequential run would hang here
+    r.watchLeftovers = true;
+  }
+  duet[0].cpus = {0};
+  LocalExecutor ex;
+  auto results = ex.runTogether(duet);
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_FALSE(results[0].output.timedOut);
+  EXPECT_FALSE(results[1].output.timedOut);
+  EXPECT_EQ(results[0].output.stdoutText, "B\n");
+  EXPECT_EQ(results[1].output.stdoutText, "A\n");
+  // Neither took the other for a process left running.
+  EXPECT_TRUE(results[0].leftovers.empty());
+  EXPECT_TRUE(results[1].leftovers.empty());
+  EXPECT_GT(results[0].startedAt, 1.6e9);
+  EXPECT_LE(results[0].steadyStart, results[0].steadyEnd);
+}
+
+TEST(LocalExecutor, ReportsContextSwitchesAndMigrationsOfTheChild) {
+  LocalExecutor ex;
+  auto r = ex.run(shell("sleep 0.01"));
+  EXPECT_GT(r.voluntarySwitches + r.involuntarySwitches, 0); // it slept at least once
+  if (::access("/proc/self/sched", R_OK) == 0) {
+    ASSERT_TRUE(r.migrations.has_value());
+    EXPECT_GE(*r.migrations, 0);
+  }
 }

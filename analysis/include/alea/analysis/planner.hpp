@@ -34,11 +34,45 @@ enum class CostMerge {
   PaperWarmupOnly,
 };
 
+// The T^2 <= 0 fallback (issue 8; docs/statistics.md §6). The variance
+// component of a top level for planning: when the pilot's T_top^2 = S_top^2 -
+// lower is > 0 it is used as is; otherwise (no evidence of variation at the
+// top level) the one-sided (1 - alpha) upper confidence bound of E[S_top^2] =
+// sigma_top^2 + lower, U = S_top^2 (n - 1) / chi2_{alpha, n-1} (lower alpha
+// quantile; exact for normal top-level means). Since lower >= 0,
+// sigma_top^2 <= E[S_top^2] <= U with confidence >= 1 - alpha: U bounds the
+// component itself, too high by at most `lower`. The planner uses U - lower
+// when it is positive (a bound of sigma_top^2 itself, approximate since
+// `lower` is estimated), else U: when S_top^2 lies far under `lower` (likely
+// with 2 or 3 builds) U - lower is <= 0 and a floor would make eq. 14 ask for
+// unboundedly many lower-level units. Floor (S_top^2 = 0, e.g. identical
+// builds): 1e-6 x totalVariance.
+struct TopComponent {
+  double t2 = 0;            // the value to plan with (> 0 unless everything is 0)
+  bool upperBound = false;  // the fallback was used
+  double pilotT2 = 0;       // S_top^2 - lower as measured
+  double s2Top = 0;         // S_top^2 of the pilot
+  double lower = 0;         // the lower levels' contribution to E[S_top^2]
+  double upperExpected = 0; // S_top^2 (n-1) / chi2_{alpha,n-1} (fallback only)
+  double floor = 0;         // 1e-6 x totalVariance
+  double confidence = 0.95; // one-sided level of the bound
+};
+
+// s2Top: sample variance of the nTop top-level means; lower: the lower-level
+// contribution to it (S^2 of the level below / its count, so that
+// T_top^2 = s2Top - lower); totalVariance: the sum of the positive components
+// of one measurement (for the floor). Needs nTop >= 2 and confidence in (0,1).
+TopComponent topComponentForPlanning(double s2Top, std::size_t nTop, double lower,
+                                     double totalVariance, double confidence);
+
 struct PlanOptions {
   std::vector<double> overheads; // size depth - 1, highest first, each >= 0
   VarianceOptions variance{};    // level-removal policy
   CostMerge costMerge = CostMerge::Additive;
   double confidence = 0.95;
+  // When the top level keeps T^2 <= 0, plan with topComponentForPlanning's
+  // upper bound (at `confidence`) instead of failing (Plan::top says so).
+  bool topUpperBound = false;
 };
 
 struct PlannedLevel {
@@ -65,13 +99,17 @@ struct Plan {
   double unitVariance = 0;
   double grandMean = 0;
   double confidence = 0.95; // for predictedHalfWidth and topCountForHalfWidth
+  // The top level's component as planned with (reduced design): the pilot's
+  // T^2, or with PlanOptions::topUpperBound the fallback's bound.
+  TopComponent top;
 };
 
 // Optimal lower-level counts from pilot data (ceil of eq. 14 on the unrounded
 // T^2 after level removal; clamp >= 1). Fails when the overheads are the wrong
 // size or negative, when a needed T^2 or overhead makes eq. 14 undefined (e.g.
-// the top level keeps T^2 <= 0: "no evidence of variation at the top level"),
-// or when the pilot has fewer than 2 top-level units.
+// the top level keeps T^2 <= 0 without PlanOptions::topUpperBound: "no
+// evidence of variation at the top level"), or when the pilot has fewer than 2
+// top-level units.
 Expected<Plan> planExperiment(const Hierarchy &pilot, const PlanOptions &options);
 
 // Eq. 14 on given components (highest first, already reduced: all T^2 > 0 for

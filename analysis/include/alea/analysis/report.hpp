@@ -73,9 +73,13 @@ struct ReportOptions {
   // highest first, in units of one lowest-level measurement (planner.hpp).
   // Empty = 1 for every level (a new unit costs as much as one measurement).
   std::vector<double> costs;
-  // Target relative half-width (0.01 = +-1% of the mean) for the planner's
-  // "top-level units needed" advice.
+  // Target relative half-width (0.01 = +-1%) for the planner's advice: of
+  // each system's mean ("top-level units needed") and of each ratio
+  // (RatioReport::ratioPlan).
   double targetHalfWidth = 0.01;
+  // The ratio planner keeps the data's counts below the top level and plans
+  // only the top level (an adaptive campaign adds builds of the same shape).
+  bool ratioPlanKeepsLowerCounts = false;
   // Extra methods computed on the top-level means: Touati's Speedup-Test;
   // diagnostics (outliers, layout modes, warm-up trends); for suites, the
   // Li-Chen-Peng randomization test.
@@ -116,6 +120,33 @@ struct PlanAdvice {
   double predictedHalfWidth = 0;             // relative, with counts[0] top units
   double costPerTopUnit = 0;                 // in measurements
   bool defaultCosts = true;
+  // The top level showed T^2 <= 0: planned with the upper confidence bound of
+  // its variance (planner.hpp topComponentForPlanning); topNote says so with
+  // the number.
+  bool topUpperBound = false;
+  std::string topNote;
+};
+
+// The ratio planner's advice for one candidate vs the baseline
+// (ratio_planner.hpp): the counts that reach ReportOptions::targetHalfWidth
+// on the RATIO (relative), with the same lower counts for both systems.
+struct RatioPlanAdvice {
+  bool ok = false;
+  std::string error;                   // why no plan (when !ok)
+  std::vector<std::string> levelNames; // highest first
+  std::vector<std::size_t> counts;     // counts[0] = top-level units per system
+  std::vector<bool> removed;           // levels the plan drops (count 1)
+  bool reachable = false;              // counts[0] <= the cap (1000)
+  double targetHalfWidth = 0;          // relative to the ratio
+  double predictedHalfWidth = 0;       // relative, Fieller, with counts[0]
+  double rho = 0;                      // correlation of paired top-level means used
+  double costPerPair = 0;              // one top-level unit of each system, in measurements
+  double totalCost = 0;                // counts[0] x costPerPair, in measurements
+  double measurementValue = 0;         // mean measurement of the pair (data unit)
+  double totalTime = 0;                // totalCost x measurementValue (data unit)
+  bool defaultCosts = true;
+  bool upperBound = false;        // the T^2 <= 0 fallback was used
+  std::vector<std::string> notes; // one sentence per fallback, with the number
 };
 
 // Diagnostics of one system (diagnostics.hpp): reported, nothing is dropped.
@@ -188,6 +219,8 @@ struct RatioReport {
   std::string pairingNote;
   std::size_t pairs = 0;
   double pairCorrelation = 0;
+  // What reaches ReportOptions::targetHalfWidth on this ratio.
+  RatioPlanAdvice ratioPlan;
 };
 
 struct BenchmarkReport {

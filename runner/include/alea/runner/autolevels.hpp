@@ -2,16 +2,20 @@
 // run first (in `<campaign dir>/pilot/`, a campaign store of its own), then
 // the counts of the main campaign are derived from its data:
 //  - lower levels (executions, iterations): the statistics engine's planner
-//    (Kalibera & Jones TR 2012 eq. 14 via analysis::planExperiment) from the
-//    measured costs: build time and per-execution overhead in units of one
-//    measurement;
-//  - the top level (builds): the smallest count whose predicted half-width
-//    t_{1-a/2,n-1} * sqrt(var(Ybar)) (TR 2012 eq. 10) is at most the target
-//    relative half-width times the mean, or what the time budget affords;
+//    (Kalibera & Jones TR 2012 eq. 14) from the measured costs: build time and
+//    per-execution overhead in units of one measurement; with two or more
+//    systems for the RATIO of each candidate to the baseline
+//    (analysis::planRatio), with one system for its mean
+//    (analysis::planExperiment); a build level without variance in the pilot
+//    (T^2 <= 0) is planned with the upper confidence bound of its variance;
+//  - the top level (builds): the smallest count whose predicted relative
+//    half-width is at most the target: the ratio's Fieller interval with two
+//    or more systems, t_{1-a/2,n-1} * sqrt(var(Ybar)) / mean (TR 2012 eq. 10)
+//    with one; or what the time budget affords;
 //  - warm-up: the smallest number of leading iterations whose removal leaves
 //    at most 10% of the pilot executions with a significant Mann-Kendall trend
 //    (analysis::kendallTrend, p < 0.05).
-// The largest count over all (system, benchmark) pairs is taken.
+// The largest count over all (candidate, benchmark) pairs is taken.
 #pragma once
 
 #include "alea/runner/campaign.hpp"

@@ -17,6 +17,7 @@
 #pragma once
 
 #include "alea/analysis/format.hpp"
+#include "alea/analysis/noise.hpp"
 #include "alea/analysis/report.hpp"
 #include "alea/runner/error.hpp"
 #include "alea/runner/store.hpp"
@@ -92,6 +93,7 @@ struct CampaignData {
   // the adaptive campaign's decisions, and every execution's conditions.
   std::string design = "unpaired";
   std::string adaptiveLog;
+  double targetHalfWidth = 0.01; // the campaign's (levels or adaptive), for the plans
   std::vector<ExecutionConditions> executions;
 };
 
@@ -104,6 +106,10 @@ struct CampaignReportOptions {
   std::size_t bootstrapReplicates = 2000;
   unsigned threads = 0; // 0 = all cores; results do not depend on it
   std::optional<std::uint64_t> seed; // bootstrap seed; default: the campaign's
+  // The ratio planner's target (relative half-width), and whether it keeps
+  // the campaign's executions and iterations (an adaptive campaign's batches).
+  std::optional<double> targetHalfWidth;
+  bool planKeepsLowerCounts = false;
 };
 
 // A group of failed executions with the same system, benchmark and cause.
@@ -131,6 +137,18 @@ struct CampaignReport {
     double spread() const { return best > 0 ? worst / best - 1 : 0; }
   };
   std::vector<Sensitivity> sensitivity;
+  // How the plan ordered and paired the executions, in one sentence.
+  std::string design = "unpaired", designNote;
+  // The noise diagnosis of each benchmark (analysis/noise.hpp): where the
+  // execution-level variance came from and what would shrink it.
+  struct Noise {
+    std::string benchmark;
+    std::optional<analysis::NoiseDiagnosis> diagnosis;
+    std::string error; // why there is none (too few executions, an old store)
+  };
+  std::vector<Noise> noise;
+  std::size_t ranBusy = 0;              // executions the quiet gate let run while busy
+  std::vector<std::string> adaptiveLog; // an adaptive campaign's decisions
   // Campaign warnings (also appended to analysis->warnings).
   std::vector<std::string> warnings;
   // The engine's report; absent when no benchmark has data enough to analyse.

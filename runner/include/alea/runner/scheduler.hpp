@@ -32,7 +32,9 @@ struct ScheduleShape {
 // Every (system, benchmark, build, execution) of builds firstBuild..builds-1
 // once, shuffled with alea::shuffle seeded by scheduleSeed(campaignSeed) (and
 // the batch's first build when > 0): unpaired, one shuffle of all entries;
-// paired, the blocks are shuffled, then the systems within each block.
+// paired, the blocks are shuffled, and the systems within them take a random
+// order in every even block and its mirror image in the next (carry-over
+// balance: every system follows every other equally often).
 // Positions start at firstPosition, block numbers at firstBlock (-1 when
 // unpaired).
 std::vector<PlanEntry> makeSchedule(const ScheduleShape &shape, std::uint64_t campaignSeed,

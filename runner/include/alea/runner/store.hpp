@@ -175,6 +175,7 @@ struct ExecutionConditions {
   double startedAt = 0; // epoch seconds
   std::int64_t envPadding = 0;
   std::optional<double> otherLoad, cpuMhz;
+  std::optional<double> overlap; // duet: share of its time its partner ran too
   std::optional<std::int64_t> migrations, involuntarySwitches;
   std::string cpus; // "" = any CPU
   bool aslrOff = false, ranBusy = false;
