@@ -222,7 +222,7 @@ FIELDS = [
     "decision", "decision_basis", "ci_lo", "ci_hi", "rel_half_width",
     "paired", "pairs", "correlation",
     "up_estimate", "up_ci_lo", "up_ci_hi", "up_decision", "up_rel_half_width",
-    "report_estimate", "report_decision", "report_paired", "cpu_ratio", "overlap",
+    "report_estimate", "report_decision", "report_paired", "source", "cpu_ratio", "overlap",
     "executions", "failed_executions", "exec_seconds", "wall_seconds", "loadavg", "picks",
 ]
 
@@ -272,7 +272,14 @@ def cmd_row(report, analysis, unpaired, export, *kv):
     row = {k: meta.get(k, "") for k in FIELDS}
     row["executions"] = camp.get("executions")
     row["failed_executions"] = camp.get("failed_executions")
+    # The figures: the campaign report's own ratio once `alea report` pairs the
+    # paired designs itself (its ratio then has a `pairing`), else `alea
+    # analyze` (--paired for the paired designs).
+    rr = _ratio(d.get("report"))
     ratio = _ratio(json.load(open(analysis)))
+    row["source"] = "analyze"
+    if rr is not None and "pairing" in rr:
+        ratio, row["source"] = rr, "report"
     if ratio is not None:
         fi = ratio.get("fieller") or {}
         row["estimate"] = ratio.get("estimate")
@@ -297,7 +304,6 @@ def cmd_row(report, analysis, unpaired, export, *kv):
         row["up_decision"] = up.get("decision")
         if row["up_ci_lo"] is not None and row["up_estimate"]:
             row["up_rel_half_width"] = (row["up_ci_hi"] - row["up_ci_lo"]) / 2 / row["up_estimate"]
-    rr = _ratio(d.get("report"))
     if rr is not None:
         row["report_estimate"] = rr.get("estimate")
         row["report_decision"] = rr.get("decision")
@@ -414,7 +420,7 @@ def cmd_summary(results, calibration, conf="0.95"):
     print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
     for l in lines:
         print("| " + " | ".join(c.ljust(w) for c, w in zip(l, widths)) + " |")
-    print(f"false alarms: A/A campaigns whose {int(conf*100)}% CI (the report's decision basis: Fieller when "
+    print(f"false alarms: A/A campaigns whose {int(conf*100)}% CI (the decision basis: Fieller when "
           "bounded, else the bootstrap) excludes 1.0; [..] = Clopper-Pearson 95% intervals")
     for t in table:
         print(f"  {t['design']}: the bootstrap CI alone excludes 1.0 in {t['fa_boot']}/{t['n_aa']} A/A campaigns, "
@@ -443,9 +449,11 @@ def cmd_summary(results, calibration, conf="0.95"):
         corr = [f(r, "correlation") for r in aa + sl if f(r, "correlation") is not None]
         ctext = f"; median correlation of the build means {statistics.median(corr):+.2f}" if corr else ""
         rep = sum(1 for r in aa + sl if r["report_paired"] == "True")
+        src = sum(1 for r in aa + sl if r.get("source") == "report")
         print(f"  {d}: false alarms {fa}/{len(aa)}, coverage {cov}/{len(sl)}, power {pw}/{len(sl)}, "
               f"median half-width +-{_pct(med)}; {paired}/{len(aa) + len(sl)} analyses paired{ctext}; "
-              f"`alea report` paired {rep}")
+              f"`alea report` paired {rep}; figures from `alea report` in {src}, from `alea analyze` in "
+              f"{len(aa) + len(sl) - src}")
     print("exec time = sum of the measured execution times (CPU-seconds the benchmark occupied: one CPU per "
           "execution, so duet's two simultaneous executions count twice); wall time = sum of the campaigns' "
           "elapsed times (alea run + report)")
