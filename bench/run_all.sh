@@ -3,6 +3,8 @@
 # side by side in one run and prints ratios; none is a test) and keeps each
 # output in <build>/bench-results/<name>.txt. Takes 20-40 minutes on 2 cores;
 # run it on an otherwise idle machine for figures worth quoting.
+# ALEA_BENCH_VALIDITY=1 adds the validity benchmark of the campaign designs
+# (bench/validity/run.sh: about 30 more minutes, it loads the machine itself).
 # Usage: bench/run_all.sh [build-dir]
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,3 +28,6 @@ run runtime_overhead "$here/build/runtime_overhead.sh" "$build" 1 2 3
 run runner "$here/runner/run.sh" "$build"
 run bootstrap "$here/bootstrap/run.sh" "$build"
 run methods "$here/methods/run.sh" "$build"
+if [[ ${ALEA_BENCH_VALIDITY:-0} == 1 ]]; then
+  run validity "$here/validity/run.sh" "$build"
+fi
