@@ -5,6 +5,8 @@
 // request, CPU pinning, a timeout that kills the process group.
 #include "alea/runner/executor.hpp"
 
+#include "alea/runner/machine.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -521,6 +523,40 @@ std::vector<ExecutionResult> Executor::runTogether(const std::vector<ExecutionRe
   for (const auto &r : requests)
     results.push_back(run(r));
   return results;
+}
+
+BlockResult Executor::runBlock(const std::vector<ExecutionRequest> &requests,
+                               const BlockOptions &options) {
+  BlockResult block;
+  if (requests.empty())
+    return block;
+  const std::atomic<bool> *cancel = requests.front().cancel;
+  if (options.quiet.enabled) {
+    block.gate = waitForQuiet(options.quiet, cancel);
+    if (block.gate->cancelled) {
+      block.cancelled = true;
+      return block;
+    }
+  }
+  CpuTimes before = readCpuTimes();
+  if (options.together && requests.size() > 1) {
+    block.results = runTogether(requests);
+  } else {
+    for (const auto &r : requests)
+      block.results.push_back(run(r));
+  }
+  CpuTimes after = readCpuTimes();
+  double ownCpu = 0;
+  for (const auto &r : block.results) {
+    block.cancelled = block.cancelled || r.cancelled;
+    ownCpu += r.output.userSeconds + r.output.sysSeconds;
+  }
+  std::optional<double> load = otherLoad(before, after, ownCpu);
+  for (std::size_t i = 0; i < block.results.size(); ++i) {
+    block.results[i].otherLoad = load;
+    block.results[i].cpuMhz = cpuMhz(requests[i].cpus);
+  }
+  return block;
 }
 
 std::vector<ExecutionResult>

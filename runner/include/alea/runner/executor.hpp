@@ -9,7 +9,9 @@
 // cluster scheduler are further implementations of the same interface.
 #pragma once
 
+#include "alea/runner/config.hpp"
 #include "alea/runner/measure.hpp"
+#include "alea/runner/quiet.hpp"
 
 #include <atomic>
 #include <cstddef>
@@ -67,6 +69,28 @@ struct ExecutionResult {
   // before it is reaped; none when the kernel does not show it).
   std::int64_t voluntarySwitches = 0, involuntarySwitches = 0;
   std::optional<std::int64_t> migrations;
+  // Measured around the block it ran in, on the machine it ran on
+  // (Executor::runBlock): the load of other processes (CPUs' worth) and the
+  // frequency of its first CPU.
+  std::optional<double> otherLoad, cpuMhz;
+  // The executor lost the execution (a remote session or job that died): not
+  // a measurement and not a failure of the program; `lostReason` says why.
+  // The campaign runs it again.
+  bool lost = false;
+  std::string lostReason;
+};
+
+// How a block of executions runs: one after the other, or together (a duet),
+// behind the quiet gate when it is enabled.
+struct BlockOptions {
+  bool together = false;
+  QuietGate quiet;
+};
+
+struct BlockResult {
+  std::vector<ExecutionResult> results; // in request order
+  std::optional<QuietOutcome> gate;     // when the gate was asked
+  bool cancelled = false;               // the gate or an execution was interrupted
 };
 
 class Executor {
@@ -77,6 +101,12 @@ public:
   // results in request order. This default runs them one after the other
   // (fakes); LocalExecutor starts them together.
   virtual std::vector<ExecutionResult> runTogether(const std::vector<ExecutionRequest> &requests);
+  // A block: the quiet gate (when enabled), then the requests, one after the
+  // other or together, each result with the conditions measured around the
+  // block (otherLoad, cpuMhz) on this machine. A remote executor sends the
+  // whole block to its target, where this same function runs.
+  virtual BlockResult runBlock(const std::vector<ExecutionRequest> &requests,
+                               const BlockOptions &options);
 };
 
 class LocalExecutor final : public Executor {

@@ -1,0 +1,23 @@
+// `alea __target --workdir W` (hidden): the helper that runs executions on a
+// target machine for a campaign on another host, speaking frames on its
+// stdin and stdout (runner/include/alea/runner/remote.hpp). Started by the
+// host through ssh or a Slurm job, never by users.
+#include "command.hpp"
+
+#include "alea/runner/remote.hpp"
+
+#include <string>
+
+namespace {
+
+void setupTarget(CLI::App &app) {
+  auto *cmd = app.add_subcommand("__target", "");
+  cmd->group(""); // hidden from --help
+  auto workdir = std::make_shared<std::string>(".alea");
+  cmd->add_option("--workdir", *workdir, "the target's working directory");
+  cmd->callback([workdir] { alea::cli::setExitCode(alea::runner::serveTarget(0, 1, *workdir)); });
+}
+
+} // namespace
+
+ALEA_COMMAND("__target", setupTarget);
