@@ -124,6 +124,19 @@ std::vector<std::string> buildCompilers(const CampaignConfig &cfg, const Campaig
   return tools;
 }
 
+// Where a job runs: the host, or a target with its own paths, environment
+// and overrides (targets.hpp).
+struct Place {
+  std::string target; // "" = this host
+  std::string sourceDir, campaignDir;
+  std::map<std::int64_t, std::string> buildDirs; // build id -> its directory there
+  const std::vector<std::string> *baseEnv = nullptr;
+  std::map<std::string, std::string> env; // the target's overrides
+  std::vector<int> cpus;
+  bool disableAslr = false;
+  std::int64_t machineId = 0;
+};
+
 struct Run {
   const CampaignConfig &cfg;
   const CampaignOptions &opts;
@@ -407,7 +420,7 @@ struct Run {
 
   // The request of one execution, or its failure when it cannot run (its
   // build failed, a placeholder did not substitute).
-  Job prepare(const PlanEntry &entry) {
+  Job prepare(const PlanEntry &entry, const Place &place) {
     Job job;
     job.entry = entry;
     const SystemConfig &sys = *(job.sys = &cfg.systems[systemIndex.at(entry.systemId)]);
@@ -419,23 +432,29 @@ struct Run {
     rec.buildId = build.id;
     rec.benchmarkId = entry.benchmarkId;
     rec.executionIndex = entry.executionIndex;
-    rec.machineId = machineId;
+    rec.machineId = place.machineId;
+    rec.target = place.target;
     if (build.status != "ok") {
       rec.status = "build";
       rec.error = "build " + sys.name + " #" + std::to_string(entry.buildIndex) + " failed";
       return job;
     }
+    // Where the build is where it runs (on a target: staged there).
+    auto staged = place.buildDirs.find(build.id);
+    const std::string &buildDir = staged != place.buildDirs.end() ? staged->second : build.dir;
     // The placeholders' values, built only when a text has a placeholder
     // (most commands have none: nothing to build per execution).
     std::optional<std::map<std::string, std::string>> vars;
     auto placeholders = [&]() -> const std::map<std::string, std::string> & {
       if (!vars) {
         const PlaceholderList values = placeholderValues(BenchmarkPlaceholders{
-            cfg.sourceDir, build.dir, opts.dir, sys.name, bench.name, entry.buildIndex,
+            place.sourceDir, buildDir, place.campaignDir, sys.name, bench.name, entry.buildIndex,
             entry.executionIndex, levels.warmup + levels.iterations});
         vars.emplace(values.begin(), values.end());
         for (const auto &a : build.artifacts)
-          (*vars)["artifact:" + a.path] = objectPath(opts.dir, a.objectHash);
+          (*vars)["artifact:" + a.path] = place.target.empty()
+                                              ? objectPath(opts.dir, a.objectHash)
+                                              : buildDir + "/" + a.path;
       }
       return *vars;
     };
@@ -457,22 +476,24 @@ struct Run {
       for (const auto &a : bench.command.argv)
         req.argv.push_back(sub(a));
     }
-    req.workdir = bench.workdir.empty() ? build.dir : sub(bench.workdir);
+    req.workdir = bench.workdir.empty() ? buildDir : sub(bench.workdir);
     if (!req.workdir.empty() && fs::path(req.workdir).is_relative())
-      req.workdir = (fs::path(cfg.sourceDir) / req.workdir).string();
+      req.workdir = (fs::path(place.sourceDir) / req.workdir).string();
     if (!bench.stdinFile.empty()) {
       req.stdinPath = sub(bench.stdinFile);
       if (fs::path(req.stdinPath).is_relative())
-        req.stdinPath = (fs::path(cfg.sourceDir) / req.stdinPath).string();
+        req.stdinPath = (fs::path(place.sourceDir) / req.stdinPath).string();
     }
-    req.env = baseEnv;
+    req.env = *place.baseEnv;
+    for (const auto &[k, v] : place.env)
+      setEnv(req.env, k, v);
     setEnv(req.env, "ALEA_ITERATIONS", std::to_string(levels.warmup + levels.iterations));
-    setEnv(req.env, "ALEA_BUILD_DIR", build.dir);
+    setEnv(req.env, "ALEA_BUILD_DIR", buildDir);
     for (const auto &[k, v] : bench.env)
       setEnv(req.env, k, sub(v));
     req.timeoutSeconds = bench.timeoutSeconds > 0 ? bench.timeoutSeconds : cfg.timeoutSeconds;
-    req.cpus = cfg.cpus;
-    req.disableAslr = cfg.disableAslr;
+    req.cpus = place.cpus;
+    req.disableAslr = place.disableAslr;
     req.envPadBytes =
         envPaddingSize(build.seed, entry.executionIndex, cfg.envPadMin, cfg.envPadMax);
     req.recordsPipe = bench.measure.source == IterationSource::Records;
@@ -495,7 +516,7 @@ struct Run {
           (!bench.env.empty() && bench.env.count(e.substr(0, e.find('=')))))
         rec.environment.append(redactEnvironmentEntry(e, cfg.redactEnv)).push_back('\n');
     rec.environment += "ALEA_ENV_PAD=<" + std::to_string(req.envPadBytes) + " bytes>\n";
-    rec.environment += std::string("aslr=") + (cfg.disableAslr ? "off" : "system") + "\n";
+    rec.environment += std::string("aslr=") + (place.disableAslr ? "off" : "system") + "\n";
     rec.cpus = cpuList(req.cpus);
     if (!error.empty()) {
       rec.status = "spawn";
@@ -553,7 +574,8 @@ struct Run {
     rec.voluntarySwitches = r.voluntarySwitches;
     rec.involuntarySwitches = r.involuntarySwitches;
     rec.migrations = r.migrations;
-    rec.cpuMhz = cpuMhz(job.req.cpus);
+    rec.cpuMhz = r.cpuMhz;
+    rec.otherLoad = r.otherLoad;
   }
 
   // A block of executions: one, or a duet's (run at the same time, each on
@@ -562,59 +584,80 @@ struct Run {
   Status executeBlock(std::span<const PlanEntry> entries, std::int64_t &failed) {
     std::vector<Job> jobs;
     for (const PlanEntry &e : entries)
-      jobs.push_back(prepare(e));
+      jobs.push_back(prepare(e, hostPlace()));
+    std::vector<ExecutionRequest> requests = blockRequests(jobs, entries[0].block);
+    BlockResult block = executor.runBlock(requests, blockOptions(requests.size()));
+    if (block.cancelled)
+      return Error{"cancelled"};
+    complete(jobs, block);
+    return recordJobs(jobs, failed);
+  }
+
+  // The host as the place of executions (campaigns without targets).
+  Place hostPlace() const {
+    Place p;
+    p.sourceDir = cfg.sourceDir;
+    p.campaignDir = opts.dir;
+    p.baseEnv = &baseEnv;
+    p.cpus = cfg.cpus;
+    p.disableAslr = cfg.disableAslr;
+    p.machineId = machineId;
+    return p;
+  }
+
+  BlockOptions blockOptions(std::size_t runnable) const {
+    BlockOptions o;
+    o.together = design == Design::Duet && runnable > 1;
+    o.quiet = cfg.quiet;
+    return o;
+  }
+
+  // The requests of a block's runnable jobs; a duet's get their CPU sets.
+  std::vector<ExecutionRequest> blockRequests(std::vector<Job> &jobs, std::int64_t block) {
     std::vector<Job *> runnable;
     for (Job &j : jobs)
       if (j.runnable)
         runnable.push_back(&j);
-    std::optional<QuietOutcome> gate;
-    if (!runnable.empty() && cfg.quiet.enabled) {
-      gate = waitForQuiet(cfg.quiet, opts.cancel);
-      if (gate->cancelled)
-        return Error{"cancelled"};
-    }
-    bool together = design == Design::Duet && runnable.size() > 1;
-    if (together) {
+    if (design == Design::Duet && runnable.size() > 1) {
       std::vector<std::size_t> order(duetSets.size());
       for (std::size_t i = 0; i < order.size(); ++i)
         order[i] = i;
-      Rng rng(mixSeed(mixSeed(cfg.seed, "duet"), static_cast<std::uint64_t>(entries[0].block)));
+      Rng rng(mixSeed(mixSeed(cfg.seed, "duet"), static_cast<std::uint64_t>(block)));
       alea::shuffle(order.begin(), order.end(), rng);
       for (std::size_t i = 0; i < runnable.size(); ++i) {
         runnable[i]->req.cpus = duetSets[order[i % order.size()]];
         runnable[i]->rec.cpus = cpuList(runnable[i]->req.cpus);
       }
     }
-    CpuTimes before = readCpuTimes();
-    std::vector<ExecutionResult> results;
-    if (together) {
-      std::vector<ExecutionRequest> requests;
-      for (Job *j : runnable)
-        requests.push_back(j->req);
-      results = executor.runTogether(requests);
-    } else {
-      for (Job *j : runnable)
-        results.push_back(executor.run(j->req));
-    }
-    CpuTimes after = readCpuTimes();
-    double ownCpu = 0;
-    for (const auto &r : results) {
-      if (r.cancelled)
-        return Error{"cancelled"};
-      ownCpu += r.output.userSeconds + r.output.sysSeconds;
-    }
-    std::optional<double> load = otherLoad(before, after, ownCpu);
-    for (std::size_t i = 0; i < runnable.size(); ++i) {
-      Job &job = *runnable[i];
-      finish(job, results[i]);
-      job.rec.otherLoad = load;
-      if (gate) {
-        job.rec.quietWait = gate->waited;
-        job.rec.ranBusy = gate->ranBusy;
+    std::vector<ExecutionRequest> requests;
+    for (Job *j : runnable)
+      requests.push_back(j->req);
+    return requests;
+  }
+
+  // The runnable jobs' records from the block's results (in the same order).
+  void complete(std::vector<Job> &jobs, const BlockResult &block) {
+    std::size_t i = 0;
+    bool together = false;
+    for (Job &job : jobs)
+      if (job.runnable) {
+        const ExecutionResult &r = block.results[i++];
+        finish(job, r);
+        if (block.gate) {
+          job.rec.quietWait = block.gate->waited;
+          job.rec.ranBusy = block.gate->ranBusy;
+        }
+        together = together || design == Design::Duet;
       }
-      if (together)
-        job.rec.overlap = overlapShare(results, i);
+    if (together && block.results.size() > 1) {
+      std::size_t k = 0;
+      for (Job &job : jobs)
+        if (job.runnable)
+          job.rec.overlap = overlapShare(block.results, k++);
     }
+  }
+
+  Status recordJobs(const std::vector<Job> &jobs, std::int64_t &failed) {
     std::vector<RecordedExecution> records;
     for (const Job &j : jobs) {
       if (j.rec.status != "ok")

@@ -186,7 +186,7 @@ public:
 
   void parse(const toml::table &root, CampaignConfig &cfg) const {
     checkKeys(root, "the campaign file",
-              {"campaign", "levels", "adaptive", "measure", "system", "benchmark"});
+              {"campaign", "levels", "adaptive", "measure", "system", "benchmark", "target"});
     if (const toml::node *n = root.get("campaign")) {
       if (!n->is_table())
         fail(*n, "expected a table [campaign]");
@@ -228,6 +228,18 @@ public:
     if (cfg.systems.size() == 1)
       cfg.systems[0].baseline = true;
 
+    if (const toml::node *targets = root.get("target")) {
+      if (!targets->is_array_of_tables())
+        fail(*targets, "expected [[target]] tables (an array of tables)");
+      std::set<std::string> targetNames;
+      for (const auto &t : *targets->as_array()) {
+        TargetConfig target = parseTarget(*t.as_table());
+        if (!targetNames.insert(target.name).second)
+          fail(t, "expected a unique target name; '" + target.name + "' is used twice");
+        cfg.targets.push_back(std::move(target));
+      }
+    }
+
     const toml::node *benches = root.get("benchmark");
     if (!benches)
       fail(root.source(), "expected at least one [[benchmark]] table");
@@ -252,7 +264,14 @@ public:
     checkKeys(t, "[campaign]",
               {"name", "seed", "confidence", "threshold", "factors", "env_padding", "aslr", "cpus",
                "timeout", "build_timeout", "redact_env", "leftovers", "design", "duet_cpus",
-               "quiet"});
+               "quiet", "machines"});
+    if (auto *n = t.get("machines")) {
+      std::string m = getString(*n, "campaign.machines");
+      if (m != "pool" && m != "level")
+        fail(*n, "expected machines = \"pool\" (identical targets sharing the executions) or "
+                 "\"level\" (machine as the top random level)");
+      cfg.machines = m == "pool" ? Machines::Pool : Machines::Level;
+    }
     if (auto *n = t.get("name"))
       cfg.name = getString(*n, "campaign.name");
     if (auto *n = t.get("seed")) {
@@ -456,6 +475,79 @@ public:
     if (auto *n = t.get("factors"))
       s.factors = getFactors(*n);
     return s;
+  }
+
+  TargetConfig parseTarget(const toml::table &t) const {
+    checkKeys(t, "[[target]]",
+              {"name", "ssh", "ssh_options", "workdir", "slurm", "cpus", "aslr", "env"});
+    TargetConfig target;
+    target.at = at(t);
+    const toml::node *name = t.get("name");
+    if (!name)
+      fail(t.source(), "expected name = \"...\" in [[target]]");
+    target.name = getString(*name, "target.name");
+    if (!validName(target.name))
+      fail(*name, "expected a target name of letters, digits, '_', '-', '.', '+'");
+    const toml::node *ssh = t.get("ssh"), *slurm = t.get("slurm");
+    if ((ssh != nullptr) == (slurm != nullptr))
+      fail(t.source(), "expected either ssh = \"user@host\" or slurm = { ... } in target '" +
+                           target.name + "'");
+    if (ssh) {
+      target.ssh = getString(*ssh, "target.ssh");
+      if (target.ssh.empty() || target.ssh[0] == '-')
+        fail(*ssh, "expected an ssh destination (user@host or a Host of ~/.ssh/config), not an "
+                   "option");
+    }
+    if (auto *n = t.get("ssh_options"))
+      target.sshOptions = getStringList(*n, "target.ssh_options");
+    if (auto *n = t.get("workdir"))
+      target.workdir = getString(*n, "target.workdir");
+    if (slurm) {
+      if (!slurm->is_table())
+        fail(*slurm, "expected slurm = { partition = \"...\", ... } in target '" + target.name +
+                         "'");
+      const toml::table &st = *slurm->as_table();
+      checkKeys(st, "target.slurm",
+                {"partition", "nodes", "constraint", "exclusive", "time_limit", "account",
+                 "options"});
+      SlurmSettings s;
+      if (auto *n = st.get("partition"))
+        s.partition = getString(*n, "slurm.partition");
+      if (auto *n = st.get("constraint"))
+        s.constraint = getString(*n, "slurm.constraint");
+      if (auto *n = st.get("account"))
+        s.account = getString(*n, "slurm.account");
+      if (auto *n = st.get("time_limit"))
+        s.timeLimit = n->is_integer() ? std::to_string(getInt(*n, "slurm.time_limit"))
+                                      : getString(*n, "slurm.time_limit");
+      if (auto *n = st.get("nodes")) {
+        s.nodes = static_cast<int>(getInt(*n, "slurm.nodes"));
+        if (s.nodes != 1)
+          fail(*n, "expected nodes = 1 (the helper measures on one node; add targets for more)");
+      }
+      if (auto *n = st.get("exclusive"))
+        s.exclusive = getBool(*n, "slurm.exclusive");
+      if (auto *n = st.get("options"))
+        s.extra = getStringList(*n, "slurm.options");
+      target.slurm = s;
+    }
+    if (auto *n = t.get("cpus")) {
+      std::vector<int> cpus;
+      if (!n->is_array())
+        fail(*n, "expected cpus = [CPU numbers] in target '" + target.name + "'");
+      for (const auto &e : *n->as_array())
+        cpus.push_back(static_cast<int>(getInt(e, "target.cpus")));
+      target.cpus = cpus;
+    }
+    if (auto *n = t.get("aslr")) {
+      std::string v = getString(*n, "target.aslr");
+      if (v != "system" && v != "off")
+        fail(*n, "expected aslr = \"system\" or \"off\"");
+      target.disableAslr = v == "off";
+    }
+    if (auto *n = t.get("env"))
+      target.env = getEnv(*n, "target.env");
+    return target;
   }
 
   BenchmarkConfig parseBenchmark(const toml::table &t, const CampaignConfig &cfg) const {

@@ -380,7 +380,14 @@ struct Helper {
     replyTag = "ok";
     if (tag == "hello") {
       replyTag = "hello";
-      return json{{"workdir", workdir}, {"pid", static_cast<int>(::getpid())}};
+      std::vector<std::string> env;
+      for (char **e = environ; *e; ++e)
+        env.emplace_back(*e);
+      const char *job = std::getenv("SLURM_JOB_ID");
+      return json{{"workdir", workdir},
+                  {"pid", static_cast<int>(::getpid())},
+                  {"env", env},
+                  {"job", job ? job : ""}};
     }
     if (tag == "have") {
       replyTag = "missing";
@@ -640,7 +647,14 @@ Status TargetSession::start() {
   auto hello = call("hello", json::object(), "hello");
   if (!hello)
     return Error{hello.error()};
-  workdir_ = hello->at("workdir").get<std::string>();
+  try {
+    workdir_ = hello->at("workdir").get<std::string>();
+    environment = hello->at("env").get<std::vector<std::string>>();
+    jobId = hello->at("job").get<std::string>();
+  } catch (const json::exception &e) {
+    broken(std::string("a malformed hello: ") + e.what());
+    return Error{lostReason_};
+  }
   return {};
 }
 

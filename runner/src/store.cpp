@@ -209,6 +209,20 @@ ALTER TABLE execution ADD COLUMN quiet_wait REAL;
 ALTER TABLE execution ADD COLUMN ran_busy INTEGER;
 ALTER TABLE execution ADD COLUMN overlap REAL;
 )sql",
+    // 5: targets (docs/targets.md): the target a machine state was read on and
+    // an execution ran on (NULL: the host), the execution's place in its
+    // target's sequence, and the Slurm jobs a campaign started.
+    R"sql(
+ALTER TABLE machine ADD COLUMN target TEXT;
+ALTER TABLE execution ADD COLUMN target TEXT;
+ALTER TABLE execution ADD COLUMN target_order INTEGER;
+CREATE TABLE target_job(
+  id INTEGER PRIMARY KEY,
+  target TEXT NOT NULL,
+  job_id TEXT NOT NULL,
+  submitted_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+  state TEXT);
+)sql",
 };
 constexpr int kMigrationCount = sizeof(kMigrations) / sizeof(kMigrations[0]);
 static_assert(kMigrationCount == kStoreVersion);
@@ -399,8 +413,8 @@ struct Store::HotStatements {
                             "wall_seconds,user_seconds,sys_seconds,max_rss_kib,stderr_tail,"
                             "error,machine_id,leftovers,started_at,other_load,cpus,"
                             "migrations,involuntary_switches,voluntary_switches,cpu_mhz,"
-                            "quiet_wait,ran_busy,overlap) "
-                            "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
+                            "quiet_wait,ran_busy,overlap,target,target_order) "
+                            "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
         insertMeasurement(db, "INSERT INTO measurement(execution_id,iteration,value,unit,"
                               "warmup) VALUES(?,?,?,?,?)") {}
   bool valid() const {
@@ -530,12 +544,17 @@ Expected<std::int64_t> Store::ensureBenchmark(std::string_view name, int positio
   return id;
 }
 
-Expected<std::int64_t> Store::addMachine(const MachineState &m, std::string_view reason) {
+Expected<std::int64_t> Store::addMachine(const MachineState &m, std::string_view reason,
+                                         std::string_view target) {
   Statement st(db_, "INSERT INTO machine(reason,hostname,cpu_model,cpu_count,governor,kernel,"
-                    "aslr,load1,compilers) VALUES(?,?,?,?,?,?,?,?,?) RETURNING id");
+                    "aslr,load1,compilers,target) VALUES(?,?,?,?,?,?,?,?,?,?) RETURNING id");
   st.bind(1, reason).bind(2, m.hostname).bind(3, m.cpuModel).bind(4, m.cpuCount);
   st.bind(5, m.governor).bind(6, m.kernel).bind(7, m.aslr).bind(8, m.load1);
   st.bind(9, m.compilers);
+  if (target.empty())
+    st.bindNull(10);
+  else
+    st.bind(10, target);
   autocommitWritePoint();
   if (!st.step())
     return Error{"cannot record machine state: " + lastError()};
@@ -544,9 +563,16 @@ Expected<std::int64_t> Store::addMachine(const MachineState &m, std::string_view
   return id;
 }
 
-std::optional<MachineState> Store::lastMachine() {
-  Statement st(db_, "SELECT hostname,cpu_model,cpu_count,governor,kernel,aslr,load1,compilers "
-                    "FROM machine ORDER BY id DESC LIMIT 1");
+std::optional<MachineState> Store::lastMachine(std::string_view target) {
+  // Stores before schema 5 have no target column: every row is the host's.
+  bool host = target.empty();
+  Statement st(db_, std::string("SELECT hostname,cpu_model,cpu_count,governor,kernel,aslr,load1,"
+                                "compilers FROM machine ") +
+                        (host ? (version() >= 5 ? "WHERE target IS NULL " : "")
+                              : "WHERE target = ? ") +
+                        "ORDER BY id DESC LIMIT 1");
+  if (!host)
+    st.bind(1, std::string(target));
   if (!st.step())
     return std::nullopt;
   MachineState m;
@@ -722,6 +748,12 @@ Status Store::insertExecution(const ExecutionRecord &e,
   else
     st.bindNull(26);
   bindOptional(27, e.overlap);
+  if (e.target.empty()) {
+    st.bindNull(28);
+    st.bindNull(29);
+  } else {
+    st.bind(28, e.target).bind(29, e.targetOrder);
+  }
   st.step();
   bool inserted = st.ok();
   std::string insertError = inserted ? std::string() : lastError();
@@ -797,6 +829,37 @@ Status Store::recordExecutions(std::span<const RecordedExecution> executions) {
     return Error{"cannot commit to the store '" + path_ + "': " + why};
   guard.armed = false;
   return {};
+}
+
+Expected<std::int64_t> Store::recordJob(std::string_view target, std::string_view jobId) {
+  Statement st(db_, "INSERT INTO target_job(target, job_id) VALUES(?,?) RETURNING id");
+  st.bind(1, target).bind(2, jobId);
+  autocommitWritePoint();
+  if (!st.step())
+    return Error{"cannot record job " + std::string(jobId) + ": " + lastError()};
+  std::int64_t id = st.columnInt(0);
+  st.step();
+  return id;
+}
+
+Status Store::setJobState(std::int64_t id, std::string_view state) {
+  Statement st(db_, "UPDATE target_job SET state = ? WHERE id = ?");
+  st.bind(1, state).bind(2, id);
+  autocommitWritePoint();
+  st.step();
+  if (!st.ok())
+    return Error{"cannot record a job's state: " + lastError()};
+  return {};
+}
+
+std::vector<Store::TargetJob> Store::jobs() {
+  std::vector<TargetJob> out;
+  if (version() < 5)
+    return out;
+  Statement st(db_, "SELECT id, target, job_id, coalesce(state, '') FROM target_job ORDER BY id");
+  while (st.step())
+    out.push_back({st.columnInt(0), st.columnText(1), st.columnText(2), st.columnText(3)});
+  return out;
 }
 
 std::vector<MeasurementRow> Store::measurements(bool includeWarmup) {

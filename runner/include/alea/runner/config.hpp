@@ -106,6 +106,35 @@ struct AdaptiveStop {
   int maxBuilds = 100;
 };
 
+// Slurm settings of a target (docs/targets.md): the helper runs in a job
+// step `srun` starts (an allocation of its own), exclusive by default.
+struct SlurmSettings {
+  std::string partition, constraint, account, timeLimit;
+  int nodes = 1;
+  bool exclusive = true;
+  std::vector<std::string> extra; // further srun/sbatch options, as written
+};
+
+// A machine that runs executions (`[[target]]`, docs/targets.md): over SSH
+// (`ssh` = anything the ssh command accepts as a destination) or through
+// Slurm. Overrides of cpus, aslr and env apply to its executions.
+struct TargetConfig {
+  std::string name;
+  std::string ssh;                     // "" for a Slurm target
+  std::vector<std::string> sshOptions; // e.g. ["-F", "cfg", "-p", "2222"]
+  std::string workdir;                 // on the target; "" = .alea in the login directory
+  std::optional<SlurmSettings> slurm;
+  std::optional<std::vector<int>> cpus;
+  std::optional<bool> disableAslr;
+  std::map<std::string, std::string> env;
+  SourcePos at;
+};
+
+// How several targets enter the experiment: one pool of identical machines
+// that share the executions, or machine as the top random level (builds are
+// nested in machines: build i runs on target i mod M).
+enum class Machines { Pool, Level };
+
 struct CampaignConfig {
   std::string path;      // the campaign file
   std::string sourceDir; // directory of the campaign file ({source_dir})
@@ -142,6 +171,8 @@ struct CampaignConfig {
   MeasureSpec measure;           // default for benchmarks
   std::vector<SystemConfig> systems;
   std::vector<BenchmarkConfig> benchmarks;
+  std::vector<TargetConfig> targets; // empty: this machine
+  Machines machines = Machines::Pool;
 
   const SystemConfig *baseline() const;
   bool anyAuto() const { return builds.automatic || executions.automatic || iterations.automatic; }

@@ -135,6 +135,10 @@ public:
   // The target's machine state as it came with the last block (re-read
   // there: governor, ASLR, load).
   std::optional<MachineState> lastMachine;
+  // From the helper's hello: its environment (the base of executions there)
+  // and the Slurm job it runs in ("" outside Slurm).
+  std::vector<std::string> environment;
+  std::string jobId;
 
 private:
   Status send(std::string_view tag, const nlohmann::json &payload);

@@ -28,7 +28,7 @@ struct sqlite3_stmt;
 namespace alea::runner {
 
 // The schema this alea writes, and the oldest schema it can still read/write.
-inline constexpr int kStoreVersion = 4;
+inline constexpr int kStoreVersion = 5;
 inline constexpr int kStoreCompatibleVersion = 1;
 
 // A prepared statement; finalized in the destructor. bind* are 1-based.
@@ -140,6 +140,8 @@ struct ExecutionRecord {
   std::optional<double> quietWait; // seconds the quiet gate waited (none: no gate)
   bool ranBusy = false;            // the gate gave up waiting: ran while busy
   std::optional<double> overlap;   // duet: share of its wall time its partners ran too
+  std::string target;              // the [[target]] it ran on; "" = this host
+  std::int64_t targetOrder = 0;    // its place in its target's sequence (1, 2, ...)
 };
 
 struct MeasurementRecord {
@@ -219,9 +221,21 @@ public:
   Expected<std::int64_t> ensureSystem(std::string_view name, bool baseline, int position);
   Expected<std::int64_t> ensureBenchmark(std::string_view name, int position,
                                          std::string_view unit);
-  Expected<std::int64_t> addMachine(const MachineState &state, std::string_view reason);
-  // The machine state recorded last (at the start, a resume or a change), if any.
-  std::optional<MachineState> lastMachine();
+  // `target`: the [[target]] it was read on; "" = this host.
+  Expected<std::int64_t> addMachine(const MachineState &state, std::string_view reason,
+                                    std::string_view target = {});
+  // The machine state of `target` recorded last (at the start, a resume or a
+  // change), if any.
+  std::optional<MachineState> lastMachine(std::string_view target = {});
+  // The Slurm jobs of the campaign (docs/targets.md): recorded when started,
+  // their last known state set when they end or are found again.
+  struct TargetJob {
+    std::int64_t id = 0;
+    std::string target, jobId, state;
+  };
+  Expected<std::int64_t> recordJob(std::string_view target, std::string_view jobId);
+  Status setJobState(std::int64_t id, std::string_view state);
+  std::vector<TargetJob> jobs();
 
   std::optional<BuildRecord> findBuild(std::int64_t systemId, int buildIndex);
   // Inserts the build and its artifacts in one transaction; returns its id.
