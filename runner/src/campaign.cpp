@@ -15,6 +15,7 @@
 #include "alea/runner/report.hpp"
 #include "alea/runner/scheduler.hpp"
 #include "alea/runner/seeds.hpp"
+#include "alea/runner/targets.hpp"
 #include "alea/runner/validate.hpp"
 
 #include "alea/analysis/ratio_planner.hpp"
@@ -23,12 +24,16 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
+#include <deque>
 #include <filesystem>
 #include <limits>
 #include <map>
 #include <memory>
 #include <optional>
+#include <mutex>
 #include <set>
+#include <thread>
 
 namespace fs = std::filesystem;
 
@@ -614,18 +619,22 @@ struct Run {
 
   // The requests of a block's runnable jobs; a duet's get their CPU sets.
   std::vector<ExecutionRequest> blockRequests(std::vector<Job> &jobs, std::int64_t block) {
+    return blockRequests(jobs, block, duetSets);
+  }
+  std::vector<ExecutionRequest> blockRequests(std::vector<Job> &jobs, std::int64_t block,
+                                              const std::vector<std::vector<int>> &sets) {
     std::vector<Job *> runnable;
     for (Job &j : jobs)
       if (j.runnable)
         runnable.push_back(&j);
-    if (design == Design::Duet && runnable.size() > 1) {
-      std::vector<std::size_t> order(duetSets.size());
+    if (design == Design::Duet && runnable.size() > 1 && !sets.empty()) {
+      std::vector<std::size_t> order(sets.size());
       for (std::size_t i = 0; i < order.size(); ++i)
         order[i] = i;
       Rng rng(mixSeed(mixSeed(cfg.seed, "duet"), static_cast<std::uint64_t>(block)));
       alea::shuffle(order.begin(), order.end(), rng);
       for (std::size_t i = 0; i < runnable.size(); ++i) {
-        runnable[i]->req.cpus = duetSets[order[i % order.size()]];
+        runnable[i]->req.cpus = sets[order[i % order.size()]];
         runnable[i]->rec.cpus = cpuList(runnable[i]->req.cpus);
       }
     }
@@ -668,6 +677,359 @@ struct Run {
       return owner;
     return store.recordExecutions(records);
   }
+
+  // ---- campaigns on [[target]]s (targets.hpp, docs/targets.md) -------------
+
+  std::vector<std::unique_ptr<Target>> targets;
+
+  // One target's worker thread: it connects (again, after a loss), stages
+  // the builds of its unit there, prepares and runs the unit; the campaign
+  // thread records what it brings back. One unit at a time per target.
+  struct Worker {
+    Target *target = nullptr;
+    std::size_t index = 0;
+    std::thread thread;
+    // Set by the campaign thread (under the loop's mutex).
+    std::optional<std::vector<PlanEntry>> unit;
+    bool stop = false;
+    // Set by the worker when the unit is done (under the mutex).
+    bool done = false;
+    std::vector<Job> jobs;
+    BlockResult block;
+    std::string error;          // lost or could not run: the unit runs again
+    bool connectedNow = false;  // this unit (re)connected the target
+    // Campaign-thread state.
+    bool busy = false, retired = false;
+    int failuresInARow = 0;
+    std::int64_t order = 0, machineId = 0, jobRow = 0;
+    std::vector<std::vector<int>> duetSets;
+  };
+  std::mutex loopMutex;
+  std::condition_variable loopCv;
+
+  TargetContext targetContext() {
+    TargetContext c;
+    c.campaignDir = opts.dir;
+    c.campaignKey = sha256Hex(store.meta("config_sha256").value_or("") + "\n" + opts.dir)
+                        .substr(0, 16);
+    c.sourceDir = cfg.sourceDir;
+    std::error_code ec;
+    c.aleaPath = fs::read_symlink("/proc/self/exe", ec).string();
+    if (!opts.aleaPath.empty())
+      c.aleaPath = opts.aleaPath;
+    for (const auto &b : cfg.benchmarks) {
+      c.inputs.insert(c.inputs.end(), b.inputs.begin(), b.inputs.end());
+      if (!b.stdinFile.empty() && b.stdinFile.find('{') == std::string::npos)
+        c.inputs.push_back(b.stdinFile);
+    }
+    return c;
+  }
+
+  // Runs in the worker's thread.
+  void work(Worker &w) {
+    for (;;) {
+      std::vector<PlanEntry> unit;
+      {
+        std::unique_lock<std::mutex> lock(loopMutex);
+        loopCv.wait(lock, [&] { return w.stop || w.unit; });
+        if (w.stop)
+          return;
+        unit = *w.unit;
+      }
+      std::vector<Job> jobs;
+      BlockResult block;
+      std::string error;
+      bool connectedNow = false;
+      Target &t = *w.target;
+      if (!t.connected()) {
+        if (Status s = t.connect(); !s)
+          error = s.error();
+        else
+          connectedNow = true;
+      }
+      if (error.empty()) {
+        Place place;
+        place.target = t.name();
+        place.baseEnv = &t.environment();
+        place.env = t.config().env;
+        place.cpus = t.config().cpus ? *t.config().cpus : cfg.cpus;
+        place.disableAslr = t.config().disableAslr.value_or(cfg.disableAslr);
+        place.campaignDir = t.campaignDir();
+        if (auto src = t.sourceDir())
+          place.sourceDir = *src;
+        else
+          error = src.error();
+        for (const PlanEntry &e : unit) {
+          const BuildRecord &b = builds.at({e.systemId, e.buildIndex});
+          if (!error.empty() || b.status != "ok" || place.buildDirs.count(b.id))
+            continue;
+          if (auto dir = t.buildDir(b))
+            place.buildDirs[b.id] = *dir;
+          else
+            error = dir.error();
+        }
+        if (error.empty()) {
+          for (const PlanEntry &e : unit)
+            jobs.push_back(prepare(e, place));
+          std::vector<ExecutionRequest> requests =
+              blockRequests(jobs, unit.front().block, w.duetSets);
+          block = t.executor().runBlock(requests, blockOptions(requests.size()));
+          for (const auto &r : block.results)
+            if (r.lost && error.empty())
+              error = r.lostReason;
+        }
+      }
+      if (!error.empty())
+        t.disconnect();
+      std::lock_guard<std::mutex> lock(loopMutex);
+      w.unit.reset();
+      w.done = true;
+      w.jobs = std::move(jobs);
+      w.block = std::move(block);
+      w.error = error;
+      w.connectedNow = connectedNow;
+      loopCv.notify_all();
+    }
+  }
+
+  // Slurm jobs a killed run left: still running ones are cancelled (their
+  // executions in flight were never recorded and run again); every job's
+  // last state is recorded.
+  void settleOldJobs() {
+    for (const auto &job : store.jobs()) {
+      if (!job.state.empty())
+        continue;
+      std::string state = slurmJobState(job.jobId);
+      if (state == "RUNNING" || state == "PENDING" || state == "CONFIGURING" ||
+          state == "COMPLETING") {
+        cancelSlurmJob(job.jobId);
+        progress.message("target " + job.target + ": job " + job.jobId +
+                         " of an interrupted run was still " + state + "; cancelled it");
+        state = "CANCELLED (left by an interrupted run)";
+      }
+      (void)store.setJobState(job.id, state.empty() ? "gone" : state);
+    }
+  }
+
+  void endJob(Worker &w) {
+    if (!w.jobRow)
+      return;
+    std::string state = slurmJobState(w.target->jobId());
+    (void)store.setJobState(w.jobRow, state.empty() ? "ended" : state);
+    w.jobRow = 0;
+  }
+
+  // The campaign thread's side of a worker whose target just connected: its
+  // machine state, a check against the other targets of a pool, its job.
+  void targetConnected(Worker &w, std::vector<Worker> &workers, bool resumed) {
+    Target &t = *w.target;
+    std::string reason = resumed ? "resume" : "start";
+    if (auto before = store.lastMachine(t.name())) {
+      std::string what;
+      for (const auto &c : machineChanges(*before, t.machine()))
+        if (c != "load")
+          what += (what.empty() ? "" : ",") + c;
+      reason = what.empty() ? "reconnect" : "change on reconnect: " + what;
+    }
+    if (auto id = store.addMachine(t.machine(), reason, t.name()))
+      w.machineId = *id;
+    progress.message("target " + t.name() + ": " + t.machine().hostname + ", " +
+                     t.machine().cpuModel + ", " + std::to_string(t.machine().cpuCount) +
+                     " CPUs" + (t.jobId().empty() ? "" : ", Slurm job " + t.jobId()));
+    if (!t.jobId().empty())
+      if (auto row = store.recordJob(t.name(), t.jobId()))
+        w.jobRow = *row;
+    if (design == Design::Duet) {
+      std::vector<int> cpus(static_cast<std::size_t>(std::max(t.machine().cpuCount, 0)));
+      for (std::size_t i = 0; i < cpus.size(); ++i)
+        cpus[i] = static_cast<int>(i);
+      CampaignConfig own = cfg;
+      if (t.config().cpus)
+        own.cpus = *t.config().cpus;
+      w.duetSets = duetCpuSets(own, cpus);
+    }
+    for (const auto &[path, libs] : t.missingLibraries) {
+      std::string names;
+      for (const auto &l : libs)
+        names += (names.empty() ? "" : ", ") + l;
+      std::string line = "target " + t.name() + ": " + path + " lacks shared libraries: " + names;
+      if (std::find(outcome.warnings.begin(), outcome.warnings.end(), line) ==
+          outcome.warnings.end()) {
+        progress.message(line);
+        outcome.warnings.push_back(line);
+      }
+    }
+    if (cfg.machines == Machines::Pool)
+      for (const Worker &o : workers)
+        if (&o != &w && o.machineId && o.target->connected()) {
+          const MachineState &a = o.target->machine(), &b = t.machine();
+          std::string diff;
+          auto add = [&](bool differ, const char *what) {
+            if (differ)
+              diff += (diff.empty() ? "" : ", ") + std::string(what);
+          };
+          add(a.cpuModel != b.cpuModel, "CPU model");
+          add(a.cpuCount != b.cpuCount, "CPU count");
+          add(a.kernel != b.kernel, "kernel");
+          add(a.governor != b.governor, "governor");
+          add(a.aslr != b.aslr, "ASLR");
+          std::string line = "targets " + o.target->name() + " and " + t.name() + " differ (" +
+                             diff + ") but machines = \"pool\" assumes identical hardware";
+          if (!diff.empty() && std::find(outcome.warnings.begin(), outcome.warnings.end(),
+                                         line) == outcome.warnings.end())
+            outcome.warnings.push_back(line);
+          break;
+        }
+  }
+
+  // Runs the pending entries on the targets, all busy at once, recording
+  // results as they arrive. A unit is a block (paired designs: a block stays
+  // on one target) or one execution; with machines = "level" build i runs on
+  // target i mod M, in a pool any free target takes the next unit in plan
+  // order. A unit whose target was lost runs again (never recorded twice:
+  // only a whole result is recorded); a target that fails 3 times in a row
+  // is taken out.
+  Status runOnTargets(const std::vector<PlanEntry> &pending, std::int64_t &finished,
+                      std::int64_t total, std::int64_t &failed, std::int64_t &ranHere,
+                      bool resumed) {
+    std::vector<std::vector<PlanEntry>> units;
+    for (std::size_t i = 0; i < pending.size();) {
+      std::size_t j = i + 1;
+      if (design != Design::Unpaired && pending[i].block >= 0)
+        while (j < pending.size() && pending[j].block == pending[i].block)
+          ++j;
+      units.emplace_back(pending.begin() + static_cast<std::ptrdiff_t>(i),
+                         pending.begin() + static_cast<std::ptrdiff_t>(j));
+      i = j;
+    }
+    std::deque<std::size_t> queue;
+    for (std::size_t u = 0; u < units.size(); ++u)
+      queue.push_back(u);
+    std::vector<Worker> workers(targets.size());
+    std::map<std::size_t, std::size_t> running; // worker -> unit
+    for (std::size_t k = 0; k < targets.size(); ++k) {
+      workers[k].target = targets[k].get();
+      workers[k].index = k;
+      workers[k].order = store.lastTargetOrder(targets[k]->name());
+      workers[k].retired = retired.count(targets[k]->name()) > 0;
+    }
+    for (Worker &w : workers)
+      w.thread = std::thread([this, &w] { work(w); });
+    auto eligible = [&](std::size_t u, std::size_t k) {
+      return cfg.machines == Machines::Pool ||
+             static_cast<std::size_t>(units[u].front().buildIndex) % targets.size() == k;
+    };
+    Status status;
+    std::int64_t dispatched = 0;
+    std::unique_lock<std::mutex> lock(loopMutex);
+    for (;;) {
+      bool stopping = (opts.cancel && opts.cancel->load()) || outcome.cancelled || !status;
+      if (!stopping)
+        for (Worker &w : workers) {
+          if (w.busy || w.retired)
+            continue;
+          if (opts.maxExecutions >= 0 && ranHere + dispatched >= opts.maxExecutions)
+            break;
+          for (auto it = queue.begin(); it != queue.end(); ++it)
+            if (eligible(*it, w.index)) {
+              w.unit = units[*it];
+              w.busy = true;
+              running[w.index] = *it;
+              dispatched += static_cast<std::int64_t>(units[*it].size());
+              queue.erase(it);
+              break;
+            }
+        }
+      loopCv.notify_all();
+      bool anyBusy = std::any_of(workers.begin(), workers.end(), [](auto &w) { return w.busy; });
+      if (!anyBusy)
+        break;
+      loopCv.wait_for(lock, std::chrono::milliseconds(100), [&] {
+        return std::any_of(workers.begin(), workers.end(), [](auto &w) { return w.done; });
+      });
+      for (Worker &w : workers) {
+        if (!w.done)
+          continue;
+        w.done = false;
+        w.busy = false;
+        std::size_t u = running.at(w.index);
+        running.erase(w.index);
+        dispatched -= static_cast<std::int64_t>(units[u].size());
+        lock.unlock();
+        if (w.connectedNow)
+          targetConnected(w, workers, resumed);
+        if (!w.error.empty()) {
+          endJob(w);
+          queue.push_front(u); // in plan order: it was the earliest this target took
+          std::sort(queue.begin(), queue.end());
+          ++w.failuresInARow;
+          progress.message("target " + w.target->name() + ": " + w.error +
+                           "; its execution will run again");
+          if (w.failuresInARow >= 3) {
+            w.retired = true;
+            retired.insert(w.target->name());
+            outcome.warnings.push_back("target " + w.target->name() + " was taken out after " +
+                                       std::to_string(w.failuresInARow) +
+                                       " failures in a row (last: " + w.error + ")");
+            progress.message(outcome.warnings.back());
+          }
+        } else if (w.block.cancelled) {
+          outcome.cancelled = true;
+        } else {
+          w.failuresInARow = 0;
+          complete(w.jobs, w.block);
+          for (Job &j : w.jobs) {
+            j.rec.machineId = w.machineId;
+            j.rec.targetOrder = ++w.order;
+          }
+          if (Status s = recordJobs(w.jobs, failed); !s)
+            status = s;
+          std::int64_t n = static_cast<std::int64_t>(w.jobs.size());
+          ranHere += n;
+          finished += n;
+          progress.update(finished, total, failed);
+          const auto &now = w.target->session().lastMachine;
+          if (now) {
+            std::string what;
+            for (const auto &c : machineChanges(w.target->machine(), *now))
+              what += (what.empty() ? "" : ",") + c;
+            if (!what.empty())
+              if (auto id = store.addMachine(*now, "change: " + what, w.target->name())) {
+                w.machineId = *id;
+                progress.message("target " + w.target->name() + ": machine state changed: " +
+                                 what);
+              }
+          }
+        }
+        lock.lock();
+      }
+      bool allOut = std::all_of(workers.begin(), workers.end(), [](auto &w) { return w.retired; });
+      if (allOut && !queue.empty() && status) {
+        status = Error{"every target was taken out (see the warnings); `alea run` again resumes"};
+      }
+    }
+    for (Worker &w : workers)
+      w.stop = true;
+    loopCv.notify_all();
+    lock.unlock();
+    for (Worker &w : workers)
+      w.thread.join();
+    for (Worker &w : workers) {
+      if (w.target->connected() && !w.target->jobId().empty() && outcome.cancelled)
+        cancelSlurmJob(w.target->jobId());
+      w.target->disconnect();
+      endJob(w);
+    }
+    if (opts.cancel && opts.cancel->load())
+      outcome.cancelled = true;
+    if (!queue.empty() && status && !outcome.cancelled &&
+        !(opts.maxExecutions >= 0 && ranHere >= opts.maxExecutions))
+      outcome.warnings.push_back(std::to_string(queue.size()) +
+                                 " execution unit(s) could not run on any target; `alea run` "
+                                 "again retries them");
+    return status;
+  }
+  std::set<std::string> retired; // targets taken out in this run
 };
 
 } // namespace
@@ -786,6 +1148,22 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
   auto plan = run.plan();
   if (!plan)
     return Error{plan.error()};
+  if (!cfg.targets.empty()) {
+    // The targets the campaign runs on, and how machines enter the analysis.
+    std::string names;
+    for (const auto &t : cfg.targets)
+      names += (names.empty() ? "" : ",") + t.name;
+    if (Status s = run.store.setMeta("targets", names); !s)
+      return Error{s.error()};
+    if (Status s = run.store.setMeta("machines",
+                                     cfg.machines == Machines::Pool ? "pool" : "level");
+        !s)
+      return Error{s.error()};
+    run.settleOldJobs();
+    TargetContext context = run.targetContext();
+    for (const auto &t : cfg.targets)
+      run.targets.push_back(makeTarget(t, context));
+  }
   std::int64_t failed = run.store.summary().failed;
   std::int64_t ranHere = 0;
   auto lastCheck = std::chrono::steady_clock::now();
@@ -795,6 +1173,11 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
     std::int64_t total = static_cast<std::int64_t>(plan->size());
     std::int64_t finished = total - static_cast<std::int64_t>(pending.size());
     progress.start(finished, total);
+    if (!run.targets.empty()) {
+      if (Status s = run.runOnTargets(pending, finished, total, failed, ranHere, resumed); !s)
+        return Error{s.error()};
+      pending.clear();
+    }
     for (std::size_t i = 0; i < pending.size();) {
       if (opts.maxExecutions >= 0 && ranHere >= opts.maxExecutions)
         break;

@@ -831,6 +831,14 @@ Status Store::recordExecutions(std::span<const RecordedExecution> executions) {
   return {};
 }
 
+std::int64_t Store::lastTargetOrder(std::string_view target) {
+  if (version() < 5)
+    return 0;
+  Statement st(db_, "SELECT coalesce(max(target_order), 0) FROM execution WHERE target = ?");
+  st.bind(1, std::string(target));
+  return st.step() ? st.columnInt(0) : 0;
+}
+
 Expected<std::int64_t> Store::recordJob(std::string_view target, std::string_view jobId) {
   Statement st(db_, "INSERT INTO target_job(target, job_id) VALUES(?,?) RETURNING id");
   st.bind(1, target).bind(2, jobId);

@@ -27,6 +27,9 @@ struct CampaignOptions {
   std::int64_t maxExecutions = -1;  // stop after this many (tests); -1 = all
   bool recheckMachine = true;       // cheap machine re-check between executions
   const std::atomic<bool> *cancel = nullptr;
+  // The alea binary whose helper (`alea __target`) runs on targets; "" =
+  // this process's own executable.
+  std::string aleaPath;
 };
 
 struct CampaignOutcome {

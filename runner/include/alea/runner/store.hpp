@@ -247,6 +247,8 @@ public:
                   std::initializer_list<std::pair<std::string_view, std::string>> meta = {});
   std::vector<PlanEntry> loadPlan();
   std::set<std::int64_t> completedPositions();
+  // The highest target_order recorded for `target` (0: none yet).
+  std::int64_t lastTargetOrder(std::string_view target);
 
   // The execution row and all its measurements, in ONE transaction.
   Status recordExecution(const ExecutionRecord &execution,
