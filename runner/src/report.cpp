@@ -175,6 +175,14 @@ CampaignReport buildCampaignReport(const CampaignData &data,
       r.designNote += buf;
     }
   }
+  if (data.targets > 0)
+    r.designNote +=
+        data.machines == "level"
+            ? "; on " + std::to_string(data.targets) +
+                  " targets with machine as the top random level (build i on target i mod " +
+                  std::to_string(data.targets) + ")"
+            : "; on a pool of " + std::to_string(data.targets) +
+                  " targets (assumed identical; the executions spread over them)";
   for (std::size_t a = 0, b; a < data.adaptiveLog.size(); a = b + 1) {
     b = data.adaptiveLog.find('\n', a);
     if (b == std::string::npos)
@@ -350,10 +358,15 @@ CampaignReport buildCampaignReport(const CampaignData &data,
   }
 
   // --- the engine ---
-  analysis::Table table(
-      withIterations
-          ? std::vector<std::string>{"build", "execution", "iteration"}
-          : std::vector<std::string>{"build", "execution"});
+  // machines = "level": machine is the top random level, above the builds
+  // that ran on it (build i on target i mod targets).
+  const bool machineLevel = data.machines == "level" && data.targets > 1;
+  std::vector<std::string> levelNames{"build", "execution"};
+  if (withIterations)
+    levelNames.push_back("iteration");
+  if (machineLevel)
+    levelNames.insert(levelNames.begin(), "machine");
+  analysis::Table table(levelNames);
   // Baseline first, so the table's system order matches the report's.
   std::vector<std::string> order = data.systems;
   if (!data.baseline.empty()) {
@@ -367,11 +380,14 @@ CampaignReport buildCampaignReport(const CampaignData &data,
     for (const auto &sys : order) {
       for (const auto &[build, execs] : series[{bench, sys}]) {
         const std::string b = std::to_string(build);
+        const std::string machine = machineLevel ? std::to_string(build % data.targets) : "";
         for (const auto &[exec, values] : execs) {
           const std::string e = std::to_string(exec);
           for (std::size_t i = 0; i < values.size(); ++i) {
             const std::string it = std::to_string(i);
             std::vector<std::string_view> units{b, e};
+            if (machineLevel)
+              units.insert(units.begin(), machine);
             if (withIterations)
               units.push_back(it);
             table.add(sys, bench, units, values[i]);
@@ -430,6 +446,10 @@ CampaignReport buildCampaignReport(const CampaignData &data,
       } else {
         ro.costs = {buildCost};
       }
+      // A machine's cost is not measured (machines are not made by the
+      // campaign): the plan counts it as one build's, the least it costs.
+      if (machineLevel)
+        ro.costs.insert(ro.costs.begin(), buildCost);
     }
   }
 

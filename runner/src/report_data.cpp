@@ -7,6 +7,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 
@@ -75,6 +76,9 @@ Expected<CampaignData> loadCampaignData(Store &store) {
   d.threshold = toDouble(store.meta("threshold"), 0.01);
   d.warmup = static_cast<int>(toDouble(store.meta("levels.warmup"), 0));
   d.design = store.meta("design").value_or("unpaired");
+  d.machines = store.meta("machines").value_or("");
+  if (auto t = store.meta("targets"); t && !t->empty())
+    d.targets = 1 + static_cast<int>(std::count(t->begin(), t->end(), ','));
   d.targetHalfWidth = toDouble(store.meta("target_half_width"), 0.01);
   d.adaptiveLog = store.meta("adaptive_log").value_or("");
   d.executions = store.executionConditions();

@@ -92,6 +92,10 @@ struct CampaignData {
   // Issue 8: the design the plan was made with ("unpaired" for old stores),
   // the adaptive campaign's decisions, and every execution's conditions.
   std::string design = "unpaired";
+  // Campaigns on [[target]]s: how machines enter ("pool" or "level") and
+  // how many targets; with "level", build i ran on target i mod targets.
+  std::string machines;
+  int targets = 0;
   std::string adaptiveLog;
   double targetHalfWidth = 0.01; // the campaign's (levels or adaptive), for the plans
   std::vector<ExecutionConditions> executions;
