@@ -239,6 +239,18 @@ public:
         cfg.targets.push_back(std::move(target));
       }
     }
+    if (cfg.machines == Machines::Level) {
+      const toml::node *where = root.get("campaign");
+      if (cfg.targets.size() < 2)
+        fail(*where, "machines = \"level\" expects two or more [[target]] tables (machine is "
+                     "the top random level)");
+      if (!cfg.builds.automatic && cfg.builds.count % static_cast<int>(cfg.targets.size()) != 0)
+        fail(*where, "machines = \"level\" expects levels.builds to be a multiple of the " +
+                         std::to_string(cfg.targets.size()) +
+                         " targets (build i runs on target i mod " +
+                         std::to_string(cfg.targets.size()) + "), not " +
+                         std::to_string(cfg.builds.count));
+    }
 
     const toml::node *benches = root.get("benchmark");
     if (!benches)

@@ -264,7 +264,8 @@ std::unique_ptr<Target> makeTarget(const TargetConfig &config, const TargetConte
 std::vector<std::string> sshArgv(const TargetConfig &config, const std::string &remoteCommand) {
   std::vector<std::string> argv{"ssh"};
   argv.insert(argv.end(), config.sshOptions.begin(), config.sshOptions.end());
-  for (const char *o : {"BatchMode=yes", "ServerAliveInterval=15", "ServerAliveCountMax=4"}) {
+  for (const char *o : {"BatchMode=yes", "ConnectTimeout=30", "ServerAliveInterval=15",
+                        "ServerAliveCountMax=4"}) {
     argv.push_back("-o");
     argv.push_back(o);
   }

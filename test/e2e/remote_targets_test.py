@@ -1,0 +1,269 @@
+#!/usr/bin/env python3
+"""Campaigns on SSH targets, against a real OpenSSH server the test starts
+(targets_fixture.SshServer: its own host and user keys, a free localhost port,
+host keys checked), serving as two targets.
+
+1. The same campaign (a C program built by alea-cc with layout randomization)
+   run locally, on a pool of two SSH targets, and with machine as a level:
+   same plan, same build seeds and fingerprints; every execution ran on a
+   target, recorded with its target and its place in the target's sequence;
+   both targets were used; the level campaign's build i ran on target i mod 2
+   and its report has machine as the top level.
+2. Hostile strings: a remote workdir with spaces, quotes, `$(...)` and `;` is
+   created literally (0700) and nothing of it runs.
+3. Faults: the SSH sessions killed 10 times at random moments during
+   executions, then the host's `alea run` killed with SIGKILL; `alea run`
+   again finishes; every planned execution is recorded exactly once and
+   PRAGMA integrity_check is ok.
+
+Usage: remote_targets_test.py BUILD_DIR SOURCE_DIR"""
+import json
+import os
+import random
+import signal
+import sqlite3
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+
+from e2e_common import alea, check, finish, run, write
+from targets_fixture import SshServer
+
+build_dir = sys.argv[1]
+ALEA = alea(build_dir)
+
+PROGRAM = r"""
+#include <stdio.h>
+#include <stdlib.h>
+static volatile unsigned long sink;
+__attribute__((noinline)) static unsigned long work(unsigned long n) {
+  unsigned long s = 0;
+  for (unsigned long i = 0; i < n; ++i) s += i * i ^ (s >> 3);
+  return s;
+}
+int main(int argc, char **argv) {
+  unsigned long n = argc > 1 ? strtoul(argv[1], 0, 10) : 200000;
+  sink = work(n);
+  return 0;
+}
+"""
+
+
+def campaign(targets="", machines="pool", builds=2, executions=3, loops=200000,
+             seed=5):
+    text = f"""
+[campaign]
+name = "remote"
+seed = {seed}
+machines = "{machines}"
+[levels]
+builds = {builds}
+executions = {executions}
+[[system]]
+name = "base"
+baseline = true
+build = ["sh", "-c", "$CC -O2 -o prog {{source_dir}}/prog.c"]
+artifacts = ["prog"]
+[[system]]
+name = "cand"
+build = ["sh", "-c", "$CC -O1 -o prog {{source_dir}}/prog.c"]
+artifacts = ["prog"]
+[[benchmark]]
+name = "loop"
+command = ["{{build_dir}}/prog", "{loops}"]
+"""
+    return text + targets
+
+
+def ssh_targets(ssh, workdirs):
+    out = ""
+    for host, wd in zip(ssh.hosts, workdirs):
+        opts = ", ".join(json.dumps(o) for o in ssh.ssh_options)
+        out += f"""
+[[target]]
+name = "{host}"
+ssh = "{host}"
+ssh_options = [{opts}]
+workdir = {json.dumps(wd)}
+"""
+    return out
+
+
+def db(path):
+    return sqlite3.connect(os.path.join(path, "campaign.db"))
+
+
+def plan_of(path):
+    with db(path) as c:
+        return c.execute(
+            "SELECT p.position, s.name, b.name, p.build_index, p.execution_index "
+            "FROM plan p JOIN system s ON s.id = p.system_id "
+            "JOIN benchmark b ON b.id = p.benchmark_id ORDER BY p.position").fetchall()
+
+
+def builds_of(path):
+    with db(path) as c:
+        return c.execute(
+            "SELECT s.name, bu.build_index, bu.seed, bu.fingerprint FROM build bu "
+            "JOIN system s ON s.id = bu.system_id ORDER BY s.name, bu.build_index").fetchall()
+
+
+def exactly_once(path, what):
+    with db(path) as c:
+        planned = c.execute("SELECT count(*) FROM plan").fetchone()[0]
+        recorded = c.execute("SELECT count(*) FROM execution").fetchone()[0]
+        distinct = c.execute(
+            "SELECT count(DISTINCT plan_position) FROM execution").fetchone()[0]
+        missing = c.execute(
+            "SELECT count(*) FROM plan WHERE position NOT IN "
+            "(SELECT plan_position FROM execution)").fetchone()[0]
+        integrity = c.execute("PRAGMA integrity_check").fetchone()[0]
+        measurements = c.execute(
+            "SELECT count(*) FROM measurement m JOIN execution e ON e.id = m.execution_id "
+            "WHERE e.status = 'ok'").fetchone()[0]
+        ok = c.execute("SELECT count(*) FROM execution WHERE status = 'ok'").fetchone()[0]
+    check(recorded == planned == distinct and missing == 0,
+          f"{what}: every planned execution recorded exactly once "
+          f"(planned {planned}, recorded {recorded}, distinct {distinct}, missing {missing})")
+    check(integrity == "ok", f"{what}: integrity_check {integrity}")
+    check(measurements == ok, f"{what}: one measurement per successful execution "
+          f"({measurements} for {ok})")
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    write(os.path.join(tmp, "prog.c"), PROGRAM)
+    with SshServer(os.path.join(tmp, "sshd")) as ssh:
+        remote = [os.path.join(tmp, "remote-1"), os.path.join(tmp, "remote-2")]
+
+        # --- 1. local, pool, level ---------------------------------------------
+        local = write(os.path.join(tmp, "local.toml"), campaign())
+        pool = write(os.path.join(tmp, "pool.toml"), campaign(ssh_targets(ssh, remote)))
+        r = run([ALEA, "run", local, "--no-report"], timeout=600)
+        check(r.returncode == 0, f"local campaign: {r.returncode} {r.stderr[-2000:]}")
+        r = run([ALEA, "run", pool, "--no-report"], timeout=600)
+        check(r.returncode == 0, f"pool campaign: {r.returncode} {r.stderr[-2000:]}")
+        ldir, pdir = os.path.join(tmp, "local.alea"), os.path.join(tmp, "pool.alea")
+        check(plan_of(ldir) == plan_of(pdir), "pool: the same plan as the local campaign")
+        lb, pb = builds_of(ldir), builds_of(pdir)
+        check(lb == pb and all(b[3] for b in lb),
+              f"pool: the same build seeds and fingerprints as locally: {lb} vs {pb}")
+        exactly_once(pdir, "pool")
+        with db(pdir) as c:
+            rows = c.execute("SELECT target, target_order, machine_id FROM execution "
+                             "ORDER BY target, target_order").fetchall()
+            machines = c.execute("SELECT target, hostname FROM machine "
+                                 "WHERE target IS NOT NULL").fetchall()
+            meta = dict(c.execute("SELECT key, value FROM meta").fetchall())
+        used = sorted({t for t, _, _ in rows})
+        check(used == sorted(ssh.hosts), f"pool: both targets ran executions: {used}")
+        for t in used:
+            orders = [o for tt, o, _ in rows if tt == t]
+            check(orders == list(range(1, len(orders) + 1)),
+                  f"pool: {t}'s sequence is recorded 1..n: {orders}")
+        check(all(m for _, _, m in rows), "pool: every execution names its machine row")
+        check(sorted({t for t, _ in machines}) == sorted(ssh.hosts),
+              f"pool: a machine state per target: {machines}")
+        check(meta.get("machines") == "pool" and meta.get("targets") == ",".join(ssh.hosts),
+              f"pool: recorded in meta: {meta.get('machines')} {meta.get('targets')}")
+        for wd in remote:
+            mode = stat.S_IMODE(os.stat(wd).st_mode)
+            check(mode == 0o700, f"the remote workdir {wd} is private (0700): {oct(mode)}")
+        r = run([ALEA, "report", pdir, "--format", "json"])
+        check(r.returncode == 0 and "pool of 2 targets" in json.loads(r.stdout)["campaign"]["design_note"],
+              f"pool: the report names the targets: {r.stdout[:300]} {r.stderr[-500:]}")
+
+        level = write(os.path.join(tmp, "level.toml"),
+                      campaign(ssh_targets(ssh, remote), machines="level", builds=4,
+                               executions=2))
+        r = run([ALEA, "run", level, "--no-report"], timeout=600)
+        check(r.returncode == 0, f"level campaign: {r.returncode} {r.stderr[-2000:]}")
+        vdir = os.path.join(tmp, "level.alea")
+        exactly_once(vdir, "level")
+        with db(vdir) as c:
+            placed = c.execute(
+                "SELECT DISTINCT p.build_index, e.target FROM execution e "
+                "JOIN plan p ON p.position = e.plan_position").fetchall()
+        check(all(t == ssh.hosts[b % 2] for b, t in placed) and len(placed) == 4,
+              f"level: build i ran on target i mod 2: {placed}")
+        local4 = write(os.path.join(tmp, "local4.toml"), campaign(builds=4, executions=2))
+        r = run([ALEA, "run", local4, "--no-report"], timeout=600)
+        check(r.returncode == 0, f"local campaign (4 builds): {r.stderr[-1000:]}")
+        check(plan_of(os.path.join(tmp, "local4.alea")) == plan_of(vdir) and
+              builds_of(os.path.join(tmp, "local4.alea")) == builds_of(vdir),
+              "level: the same plan, seeds and fingerprints as the local campaign")
+        r = run([ALEA, "report", vdir])
+        check(r.returncode == 0 and "levels: machine > build > execution" in r.stdout,
+              f"level: machine is the top level of the analysis: {r.stdout[:1500]}")
+
+        # --- 2. hostile strings ------------------------------------------------
+        pwned = os.path.join(tmp, "pwned")
+        hostile = os.path.join(tmp, f"w 'q' \"d\" $(touch {pwned}); `touch {pwned}` x")
+        odd = write(os.path.join(tmp, "odd.toml"),
+                    campaign(ssh_targets(ssh, [hostile])[0:0] + f"""
+[[target]]
+name = "odd"
+ssh = "{ssh.hosts[0]}"
+ssh_options = [{", ".join(json.dumps(o) for o in ssh.ssh_options)}]
+workdir = {json.dumps(hostile)}
+""", builds=2, executions=1))
+        r = run([ALEA, "run", odd, "--no-report"], timeout=600)
+        check(r.returncode == 0, f"hostile workdir: {r.returncode} {r.stderr[-1500:]}")
+        check(os.path.isdir(hostile) and stat.S_IMODE(os.stat(hostile).st_mode) == 0o700,
+              "hostile workdir: created literally, private")
+        check(not os.path.exists(pwned), "hostile workdir: nothing of it ran")
+
+        # --- 3. faults ---------------------------------------------------------
+        fault = write(os.path.join(tmp, "fault.toml"),
+                      campaign(ssh_targets(ssh, remote), builds=4, executions=8,
+                               loops=60000000, seed=9))
+        fdir = os.path.join(tmp, "fault.alea")
+        proc = subprocess.Popen([ALEA, "run", fault, "--no-report"], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True)
+
+        def per_target():
+            try:
+                with db(fdir) as c:
+                    return dict(c.execute("SELECT target, count(*) FROM execution "
+                                          "GROUP BY target").fetchall())
+            except sqlite3.Error:
+                return {}
+
+        def recorded():
+            return sum(per_target().values())
+
+        rng = random.Random(3)
+        kills = 0
+        last = {}
+        while kills < 10 and proc.poll() is None:
+            # A random moment while executions run: once every target has
+            # recorded a new execution since the last kill (each works between
+            # two kills, so none is taken out for failing in a row), after a
+            # random delay.
+            now = per_target()
+            if any(now.get(t, 0) <= last.get(t, 0) for t in ssh.hosts):
+                time.sleep(0.01)
+                continue
+            time.sleep(rng.uniform(0, 0.05))
+            if ssh.kill_sessions() > 0:
+                kills += 1
+                last = per_target()
+        check(kills == 10, f"faults: the sessions were killed 10 times ({kills})")
+        # Then the host itself, mid-campaign.
+        total_before = recorded()
+        while proc.poll() is None and recorded() <= total_before:
+            time.sleep(0.01)
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        r = run([ALEA, "run", fault, "--no-report"], timeout=900)
+        check(r.returncode == 0, f"faults: the resumed run finishes: {r.returncode} "
+              f"{r.stderr[-2000:]}")
+        exactly_once(fdir, "faults")
+        with db(fdir) as c:
+            lost = c.execute("SELECT count(*) FROM execution WHERE status <> 'ok'").fetchone()[0]
+        check(lost == 0, f"faults: no execution recorded as failed ({lost})")
+
+finish("SSH targets: pool and level match the local campaign, hostile workdir safe, "
+       "10 dropped sessions + SIGKILL: every execution exactly once")
