@@ -5,10 +5,15 @@ side by side (ctest -j) without touching the machine's own sshd, munge or
 Slurm (/etc/ssh, /etc/munge, /etc/slurm and their services are never read,
 written or started).
 
-    with SshServer(workdir) as ssh:           # ssh -F ssh.config alea-t1 true
+    with SshServer(workdir) as ssh:       # ssh -F WORKDIR/ssh_config alea-t1 true
         ...
-    with SlurmCluster(workdir) as slurm:      # SLURM_CONF=slurm.conf sbatch ...
+    with SlurmCluster(workdir) as slurm:  # SLURM_CONF=WORKDIR/slurm.conf sbatch ...
         ...
+
+Two SlurmClusters run side by side on one host (same node name, own ports,
+munge socket and spool directory: target_fixtures_test.py runs one beside
+another), so concurrent tests need no lock. Both fixtures need root: slurmd
+starts jobs as their owner, sshd logs in as the current user.
 
 Every daemon runs under a small reaper process (this file run as a script): a
 child subreaper (prctl PR_SET_CHILD_SUBREAPER), so whatever the daemon leaves
@@ -16,8 +21,9 @@ behind -- sshd's per-connection children and their commands, the slurmstepd
 that slurmd double-forks, a job's processes -- is reparented to the reaper
 instead of to init, and the reaper kills and reaps all of it when the daemon is
 stopped or dies. The reaper also dies with the test (PR_SET_PDEATHSIG), so a
-test killed by CTest's timeout leaves nothing running either. Not a test
-itself; the *_test.py scripts import it (their own directory is on sys.path)."""
+test killed by CTest's timeout leaves nothing running either (start fixtures
+from the main thread: the parent-death signal follows the thread that started
+the reaper). Not a test itself; the *_test.py scripts import it (their own directory is on sys.path)."""
 import atexit
 import collections
 import ctypes
@@ -429,6 +435,7 @@ MaxSessions 100
 # scp uses the SFTP protocol since OpenSSH 9.0.
 Subsystem sftp internal-sftp
 LogLevel VERBOSE
+# No AcceptEnv: sessions get no variable from the client, only these.
 {setenv}""")
         return path
 
@@ -501,7 +508,11 @@ class SlurmCluster:
     storage is disabled" (status 1); `sacct -c` reads the job completion file
     (jobcomp/filetxt) instead and answers for finished jobs (JobID, State,
     ExitCode, Start, End, Elapsed, NodeList...). Finished jobs stay in
-    `scontrol show job` and `squeue -t all` for MinJobAge = 900 s."""
+    `scontrol show job` and `squeue -t all` for MinJobAge = 900 s.
+
+    The cluster is up (node idle) in about 0.2 s; slurmctld's first
+    scheduling pass comes about 3 s after its start, so the first job starts
+    then, later ones within about 1 s of submission."""
 
     partition = "debug"
 
