@@ -10,9 +10,13 @@ PACKAGES=(
   clang-19 llvm-19-dev llvm-19-tools lld-19 libclang-rt-19-dev
   # libraries
   libcli11-dev libboost-math-dev libtomlplusplus-dev libelf-dev libsqlite3-dev sqlite3
-  libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev libzstd-dev
+  libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev libzstd-dev nlohmann-json3-dev
   # reference tools for tests and benchmarks
   r-base-core r-cran-lme4 hyperfine valgrind python3 autoconf automake libtool
+  # remote targets: the e2e fixtures (test/e2e/targets_fixture.py) run their own sshd,
+  # munged and Slurm daemons on their own ports, sockets and directories; they never use
+  # or touch the services these packages may start (where no policy-rc.d forbids it)
+  openssh-server openssh-client slurm-wlm munge
 )
 
 SUDO=""
