@@ -814,7 +814,19 @@ struct Run {
   void endJob(Worker &w) {
     if (!w.jobRow)
       return;
-    std::string state = slurmJobState(w.target->jobId());
+    // Its final state, once Slurm has one (a job is COMPLETING for a moment
+    // after its step ended); a job that still runs after its session was
+    // lost is cancelled, so that it frees the node.
+    std::string state;
+    for (int i = 0; i < 100; ++i) {
+      state = slurmJobState(w.target->jobId());
+      if (state == "RUNNING" && i == 0)
+        cancelSlurmJob(w.target->jobId());
+      if (state != "RUNNING" && state != "COMPLETING" && state != "CONFIGURING" &&
+          state != "PENDING")
+        break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
     (void)store.setJobState(w.jobRow, state.empty() ? "ended" : state);
     w.jobRow = 0;
   }
