@@ -392,7 +392,15 @@ struct Run {
     std::string log = store.meta("adaptive_log").value_or("");
     if (Status s = store.setMeta("adaptive_log", log + line + "\n"); !s)
       return Error{s.error()};
-    return step.stop ? 0 : static_cast<int>(step.addBuilds);
+    if (step.stop)
+      return 0;
+    int more = static_cast<int>(step.addBuilds);
+    // Machine as a level: every machine gets the same number of new builds.
+    if (cfg.machines == Machines::Level && !cfg.targets.empty()) {
+      int m = static_cast<int>(cfg.targets.size());
+      more = (more + m - 1) / m * m;
+    }
+    return more;
   }
 
   // Plans `more` builds of every system after the current ones, and records

@@ -214,9 +214,35 @@ workdir = {json.dumps(hostile)}
               "hostile workdir: created literally, private")
         check(not os.path.exists(pwned), "hostile workdir: nothing of it ran")
 
+        # --- missing shared libraries on the target, reported before running ----
+        libs = write(os.path.join(tmp, "libs.toml"), f"""
+[campaign]
+seed = 4
+[levels]
+builds = 1
+executions = 1
+[[system]]
+name = "withlib"
+build = ["sh", "-c", "printf 'int f(void){{{{return 0;}}' > f.c && $CC -shared -fPIC -o libaleafoo.so f.c && printf 'int f(void); int main(void){{{{return f();}}' > m.c && $CC -o prog m.c -L. -laleafoo"]
+artifacts = ["prog"]
+factors = "none"
+[[benchmark]]
+name = "run"
+command = ["{{build_dir}}/prog"]
+[[target]]
+name = "t"
+ssh = "{ssh.hosts[0]}"
+ssh_options = [{", ".join(json.dumps(o) for o in ssh.ssh_options)}]
+workdir = {json.dumps(remote[0])}
+""")
+        r = run([ALEA, "run", libs, "--no-report"], timeout=600)
+        check("lacks shared libraries: libaleafoo.so" in r.stderr,
+              f"a library missing on the target is reported: {r.returncode} {r.stderr[-1500:]}")
+        check(r.returncode == 3, f"its execution is recorded as failed (exit 3): {r.returncode}")
+
         # --- 3. faults ---------------------------------------------------------
         fault = write(os.path.join(tmp, "fault.toml"),
-                      campaign(ssh_targets(ssh, remote), builds=4, executions=8,
+                      campaign(ssh_targets(ssh, remote), builds=4, executions=20,
                                loops=60000000, seed=9))
         fdir = os.path.join(tmp, "fault.alea")
         proc = subprocess.Popen([ALEA, "run", fault, "--no-report"], stdout=subprocess.DEVNULL,
