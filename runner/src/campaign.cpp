@@ -30,8 +30,8 @@
 #include <limits>
 #include <map>
 #include <memory>
-#include <optional>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -465,9 +465,8 @@ struct Run {
             entry.executionIndex, levels.warmup + levels.iterations});
         vars.emplace(values.begin(), values.end());
         for (const auto &a : build.artifacts)
-          (*vars)["artifact:" + a.path] = place.target.empty()
-                                              ? objectPath(opts.dir, a.objectHash)
-                                              : buildDir + "/" + a.path;
+          (*vars)["artifact:" + a.path] =
+              place.target.empty() ? objectPath(opts.dir, a.objectHash) : buildDir + "/" + a.path;
       }
       return *vars;
     };
@@ -704,8 +703,8 @@ struct Run {
     bool done = false;
     std::vector<Job> jobs;
     BlockResult block;
-    std::string error;          // lost or could not run: the unit runs again
-    bool connectedNow = false;  // this unit (re)connected the target
+    std::string error;         // lost or could not run: the unit runs again
+    bool connectedNow = false; // this unit (re)connected the target
     // Campaign-thread state.
     bool busy = false, retired = false;
     int failuresInARow = 0;
@@ -718,8 +717,8 @@ struct Run {
   TargetContext targetContext() {
     TargetContext c;
     c.campaignDir = opts.dir;
-    c.campaignKey = sha256Hex(store.meta("config_sha256").value_or("") + "\n" + opts.dir)
-                        .substr(0, 16);
+    c.campaignKey =
+        sha256Hex(store.meta("config_sha256").value_or("") + "\n" + opts.dir).substr(0, 16);
     c.sourceDir = cfg.sourceDir;
     std::error_code ec;
     c.aleaPath = fs::read_symlink("/proc/self/exe", ec).string();
@@ -733,16 +732,31 @@ struct Run {
     return c;
   }
 
+  // A target that fails this many times in a row (cannot connect, loses its
+  // session or job, cannot stage) is taken out of the campaign.
+  static constexpr int kTargetFailuresInARow = 5;
+
   // Runs in the worker's thread.
   void work(Worker &w) {
     for (;;) {
       std::vector<PlanEntry> unit;
+      int failures = 0;
       {
         std::unique_lock<std::mutex> lock(loopMutex);
         loopCv.wait(lock, [&] { return w.stop || w.unit; });
         if (w.stop)
           return;
         unit = *w.unit;
+        failures = w.failuresInARow;
+      }
+      // After a failure, again at once; after more, a pause before trying
+      // again (0.5 s, 1 s, 2 s, ..., at most 30 s): a dropped network or a
+      // rebooting machine needs a moment.
+      if (failures > 1) {
+        auto until = std::chrono::steady_clock::now() +
+                     std::chrono::milliseconds(std::min(30000, 500 << std::min(failures - 2, 6)));
+        while (std::chrono::steady_clock::now() < until && !(opts.cancel && opts.cancel->load()))
+          std::this_thread::sleep_for(std::chrono::milliseconds(20));
       }
       std::vector<Job> jobs;
       BlockResult block;
@@ -854,8 +868,8 @@ struct Run {
     if (auto id = store.addMachine(t.machine(), reason, t.name()))
       w.machineId = *id;
     progress.message("target " + t.name() + ": " + t.machine().hostname + ", " +
-                     t.machine().cpuModel + ", " + std::to_string(t.machine().cpuCount) +
-                     " CPUs" + (t.jobId().empty() ? "" : ", Slurm job " + t.jobId()));
+                     t.machine().cpuModel + ", " + std::to_string(t.machine().cpuCount) + " CPUs" +
+                     (t.jobId().empty() ? "" : ", Slurm job " + t.jobId()));
     if (!t.jobId().empty())
       if (auto row = store.recordJob(t.name(), t.jobId()))
         w.jobRow = *row;
@@ -895,8 +909,8 @@ struct Run {
           add(a.aslr != b.aslr, "ASLR");
           std::string line = "targets " + o.target->name() + " and " + t.name() + " differ (" +
                              diff + ") but machines = \"pool\" assumes identical hardware";
-          if (!diff.empty() && std::find(outcome.warnings.begin(), outcome.warnings.end(),
-                                         line) == outcome.warnings.end())
+          if (!diff.empty() && std::find(outcome.warnings.begin(), outcome.warnings.end(), line) ==
+                                   outcome.warnings.end())
             outcome.warnings.push_back(line);
           break;
         }
@@ -907,7 +921,7 @@ struct Run {
   // on one target) or one execution; with machines = "level" build i runs on
   // target i mod M, in a pool any free target takes the next unit in plan
   // order. A unit whose target was lost runs again (never recorded twice:
-  // only a whole result is recorded); a target that fails 3 times in a row
+  // only a whole result is recorded); a target that fails 5 times in a row
   // is taken out.
   Status runOnTargets(const std::vector<PlanEntry> &pending, std::int64_t &finished,
                       std::int64_t total, std::int64_t &failed, std::int64_t &ranHere,
@@ -985,7 +999,7 @@ struct Run {
           ++w.failuresInARow;
           progress.message("target " + w.target->name() + ": " + w.error +
                            "; its execution will run again");
-          if (w.failuresInARow >= 3) {
+          if (w.failuresInARow >= kTargetFailuresInARow) {
             w.retired = true;
             retired.insert(w.target->name());
             outcome.warnings.push_back("target " + w.target->name() + " was taken out after " +
@@ -1016,8 +1030,7 @@ struct Run {
             if (!what.empty())
               if (auto id = store.addMachine(*now, "change: " + what, w.target->name())) {
                 w.machineId = *id;
-                progress.message("target " + w.target->name() + ": machine state changed: " +
-                                 what);
+                progress.message("target " + w.target->name() + ": machine state changed: " + what);
               }
           }
         }
@@ -1175,8 +1188,7 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
       names += (names.empty() ? "" : ",") + t.name;
     if (Status s = run.store.setMeta("targets", names); !s)
       return Error{s.error()};
-    if (Status s = run.store.setMeta("machines",
-                                     cfg.machines == Machines::Pool ? "pool" : "level");
+    if (Status s = run.store.setMeta("machines", cfg.machines == Machines::Pool ? "pool" : "level");
         !s)
       return Error{s.error()};
     run.settleOldJobs();

@@ -245,11 +245,10 @@ public:
         fail(*where, "machines = \"level\" expects two or more [[target]] tables (machine is "
                      "the top random level)");
       if (!cfg.builds.automatic && cfg.builds.count % static_cast<int>(cfg.targets.size()) != 0)
-        fail(*where, "machines = \"level\" expects levels.builds to be a multiple of the " +
-                         std::to_string(cfg.targets.size()) +
-                         " targets (build i runs on target i mod " +
-                         std::to_string(cfg.targets.size()) + "), not " +
-                         std::to_string(cfg.builds.count));
+        fail(*where,
+             "machines = \"level\" expects levels.builds to be a multiple of the " +
+                 std::to_string(cfg.targets.size()) + " targets (build i runs on target i mod " +
+                 std::to_string(cfg.targets.size()) + "), not " + std::to_string(cfg.builds.count));
     }
 
     const toml::node *benches = root.get("benchmark");
@@ -516,12 +515,12 @@ public:
       target.workdir = getString(*n, "target.workdir");
     if (slurm) {
       if (!slurm->is_table())
-        fail(*slurm, "expected slurm = { partition = \"...\", ... } in target '" + target.name +
-                         "'");
+        fail(*slurm,
+             "expected slurm = { partition = \"...\", ... } in target '" + target.name + "'");
       const toml::table &st = *slurm->as_table();
-      checkKeys(st, "target.slurm",
-                {"partition", "nodes", "constraint", "exclusive", "time_limit", "account",
-                 "options"});
+      checkKeys(
+          st, "target.slurm",
+          {"partition", "nodes", "constraint", "exclusive", "time_limit", "account", "options"});
       SlurmSettings s;
       if (auto *n = st.get("partition"))
         s.partition = getString(*n, "slurm.partition");

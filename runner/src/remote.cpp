@@ -2,6 +2,8 @@
 // (see remote.hpp).
 #include "alea/runner/remote.hpp"
 
+#include "alea/fd.hpp"
+
 #include "alea/runner/hash.hpp"
 
 #include <cerrno>
@@ -13,9 +15,9 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
-#include <set>
 #include <poll.h>
 #include <pthread.h>
+#include <set>
 #include <spawn.h>
 #include <sstream>
 #include <sys/stat.h>
@@ -72,8 +74,8 @@ std::string encodeFrame(std::string_view tag, std::string_view payload) {
 
 std::string encodeFrame(std::string_view tag, const json &payload) {
   std::vector<std::uint8_t> bytes = json::to_msgpack(payload);
-  return encodeFrame(tag, std::string_view(reinterpret_cast<const char *>(bytes.data()),
-                                           bytes.size()));
+  return encodeFrame(tag,
+                     std::string_view(reinterpret_cast<const char *>(bytes.data()), bytes.size()));
 }
 
 Expected<json> framePayload(const Frame &frame) {
@@ -215,8 +217,8 @@ ExecutionResult resultFromJson(const json &j) {
 }
 
 json machineToJson(const MachineState &m) {
-  return json{{"hostname", m.hostname}, {"cpuModel", m.cpuModel}, {"cpuCount", m.cpuCount},
-              {"governor", m.governor}, {"kernel", m.kernel},     {"aslr", m.aslr},
+  return json{{"hostname", m.hostname}, {"cpuModel", m.cpuModel},  {"cpuCount", m.cpuCount},
+              {"governor", m.governor}, {"kernel", m.kernel},      {"aslr", m.aslr},
               {"load1", m.load1},       {"compilers", m.compilers}};
 }
 
@@ -252,18 +254,6 @@ BlockOptions blockOptionsFromJson(const json &j) {
 // ---- the helper -------------------------------------------------------------
 
 namespace {
-
-bool writeAll(int fd, std::string_view bytes) {
-  while (!bytes.empty()) {
-    ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return false;
-    bytes.remove_prefix(static_cast<std::size_t>(n));
-  }
-  return true;
-}
 
 // A relative path that stays inside its directory (no "..", not absolute).
 bool containedPath(const std::string &p) {
@@ -309,7 +299,9 @@ struct Helper {
     void write(OutputChannel channel, std::string_view bytes) override {
       if (bytes.empty())
         return;
-      char c = channel == OutputChannel::Stdout ? 'o' : channel == OutputChannel::Stderr ? 'e' : 'r';
+      char c = channel == OutputChannel::Stdout   ? 'o'
+               : channel == OutputChannel::Stderr ? 'e'
+                                                  : 'r';
       helper->emitRaw(encodeFrame(std::string(1, c) + std::to_string(index), bytes));
     }
   };
@@ -372,9 +364,7 @@ struct Helper {
     return f;
   }
 
-  std::string objectPath(const std::string &hash) const {
-    return workdir + "/objects/" + hash;
-  }
+  std::string objectPath(const std::string &hash) const { return workdir + "/objects/" + hash; }
 
   json handle(const std::string &tag, const json &in, std::string &replyTag) {
     replyTag = "ok";
@@ -578,9 +568,12 @@ void TargetSession::broken(const std::string &why) {
   // closed", "Host key verification failed") says more than a broken pipe.
   std::string last;
   if (std::ifstream log{logPath_}) {
-    for (std::string line; std::getline(log, line);)
+    for (std::string line; std::getline(log, line);) {
+      while (!line.empty() && (line.back() == '\r' || line.back() == '\n'))
+        line.pop_back();
       if (!line.empty())
         last = line;
+    }
   }
   lostReason_ = why + (last.empty() ? "" : " (" + last + ")");
 }
@@ -611,6 +604,10 @@ void TargetSession::stop() {
 Status TargetSession::start() {
   if (pid_ > 0)
     return {};
+  // A session whose process died must fail a write with EPIPE, not kill alea
+  // with SIGPIPE. (The processes alea starts get SIGPIPE's default back: the
+  // local executor resets it, and so does the spawn below.)
+  ::signal(SIGPIPE, SIG_IGN);
   int in[2], out[2];
   if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0)
     return Error{std::string("pipe: ") + std::strerror(errno)};
@@ -624,7 +621,11 @@ Status TargetSession::start() {
   posix_spawnattr_init(&attr);
   // Its own process group: the terminal's Ctrl-C reaches alea, which cancels
   // the running execution through the session instead of cutting it.
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGPIPE);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
   posix_spawnattr_setpgroup(&attr, 0);
   std::vector<char *> argv;
   for (auto &a : command_)

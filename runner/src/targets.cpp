@@ -45,7 +45,7 @@ CommandOutcome runCommand(const std::vector<std::string> &argv, const std::strin
          res.output.exitCode == 0;
   c.out = res.output.stdoutText;
   c.err = res.spawnFailed ? res.spawnError : res.output.stderrTail;
-  while (!c.err.empty() && c.err.back() == '\n')
+  while (!c.err.empty() && (c.err.back() == '\n' || c.err.back() == '\r'))
     c.err.pop_back();
   return c;
 }
@@ -131,9 +131,9 @@ public:
           sshArgv(config_, shellCommand({"sh", "-c", ship, "sh", workdir(), helper, digest})),
           context_.aleaPath);
       if (!s.ok)
-        return Error{"target '" + name() + "': cannot ship alea's helper to " + config_.ssh +
-                     (s.err.empty() ? std::string(" (its digest differed on arrival)")
-                                    : ": " + s.err)};
+        return Error{
+            "target '" + name() + "': cannot ship alea's helper to " + config_.ssh +
+            (s.err.empty() ? std::string(" (its digest differed on arrival)") : ": " + s.err)};
     }
     return startSession(sshArgv(
         config_, shellCommand({workdir() + "/bin/" + helper, "__target", "--workdir", workdir()})));
@@ -186,9 +186,7 @@ public:
     return sourceStaged_;
   }
 
-  std::string campaignDir() const override {
-    return session_->workdir() + "/" + campaignRel();
-  }
+  std::string campaignDir() const override { return session_->workdir() + "/" + campaignRel(); }
 
 private:
   std::string sourceStaged_;
@@ -264,8 +262,8 @@ std::unique_ptr<Target> makeTarget(const TargetConfig &config, const TargetConte
 std::vector<std::string> sshArgv(const TargetConfig &config, const std::string &remoteCommand) {
   std::vector<std::string> argv{"ssh"};
   argv.insert(argv.end(), config.sshOptions.begin(), config.sshOptions.end());
-  for (const char *o : {"BatchMode=yes", "ConnectTimeout=30", "ServerAliveInterval=15",
-                        "ServerAliveCountMax=4"}) {
+  for (const char *o :
+       {"BatchMode=yes", "ConnectTimeout=30", "ServerAliveInterval=15", "ServerAliveCountMax=4"}) {
     argv.push_back("-o");
     argv.push_back(o);
   }
@@ -278,8 +276,8 @@ std::vector<std::string> sshArgv(const TargetConfig &config, const std::string &
 std::vector<std::string> srunArgv(const TargetConfig &config, const std::string &jobName,
                                   const std::vector<std::string> &helper) {
   const SlurmSettings &s = *config.slurm;
-  std::vector<std::string> argv{"srun", "--job-name=" + jobName, "--nodes=1", "--ntasks=1",
-                                "--unbuffered", "--quiet"};
+  std::vector<std::string> argv{"srun",       "--job-name=" + jobName, "--nodes=1",
+                                "--ntasks=1", "--unbuffered",          "--quiet"};
   if (s.exclusive)
     argv.push_back("--exclusive");
   if (!s.partition.empty())
@@ -305,8 +303,6 @@ std::string slurmJobState(const std::string &jobId) {
   return "";
 }
 
-bool cancelSlurmJob(const std::string &jobId) {
-  return runCommand({"scancel", jobId}, "", 60).ok;
-}
+bool cancelSlurmJob(const std::string &jobId) { return runCommand({"scancel", jobId}, "", 60).ok; }
 
 } // namespace alea::runner

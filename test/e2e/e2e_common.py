@@ -50,3 +50,26 @@ def wait_for_file(path, proc):
                   proc.stderr.read() if proc.stderr else "")
             sys.exit(1)
         time.sleep(0.01)
+
+
+def check_each_planned_once(store_dir, what):
+    """Checks a campaign store after faults: every planned execution recorded
+    exactly once, none as a failure, one measurement per successful execution
+    (iterations = 1), PRAGMA integrity_check ok."""
+    import sqlite3
+    with sqlite3.connect(os.path.join(store_dir, "campaign.db")) as c:
+        one = lambda sql: c.execute(sql).fetchone()[0]
+        planned = one("SELECT count(*) FROM plan")
+        recorded = one("SELECT count(*) FROM execution")
+        distinct = one("SELECT count(DISTINCT plan_position) FROM execution")
+        failed = one("SELECT count(*) FROM execution WHERE status <> 'ok'")
+        measurements = one("SELECT count(*) FROM measurement m JOIN execution e "
+                           "ON e.id = m.execution_id WHERE e.status = 'ok'")
+        integrity = one("PRAGMA integrity_check")
+    check(recorded == planned == distinct,
+          f"{what}: every planned execution recorded exactly once "
+          f"(planned {planned}, recorded {recorded}, distinct {distinct})")
+    check(failed == 0, f"{what}: none recorded as failed ({failed})")
+    check(measurements == recorded - failed,
+          f"{what}: one measurement per successful execution ({measurements})")
+    check(integrity == "ok", f"{what}: integrity_check {integrity}")

@@ -21,7 +21,7 @@ import sys
 import tempfile
 import time
 
-from e2e_common import alea, check, finish, run, write
+from e2e_common import alea, check, check_each_planned_once, finish, run, write
 from targets_fixture import SlurmCluster
 
 build_dir = sys.argv[1]
@@ -62,20 +62,6 @@ def db(path):
     return sqlite3.connect(os.path.join(path, "campaign.db"))
 
 
-def exactly_once(path, what):
-    with db(path) as c:
-        planned = c.execute("SELECT count(*) FROM plan").fetchone()[0]
-        recorded = c.execute("SELECT count(*) FROM execution").fetchone()[0]
-        distinct = c.execute("SELECT count(DISTINCT plan_position) FROM execution").fetchone()[0]
-        failed = c.execute("SELECT count(*) FROM execution WHERE status <> 'ok'").fetchone()[0]
-        integrity = c.execute("PRAGMA integrity_check").fetchone()[0]
-    check(recorded == planned == distinct,
-          f"{what}: every planned execution recorded exactly once "
-          f"(planned {planned}, recorded {recorded}, distinct {distinct})")
-    check(failed == 0, f"{what}: none recorded as failed ({failed})")
-    check(integrity == "ok", f"{what}: integrity_check {integrity}")
-
-
 with tempfile.TemporaryDirectory() as tmp:
     with SlurmCluster(os.path.join(tmp, "slurm")) as cluster:
         env = dict(os.environ, **cluster.env)
@@ -88,7 +74,7 @@ with tempfile.TemporaryDirectory() as tmp:
         r = run([ALEA, "run", onslurm, "--no-report"], env=env, timeout=600)
         check(r.returncode == 0, f"slurm: {r.returncode} {r.stderr[-2000:]}")
         sdir = os.path.join(tmp, "onslurm.alea")
-        exactly_once(sdir, "slurm")
+        check_each_planned_once(sdir, "slurm")
         with db(sdir) as c:
             targets = c.execute("SELECT DISTINCT target FROM execution").fetchall()
             jobs = c.execute("SELECT target, job_id, state FROM target_job").fetchall()
@@ -147,7 +133,7 @@ with tempfile.TemporaryDirectory() as tmp:
         r = run([ALEA, "run", fault, "--no-report"], env=env, timeout=900)
         check(r.returncode == 0, f"faults: the resumed run finishes: {r.returncode} "
               f"{r.stderr[-2000:]}")
-        exactly_once(fdir, "faults")
+        check_each_planned_once(fdir, "faults")
         with db(fdir) as c:
             jobs = c.execute("SELECT job_id, state FROM target_job ORDER BY id").fetchall()
         check(len(jobs) >= 3, f"faults: a job per connection is recorded: {jobs}")

@@ -13,6 +13,8 @@
 // An exception anywhere in 4-6 execs the original command unchanged.
 #include "alea/wrapper/driver.hpp"
 
+#include "alea/fd.hpp"
+
 #include "alea/wrapper/classify.hpp"
 #include "alea/wrapper/command.hpp"
 #include "alea/wrapper/link_record.hpp"
@@ -87,18 +89,6 @@ std::optional<std::string> readBytesAt(const std::string &path, std::uint64_t of
     return std::nullopt;
   buf.resize(static_cast<std::size_t>(got));
   return buf;
-}
-
-bool writeAll(int fd, std::string_view bytes) {
-  while (!bytes.empty()) {
-    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return false;
-    bytes.remove_prefix(static_cast<std::size_t>(n));
-  }
-  return true;
 }
 
 std::string selfExe() {

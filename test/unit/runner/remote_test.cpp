@@ -104,8 +104,8 @@ TEST(Wire, RequestAndResultRoundTrip) {
   r.disableAslr = true;
   r.envPadBytes = 77;
   r.recordsPipe = true;
-  ExecutionRequest back = requestFromJson(nlohmann::json::from_msgpack(
-      nlohmann::json::to_msgpack(requestToJson(r))));
+  ExecutionRequest back =
+      requestFromJson(nlohmann::json::from_msgpack(nlohmann::json::to_msgpack(requestToJson(r))));
   EXPECT_EQ(back.argv, r.argv);
   EXPECT_EQ(back.env, r.env);
   EXPECT_EQ(back.workdir, "/w");
@@ -122,8 +122,8 @@ TEST(Wire, RequestAndResultRoundTrip) {
   res.migrations = 4;
   res.otherLoad = 0.5;
   res.leftovers = {"pid 1 (x)"};
-  ExecutionResult rb = resultFromJson(
-      nlohmann::json::from_msgpack(nlohmann::json::to_msgpack(resultToJson(res))));
+  ExecutionResult rb =
+      resultFromJson(nlohmann::json::from_msgpack(nlohmann::json::to_msgpack(resultToJson(res))));
   EXPECT_EQ(rb.output.stderrTail, res.output.stderrTail);
   EXPECT_EQ(rb.output.exitCode, 3);
   EXPECT_EQ(rb.output.wallSeconds, 0.125);
@@ -158,8 +158,7 @@ protected:
 TEST_F(Session, RunsABlockAndStreamsItsOutput) {
   ASSERT_TRUE(session.start().ok());
   EXPECT_EQ(session.workdir(), std::filesystem::canonical(dir.file("target")).string());
-  EXPECT_EQ(std::filesystem::status(dir.file("target")).permissions() &
-                std::filesystem::perms::all,
+  EXPECT_EQ(std::filesystem::status(dir.file("target")).permissions() & std::filesystem::perms::all,
             std::filesystem::perms::owner_all); // private to the user
   Collect c0, c1;
   ExecutionRequest a, b;

@@ -97,7 +97,8 @@ TEST(TargetConfig, MistakesAreOneLineWithThePlace) {
             std::string::npos);
   EXPECT_NE(err("[campaign]\nmachines = \"cluster\"\n").find("machines = \"pool\""),
             std::string::npos);
-  std::string one = err("[campaign]\nmachines = \"level\"\n[[target]]\nname = \"x\"\nssh = \"h\"\n");
+  std::string one =
+      err("[campaign]\nmachines = \"level\"\n[[target]]\nname = \"x\"\nssh = \"h\"\n");
   EXPECT_EQ(one.rfind("c.toml:1:1:", 0), 0u) << one;
   EXPECT_NE(one.find("two or more [[target]]"), std::string::npos) << one;
   std::string odd = err("[campaign]\nmachines = \"level\"\n[levels]\nbuilds = 3\n"
@@ -135,7 +136,9 @@ TEST(TargetArgv, SrunAsksForAnExclusiveNodeAndPassesTheSettings) {
   t.slurm->timeLimit = "10";
   t.slurm->extra = {"--qos=x"};
   auto argv = srunArgv(t, "alea-k-c", {"/opt/alea", "__target", "--workdir", "/d"});
-  auto has = [&](const std::string &a) { return std::find(argv.begin(), argv.end(), a) != argv.end(); };
+  auto has = [&](const std::string &a) {
+    return std::find(argv.begin(), argv.end(), a) != argv.end();
+  };
   EXPECT_EQ(argv.front(), "srun");
   EXPECT_TRUE(has("--exclusive"));
   EXPECT_TRUE(has("--partition=p"));

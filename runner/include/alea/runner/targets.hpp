@@ -20,10 +20,10 @@ namespace alea::runner {
 
 // What a target needs from the campaign to connect and stage.
 struct TargetContext {
-  std::string campaignDir; // absolute, on the host
-  std::string campaignKey; // short digest naming the campaign on targets
-  std::string sourceDir;   // the campaign file's directory, on the host
-  std::string aleaPath;    // this alea binary (shipped to SSH targets)
+  std::string campaignDir;         // absolute, on the host
+  std::string campaignKey;         // short digest naming the campaign on targets
+  std::string sourceDir;           // the campaign file's directory, on the host
+  std::string aleaPath;            // this alea binary (shipped to SSH targets)
   std::vector<std::string> inputs; // files under sourceDir the benchmarks read
 };
 
