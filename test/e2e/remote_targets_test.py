@@ -10,10 +10,13 @@ host keys checked), serving as two targets.
    both targets were used; the level campaign's build i ran on target i mod 2
    and its report has machine as the top level.
 2. Hostile strings: a remote workdir with spaces, quotes, `$(...)` and `;` is
-   created literally (0700) and nothing of it runs.
+   created literally (0700) and nothing of it runs. A shared library missing
+   on the target is reported before the execution. Ctrl-C: exit status 130,
+   no helper left running, `alea run` again completes the campaign.
 3. Faults: the SSH sessions killed 10 times at random moments during
-   executions, then the host's `alea run` killed with SIGKILL; `alea run`
-   again finishes; every planned execution is recorded exactly once and
+   executions (campaigns one after the other until 10 kills happened), then
+   the host's `alea run` killed with SIGKILL; `alea run` again finishes;
+   every planned execution of each store is recorded exactly once and
    PRAGMA integrity_check is ok.
 
 Usage: remote_targets_test.py BUILD_DIR SOURCE_DIR"""
@@ -217,6 +220,32 @@ workdir = {json.dumps(remote[0])}
         check("lacks shared libraries: libaleafoo.so" in r.stderr,
               f"a library missing on the target is reported: {r.returncode} {r.stderr[-1500:]}")
         check(r.returncode == 3, f"its execution is recorded as failed (exit 3): {r.returncode}")
+
+        # --- Ctrl-C: the executions in flight are cancelled there, resume later ---
+        stop = write(os.path.join(tmp, "stop.toml"),
+                     campaign(ssh_targets(ssh, remote), builds=2, executions=10,
+                              loops=60000000, seed=77))
+        sdir = os.path.join(tmp, "stop.alea")
+        proc = subprocess.Popen([ALEA, "run", stop, "--no-report"], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True)
+        while proc.poll() is None:
+            try:
+                with db(sdir) as c:
+                    if c.execute("SELECT count(*) FROM execution").fetchone()[0] >= 2:
+                        break
+            except sqlite3.Error:
+                pass
+            time.sleep(0.01)
+        proc.send_signal(signal.SIGINT)
+        proc.wait()
+        check(proc.returncode == 130, f"Ctrl-C: exit status 130 ({proc.returncode}): "
+              f"{proc.stderr.read()[-1500:]}")
+        helpers = subprocess.run(["pgrep", "-f", "__target --workdir " + remote[0]],
+                                 capture_output=True, text=True).stdout.split()
+        check(not helpers, f"Ctrl-C: no helper left running on the targets: {helpers}")
+        r = run([ALEA, "run", stop, "--no-report"], timeout=600)
+        check(r.returncode == 0, f"Ctrl-C: the resumed run finishes: {r.stderr[-1500:]}")
+        check_each_planned_once(sdir, "Ctrl-C and resume")
 
         # --- 3. faults ---------------------------------------------------------
         # Campaigns one after the other until the sessions were killed 10

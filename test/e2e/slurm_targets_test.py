@@ -11,6 +11,8 @@ slurm.conf under the test's directory).
    SIGKILL; `alea run` again finds the job the killed run left (cancels it if
    it still runs) and finishes: every planned execution recorded exactly once,
    PRAGMA integrity_check ok, every job's state recorded.
+3. Ctrl-C: exit status 130, the job cancelled (scancel) and recorded so, no
+   job left running; `alea run` again completes the campaign.
 
 Usage: slurm_targets_test.py BUILD_DIR SOURCE_DIR"""
 import os
@@ -143,6 +145,29 @@ with tempfile.TemporaryDirectory() as tmp:
         check(jobs and jobs[-1][1] == "COMPLETED", f"faults: the last job completed: {jobs}")
         check(not any(j["state"] in ("RUNNING", "PENDING") for j in cluster.jobs()),
               f"faults: no job left running: {cluster.jobs()}")
+
+        # --- 3. Ctrl-C: the job is cancelled, the run resumes later -------------
+        stop = write(os.path.join(tmp, "stop.toml"),
+                     campaign(TARGET, builds=2, executions=4, sleep="0.1"))
+        tdir = os.path.join(tmp, "stop.alea")
+        proc = subprocess.Popen([ALEA, "run", stop, "--no-report"], env=env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        fdir = tdir
+        while proc.poll() is None and recorded() < 2:
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGINT)
+        proc.wait()
+        check(proc.returncode == 130, f"Ctrl-C: alea run exits with 130 ({proc.returncode}): "
+              f"{proc.stderr.read()[-1500:]}")
+        with db(tdir) as c:
+            jobs = c.execute("SELECT job_id, state FROM target_job").fetchall()
+        check(len(jobs) == 1 and jobs[0][1].startswith("CANCELLED"),
+              f"Ctrl-C: the job was cancelled (scancel) and its state recorded: {jobs}")
+        check(not any(j["state"] in ("RUNNING", "PENDING") for j in cluster.jobs()),
+              f"Ctrl-C: no job left running: {cluster.jobs()}")
+        r = run([ALEA, "run", stop, "--no-report"], env=env, timeout=600)
+        check(r.returncode == 0, f"Ctrl-C: the resumed run finishes: {r.stderr[-1500:]}")
+        check_each_planned_once(tdir, "Ctrl-C and resume")
 
 finish("Slurm target: same plan and builds as locally, job recorded; scancel + SIGKILL + "
        "resume: every execution exactly once")
