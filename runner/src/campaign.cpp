@@ -709,7 +709,8 @@ struct Run {
     bool busy = false, retired = false;
     int failuresInARow = 0;
     std::int64_t order = 0, machineId = 0, jobRow = 0;
-    std::vector<std::vector<int>> duetSets;
+    std::vector<std::vector<int>> duetSets; // the worker's own
+    MachineState machine;                   // its target's, as last connected
   };
   std::mutex loopMutex;
   std::condition_variable loopCv;
@@ -764,10 +765,20 @@ struct Run {
       bool connectedNow = false;
       Target &t = *w.target;
       if (!t.connected()) {
-        if (Status s = t.connect(); !s)
+        if (Status s = t.connect(); !s) {
           error = s.error();
-        else
+        } else {
           connectedNow = true;
+          if (design == Design::Duet) { // the target's CPUs, split per system
+            std::vector<int> cpus(static_cast<std::size_t>(std::max(t.machine().cpuCount, 0)));
+            for (std::size_t i = 0; i < cpus.size(); ++i)
+              cpus[i] = static_cast<int>(i);
+            CampaignConfig own = cfg;
+            if (t.config().cpus)
+              own.cpus = *t.config().cpus;
+            w.duetSets = duetCpuSets(own, cpus);
+          }
+        }
       }
       if (error.empty()) {
         Place place;
@@ -867,53 +878,57 @@ struct Run {
     }
     if (auto id = store.addMachine(t.machine(), reason, t.name()))
       w.machineId = *id;
+    w.machine = t.machine();
     progress.message("target " + t.name() + ": " + t.machine().hostname + ", " +
                      t.machine().cpuModel + ", " + std::to_string(t.machine().cpuCount) + " CPUs" +
                      (t.jobId().empty() ? "" : ", Slurm job " + t.jobId()));
     if (!t.jobId().empty())
       if (auto row = store.recordJob(t.name(), t.jobId()))
         w.jobRow = *row;
-    if (design == Design::Duet) {
-      std::vector<int> cpus(static_cast<std::size_t>(std::max(t.machine().cpuCount, 0)));
-      for (std::size_t i = 0; i < cpus.size(); ++i)
-        cpus[i] = static_cast<int>(i);
-      CampaignConfig own = cfg;
-      if (t.config().cpus)
-        own.cpus = *t.config().cpus;
-      w.duetSets = duetCpuSets(own, cpus);
-    }
-    for (const auto &[path, libs] : t.missingLibraries) {
+    if (cfg.machines == Machines::Pool)
+      warnDifferentTargets(w, workers);
+  }
+
+  // The shared libraries the executables staged on w's target lack there,
+  // each reported once (before the executions that need them are recorded).
+  void reportMissingLibraries(Worker &w) {
+    for (const auto &[path, libs] : w.target->missingLibraries) {
       std::string names;
       for (const auto &l : libs)
         names += (names.empty() ? "" : ", ") + l;
-      std::string line = "target " + t.name() + ": " + path + " lacks shared libraries: " + names;
+      std::string line =
+          "target " + w.target->name() + ": " + path + " lacks shared libraries: " + names;
       if (std::find(outcome.warnings.begin(), outcome.warnings.end(), line) ==
           outcome.warnings.end()) {
         progress.message(line);
         outcome.warnings.push_back(line);
       }
     }
-    if (cfg.machines == Machines::Pool)
-      for (const Worker &o : workers)
-        if (&o != &w && o.machineId && o.target->connected()) {
-          const MachineState &a = o.target->machine(), &b = t.machine();
-          std::string diff;
-          auto add = [&](bool differ, const char *what) {
-            if (differ)
-              diff += (diff.empty() ? "" : ", ") + std::string(what);
-          };
-          add(a.cpuModel != b.cpuModel, "CPU model");
-          add(a.cpuCount != b.cpuCount, "CPU count");
-          add(a.kernel != b.kernel, "kernel");
-          add(a.governor != b.governor, "governor");
-          add(a.aslr != b.aslr, "ASLR");
-          std::string line = "targets " + o.target->name() + " and " + t.name() + " differ (" +
-                             diff + ") but machines = \"pool\" assumes identical hardware";
-          if (!diff.empty() && std::find(outcome.warnings.begin(), outcome.warnings.end(), line) ==
-                                   outcome.warnings.end())
-            outcome.warnings.push_back(line);
-          break;
-        }
+  }
+
+  // machines = "pool" assumes identical targets: a warning when two differ.
+  void warnDifferentTargets(const Worker &w, const std::vector<Worker> &workers) {
+    for (const Worker &o : workers)
+      if (&o != &w && o.machineId) {
+        const MachineState &a = o.machine, &b = w.machine;
+        std::string diff;
+        auto add = [&](bool differ, const char *what) {
+          if (differ)
+            diff += (diff.empty() ? "" : ", ") + std::string(what);
+        };
+        add(a.cpuModel != b.cpuModel, "CPU model");
+        add(a.cpuCount != b.cpuCount, "CPU count");
+        add(a.kernel != b.kernel, "kernel");
+        add(a.governor != b.governor, "governor");
+        add(a.aslr != b.aslr, "ASLR");
+        std::string line = "targets " + o.target->name() + " and " + w.target->name() +
+                           " differ (" + diff +
+                           ") but machines = \"pool\" assumes identical hardware";
+        if (!diff.empty() && std::find(outcome.warnings.begin(), outcome.warnings.end(), line) ==
+                                 outcome.warnings.end())
+          outcome.warnings.push_back(line);
+        break;
+      }
   }
 
   // Runs the pending entries on the targets, all busy at once, recording
@@ -992,6 +1007,7 @@ struct Run {
         lock.unlock();
         if (w.connectedNow)
           targetConnected(w, workers, resumed);
+        reportMissingLibraries(w);
         if (!w.error.empty()) {
           endJob(w);
           queue.push_front(u); // in plan order: it was the earliest this target took
