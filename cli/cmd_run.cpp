@@ -51,6 +51,17 @@ std::string level(const alea::runner::LevelCount &l) {
   return l.automatic ? std::string("auto") : std::to_string(l.count);
 }
 
+// ", on 2 targets (pool): a, b" for a campaign with [[target]]s.
+std::string targetsLine(const alea::runner::CampaignConfig &config) {
+  if (config.targets.empty())
+    return "";
+  std::string names;
+  for (const auto &t : config.targets)
+    names += (names.empty() ? "" : ", ") + t.name;
+  return ", on " + std::to_string(config.targets.size()) + " target(s) (" +
+         (config.machines == alea::runner::Machines::Pool ? "pool" : "level") + "): " + names;
+}
+
 int runRun(const RunOptions &opts) {
   auto config = alea::runner::parseCampaign(opts.campaign);
   if (!config)
@@ -108,7 +119,7 @@ int runRun(const RunOptions &opts) {
                    " system(s) x " + std::to_string(config->benchmarks.size()) +
                    " benchmark(s) x " + level(config->builds) + " builds x " +
                    level(config->executions) + " executions, store " +
-                   alea::runner::storePath(ro.dir));
+                   alea::runner::storePath(ro.dir) + targetsLine(*config));
   auto outcome = alea::runner::runCampaign(*config, ro, executor, progress);
   if (!outcome)
     throw alea::cli::Error(outcome.error(), outcome.errorKind() == alea::runner::ErrorKind::Busy
