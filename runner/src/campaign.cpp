@@ -1158,6 +1158,11 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
       for (const auto &line : planned->explanation)
         progress.message("plan: " + line);
       run.levels = planned->counts;
+      if (cfg.machines == Machines::Level && !cfg.targets.empty()) {
+        // Every machine runs the same number of builds.
+        int m = static_cast<int>(cfg.targets.size());
+        run.levels.builds = (run.levels.builds + m - 1) / m * m;
+      }
       std::string text;
       for (const auto &line : planned->explanation)
         text += line + "\n";
