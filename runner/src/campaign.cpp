@@ -703,8 +703,12 @@ struct Run {
     bool done = false;
     std::vector<Job> jobs;
     BlockResult block;
-    std::string error;         // lost or could not run: the unit runs again
-    bool connectedNow = false; // this unit (re)connected the target
+    std::string error;      // lost or could not run: the unit runs again
+    bool notRun = false;    // interrupted before it ran: not a failure
+    bool lostInRun = false; // the session was lost while the unit ran
+    // Set by the worker once its target (re)connected; the campaign thread
+    // records the connection (targetConnected) and clears it.
+    bool connectPending = false;
     // Campaign-thread state.
     bool busy = false, retired = false;
     int failuresInARow = 0;
@@ -736,6 +740,8 @@ struct Run {
   // A target that fails this many times in a row (cannot connect, loses its
   // session or job, cannot stage) is taken out of the campaign.
   static constexpr int kTargetFailuresInARow = 5;
+  // A unit lost this many times while it ran is recorded as failed ("lost").
+  static constexpr int kUnitLosses = 3;
 
   // Runs in the worker's thread.
   void work(Worker &w) {
@@ -762,55 +768,69 @@ struct Run {
       std::vector<Job> jobs;
       BlockResult block;
       std::string error;
-      bool connectedNow = false;
+      bool notRun = false, lostInRun = false;
       Target &t = *w.target;
-      if (!t.connected()) {
-        if (Status s = t.connect(); !s) {
-          error = s.error();
-        } else {
-          connectedNow = true;
-          if (design == Design::Duet) { // the target's CPUs, split per system
-            std::vector<int> cpus(static_cast<std::size_t>(std::max(t.machine().cpuCount, 0)));
-            for (std::size_t i = 0; i < cpus.size(); ++i)
-              cpus[i] = static_cast<int>(i);
-            CampaignConfig own = cfg;
-            if (t.config().cpus)
-              own.cpus = *t.config().cpus;
-            w.duetSets = duetCpuSets(own, cpus);
+      auto cancelled = [&] { return opts.cancel && opts.cancel->load(); };
+      try {
+        if (cancelled()) {
+          notRun = true;
+        } else if (!t.connected()) {
+          if (Status s = t.connect(opts.cancel); !s) {
+            error = s.error();
+            notRun = cancelled();
+          } else {
+            if (design == Design::Duet) { // the target's CPUs, split per system
+              CampaignConfig own = cfg;
+              if (t.config().cpus)
+                own.cpus = *t.config().cpus;
+              w.duetSets = duetCpuSets(own, t.session().cpus);
+            }
+            // The campaign thread records the machine state and the Slurm
+            // job before anything runs there (a kill then still finds it).
+            std::unique_lock<std::mutex> lock(loopMutex);
+            w.connectPending = true;
+            loopCv.notify_all();
+            loopCv.wait(lock, [&] { return !w.connectPending || w.stop; });
           }
         }
-      }
-      if (error.empty()) {
-        Place place;
-        place.target = t.name();
-        place.baseEnv = &t.environment();
-        place.env = t.config().env;
-        place.cpus = t.config().cpus ? *t.config().cpus : cfg.cpus;
-        place.disableAslr = t.config().disableAslr.value_or(cfg.disableAslr);
-        place.campaignDir = t.campaignDir();
-        if (auto src = t.sourceDir())
-          place.sourceDir = *src;
-        else
-          error = src.error();
-        for (const PlanEntry &e : unit) {
-          const BuildRecord &b = builds.at({e.systemId, e.buildIndex});
-          if (!error.empty() || b.status != "ok" || place.buildDirs.count(b.id))
-            continue;
-          if (auto dir = t.buildDir(b))
-            place.buildDirs[b.id] = *dir;
+        if (error.empty() && !notRun) {
+          Place place;
+          place.target = t.name();
+          place.baseEnv = &t.environment();
+          place.env = t.config().env;
+          place.cpus = t.config().cpus ? *t.config().cpus : cfg.cpus;
+          place.disableAslr = t.config().disableAslr.value_or(cfg.disableAslr);
+          place.campaignDir = t.campaignDir();
+          if (auto src = t.sourceDir())
+            place.sourceDir = *src;
           else
-            error = dir.error();
+            error = src.error();
+          for (const PlanEntry &e : unit) {
+            const BuildRecord &b = builds.at({e.systemId, e.buildIndex});
+            if (!error.empty() || b.status != "ok" || place.buildDirs.count(b.id))
+              continue;
+            if (auto dir = t.buildDir(b))
+              place.buildDirs[b.id] = *dir;
+            else
+              error = dir.error();
+          }
+          if (error.empty() && cancelled())
+            notRun = true;
+          if (error.empty() && !notRun) {
+            for (const PlanEntry &e : unit)
+              jobs.push_back(prepare(e, place));
+            std::vector<ExecutionRequest> requests =
+                blockRequests(jobs, unit.front().block, w.duetSets);
+            block = t.executor().runBlock(requests, blockOptions(requests.size()));
+            for (const auto &r : block.results)
+              if (r.lost && error.empty()) {
+                error = r.lostReason;
+                lostInRun = true;
+              }
+          }
         }
-        if (error.empty()) {
-          for (const PlanEntry &e : unit)
-            jobs.push_back(prepare(e, place));
-          std::vector<ExecutionRequest> requests =
-              blockRequests(jobs, unit.front().block, w.duetSets);
-          block = t.executor().runBlock(requests, blockOptions(requests.size()));
-          for (const auto &r : block.results)
-            if (r.lost && error.empty())
-              error = r.lostReason;
-        }
+      } catch (const std::exception &e) { // a malformed answer from the target
+        error = std::string("target '") + t.name() + "': " + e.what();
       }
       if (!error.empty())
         t.disconnect();
@@ -820,7 +840,8 @@ struct Run {
       w.jobs = std::move(jobs);
       w.block = std::move(block);
       w.error = error;
-      w.connectedNow = connectedNow;
+      w.notRun = notRun;
+      w.lostInRun = lostInRun;
       loopCv.notify_all();
     }
   }
@@ -956,6 +977,7 @@ struct Run {
       queue.push_back(u);
     std::vector<Worker> workers(targets.size());
     std::map<std::size_t, std::size_t> running; // worker -> unit
+    std::map<std::size_t, int> unitLosses;      // unit -> times lost while it ran
     for (std::size_t k = 0; k < targets.size(); ++k) {
       workers[k].target = targets[k].get();
       workers[k].index = k;
@@ -994,9 +1016,17 @@ struct Run {
       if (!anyBusy)
         break;
       loopCv.wait_for(lock, std::chrono::milliseconds(100), [&] {
-        return std::any_of(workers.begin(), workers.end(), [](auto &w) { return w.done; });
+        return std::any_of(workers.begin(), workers.end(),
+                           [](auto &w) { return w.done || w.connectPending; });
       });
       for (Worker &w : workers) {
+        if (w.connectPending) {
+          lock.unlock();
+          targetConnected(w, workers, resumed);
+          lock.lock();
+          w.connectPending = false;
+          loopCv.notify_all();
+        }
         if (!w.done)
           continue;
         w.done = false;
@@ -1005,14 +1035,40 @@ struct Run {
         running.erase(w.index);
         dispatched -= static_cast<std::int64_t>(units[u].size());
         lock.unlock();
-        if (w.connectedNow)
-          targetConnected(w, workers, resumed);
         reportMissingLibraries(w);
-        if (!w.error.empty()) {
+        if (w.notRun) {
+          queue.push_front(u);
+          std::sort(queue.begin(), queue.end());
+        } else if (!w.error.empty() && w.lostInRun && ++unitLosses[u] >= kUnitLosses) {
+          // Lost every time it ran (it may be what kills the session: the
+          // helper OOM-killed, a full disk): recorded as failed, so that it
+          // cannot take every target out.
+          endJob(w);
+          ++w.failuresInARow;
+          std::vector<Job> jobs;
+          for (const PlanEntry &e : units[u]) {
+            jobs.push_back(prepare(e, hostPlace()));
+            Job &j = jobs.back();
+            j.rec.status = "lost";
+            j.rec.error = "lost " + std::to_string(unitLosses[u]) +
+                          " times while running on targets (last on " + w.target->name() + ": " +
+                          w.error + ")";
+            j.rec.target = w.target->name();
+            j.rec.machineId = w.machineId;
+            j.rec.targetOrder = ++w.order;
+          }
+          if (Status st = recordJobs(jobs, failed); !st)
+            status = st;
+          finished += static_cast<std::int64_t>(jobs.size());
+          ranHere += static_cast<std::int64_t>(jobs.size());
+          progress.message("target " + w.target->name() + ": " + jobs.front().rec.error +
+                           "; recorded as failed");
+        } else if (!w.error.empty()) {
           endJob(w);
           queue.push_front(u); // in plan order: it was the earliest this target took
           std::sort(queue.begin(), queue.end());
           ++w.failuresInARow;
+
           progress.message("target " + w.target->name() + ": " + w.error +
                            "; its execution will run again");
           if (w.failuresInARow >= kTargetFailuresInARow) {
@@ -1041,13 +1097,15 @@ struct Run {
           const auto &now = w.target->session().lastMachine;
           if (now) {
             std::string what;
-            for (const auto &c : machineChanges(w.target->machine(), *now))
+            for (const auto &c : machineChanges(w.machine, *now))
               what += (what.empty() ? "" : ",") + c;
-            if (!what.empty())
+            if (!what.empty()) {
               if (auto id = store.addMachine(*now, "change: " + what, w.target->name())) {
                 w.machineId = *id;
                 progress.message("target " + w.target->name() + ": machine state changed: " + what);
               }
+              w.machine = *now; // the baseline of the next comparison, as for the host
+            }
           }
         }
         lock.lock();
@@ -1134,6 +1192,7 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
                     std::atoi(recorded("levels.warmup")->c_str())};
     } else {
       CampaignConfig pilotCfg = pilotConfig(cfg);
+      pilotCfg.machines = Machines::Pool; // the pilot estimates builds and executions only
       LevelCounts pl = pilotCounts(cfg);
       CampaignOptions pilotOpts = opts;
       pilotOpts.dir = pilotDir;

@@ -511,8 +511,18 @@ public:
     }
     if (auto *n = t.get("ssh_options"))
       target.sshOptions = getStringList(*n, "target.ssh_options");
-    if (auto *n = t.get("workdir"))
+    if (auto *n = t.get("workdir")) {
       target.workdir = getString(*n, "target.workdir");
+      // "~/x": x in the login directory (where ssh starts; the path is passed
+      // quoted, so a shell would not expand the tilde).
+      if (target.workdir == "~")
+        target.workdir = ".";
+      else if (target.workdir.rfind("~/", 0) == 0)
+        target.workdir = target.workdir.substr(2);
+      if (target.workdir.empty() || target.workdir[0] == '-' || target.workdir[0] == '~')
+        fail(*n, "expected a directory for target.workdir (absolute, relative to the login "
+                 "directory, or ~/...)");
+    }
     if (slurm) {
       if (!slurm->is_table())
         fail(*slurm,

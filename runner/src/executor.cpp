@@ -449,6 +449,10 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
           0, std::chrono::duration_cast<std::chrono::milliseconds>(limit - now).count() + 1));
     if (!exited && pidFd < 0)
       waitMs = waitMs < 0 ? 5 : std::min(waitMs, 5); // no pidfd: poll the child
+    // A cancel flag is normally seen when a signal interrupts poll; a look
+    // every 250 ms covers a signal that landed just before it.
+    if (req.cancel)
+      waitMs = waitMs < 0 ? 250 : std::min(waitMs, 250);
     int rc = ::poll(fds, static_cast<nfds_t>(n), waitMs);
     if (rc < 0 && errno != EINTR)
       break;

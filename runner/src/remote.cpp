@@ -17,6 +17,7 @@
 #include <mutex>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <set>
 #include <spawn.h>
 #include <sstream>
@@ -37,7 +38,7 @@ namespace alea::runner {
 std::string shellQuote(std::string_view word) {
   bool safe = !word.empty();
   for (char c : word)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || std::strchr("%+,-./:=@_", c)))
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || std::strchr("%+,-./:@_", c)))
       safe = false;
   if (safe)
     return std::string(word);
@@ -255,6 +256,10 @@ BlockOptions blockOptionsFromJson(const json &j) {
 
 namespace {
 
+bool isDigest(const std::string &h) {
+  return h.size() == 64 && h.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
 // A relative path that stays inside its directory (no "..", not absolute).
 bool containedPath(const std::string &p) {
   if (p.empty() || p[0] == '/')
@@ -340,6 +345,10 @@ struct Helper {
           continue;
         }
         std::lock_guard<std::mutex> lock(mutex);
+        // A new block starts uncancelled; a cancel read after it (even in
+        // the same read) cancels it.
+        if ((*f)->tag == "block")
+          cancel = false;
         frames.push_back(std::move(**f));
         cv.notify_all();
       }
@@ -357,7 +366,7 @@ struct Helper {
   std::optional<Frame> nextFrame() {
     std::unique_lock<std::mutex> lock(mutex);
     cv.wait(lock, [&] { return !frames.empty() || ended; });
-    if (frames.empty())
+    if (frames.empty() || ended) // the host is gone: nothing more to run or answer
       return std::nullopt;
     Frame f = std::move(frames.front());
     frames.pop_front();
@@ -374,8 +383,16 @@ struct Helper {
       for (char **e = environ; *e; ++e)
         env.emplace_back(*e);
       const char *job = std::getenv("SLURM_JOB_ID");
+      std::vector<int> cpus;
+      cpu_set_t set;
+      CPU_ZERO(&set);
+      if (::sched_getaffinity(0, sizeof set, &set) == 0)
+        for (int c = 0; c < CPU_SETSIZE; ++c)
+          if (CPU_ISSET(c, &set))
+            cpus.push_back(c);
       return json{{"workdir", workdir},
                   {"pid", static_cast<int>(::getpid())},
+                  {"cpus", cpus},
                   {"env", env},
                   {"job", job ? job : ""}};
     }
@@ -392,12 +409,15 @@ struct Helper {
     if (tag == "put") {
       std::string hash = in.at("hash").get<std::string>();
       const std::string &data = in.at("data").get_ref<const std::string &>();
-      if (hash.size() != 64 || hash.find_first_not_of("0123456789abcdef") != std::string::npos)
+      if (!isDigest(hash))
         throw std::runtime_error("not a sha256 digest: '" + hash + "'");
       if (sha256Hex(data) != hash)
         throw std::runtime_error("object " + hash.substr(0, 12) +
                                  "... arrived damaged (its sha256 differs)");
-      std::string tmp = objectPath(hash) + ".tmp." + std::to_string(::getpid());
+      // Unique among helpers sharing the workdir (a home on NFS): host and pid.
+      char host[256] = "";
+      ::gethostname(host, sizeof host - 1);
+      std::string tmp = objectPath(hash) + ".tmp." + host + "." + std::to_string(::getpid());
       {
         std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
         f.write(data.data(), static_cast<std::streamsize>(data.size()));
@@ -427,7 +447,10 @@ struct Helper {
         fs::create_directories(to.parent_path());
         std::error_code ec;
         fs::remove(to, ec);
-        std::string from = objectPath(f.at("hash").get<std::string>());
+        std::string hash = f.at("hash").get<std::string>();
+        if (!isDigest(hash))
+          throw std::runtime_error("not a sha256 digest: '" + hash + "'");
+        std::string from = objectPath(hash);
         fs::create_hard_link(from, to, ec);
         if (ec)
           fs::copy_file(from, to, fs::copy_options::overwrite_existing);
@@ -463,7 +486,6 @@ struct Helper {
     }
     if (tag == "block") {
       replyTag = "done";
-      cancel = false;
       std::vector<ExecutionRequest> requests;
       std::vector<std::unique_ptr<ChunkSink>> sinks;
       for (const auto &r : in.at("requests")) {
@@ -506,15 +528,18 @@ int serveTarget(int in, int out, const std::string &workdirArg) {
   sa.sa_handler = onInterruptSignal; // no SA_RESTART: poll returns EINTR
   sigemptyset(&sa.sa_mask);
   ::sigaction(SIGUSR1, &sa, nullptr);
-  ::umask(077);
   std::error_code ec;
+  // A workdir it creates is private to the user (0700); an existing one keeps
+  // its mode (the user chose it). Files inside take the benchmarks' umask.
+  bool existed = fs::exists(workdirArg, ec);
   fs::create_directories(fs::path(workdirArg) / "objects", ec);
   if (ec) {
     std::fprintf(stderr, "alea __target: cannot create %s: %s\n", workdirArg.c_str(),
                  ec.message().c_str());
     return 1;
   }
-  ::chmod(workdirArg.c_str(), 0700);
+  if (!existed)
+    ::chmod(workdirArg.c_str(), 0700);
   Helper helper;
   helper.out = out;
   helper.workdir = fs::canonical(workdirArg, ec).string();
@@ -556,7 +581,8 @@ void TargetSession::broken(const std::string &why) {
     ::kill(-pid_, SIGKILL);
     ::kill(pid_, SIGKILL);
     int st = 0;
-    ::waitpid(pid_, &st, 0);
+    while (::waitpid(pid_, &st, 0) < 0 && errno == EINTR) {
+    }
   }
   if (toChild_ >= 0)
     ::close(toChild_);
@@ -584,8 +610,9 @@ void TargetSession::stop() {
   writeAll(toChild_, encodeFrame("bye", std::string_view()));
   ::close(toChild_);
   toChild_ = -1;
-  // Wait for the helper to go (its stream ends), at most ~5 s, then kill it.
-  for (int i = 0; i < 500; ++i) {
+  // Wait for the helper to go (its stream ends; srun also ends its job), at
+  // most ~30 s, then kill it.
+  for (int i = 0; i < 3000; ++i) {
     int st = 0;
     if (::waitpid(pid_, &st, WNOHANG) == pid_) {
       pid_ = -1;
@@ -601,7 +628,7 @@ void TargetSession::stop() {
   pid_ = -1;
 }
 
-Status TargetSession::start() {
+Status TargetSession::start(const std::atomic<bool> *cancel) {
   if (pid_ > 0)
     return {};
   // A session whose process died must fail a write with EPIPE, not kill alea
@@ -645,13 +672,14 @@ Status TargetSession::start() {
   pid_ = pid;
   toChild_ = in[1];
   fromChild_ = out[0];
-  auto hello = call("hello", json::object(), "hello");
+  auto hello = call("hello", json::object(), "hello", cancel);
   if (!hello)
     return Error{hello.error()};
   try {
     workdir_ = hello->at("workdir").get<std::string>();
     environment = hello->at("env").get<std::vector<std::string>>();
     jobId = hello->at("job").get<std::string>();
+    cpus = hello->at("cpus").get<std::vector<int>>();
   } catch (const json::exception &e) {
     broken(std::string("a malformed hello: ") + e.what());
     return Error{lostReason_};
@@ -684,7 +712,7 @@ Expected<Frame> TargetSession::reply(const std::vector<OutputSink *> &sinks,
       char c = frame.tag.empty() ? 0 : frame.tag[0];
       if ((c == 'o' || c == 'e' || c == 'r') && frame.tag.size() > 1 &&
           std::isdigit(static_cast<unsigned char>(frame.tag[1]))) {
-        std::size_t i = std::stoul(frame.tag.substr(1));
+        std::size_t i = frame.tag.size() < 8 ? std::stoul(frame.tag.substr(1)) : sinks.size();
         if (i < sinks.size() && sinks[i])
           sinks[i]->write(c == 'o'   ? OutputChannel::Stdout
                           : c == 'e' ? OutputChannel::Stderr
@@ -693,6 +721,12 @@ Expected<Frame> TargetSession::reply(const std::vector<OutputSink *> &sinks,
         continue;
       }
       return std::move(frame);
+    }
+    if (cancel && cancel->load() && sinks.empty()) {
+      // Interrupted before the helper answered (srun waiting in the queue,
+      // a slow connection): the session is given up.
+      broken("interrupted");
+      return Error{lostReason_};
     }
     if (cancel && cancel->load() && !cancelSent) {
       cancelSent = true;
@@ -719,10 +753,10 @@ Expected<Frame> TargetSession::reply(const std::vector<OutputSink *> &sinks,
 }
 
 Expected<json> TargetSession::call(std::string_view tag, const json &payload,
-                                   std::string_view expect) {
+                                   std::string_view expect, const std::atomic<bool> *cancel) {
   if (Status s = send(tag, payload); !s)
     return Error{s.error()};
-  auto f = reply();
+  auto f = reply({}, cancel);
   if (!f)
     return Error{f.error()};
   auto j = framePayload(*f);

@@ -32,9 +32,10 @@ struct CommandOutcome {
   std::string out, err;
 };
 CommandOutcome runCommand(const std::vector<std::string> &argv, const std::string &stdinPath = "",
-                          double timeout = 600) {
+                          double timeout = 600, const std::atomic<bool> *cancel = nullptr) {
   LocalExecutor executor;
   ExecutionRequest r;
+  r.cancel = cancel;
   r.argv = argv;
   r.env = hostEnvironment();
   r.stdinPath = stdinPath;
@@ -107,8 +108,9 @@ public:
     return config_.workdir.empty() ? std::string(".alea") : config_.workdir;
   }
 
-  Status connect() override {
+  Status connect(const std::atomic<bool> *cancel) override {
     disconnect();
+    sourceStaged_.clear(); // a rebooted target may have lost it
     std::string digest = selfDigest(context_.aleaPath);
     if (digest.empty())
       return Error{"cannot read " + context_.aleaPath + " to ship it to target '" + name() + "'"};
@@ -117,29 +119,39 @@ public:
     // (its name is its digest: a different alea is another file), verified
     // there before it takes its name. Constant scripts; the values are
     // positional arguments, quoted by shellCommand.
-    const char *probe = "umask 077 && mkdir -p \"$1/bin\" && chmod 700 \"$1\" && "
-                        "if test -x \"$1/bin/$2\"; then echo present; else echo absent; fi";
+    // A workdir it creates is private (0700); an existing one keeps its mode.
+    const char *probe =
+        "if ! test -d \"$1\"; then mkdir -p -- \"$1\" && chmod 700 -- \"$1\"; fi && "
+        "mkdir -p -- \"$1/bin\" && chmod 700 -- \"$1/bin\" && "
+        "if test -x \"$1/bin/$2\"; then echo present; else echo absent; fi";
     CommandOutcome p =
-        runCommand(sshArgv(config_, shellCommand({"sh", "-c", probe, "sh", workdir(), helper})));
+        runCommand(sshArgv(config_, shellCommand({"sh", "-c", probe, "sh", workdir(), helper})), "",
+                   600, cancel);
     if (!p.ok)
       return Error{"target '" + name() + "': cannot reach " + config_.ssh + ": " + p.err};
     if (firstWord(p.out) == "absent") {
-      const char *ship = "umask 077 && cat > \"$1/bin/$2.tmp\" && chmod 700 \"$1/bin/$2.tmp\" && "
-                         "test \"$(sha256sum < \"$1/bin/$2.tmp\" | cut -d ' ' -f 1)\" = \"$3\" && "
-                         "mv \"$1/bin/$2.tmp\" \"$1/bin/$2\"";
+      // The temporary name is the shell's own ($$): two targets sharing a
+      // workdir (one machine, or a home on NFS) do not write the same file.
+      const char *ship = "umask 077 && t=\"$1/bin/$2.tmp.$$\" && cat > \"$t\" && "
+                         "test \"$(sha256sum < \"$t\" | cut -d ' ' -f 1)\" = \"$3\" && "
+                         "chmod 700 \"$t\" && mv -f -- \"$t\" \"$1/bin/$2\" || "
+                         "{ rm -f -- \"$t\"; exit 1; }";
       CommandOutcome s = runCommand(
           sshArgv(config_, shellCommand({"sh", "-c", ship, "sh", workdir(), helper, digest})),
-          context_.aleaPath);
+          context_.aleaPath, 600, cancel);
       if (!s.ok)
         return Error{
             "target '" + name() + "': cannot ship alea's helper to " + config_.ssh +
             (s.err.empty() ? std::string(" (its digest differed on arrival)") : ": " + s.err)};
     }
-    return startSession(sshArgv(
-        config_, shellCommand({workdir() + "/bin/" + helper, "__target", "--workdir", workdir()})));
+    return startSession(sshArgv(config_, shellCommand({workdir() + "/bin/" + helper, "__target",
+                                                       "--workdir", workdir()})),
+                        cancel);
   }
 
-  std::string campaignRel() const { return "c/" + context_.campaignKey; }
+  // The campaign's directory in the workdir, one per target (targets that
+  // share a workdir never restage under each other's executions).
+  std::string campaignRel() const { return "c/" + context_.campaignKey + "/" + name(); }
 
   Expected<std::string> buildDir(const BuildRecord &build) override {
     if (auto it = staged_.find(build.id); it != staged_.end())
@@ -200,12 +212,12 @@ class SlurmTarget final : public Target {
 public:
   using Target::Target;
 
-  Status connect() override {
+  Status connect(const std::atomic<bool> *cancel) override {
     disconnect();
     std::string jobName = "alea-" + context_.campaignKey + "-" + name();
     std::string workdir = context_.campaignDir + "/targets/" + name();
     return startSession(
-        srunArgv(config_, jobName, {context_.aleaPath, "__target", "--workdir", workdir}));
+        srunArgv(config_, jobName, {context_.aleaPath, "__target", "--workdir", workdir}), cancel);
   }
   Expected<std::string> buildDir(const BuildRecord &build) override {
     if (auto it = staged_.find(build.id); it != staged_.end())
@@ -237,19 +249,19 @@ void Target::disconnect() {
   staged_.clear();
 }
 
-Status Target::startSession(std::vector<std::string> command) {
+Status Target::startSession(std::vector<std::string> command, const std::atomic<bool> *cancel) {
   std::error_code ec;
   fs::create_directories(fs::path(context_.campaignDir) / "targets", ec);
   std::string log = (fs::path(context_.campaignDir) / "targets" / (name() + ".log")).string();
   session_ = std::make_unique<TargetSession>(std::move(command), log);
-  if (Status s = session_->start(); !s)
+  if (Status s = session_->start(cancel); !s)
     return Error{"target '" + name() + "': " + s.error()};
+  jobId_ = session_->jobId; // known from the hello, before anything else can fail
+  environment_ = session_->environment;
   auto m = session_->machine();
   if (!m)
     return Error{"target '" + name() + "': " + m.error()};
   machine_ = *m;
-  environment_ = session_->environment;
-  jobId_ = session_->jobId;
   return {};
 }
 

@@ -32,7 +32,9 @@ std::string shellEcho(const std::vector<std::string> &words) {
 }
 
 TEST(ShellQuote, SafeWordsStayAsTheyAre) {
-  EXPECT_EQ(shellQuote("abc-1.2/x_y:z@h=1,2+%"), "abc-1.2/x_y:z@h=1,2+%");
+  EXPECT_EQ(shellQuote("abc-1.2/x_y:z@h,2+%"), "abc-1.2/x_y:z@h,2+%");
+  // '=' would make a first word an assignment (and zsh expands a leading '='):
+  EXPECT_EQ(shellQuote("a=b/bin/tool"), "'a=b/bin/tool'");
   EXPECT_EQ(shellQuote(""), "''");
   EXPECT_EQ(shellQuote("a b"), "'a b'");
   EXPECT_EQ(shellQuote("it's"), "'it'\\''s'");
@@ -251,6 +253,37 @@ TEST_F(Session, CancelEndsTheRunningExecution) {
   r.cancel = nullptr;
   r.sink = nullptr;
   EXPECT_EQ(session.run(r).output.exitCode, 0);
+}
+
+TEST_F(Session, ACancelArrivingWithItsBlockStillCancelsIt) {
+  // Ctrl-C while the block is on its way: the host sends the cancel right
+  // after the block; the helper must not run the block to its end.
+  ASSERT_TRUE(session.start().ok());
+  std::atomic<bool> cancel{true};
+  ExecutionRequest r;
+  r.argv = {"/bin/sh", "-c", "exec sleep 300"};
+  r.env = thisEnv();
+  r.cancel = &cancel;
+  Collect c;
+  r.sink = &c; // a block with a sink: the session stays, the execution is cancelled
+  ExecutionResult res = session.run(r);
+  EXPECT_TRUE(res.cancelled);
+  EXPECT_FALSE(res.lost) << res.lostReason;
+}
+
+TEST_F(Session, StartGivesUpWhenCancelledBeforeTheHello) {
+  // A helper that never answers (srun waiting in the queue): start returns
+  // once the flag is set.
+  TargetSession silent({"/bin/sh", "-c", "exec sleep 300"}, dir.file("silent.log"));
+  std::atomic<bool> cancel{false};
+  std::thread t([&] {
+    test::waitFor([&] { return silent.pid() > 0; });
+    cancel = true;
+  });
+  Status s = silent.start(&cancel);
+  t.join();
+  EXPECT_FALSE(s.ok());
+  EXPECT_FALSE(silent.alive());
 }
 
 TEST_F(Session, AHelperKilledMidExecutionLosesItThenReconnects) {

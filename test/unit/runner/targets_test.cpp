@@ -75,6 +75,19 @@ TEST(TargetConfig, DefaultsArePoolAndExclusive) {
   EXPECT_TRUE(none->targets.empty());
 }
 
+TEST(TargetConfig, ATildeWorkdirIsInTheLoginDirectory) {
+  // The workdir reaches the remote shell quoted: "~/x" means x relative to
+  // the login directory, where ssh starts.
+  auto c = parse("[[target]]\nname = \"t\"\nssh = \"h\"\nworkdir = \"~/bench/alea\"\n");
+  ASSERT_TRUE(c) << c.error();
+  EXPECT_EQ(c->targets[0].workdir, "bench/alea");
+  auto home = parse("[[target]]\nname = \"t\"\nssh = \"h\"\nworkdir = \"~\"\n");
+  ASSERT_TRUE(home) << home.error();
+  EXPECT_EQ(home->targets[0].workdir, ".");
+  EXPECT_FALSE(parse("[[target]]\nname = \"t\"\nssh = \"h\"\nworkdir = \"~other/x\"\n"));
+  EXPECT_FALSE(parse("[[target]]\nname = \"t\"\nssh = \"h\"\nworkdir = \"-rf\"\n"));
+}
+
 TEST(TargetConfig, MistakesAreOneLineWithThePlace) {
   auto err = [](const std::string &head) {
     auto c = parse(head);

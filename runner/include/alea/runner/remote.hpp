@@ -11,8 +11,8 @@
 // (hello, have, put, stage, libs, machine, block); the helper answers each
 // request with one reply frame, preceded for a block by the output chunks of
 // its executions (`o`, `e`, `r` with the request's index) as they are read.
-// Over SSH the stream is the session's stdin/stdout (TargetSession); through
-// Slurm it is a pair of files in a shared directory (slurm.hpp).
+// The stream is the stdin/stdout of the process that starts the helper:
+// `ssh` for an SSH target, `srun` for a Slurm target (targets.hpp).
 //
 // Every remote command line is built by shellCommand(), the one function that
 // quotes for the remote shell: no store value or user string reaches a shell
@@ -110,8 +110,9 @@ public:
   TargetSession(const TargetSession &) = delete;
   TargetSession &operator=(const TargetSession &) = delete;
 
-  // Starts the helper and waits for its hello (its workdir, alea version).
-  Status start();
+  // Starts the helper and waits for its hello (its workdir, environment,
+  // CPUs, Slurm job); gives up when `cancel` becomes true first.
+  Status start(const std::atomic<bool> *cancel = nullptr);
   bool alive() const { return pid_ > 0; }
   void stop(); // says bye, closes the pipes, reaps (kills it if it lingers)
   // The helper's absolute workdir on the target.
@@ -139,6 +140,7 @@ public:
   // and the Slurm job it runs in ("" outside Slurm).
   std::vector<std::string> environment;
   std::string jobId;
+  std::vector<int> cpus; // the CPUs the helper may run on (its affinity)
 
 private:
   Status send(std::string_view tag, const nlohmann::json &payload);
@@ -146,7 +148,7 @@ private:
   Expected<Frame> reply(const std::vector<OutputSink *> &sinks = {},
                         const std::atomic<bool> *cancel = nullptr);
   Expected<nlohmann::json> call(std::string_view tag, const nlohmann::json &payload,
-                                std::string_view expect);
+                                std::string_view expect, const std::atomic<bool> *cancel = nullptr);
   void broken(const std::string &why); // kills the process, remembers why
 
   std::vector<std::string> command_;

@@ -10,6 +10,7 @@
 #include "alea/runner/remote.hpp"
 #include "alea/runner/store.hpp"
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <optional>
@@ -36,7 +37,8 @@ public:
 
   // Starts the helper (shipping it first when absent or different) and reads
   // the machine state there. Called again after the session was lost.
-  virtual Status connect() = 0;
+  // Gives up when `cancel` becomes true (Ctrl-C while srun waits in the queue).
+  virtual Status connect(const std::atomic<bool> *cancel) = 0;
   bool connected() const { return session_ && session_->alive(); }
   void disconnect();
   Executor &executor() { return *session_; }
@@ -59,7 +61,7 @@ public:
   std::map<std::string, std::vector<std::string>> missingLibraries;
 
 protected:
-  Status startSession(std::vector<std::string> command);
+  Status startSession(std::vector<std::string> command, const std::atomic<bool> *cancel);
 
   TargetConfig config_;
   TargetContext context_;
