@@ -120,9 +120,12 @@ def epoch(iso):
 
 def figures(db, expected):
     """Execution-phase figures of one campaign store."""
-    with sqlite3.connect(db) as c:
+    c = sqlite3.connect(db)
+    try:
         rows = c.execute("SELECT started_at, wall_seconds, finished_at, status, "
                          "coalesce(target, ''), other_load FROM execution").fetchall()
+    finally:
+        c.close()  # before the store is removed (`with` would only commit)
     bad = [r for r in rows if r[3] != "ok"]
     if len(rows) != expected or bad:
         raise RuntimeError(f"{db}: {len(rows)} executions recorded for {expected}, "
