@@ -36,12 +36,22 @@
 # the wall time of the whole `alea run`, the load average; and the round trip
 # of a 2 KiB message through `ssh alea-t1 cat` (the transport alone).
 #
+# A shared machine: before each round the script waits until other processes
+# keep fewer than 0.3 CPUs busy (/proc/stat over 0.5 s; at most 20 s before a
+# round of figure 2, 5 s before one of figure 1, then it runs anyway). A CPU
+# taken by someone else during a round of figure 2 leaves the two targets one
+# CPU; the "other" column (alea's own execution.other_load, the CPUs other
+# processes kept busy while an execution ran, the other target included) shows
+# it, and figure 2's ratio is also printed over the rounds where it stayed
+# below 0.25 CPU besides the partner target.
+#
 # Needs root (sshd), ssh and sshd (openssh-client, openssh-server), python3.
-# About 2-3 minutes on 2 cores.
+# About 2-3 minutes on 2 cores (at most ~4.5 with every quiet wait used up).
 #
 # Usage: bench/targets/run.sh [build-dir] [options of targets_bench.py]
 #   --rounds1 N (7)  --rounds2 N (5)  --executions1 N (150 per build)
-#   --executions2 N (100 per build)  --work-ms MS (50)  --keep (keep the temp dir)
+#   --executions2 N (100 per build)  --work-ms MS (50)  --quiet CPUS (0.3)
+#   --quiet-wait S (20)  --keep (keep the temp dir and every store)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$here/../../build
