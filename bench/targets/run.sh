@@ -38,15 +38,16 @@
 #
 # A shared machine: before each round the script waits until other processes
 # keep fewer than 0.3 CPUs busy (/proc/stat over 0.5 s; at most 20 s before a
-# round of figure 2, 5 s before one of figure 1, then it runs anyway). A CPU
+# round of figure 2, 10 s before one of figure 1, then it runs anyway). A CPU
 # taken by someone else during a round of figure 2 leaves the two targets one
 # CPU; the "other" column (alea's own execution.other_load, the CPUs other
 # processes kept busy while an execution ran, the other target included) shows
 # it, and figure 2's ratio is also printed over the rounds where it stayed
-# below 0.25 CPU besides the partner target.
+# below 0.25 CPU besides the partner target; figure 1's (whose executions are
+# too short for other_load) over the rounds that started on a quiet machine.
 #
 # Needs root (sshd), ssh and sshd (openssh-client, openssh-server), python3.
-# About 2-3 minutes on 2 cores (at most ~4.5 with every quiet wait used up).
+# About 2-3 minutes on 2 cores (at most ~5 with every quiet wait used up).
 #
 # Usage: bench/targets/run.sh [build-dir] [options of targets_bench.py]
 #   --rounds1 N (7)  --rounds2 N (5)  --executions1 N (150 per build)
