@@ -327,10 +327,13 @@ def main():
             f2_two = write("work-2.toml", campaign("work50ms", 2, a.executions2, work,
                                                    target_tables(ssh, remote)))
 
-            # Warm-up, not counted: ships alea's helper to both workdirs, fills
+            # Warm-up, not counted: ships alea's helper to the workdirs, fills
             # the page cache and the compiler-version cache.
-            bench.run(f1_local, n1)
-            bench.run(f2_two, n2)
+            if a.rounds1:
+                bench.run(f1_local, n1)
+                bench.run(f1_ssh, n1)
+            if a.rounds2:
+                bench.run(f2_two, n2)
 
             rtt = ssh_round_trip(ssh)
             print(f"ssh round trip of 2 KiB through `ssh {ssh.hosts[0]} cat` (median of 300): "
@@ -344,7 +347,7 @@ def main():
             for r in range(1, a.rounds1 + 1):
                 waited, b = wait_quiet(a.quiet, a.quiet_wait / 2)
                 quiet1.append(b < a.quiet)
-                if waited > 0.1:
+                if waited > 0.6:
                     print(f"      (waited {waited:.1f} s for a quiet machine: {b:.2f} CPUs busy)")
                 for label, toml, acc in (("local", f1_local, local),
                                          ("ssh x1", f1_ssh, remote1)):
@@ -360,7 +363,7 @@ def main():
             one, two = [], []
             for r in range(1, a.rounds2 + 1):
                 waited, b = wait_quiet(a.quiet, a.quiet_wait)
-                if waited > 0.1:
+                if waited > 0.6:
                     print(f"      (waited {waited:.1f} s for a quiet machine: {b:.2f} CPUs busy)")
                 for label, toml, acc in (("ssh x1", f2_one, one), ("ssh x2 pool", f2_two, two)):
                     f = bench.run(toml, n2)
@@ -382,49 +385,53 @@ def main():
                                 ("fig. 1  one SSH target", remote1),
                                 ("fig. 2  one SSH target", one),
                                 ("fig. 2  two SSH targets, pool", two)):
-                print(f"{label:<40} {med(rows, 'rate'):>8.1f} {med(rows, 'cycle') * 1e3:>9.3f} "
-                      f"{med(rows, 'wall') * 1e3:>8.3f} {med(rows, 'dead') * 1e3:>8.3f} "
-                      f"{med(rows, 'to_record') * 1e3:>9.3f} "
-                      f"{med(rows, 'after_record') * 1e3:>9.3f} {med(rows, 'busy'):>5.2f} "
-                      f"{med(rows, 'other'):>5.2f}")
-            r1 = med(remote1, "rate") / med(local, "rate")
-            r2 = med(two, "rate") / med(one, "rate")
-            print(f"\nfigure 1: one SSH target / local executions per second: {r1:.3f}  "
-                  f"(goal >= 0.8)\n          {show(per_round(local, remote1))}")
-            if not all(quiet1):
-                rs = [x for x, q in zip(per_round(local, remote1), quiet1) if q]
-                print(f"          rounds that started on a quiet machine ({len(rs)} of {len(quiet1)}): "
-                      + (f"median ratio {statistics.median(rs):.3f}" if rs else "none"))
-            extra = med(remote1, "cycle") - med(local, "cycle")
-            print(f"          per execution the target adds {extra * 1e3:.3f} ms to the cycle "
-                  f"({med(local, 'cycle') * 1e3:.3f} -> {med(remote1, 'cycle') * 1e3:.3f} ms); "
-                  f"an ssh round trip alone is {rtt * 1e3:.3f} ms")
-            print(f"figure 2: two SSH targets / one, executions per second: {r2:.3f}  "
-                  f"(goal >= 1.8)\n          {show(per_round(one, two))}\n"
-                  f"          executions running at once {med(one, 'busy'):.2f} -> "
-                  f"{med(two, 'busy'):.2f}; execution wall {med(one, 'wall') * 1e3:.1f} -> "
-                  f"{med(two, 'wall') * 1e3:.1f} ms")
-            # Rounds in which another process took a CPU (another user's build)
-            # cannot show what two targets give on two CPUs: the one-target
-            # campaign's executions saw other load >= 0.25 CPU, or the pool's
-            # more than its partner (1 CPU) + 0.25.
-            free = [k for k in range(len(one))
-                    if one[k]["other"] < 0.25 and two[k]["other"] < 1.25]
-            if len(free) < len(one):
-                rs = per_round(one, two)
-                print(f"          rounds with both CPUs free for the campaigns ({len(free)} of "
-                      f"{len(one)}: other load < 0.25 CPU): "
-                      + (f"median ratio {statistics.median(rs[k] for k in free):.3f}"
-                         if free else "none"))
+                if rows:
+                    print(f"{label:<40} {med(rows, 'rate'):>8.1f} "
+                          f"{med(rows, 'cycle') * 1e3:>9.3f} {med(rows, 'wall') * 1e3:>8.3f} "
+                          f"{med(rows, 'dead') * 1e3:>8.3f} {med(rows, 'to_record') * 1e3:>9.3f} "
+                          f"{med(rows, 'after_record') * 1e3:>9.3f} {med(rows, 'busy'):>5.2f} "
+                          f"{med(rows, 'other'):>5.2f}")
+            if local:
+                r1 = med(remote1, "rate") / med(local, "rate")
+                print(f"\nfigure 1: one SSH target / local executions per second: {r1:.3f}  "
+                      f"(goal >= 0.8)\n          {show(per_round(local, remote1))}")
+                if not all(quiet1):
+                    rs = [x for x, q in zip(per_round(local, remote1), quiet1) if q]
+                    print(f"          rounds that started on a quiet machine ({len(rs)} of "
+                          f"{len(quiet1)}): "
+                          + (f"median ratio {statistics.median(rs):.3f}" if rs else "none"))
+                extra = med(remote1, "cycle") - med(local, "cycle")
+                print(f"          per execution the target adds {extra * 1e3:.3f} ms to the cycle "
+                      f"({med(local, 'cycle') * 1e3:.3f} -> {med(remote1, 'cycle') * 1e3:.3f} ms); "
+                      f"an ssh round trip alone is {rtt * 1e3:.3f} ms")
+            if one:
+                r2 = med(two, "rate") / med(one, "rate")
+                print(f"figure 2: two SSH targets / one, executions per second: {r2:.3f}  "
+                      f"(goal >= 1.8)\n          {show(per_round(one, two))}\n"
+                      f"          executions running at once {med(one, 'busy'):.2f} -> "
+                      f"{med(two, 'busy'):.2f}; execution wall {med(one, 'wall') * 1e3:.1f} -> "
+                      f"{med(two, 'wall') * 1e3:.1f} ms")
+                # Rounds in which another process took a CPU (another user's
+                # build) cannot show what two targets give on two CPUs: the
+                # one-target campaign's executions saw other load >= 0.25 CPU,
+                # or the pool's more than its partner (1 CPU) + 0.25.
+                free = [k for k in range(len(one))
+                        if one[k]["other"] < 0.25 and two[k]["other"] < 1.25]
+                if len(free) < len(one):
+                    rs = per_round(one, two)
+                    print(f"          rounds with both CPUs free for the campaigns ({len(free)} "
+                          f"of {len(one)}: other load < 0.25 CPU): "
+                          + (f"median ratio {statistics.median(rs[k] for k in free):.3f}"
+                             if free else "none"))
             print(f"\n{bench.runs} campaigns, {time.monotonic() - started:.0f} s; "
                   f"load average at the end {load()}")
-            print("columns: cycle = median start-to-start of consecutive executions on one target "
-                  "(or the host); wall = median execution wall time; dead = median end-to-next-start; "
-                  "busy = executions running at once (sum of walls / phase); other = median CPUs kept "
-                  "busy by other processes during an execution (the other target's execution "
-                  "included); -> rec = mean end-to-recorded (SQLite's finished_at, 1 ms resolution, + 0.5 ms for its "
-                  "truncation); "
-                  "rec -> = mean recorded-to-next-start")
+            print("columns: cycle = median start-to-start of consecutive executions on one "
+                  "target (or the host); wall = median execution wall time; dead = median "
+                  "end-to-next-start; busy = executions running at once (sum of walls / phase); "
+                  "other = median CPUs kept busy by other processes during an execution (the "
+                  "other target's execution included; none under 50 ms); -> rec = mean "
+                  "end-to-recorded (SQLite's finished_at, 1 ms resolution, + 0.5 ms for its "
+                  "truncation); rec -> = mean recorded-to-next-start")
     finally:
         if a.keep:
             print(f"kept {tmp}")
