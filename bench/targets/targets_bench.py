@@ -5,7 +5,8 @@ and ratios. A benchmark, not a test: nothing asserts a time. Called by
 bench/targets/run.sh (which builds alea first); see that file for the figures.
 
     targets_bench.py BUILD_DIR [--rounds1 N] [--rounds2 N] [--executions1 N]
-                               [--executions2 N] [--keep]
+                               [--executions2 N] [--work-ms MS] [--quiet CPUS]
+                               [--quiet-wait S] [--keep]
 
 Everything lives in a temporary directory removed at the end (--keep keeps
 it): a real sshd (test/e2e/targets_fixture.SshServer, its own keys, a free
@@ -235,6 +236,14 @@ def load():
         return " ".join(f.read().split()[:3])
 
 
+def cpu_model():
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return "unknown CPU"
+
+
 def busy_cpus(window=0.5):
     """CPUs kept busy over `window` seconds (/proc/stat), this script idle."""
     def sample():
@@ -276,13 +285,12 @@ def main():
     ap.add_argument("--quiet-wait", type=float, default=20,
                     help="... at most this many seconds before a round of figure 2, half of it "
                          "before a round of figure 1 (default 20)")
-    ap.add_argument("--keep", action="store_true", help="keep the temporary directory and every campaign store")
+    ap.add_argument("--keep", action="store_true",
+                    help="keep the temporary directory and every campaign store")
     a = ap.parse_args()
     build = os.path.abspath(a.build)
     started = time.monotonic()
-    print(f"machine: {os.cpu_count()} CPUs, "
-          f"{open('/proc/cpuinfo').read().split('model name')[1].split(':')[1].splitlines()[0].strip()}, "
-          f"load average {load()} at the start")
+    print(f"machine: {os.cpu_count()} CPUs, {cpu_model()}, load average {load()} at the start")
 
     tmp = tempfile.mkdtemp(prefix="alea-bench-targets-")
     try:
