@@ -714,7 +714,8 @@ struct Run {
     int failuresInARow = 0;
     std::int64_t order = 0, machineId = 0, jobRow = 0;
     std::vector<std::vector<int>> duetSets; // the worker's own
-    MachineState machine;                   // its target's, as last connected
+    MachineState machine;                   // its target's, as last recorded
+    std::optional<MachineState> machineAfter; // as the target sent it after the unit
   };
   std::mutex loopMutex;
   std::condition_variable loopCv;
@@ -842,6 +843,9 @@ struct Run {
       w.error = error;
       w.notRun = notRun;
       w.lostInRun = lostInRun;
+      w.machineAfter.reset();
+      if (error.empty() && t.connected())
+        w.machineAfter = t.session().lastMachine;
       loopCv.notify_all();
     }
   }
@@ -992,24 +996,30 @@ struct Run {
     };
     Status status;
     std::int64_t dispatched = 0;
+    auto stopping = [&] {
+      return (opts.cancel && opts.cancel->load()) || outcome.cancelled || !status;
+    };
+    // Gives w the first unit of the queue it may run (the loop's mutex held).
+    auto assignNext = [&](Worker &w) {
+      for (auto it = queue.begin(); it != queue.end(); ++it)
+        if (eligible(*it, w.index)) {
+          w.unit = units[*it];
+          w.busy = true;
+          running[w.index] = *it;
+          dispatched += static_cast<std::int64_t>(units[*it].size());
+          queue.erase(it);
+          return;
+        }
+    };
     std::unique_lock<std::mutex> lock(loopMutex);
     for (;;) {
-      bool stopping = (opts.cancel && opts.cancel->load()) || outcome.cancelled || !status;
-      if (!stopping)
+      if (!stopping())
         for (Worker &w : workers) {
           if (w.busy || w.retired)
             continue;
           if (opts.maxExecutions >= 0 && ranHere + dispatched >= opts.maxExecutions)
             break;
-          for (auto it = queue.begin(); it != queue.end(); ++it)
-            if (eligible(*it, w.index)) {
-              w.unit = units[*it];
-              w.busy = true;
-              running[w.index] = *it;
-              dispatched += static_cast<std::int64_t>(units[*it].size());
-              queue.erase(it);
-              break;
-            }
+          assignNext(w);
         }
       loopCv.notify_all();
       bool anyBusy = std::any_of(workers.begin(), workers.end(), [](auto &w) { return w.busy; });
@@ -1034,6 +1044,17 @@ struct Run {
         std::size_t u = running.at(w.index);
         running.erase(w.index);
         dispatched -= static_cast<std::int64_t>(units[u].size());
+        // The worker's results, taken before it may get its next unit.
+        std::vector<Job> jobs = std::move(w.jobs);
+        BlockResult block = std::move(w.block);
+        std::optional<MachineState> now = std::move(w.machineAfter);
+        bool succeeded = w.error.empty() && !w.notRun && !block.cancelled;
+        // A target that succeeded gets its next unit before this one is
+        // recorded: the commit (tens of microseconds) does not keep it idle.
+        if (succeeded && opts.maxExecutions < 0 && !stopping() && !w.retired) {
+          assignNext(w);
+          loopCv.notify_all();
+        }
         lock.unlock();
         reportMissingLibraries(w);
         if (w.notRun) {
@@ -1079,22 +1100,21 @@ struct Run {
                                        " failures in a row (last: " + w.error + ")");
             progress.message(outcome.warnings.back());
           }
-        } else if (w.block.cancelled) {
+        } else if (block.cancelled) {
           outcome.cancelled = true;
         } else {
           w.failuresInARow = 0;
-          complete(w.jobs, w.block);
-          for (Job &j : w.jobs) {
+          complete(jobs, block);
+          for (Job &j : jobs) {
             j.rec.machineId = w.machineId;
             j.rec.targetOrder = ++w.order;
           }
-          if (Status s = recordJobs(w.jobs, failed); !s)
+          if (Status s = recordJobs(jobs, failed); !s)
             status = s;
-          std::int64_t n = static_cast<std::int64_t>(w.jobs.size());
+          std::int64_t n = static_cast<std::int64_t>(jobs.size());
           ranHere += n;
           finished += n;
           progress.update(finished, total, failed);
-          const auto &now = w.target->session().lastMachine;
           if (now) {
             std::string what;
             for (const auto &c : machineChanges(w.machine, *now))
