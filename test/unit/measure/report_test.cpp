@@ -412,7 +412,8 @@ TEST(LoadCampaignData, RefusesAForeignSqliteFile) {
   auto d = loadCampaignData(file.string());
   EXPECT_FALSE(d);
   EXPECT_NE(d.error().find("is not an alea store"), std::string::npos);
-  fs::remove(file);
+  for (const char *suffix : {"", "-wal", "-shm"}) // the read-only open leaves WAL files
+    fs::remove(file.string() + suffix);
 }
 
 } // namespace
