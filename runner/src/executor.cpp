@@ -522,6 +522,13 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
   return result;
 }
 
+std::vector<std::string> processEnvironment() {
+  std::vector<std::string> env;
+  for (char **e = environ; *e; ++e)
+    env.emplace_back(*e);
+  return env;
+}
+
 std::vector<ExecutionResult> Executor::runTogether(const std::vector<ExecutionRequest> &requests) {
   std::vector<ExecutionResult> results;
   for (const auto &r : requests)

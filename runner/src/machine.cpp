@@ -55,13 +55,6 @@ void readCheap(MachineState &m) {
   m.load1 = load.empty() ? 0 : std::strtod(load.c_str(), nullptr);
 }
 
-std::vector<std::string> processEnvironment() {
-  std::vector<std::string> env;
-  for (char **e = environ; *e; ++e)
-    env.emplace_back(*e);
-  return env;
-}
-
 // Runs `<tool> <args...>` with this process's environment; the first line of
 // what it printed, or "" when it could not run or failed.
 std::string firstLineOf(const std::vector<std::string> &argv) {

@@ -381,9 +381,7 @@ struct Helper {
     replyTag = "ok";
     if (tag == "hello") {
       replyTag = "hello";
-      std::vector<std::string> env;
-      for (char **e = environ; *e; ++e)
-        env.emplace_back(*e);
+      std::vector<std::string> env = processEnvironment();
       const char *job = std::getenv("SLURM_JOB_ID");
       std::vector<int> cpus;
       cpu_set_t set;
@@ -465,8 +463,7 @@ struct Helper {
       for (const auto &p : in.at("paths")) {
         ExecutionRequest r;
         r.argv = {"ldd", p.get<std::string>()};
-        for (char **e = environ; *e; ++e)
-          r.env.emplace_back(*e);
+        r.env = processEnvironment();
         r.timeoutSeconds = 60;
         ExecutionResult res = executor.run(r);
         std::vector<std::string> libs;

@@ -9,20 +9,11 @@
 #include <sstream>
 #include <sys/stat.h>
 
-extern char **environ;
-
 namespace fs = std::filesystem;
 
 namespace alea::runner {
 
 namespace {
-
-std::vector<std::string> hostEnvironment() {
-  std::vector<std::string> env;
-  for (char **e = environ; *e; ++e)
-    env.emplace_back(*e);
-  return env;
-}
 
 // Runs a host command to its end (ssh for the set-up steps, Slurm's clients)
 // with stdin from `stdinPath` ("" = /dev/null): exit status and stdout, the
@@ -37,7 +28,7 @@ CommandOutcome runCommand(const std::vector<std::string> &argv, const std::strin
   ExecutionRequest r;
   r.cancel = cancel;
   r.argv = argv;
-  r.env = hostEnvironment();
+  r.env = processEnvironment();
   r.stdinPath = stdinPath;
   r.timeoutSeconds = timeout;
   ExecutionResult res = executor.run(r);

@@ -145,6 +145,10 @@ private:
   Respond respond_;
 };
 
+// This process's environment as KEY=VALUE entries (the base of the commands
+// alea runs for itself: compilers' --version, ssh, Slurm's clients, ldd).
+std::vector<std::string> processEnvironment();
+
 // The value of NAME in a KEY=VALUE list, or "" (tests, path lookup).
 std::string envValue(const std::vector<std::string> &env, const std::string &name);
 
