@@ -3,7 +3,7 @@
 // docs/analyze.md); the text sentence, CSV rows and Markdown tables are
 // checked for their exact shape.
 #include "alea/analysis/csv.hpp"
-#include "alea/analysis/format.hpp"
+#include "render_helpers.hpp"
 #include "alea/analysis/planner.hpp"
 #include "alea/analysis/report.hpp"
 #include "suite_fixture.hpp"
@@ -216,23 +216,6 @@ Report unboundedReport() {
 
 } // namespace
 
-TEST(JsonWriter, EscapesAndNumbers) {
-  EXPECT_EQ(JsonWriter::escape("a\"b\\c\n\t\x01 é"), "\"a\\\"b\\\\c\\n\\t\\u0001 é\"");
-  EXPECT_EQ(JsonWriter::number(0.1), "0.1");
-  EXPECT_EQ(JsonWriter::number(1e-300), "1e-300");
-  EXPECT_EQ(JsonWriter::number(2), "2");
-  EXPECT_EQ(JsonWriter::number(INFINITY), "null");
-  EXPECT_EQ(JsonWriter::number(NAN), "null");
-  JsonWriter w;
-  w.beginObject().key("a").beginArray(true).value(1.0).value("x").endArray();
-  w.key("b").beginObject().endObject().key("c").beginArray().endArray().endObject();
-  Json j = parseJson(w.str());
-  EXPECT_EQ(j["a"].items.size(), 2u);
-  EXPECT_EQ(j["a"][1].str, "x");
-  EXPECT_EQ(j["b"].kind, Json::Object);
-  EXPECT_EQ(j["c"].items.size(), 0u);
-}
-
 TEST(FormatJson, DocumentedKeysAndValuesRoundTrip) {
   Report r = table5Report();
   Json j = parseJson(formatReport(r, Format::Json));
@@ -369,14 +352,14 @@ TEST(FormatCsv, EachRatioRowDecidesOnItsOwnInterval) {
   ASSERT_EQ(x.decision, Decision::Faster);
   ASSERT_GT(x.bootstrap.upper, 0.99);
   const std::string c = formatReport(r, Format::Csv);
-  EXPECT_NE(c.find(",new,old,ratio,fieller," + JsonWriter::number(x.estimate) + "," +
-                   JsonWriter::number(x.fieller->lower) + "," +
-                   JsonWriter::number(x.fieller->upper) + ",faster\n"),
+  EXPECT_NE(c.find(",new,old,ratio,fieller," + jsonNumber(x.estimate) + "," +
+                   jsonNumber(x.fieller->lower) + "," +
+                   jsonNumber(x.fieller->upper) + ",faster\n"),
             std::string::npos)
       << c;
-  EXPECT_NE(c.find(",new,old,ratio,bootstrap," + JsonWriter::number(x.estimate) + "," +
-                   JsonWriter::number(x.bootstrap.lower) + "," +
-                   JsonWriter::number(x.bootstrap.upper) + ",inconclusive\n"),
+  EXPECT_NE(c.find(",new,old,ratio,bootstrap," + jsonNumber(x.estimate) + "," +
+                   jsonNumber(x.bootstrap.lower) + "," +
+                   jsonNumber(x.bootstrap.upper) + ",inconclusive\n"),
             std::string::npos)
       << c;
   // Unbounded Fieller: no decision of its own (inconclusive); the bootstrap
@@ -385,12 +368,12 @@ TEST(FormatCsv, EachRatioRowDecidesOnItsOwnInterval) {
   const auto &y = u.benchmarks[0].ratios[0];
   const std::string cu = formatReport(u, Format::Csv);
   EXPECT_NE(
-      cu.find(",new,old,ratio,fieller," + JsonWriter::number(y.estimate) + ",,,inconclusive\n"),
+      cu.find(",new,old,ratio,fieller," + jsonNumber(y.estimate) + ",,,inconclusive\n"),
       std::string::npos)
       << cu;
-  EXPECT_NE(cu.find(",new,old,ratio,bootstrap," + JsonWriter::number(y.estimate) + "," +
-                    JsonWriter::number(y.bootstrap.lower) + "," +
-                    JsonWriter::number(y.bootstrap.upper) + "," +
+  EXPECT_NE(cu.find(",new,old,ratio,bootstrap," + jsonNumber(y.estimate) + "," +
+                    jsonNumber(y.bootstrap.lower) + "," +
+                    jsonNumber(y.bootstrap.upper) + "," +
                     std::string(decisionKey(decide(y.bootstrap, y.threshold))) + "\n"),
             std::string::npos)
       << cu;
@@ -412,7 +395,10 @@ TEST(Format, ParseFormat) {
   EXPECT_EQ(parseFormat("markdown"), Format::Markdown);
   EXPECT_EQ(parseFormat("text"), Format::Text);
   EXPECT_EQ(parseFormat("csv"), Format::Csv);
-  EXPECT_FALSE(parseFormat("html"));
+  EXPECT_EQ(parseFormat("html"), Format::Html);
+  EXPECT_EQ(parseFormat("latex"), Format::Latex);
+  EXPECT_EQ(parseFormat("tex"), Format::Latex);
+  EXPECT_FALSE(parseFormat("pdf"));
 }
 
 namespace {
@@ -736,27 +722,27 @@ TEST(FormatCsvAndMarkdown, SuiteTouatiAndEmpiricalRows) {
   auto has = [&](const std::string &row) {
     EXPECT_NE(c.find("\n" + row + "\n"), std::string::npos) << row << "\n" << c;
   };
-  has(",cand,base,proportion_faster,prop.test," + JsonWriter::number(s.proportion->proportion) +
-      "," + JsonWriter::number(s.proportion->lower) + "," +
-      JsonWriter::number(s.proportion->upper) + ",");
-  has(",cand,base,proportion_faster,wald," + JsonWriter::number(s.proportion->proportion) + "," +
-      JsonWriter::number(s.proportion->waldLower) + "," +
-      JsonWriter::number(s.proportion->waldUpper) + ",");
+  has(",cand,base,proportion_faster,prop.test," + jsonNumber(s.proportion->proportion) +
+      "," + jsonNumber(s.proportion->lower) + "," +
+      jsonNumber(s.proportion->upper) + ",");
+  has(",cand,base,proportion_faster,wald," + jsonNumber(s.proportion->proportion) + "," +
+      jsonNumber(s.proportion->waldLower) + "," +
+      jsonNumber(s.proportion->waldUpper) + ",");
   has(",cand,base,benchmarks_needed,observed,342,,,");
   has(",cand,base,benchmarks_needed,worst_case,385,,,");
-  has(",cand,base,gain_factor,all," + JsonWriter::number(*s.gainAll) + ",,,");
-  has(",cand,base,gain_factor,all_unit_weights," + JsonWriter::number(*s.gainAllUnitWeights) +
+  has(",cand,base,gain_factor,all," + jsonNumber(*s.gainAll) + ",,,");
+  has(",cand,base,gain_factor,all_unit_weights," + jsonNumber(*s.gainAllUnitWeights) +
       ",,,");
-  has(",cand,base,gain_factor,faster," + JsonWriter::number(*s.gainFaster) + ",,,");
-  has(",cand,base,gain_factor,faster_unit_weights," + JsonWriter::number(*s.gainFasterUnitWeights) +
+  has(",cand,base,gain_factor,faster," + jsonNumber(*s.gainFaster) + ",,,");
+  has(",cand,base,gain_factor,faster_unit_weights," + jsonNumber(*s.gainFasterUnitWeights) +
       ",,,");
   const auto &e = r.suiteSystems[1];
-  has(",cand,,empirical_geomean,observed," + JsonWriter::number(e.observed) + ",,,");
-  has(",cand,,empirical_geomean,min," + JsonWriter::number(e.summary.minimum) + ",,,");
-  has(",cand,,empirical_geomean,q1," + JsonWriter::number(e.summary.q1) + ",,,");
-  has(",cand,,empirical_geomean,median," + JsonWriter::number(e.summary.median) + ",,,");
-  has(",cand,,empirical_geomean,q3," + JsonWriter::number(e.summary.q3) + ",,,");
-  has(",cand,,empirical_geomean,max," + JsonWriter::number(e.summary.maximum) + ",,,");
+  has(",cand,,empirical_geomean,observed," + jsonNumber(e.observed) + ",,,");
+  has(",cand,,empirical_geomean,min," + jsonNumber(e.summary.minimum) + ",,,");
+  has(",cand,,empirical_geomean,q1," + jsonNumber(e.summary.q1) + ",,,");
+  has(",cand,,empirical_geomean,median," + jsonNumber(e.summary.median) + ",,,");
+  has(",cand,,empirical_geomean,q3," + jsonNumber(e.summary.q3) + ",,,");
+  has(",cand,,empirical_geomean,max," + jsonNumber(e.summary.maximum) + ",,,");
   const std::string m = formatReport(r, Format::Markdown);
   char row[200];
   std::snprintf(

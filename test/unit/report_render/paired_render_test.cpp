@@ -5,7 +5,7 @@
 // which method was used.
 #include "alea/analysis/csv.hpp"
 #include "alea/analysis/fieller.hpp"
-#include "alea/analysis/format.hpp"
+#include "render_helpers.hpp"
 #include "alea/analysis/report.hpp"
 
 #include <gtest/gtest.h>
@@ -164,7 +164,7 @@ TEST(PairedReport, EveryFormatShowsThePairingNote) {
   EXPECT_NE(json.find("\"note\": \"" + note + "\""), std::string::npos) << json;
   const std::string csv = formatReport(r, Format::Csv);
   EXPECT_NE(csv.find(",cand,base,pairing," + csvField(note) + "," +
-                     JsonWriter::number(r.benchmarks[0].ratios[0].pairCorrelation) + ",,,paired\n"),
+                     jsonNumber(r.benchmarks[0].ratios[0].pairCorrelation) + ",,,paired\n"),
             std::string::npos)
       << csv;
   // Unpaired reports keep their text, Markdown and CSV as they were; JSON
