@@ -143,6 +143,31 @@ void diagnoseNoise(const CampaignData &data, CampaignReport &r) {
                          " ran while the machine was busy (the quiet gate gave up waiting)");
 }
 
+// What a reader of the report needs to know about where and how it ran.
+std::vector<std::pair<std::string, std::string>> campaignFacts(const CampaignData &data) {
+  std::vector<std::pair<std::string, std::string>> f;
+  if (data.machine) {
+    const MachineState &m = *data.machine;
+    f.push_back({"machine", m.hostname + ": " + m.cpuModel + ", " + std::to_string(m.cpuCount) +
+                                " CPUs" + (m.governor.empty() ? "" : ", governor " + m.governor) +
+                                (m.aslr == 0 ? ", ASLR off" : m.aslr > 0 ? ", ASLR on" : "")});
+    f.push_back({"kernel", m.kernel});
+    f.push_back({"compilers", m.compilers});
+  }
+  if (data.machines == "level" || data.machines == "pool")
+    f.push_back({"targets", std::to_string(data.targets) + " (" + data.machines + ")"});
+  f.push_back({"campaign seed", data.seed});
+  f.push_back({"factors", data.factors});
+  std::string seeds;
+  for (const auto &b : data.builds)
+    if (!b.seed.empty())
+      seeds += (seeds.empty() ? "" : ", ") + b.system + " " + std::to_string(b.buildIndex) + ": " +
+               b.seed;
+  f.push_back({"build seeds", seeds});
+  f.push_back({"warm-up", std::to_string(data.warmup) + " iterations dropped per execution"});
+  return f;
+}
+
 // The figures' numbers (analysis/figures.hpp) from a table in run order:
 // executions sorted by the time they started (stores before schema 4 have no
 // times: their executions follow in store order), so that the drift figure
@@ -185,10 +210,19 @@ campaignFigures(const CampaignData &data, const std::map<Key, Series> &series,
         add(key.second, key.first, build, exec);
   if (table.size() == 0)
     return {};
+  analysis::Table warmup({"build", "execution", "iteration"});
+  for (const auto &p : data.warmupMeasurements) {
+    if (!analysed.count(p.benchmark))
+      continue;
+    const std::string bl = std::to_string(p.build), el = std::to_string(p.execution),
+                      il = "w" + std::to_string(p.iteration);
+    const std::string_view units[] = {bl, el, il};
+    warmup.add(p.system, p.benchmark, units, p.value);
+  }
   analysis::FigureOptions fo;
   fo.confidence = confidence;
   fo.warmupIterations = static_cast<std::size_t>(std::max(data.warmup, 0));
-  return analysis::buildFigures(table, nullptr, order, fo);
+  return analysis::buildFigures(table, warmup.size() ? &warmup : nullptr, order, fo);
 }
 
 } // namespace
@@ -374,6 +408,7 @@ CampaignReport buildCampaignReport(const CampaignData &data,
 
   for (const auto &[bench, unit] : data.units)
     r.units[bench] = unit.empty() ? data.unit : unit;
+  r.facts = campaignFacts(data);
   // Layout modes, outliers and non-steady iterations are the engine's
   // diagnostics (ReportOptions::diagnostics): reported per benchmark there.
 

@@ -38,6 +38,8 @@ struct Figure {
   std::string title;   // caption
   std::string svg;     // the <svg> element
   std::string altText; // the text alternative (what the figure shows, in words)
+  bool overview = false; // about every benchmark (the forest plot)
+  std::string benchmark; // otherwise: the benchmark it shows
 };
 std::vector<Figure> figures(const runner::CampaignReport &report);
 

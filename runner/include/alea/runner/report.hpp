@@ -21,6 +21,7 @@
 #include "alea/analysis/noise.hpp"
 #include "alea/analysis/report.hpp"
 #include "alea/runner/error.hpp"
+#include "alea/runner/machine.hpp"
 #include "alea/runner/store.hpp"
 
 #include <cstdint>
@@ -100,6 +101,11 @@ struct CampaignData {
   std::string adaptiveLog;
   double targetHalfWidth = 0.01; // the campaign's (levels or adaptive), for the plans
   std::vector<ExecutionConditions> executions;
+  // For the reader: the machine as first recorded, and the factors.
+  std::optional<MachineState> machine;
+  std::string factors;
+  // The iterations dropped as warm-up (iteration < warmup), for the warm-up figure.
+  std::vector<MeasurementPoint> warmupMeasurements;
 };
 
 // Reads a campaign store. `path` is the store file or the campaign directory
@@ -155,6 +161,9 @@ struct CampaignReport {
   // The engine's report; absent when no benchmark has data enough to analyse.
   std::optional<analysis::Report> analysis;
   std::string analysisError; // why the engine failed, when it did
+  // The campaign's facts for the reader, in order: machine, compilers,
+  // seeds, factors ("" values are left out).
+  std::vector<std::pair<std::string, std::string>> facts;
   // The numbers behind the figures (analysis/figures.hpp), per benchmark.
   std::vector<analysis::BenchmarkFigures> figures;
 };
