@@ -1,814 +1,608 @@
-// The JSON renderer (render.hpp). The keys are a stable interface documented
-// in docs/analyze.md and docs/measure.md: add keys freely, never rename or
-// remove one without bumping the schema version.
+// The JSON renderer (render.hpp): the report value as nlohmann-json documents,
+// `alea analyze`'s ("alea_report"), `alea report`'s ("alea_campaign_report",
+// the campaign's facts around the same engine document) and `alea plan`'s
+// ("alea_plan"). The keys are a stable interface documented in
+// docs/analyze.md and docs/measure.md: add keys freely, never rename or remove
+// one without bumping the schema version. ordered_json keeps the keys in the
+// order written here, so that the documents read like the documentation.
 #include "phrases.hpp"
-#include "json_writer.hpp"
 
-#include "alea/analysis/csv.hpp"
 #include "alea/analysis/planner.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
-#include <charconv>
 #include <cmath>
-#include <cstdio>
 
 namespace alea::report {
 
 using namespace alea::analysis;
 
-// ---------------------------------------------------------------- JsonWriter
-
-std::string JsonWriter::escape(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-    case '"':
-      out += "\\\"";
-      break;
-    case '\\':
-      out += "\\\\";
-      break;
-    case '\n':
-      out += "\\n";
-      break;
-    case '\r':
-      out += "\\r";
-      break;
-    case '\t':
-      out += "\\t";
-      break;
-    case '\b':
-      out += "\\b";
-      break;
-    case '\f':
-      out += "\\f";
-      break;
-    default:
-      if (c < 0x20) {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "\\u%04x", c);
-        out += buf;
-      } else {
-        out += static_cast<char>(c);
-      }
-    }
-  }
-  out += '"';
-  return out;
-}
-
-std::string JsonWriter::number(double d) {
-  if (!std::isfinite(d))
-    return "null";
-  if (d == 0)
-    return "0";
-  char buf[64];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d);
-  (void)ec;
-  return std::string(buf, end);
-}
-
-void JsonWriter::newline() {
-  if (indent_ <= 0)
-    return;
-  out_ += '\n';
-  out_.append(stack_.size() * static_cast<std::size_t>(indent_), ' ');
-}
-
-void JsonWriter::beforeValue() {
-  if (afterKey_) {
-    afterKey_ = false;
-    return;
-  }
-  if (!stack_.empty()) {
-    if (stack_.back() == 'i') { // an inline array: "[1, 2]"
-      if (hasElement_.back())
-        out_ += indent_ > 0 ? ", " : ",";
-      hasElement_.back() = 1;
-      return;
-    }
-    if (hasElement_.back())
-      out_ += ',';
-    hasElement_.back() = 1;
-    newline();
-  }
-}
-
-JsonWriter &JsonWriter::beginObject() {
-  beforeValue();
-  out_ += '{';
-  stack_ += 'o';
-  hasElement_ += '\0';
-  return *this;
-}
-
-JsonWriter &JsonWriter::endObject() {
-  const bool had = hasElement_.back();
-  stack_.pop_back();
-  hasElement_.pop_back();
-  if (had)
-    newline();
-  out_ += '}';
-  return *this;
-}
-
-JsonWriter &JsonWriter::beginArray(bool inlined) {
-  beforeValue();
-  out_ += '[';
-  stack_ += inlined ? 'i' : 'a';
-  hasElement_ += '\0';
-  return *this;
-}
-
-JsonWriter &JsonWriter::endArray() {
-  const bool had = hasElement_.back();
-  const bool inlined = stack_.back() == 'i';
-  stack_.pop_back();
-  hasElement_.pop_back();
-  if (had && !inlined)
-    newline();
-  out_ += ']';
-  return *this;
-}
-
-JsonWriter &JsonWriter::key(std::string_view k) {
-  beforeValue();
-  out_ += escape(k);
-  out_ += indent_ > 0 ? ": " : ":";
-  afterKey_ = true;
-  return *this;
-}
-
-JsonWriter &JsonWriter::value(std::string_view s) {
-  beforeValue();
-  out_ += escape(s);
-  return *this;
-}
-
-JsonWriter &JsonWriter::value(double d) {
-  beforeValue();
-  out_ += number(d);
-  return *this;
-}
-
-JsonWriter &JsonWriter::value(std::size_t n) {
-  beforeValue();
-  out_ += std::to_string(n);
-  return *this;
-}
-
-JsonWriter &JsonWriter::value(bool b) {
-  beforeValue();
-  out_ += b ? "true" : "false";
-  return *this;
-}
-
-JsonWriter &JsonWriter::null() {
-  beforeValue();
-  out_ += "null";
-  return *this;
-}
-
 namespace {
 
-// ---------------------------------------------------------------- JSON
+using Json = nlohmann::ordered_json;
 
-void jsonInterval(JsonWriter &w, const Interval &i) {
-  w.beginArray(true).value(i.lower).value(i.upper).endArray();
+// JSON has no NaN or infinity: a non-finite number is null (docs/analyze.md;
+// e.g. S2 of values near the double range). -0 is written as 0: the sign of a
+// zero statistic means nothing to a reader.
+Json num(double d) {
+  if (!std::isfinite(d))
+    return nullptr;
+  return d == 0 ? 0.0 : d;
 }
 
-void jsonLevels(JsonWriter &w, const std::vector<LevelReport> &levels) {
-  w.beginArray();
+Json optionalNum(const std::optional<double> &v) { return v ? num(*v) : Json(nullptr); }
+
+Json optionalCount(const std::optional<std::size_t> &v) { return v ? Json(*v) : Json(nullptr); }
+
+// Every interval is a [lower, upper] array.
+Json jsonInterval(const Interval &i) { return Json::array({num(i.lower), num(i.upper)}); }
+
+Json optionalInterval(const std::optional<Interval> &i) {
+  return i ? jsonInterval(*i) : Json(nullptr);
+}
+
+Json strings(const std::vector<std::string> &v) {
+  Json a = Json::array();
+  for (const auto &s : v)
+    a.push_back(s);
+  return a;
+}
+
+Json sizes(const std::vector<std::size_t> &v) {
+  Json a = Json::array();
+  for (auto n : v)
+    a.push_back(n);
+  return a;
+}
+
+Json nameOrNull(const std::string &s) { return s.empty() ? Json(nullptr) : Json(s); }
+
+Json jsonLevels(const std::vector<LevelReport> &levels) {
+  Json a = Json::array();
   for (const auto &l : levels) {
-    w.beginObject();
-    w.key("name").value(l.name);
-    w.key("n").value(l.n);
-    w.key("S2").value(l.s2);
-    w.key("T2").value(l.t2);
-    w.key("share").value(l.share);
-    w.key("removed").value(l.removed);
-    w.endObject();
+    Json o = Json::object();
+    o["name"] = l.name;
+    o["n"] = l.n;
+    o["S2"] = num(l.s2);
+    o["T2"] = num(l.t2);
+    o["share"] = num(l.share);
+    o["removed"] = l.removed;
+    a.push_back(std::move(o));
   }
-  w.endArray();
+  return a;
 }
 
 // "counts": one {name, n, removed} per level, highest first.
-void jsonPlanCounts(JsonWriter &w, const std::vector<std::string> &names,
-                    const std::vector<std::size_t> &counts, const std::vector<bool> &removed) {
-  w.key("counts").beginArray();
+Json planCounts(const std::vector<std::string> &names, const std::vector<std::size_t> &counts,
+                const std::vector<bool> &removed) {
+  Json a = Json::array();
   for (std::size_t i = 0; i < names.size(); ++i) {
-    w.beginObject();
-    w.key("name").value(names[i]);
-    w.key("n").value(counts[i]);
-    w.key("removed").value(static_cast<bool>(removed[i]));
-    w.endObject();
+    Json o = Json::object();
+    o["name"] = names[i];
+    o["n"] = counts[i];
+    o["removed"] = static_cast<bool>(removed[i]);
+    a.push_back(std::move(o));
   }
-  w.endArray();
+  return a;
 }
 
-void jsonPlan(JsonWriter &w, const PlanAdvice &p) {
-  w.beginObject();
-  w.key("ok").value(p.ok);
+Json jsonPlan(const PlanAdvice &p) {
+  Json o = Json::object();
+  o["ok"] = p.ok;
   if (!p.ok) {
-    w.key("error").value(p.error);
-    w.endObject();
-    return;
+    o["error"] = p.error;
+    return o;
   }
-  jsonPlanCounts(w, p.levelNames, p.counts, p.removed);
-  w.key("target_half_width");
-  if (p.targetHalfWidth > 0)
-    w.value(p.targetHalfWidth);
-  else
-    w.null();
-  w.key("top_units_needed");
-  if (p.topUnitsNeeded)
-    w.value(*p.topUnitsNeeded);
-  else
-    w.null();
-  w.key("top_units_to_run"); // at least kMinimumTopCount (KJ13 §11)
-  if (p.topUnitsNeeded)
-    w.value(std::max(*p.topUnitsNeeded, kMinimumTopCount));
-  else
-    w.null();
-  w.key("predicted_half_width").value(p.predictedHalfWidth);
-  w.key("cost_per_top_unit").value(p.costPerTopUnit);
-  w.key("default_costs").value(p.defaultCosts);
-  w.key("top_upper_bound").value(p.topUpperBound);
-  w.key("top_note");
-  if (p.topUpperBound)
-    w.value(p.topNote);
-  else
-    w.null();
-  w.endObject();
+  o["counts"] = planCounts(p.levelNames, p.counts, p.removed);
+  o["target_half_width"] = p.targetHalfWidth > 0 ? num(p.targetHalfWidth) : Json(nullptr);
+  o["top_units_needed"] = optionalCount(p.topUnitsNeeded);
+  // What to run: at least kMinimumTopCount (KJ13 §11).
+  o["top_units_to_run"] =
+      p.topUnitsNeeded ? Json(std::max(*p.topUnitsNeeded, kMinimumTopCount)) : Json(nullptr);
+  o["predicted_half_width"] = num(p.predictedHalfWidth);
+  o["cost_per_top_unit"] = num(p.costPerTopUnit);
+  o["default_costs"] = p.defaultCosts;
+  o["top_upper_bound"] = p.topUpperBound;
+  o["top_note"] = p.topUpperBound ? Json(p.topNote) : Json(nullptr);
+  return o;
 }
 
-void jsonStrings(JsonWriter &w, const std::vector<std::string> &v, bool inlined = true) {
-  w.beginArray(inlined && !v.empty());
-  for (const auto &s : v)
-    w.value(s);
-  w.endArray();
-}
-
-void jsonSizes(JsonWriter &w, const std::vector<std::size_t> &v) {
-  w.beginArray(true);
-  for (auto n : v)
-    w.value(n);
-  w.endArray();
-}
-
-void jsonDiagnostics(JsonWriter &w, const DiagnosticsReport &d) {
-  w.beginObject();
-  w.key("ok").value(d.ok);
+Json jsonDiagnostics(const DiagnosticsReport &d) {
+  Json o = Json::object();
+  o["ok"] = d.ok;
   if (!d.ok) {
-    w.key("error").value(d.error);
-    w.endObject();
-    return;
+    o["error"] = d.error;
+    return o;
   }
-  w.key("measurement_outliers").value(d.measurementOutliers);
-  w.key("measurement_far_out").value(d.measurementFarOut);
-  w.key("outlier_units");
-  jsonStrings(w, d.outlierUnits);
-  w.key("modes");
+  o["measurement_outliers"] = d.measurementOutliers;
+  o["measurement_far_out"] = d.measurementFarOut;
+  o["outlier_units"] = strings(d.outlierUnits);
   if (d.modesTested) {
-    w.beginObject();
-    w.key("multimodal").value(d.multimodal);
-    w.key("p_value").value(d.modePValue);
-    w.key("gap").value(d.modeGap);
-    w.key("low_units").value(d.lowUnits);
-    w.key("high_units").value(d.highUnits);
-    w.endObject();
+    Json m = Json::object();
+    m["multimodal"] = d.multimodal;
+    m["p_value"] = num(d.modePValue);
+    m["gap"] = num(d.modeGap);
+    m["low_units"] = d.lowUnits;
+    m["high_units"] = d.highUnits;
+    o["modes"] = std::move(m);
   } else {
-    w.null();
+    o["modes"] = nullptr;
   }
-  w.key("trends");
   if (d.trendsTested) {
-    w.beginObject();
-    w.key("tested").value(d.trendExecutions);
-    w.key("flagged").value(d.trendFlagged);
-    w.key("decreasing").value(d.trendDecreasing);
-    w.endObject();
+    Json t = Json::object();
+    t["tested"] = d.trendExecutions;
+    t["flagged"] = d.trendFlagged;
+    t["decreasing"] = d.trendDecreasing;
+    o["trends"] = std::move(t);
   } else {
-    w.null();
+    o["trends"] = nullptr;
   }
-  w.endObject();
+  return o;
 }
 
-void jsonRatioPlan(JsonWriter &w, const RatioPlanAdvice &p) {
-  w.beginObject();
-  w.key("ok").value(p.ok);
+// The layout effect of one system (analysis::LayoutEffect), after the extreme
+// top-level unit means the object always had. Every key is always there; when
+// the effect could not be estimated, `error` says why and the estimates are
+// null (the observed spread, which needs no model, stays).
+Json jsonLayout(const SystemReport &s) {
+  const LayoutEffect &l = s.layout;
+  Json o = Json::object();
+  o["best_unit"] = s.bestUnit;
+  o["best_mean"] = num(s.bestUnitMean);
+  o["worst_unit"] = s.worstUnit;
+  o["worst_mean"] = num(s.worstUnitMean);
+  o["spread"] = num(s.bestUnitMean > 0 ? s.worstUnitMean / s.bestUnitMean - 1 : 0.0);
+  o["ok"] = l.ok;
+  o["error"] = l.ok ? Json(nullptr) : Json(l.error);
+  o["level"] = l.level;
+  o["units"] = l.units;
+  o["share"] = num(l.share);
+  auto estimate = [&](double v) { return l.ok ? num(v) : Json(nullptr); };
+  auto estimateInterval = [&](const Interval &i) { return l.ok ? jsonInterval(i) : Json(nullptr); };
+  o["sd"] = estimate(l.sd);
+  o["relative_sd"] = estimate(l.relativeSd);
+  o["relative_sd_ci"] = estimateInterval(l.relativeSdCi);
+  o["d2"] = estimate(l.d2);
+  o["expected_spread"] = estimate(l.expectedSpread);
+  o["expected_spread_ci"] = estimateInterval(l.expectedSpreadCi);
+  o["observed_spread"] = num(l.observedSpread);
+  return o;
+}
+
+Json jsonRatioPlan(const RatioPlanAdvice &p) {
+  Json o = Json::object();
+  o["ok"] = p.ok;
   if (!p.ok) {
-    w.key("error").value(p.error);
-    w.endObject();
-    return;
+    o["error"] = p.error;
+    return o;
   }
-  jsonPlanCounts(w, p.levelNames, p.counts, p.removed);
-  w.key("target_half_width").value(p.targetHalfWidth);
-  w.key("reachable").value(p.reachable);
-  w.key("predicted_half_width");
-  if (std::isfinite(p.predictedHalfWidth))
-    w.value(p.predictedHalfWidth);
-  else
-    w.null();
-  w.key("rho").value(p.rho);
-  w.key("cost_per_pair").value(p.costPerPair);
-  w.key("total_cost").value(p.totalCost);
-  w.key("total_time"); // in the data's unit; null with the default costs
-  if (p.defaultCosts)
-    w.null();
-  else
-    w.value(p.totalTime);
-  w.key("default_costs").value(p.defaultCosts);
-  w.key("upper_bound_used").value(p.upperBound);
-  w.key("notes");
-  jsonStrings(w, p.notes, false);
-  w.endObject();
+  o["counts"] = planCounts(p.levelNames, p.counts, p.removed);
+  o["target_half_width"] = num(p.targetHalfWidth);
+  o["reachable"] = p.reachable;
+  o["predicted_half_width"] = num(p.predictedHalfWidth); // null: unbounded
+  o["rho"] = num(p.rho);
+  o["cost_per_pair"] = num(p.costPerPair);
+  o["total_cost"] = num(p.totalCost);
+  // In the data's unit; null with the default costs.
+  o["total_time"] = p.defaultCosts ? Json(nullptr) : num(p.totalTime);
+  o["default_costs"] = p.defaultCosts;
+  o["upper_bound_used"] = p.upperBound;
+  o["notes"] = strings(p.notes);
+  return o;
 }
 
-void jsonRatio(JsonWriter &w, const RatioReport &x) {
-  w.beginObject();
-  w.key("candidate").value(x.candidate);
-  w.key("baseline").value(x.baseline);
-  w.key("estimate").value(x.estimate);
-  w.key("change").value(x.estimate - 1);
-  w.key("fieller").beginObject();
-  w.key("status").value(x.fiellerStatus == FiellerStatus::Bounded ? "bounded" : "unbounded");
-  w.key("interval");
-  if (x.fieller)
-    jsonInterval(w, *x.fieller);
-  else
-    w.null();
-  w.key("df").value(x.fiellerDf);
-  w.endObject();
-  w.key("bootstrap");
-  jsonInterval(w, x.bootstrap);
-  w.key("confidence").value(x.confidence);
-  w.key("threshold").value(x.threshold);
-  w.key("decision").value(decisionKey(x.decision));
-  w.key("decision_basis").value(x.decisionBasis);
-  w.key("disagreement").value(x.disagreement);
-  w.key("top_units").beginObject();
-  w.key("candidate").value(x.candidateTopUnits);
-  w.key("baseline").value(x.baselineTopUnits);
-  w.endObject();
-  w.key("unequal_top_units").value(x.unequalTopUnits());
-  w.key("pairing").beginObject();
-  w.key("paired").value(x.paired);
-  w.key("pairs").value(x.pairs);
-  w.key("correlation");
-  if (x.paired)
-    w.value(x.pairCorrelation);
-  else
-    w.null();
-  w.key("note").value(x.pairingNote);
-  w.endObject();
-  w.key("plan");
-  jsonRatioPlan(w, x.ratioPlan);
-  w.key("speedup_test");
-  if (x.speedupTest) {
-    const auto &t = *x.speedupTest;
-    w.beginObject();
-    w.key("ok").value(t.ok);
-    if (t.ok) {
-      w.key("mean_speedup").value(t.meanSpeedup);
-      w.key("median_speedup").value(t.medianSpeedup);
-      w.key("mean_verdict").value(t.meanVerdict);
-      w.key("median_verdict").value(t.medianVerdict);
-      w.key("p_baseline_slower").value(t.probabilityBaselineSlower);
-      w.key("p_above_half").value(t.probabilityAboveHalf);
-      w.key("notes");
-      jsonStrings(w, t.notes, false);
-    } else {
-      w.key("error").value(t.error);
-    }
-    w.endObject();
-  } else {
-    w.null();
+Json jsonSpeedupTest(const std::optional<SpeedupTestReport> &test) {
+  if (!test)
+    return nullptr;
+  const SpeedupTestReport &t = *test;
+  Json o = Json::object();
+  o["ok"] = t.ok;
+  if (!t.ok) {
+    o["error"] = t.error;
+    return o;
   }
-  w.endObject();
+  o["mean_speedup"] = num(t.meanSpeedup);
+  o["median_speedup"] = num(t.medianSpeedup);
+  o["mean_verdict"] = t.meanVerdict;
+  o["median_verdict"] = t.medianVerdict;
+  o["p_baseline_slower"] = num(t.probabilityBaselineSlower);
+  o["p_above_half"] = t.probabilityAboveHalf;
+  o["notes"] = strings(t.notes);
+  return o;
 }
 
-void jsonUnbalanced(JsonWriter &w, const std::vector<BalanceIssue> &issues,
-                    const std::vector<DroppedUnits> &dropped) {
-  w.key("unbalanced").beginArray();
+// Holm's family of the benchmark's comparisons (RatioReport::Family).
+Json jsonFamily(const std::optional<RatioReport::Family> &family) {
+  if (!family)
+    return nullptr;
+  const RatioReport::Family &f = *family;
+  Json o = Json::object();
+  o["size"] = f.size;
+  o["rank"] = f.rank;
+  o["p_value"] = num(f.pValue);
+  o["adjusted_p"] = num(f.adjustedP);
+  o["level"] = num(f.level);
+  o["interval"] = optionalInterval(f.interval);
+  o["decision"] = std::string(decisionKey(f.decision));
+  return o;
+}
+
+// One comparison: a candidate vs the baseline ("ratios") or a pair of
+// candidates ("pairs"). `topLevel` names the units the sentence in words is
+// "across".
+Json jsonRatio(const RatioReport &x, const std::string &topLevel) {
+  Json o = Json::object();
+  o["candidate"] = x.candidate;
+  o["baseline"] = x.baseline;
+  o["estimate"] = num(x.estimate);
+  o["change"] = num(x.estimate - 1);
+  Json fieller = Json::object();
+  fieller["status"] = x.fiellerStatus == FiellerStatus::Bounded ? "bounded" : "unbounded";
+  fieller["interval"] = optionalInterval(x.fieller);
+  fieller["df"] = num(x.fiellerDf);
+  o["fieller"] = std::move(fieller);
+  o["bootstrap"] = jsonInterval(x.bootstrap);
+  o["confidence"] = num(x.confidence);
+  o["threshold"] = num(x.threshold);
+  o["decision"] = std::string(decisionKey(x.decision));
+  o["decision_basis"] = x.decisionBasis;
+  o["disagreement"] = x.disagreement;
+  // The sentence the text report prints, so that JSON says it too.
+  o["in_words"] = ratioInWords(x, topLevel);
+  Json top = Json::object();
+  top["candidate"] = x.candidateTopUnits;
+  top["baseline"] = x.baselineTopUnits;
+  o["top_units"] = std::move(top);
+  o["unequal_top_units"] = x.unequalTopUnits();
+  Json pairing = Json::object();
+  pairing["paired"] = x.paired;
+  pairing["pairs"] = x.pairs;
+  pairing["correlation"] = x.paired ? num(x.pairCorrelation) : Json(nullptr);
+  pairing["note"] = x.pairingNote;
+  o["pairing"] = std::move(pairing);
+  o["plan"] = jsonRatioPlan(x.ratioPlan);
+  o["speedup_test"] = jsonSpeedupTest(x.speedupTest);
+  o["family"] = jsonFamily(x.family);
+  return o;
+}
+
+Json jsonRatios(const std::vector<RatioReport> &ratios, const std::string &topLevel) {
+  Json a = Json::array();
+  for (const auto &x : ratios)
+    a.push_back(jsonRatio(x, topLevel));
+  return a;
+}
+
+// "unbalanced" and "dropped" (engine and plan documents).
+void addUnbalanced(Json &doc, const std::vector<BalanceIssue> &issues,
+                   const std::vector<DroppedUnits> &dropped) {
+  Json u = Json::array();
   for (const auto &i : issues) {
-    w.beginObject();
-    w.key("benchmark").value(i.benchmark);
-    w.key("system").value(i.system);
-    w.key("path");
-    jsonStrings(w, i.path);
-    w.key("level").value(i.level);
-    w.key("found").value(i.found);
-    w.key("expected").value(i.expected);
-    w.endObject();
+    Json o = Json::object();
+    o["benchmark"] = i.benchmark;
+    o["system"] = i.system;
+    o["path"] = strings(i.path);
+    o["level"] = i.level;
+    o["found"] = i.found;
+    o["expected"] = i.expected;
+    u.push_back(std::move(o));
   }
-  w.endArray();
-  w.key("dropped").beginArray();
-  for (const auto &d : dropped) {
-    w.beginObject();
-    w.key("benchmark").value(d.benchmark);
-    w.key("system").value(d.system);
-    w.key("path");
-    jsonStrings(w, d.path);
-    w.key("level").value(d.level);
-    w.key("units");
-    jsonStrings(w, d.labels);
-    w.key("measurements").value(d.measurements);
-    w.key("reason").value(d.reason == DropReason::Incomplete ? "incomplete" : "trimmed");
-    if (d.reason == DropReason::Incomplete) {
-      w.key("child_level").value(d.childLevel);
-      w.key("found").value(d.found);
-      w.key("expected").value(d.expected);
+  doc["unbalanced"] = std::move(u);
+  Json d = Json::array();
+  for (const auto &x : dropped) {
+    Json o = Json::object();
+    o["benchmark"] = x.benchmark;
+    o["system"] = x.system;
+    o["path"] = strings(x.path);
+    o["level"] = x.level;
+    o["units"] = strings(x.labels);
+    o["measurements"] = x.measurements;
+    o["reason"] = x.reason == DropReason::Incomplete ? "incomplete" : "trimmed";
+    if (x.reason == DropReason::Incomplete) {
+      o["child_level"] = x.childLevel;
+      o["found"] = x.found;
+      o["expected"] = x.expected;
     }
-    w.endObject();
+    d.push_back(std::move(o));
   }
-  w.endArray();
+  doc["dropped"] = std::move(d);
 }
 
-void jsonBalancing(JsonWriter &w, const std::vector<SystemBalance> &systems) {
-  w.key("balancing").beginArray();
+Json jsonBalancing(const std::vector<SystemBalance> &systems) {
+  Json a = Json::array();
   for (const auto &b : systems) {
-    w.beginObject();
-    w.key("benchmark").value(b.benchmark);
-    w.key("system").value(b.system);
-    w.key("applied").value(unbalancedName(b.applied));
-    w.key("measurements").value(b.measurements);
-    w.key("top_units").value(b.topUnits);
-    w.key("removed").value(b.lost());
+    Json o = Json::object();
+    o["benchmark"] = b.benchmark;
+    o["system"] = b.system;
+    o["applied"] = unbalancedName(b.applied);
+    o["measurements"] = b.measurements;
+    o["top_units"] = b.topUnits;
+    o["removed"] = b.lost();
     for (UnbalancedPolicy p :
          {UnbalancedPolicy::Trim, UnbalancedPolicy::Drop, UnbalancedPolicy::Mixed}) {
-      w.key(unbalancedName(p)).beginObject();
-      w.key("removed").value(b.lostBy(p));
-      w.key("top_units_kept").value(b.topUnitsBy(p));
-      w.key("shape");
-      jsonSizes(w, b.shapeBy(p));
-      w.key("variance_factor").value(b.varianceBy(p));
-      w.endObject();
+      Json c = Json::object();
+      c["removed"] = b.lostBy(p);
+      c["top_units_kept"] = b.topUnitsBy(p);
+      c["shape"] = sizes(b.shapeBy(p));
+      c["variance_factor"] = num(b.varianceBy(p));
+      o[unbalancedName(p)] = std::move(c);
     }
-    w.key("shape");
-    jsonSizes(w, b.shapeBy(b.applied));
-    w.key("variance_factor").value(b.varianceBy(b.applied));
-    w.endObject();
+    o["shape"] = sizes(b.shapeBy(b.applied));
+    o["variance_factor"] = num(b.varianceBy(b.applied));
+    a.push_back(std::move(o));
   }
-  w.endArray();
-}
-
-void jsonOptional(JsonWriter &w, const std::optional<double> &v) {
-  if (v)
-    w.value(*v);
-  else
-    w.null();
-}
-
-void jsonOptional(JsonWriter &w, const std::optional<std::size_t> &v) {
-  if (v)
-    w.value(*v);
-  else
-    w.null();
+  return a;
 }
 
 // Touati's suite level of one candidate (docs/analyze.md).
-void jsonTouati(JsonWriter &w, const SuiteRatioReport &s) {
-  w.key("proportion_faster");
+void addTouati(Json &o, const SuiteRatioReport &s) {
   if (s.proportion) {
     const SuiteProportion &p = *s.proportion;
-    w.beginObject();
-    w.key("faster").value(p.accelerated);
-    w.key("benchmarks").value(p.benchmarks);
-    w.key("estimate").value(p.proportion);
-    w.key("interval");
-    jsonInterval(w, Interval{p.lower, p.upper});
-    w.key("method").value("prop.test");
-    w.key("wald");
-    jsonInterval(w, Interval{p.waldLower, p.waldUpper});
-    w.key("normal_approximation_valid").value(p.normalApproximationValid);
-    w.endObject();
+    Json q = Json::object();
+    q["faster"] = p.accelerated;
+    q["benchmarks"] = p.benchmarks;
+    q["estimate"] = num(p.proportion);
+    q["interval"] = jsonInterval(Interval{p.lower, p.upper});
+    q["method"] = "prop.test";
+    q["wald"] = jsonInterval(Interval{p.waldLower, p.waldUpper});
+    q["normal_approximation_valid"] = p.normalApproximationValid;
+    o["proportion_faster"] = std::move(q);
   } else {
-    w.null();
+    o["proportion_faster"] = nullptr;
   }
-  w.key("benchmarks_needed").beginObject();
-  w.key("half_width").value(s.proportionHalfWidth);
-  w.key("observed");
-  jsonOptional(w, s.benchmarksNeeded);
-  w.key("worst_case");
-  jsonOptional(w, s.benchmarksNeededWorstCase);
-  w.endObject();
-  w.key("gain_factor").beginObject();
+  Json needed = Json::object();
+  needed["half_width"] = num(s.proportionHalfWidth);
+  needed["observed"] = optionalCount(s.benchmarksNeeded);
+  needed["worst_case"] = optionalCount(s.benchmarksNeededWorstCase);
+  o["benchmarks_needed"] = std::move(needed);
+  Json gain = Json::object();
   for (const bool fasterOnly : {false, true}) {
     const auto &paper = fasterOnly ? s.gainFaster : s.gainAll;
     const auto &unit = fasterOnly ? s.gainFasterUnitWeights : s.gainAllUnitWeights;
-    w.key(fasterOnly ? "faster" : "all");
+    Json g = nullptr;
     if (paper) {
-      w.beginObject();
-      w.key("baseline_median").value(*paper);
-      w.key("unit");
-      jsonOptional(w, unit);
-      w.endObject();
-    } else {
-      w.null();
+      g = Json::object();
+      g["baseline_median"] = num(*paper);
+      g["unit"] = optionalNum(unit);
     }
+    gain[fasterOnly ? "faster" : "all"] = std::move(g);
   }
-  w.endObject();
+  o["gain_factor"] = std::move(gain);
 }
 
-std::string engineJson(const Report &r) {
-  JsonWriter w;
-  w.beginObject();
-  w.key("alea_report").value(static_cast<std::size_t>(kReportSchemaVersion));
-  w.key("levels");
-  jsonStrings(w, r.levels);
-  w.key("baseline").value(r.baseline);
+Json jsonSystem(const SystemReport &s) {
+  Json o = Json::object();
+  o["name"] = s.name;
+  o["shape"] = sizes(s.shape);
+  o["measurements"] = s.measurements;
+  o["mean"] = num(s.mean);
+  o["ci_t"] = jsonInterval(s.ci.interval);
+  o["ci_method"] = methodName(s.ci.method);
+  o["ci_df"] = s.ci.df;
+  o["ci_bootstrap"] = jsonInterval(s.bootstrap.interval);
+  o["levels"] = jsonLevels(s.levels);
+  o["top_level_without_variation"] = s.topLevelWithoutVariation;
+  o["layout"] = jsonLayout(s);
+  o["plan"] = jsonPlan(s.plan);
+  o["diagnostics"] = jsonDiagnostics(s.diagnostics);
+  return o;
+}
+
+Json jsonSuite(const SuiteRatioReport &s) {
+  Json o = Json::object();
+  o["candidate"] = s.candidate;
+  o["baseline"] = s.baseline;
+  o["benchmarks"] = s.benchmarks;
+  o["geometric_mean"] = num(s.geometricMean);
+  o["bootstrap"] = jsonInterval(s.bootstrap);
+  o["bootstrap_top_level"] =
+      s.topLevelBootstrapOk ? jsonInterval(s.topLevelBootstrap) : Json(nullptr);
+  o["confidence"] = num(s.confidence);
+  o["decision"] = std::string(decisionKey(s.decision));
+  o["faster"] = s.faster;
+  o["slower"] = s.slower;
+  if (s.randomizationOk) {
+    Json t = Json::object();
+    t["p_value"] = num(s.randomizationP);
+    t["exhaustive"] = s.randomizationExhaustive;
+    t["replicates"] = s.randomizationReplicates;
+    o["randomization_test"] = std::move(t);
+  } else {
+    o["randomization_test"] = nullptr;
+  }
+  addTouati(o, s);
+  return o;
+}
+
+// `alea analyze`'s document (docs/analyze.md), also the "report" of a campaign.
+Json engineDoc(const Report &r) {
+  Json doc = Json::object();
+  doc["alea_report"] = static_cast<std::size_t>(kReportSchemaVersion);
+  doc["levels"] = strings(r.levels);
+  doc["baseline"] = r.baseline;
   const ReportOptions &o = r.options;
-  w.key("options").beginObject();
-  w.key("confidence").value(o.confidence);
-  w.key("threshold").value(o.threshold);
-  w.key("ci_variant").value(methodName(o.ciMethod));
-  w.key("bootstrap_replicates").value(o.bootstrapReplicates);
-  w.key("seed").value(static_cast<std::size_t>(o.seed));
-  w.key("resampling").value(o.scheme.name());
-  w.key("disagreement_fraction").value(o.disagreementFraction);
-  w.key("unbalanced").value(unbalancedName(o.unbalanced));
-  w.key("costs").beginArray(true);
+  Json options = Json::object();
+  options["confidence"] = num(o.confidence);
+  options["threshold"] = num(o.threshold);
+  options["ci_variant"] = methodName(o.ciMethod);
+  options["bootstrap_replicates"] = o.bootstrapReplicates;
+  options["seed"] = o.seed;
+  options["resampling"] = o.scheme.name();
+  options["disagreement_fraction"] = num(o.disagreementFraction);
+  options["unbalanced"] = unbalancedName(o.unbalanced);
+  // The costs used: the default is 1 per level but the lowest.
+  Json costs = Json::array();
   if (o.costs.empty())
     for (std::size_t i = 1; i < r.levels.size(); ++i)
-      w.value(1.0);
+      costs.push_back(1.0);
   for (double c : o.costs)
-    w.value(c);
-  w.endArray();
-  w.key("default_costs").value(o.costs.empty());
-  w.key("target_half_width").value(o.targetHalfWidth);
-  w.key("proportion_half_width").value(o.proportionHalfWidth);
-  w.key("pairing").value(o.pairing == Pairing::Paired ? "paired" : "unpaired");
-  w.endObject();
-  w.key("benchmarks").beginArray();
+    costs.push_back(num(c));
+  options["costs"] = std::move(costs);
+  options["default_costs"] = o.costs.empty();
+  options["target_half_width"] = num(o.targetHalfWidth);
+  options["proportion_half_width"] = num(o.proportionHalfWidth);
+  options["pairing"] = o.pairing == Pairing::Paired ? "paired" : "unpaired";
+  doc["options"] = std::move(options);
+  const std::string top = r.levels.empty() ? std::string() : r.levels.front();
+  Json benchmarks = Json::array();
   for (const auto &b : r.benchmarks) {
-    w.beginObject();
-    w.key("name");
-    if (b.name.empty())
-      w.null();
-    else
-      w.value(b.name);
-    w.key("systems").beginArray();
-    for (const auto &s : b.systems) {
-      w.beginObject();
-      w.key("name").value(s.name);
-      w.key("shape").beginArray(true);
-      for (auto n : s.shape)
-        w.value(n);
-      w.endArray();
-      w.key("measurements").value(s.measurements);
-      w.key("mean").value(s.mean);
-      w.key("ci_t");
-      jsonInterval(w, s.ci.interval);
-      w.key("ci_method").value(methodName(s.ci.method));
-      w.key("ci_df").value(s.ci.df);
-      w.key("ci_bootstrap");
-      jsonInterval(w, s.bootstrap.interval);
-      w.key("levels");
-      jsonLevels(w, s.levels);
-      w.key("top_level_without_variation").value(s.topLevelWithoutVariation);
-      w.key("layout").beginObject();
-      w.key("best_unit").value(s.bestUnit);
-      w.key("best_mean").value(s.bestUnitMean);
-      w.key("worst_unit").value(s.worstUnit);
-      w.key("worst_mean").value(s.worstUnitMean);
-      w.key("spread").value(s.bestUnitMean > 0 ? s.worstUnitMean / s.bestUnitMean - 1 : 0.0);
-      w.endObject();
-      w.key("plan");
-      jsonPlan(w, s.plan);
-      w.key("diagnostics");
-      jsonDiagnostics(w, s.diagnostics);
-      w.endObject();
-    }
-    w.endArray();
-    w.key("ratio");
-    if (b.ratios.empty())
-      w.null();
-    else
-      jsonRatio(w, b.ratios.front());
-    w.key("ratios").beginArray();
-    for (const auto &x : b.ratios)
-      jsonRatio(w, x);
-    w.endArray();
-    w.key("warnings");
-    jsonStrings(w, b.warnings, false);
-    w.endObject();
+    Json jb = Json::object();
+    jb["name"] = nameOrNull(b.name); // null: no benchmark column
+    Json systems = Json::array();
+    for (const auto &s : b.systems)
+      systems.push_back(jsonSystem(s));
+    jb["systems"] = std::move(systems);
+    jb["ratio"] = b.ratios.empty() ? Json(nullptr) : jsonRatio(b.ratios.front(), top);
+    jb["ratios"] = jsonRatios(b.ratios, top);
+    jb["pairs"] = jsonRatios(b.pairs, top);
+    jb["warnings"] = strings(b.warnings);
+    benchmarks.push_back(std::move(jb));
   }
-  w.endArray();
-  w.key("suite").beginArray();
-  for (const auto &s : r.suite) {
-    w.beginObject();
-    w.key("candidate").value(s.candidate);
-    w.key("baseline").value(s.baseline);
-    w.key("benchmarks").value(s.benchmarks);
-    w.key("geometric_mean").value(s.geometricMean);
-    w.key("bootstrap");
-    jsonInterval(w, s.bootstrap);
-    w.key("bootstrap_top_level");
-    if (s.topLevelBootstrapOk)
-      jsonInterval(w, s.topLevelBootstrap);
-    else
-      w.null();
-    w.key("confidence").value(s.confidence);
-    w.key("decision").value(decisionKey(s.decision));
-    w.key("faster").value(s.faster);
-    w.key("slower").value(s.slower);
-    w.key("randomization_test");
-    if (s.randomizationOk) {
-      w.beginObject();
-      w.key("p_value").value(s.randomizationP);
-      w.key("exhaustive").value(s.randomizationExhaustive);
-      w.key("replicates").value(s.randomizationReplicates);
-      w.endObject();
-    } else {
-      w.null();
-    }
-    jsonTouati(w, s);
-    w.endObject();
-  }
-  w.endArray();
-  w.key("suite_systems").beginArray();
+  doc["benchmarks"] = std::move(benchmarks);
+  Json suite = Json::array();
+  for (const auto &s : r.suite)
+    suite.push_back(jsonSuite(s));
+  doc["suite"] = std::move(suite);
+  Json suiteSystems = Json::array();
   for (const auto &e : r.suiteSystems) {
-    w.beginObject();
-    w.key("name").value(e.name);
-    w.key("benchmarks").value(e.benchmarks);
-    w.key("observed").value(e.observed);
-    w.key("replicates").value(e.replicates);
-    w.key("five_number").beginObject();
-    w.key("min").value(e.summary.minimum);
-    w.key("q1").value(e.summary.q1);
-    w.key("median").value(e.summary.median);
-    w.key("q3").value(e.summary.q3);
-    w.key("max").value(e.summary.maximum);
-    w.endObject();
-    w.endObject();
+    Json o = Json::object();
+    o["name"] = e.name;
+    o["benchmarks"] = e.benchmarks;
+    o["observed"] = num(e.observed);
+    o["replicates"] = e.replicates;
+    Json five = Json::object();
+    five["min"] = num(e.summary.minimum);
+    five["q1"] = num(e.summary.q1);
+    five["median"] = num(e.summary.median);
+    five["q3"] = num(e.summary.q3);
+    five["max"] = num(e.summary.maximum);
+    o["five_number"] = std::move(five);
+    suiteSystems.push_back(std::move(o));
   }
-  w.endArray();
-  jsonUnbalanced(w, r.unbalanced, r.dropped);
-  jsonBalancing(w, r.balancing);
-  w.key("warnings");
-  jsonStrings(w, r.warnings, false);
-  w.endObject();
-  return w.str() + "\n";
+  doc["suite_systems"] = std::move(suiteSystems);
+  addUnbalanced(doc, r.unbalanced, r.dropped);
+  doc["balancing"] = jsonBalancing(r.balancing);
+  doc["warnings"] = strings(r.warnings);
+  return doc;
 }
 
-std::string campaignJson(const runner::CampaignReport &r) {
-  JsonWriter w(2);
-  w.beginObject();
-  w.key("name").value(r.name);
-  w.key("store").value(r.storePath);
-  w.key("layout_study").value(r.layoutStudy);
-  w.key("systems").beginArray();
-  for (const auto &s : r.systems)
-    w.value(s);
-  w.endArray();
-  w.key("benchmarks").beginArray();
-  for (const auto &b : r.benchmarks)
-    w.value(b);
-  w.endArray();
-  w.key("planned_executions").value(static_cast<std::size_t>(r.planned));
-  w.key("executions").value(static_cast<std::size_t>(r.executed));
-  w.key("failed_executions").value(static_cast<std::size_t>(r.failed));
-  w.key("builds").value(r.builds);
-  w.key("failed_builds").value(r.failedBuilds);
-  w.key("measurements").value(r.measurements);
-  w.key("design").value(r.design);
-  w.key("design_note").value(r.designNote);
-  w.key("adaptive_log").beginArray();
-  for (const auto &line : r.adaptiveLog)
-    w.value(line);
-  w.endArray();
-  w.key("ran_busy").value(r.ranBusy);
-  w.key("units").beginObject();
-  for (const auto &[benchmark, unit] : r.units)
-    w.key(benchmark).value(unit);
-  w.endObject();
-  w.key("noise").beginArray();
-  for (const auto &n : r.noise) {
-    w.beginObject();
-    w.key("benchmark").value(n.benchmark);
-    w.key("error");
-    if (n.diagnosis)
-      w.null();
-    else
-      w.value(n.error);
-    if (n.diagnosis) {
-      w.key("executions").value(n.diagnosis->executions);
-      w.key("builds").value(n.diagnosis->builds);
-      w.key("findings").beginArray();
-      for (const auto &f : n.diagnosis->findings) {
-        w.beginObject();
-        w.key("kind").value(f.kind);
-        w.key("value").value(f.value);
-        w.key("p_value");
-        if (f.pValue)
-          w.value(*f.pValue);
-        else
-          w.null();
-        w.key("adjusted_p_value");
-        if (f.adjustedPValue)
-          w.value(*f.adjustedPValue);
-        else
-          w.null();
-        w.key("significant").value(f.significant);
-        w.key("text").value(f.text);
-        w.key("advice").value(f.advice);
-        w.endObject();
-      }
-      w.endArray();
-    }
-    w.endObject();
+Json jsonNoise(const runner::CampaignReport::Noise &n) {
+  Json o = Json::object();
+  o["benchmark"] = n.benchmark;
+  o["error"] = n.diagnosis ? Json(nullptr) : Json(n.error);
+  if (!n.diagnosis)
+    return o;
+  o["executions"] = n.diagnosis->executions;
+  o["builds"] = n.diagnosis->builds;
+  Json findings = Json::array();
+  for (const auto &f : n.diagnosis->findings) {
+    Json jf = Json::object();
+    jf["kind"] = f.kind;
+    jf["value"] = num(f.value);
+    jf["p_value"] = optionalNum(f.pValue);
+    jf["adjusted_p_value"] = optionalNum(f.adjustedPValue);
+    jf["significant"] = f.significant;
+    jf["text"] = f.text;
+    jf["advice"] = f.advice;
+    findings.push_back(std::move(jf));
   }
-  w.endArray();
-  w.key("failures").beginArray();
-  for (const auto &f : r.failures) {
-    w.beginObject();
-    w.key("benchmark").value(f.benchmark);
-    w.key("system").value(f.system);
-    w.key("status").value(f.status);
-    w.key("cause").value(f.cause);
-    w.key("count").value(f.count);
-    w.key("stderr_tail").value(f.stderrTail);
-    w.endObject();
-  }
-  w.endArray();
-  w.key("warnings").beginArray();
-  for (const auto &s : r.warnings)
-    w.value(s);
-  w.endArray();
-  w.key("analysis_error");
-  if (r.analysis)
-    w.null();
-  else
-    w.value(r.analysisError);
-  w.endObject();
+  o["findings"] = std::move(findings);
+  return o;
+}
 
-  std::string engine = r.analysis ? engineJson(*r.analysis) : std::string("null");
-  auto nested = [](const std::string &json) { // indented one level, no final newline
-    std::string t = indentLines(json, "  ").substr(2);
-    while (!t.empty() && (t.back() == '\n' || t.back() == ' '))
-      t.pop_back();
-    return t;
-  };
-  return "{\n  \"alea_campaign_report\": 1,\n  \"campaign\": " + nested(w.str()) +
-         ",\n  \"report\": " + nested(engine) + "\n}\n";
+// `alea report`'s document (docs/measure.md): the campaign's facts and the
+// engine's document, or null when nothing could be analysed.
+Json campaignDoc(const runner::CampaignReport &r) {
+  Json c = Json::object();
+  c["name"] = r.name;
+  c["store"] = r.storePath;
+  c["layout_study"] = r.layoutStudy;
+  c["systems"] = strings(r.systems);
+  c["benchmarks"] = strings(r.benchmarks);
+  c["planned_executions"] = static_cast<std::size_t>(r.planned);
+  c["executions"] = static_cast<std::size_t>(r.executed);
+  c["failed_executions"] = static_cast<std::size_t>(r.failed);
+  c["builds"] = r.builds;
+  c["failed_builds"] = r.failedBuilds;
+  c["measurements"] = r.measurements;
+  c["design"] = r.design;
+  c["design_note"] = r.designNote;
+  c["adaptive_log"] = strings(r.adaptiveLog);
+  c["ran_busy"] = r.ranBusy;
+  Json units = Json::object();
+  for (const auto &[benchmark, unit] : r.units)
+    units[benchmark] = unit;
+  c["units"] = std::move(units);
+  Json noise = Json::array();
+  for (const auto &n : r.noise)
+    noise.push_back(jsonNoise(n));
+  c["noise"] = std::move(noise);
+  Json failures = Json::array();
+  for (const auto &f : r.failures) {
+    Json o = Json::object();
+    o["benchmark"] = f.benchmark;
+    o["system"] = f.system;
+    o["status"] = f.status;
+    o["cause"] = f.cause;
+    o["count"] = f.count;
+    o["stderr_tail"] = f.stderrTail;
+    failures.push_back(std::move(o));
+  }
+  c["failures"] = std::move(failures);
+  c["warnings"] = strings(r.warnings);
+  c["analysis_error"] = r.analysis ? Json(nullptr) : Json(r.analysisError);
+
+  Json doc = Json::object();
+  doc["alea_campaign_report"] = std::size_t{1}; // this wrapper's own schema version
+  doc["campaign"] = std::move(c);
+  doc["report"] = r.analysis ? engineDoc(*r.analysis) : Json(nullptr);
+  return doc;
+}
+
+// Two-space indentation, one line per value, and a final newline. Strings
+// from programs (a stderr tail, a benchmark's name) need not be UTF-8:
+// invalid bytes become U+FFFD rather than failing the whole report.
+std::string dump(const Json &doc) {
+  return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
 } // namespace
 
 std::string renderJson(const runner::CampaignReport &r) {
   if (!r.campaign)
-    return r.analysis ? engineJson(*r.analysis) : std::string("null\n");
-  return campaignJson(r);
+    return dump(r.analysis ? engineDoc(*r.analysis) : Json(nullptr));
+  return dump(campaignDoc(r));
 }
 
 std::string jsonPlans(const PlanSet &p) {
-  JsonWriter w;
-  w.beginObject();
-  w.key("alea_plan").value(static_cast<std::size_t>(kReportSchemaVersion));
-  w.key("levels");
-  jsonStrings(w, p.levels);
-  w.key("plans").beginArray();
+  Json doc = Json::object();
+  doc["alea_plan"] = static_cast<std::size_t>(kReportSchemaVersion);
+  doc["levels"] = strings(p.levels);
+  Json plans = Json::array();
   for (const auto &pr : p.plans) {
-    w.beginObject();
-    w.key("system").value(pr.system);
-    w.key("benchmark");
-    if (pr.benchmark.empty())
-      w.null();
-    else
-      w.value(pr.benchmark);
-    w.key("mean").value(pr.mean);
-    w.key("levels");
-    jsonLevels(w, pr.levels);
-    w.key("overheads").beginArray(true);
+    Json o = Json::object();
+    o["system"] = pr.system;
+    o["benchmark"] = nameOrNull(pr.benchmark);
+    o["mean"] = num(pr.mean);
+    o["levels"] = jsonLevels(pr.levels);
+    Json overheads = Json::array();
     for (double c : pr.overheads)
-      w.value(c);
-    w.endArray();
-    w.key("budget");
-    if (pr.budget)
-      w.value(*pr.budget);
-    else
-      w.null();
-    w.key("plan");
-    jsonPlan(w, pr.plan);
-    w.key("relative_sd").value(pr.relativeSd);
-    w.key("kj13_top_count");
-    if (pr.kj13TopCount)
-      w.value(*pr.kj13TopCount);
-    else
-      w.null();
+      overheads.push_back(num(c));
+    o["overheads"] = std::move(overheads);
+    o["budget"] = optionalNum(pr.budget);
+    o["plan"] = jsonPlan(pr.plan);
+    o["relative_sd"] = num(pr.relativeSd);
+    o["kj13_top_count"] = optionalCount(pr.kj13TopCount);
     // What to run: at least kMinimumTopCount (KJ13 §11).
-    w.key("kj13_run_count");
-    if (pr.kj13TopCount)
-      w.value(std::max(*pr.kj13TopCount, kMinimumTopCount));
-    else
-      w.null();
-    w.endObject();
+    o["kj13_run_count"] =
+        pr.kj13TopCount ? Json(std::max(*pr.kj13TopCount, kMinimumTopCount)) : Json(nullptr);
+    plans.push_back(std::move(o));
   }
-  w.endArray();
-  jsonUnbalanced(w, p.unbalanced, p.dropped);
-  jsonBalancing(w, p.balancing);
-  w.endObject();
-  return w.str() + "\n";
+  doc["plans"] = std::move(plans);
+  addUnbalanced(doc, p.unbalanced, p.dropped);
+  doc["balancing"] = jsonBalancing(p.balancing);
+  return dump(doc);
 }
 
 } // namespace alea::report
