@@ -1,11 +1,12 @@
 // The report model (report.hpp): nest and balance the table, then, per
 // benchmark and system, run the engine (variance components, t-CI, bootstrap,
-// planner) and, per candidate, Fieller + bootstrap ratio, decision and the
+// layout effect, planner) and, per candidate, Fieller + bootstrap ratio, decision and the
 // Speedup-Test; for suites, the Li-Chen-Peng geometric-mean bootstrap.
 #include "alea/analysis/report.hpp"
 
 #include "alea/analysis/diagnostics.hpp"
 #include "alea/analysis/htest.hpp"
+#include "alea/analysis/layout_effect.hpp"
 #include "alea/analysis/planner.hpp"
 #include "alea/analysis/ratio_planner.hpp"
 #include "alea/analysis/resampling.hpp"
@@ -238,6 +239,7 @@ Expected<SystemReport> systemReport(const SystemData &sys, const Hierarchy &h,
   r.worstUnitMean = *hi;
   r.bestUnit = sys.units[static_cast<std::size_t>(lo - top.begin())].label;
   r.worstUnit = sys.units[static_cast<std::size_t>(hi - top.begin())].label;
+  r.layout = layoutEffect(h, r.levels.empty() ? 0.0 : r.levels[0].share, o.confidence);
   r.plan = advise(h, o.costs, o.targetHalfWidth, std::nullopt, o.confidence);
   if (o.diagnostics)
     r.diagnostics = diagnosticsOf(sys, h);
@@ -494,6 +496,7 @@ Expected<bool> unscaleReport(Report &r, const DataScale &scale) {
       backInterval(s.bootstrap.interval);
       back(s.bestUnitMean);
       back(s.worstUnitMean);
+      back(s.layout.sd);
       if (std::string p = unscaleLevels(s.levels, e); !p.empty())
         levels = p;
       for (double v : {s.ci.interval.lower, s.ci.interval.upper, s.ci.halfWidth,
