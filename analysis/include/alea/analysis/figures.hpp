@@ -12,6 +12,11 @@
 // indices per curve, and the execution means of at most `maxStripBuilds`
 // builds per system (the lowest, middle and highest build means first, then
 // evenly spaced ones). docs/report.md.
+//
+// Levels: the second level's units are the "executions" (with two levels,
+// e.g. build, iteration, each lowest-level unit is one); the warm-up curve
+// runs over the units that hold the lowest level (executions; builds when
+// there are two levels). All in one pass over the rows, by label id.
 #pragma once
 
 #include "alea/analysis/interval.hpp"
@@ -29,7 +34,10 @@ struct FigureOptions {
   std::size_t maxWarmupIndices = 1000;
   std::size_t maxStripBuilds = 40;
   // Lowest-level units dropped as warm-up before `measured` (campaigns):
-  // marks the curve; `warmup` rows (may be null) hold their values.
+  // marks the curve; `warmup` rows (may be null) hold their values. With
+  // `warmup`, a unit's measured iteration k sits at curve index
+  // warmupIterations + k and its j-th warm-up row (matched by labels; j <
+  // warmupIterations) at j; without it, measured iteration k sits at k.
   std::size_t warmupIterations = 0;
 };
 
@@ -38,7 +46,7 @@ struct BuildFigure {
   double mean = 0;      // of its values
   bool hasCi = false;   // >= 2 second-level units
   Interval ci;          // t interval over its second-level unit means
-  std::vector<double> executionMeans; // second-level unit means, run order
+  std::vector<double> executionMeans; // second-level unit means, run order (when stripShown)
   bool stripShown = false;            // within maxStripBuilds
 };
 
@@ -47,7 +55,8 @@ struct SystemFigure {
   std::vector<BuildFigure> builds; // sorted by mean, lowest first
   // Warm-up curve: median over the executions of the value at iteration
   // index i (0-based; warm-up iterations first when known), and how many
-  // executions had an iteration i.
+  // executions had an iteration i (NaN median where none had: warm-up rows
+  // missing for this system).
   std::vector<double> iterationMedians;
   std::vector<std::size_t> iterationCounts;
 };
@@ -65,7 +74,7 @@ struct BenchmarkFigures {
   std::vector<DriftPoint> drift;                  // run order
   std::size_t executions = 0;                     // all executions (before sampling)
   std::size_t driftSampledEvery = 1;
-  std::size_t warmupIterations = 0; // marked on the warm-up curve
+  std::size_t warmupIterations = 0; // marked on the warm-up curve (0 without warm-up rows)
 };
 
 // `measured`: the table the report analysed (insertion order = run order);
