@@ -614,10 +614,15 @@ struct Comparison {
   Hierarchy fiellerCandidate, fiellerBaseline;
 };
 
+// Fieller's interval of a comparison at any level, paired or not as it is.
+Expected<FiellerResult> fiellerOf(const Comparison &c, double confidence, IntervalMethod method) {
+  return c.report.paired
+             ? fiellerPairedRatio(c.fiellerCandidate, c.fiellerBaseline, confidence, method)
+             : fiellerRatio(c.fiellerCandidate, c.fiellerBaseline, confidence, method);
+}
+
 std::optional<Interval> fiellerAt(const Comparison &c, double confidence, IntervalMethod method) {
-  auto f = c.report.paired
-               ? fiellerPairedRatio(c.fiellerCandidate, c.fiellerBaseline, confidence, method)
-               : fiellerRatio(c.fiellerCandidate, c.fiellerBaseline, confidence, method);
+  auto f = fiellerOf(c, confidence, method);
   if (!f || f->status != FiellerStatus::Bounded)
     return std::nullopt;
   return f->interval;
@@ -641,9 +646,12 @@ Expected<Comparison> compare(const SystemData &candidateData, const Hierarchy &c
   rr.pairingNote = pd->note;
   rr.pairs = pd->pairs;
   rr.pairCorrelation = pd->correlation;
-  auto f = rr.paired ? fiellerPairedRatio(pd->candidate, pd->baseline, options.confidence,
-                                          options.ciMethod)
-                     : fiellerRatio(cand, base, options.confidence, options.ciMethod);
+  // Fieller depends on the top-level means only (the pairs' when paired):
+  // kept as one-level hierarchies for the other levels Holm's family needs.
+  const std::string &top = table.levels()[0];
+  out.fiellerCandidate = flatHierarchy(rr.paired ? pd->candidate.topMeans() : cand.topMeans(), top);
+  out.fiellerBaseline = flatHierarchy(rr.paired ? pd->baseline.topMeans() : base.topMeans(), top);
+  auto f = fiellerOf(out, options.confidence, options.ciMethod);
   if (!f)
     return fail(rr.candidate + " vs " + rr.baseline + where(benchmark) + ": " + f.error());
   rr.estimate = f->estimate;
@@ -652,10 +660,6 @@ Expected<Comparison> compare(const SystemData &candidateData, const Hierarchy &c
   rr.fiellerDf = f->df;
   rr.candidateTopUnits = cand.topCount();
   rr.baselineTopUnits = base.topCount();
-  // Fieller depends on the top-level means only: the same numbers from them.
-  const std::string &top = table.levels()[0];
-  out.fiellerCandidate = flatHierarchy(rr.paired ? pd->candidate.topMeans() : cand.topMeans(), top);
-  out.fiellerBaseline = flatHierarchy(rr.paired ? pd->baseline.topMeans() : base.topMeans(), top);
   // Paired designs plan with the correlation of the paired build means.
   rr.ratioPlan =
       adviseRatio(cand, base, options.costs, options.targetHalfWidth, options.confidence,
