@@ -46,8 +46,14 @@ std::string withUnit(const std::string &label, const std::string &unit) {
 // " s" after a value, or nothing.
 std::string unitSuffix(const std::string &unit) { return unit.empty() ? "" : " " + unit; }
 
+// A system index outside the names given is drawn as one more series,
+// "other": a bad index neither allocates per index nor goes unseen.
+std::size_t seriesOfSystem(std::size_t system, const std::vector<std::string> &systems) {
+  return std::min(system, systems.size());
+}
+
 std::string systemName(const std::vector<std::string> &systems, std::size_t i) {
-  return i < systems.size() ? systems[i] : "system " + std::to_string(i + 1);
+  return i < systems.size() ? systems[i] : "other";
 }
 
 // The opening words of a <desc>: the caller's description, then ours.
@@ -514,13 +520,42 @@ std::string forestPlot(const std::vector<ForestRow> &rows, double threshold, con
 
 namespace {
 
-// The frame of an x-y figure: legend rows under the title, the plot area
-// right of the y labels and above the x axis (and `extraBottom` more, for
-// rotated category labels).
-Area xyArea(const std::vector<LegendEntry> &legend, const Ticks &yTicks, const std::string &yLabel,
-            double plotHeight, double extraBottom = 0) {
+constexpr double kPlotHeight = 300; // of the plot area of x-y figures
+
+// The frame of an x-y figure: the legend's rows under the title, a value
+// axis over `y` widened to nice ticks, the plot area right of its labels and
+// above the x axis.
+struct XYFrame {
+  std::vector<LegendEntry> legend;
+  Ticks yTicks;
+  std::string yLabel;
+  Area area;
+  Scale sy;
+  double height; // of the figure; more for turned category labels
+};
+
+XYFrame xyFrame(std::vector<LegendEntry> legend, const Extent &y, const PlotText &text) {
+  auto [lo, hi] = svg::niceDomain(y.lo, y.hi, 5);
+  Ticks yTicks = Scale::linear(lo, hi, 0, 1).ticks(5);
+  std::string yLabel = withUnit(text.yLabel, text.unit);
   double top = kLegendTop + legendHeight(legend) + 10;
-  return Area{leftMargin(yTicks, yLabel), top, kWidth - kPad - 8, top + plotHeight - extraBottom};
+  Area a{leftMargin(yTicks, yLabel), top, kWidth - kPad - 8, top + kPlotHeight};
+  return {std::move(legend),
+          std::move(yTicks),
+          std::move(yLabel),
+          a,
+          Scale::linear(lo, hi, a.bottom, a.top),
+          a.bottom + kXAxisMargin};
+}
+
+// The figure opened: title, legend, the value axis and its grid.
+Writer openXY(const XYFrame &f, const char *cls, const PlotText &text, const std::string &desc) {
+  Writer w;
+  svg::openFigure(w, kWidth, f.height, cls, text.title, desc);
+  drawTitle(w, text);
+  drawLegend(w, f.legend, kLegendTop);
+  drawYAxis(w, f.sy, f.yTicks, f.area, f.yLabel);
+  return w;
 }
 
 std::vector<LegendEntry> systemLegend(std::size_t count, const std::vector<std::string> &names,
@@ -531,7 +566,6 @@ std::vector<LegendEntry> systemLegend(std::size_t count, const std::vector<std::
   return legend;
 }
 
-constexpr double kPlotHeight = 300;                   // of the plot area of x-y figures
 constexpr double kTurn = 40 * std::numbers::pi / 180; // category labels that do not fit level
 constexpr double kMaxTurnedLabel = 160;
 
@@ -559,12 +593,9 @@ std::string buildMeansPlot(const std::vector<BuildMeansSeries> &series, const Pl
   std::vector<std::string> names;
   for (const BuildMeansSeries &s : series)
     names.push_back(s.system);
-  auto legend = systemLegend(series.size(), names, Symbol::Marker);
-  auto [lo, hi] = svg::niceDomain(y.lo, y.hi, 5);
-  Ticks yTicks = Scale::linear(lo, hi, 0, 1).ticks(5);
-  std::string yLabel = withUnit(text.yLabel, text.unit);
-  Area a = xyArea(legend, yTicks, yLabel, kPlotHeight);
-  Scale sy = Scale::linear(lo, hi, a.bottom, a.top);
+  XYFrame f = xyFrame(systemLegend(series.size(), names, Symbol::Marker), y, text);
+  const Area &a = f.area;
+  const Scale &sy = f.sy;
   Scale sx = Scale::linear(0.5, maxBuilds + 0.5, a.left, a.right);
   Ticks xTicks = linearTicks(1, maxBuilds, 8, 1);
 
@@ -585,11 +616,7 @@ std::string buildMeansPlot(const std::vector<BuildMeansSeries> &series, const Pl
   }
   desc += leftOut(skipped);
 
-  Writer w;
-  svg::openFigure(w, kWidth, a.bottom + kXAxisMargin, cls, text.title, desc);
-  drawTitle(w, text);
-  drawLegend(w, legend, kLegendTop);
-  drawYAxis(w, sy, yTicks, a, yLabel);
+  Writer w = openXY(f, cls, text, desc);
   drawXAxis(w, sx, xTicks, a, text.xLabel.empty() ? std::string("rank") : text.xLabel, false);
   // Systems side by side at each rank, so that their whiskers do not overlap.
   double dodge = std::min(0.6 / std::max<std::size_t>(series.size(), 1), 0.2);
@@ -631,7 +658,7 @@ std::string stripPlot(const std::vector<StripBuild> &builds,
   Extent y;
   std::size_t skipped = 0, systemCount = systems.size(), total = 0;
   for (const StripBuild &b : builds) {
-    systemCount = std::max(systemCount, b.system + 1);
+    systemCount = std::max(systemCount, seriesOfSystem(b.system, systems) + 1);
     for (double v : b.values) {
       if (finite(v))
         ++total;
@@ -643,15 +670,12 @@ std::string stripPlot(const std::vector<StripBuild> &builds,
   if (y.empty())
     return noDataPlot(text, cls);
 
-  auto legend = systemLegend(systemCount, systems, Symbol::Marker);
-  auto [lo, hi] = svg::niceDomain(y.lo, y.hi, 5);
-  Ticks yTicks = Scale::linear(lo, hi, 0, 1).ticks(5);
-  std::string yLabel = withUnit(text.yLabel, text.unit);
+  XYFrame f = xyFrame(systemLegend(systemCount, systems, Symbol::Marker), y, text);
+  const Area &a = f.area;
 
   // Category labels: level if they fit their band, else turned 40 degrees,
   // and only every k-th one when the bands are narrower than a line of text.
-  double left = leftMargin(yTicks, yLabel), right = kWidth - kPad - 8;
-  double bandWidth = (right - left) / builds.size();
+  double bandWidth = a.width() / builds.size();
   double labelWidth = 0;
   for (const StripBuild &b : builds)
     labelWidth = std::max(labelWidth, svg::textWidth(b.label, svg::kFontSize));
@@ -659,8 +683,7 @@ std::string stripPlot(const std::vector<StripBuild> &builds,
   bool turned = labelWidth + 6 > bandWidth;
   std::size_t every = turned ? static_cast<std::size_t>(std::ceil(14 / bandWidth)) : 1;
   double extra = turned ? labelWidth * std::sin(kTurn) + 4 : 0;
-  Area a = xyArea(legend, yTicks, yLabel, kPlotHeight + extra, extra);
-  Scale sy = Scale::linear(lo, hi, a.bottom, a.top);
+  f.height += extra;
 
   std::string desc =
       descStart(text) + std::to_string(builds.size()) + " builds, each with its values as dots.";
@@ -668,7 +691,7 @@ std::string stripPlot(const std::vector<StripBuild> &builds,
     Extent m;
     std::size_t n = 0, nb = 0;
     for (const StripBuild &b : builds)
-      if (b.system == s) {
+      if (seriesOfSystem(b.system, systems) == s) {
         ++nb;
         for (double v : b.values)
           if (finite(v)) {
@@ -683,11 +706,7 @@ std::string stripPlot(const std::vector<StripBuild> &builds,
   }
   desc += leftOut(skipped);
 
-  Writer w;
-  svg::openFigure(w, kWidth, a.bottom + kXAxisMargin + extra, cls, text.title, desc);
-  drawTitle(w, text);
-  drawLegend(w, legend, kLegendTop);
-  drawYAxis(w, sy, yTicks, a, yLabel);
+  Writer w = openXY(f, cls, text, desc);
   w.open("g", {{"class", "axis x-axis"}, {"fill", kInk}});
   w.empty("line",
           {{"x1", a.left}, {"y1", a.bottom}, {"x2", a.right}, {"y2", a.bottom}, {"stroke", kInk}});
@@ -726,7 +745,7 @@ std::string stripPlot(const std::vector<StripBuild> &builds,
       if (!finite(v))
         continue;
       double u = std::fmod((j + 1) * 0.6180339887498949, 1.0) - 0.5;
-      xy[builds[i].system].push_back({centre + u * spread, sy(v)});
+      xy[seriesOfSystem(builds[i].system, systems)].push_back({centre + u * spread, f.sy(v)});
     }
   }
   for (std::size_t s = 0; s < systemCount; ++s)
@@ -861,27 +880,24 @@ std::string driftPlot(const std::vector<DriftPoint> &points,
     }
     x.add(p.order);
     y.add(p.value);
-    systemCount = std::max(systemCount, p.system + 1);
+    systemCount = std::max(systemCount, seriesOfSystem(p.system, systems) + 1);
   }
   if (y.empty())
     return noDataPlot(text, cls);
 
-  auto legend = systemLegend(systemCount, systems, Symbol::Marker);
-  auto [ylo, yhi] = svg::niceDomain(y.lo, y.hi, 5);
+  XYFrame f = xyFrame(systemLegend(systemCount, systems, Symbol::Marker), y, text);
+  const Area &a = f.area;
   auto [xlo, xhi] = svg::niceDomain(x.lo, x.hi, 6);
-  Ticks yTicks = Scale::linear(ylo, yhi, 0, 1).ticks(5);
-  std::string yLabel = withUnit(text.yLabel, text.unit);
-  Area a = xyArea(legend, yTicks, yLabel, kPlotHeight);
   Scale sx = Scale::linear(xlo, xhi, a.left, a.right);
-  Scale sy = Scale::linear(ylo, yhi, a.bottom, a.top);
 
   std::vector<std::vector<std::pair<double, double>>> xy(systemCount);
   std::vector<Extent> perSystem(systemCount);
   for (const DriftPoint &p : points) {
     if (!finite(p.order) || !finite(p.value))
       continue;
-    xy[p.system].push_back({sx(p.order), sy(p.value)});
-    perSystem[p.system].add(p.value);
+    std::size_t series = seriesOfSystem(p.system, systems);
+    xy[series].push_back({sx(p.order), f.sy(p.value)});
+    perSystem[series].add(p.value);
   }
   std::string desc = descStart(text) + "Every measurement by its order in the campaign.";
   for (std::size_t s = 0; s < systemCount; ++s)
@@ -890,11 +906,7 @@ std::string driftPlot(const std::vector<DriftPoint> &points,
                   rangeWords(xy[s].size(), perSystem[s].lo, perSystem[s].hi, text.unit), ".");
   desc += leftOut(skipped);
 
-  Writer w;
-  svg::openFigure(w, kWidth, a.bottom + kXAxisMargin, cls, text.title, desc);
-  drawTitle(w, text);
-  drawLegend(w, legend, kLegendTop);
-  drawYAxis(w, sy, yTicks, a, yLabel);
+  Writer w = openXY(f, cls, text, desc);
   drawXAxis(w, sx, sx.ticks(6), a, text.xLabel.empty() ? std::string("order") : text.xLabel, false);
   double r = points.size() > 1000 ? 1.6 : 2.4;
   for (std::size_t s = 0; s < systemCount; ++s)
@@ -922,12 +934,9 @@ std::string warmupPlot(const std::vector<WarmupSeries> &series, std::optional<st
   std::vector<std::string> names;
   for (const WarmupSeries &s : series)
     names.push_back(s.system);
-  auto legend = systemLegend(series.size(), names, Symbol::LineMarker);
-  auto [lo, hi] = svg::niceDomain(y.lo, y.hi, 5);
-  Ticks yTicks = Scale::linear(lo, hi, 0, 1).ticks(5);
-  std::string yLabel = withUnit(text.yLabel, text.unit);
-  Area a = xyArea(legend, yTicks, yLabel, kPlotHeight);
-  Scale sy = Scale::linear(lo, hi, a.bottom, a.top);
+  XYFrame f = xyFrame(systemLegend(series.size(), names, Symbol::LineMarker), y, text);
+  const Area &a = f.area;
+  const Scale &sy = f.sy;
   double xhi = std::max(maxIterations, cut) + 0.5;
   Scale sx = Scale::linear(0.5, xhi, a.left, a.right);
 
@@ -957,11 +966,7 @@ std::string warmupPlot(const std::vector<WarmupSeries> &series, std::optional<st
             " dropped as warm-up.";
   desc += leftOut(skipped);
 
-  Writer w;
-  svg::openFigure(w, kWidth, a.bottom + kXAxisMargin, cls, text.title, desc);
-  drawTitle(w, text);
-  drawLegend(w, legend, kLegendTop);
-  drawYAxis(w, sy, yTicks, a, yLabel);
+  Writer w = openXY(f, cls, text, desc);
   drawXAxis(w, sx, linearTicks(1, xhi - 0.5, 8, 1), a,
             text.xLabel.empty() ? std::string("iteration") : text.xLabel, false);
   if (cut > 0) {

@@ -55,24 +55,6 @@ std::pair<std::uint32_t, std::size_t> decodeUtf8(std::string_view s, std::size_t
   return {cp, len};
 }
 
-void appendUtf8(std::string &out, std::uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
-
 // v in fixed notation with `decimals` decimals, "-0" written as "0", and
 // with `trim` the trailing zeros (and a bare point) removed.
 std::string fixed(double v, int decimals, bool trim = true) {
@@ -127,6 +109,7 @@ std::string escape(std::string_view text) {
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size();) {
     auto [cp, len] = decodeUtf8(text, i);
+    std::string_view bytes = text.substr(i, len);
     i += len;
     switch (cp) {
     case '&':
@@ -147,7 +130,8 @@ std::string escape(std::string_view text) {
     default:
       if ((cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') || cp == 0xFFFE || cp == 0xFFFF)
         break; // not allowed anywhere in an XML 1.0 document
-      appendUtf8(out, cp);
+      // A valid sequence as it is; a bad byte (decoded as U+FFFD) replaced.
+      out += cp == 0xFFFD && len == 1 ? std::string_view("\xEF\xBF\xBD") : bytes;
     }
   }
   return out;

@@ -227,6 +227,15 @@ TEST(VarianceSharesPlot, SegmentsAreLabelledWithPercentages) {
   EXPECT_TRUE(has(svg, ">100%</text>"));
 }
 
+TEST(DriftPlot, UnknownSystemIndicesAreOneSeriesOther) {
+  std::string svg =
+      driftPlot({{1, 1, 0}, {2, 2, 7}, {3, 3, static_cast<std::size_t>(-1)}}, {"base"}, text("D"));
+  EXPECT_EQ(count(svg, "class=\"marker series-1\""), 2u); // data + legend
+  EXPECT_EQ(count(svg, "series-2"), 0u);
+  EXPECT_TRUE(has(svg, ">other</text>"));
+  EXPECT_TRUE(has(element(svg, "desc"), "other: 2 values from 2 to 3 s."));
+}
+
 TEST(DriftPlot, FiveThousandPointsAreOnePathPerSystem) {
   std::vector<DriftPoint> points;
   for (int i = 0; i < 5000; ++i)

@@ -67,7 +67,8 @@ std::string buildMeansPlot(const std::vector<BuildMeansSeries> &series, const Pl
 
 // 3. Strip plot: one category per build on x (labelled as given), its
 // execution means as dots jittered sideways (by index, deterministically),
-// coloured by system (an index into `systems`).
+// coloured by system (an index into `systems`; any other index is drawn as
+// one more system, "other").
 struct StripBuild {
   std::string label;
   std::size_t system = 0;
@@ -90,7 +91,7 @@ struct VarianceShares {
 std::string varianceSharesPlot(const std::vector<VarianceShares> &rows, const PlotText &text);
 
 // 5. Drift: every measurement by its order in the campaign (x) and value (y),
-// coloured by system; thousands of points stay a small file.
+// coloured by system (as in stripPlot); thousands of points stay a small file.
 struct DriftPoint {
   double order = 0;
   double value = 0;
