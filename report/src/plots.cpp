@@ -419,7 +419,7 @@ std::string forestPlot(const std::vector<ForestRow> &rows, double threshold, con
   drawLegend(w, legend, kLegendTop);
   // Grid, band and the line at 1 span the rows, under them.
   drawXAxis(w, sx, ticks, Area{a.left, a.top - 4, a.right, a.bottom},
-            (text.xLabel.empty() ? std::string("ratio") : text.xLabel) + " (log scale)", true);
+            (text.xLabel.empty() ? std::string("ratio") : text.xLabel) + ", log scale", true);
   if (band)
     w.empty("rect", {{"class", "band"},
                      {"x", sx(1 - threshold)},

@@ -140,7 +140,7 @@ TEST(ForestPlot, BandLineAtOneAndLogAxis) {
   std::string svg = forestPlot({{"a", 0.96, 0.95, 0.97, {}, {}, "", false}}, 0.01, text("F"));
   EXPECT_EQ(count(svg, "class=\"band\""), 2u); // the band and its legend swatch
   EXPECT_EQ(count(svg, "class=\"ref-line\""), 1u);
-  EXPECT_TRUE(has(svg, "(log scale)</text>"));
+  EXPECT_TRUE(has(svg, ", log scale</text>"));
   EXPECT_TRUE(has(svg, ">1.00</text>"));
   EXPECT_TRUE(has(svg, "no change (±1%)"));
   EXPECT_TRUE(has(element(svg, "desc"), "no-change range [0.99, 1.01]"));

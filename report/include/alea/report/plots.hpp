@@ -15,6 +15,7 @@
 
 #include "alea/report/svg.hpp"
 
+#include <cmath> // NAN: a bound that is not there
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -39,7 +40,7 @@ struct PlotText {
 // non-finite bound (Fieller's interval is unbounded when the baseline's mean
 // is not clearly away from 0) runs to the axis' end with an arrow. The
 // bootstrap interval is the thin line below. Suite rows (the geometric mean)
-// come last, below a rule, as diamonds.
+// come last, below a rule, as diamonds. The axis reads "<xLabel>, log scale".
 struct ForestRow {
   std::string label;
   double estimate = 0;
@@ -57,7 +58,7 @@ std::string forestPlot(const std::vector<ForestRow> &rows, double threshold, con
 struct BuildMean {
   std::string label; // "build 3 (seed 0x...)": the point's tooltip
   double mean = 0;
-  double lower = 0, upper = 0;
+  double lower = NAN, upper = NAN; // no interval unless given
 };
 struct BuildMeansSeries {
   std::string system;
