@@ -6,7 +6,7 @@
 
 #include "alea/analysis/csv.hpp"
 #include "alea/analysis/report.hpp"
-#include "alea/random.hpp"
+#include "alea/contract.hpp"
 #include "alea/report/render.hpp"
 #include "alea/runner/report.hpp"
 

@@ -5,7 +5,7 @@
 // alea_report (report/render.hpp); docs/report.md.
 #include "command.hpp"
 
-#include "alea/random.hpp"
+#include "alea/contract.hpp"
 #include "alea/report/render.hpp"
 #include "alea/runner/report.hpp"
 

@@ -3,6 +3,7 @@
 // the work is alea::runner::runCampaign (runner/include/alea/runner/campaign.hpp).
 #include "command.hpp"
 
+#include "alea/contract.hpp"
 #include "alea/runner/campaign.hpp"
 #include "alea/runner/config.hpp"
 #include "alea/runner/executor.hpp"
@@ -109,7 +110,7 @@ int runRun(const RunOptions &opts) {
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
 
-  if (!std::filesystem::exists(ro.toolDir + "/alea-cc"))
+  if (!std::filesystem::exists(ro.toolDir + "/" + alea::kCcWrapperName))
     std::fprintf(stderr,
                  "alea: warning: no alea-cc next to alea in %s: builds will fail unless "
                  "their systems set CC themselves\n",

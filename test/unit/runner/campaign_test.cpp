@@ -1,6 +1,7 @@
 // The campaign loop behind the executor seam, with a FakeExecutor: builds with
 // their seeds and environment, executions in plan order with their padding,
 // failures recorded while the campaign goes on, resume without duplicates.
+#include "alea/contract.hpp"
 #include "alea/runner/builder.hpp"
 #include "alea/runner/campaign.hpp"
 #include "alea/runner/hash.hpp"
@@ -159,7 +160,7 @@ TEST(Campaign, BuildsGetTheirSeedFactorsWrappersAndOwnDirectory) {
     int index = std::stoi(fs::path(r.workdir).filename().string());
     EXPECT_EQ(r.workdir, buildDirectory(h.opts.dir, system, index));
     EXPECT_EQ(r.argv[1], r.workdir); // {build_dir} substituted
-    EXPECT_EQ(envValue(r.env, "ALEA_SEED"), seedHex(buildSeed(5, system, index)));
+    EXPECT_EQ(envValue(r.env, "ALEA_SEED"), alea::formatSeed(buildSeed(5, system, index)));
     EXPECT_EQ(envValue(r.env, "ALEA_FACTORS"), joinFactors(h.cfg.factors));
     EXPECT_EQ(envValue(r.env, "CC"), "/opt/alea/bin/alea-cc");
     EXPECT_EQ(envValue(r.env, "CXX"), "/opt/alea/bin/alea-c++");
