@@ -112,7 +112,7 @@ void benchmarkFigures(const runner::CampaignReport &r, const analysis::Benchmark
                top + "s, fastest first", "mean", unit,
                "The spread of the " + top + " means is the layout spread, execution noise "
                "included."};
-    out.push_back({"builds-" + id, t.title, buildMeansPlot(series, t), alt});
+    out.push_back({"builds-" + id, t.title, buildMeansPlot(series, t), alt, false, ""});
 
     std::vector<StripBuild> strip;
     for (std::size_t k = 0; k < f->systems.size(); ++k)
@@ -124,7 +124,7 @@ void benchmarkFigures(const runner::CampaignReport &r, const analysis::Benchmark
                 "Each dot is one " + second + "'s mean; " + top + "s in the order of their means."};
     out.push_back({"executions-" + id, ts.title, stripPlot(strip, systems, ts),
                    "The " + second + " means of " + std::to_string(strip.size()) + " " + top +
-                       "s, per " + top + "."});
+                       "s, per " + top + ".", false, ""});
   }
 
   std::vector<VarianceShares> shares;
@@ -138,7 +138,7 @@ void benchmarkFigures(const runner::CampaignReport &r, const analysis::Benchmark
   }
   PlotText tv{"Where the variance of " + name + " comes from", "share of the variance", "", "",
               "Kalibera-Jones variance components per level."};
-  out.push_back({"variance-" + id, tv.title, varianceSharesPlot(shares, tv), alt});
+  out.push_back({"variance-" + id, tv.title, varianceSharesPlot(shares, tv), alt, false, ""});
 
   if (!f)
     return;
@@ -154,7 +154,7 @@ void benchmarkFigures(const runner::CampaignReport &r, const analysis::Benchmark
   out.push_back({"drift-" + id, td.title, driftPlot(drift, systems, td),
                  "The means of " + std::to_string(f->executions) + " " + f->secondLevel +
                      "s in run order, coloured by system: a trend or a step would show the "
-                     "machine changing during the campaign."});
+                     "machine changing during the campaign.", false, ""});
 
   std::vector<WarmupSeries> warm;
   for (const auto &s : f->systems)
@@ -170,7 +170,7 @@ void benchmarkFigures(const runner::CampaignReport &r, const analysis::Benchmark
     dropped = f->warmupIterations;
   out.push_back({"warmup-" + id, tw.title, warmupPlot(warm, dropped, tw),
                  "The median over " + f->secondLevel + "s of each " + f->lowestLevel +
-                     "'s value, by its index: a falling start is warm-up."});
+                     "'s value, by its index: a falling start is warm-up.", false, ""});
 }
 
 } // namespace

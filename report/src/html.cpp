@@ -36,7 +36,8 @@ details summary{cursor:pointer}
 .warning{color:var(--warn)}
 ul.warnings{padding-left:1.2rem}
 pre{white-space:pre-wrap;font-size:.85rem;background:#f6f6f6;padding:.5rem;overflow-x:auto}
-@media (max-width:40rem){body{font-size:14px}main{padding:.5rem}th,td{padding:.2rem .35rem}}
+@media (max-width:40rem){body{font-size:14px}main{padding:.5rem}th,td{padding:.2rem .35rem}
+figure{overflow-x:auto}figure svg{min-width:36rem}}
 @media print{body{font-size:10pt}main{max-width:none;padding:0}h2{break-after:avoid}
 .table-wrap{overflow:visible}details{display:block}details>summary{display:none}pre{background:none}
 a{color:inherit;text-decoration:none}}

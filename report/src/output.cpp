@@ -2,6 +2,8 @@
 // file, and each figure as a standalone SVG file in a directory (--plots).
 #include "phrases.hpp"
 
+#include "alea/report/svg.hpp"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -24,9 +26,6 @@ runner::Status writeFile(const std::string &path, const std::string &text) {
 
 } // namespace
 
-std::string standaloneSvg(const std::string &svg) {
-  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + svg + (svg.empty() || svg.back() != '\n' ? "\n" : "");
-}
 
 runner::Status writeReport(const runner::CampaignReport &report, Format format,
                            const std::string &output, const std::string &plotsDir) {
@@ -45,7 +44,7 @@ runner::Status writeReport(const runner::CampaignReport &report, Format format,
     return runner::Error{"cannot create " + plotsDir + ": " + ec.message()};
   for (const Figure &f : figures(report))
     if (auto s = writeFile((std::filesystem::path(plotsDir) / (f.id + ".svg")).string(),
-                           standaloneSvg(f.svg));
+                           svg::standalone(f.svg));
         !s)
       return s;
   return {};

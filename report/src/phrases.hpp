@@ -23,8 +23,6 @@ std::string textPlans(const analysis::PlanSet &p);
 std::string jsonPlans(const analysis::PlanSet &p);
 std::string csvPlans(const analysis::PlanSet &p);
 std::string mdPlans(const analysis::PlanSet &p);
-// An <svg> element as a standalone file: with the XML declaration.
-std::string standaloneSvg(const std::string &svg);
 
 std::string fmt(const char *format, double v);
 std::string g4(double v);

@@ -59,25 +59,7 @@ std::string failureCause(const FailedExecution &f) {
 using Series = std::map<int, std::map<int, std::vector<double>>>;
 using Key = std::pair<std::string, std::string>; // benchmark, system
 
-double mean(const std::vector<double> &v) {
-  double s = 0;
-  for (double x : v)
-    s += x;
-  return v.empty() ? 0 : s / static_cast<double>(v.size());
-}
 
-// Build mean = mean of its execution means (KJ's top-level unit mean; equal to
-// the plain mean when balanced).
-std::vector<std::pair<int, double>> buildMeans(const Series &s) {
-  std::vector<std::pair<int, double>> out;
-  for (const auto &[build, execs] : s) {
-    std::vector<double> em;
-    for (const auto &[e, values] : execs)
-      em.push_back(mean(values));
-    out.emplace_back(build, mean(em));
-  }
-  return out;
-}
 
 std::uint64_t parseHexSeed(const std::string &s) {
   std::uint64_t v = 0;
