@@ -31,7 +31,8 @@ Expected<std::size_t> exportLongCsv(Store &store, std::ostream &out) {
   out << "system,benchmark,build,execution,iteration,value\n";
   std::size_t n = 0;
   char num[64];
-  for (const MeasurementRow &r : store.measurements()) {
+  // Row by row from the store, without a vector of copied rows in between.
+  Status read = store.visitMeasurements(/*includeWarmup=*/false, [&](const MeasurementView &r) {
     // Shortest text that reads back to the same double (std::to_chars).
     auto [end, ec] = std::to_chars(num, num + sizeof num, r.value);
     out << analysis::csvField(r.system) << ',' << analysis::csvField(r.benchmark) << ',' << r.build
@@ -39,7 +40,9 @@ Expected<std::size_t> exportLongCsv(Store &store, std::ostream &out) {
     out.write(num, end - num);
     out << '\n';
     ++n;
-  }
+  });
+  if (!read)
+    return Error{read.error()};
   if (!out)
     return Error{"cannot write the CSV output"};
   return n;
@@ -86,14 +89,10 @@ Expected<ImportSummary> writeRows(const std::vector<ImportRow> &rows, const std:
     }
     auto [build, newBuild] = builds.try_emplace({sys->second, r.build}, 0);
     if (newBuild) {
-      Statement st(store.handle(),
-                   "INSERT INTO build(system_id,build_index,seed,factors,status,dir) "
-                   "VALUES(?,?,'0x0000000000000000','unknown','imported',?) RETURNING id");
-      st.bind(1, sys->second).bind(2, r.build).bind(3, std::string_view(source));
-      if (!st.step())
-        return Error{"cannot record an imported build: " + store.lastError()};
-      build->second = st.columnInt(0);
-      st.step();
+      auto id = store.importBuild(sys->second, r.build, source);
+      if (!id)
+        return Error{id.error()};
+      build->second = *id;
     }
     auto key = std::make_tuple(sys->second, bench->second, r.build, r.execution);
     auto [exec, newExec] = executions.try_emplace(key, static_cast<std::int64_t>(plan.size()));
@@ -103,40 +102,28 @@ Expected<ImportSummary> writeRows(const std::vector<ImportRow> &rows, const std:
     }
     values[static_cast<std::size_t>(exec->second)].push_back({r.iteration, r.value, false});
   }
-  {
-    Statement st(store.handle(), "INSERT INTO plan(position,system_id,benchmark_id,build_index,"
-                                 "execution_index) VALUES(?,?,?,?,?)");
-    Statement ex(store.handle(),
-                 "INSERT INTO execution(plan_position,build_id,benchmark_id,execution_index,"
-                 "status,environment) VALUES(?,?,?,?,'ok',?) RETURNING id");
-    Statement m(store.handle(), "INSERT INTO measurement(execution_id,iteration,value,unit,warmup) "
-                                "VALUES(?,?,?,'s',0)");
-    for (const PlanEntry &p : plan) {
-      st.reset();
-      st.bind(1, p.position).bind(2, p.systemId).bind(3, p.benchmarkId);
-      st.bind(4, p.buildIndex).bind(5, p.executionIndex);
-      st.step();
-      ex.reset();
-      ex.bind(1, p.position).bind(2, builds.at({p.systemId, p.buildIndex}));
-      ex.bind(3, p.benchmarkId).bind(4, p.executionIndex);
-      ex.bind(5, std::string_view("imported from " + source));
-      if (!st.ok() || !ex.step())
-        return Error{"cannot record an imported execution: " + store.lastError()};
-      std::int64_t id = ex.columnInt(0);
-      ex.step();
-      for (const MeasurementRecord &v : values[static_cast<std::size_t>(p.position)]) {
-        m.reset();
-        m.bind(1, id).bind(2, v.iteration).bind(3, v.value);
-        m.step();
-        if (!m.ok())
-          return Error{"duplicate measurement in " + source + ": system " +
-                       std::to_string(p.systemId) + ", build " + std::to_string(p.buildIndex) +
-                       ", execution " + std::to_string(p.executionIndex) + ", iteration " +
-                       std::to_string(v.iteration) + " appears twice"};
-        ++sum.measurements;
-      }
-    }
+  std::vector<ImportedExecution> imported;
+  imported.reserve(plan.size());
+  for (const PlanEntry &p : plan) {
+    auto &v = values[static_cast<std::size_t>(p.position)];
+    // An iteration given twice: said here with its place in the levels (the
+    // store would only report a constraint).
+    std::sort(v.begin(), v.end(), [](const MeasurementRecord &a, const MeasurementRecord &b) {
+      return a.iteration < b.iteration;
+    });
+    auto twice = std::adjacent_find(v.begin(), v.end(), [](const auto &a, const auto &b) {
+      return a.iteration == b.iteration;
+    });
+    if (twice != v.end())
+      return Error{"duplicate measurement in " + source + ": system " + std::to_string(p.systemId) +
+                   ", build " + std::to_string(p.buildIndex) + ", execution " +
+                   std::to_string(p.executionIndex) + ", iteration " +
+                   std::to_string(twice->iteration) + " appears twice"};
+    imported.push_back({p, builds.at({p.systemId, p.buildIndex}), v});
+    sum.measurements += v.size();
   }
+  if (Status s = store.importExecutions(imported, "imported from " + source, "s"); !s)
+    return Error{s.error()};
   for (auto [k, v] : std::initializer_list<std::pair<const char *, std::string>>{
            {"campaign_name", std::filesystem::path(source).stem().string()},
            {"imported_from", source},
