@@ -8,6 +8,7 @@
 #include "alea/runner/report.hpp"
 
 #include "alea/random.hpp"
+#include "store_test_access.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -412,7 +413,7 @@ TEST(LoadCampaignData, RefusesAForeignSqliteFile) {
   {
     auto st = Store::open(file.string()); // creates alea's schema...
     ASSERT_TRUE(st);
-    ASSERT_TRUE(st->exec("DROP TABLE meta")); // ...which we then break
+    ASSERT_TRUE(StoreTestAccess::exec(*st, "DROP TABLE meta")); // ...which we then break
   }
   auto d = loadCampaignData(file.string());
   EXPECT_FALSE(d);

@@ -4,6 +4,7 @@
 // changed; a missing, empty or foreign file is one error).
 #include "alea/runner/store.hpp"
 
+#include "store_test_access.hpp"
 #include "test_util.hpp"
 
 #include <gtest/gtest.h>
@@ -57,10 +58,7 @@ struct Fixture {
     e.status = status;
     return e;
   }
-  std::int64_t count(const char *sql) {
-    Statement st(store.handle(), sql);
-    return st.step() ? st.columnInt(0) : -1;
-  }
+  std::int64_t count(const char *sql) { return StoreTestAccess::scalar(store, sql); }
 };
 
 } // namespace
@@ -69,12 +67,12 @@ TEST(Store, NewStoreHasCurrentSchemaAndWal) {
   Fixture f;
   EXPECT_EQ(f.store.version(), kStoreVersion);
   EXPECT_EQ(f.store.meta("compatible_version"), std::to_string(kStoreCompatibleVersion));
-  Statement st(f.store.handle(), "PRAGMA journal_mode");
+  Statement st(StoreTestAccess::handle(f.store), "PRAGMA journal_mode");
   ASSERT_TRUE(st.step());
   EXPECT_EQ(st.columnText(0), "wal");
   for (const char *t : {"machine", "system", "benchmark", "build", "artifact", "plan", "execution",
                         "measurement"}) {
-    Statement q(f.store.handle(),
+    Statement q(StoreTestAccess::handle(f.store),
                 "SELECT count(*) FROM sqlite_master WHERE type='table' AND name=?");
     q.bind(1, std::string_view(t));
     ASSERT_TRUE(q.step());
@@ -90,17 +88,18 @@ TEST(Store, MigratesAnOlderSchemaKeepingData) {
     Store v1 = Fixture::open(path, {true, 1});
     EXPECT_EQ(v1.version(), 1);
     ASSERT_TRUE(v1.ensureSystem("kept", true, 0).ok());
-    Statement idx(v1.handle(),
+    Statement idx(StoreTestAccess::handle(v1),
                   "SELECT count(*) FROM sqlite_master WHERE name='execution_by_build'");
     ASSERT_TRUE(idx.step());
     EXPECT_EQ(idx.columnInt(0), 0);
   }
   Store now = Fixture::open(path);
   EXPECT_EQ(now.version(), kStoreVersion);
-  Statement idx(now.handle(), "SELECT count(*) FROM sqlite_master WHERE name='execution_by_build'");
+  Statement idx(StoreTestAccess::handle(now),
+                "SELECT count(*) FROM sqlite_master WHERE name='execution_by_build'");
   ASSERT_TRUE(idx.step());
   EXPECT_EQ(idx.columnInt(0), 1);
-  Statement sys(now.handle(), "SELECT name FROM system");
+  Statement sys(StoreTestAccess::handle(now), "SELECT name FROM system");
   ASSERT_TRUE(sys.step());
   EXPECT_EQ(sys.columnText(0), "kept");
 }
@@ -439,7 +438,7 @@ TEST(StoreReadOnly, ReadsACompleteStoreWithoutChangingIt) {
     EXPECT_EQ(s->version(), kStoreVersion);
     EXPECT_EQ(s->measurements().size(), 2u);
     EXPECT_EQ(s->summary().planned, 2);
-    EXPECT_EQ(sqlite3_db_readonly(s->handle(), "main"), 1);
+    EXPECT_EQ(sqlite3_db_readonly(StoreTestAccess::handle(*s), "main"), 1);
     EXPECT_FALSE(s->setMeta("scratch", "1").ok()); // a write is refused
   }
   EXPECT_TRUE(stateOf(path) == before);
@@ -457,7 +456,7 @@ TEST(StoreReadOnly, NeverMigratesAnOlderStore) {
     auto s = Store::openReadOnly(path);
     ASSERT_TRUE(s.ok()) << s.error();
     EXPECT_EQ(s->version(), 1); // read as it is
-    Statement idx(s->handle(),
+    Statement idx(StoreTestAccess::handle(*s),
                   "SELECT count(*) FROM sqlite_master WHERE name='execution_by_build'");
     ASSERT_TRUE(idx.step());
     EXPECT_EQ(idx.columnInt(0), 0);
@@ -536,7 +535,7 @@ TEST(StoreReadOnly, SeesOneSnapshotWhileAWriterCommits) {
   Store writer = Fixture::open(path); // a live writer: -wal and -shm in use
   auto reader = Store::openReadOnly(path);
   ASSERT_TRUE(reader.ok()) << reader.error();
-  EXPECT_EQ(sqlite3_db_readonly(reader->handle(), "main"), 1);
+  EXPECT_EQ(sqlite3_db_readonly(StoreTestAccess::handle(*reader), "main"), 1);
   {
     Store::ReadSnapshot snapshot(*reader);
     ASSERT_TRUE(snapshot.active());

@@ -36,6 +36,8 @@ inline constexpr int kStoreVersion = 5;
 inline constexpr int kStoreCompatibleVersion = 1;
 
 // A prepared statement; finalized in the destructor. bind* are 1-based.
+// store.cpp's tool (and the tests', through StoreTestAccess): code outside the
+// store has no handle to prepare one on.
 class Statement {
 public:
   Statement(sqlite3 *db, std::string_view sql);
@@ -277,9 +279,7 @@ public:
   ~Store();
   Store(const Store &) = delete;
 
-  sqlite3 *handle() { return db_; }
   const std::string &path() const { return path_; }
-  Status exec(std::string_view sql);
   std::string lastError() const;
 
   // One read transaction for the reads made while it lives: a campaign may be
@@ -391,6 +391,13 @@ public:
                           std::string_view environment, std::string_view unit);
 
 private:
+  // Raw SQL stays inside the store; the tests reach it through StoreTestAccess
+  // (test/unit/support/store_test_access.hpp), Transaction for BEGIN/COMMIT.
+  friend struct StoreTestAccess;
+  friend class Transaction;
+  sqlite3 *handle() { return db_; }
+  Status exec(std::string_view sql);
+
   Store() = default;
   static Expected<Store> openWritable(const std::string &path, bool create, int targetVersion);
   Status migrate(int targetVersion);
