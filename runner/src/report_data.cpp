@@ -1,8 +1,9 @@
 // Step 1 of `alea report` (report.hpp): reading a campaign store into a
 // CampaignData value, through the store's read methods (store.hpp; their SQL
-// is in store.cpp): measurements, failed executions, builds with their
-// fingerprints, machine-state changes, settings kept in the meta table, all
-// from one read snapshot, so the report sees exactly what was stored.
+// is in store.cpp): measurements (the warm-up iterations apart), failed
+// executions, builds with their fingerprints, the machine as first recorded
+// and its changes, settings kept in the meta table, all from one read
+// snapshot, so the report sees exactly what was stored.
 #include "alea/runner/report.hpp"
 
 #include <algorithm>
@@ -64,6 +65,8 @@ Expected<CampaignData> loadCampaignData(Store &store) {
     d.targets = 1 + static_cast<int>(std::count(t->begin(), t->end(), ','));
   d.targetHalfWidth = toDouble(store.meta("target_half_width"), 0.01);
   d.adaptiveLog = store.meta("adaptive_log").value_or("");
+  d.factors = store.meta("factors").value_or("");
+  d.machine = store.firstMachine();
   d.executions = store.executionConditions();
 
   auto systems = store.systems();
@@ -87,19 +90,21 @@ Expected<CampaignData> loadCampaignData(Store &store) {
   d.planned = summary.planned;
   d.executed = summary.executed;
 
-  // The measurements in one pass straight into CampaignData: a campaign of a
-  // million of them is read without an intermediate copy, into a vector sized
-  // once (a name of up to 15 bytes is stored without an allocation).
+  // The measurements in one pass straight into CampaignData, the warm-up
+  // iterations (for the warm-up figure) apart: a campaign of a million of
+  // them is read without an intermediate copy, into a vector sized once for
+  // all of them (a name of up to 15 bytes is stored without an allocation).
   auto add = [&d](const MeasurementView &m) {
-    d.measurements.push_back({.system = std::string(m.system),
-                              .benchmark = std::string(m.benchmark),
-                              .build = m.build,
-                              .execution = m.execution,
-                              .iteration = m.iteration,
-                              .value = m.value});
+    (m.warmup ? d.warmupMeasurements : d.measurements)
+        .push_back({.system = std::string(m.system),
+                    .benchmark = std::string(m.benchmark),
+                    .build = m.build,
+                    .execution = m.execution,
+                    .iteration = m.iteration,
+                    .value = m.value});
   };
   if (Status s = store.visitMeasurements(
-          /*includeWarmup=*/false, add, [&d](std::size_t n) { d.measurements.reserve(n); });
+          /*includeWarmup=*/true, add, [&d](std::size_t n) { d.measurements.reserve(n); });
       !s)
     return storeError(s.error());
 

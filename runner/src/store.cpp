@@ -584,13 +584,21 @@ Expected<std::int64_t> Store::addMachine(const MachineState &m, std::string_view
 }
 
 std::optional<MachineState> Store::lastMachine(std::string_view target) {
+  return machineState(target, /*first=*/false);
+}
+
+std::optional<MachineState> Store::firstMachine(std::string_view target) {
+  return machineState(target, /*first=*/true);
+}
+
+std::optional<MachineState> Store::machineState(std::string_view target, bool first) {
   // Stores before schema 5 have no target column: every row is the host's.
   bool host = target.empty();
   Statement st(db_,
                std::string("SELECT hostname,cpu_model,cpu_count,governor,kernel,aslr,load1,"
                            "compilers FROM machine ") +
                    (host ? (version() >= 5 ? "WHERE target IS NULL " : "") : "WHERE target = ? ") +
-                   "ORDER BY id DESC LIMIT 1");
+                   (first ? "ORDER BY id LIMIT 1" : "ORDER BY id DESC LIMIT 1"));
   if (!host)
     st.bind(1, std::string(target));
   if (!st.step())

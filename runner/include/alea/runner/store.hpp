@@ -313,6 +313,8 @@ public:
   // The machine state of `target` recorded last (at the start, a resume or a
   // change), if any.
   std::optional<MachineState> lastMachine(std::string_view target = {});
+  // ...and the one recorded first (the machine a report says it ran on).
+  std::optional<MachineState> firstMachine(std::string_view target = {});
   // The Slurm jobs of the campaign (docs/targets.md): recorded when started,
   // their last known state set when they end or are found again.
   struct TargetJob {
@@ -400,6 +402,7 @@ private:
 
   Store() = default;
   static Expected<Store> openWritable(const std::string &path, bool create, int targetVersion);
+  std::optional<MachineState> machineState(std::string_view target, bool first);
   Status migrate(int targetVersion);
   void autocommitWritePoint();
   Status insertExecution(const ExecutionRecord &execution,
