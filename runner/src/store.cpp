@@ -1088,105 +1088,103 @@ std::vector<ExecutionConditions> Store::executionConditions() {
 
 // --- the report's reads ---------------------------------------------------
 
-Expected<std::vector<SystemRow>> Store::systems() {
-  std::vector<SystemRow> out;
-  Statement st(db_, "SELECT name, baseline FROM system ORDER BY position, id");
+namespace {
+// Every row of `sql`, each made by makeRow from the statement; a failure of
+// the query is one error naming `what` was being read.
+template <class Row, class MakeRow>
+Expected<std::vector<Row>> readRows(sqlite3 *db, std::string_view sql, const char *what,
+                                    MakeRow makeRow) {
+  std::vector<Row> out;
+  Statement st(db, sql);
   while (st.step())
-    out.push_back({st.columnText(0), st.columnInt(1) != 0});
+    out.push_back(makeRow(st));
   if (!st.ok())
-    return Error{"cannot read the systems: " + lastError()};
+    return Error{std::string("cannot read the ") + what + ": " + sqlite3_errmsg(db)};
   return out;
+}
+} // namespace
+
+Expected<std::vector<SystemRow>> Store::systems() {
+  return readRows<SystemRow>(db_, "SELECT name, baseline FROM system ORDER BY position, id",
+                             "systems", [](const Statement &st) {
+                               return SystemRow{st.columnText(0), st.columnInt(1) != 0};
+                             });
 }
 
 Expected<std::vector<BenchmarkRow>> Store::benchmarks() {
-  std::vector<BenchmarkRow> out;
-  Statement st(db_, "SELECT name, unit FROM benchmark ORDER BY position, id");
-  while (st.step())
-    out.push_back({st.columnText(0), st.columnText(1)});
-  if (!st.ok())
-    return Error{"cannot read the benchmarks: " + lastError()};
-  return out;
+  return readRows<BenchmarkRow>(db_, "SELECT name, unit FROM benchmark ORDER BY position, id",
+                                "benchmarks", [](const Statement &st) {
+                                  return BenchmarkRow{st.columnText(0), st.columnText(1)};
+                                });
 }
 
 Expected<std::vector<FailedExecutionRow>> Store::failedExecutions() {
-  std::vector<FailedExecutionRow> out;
   // A failed build leaves build_id NULL or pointing to a failed build: the
   // plan row still names its system and build index.
-  Statement st(db_, "SELECT s.name, b.name, p.build_index, e.execution_index, e.status, "
-                    "e.exit_code, e.signal, e.error, e.stderr_tail "
-                    "FROM execution e JOIN plan p ON p.position = e.plan_position "
-                    "JOIN system s ON s.id = p.system_id "
-                    "JOIN benchmark b ON b.id = e.benchmark_id "
-                    "WHERE e.status <> 'ok' ORDER BY e.plan_position");
-  while (st.step()) {
-    FailedExecutionRow f;
-    f.system = st.columnText(0);
-    f.benchmark = st.columnText(1);
-    f.buildIndex = static_cast<int>(st.columnInt(2));
-    f.executionIndex = static_cast<int>(st.columnInt(3));
-    f.status = st.columnText(4);
-    f.exitCode = static_cast<int>(st.columnInt(5));
-    f.signal = static_cast<int>(st.columnInt(6));
-    f.error = st.columnText(7);
-    f.stderrTail = st.columnText(8);
-    out.push_back(std::move(f));
-  }
-  if (!st.ok())
-    return Error{"cannot read the failed executions: " + lastError()};
-  return out;
+  return readRows<FailedExecutionRow>(
+      db_,
+      "SELECT s.name, b.name, p.build_index, e.execution_index, e.status, "
+      "e.exit_code, e.signal, e.error, e.stderr_tail "
+      "FROM execution e JOIN plan p ON p.position = e.plan_position "
+      "JOIN system s ON s.id = p.system_id "
+      "JOIN benchmark b ON b.id = e.benchmark_id "
+      "WHERE e.status <> 'ok' ORDER BY e.plan_position",
+      "failed executions", [](const Statement &st) {
+        return FailedExecutionRow{.system = st.columnText(0),
+                                  .benchmark = st.columnText(1),
+                                  .buildIndex = static_cast<int>(st.columnInt(2)),
+                                  .executionIndex = static_cast<int>(st.columnInt(3)),
+                                  .status = st.columnText(4),
+                                  .exitCode = static_cast<int>(st.columnInt(5)),
+                                  .signal = static_cast<int>(st.columnInt(6)),
+                                  .error = st.columnText(7),
+                                  .stderrTail = st.columnText(8)};
+      });
 }
 
 Expected<std::vector<LeftoverRow>> Store::leftovers() {
-  std::vector<LeftoverRow> out;
   if (version() < 3) // the leftovers column came with migration 3
-    return out;
-  Statement st(db_, "SELECT s.name, b.name, count(*), min(e.leftovers), "
-                    "max(e.leftovers LIKE 'left running%') "
-                    "FROM execution e JOIN plan p ON p.position = e.plan_position "
-                    "JOIN system s ON s.id = p.system_id "
-                    "JOIN benchmark b ON b.id = e.benchmark_id "
-                    "WHERE e.leftovers IS NOT NULL GROUP BY s.id, b.id "
-                    "ORDER BY b.position, s.position");
-  while (st.step())
-    out.push_back({st.columnText(0), st.columnText(1), static_cast<int>(st.columnInt(2)),
-                   st.columnText(3), st.columnInt(4) != 0});
-  if (!st.ok())
-    return Error{"cannot read the leftover processes: " + lastError()};
-  return out;
+    return std::vector<LeftoverRow>{};
+  return readRows<LeftoverRow>(db_,
+                               "SELECT s.name, b.name, count(*), min(e.leftovers), "
+                               "max(e.leftovers LIKE 'left running%') "
+                               "FROM execution e JOIN plan p ON p.position = e.plan_position "
+                               "JOIN system s ON s.id = p.system_id "
+                               "JOIN benchmark b ON b.id = e.benchmark_id "
+                               "WHERE e.leftovers IS NOT NULL GROUP BY s.id, b.id "
+                               "ORDER BY b.position, s.position",
+                               "leftover processes", [](const Statement &st) {
+                                 return LeftoverRow{st.columnText(0), st.columnText(1),
+                                                    static_cast<int>(st.columnInt(2)),
+                                                    st.columnText(3), st.columnInt(4) != 0};
+                               });
 }
 
 Expected<std::vector<BuildRow>> Store::builds() {
-  std::vector<BuildRow> out;
-  Statement st(db_, "SELECT s.name, bu.build_index, bu.seed, bu.status, bu.build_seconds, "
-                    "bu.fingerprint, bu.binary_hash, bu.log_tail "
-                    "FROM build bu JOIN system s ON s.id = bu.system_id "
-                    "ORDER BY s.position, bu.build_index");
-  while (st.step()) {
-    BuildRow b;
-    b.system = st.columnText(0);
-    b.buildIndex = static_cast<int>(st.columnInt(1));
-    b.seed = st.columnText(2);
-    b.status = st.columnText(3);
-    b.seconds = st.columnDouble(4);
-    b.fingerprint = st.columnText(5);
-    b.binaryHash = st.columnText(6);
-    b.logTail = st.columnText(7);
-    out.push_back(std::move(b));
-  }
-  if (!st.ok())
-    return Error{"cannot read the builds: " + lastError()};
-  return out;
+  return readRows<BuildRow>(db_,
+                            "SELECT s.name, bu.build_index, bu.seed, bu.status, bu.build_seconds, "
+                            "bu.fingerprint, bu.binary_hash, bu.log_tail "
+                            "FROM build bu JOIN system s ON s.id = bu.system_id "
+                            "ORDER BY s.position, bu.build_index",
+                            "builds", [](const Statement &st) {
+                              return BuildRow{.system = st.columnText(0),
+                                              .buildIndex = static_cast<int>(st.columnInt(1)),
+                                              .seed = st.columnText(2),
+                                              .status = st.columnText(3),
+                                              .seconds = st.columnDouble(4),
+                                              .fingerprint = st.columnText(5),
+                                              .binaryHash = st.columnText(6),
+                                              .logTail = st.columnText(7)};
+                            });
 }
 
 Expected<std::vector<MachineChangeRow>> Store::machineChanges() {
-  std::vector<MachineChangeRow> out;
-  Statement st(db_, "SELECT recorded_at, reason FROM machine "
-                    "WHERE reason LIKE 'change%' ORDER BY id");
-  while (st.step())
-    out.push_back({st.columnText(0), st.columnText(1)});
-  if (!st.ok())
-    return Error{"cannot read the machine changes: " + lastError()};
-  return out;
+  return readRows<MachineChangeRow>(db_,
+                                    "SELECT recorded_at, reason FROM machine "
+                                    "WHERE reason LIKE 'change%' ORDER BY id",
+                                    "machine changes", [](const Statement &st) {
+                                      return MachineChangeRow{st.columnText(0), st.columnText(1)};
+                                    });
 }
 
 std::optional<double> Store::meanExecutionSeconds() {
