@@ -8,6 +8,7 @@
 #include "alea/runner/report.hpp"
 
 #include "alea/random.hpp"
+#include "store_test_access.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -324,6 +325,14 @@ TEST(LoadCampaignData, ReadsWhatTheRunnerStored) {
     ASSERT_TRUE(store->setMeta("campaign_name", "stored"));
     ASSERT_TRUE(store->setMeta("threshold", "0.02"));
     ASSERT_TRUE(store->setMeta("levels.warmup", "1"));
+    ASSERT_TRUE(store->setMeta("factors", "function-order,env-padding"));
+    MachineState first, later;
+    first.hostname = "bench-host";
+    first.cpuCount = 8;
+    later.hostname = "bench-host";
+    later.governor = "powersave";
+    ASSERT_TRUE(store->addMachine(first, "start"));
+    ASSERT_TRUE(store->addMachine(later, "change: governor"));
     auto sa = store->ensureSystem("a", true, 0);
     auto sb = store->ensureSystem("b", false, 1);
     auto k = store->ensureBenchmark("k", 0, "s");
@@ -384,6 +393,18 @@ TEST(LoadCampaignData, ReadsWhatTheRunnerStored) {
   EXPECT_EQ(d->measurements.size(), 7u * 3); // warm-up excluded, crash has none
   for (const auto &m : d->measurements)
     EXPECT_GE(m.iteration, 1);
+  // The warm-up iterations apart, in the same store order.
+  ASSERT_EQ(d->warmupMeasurements.size(), 7u);
+  for (const auto &m : d->warmupMeasurements)
+    EXPECT_EQ(m.iteration, 0);
+  EXPECT_EQ(d->warmupMeasurements.front().system, "a");
+  EXPECT_DOUBLE_EQ(d->warmupMeasurements.back().value, 0.009);
+  EXPECT_EQ(d->factors, "function-order,env-padding");
+  ASSERT_TRUE(d->machine);
+  EXPECT_EQ(d->machine->cpuCount, 8); // the first state recorded, not the change
+  EXPECT_EQ(d->machine->governor, "");
+  ASSERT_EQ(d->machineChanges.size(), 1u);
+  EXPECT_NE(d->machineChanges[0].find(": governor"), std::string::npos);
   ASSERT_EQ(d->failures.size(), 1u);
   EXPECT_EQ(d->failures[0].system, "b");
   EXPECT_EQ(d->failures[0].buildIndex, 0);
@@ -412,7 +433,7 @@ TEST(LoadCampaignData, RefusesAForeignSqliteFile) {
   {
     auto st = Store::open(file.string()); // creates alea's schema...
     ASSERT_TRUE(st);
-    ASSERT_TRUE(st->exec("DROP TABLE meta")); // ...which we then break
+    ASSERT_TRUE(StoreTestAccess::exec(*st, "DROP TABLE meta")); // ...which we then break
   }
   auto d = loadCampaignData(file.string());
   EXPECT_FALSE(d);
