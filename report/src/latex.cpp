@@ -60,7 +60,7 @@ std::string layoutTable(const Report &a) {
     for (const auto &s : b.systems) {
       const LayoutEffect &l = s.layout;
       o += tex(b.name) + " & " + tex(s.name) + " & " +
-           (l.ok ? tex(pct(l.relativeSd, "%.2f%%")) + " & [" +
+           (l.ok ? (l.sd > 0 ? tex(pct(l.relativeSd, "%.2f%%")) : std::string("none detected")) + " & [" +
                        tex(pct(l.relativeSdCi.lower, "%.2f%%")) + ", " +
                        tex(pct(l.relativeSdCi.upper, "%.2f%%")) + "] & " +
                        tex(pct(l.expectedSpread)) + " (" + std::to_string(l.units) + ")"

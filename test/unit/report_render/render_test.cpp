@@ -238,7 +238,11 @@ TEST(FormatText, TheSentence) {
   EXPECT_NE(t.find("decision (threshold 1.0%, fieller): inconclusive"), std::string::npos);
   EXPECT_NE(t.find("build (layout) explains 17.0% of the variance, execution 16.8%, iteration 66.2%"),
             std::string::npos);
-  EXPECT_NE(t.find("best and worst build differ by 58.1%"), std::string::npos); // 12.25/7.75
+  // The max/min of the build means (12.25/7.75) only with its qualification.
+  EXPECT_NE(t.find("observed best-to-worst 58.1% (includes execution noise)"), std::string::npos);
+  EXPECT_NE(t.find("build (layout) effect: sd 14.61% of the mean, 95% CI [0.00%, 142.95%]"),
+            std::string::npos)
+      << t;
   EXPECT_NE(t.find("plan for old:"), std::string::npos);
   const std::string u = formatReport(unboundedReport(), Format::Text);
   EXPECT_NE(u.find("95% CI unbounded (Fieller; bootstrap ["), std::string::npos) << u;
@@ -280,16 +284,20 @@ TEST(FormatCsv, OneRowPerStatistic) {
   std::vector<std::string> lines;
   for (std::string l; std::getline(in, l);)
     lines.push_back(l);
-  // header + per system (t, bootstrap, 3 shares) x 2 + 2 ratio rows + 9
-  // ratio_plan rows (3 levels, 6 figures) + the disagreement warning
-  ASSERT_EQ(lines.size(), 1u + 2 * 5 + 2 + 9 + 1);
+  // header + per system (t, bootstrap, 3 shares, layout sd, expected and
+  // observed spread) x 2 + 6 ratio rows (Fieller, bootstrap, in words, 3
+  // Speedup-Test) + 9 ratio_plan rows (3 levels, 6 figures) + the
+  // disagreement warning
+  ASSERT_EQ(lines.size(), 1u + 2 * 8 + 6 + 9 + 1);
   EXPECT_EQ(lines[0], "benchmark,system,baseline,statistic,method,estimate,lower,upper,decision");
   EXPECT_EQ(lines[1].substr(0, 16), ",old,,mean,t,10.");
-  EXPECT_EQ(lines[11].substr(0, 29), ",new,old,ratio,fieller,0.6190");
-  EXPECT_NE(lines[11].find(",inconclusive"), std::string::npos);
+  EXPECT_EQ(lines[17].substr(0, 29), ",new,old,ratio,fieller,0.6190");
+  EXPECT_NE(lines[17].find(",inconclusive"), std::string::npos);
+  EXPECT_EQ(lines[19].substr(0, 49), ",new,old,in_words,\"new is 38.1% faster than old a");
+  EXPECT_EQ(lines[20].substr(0, 30), ",new,old,speedup_test,mean,1.6");
   ASSERT_EQ(r.benchmarks[0].warnings.size(), 1u);
-  EXPECT_EQ(lines[13].substr(0, 28), ",new,old,ratio_plan,build,10");
-  EXPECT_EQ(lines[22], ",,,warning," + csvField(r.benchmarks[0].warnings[0]) + ",,,,");
+  EXPECT_EQ(lines[23].substr(0, 28), ",new,old,ratio_plan,build,10");
+  EXPECT_EQ(lines.back(), ",,,warning," + csvField(r.benchmarks[0].warnings[0]) + ",,,,");
   const std::string u = formatReport(unboundedReport(), Format::Csv);
   EXPECT_NE(u.find("ratio,fieller,0.588235"), std::string::npos) << u; // 2 / 3.4
   EXPECT_NE(u.find(",,,inconclusive"), std::string::npos);             // no limits
@@ -812,4 +820,48 @@ TEST(FormatPlanAdvice, TopLevelWithoutVarianceGetsANumber) {
   EXPECT_NE(c.find(",b,a,warning,\"ratio plan: baseline: the build level shows no variance"),
             std::string::npos)
       << c;
+}
+
+// Issue 10: "build (layout) explains 0.0% of the variance" and "best and
+// worst layout differ by 58.8%" in one report. With a layout share of 0, no
+// format may state a layout spread without saying that it is observed and
+// includes execution noise, and the layout effect reads "none detected".
+TEST(FormatLayout, ZeroLayoutShareNeverStatesAnUnqualifiedSpread) {
+  std::string csv = "system,build,execution,iteration,value\n";
+  // Executions differ a lot (+-12), builds hardly (their means +-0.6): T^2 <= 0
+  // at the build level, yet the observed max/min of the build means is > 1.
+  for (int b = 0; b < 6; ++b)
+    for (int e = 0; e < 3; ++e)
+      for (int i = 0; i < 2; ++i)
+        csv += "a," + std::to_string(b) + "," + std::to_string(e) + "," + std::to_string(i) + "," +
+               std::to_string(100 + 12 * ((e + b) % 3 - 1) + 0.6 * ((b % 2) ? 1 : -1) +
+                              0.1 * i) +
+               "\n";
+  auto p = parseCsv(csv);
+  ASSERT_FALSE(p.error);
+  auto r = buildReport(*p.table);
+  ASSERT_TRUE(r.ok()) << r.error();
+  const SystemReport &s = r->benchmarks[0].systems[0];
+  ASSERT_EQ(s.levels[0].share, 0.0);
+  ASSERT_GT(s.layout.observedSpread, 0.005);
+  EXPECT_EQ(s.layout.sd, 0.0);
+  for (Format f : {Format::Text, Format::Markdown, Format::Html, Format::Latex}) {
+    const std::string out = formatReport(*r, f);
+    EXPECT_EQ(out.find("differ by"), std::string::npos) << out;
+    EXPECT_NE(out.find("none detected"), std::string::npos) << out;
+    // Every observed spread is qualified.
+    std::size_t observed = 0;
+    for (std::size_t at = out.find("bserved"); at != std::string::npos;
+         at = out.find("bserved", at + 1)) {
+      ++observed;
+      EXPECT_NE(out.substr(at, 400).find("includes execution noise"), std::string::npos)
+          << out.substr(at, 400);
+    }
+    EXPECT_GE(observed, 1u);
+  }
+  const std::string c = formatReport(*r, Format::Csv);
+  EXPECT_NE(c.find(",a,,layout_spread,observed_includes_execution_noise,"), std::string::npos) << c;
+  EXPECT_NE(c.find(",a,,layout_sd,mls,0,0,"), std::string::npos) << c; // sd 0, CI from 0
+  const auto j = nlohmann::json::parse(formatReport(*r, Format::Json));
+  EXPECT_EQ(j["benchmarks"][0]["systems"][0]["layout"]["sd"].get<double>(), 0.0);
 }
