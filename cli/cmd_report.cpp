@@ -23,6 +23,7 @@ struct ReportOptions {
   std::string seed;
   std::string output;
   std::string plots;
+  bool allPairs = false;
 };
 
 int runReport(const ReportOptions &opts) {
@@ -33,6 +34,7 @@ int runReport(const ReportOptions &opts) {
   alea::runner::CampaignReportOptions ro;
   ro.bootstrapReplicates = opts.replicates;
   ro.threads = opts.threads;
+  ro.allPairs = opts.allPairs;
   if (!opts.seed.empty()) {
     std::uint64_t seed = 0;
     if (!alea::parseSeed(opts.seed, seed))
@@ -69,6 +71,9 @@ void setupReport(CLI::App &app) {
                   "bootstrap threads (default: all cores)");
   sub->add_option("--seed", opts->seed,
                   "bootstrap seed (default: derived from the campaign seed)");
+  sub->add_flag("--all-pairs", opts->allPairs,
+                "three or more systems: compare every pair of systems, not only each with the "
+                "baseline (Holm's correction then covers all pairs)");
   sub->callback([opts] { alea::cli::setExitCode(runReport(*opts)); });
 }
 

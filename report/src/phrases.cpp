@@ -30,7 +30,7 @@ std::string pct(double fraction, const char *format) {
 std::string confidenceLabel(double c) {
   // 0.95 -> "95%", 0.999 -> "99.9%"
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%g%%", c * 100.0);
+  std::snprintf(buf, sizeof buf, "%.4g%%", c * 100.0);
   return buf;
 }
 

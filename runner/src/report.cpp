@@ -453,6 +453,7 @@ CampaignReport buildCampaignReport(const CampaignData &data,
     ro.pairing = analysis::Pairing::Paired;
   ro.targetHalfWidth = options.targetHalfWidth.value_or(data.targetHalfWidth);
   ro.ratioPlanKeepsLowerCounts = options.planKeepsLowerCounts;
+  ro.allPairs = options.allPairs;
   ro.seed = options.seed
                 ? *options.seed
                 : alea::mixSeed(parseHexSeed(data.seed), "report-bootstrap");

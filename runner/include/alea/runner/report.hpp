@@ -121,6 +121,8 @@ struct CampaignReportOptions {
   // the campaign's executions and iterations (an adaptive campaign's batches).
   std::optional<double> targetHalfWidth;
   bool planKeepsLowerCounts = false;
+  // Three or more systems: compare every pair too (analysis::ReportOptions::allPairs).
+  bool allPairs = false;
 };
 
 // A group of failed executions with the same system, benchmark and cause.
