@@ -7,7 +7,7 @@
 // top-level means; and, for suites, the geometric-mean ratio, the proportion
 // of benchmarks decided faster, the gain factor and each system's empirical
 // distribution (Touati; Li, Chen & Peng). Nothing here
-// reads files or prints: format.hpp renders a Report.
+// reads files or prints: report/ (report/render.hpp) renders it.
 //
 // Use from the runner (no CSV involved):
 //   alea::analysis::Table table({"build", "execution", "iteration"});
@@ -18,7 +18,7 @@
 //   auto report = alea::analysis::buildReport(table, options);
 //   if (!report) -> report.error()                // one sentence
 //   report->warnings.push_back("2 executions of cand failed");  // yours
-//   std::cout << alea::analysis::formatReport(*report, Format::Text);
+//   then report/render.hpp renders it (through runner::CampaignReport).
 #pragma once
 
 #include "alea/analysis/bootstrap.hpp"
