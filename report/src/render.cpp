@@ -65,18 +65,10 @@ std::string renderPlans(const analysis::PlanSet &plans, Format format) {
   return textPlans(plans);
 }
 
-std::string_view decisionKey(Decision d) {
-  switch (d) {
-  case Decision::Faster:
-    return "faster";
-  case Decision::Slower:
-    return "slower";
-  case Decision::NoChange:
-    return "no_change";
-  case Decision::Inconclusive:
-    break;
-  }
-  return "inconclusive";
+std::string decisionKey(Decision d) {
+  std::string key(decisionName(d)); // "no change" -> "no_change"
+  std::replace(key.begin(), key.end(), ' ', '_');
+  return key;
 }
 
 } // namespace alea::report

@@ -49,6 +49,6 @@ runner::Status writeReport(const runner::CampaignReport &report, Format format,
                            const std::string &output, const std::string &plotsDir = "");
 
 // "faster", "slower", "no_change", "inconclusive" (JSON and CSV spelling).
-std::string_view decisionKey(analysis::Decision d);
+std::string decisionKey(analysis::Decision d);
 
 } // namespace alea::report
