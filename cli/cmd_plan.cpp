@@ -5,8 +5,8 @@
 #include "command.hpp"
 
 #include "alea/analysis/csv.hpp"
-#include "alea/report/render.hpp"
 #include "alea/analysis/report.hpp"
+#include "alea/report/render.hpp"
 
 #include <fstream>
 #include <iostream>

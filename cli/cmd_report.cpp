@@ -63,7 +63,8 @@ void setupReport(CLI::App &app) {
       ->required();
   sub->add_option("--format", opts->format, "text (default), md, json, csv, html or latex");
   sub->add_option("-o,--output", opts->output, "write the report to this file (default: stdout)");
-  sub->add_option("--plots", opts->plots, "also write every figure as an SVG file in this directory");
+  sub->add_option("--plots", opts->plots,
+                  "also write every figure as an SVG file in this directory");
   sub->add_option("--replicates", opts->replicates,
                   "bootstrap replicates (default 2000)")
       ->check(CLI::Range(std::size_t{1000}, std::size_t{1000000}));

@@ -4,11 +4,11 @@
 #include "command.hpp"
 
 #include "alea/contract.hpp"
+#include "alea/report/render.hpp"
 #include "alea/runner/campaign.hpp"
 #include "alea/runner/config.hpp"
 #include "alea/runner/executor.hpp"
 #include "alea/runner/progress.hpp"
-#include "alea/report/render.hpp"
 #include "alea/runner/report.hpp"
 #include "alea/runner/validate.hpp"
 
@@ -169,7 +169,8 @@ void setupRun(CLI::App &app) {
                   "campaign directory (default: <campaign file without .toml>.alea next to it)");
   sub->add_flag("--resume", opts->resume, "require an existing store in --dir and resume it");
   sub->add_flag("--no-report", opts->noReport, "do not print the report at the end");
-  sub->add_option("--format", opts->format, "report format: text (default), md, json, csv, html or latex");
+  sub->add_option("--format", opts->format,
+                  "report format: text (default), md, json, csv, html or latex");
   sub->add_option("--until-half-width", opts->untilHalfWidth,
                   "adaptive: add builds in batches until every ratio's CI is within this "
                   "relative half-width (e.g. 2%); continues a finished campaign");

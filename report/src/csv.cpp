@@ -57,9 +57,9 @@ std::string engineCsv(const Report &r) {
       if (le.ok) {
         o += csvRow({b.name, s.name, "", "layout_sd", "mls", csvNum(le.relativeSd),
                      csvNum(le.relativeSdCi.lower), csvNum(le.relativeSdCi.upper), ""});
-        o += csvRow({b.name, s.name, "", "layout_spread",
-                     "expected_" + std::to_string(le.units), csvNum(le.expectedSpread),
-                     csvNum(le.expectedSpreadCi.lower), csvNum(le.expectedSpreadCi.upper), ""});
+        o += csvRow({b.name, s.name, "", "layout_spread", "expected_" + std::to_string(le.units),
+                     csvNum(le.expectedSpread), csvNum(le.expectedSpreadCi.lower),
+                     csvNum(le.expectedSpreadCi.upper), ""});
       }
       o += csvRow({b.name, s.name, "", "layout_spread", "observed_includes_execution_noise",
                    csvNum(le.observedSpread), "", "", ""});
@@ -83,8 +83,8 @@ std::string engineCsv(const Report &r) {
                    csvNum(x.estimate), "", "", std::string(decisionKey(x.decision))});
       if (x.speedupTest && x.speedupTest->ok) {
         const SpeedupTestReport &t = *x.speedupTest;
-        o += csvRow({b.name, x.candidate, x.baseline, "speedup_test", "mean",
-                     csvNum(t.meanSpeedup), "", "", t.meanVerdict});
+        o += csvRow({b.name, x.candidate, x.baseline, "speedup_test", "mean", csvNum(t.meanSpeedup),
+                     "", "", t.meanVerdict});
         o += csvRow({b.name, x.candidate, x.baseline, "speedup_test", "median",
                      csvNum(t.medianSpeedup), "", "", t.medianVerdict});
         o += csvRow({b.name, x.candidate, x.baseline, "speedup_test", "p_baseline_slower",
@@ -199,8 +199,8 @@ std::string campaignCsv(const runner::CampaignReport &r) {
                      f.adjustedPValue ? csvNum(*f.adjustedPValue) : "",
                      f.significant ? "found" : "not found"});
   for (const auto &f : r.failures)
-    o += csvRow({f.benchmark, f.system, "", "failures", f.status, std::to_string(f.count), "", "",
-                 ""});
+    o += csvRow(
+        {f.benchmark, f.system, "", "failures", f.status, std::to_string(f.count), "", "", ""});
   return o;
 }
 

@@ -70,8 +70,8 @@ Figure forest(const runner::CampaignReport &r) {
            interval(s.bootstrap, r3) + "; " + row.decision + ". ";
   }
   PlotText t;
-  t.title = "Ratios of mean times, " + confidenceLabel(a.options.confidence) +
-            " confidence intervals";
+  t.title =
+      "Ratios of mean times, " + confidenceLabel(a.options.confidence) + " confidence intervals";
   t.xLabel = "ratio (candidate / " + a.baseline + "; below 1 is faster)";
   t.description = "Fieller intervals (thick) and bootstrap intervals (thin); the band is the "
                   "no-change threshold of +-" +
@@ -82,8 +82,7 @@ Figure forest(const runner::CampaignReport &r) {
 // The figures of one benchmark: builds, executions, variance shares, drift,
 // warm-up.
 void benchmarkFigures(const runner::CampaignReport &r, const analysis::BenchmarkReport &b,
-                      const BenchmarkFigures *f, const std::string &id,
-                      std::vector<Figure> &out) {
+                      const BenchmarkFigures *f, const std::string &id, std::vector<Figure> &out) {
   const std::string name = benchName(b.name);
   const std::string unit = f ? unitOf(r, f->benchmark) : unitOf(r, b.name);
   const double confidence = r.analysis->options.confidence;
@@ -102,16 +101,17 @@ void benchmarkFigures(const runner::CampaignReport &r, const analysis::Benchmark
                               bf.hasCi ? bf.ci.upper : NAN});
       if (!s.builds.empty())
         alt += s.system + ": " + count(s.builds.size(), top) + " from " +
-               quantity(s.builds.front().mean, unit) + " (" + top + " " +
-               s.builds.front().label + ") to " + quantity(s.builds.back().mean, unit) + " (" +
-               top + " " + s.builds.back().label + "). ";
+               quantity(s.builds.front().mean, unit) + " (" + top + " " + s.builds.front().label +
+               ") to " + quantity(s.builds.back().mean, unit) + " (" + top + " " +
+               s.builds.back().label + "). ";
       series.push_back(std::move(one));
     }
     PlotText t{"Mean of each " + top + " of " + name + ", sorted, with " +
                    confidenceLabel(confidence) + " CIs",
                top + "s, fastest first", "mean", unit,
-               "The spread of the " + top + " means is the layout spread, execution noise "
-               "included."};
+               "The spread of the " + top +
+                   " means is the layout spread, execution noise "
+                   "included."};
     out.push_back({"builds-" + id, t.title, buildMeansPlot(series, t), alt, false, ""});
 
     std::vector<StripBuild> strip;
@@ -124,7 +124,8 @@ void benchmarkFigures(const runner::CampaignReport &r, const analysis::Benchmark
                 "Each dot is one " + second + "'s mean; " + top + "s in the order of their means."};
     out.push_back({"executions-" + id, ts.title, stripPlot(strip, systems, ts),
                    "The " + second + " means of " + std::to_string(strip.size()) + " " + top +
-                       "s, per " + top + ".", false, ""});
+                       "s, per " + top + ".",
+                   false, ""});
   }
 
   std::vector<VarianceShares> shares;
@@ -154,23 +155,24 @@ void benchmarkFigures(const runner::CampaignReport &r, const analysis::Benchmark
   out.push_back({"drift-" + id, td.title, driftPlot(drift, systems, td),
                  "The means of " + std::to_string(f->executions) + " " + f->secondLevel +
                      "s in run order, coloured by system: a trend or a step would show the "
-                     "machine changing during the campaign.", false, ""});
+                     "machine changing during the campaign.",
+                 false, ""});
 
   std::vector<WarmupSeries> warm;
   for (const auto &s : f->systems)
     warm.push_back({s.system, s.iterationMedians});
-  PlotText tw{"Warm-up of " + name + ": median value by " + f->lowestLevel, f->lowestLevel,
-              "median", unit,
-              f->warmupIterations > 0
-                  ? "The line marks the " + count(f->warmupIterations, f->lowestLevel) +
-                        " dropped as warm-up."
-                  : std::string("No iterations were dropped as warm-up.")};
+  PlotText tw{
+      "Warm-up of " + name + ": median value by " + f->lowestLevel, f->lowestLevel, "median", unit,
+      f->warmupIterations > 0 ? "The line marks the " + count(f->warmupIterations, f->lowestLevel) +
+                                    " dropped as warm-up."
+                              : std::string("No iterations were dropped as warm-up.")};
   std::optional<std::size_t> dropped;
   if (f->warmupIterations > 0)
     dropped = f->warmupIterations;
   out.push_back({"warmup-" + id, tw.title, warmupPlot(warm, dropped, tw),
                  "The median over " + f->secondLevel + "s of each " + f->lowestLevel +
-                     "'s value, by its index: a falling start is warm-up.", false, ""});
+                     "'s value, by its index: a falling start is warm-up.",
+                 false, ""});
 }
 
 } // namespace
@@ -197,6 +199,5 @@ std::vector<Figure> figures(const runner::CampaignReport &r) {
   }
   return out;
 }
-
 
 } // namespace alea::report

@@ -134,8 +134,7 @@ std::string ratiosTable(const Report &a, const BenchmarkReport &b) {
                   "</tr></thead>\n<tbody>\n";
   auto row = [&](const RatioReport &x) {
     o += "<tr><td>" + esc(x.candidate) + " vs " + esc(x.baseline) + "</td><td class=\"num\">" +
-         r3(x.estimate) + "</td><td>" + esc(describeRatio(x.estimate)) +
-         "</td><td class=\"num\">" +
+         r3(x.estimate) + "</td><td>" + esc(describeRatio(x.estimate)) + "</td><td class=\"num\">" +
          (x.fieller ? interval(*x.fieller, r3) : std::string("unbounded")) +
          "</td><td class=\"num\">" + interval(x.bootstrap, r3) + "</td><td>" +
          decisionSpan(x.decision) + "</td>";
@@ -160,10 +159,8 @@ std::string benchmarkSection(const runner::CampaignReport &r, const BenchmarkRep
   const Report &a = *r.analysis;
   const auto u = r.units.find(b.name);
   const std::string unit = u != r.units.end() ? u->second : r.campaign ? "s" : "";
-  std::string o = "<section class=\"benchmark\" data-benchmark=\"" +
-                  esc(b.name) + "\">\n<h2>" +
-                  esc(b.name.empty() ? std::string("Results") : "Benchmark " + b.name) +
-                  "</h2>\n";
+  std::string o = "<section class=\"benchmark\" data-benchmark=\"" + esc(b.name) + "\">\n<h2>" +
+                  esc(b.name.empty() ? std::string("Results") : "Benchmark " + b.name) + "</h2>\n";
   for (const auto &x : b.ratios)
     o += "<p class=\"headline\">" + esc(ratioInWords(x, a.levels[0])) + "</p>\n";
   o += systemsTable(a, b, unit);
@@ -181,8 +178,7 @@ std::string benchmarkSection(const runner::CampaignReport &r, const BenchmarkRep
     if (x.family)
       details.push_back(x.candidate + " vs " + x.baseline + ": " + familyText(x));
     if (x.speedupTest && x.speedupTest->ok)
-      details.push_back(x.candidate + " vs " + x.baseline + ": " +
-                        speedupTestText(x, a.levels[0]));
+      details.push_back(x.candidate + " vs " + x.baseline + ": " + speedupTestText(x, a.levels[0]));
   }
   o += list(details);
   for (const auto &f : figs)
@@ -199,10 +195,9 @@ std::string suiteSection(const Report &a) {
   std::string o = "<section id=\"suite\">\n<h2>Suite</h2>\n";
   for (const auto &s : a.suite) {
     std::string lines = touatiText(s, a.levels[0]);
-    o += "<p>" + esc(s.candidate) + " vs " + esc(s.baseline) + ": " + r3(s.geometricMean) +
-         ", " + confidenceLabel(s.confidence) + " CI " + interval(s.bootstrap, r3) +
-         " (bootstrap; " + std::to_string(s.faster) + " faster, " + std::to_string(s.slower) +
-         " slower" +
+    o += "<p>" + esc(s.candidate) + " vs " + esc(s.baseline) + ": " + r3(s.geometricMean) + ", " +
+         confidenceLabel(s.confidence) + " CI " + interval(s.bootstrap, r3) + " (bootstrap; " +
+         std::to_string(s.faster) + " faster, " + std::to_string(s.slower) + " slower" +
          (s.randomizationOk ? "; randomization test p = " + fmt("%.4g", s.randomizationP)
                             : std::string()) +
          ")</p>\n<pre>" + esc(lines) + "</pre>\n";
@@ -326,8 +321,8 @@ std::string renderHtml(const runner::CampaignReport &r) {
       o += "<section id=\"overview\">\n" + figureHtml(f) + "</section>\n";
   for (const auto &b : r.analysis->benchmarks)
     o += benchmarkSection(r, b, figs);
-  o += suiteSection(*r.analysis) + planSection(*r.analysis) + warningsSection(r) +
-       noiseSection(r) + failuresSection(r) + factsSection(r);
+  o += suiteSection(*r.analysis) + planSection(*r.analysis) + warningsSection(r) + noiseSection(r) +
+       failuresSection(r) + factsSection(r);
   return o + "</main>\n</body>\n</html>\n";
 }
 

@@ -554,7 +554,8 @@ Json campaignDoc(const runner::CampaignReport &r) {
   c["analysis_error"] = r.analysis ? Json(nullptr) : Json(r.analysisError);
 
   Json doc = Json::object();
-  doc["alea_campaign_report"] = std::size_t{2}; // 2: layout_sensitivity replaced by report...systems[].layout
+  doc["alea_campaign_report"] =
+      std::size_t{2}; // 2: layout_sensitivity replaced by report...systems[].layout
   doc["campaign"] = std::move(c);
   doc["report"] = r.analysis ? engineDoc(*r.analysis) : Json(nullptr);
   return doc;

@@ -54,21 +54,23 @@ std::string layoutTable(const Report &a) {
                   " confidence intervals (MLS), and the spread expected between the best and "
                   "worst layout.}\n\\begin{tabular}{llrlrl}\n\\toprule\nBenchmark & System & "
                   "SD & " +
-                  conf + " CI & Expected spread & Observed spread\\textsuperscript{a} \\\\\n"
+                  conf +
+                  " CI & Expected spread & Observed spread\\textsuperscript{a} \\\\\n"
                   "\\midrule\n";
   for (const auto &b : a.benchmarks)
     for (const auto &s : b.systems) {
       const LayoutEffect &l = s.layout;
       o += tex(b.name) + " & " + tex(s.name) + " & " +
-           (l.ok ? (l.sd > 0 ? tex(pct(l.relativeSd, "%.2f%%")) : std::string("none detected")) + " & [" +
-                       tex(pct(l.relativeSdCi.lower, "%.2f%%")) + ", " +
+           (l.ok ? (l.sd > 0 ? tex(pct(l.relativeSd, "%.2f%%")) : std::string("none detected")) +
+                       " & [" + tex(pct(l.relativeSdCi.lower, "%.2f%%")) + ", " +
                        tex(pct(l.relativeSdCi.upper, "%.2f%%")) + "] & " +
                        tex(pct(l.expectedSpread)) + " (" + std::to_string(l.units) + ")"
                  : std::string("-- & -- & --")) +
            " & " + tex(pct(l.observedSpread)) + " \\\\\n";
     }
-  return o + "\\bottomrule\n\\multicolumn{6}{l}{\\footnotesize \\textsuperscript{a} Best to "
-             "worst " +
+  return o +
+         "\\bottomrule\n\\multicolumn{6}{l}{\\footnotesize \\textsuperscript{a} Best to "
+         "worst " +
          tex(a.levels[0]) +
          " mean as observed; includes execution noise.}\n\\end{tabular}\n\\end{table}\n";
 }
@@ -102,9 +104,8 @@ std::string renderLatex(const runner::CampaignReport &r) {
     for (const auto *list : {&b.ratios, &b.pairs})
       for (const auto &x : *list) {
         o += tex(b.name) + " & " + tex(x.candidate) +
-             (list == &b.pairs ? " / " + tex(x.baseline) : std::string()) + " & " +
-             r3(x.estimate) + " & " + texInterval(x.fieller) + " & " +
-             tex(std::string(decisionName(x.decision)));
+             (list == &b.pairs ? " / " + tex(x.baseline) : std::string()) + " & " + r3(x.estimate) +
+             " & " + texInterval(x.fieller) + " & " + tex(std::string(decisionName(x.decision)));
         if (family)
           o += x.family ? " & " + fmt("%.3g", x.family->adjustedP) + " & " +
                               tex(std::string(decisionName(x.family->decision)))

@@ -171,8 +171,7 @@ std::string noiseMd(const runner::CampaignReport &r) {
     return "";
   std::string o = "## Noise diagnosis\n\n";
   for (const auto &n : r.noise) {
-    o += "**" + mdEscape(n.benchmark.empty() ? std::string("(benchmark)") : n.benchmark) +
-         "**\n\n";
+    o += "**" + mdEscape(n.benchmark.empty() ? std::string("(benchmark)") : n.benchmark) + "**\n\n";
     if (!n.diagnosis) {
       o += "Not available: " + mdEscape(n.error) + ".\n\n";
       continue;
@@ -199,7 +198,8 @@ std::string failuresMd(const runner::CampaignReport &r) {
 
 std::string renderMarkdown(const runner::CampaignReport &r) {
   if (!r.campaign)
-    return r.analysis ? engineMd(*r.analysis) : "No statistics: " + mdEscape(r.analysisError) + "\n";
+    return r.analysis ? engineMd(*r.analysis)
+                      : "No statistics: " + mdEscape(r.analysisError) + "\n";
   std::string o = campaignMd(r);
   if (r.analysis) {
     o += demoted(engineMd(*r.analysis)) + "\n";

@@ -26,7 +26,6 @@ runner::Status writeFile(const std::string &path, const std::string &text) {
 
 } // namespace
 
-
 runner::Status writeReport(const runner::CampaignReport &report, Format format,
                            const std::string &output, const std::string &plotsDir) {
   const std::string text = render(report, format);

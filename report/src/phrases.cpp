@@ -8,8 +8,8 @@
 #include "alea/analysis/planner.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 
 namespace alea::report {
@@ -24,9 +24,7 @@ std::string fmt(const char *format, double v) {
 
 std::string g4(double v) { return fmt("%.4g", v); }
 std::string r3(double v) { return fmt("%.3f", v); }
-std::string pct(double fraction, const char *format) {
-  return fmt(format, fraction * 100.0);
-}
+std::string pct(double fraction, const char *format) { return fmt(format, fraction * 100.0); }
 std::string confidenceLabel(double c) {
   // 0.95 -> "95%", 0.999 -> "99.9%"
   char buf[32];
@@ -153,8 +151,8 @@ std::string balancingText(const SystemBalance &b, const std::vector<std::string>
                   "): " + shapeShort(b.shapeBy(applied)) + ", " + std::to_string(b.lost()) +
                   " of " + measurementsText(b.measurements) + " removed, " +
                   std::to_string(b.topUnitsBy(applied)) + " of " + std::to_string(b.topUnits) +
-                  " " + plural(top, b.topUnits) + " kept, V = " +
-                  varianceText(b.varianceBy(applied));
+                  " " + plural(top, b.topUnits) +
+                  " kept, V = " + varianceText(b.varianceBy(applied));
   for (UnbalancedPolicy p :
        {UnbalancedPolicy::Trim, UnbalancedPolicy::Mixed, UnbalancedPolicy::Drop}) {
     if (p == applied)
@@ -421,8 +419,8 @@ std::string number(double d) {
 std::string speedupTestText(const analysis::RatioReport &x, const std::string &top) {
   const auto &t = *x.speedupTest;
   return "Speedup-Test on " + top + " means: mean " + t.meanVerdict + ", median " +
-         t.medianVerdict + ", P(" + x.baseline + " slower) = " +
-         fmt("%.2f", t.probabilityBaselineSlower);
+         t.medianVerdict + ", P(" + x.baseline +
+         " slower) = " + fmt("%.2f", t.probabilityBaselineSlower);
 }
 
 std::string familyText(const analysis::RatioReport &x) {
@@ -446,9 +444,9 @@ std::string layoutText(const analysis::LayoutEffect &l, double confidence) {
   const std::string conf = confidenceLabel(confidence);
   if (!(l.sd > 0))
     return what + " effect: none detected (sd 0, " + conf + " CI up to " +
-           pct(l.relativeSdCi.upper, "%.2f%%") + " of the mean); expected best-to-worst spread of " +
-           std::to_string(l.units) + " layouts at most " + pct(l.expectedSpreadCi.upper) + "; " +
-           observed;
+           pct(l.relativeSdCi.upper, "%.2f%%") +
+           " of the mean); expected best-to-worst spread of " + std::to_string(l.units) +
+           " layouts at most " + pct(l.expectedSpreadCi.upper) + "; " + observed;
   return what + " effect: sd " + pct(l.relativeSd, "%.2f%%") + " of the mean, " + conf + " CI [" +
          pct(l.relativeSdCi.lower, "%.2f%%") + ", " + pct(l.relativeSdCi.upper, "%.2f%%") +
          "]; expected best-to-worst spread of " + std::to_string(l.units) + " layouts " +

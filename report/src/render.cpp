@@ -12,7 +12,6 @@ namespace alea::report {
 
 using namespace alea::analysis;
 
-
 std::optional<Format> parseFormat(std::string_view name) {
   if (name == "text")
     return Format::Text;

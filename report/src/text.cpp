@@ -148,8 +148,8 @@ std::string failuresText(const runner::CampaignReport &r) {
     return "";
   std::string o = "\nfailures (recorded, not used as data):\n";
   for (const auto &f : r.failures) {
-    o += "  " + f.benchmark + " on " + f.system + ": " + count(f.count, "execution") +
-         " failed (" + f.status + "): " + f.cause + " (" + joined(f.where) +
+    o += "  " + f.benchmark + " on " + f.system + ": " + count(f.count, "execution") + " failed (" +
+         f.status + "): " + f.cause + " (" + joined(f.where) +
          (f.count > f.where.size() ? ", ..." : "") + ")\n";
     if (!f.stderrTail.empty())
       o += indentLines(f.stderrTail, "    stderr| ");

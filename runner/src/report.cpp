@@ -59,8 +59,6 @@ std::string failureCause(const FailedExecution &f) {
 using Series = std::map<int, std::map<int, std::vector<double>>>;
 using Key = std::pair<std::string, std::string>; // benchmark, system
 
-
-
 std::uint64_t parseHexSeed(const std::string &s) {
   std::uint64_t v = 0;
   return alea::parseSeed(s, v) ? v : 0;
@@ -132,7 +130,9 @@ std::vector<std::pair<std::string, std::string>> campaignFacts(const CampaignDat
     const MachineState &m = *data.machine;
     f.push_back({"machine", m.hostname + ": " + m.cpuModel + ", " + std::to_string(m.cpuCount) +
                                 " CPUs" + (m.governor.empty() ? "" : ", governor " + m.governor) +
-                                (m.aslr == 0 ? ", ASLR off" : m.aslr > 0 ? ", ASLR on" : "")});
+                                (m.aslr == 0  ? ", ASLR off"
+                                 : m.aslr > 0 ? ", ASLR on"
+                                              : "")});
     f.push_back({"kernel", m.kernel});
     f.push_back({"compilers", m.compilers});
   }
@@ -154,10 +154,11 @@ std::vector<std::pair<std::string, std::string>> campaignFacts(const CampaignDat
 // executions sorted by the time they started (stores before schema 4 have no
 // times: their executions follow in store order), so that the drift figure
 // shows what the machine did over time.
-std::vector<analysis::BenchmarkFigures>
-campaignFigures(const CampaignData &data, const std::map<Key, Series> &series,
-                const std::set<std::string> &analysed, const std::vector<std::string> &order,
-                double confidence) {
+std::vector<analysis::BenchmarkFigures> campaignFigures(const CampaignData &data,
+                                                        const std::map<Key, Series> &series,
+                                                        const std::set<std::string> &analysed,
+                                                        const std::vector<std::string> &order,
+                                                        double confidence) {
   analysis::Table table({"build", "execution", "iteration"});
   std::set<std::tuple<std::string, std::string, int, int>> added;
   auto add = [&](const std::string &sys, const std::string &bench, int build, int exec) {
@@ -208,7 +209,6 @@ campaignFigures(const CampaignData &data, const std::map<Key, Series> &series,
 }
 
 } // namespace
-
 
 CampaignReport buildCampaignReport(const CampaignData &data,
                                    const CampaignReportOptions &options) {
@@ -518,8 +518,7 @@ CampaignReport buildCampaignReport(const CampaignData &data,
 
 Expected<CampaignReport> analyzeTable(const analysis::Table &table,
                                       const analysis::ReportOptions &options,
-                                      const analysis::Table *warmup,
-                                      std::size_t warmupIterations) {
+                                      const analysis::Table *warmup, std::size_t warmupIterations) {
   auto report = analysis::buildReport(table, options);
   if (!report)
     return Error{report.error()};

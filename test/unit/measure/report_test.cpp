@@ -204,8 +204,8 @@ TEST(CampaignReport, NothingAnalysableStillReports) {
   EXPECT_FALSE(r.analysisError.empty());
   EXPECT_TRUE(
       contains(r.warnings, "incomplete campaign: 1 of 4 planned executions"));
-  for (auto f : {report::Format::Text, report::Format::Markdown,
-                 report::Format::Json, report::Format::Csv})
+  for (auto f :
+       {report::Format::Text, report::Format::Markdown, report::Format::Json, report::Format::Csv})
     EXPECT_FALSE(report::render(r, f).empty());
   const auto json = nlohmann::json::parse(report::render(r, report::Format::Json));
   EXPECT_TRUE(json.at("report").is_null());
@@ -227,8 +227,7 @@ TEST(CampaignReport, OneSystemIsALayoutSensitivityStudy) {
   // A layout-sensitivity study leads with the layout effect.
   EXPECT_EQ(report::render(r, report::Format::Text).find("layout sensitivity (one system)"),
             report::render(r, report::Format::Text).find("layout sensitivity"));
-  EXPECT_NE(report::render(r, report::Format::Text)
-                .find("a layout-sensitivity study"),
+  EXPECT_NE(report::render(r, report::Format::Text).find("a layout-sensitivity study"),
             std::string::npos);
 }
 
@@ -293,8 +292,7 @@ TEST(CampaignReport, TrendingIterationsAreFlagged) {
   EXPECT_EQ(diag.trendExecutions, 9u);
   EXPECT_EQ(diag.trendFlagged, 9u);
   EXPECT_EQ(diag.trendDecreasing, 9u);
-  EXPECT_NE(report::render(r, report::Format::Text).find("still trend"),
-            std::string::npos);
+  EXPECT_NE(report::render(r, report::Format::Text).find("still trend"), std::string::npos);
 }
 
 TEST(CampaignReport, OneMeasurementPerExecutionDropsTheIterationLevel) {

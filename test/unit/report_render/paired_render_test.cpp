@@ -5,8 +5,8 @@
 // which method was used.
 #include "alea/analysis/csv.hpp"
 #include "alea/analysis/fieller.hpp"
-#include "render_helpers.hpp"
 #include "alea/analysis/report.hpp"
+#include "render_helpers.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -11,8 +11,8 @@
 
 namespace alea::analysis {
 
-using report::Format;
 using report::decisionKey;
+using report::Format;
 using report::parseFormat;
 
 inline std::string formatReport(const Report &r, Format f) {

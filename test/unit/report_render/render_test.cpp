@@ -3,9 +3,9 @@
 // docs/analyze.md), never by its spelling; the text sentence, CSV rows and
 // Markdown tables are checked for their exact shape.
 #include "alea/analysis/csv.hpp"
-#include "render_helpers.hpp"
 #include "alea/analysis/planner.hpp"
 #include "alea/analysis/report.hpp"
+#include "render_helpers.hpp"
 #include "suite_fixture.hpp"
 
 #include <gtest/gtest.h>
@@ -236,8 +236,9 @@ TEST(FormatText, TheSentence) {
             std::string::npos)
       << t;
   EXPECT_NE(t.find("decision (threshold 1.0%, fieller): inconclusive"), std::string::npos);
-  EXPECT_NE(t.find("build (layout) explains 17.0% of the variance, execution 16.8%, iteration 66.2%"),
-            std::string::npos);
+  EXPECT_NE(
+      t.find("build (layout) explains 17.0% of the variance, execution 16.8%, iteration 66.2%"),
+      std::string::npos);
   // The max/min of the build means (12.25/7.75) only with its qualification.
   EXPECT_NE(t.find("observed best-to-worst 58.1% (includes execution noise)"), std::string::npos);
   EXPECT_NE(t.find("build (layout) effect: sd 14.61% of the mean, 95% CI [0.00%, 142.95%]"),
@@ -317,13 +318,12 @@ TEST(FormatCsv, EachRatioRowDecidesOnItsOwnInterval) {
   ASSERT_GT(x.bootstrap.upper, 0.99);
   const std::string c = formatReport(r, Format::Csv);
   EXPECT_NE(c.find(",new,old,ratio,fieller," + jsonNumber(x.estimate) + "," +
-                   jsonNumber(x.fieller->lower) + "," +
-                   jsonNumber(x.fieller->upper) + ",faster\n"),
+                   jsonNumber(x.fieller->lower) + "," + jsonNumber(x.fieller->upper) + ",faster\n"),
             std::string::npos)
       << c;
   EXPECT_NE(c.find(",new,old,ratio,bootstrap," + jsonNumber(x.estimate) + "," +
-                   jsonNumber(x.bootstrap.lower) + "," +
-                   jsonNumber(x.bootstrap.upper) + ",inconclusive\n"),
+                   jsonNumber(x.bootstrap.lower) + "," + jsonNumber(x.bootstrap.upper) +
+                   ",inconclusive\n"),
             std::string::npos)
       << c;
   // Unbounded Fieller: no decision of its own (inconclusive); the bootstrap
@@ -331,13 +331,11 @@ TEST(FormatCsv, EachRatioRowDecidesOnItsOwnInterval) {
   Report u = unboundedReport();
   const auto &y = u.benchmarks[0].ratios[0];
   const std::string cu = formatReport(u, Format::Csv);
-  EXPECT_NE(
-      cu.find(",new,old,ratio,fieller," + jsonNumber(y.estimate) + ",,,inconclusive\n"),
-      std::string::npos)
+  EXPECT_NE(cu.find(",new,old,ratio,fieller," + jsonNumber(y.estimate) + ",,,inconclusive\n"),
+            std::string::npos)
       << cu;
   EXPECT_NE(cu.find(",new,old,ratio,bootstrap," + jsonNumber(y.estimate) + "," +
-                    jsonNumber(y.bootstrap.lower) + "," +
-                    jsonNumber(y.bootstrap.upper) + "," +
+                    jsonNumber(y.bootstrap.lower) + "," + jsonNumber(y.bootstrap.upper) + "," +
                     std::string(decisionKey(decide(y.bootstrap, y.threshold))) + "\n"),
             std::string::npos)
       << cu;
@@ -689,20 +687,16 @@ TEST(FormatCsvAndMarkdown, SuiteTouatiAndEmpiricalRows) {
   auto has = [&](const std::string &row) {
     EXPECT_NE(c.find("\n" + row + "\n"), std::string::npos) << row << "\n" << c;
   };
-  has(",cand,base,proportion_faster,prop.test," + jsonNumber(s.proportion->proportion) +
-      "," + jsonNumber(s.proportion->lower) + "," +
-      jsonNumber(s.proportion->upper) + ",");
+  has(",cand,base,proportion_faster,prop.test," + jsonNumber(s.proportion->proportion) + "," +
+      jsonNumber(s.proportion->lower) + "," + jsonNumber(s.proportion->upper) + ",");
   has(",cand,base,proportion_faster,wald," + jsonNumber(s.proportion->proportion) + "," +
-      jsonNumber(s.proportion->waldLower) + "," +
-      jsonNumber(s.proportion->waldUpper) + ",");
+      jsonNumber(s.proportion->waldLower) + "," + jsonNumber(s.proportion->waldUpper) + ",");
   has(",cand,base,benchmarks_needed,observed,342,,,");
   has(",cand,base,benchmarks_needed,worst_case,385,,,");
   has(",cand,base,gain_factor,all," + jsonNumber(*s.gainAll) + ",,,");
-  has(",cand,base,gain_factor,all_unit_weights," + jsonNumber(*s.gainAllUnitWeights) +
-      ",,,");
+  has(",cand,base,gain_factor,all_unit_weights," + jsonNumber(*s.gainAllUnitWeights) + ",,,");
   has(",cand,base,gain_factor,faster," + jsonNumber(*s.gainFaster) + ",,,");
-  has(",cand,base,gain_factor,faster_unit_weights," + jsonNumber(*s.gainFasterUnitWeights) +
-      ",,,");
+  has(",cand,base,gain_factor,faster_unit_weights," + jsonNumber(*s.gainFasterUnitWeights) + ",,,");
   const auto &e = r.suiteSystems[1];
   has(",cand,,empirical_geomean,observed," + jsonNumber(e.observed) + ",,,");
   has(",cand,,empirical_geomean,min," + jsonNumber(e.summary.minimum) + ",,,");
@@ -834,8 +828,7 @@ TEST(FormatLayout, ZeroLayoutShareNeverStatesAnUnqualifiedSpread) {
     for (int e = 0; e < 3; ++e)
       for (int i = 0; i < 2; ++i)
         csv += "a," + std::to_string(b) + "," + std::to_string(e) + "," + std::to_string(i) + "," +
-               std::to_string(100 + 12 * ((e + b) % 3 - 1) + 0.6 * ((b % 2) ? 1 : -1) +
-                              0.1 * i) +
+               std::to_string(100 + 12 * ((e + b) % 3 - 1) + 0.6 * ((b % 2) ? 1 : -1) + 0.1 * i) +
                "\n";
   auto p = parseCsv(csv);
   ASSERT_FALSE(p.error);

@@ -42,10 +42,10 @@ struct FigureOptions {
 };
 
 struct BuildFigure {
-  std::string label;    // the top-level unit's label ("3")
-  double mean = 0;      // of its values
-  bool hasCi = false;   // >= 2 second-level units
-  Interval ci;          // t interval over its second-level unit means
+  std::string label;                  // the top-level unit's label ("3")
+  double mean = 0;                    // of its values
+  bool hasCi = false;                 // >= 2 second-level units
+  Interval ci;                        // t interval over its second-level unit means
   std::vector<double> executionMeans; // second-level unit means, run order (when stripShown)
   bool stripShown = false;            // within maxStripBuilds
 };

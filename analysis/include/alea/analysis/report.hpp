@@ -180,11 +180,11 @@ struct DiagnosticsReport {
 // normal). docs/report.md.
 struct LayoutEffect {
   bool ok = false;
-  std::string error;    // why not (a single level, fewer than 2 units)
-  std::string level;    // the level whose units are layouts ("build")
+  std::string error;     // why not (a single level, fewer than 2 units)
+  std::string level;     // the level whose units are layouts ("build")
   std::size_t units = 0; // layouts (top-level units) in the data
-  double share = 0;     // of the variance, 0..1 (LevelReport::share)
-  double sd = 0;        // sigma, in the data's unit (0 when T^2 <= 0)
+  double share = 0;      // of the variance, 0..1 (LevelReport::share)
+  double sd = 0;         // sigma, in the data's unit (0 when T^2 <= 0)
   double relativeSd = 0; // sigma / grand mean
   Interval relativeSdCi; // MLS interval of sigma / grand mean, at the report's confidence
   double d2 = 0;         // expected range of `units` standard normals

@@ -34,10 +34,10 @@ std::string renderPlans(const analysis::PlanSet &plans, Format format);
 // One figure of the report as a standalone SVG (`--plots DIR`; the HTML
 // report inlines the same figures).
 struct Figure {
-  std::string id;      // file stem and HTML id: "forest", "builds-<benchmark>", ...
-  std::string title;   // caption
-  std::string svg;     // the <svg> element
-  std::string altText; // the text alternative (what the figure shows, in words)
+  std::string id;        // file stem and HTML id: "forest", "builds-<benchmark>", ...
+  std::string title;     // caption
+  std::string svg;       // the <svg> element
+  std::string altText;   // the text alternative (what the figure shows, in words)
   bool overview = false; // about every benchmark (the forest plot)
   std::string benchmark; // otherwise: the benchmark it shows
 };
