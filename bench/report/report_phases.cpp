@@ -1,12 +1,14 @@
 // Where `alea report` spends its time and memory (a benchmark, not a test;
 // issue 10): the three steps of the command (runner/report.hpp) timed one by
-// one on a campaign store, exactly as `alea report` calls them, with the
-// process's resident and peak memory after each; then the statistics engine's
-// parts timed alone on the same data (the table, nesting and balancing, and
-// per system, per ratio and per suite each estimator the report runs), so a
-// slow step can be named. Every figure is one run's wall time; nothing is
-// asserted. The engine parts get their own seeds: their results are not the
-// report's, their cost is.
+// one on a campaign store, exactly as `alea report` calls them, with wall and
+// CPU time (CPU time counts both bootstrap threads, and is what a busy machine
+// changes least) and the process's resident and peak memory after each; the
+// store queries inside step 1 alone, beside an unsorted read of the same
+// measurements (what the SQL sort costs); then the statistics engine's parts
+// timed alone on the same data (the table, nesting and balancing, and per
+// system, per ratio and per suite each estimator the report runs), so a slow
+// step can be named. One run's figures; nothing is asserted. The engine parts
+// get their own seeds: their results are not the report's, their cost is.
 // Usage: alea_report_phases STORE [threads=0 (all cores)] [replicates=2000]
 #include "alea/analysis/bootstrap.hpp"
 #include "alea/analysis/diagnostics.hpp"
@@ -20,6 +22,8 @@
 #include "alea/analysis/table.hpp"
 #include "alea/analysis/variance.hpp"
 #include "alea/runner/report.hpp"
+
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
@@ -49,30 +53,73 @@ std::pair<double, double> memoryMb() {
   return {rss, hwm};
 }
 
+double cpuSeconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
+// Wall and CPU seconds of f(), added to wall and cpu; returns f's result.
+template <typename F> auto measure(F &&f, double &wall, double &cpu) {
+  const auto t0 = Clock::now();
+  const double c0 = cpuSeconds();
+  auto result = f();
+  wall += std::chrono::duration<double>(Clock::now() - t0).count();
+  cpu += cpuSeconds() - c0;
+  return result;
+}
+
 // Accumulated seconds per named part, printed in first-use order.
 struct Timers {
   std::vector<std::string> order;
-  std::map<std::string, double> seconds;
+  std::map<std::string, std::pair<double, double>> seconds; // wall, CPU
   template <typename F> auto time(const std::string &name, F &&f) {
     if (!seconds.count(name))
       order.push_back(name);
-    const auto t0 = Clock::now();
-    auto result = f();
-    seconds[name] += std::chrono::duration<double>(Clock::now() - t0).count();
-    return result;
+    auto &[wall, cpu] = seconds[name];
+    return measure(f, wall, cpu);
   }
 };
 
-void step(const char *name, double seconds) {
+void line(const char *name, double wall, double cpu) {
   auto [rss, hwm] = memoryMb();
-  std::printf("  %-28s %8.3f s   RSS %7.1f MB   peak %7.1f MB\n", name, seconds, rss, hwm);
+  std::printf("  %-36s %7.3f s %7.3f s   %7.1f MB %7.1f MB\n", name, wall, cpu, rss, hwm);
 }
 
 template <typename F> auto timed(const char *name, F &&f) {
-  const auto t0 = Clock::now();
-  auto result = f();
-  step(name, std::chrono::duration<double>(Clock::now() - t0).count());
+  double wall = 0, cpu = 0;
+  auto result = measure(f, wall, cpu);
+  line(name, wall, cpu);
   return result;
+}
+
+// The same measurements as Store::measurements() without the SQL sort: the
+// executions in report order (a few thousand rows), then each execution's
+// measurements through the primary key (execution_id, iteration), which SQLite
+// returns in iteration order.
+std::size_t readUnsorted(alea::runner::Store &store) {
+  using alea::runner::Statement;
+  Statement ex(store.handle(), "SELECT e.id, s.name, b.name, bu.build_index, e.execution_index "
+                               "FROM execution e JOIN build bu ON bu.id = e.build_id "
+                               "JOIN system s ON s.id = bu.system_id "
+                               "JOIN benchmark b ON b.id = e.benchmark_id WHERE e.status = 'ok' "
+                               "ORDER BY s.position, b.position, bu.build_index, "
+                               "e.execution_index");
+  Statement m(store.handle(), "SELECT iteration, value FROM measurement "
+                              "WHERE execution_id = ? AND warmup = 0");
+  std::vector<alea::runner::MeasurementPoint> out;
+  while (ex.step()) {
+    const std::string system = ex.columnText(1), benchmark = ex.columnText(2);
+    const int build = static_cast<int>(ex.columnInt(3));
+    const int execution = static_cast<int>(ex.columnInt(4));
+    m.reset();
+    m.bind(1, ex.columnInt(0));
+    while (m.step())
+      out.push_back({system, benchmark, build, execution, static_cast<int>(m.columnInt(0)),
+                     m.columnDouble(1)});
+  }
+  return out.size();
 }
 
 } // namespace
@@ -86,9 +133,10 @@ int main(int argc, char **argv) {
   const unsigned threads = argc > 2 ? static_cast<unsigned>(std::atoi(argv[2])) : 0;
   const std::size_t replicates = argc > 3 ? std::strtoul(argv[3], nullptr, 10) : 2000;
 
-  std::printf("alea report, step by step (%s; threads %u, %zu replicates)\n", path.c_str(), threads,
-              replicates);
-  step("start", 0);
+  std::printf("alea report, step by step (%s; threads %u, %zu replicates; bootstrap: %s)\n",
+              path.c_str(), threads, replicates, an::bootstrapLanes());
+  std::printf("  %-36s %9s %9s   %10s %10s\n", "step", "wall", "CPU", "RSS after", "peak");
+  line("start", 0, 0);
   auto data = timed("1. load (SQLite)", [&] { return alea::runner::loadCampaignData(path); });
   if (!data) {
     std::fprintf(stderr, "alea_report_phases: %s\n", data.error().c_str());
@@ -107,6 +155,15 @@ int main(int argc, char **argv) {
                       [&] { return alea::runner::formatCampaignReport(report, an::Format::Text); });
     std::printf("  (%zu measurements, %zu bytes of text)\n", data->measurements.size(),
                 text.size());
+  }
+  {
+    std::printf("inside step 1, alone:\n");
+    auto store = alea::runner::Store::openReadOnly(path);
+    if (!store)
+      return 1;
+    timed("Store::measurements() (SQL sort)", [&] { return store->measurements().size(); });
+    timed("the same, unsorted per execution", [&] { return readUnsorted(*store); });
+    timed("Store::executionConditions()", [&] { return store->executionConditions().size(); });
   }
 
   // --- the engine's parts, alone ---
@@ -202,6 +259,7 @@ int main(int argc, char **argv) {
     });
   std::printf("the statistics engine's parts, alone (sum over benchmarks and systems):\n");
   for (const auto &name : t.order)
-    std::printf("  %-28s %8.3f s\n", name.c_str(), t.seconds[name]);
+    std::printf("  %-36s %7.3f s %7.3f s\n", name.c_str(), t.seconds[name].first,
+                t.seconds[name].second);
   return 0;
 }
