@@ -20,9 +20,13 @@
 # every round, the medians, their ratio to the goal (time / 5 s, memory /
 # 500 MB), the HTML's size, and then one run of alea_report_phases: the same
 # report step by step (load, statistics, text) and the statistics engine's
-# parts alone. The load average before each round says how busy the machine
-# was: on a loaded 2-core machine the bootstrap's two threads do not run
-# side by side, and the wall times mean little.
+# parts alone.
+#
+# A shared machine: on a 2-core machine where other processes keep a CPU busy
+# the bootstrap's two threads do not run side by side, and the wall times mean
+# little. Before each round the script waits until other processes keep fewer
+# than 0.3 CPUs busy (/proc/stat over 0.5 s; at most ALEA_BENCH_QUIET_WAIT
+# seconds, default 60, then it runs anyway) and prints what it found.
 #
 # Usage: bench/report/run.sh [build-dir] [rounds (3)]
 set -euo pipefail
@@ -57,10 +61,33 @@ measure() {
   rm -f "$t"
 }
 
+# CPUs kept busy by other processes over half a second (/proc/stat).
+busy_cpus() {
+  local a b
+  a=$(head -1 /proc/stat)
+  sleep 0.5
+  b=$(head -1 /proc/stat)
+  awk -v a="$a" -v b="$b" -v n="$(nproc)" 'BEGIN {
+    split(a, x); split(b, y); total = 0
+    for (i = 2; i <= 11; i++) total += y[i] - x[i]
+    idle = (y[5] - x[5]) + (y[6] - x[6])
+    printf "%.2f", (total > 0 ? n * (1 - idle / total) : 0) }'
+}
+wait_quiet() {
+  local start=$SECONDS busy
+  while true; do
+    busy=$(busy_cpus)
+    if awk -v b="$busy" 'BEGIN { exit !(b < 0.3) }' || ((SECONDS - start >= ${ALEA_BENCH_QUIET_WAIT:-60})); then
+      echo "$busy CPUs busy with other processes (waited $((SECONDS - start)) s)"
+      return
+    fi
+  done
+}
+
 results=$(mktemp -d)
 trap 'rm -rf "$results"' EXIT
 for ((r = 1; r <= rounds; r++)); do
-  echo "round $r (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+  echo "round $r: $(wait_quiet)"
   measure "$results/text" "$alea" report "$store"
   echo "  report, text : $(tail -1 "$results/text" | awk '{ printf "%6.2f s %7.1f MB  CPU %5.2f s", $1, $2 / 1024, $3 }')"
   if [[ $html == 1 ]]; then
