@@ -311,10 +311,6 @@ struct Ops {
   static D gather(const double *base, U index) { return _mm256_i64gather_pd(base, index, 8); }
   static void storeD(double *p, D v) { _mm256_storeu_pd(p, v); }
 };
-using alea::analysis::finishBelow;
-using alea::analysis::Prepared;
-using alea::analysis::ratioOf;
-using alea::analysis::seedXoshiro;
 #include "bootstrap_lanes.inc"
 } // namespace
 } // namespace alea::analysis::avx2
@@ -358,10 +354,6 @@ struct Ops {
   static D gather(const double *base, U index) { return _mm512_i64gather_pd(index, base, 8); }
   static void storeD(double *p, D v) { _mm512_storeu_pd(p, v); }
 };
-using alea::analysis::finishBelow;
-using alea::analysis::Prepared;
-using alea::analysis::ratioOf;
-using alea::analysis::seedXoshiro;
 #include "bootstrap_lanes.inc"
 } // namespace
 } // namespace alea::analysis::avx512
