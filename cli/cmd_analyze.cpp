@@ -5,9 +5,10 @@
 #include "command.hpp"
 
 #include "alea/analysis/csv.hpp"
-#include "alea/analysis/format.hpp"
 #include "alea/analysis/report.hpp"
-#include "alea/random.hpp"
+#include "alea/contract.hpp"
+#include "alea/report/render.hpp"
+#include "alea/runner/report.hpp"
 
 #include <cstdio>
 #include <fstream>
@@ -36,6 +37,9 @@ struct AnalyzeOptions {
   std::string proportionHalfWidth = "0.05";
   bool noSpeedupTest = false;
   bool paired = false;
+  bool allPairs = false;
+  std::string output;
+  std::string plots;
 };
 
 std::string readFile(const std::string &path) {
@@ -61,9 +65,10 @@ double fraction(const std::string &text, const char *option) {
 
 int runAnalyze(const AnalyzeOptions &o) {
   namespace an = alea::analysis;
-  const auto format = an::parseFormat(o.format);
+  const auto format = alea::report::parseFormat(o.format);
   if (!format)
-    throw alea::cli::Error("--format: unknown format \"" + o.format + "\" (text, json, csv, md)");
+    throw alea::cli::Error("--format: unknown format \"" + o.format + "\" (" +
+                           alea::report::formatNames() + ")");
   an::ReportOptions ro;
   ro.baseline = o.baseline;
   ro.confidence = fraction(o.confidence, "--confidence");
@@ -102,6 +107,7 @@ int runAnalyze(const AnalyzeOptions &o) {
   ro.unbalanced = *policy;
   ro.speedupTest = !o.noSpeedupTest;
   ro.pairing = o.paired ? an::Pairing::Paired : an::Pairing::Unpaired;
+  ro.allPairs = o.allPairs;
 
   an::CsvOptions co;
   co.levels = o.levels;
@@ -114,10 +120,11 @@ int runAnalyze(const AnalyzeOptions &o) {
       throw alea::cli::Error("--costs: " + costs.error());
     ro.costs = *costs;
   }
-  auto report = an::buildReport(*parsed.table, ro);
+  auto report = alea::runner::analyzeTable(*parsed.table, ro);
   if (!report)
     throw alea::cli::Error(o.file + ": " + report.error());
-  std::cout << an::formatReport(*report, *format);
+  if (auto s = alea::report::writeReport(*report, *format, o.output, o.plots); !s)
+    throw alea::cli::Error(s.error());
   return 0;
 }
 
@@ -130,7 +137,10 @@ void setupAnalyze(CLI::App &app) {
   sub->add_option("--baseline", o->baseline, "denominator system (default: the first)");
   sub->add_option("--levels", o->levels, "level columns, highest first (default: header)")
       ->delimiter(',');
-  sub->add_option("--format", o->format, "text, json, csv or md")->capture_default_str();
+  sub->add_option("--format", o->format, "text, md, json, csv, html or latex")
+      ->capture_default_str();
+  sub->add_option("-o,--output", o->output, "write the report to this file (default: stdout)");
+  sub->add_option("--plots", o->plots, "also write every figure as an SVG file in this directory");
   sub->add_option("--confidence", o->confidence, "confidence level (0.95 or 95%)")
       ->capture_default_str();
   sub->add_option("--threshold", o->threshold, "decision threshold (0.01 or 1%)")
@@ -164,6 +174,9 @@ void setupAnalyze(CLI::App &app) {
   sub->add_flag("--paired", o->paired,
                 "paired design (interleaved pairs, duet): pair each candidate's top-level "
                 "units with the baseline's by label (paired Fieller and bootstrap)");
+  sub->add_flag("--all-pairs", o->allPairs,
+                "three or more systems: compare every pair of systems, not only each with the "
+                "baseline (Holm's correction then covers all pairs)");
   sub->callback([o] { alea::cli::setExitCode(runAnalyze(*o)); });
 }
 

@@ -5,7 +5,7 @@
 #include "command.hpp"
 
 #include "alea/analysis/csv.hpp"
-#include "alea/analysis/format.hpp"
+#include "alea/report/render.hpp"
 #include "alea/analysis/report.hpp"
 
 #include <fstream>
@@ -28,7 +28,7 @@ struct PlanOptions {
 
 int runPlan(const PlanOptions &o) {
   namespace an = alea::analysis;
-  const auto format = an::parseFormat(o.format);
+  const auto format = alea::report::parseFormat(o.format);
   if (!format)
     throw alea::cli::Error("--format: unknown format \"" + o.format + "\" (text, json, csv, md)");
   an::PlanRequest req;
@@ -72,7 +72,7 @@ int runPlan(const PlanOptions &o) {
   auto plans = an::buildPlans(*parsed.table, req, *policy);
   if (!plans)
     throw alea::cli::Error(o.file + ": " + plans.error());
-  std::cout << an::formatPlans(*plans, *format);
+  std::cout << alea::report::renderPlans(*plans, *format);
   return 0;
 }
 

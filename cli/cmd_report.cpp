@@ -1,10 +1,12 @@
 // `alea report STORE`: the report of a campaign store (a campaign directory or
-// its campaign.db) in text, Markdown, JSON or CSV. Option parsing only; the
-// loading, statistics and rendering are in alea_runner
-// (runner/include/alea/runner/report.hpp, docs/measure.md).
+// its campaign.db) in text, Markdown, JSON, CSV, HTML or LaTeX, with the
+// figures as SVG files on request. Option parsing only; the loading and
+// statistics are in alea_runner (runner/report.hpp), the rendering in
+// alea_report (report/render.hpp); docs/report.md.
 #include "command.hpp"
 
-#include "alea/random.hpp"
+#include "alea/contract.hpp"
+#include "alea/report/render.hpp"
 #include "alea/runner/report.hpp"
 
 #include <cstdio>
@@ -19,16 +21,20 @@ struct ReportOptions {
   std::size_t replicates = 2000;
   unsigned threads = 0;
   std::string seed;
+  std::string output;
+  std::string plots;
+  bool allPairs = false;
 };
 
 int runReport(const ReportOptions &opts) {
-  auto format = alea::analysis::parseFormat(opts.format);
+  auto format = alea::report::parseFormat(opts.format);
   if (!format)
-    throw alea::cli::Error("unknown report format '" + opts.format +
-                           "' (expected text, md, json or csv)");
+    throw alea::cli::Error("unknown report format '" + opts.format + "' (expected " +
+                           alea::report::formatNames() + ")");
   alea::runner::CampaignReportOptions ro;
   ro.bootstrapReplicates = opts.replicates;
   ro.threads = opts.threads;
+  ro.allPairs = opts.allPairs;
   if (!opts.seed.empty()) {
     std::uint64_t seed = 0;
     if (!alea::parseSeed(opts.seed, seed))
@@ -41,8 +47,8 @@ int runReport(const ReportOptions &opts) {
   if (!data)
     throw alea::cli::Error(data.error());
   const auto report = alea::runner::buildCampaignReport(*data, ro);
-  std::fputs(alea::runner::formatCampaignReport(report, *format).c_str(),
-             stdout);
+  if (auto s = alea::report::writeReport(report, *format, opts.output, opts.plots); !s)
+    throw alea::cli::Error(s.error());
   return 0;
 }
 
@@ -55,7 +61,9 @@ void setupReport(CLI::App &app) {
   sub->add_option("store", opts->store,
                   "campaign directory (of `alea run --dir`) or its campaign.db")
       ->required();
-  sub->add_option("--format", opts->format, "text (default), md, json or csv");
+  sub->add_option("--format", opts->format, "text (default), md, json, csv, html or latex");
+  sub->add_option("-o,--output", opts->output, "write the report to this file (default: stdout)");
+  sub->add_option("--plots", opts->plots, "also write every figure as an SVG file in this directory");
   sub->add_option("--replicates", opts->replicates,
                   "bootstrap replicates (default 2000)")
       ->check(CLI::Range(std::size_t{1000}, std::size_t{1000000}));
@@ -63,6 +71,9 @@ void setupReport(CLI::App &app) {
                   "bootstrap threads (default: all cores)");
   sub->add_option("--seed", opts->seed,
                   "bootstrap seed (default: derived from the campaign seed)");
+  sub->add_flag("--all-pairs", opts->allPairs,
+                "three or more systems: compare every pair of systems, not only each with the "
+                "baseline (Holm's correction then covers all pairs)");
   sub->callback([opts] { alea::cli::setExitCode(runReport(*opts)); });
 }
 

@@ -3,10 +3,12 @@
 // the work is alea::runner::runCampaign (runner/include/alea/runner/campaign.hpp).
 #include "command.hpp"
 
+#include "alea/contract.hpp"
 #include "alea/runner/campaign.hpp"
 #include "alea/runner/config.hpp"
 #include "alea/runner/executor.hpp"
 #include "alea/runner/progress.hpp"
+#include "alea/report/render.hpp"
 #include "alea/runner/report.hpp"
 #include "alea/runner/validate.hpp"
 
@@ -90,10 +92,10 @@ int runRun(const RunOptions &opts) {
   }
   if (opts.maxBuilds > 0)
     config->adaptive.maxBuilds = opts.maxBuilds;
-  auto format = alea::analysis::parseFormat(opts.format);
+  auto format = alea::report::parseFormat(opts.format);
   if (!format)
-    throw alea::cli::Error("unknown report format '" + opts.format +
-                               "' (expected text, md, json or csv)",
+    throw alea::cli::Error("unknown report format '" + opts.format + "' (expected " +
+                               alea::report::formatNames() + ")",
                            alea::cli::kExitUsage);
   alea::runner::CampaignOptions ro;
   ro.dir = opts.dir.empty() ? alea::runner::defaultCampaignDir(opts.campaign) : opts.dir;
@@ -108,7 +110,7 @@ int runRun(const RunOptions &opts) {
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
 
-  if (!std::filesystem::exists(ro.toolDir + "/alea-cc"))
+  if (!std::filesystem::exists(ro.toolDir + "/" + alea::kCcWrapperName))
     std::fprintf(stderr,
                  "alea: warning: no alea-cc next to alea in %s: builds will fail unless "
                  "their systems set CC themselves\n",
@@ -148,7 +150,8 @@ int runRun(const RunOptions &opts) {
     if (!data)
       throw alea::cli::Error(data.error());
     auto report = alea::runner::buildCampaignReport(*data);
-    std::fputs(alea::runner::formatCampaignReport(report, *format).c_str(), stdout);
+    if (auto w = alea::report::writeReport(report, *format, "-"); !w)
+      throw alea::cli::Error(w.error());
   }
   // Failed builds or executions are recorded and reported, never data: the
   // campaign is finished, but a script must not mistake it for a clean one.
@@ -166,7 +169,7 @@ void setupRun(CLI::App &app) {
                   "campaign directory (default: <campaign file without .toml>.alea next to it)");
   sub->add_flag("--resume", opts->resume, "require an existing store in --dir and resume it");
   sub->add_flag("--no-report", opts->noReport, "do not print the report at the end");
-  sub->add_option("--format", opts->format, "report format: text (default), md, json or csv");
+  sub->add_option("--format", opts->format, "report format: text (default), md, json, csv, html or latex");
   sub->add_option("--until-half-width", opts->untilHalfWidth,
                   "adaptive: add builds in batches until every ratio's CI is within this "
                   "relative half-width (e.g. 2%); continues a finished campaign");

@@ -1,77 +1,45 @@
 //===- LayoutConfig.cpp - Seed and factor set of the alea layout pass -----===//
 //
 // Parsing of ALEA_SEED / ALEA_FACTORS and of the pass parameters into a
-// LayoutConfig, and the `.note.alea` descriptor text. Errors are not raised
-// here: they are kept in LayoutConfig::Error and reported through the LLVM
-// context when the pass runs (no exceptions in passes/).
+// LayoutConfig with the contract's parsers (alea/contract.hpp), and the
+// `.note.alea` descriptor text. Errors are not raised here: they are kept in
+// LayoutConfig::Error and reported through the LLVM context when the pass runs
+// (no exceptions in passes/).
 //
 //===----------------------------------------------------------------------===//
 #include "LayoutConfig.h"
 
-#include "alea/random.hpp"
-
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Twine.h"
-#include "llvm/Support/Format.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
+#include <optional>
+#include <string_view>
 
 using namespace llvm;
 
 namespace alea::passes {
 
-static constexpr StringLiteral FactorNames[NumFactors] = {
-    "function-order", "global-order", "symbol-names", "code-padding",
-    "stack-offset",   "link-order",   "section-order"};
-
-StringRef factorName(Factor F) { return FactorNames[F]; }
-
-bool parseFactorList(StringRef Text, unsigned &Mask, std::string &Error) {
-  Text = Text.trim();
-  if (Text.empty() || Text == "all") {
-    Mask = AllFactors;
+// Parses a factor list (alea::parseFactors) into Factors; on an unknown name
+// sets Error and returns false.
+static bool parseFactorList(StringRef Text, StringRef Separators,
+                            FactorSet &Factors, std::string &Error) {
+  const std::optional<std::string_view> Unknown = parseFactors(
+      std::string_view(Text), Factors, std::string_view(Separators));
+  if (!Unknown)
     return true;
-  }
-  if (Text == "none") {
-    Mask = 0;
-    return true;
-  }
-  std::string Normalized = Text.str();
-  for (char &C : Normalized)
-    if (C == '+' || C == ':')
-      C = ',';
-  SmallVector<StringRef, 8> Items;
-  StringRef(Normalized).split(Items, ',');
-  unsigned Result = 0;
-  for (StringRef Item : Items) {
-    Item = Item.trim();
-    if (Item == "all") {
-      Result |= AllFactors;
-      continue;
-    }
-    unsigned I = 0;
-    while (I < NumFactors && FactorNames[I] != Item)
-      ++I;
-    if (I == NumFactors) {
-      Error = ("unknown layout factor '" + Twine(Item) +
-               "' (known: function-order, global-order, symbol-names, "
-               "code-padding, stack-offset, link-order, section-order, all, "
-               "none)")
-                  .str();
-      return false;
-    }
-    Result |= factorBit(static_cast<Factor>(I));
-  }
-  Mask = Result;
-  return true;
+  Error =
+      ("unknown layout factor '" + Twine(StringRef(*Unknown)) +
+       "' (known: " + joinFactorNames(FactorSet::all(), ", ") + ", all, none)")
+          .str();
+  return false;
 }
 
 static bool parseSeedInto(StringRef Text, LayoutConfig &Config,
                           StringRef Origin) {
   Config.HasSeed = true; // an invalid seed is an error, not "no seed"
   std::uint64_t Value = 0;
-  if (!alea::parseSeed(std::string_view(Text.data(), Text.size()), Value)) {
+  if (!parseSeed(std::string_view(Text), Value)) {
     Config.Error = (Twine(Origin) + " '" + Text +
                     "' is not a seed (decimal or 0x-prefixed hexadecimal)")
                        .str();
@@ -83,11 +51,12 @@ static bool parseSeedInto(StringRef Text, LayoutConfig &Config,
 
 LayoutConfig configFromEnvironment() {
   LayoutConfig Config;
-  if (const char *Seed = std::getenv("ALEA_SEED"))
-    parseSeedInto(Seed, Config, "ALEA_SEED");
-  if (const char *Factors = std::getenv("ALEA_FACTORS"))
-    if (!parseFactorList(Factors, Config.Factors, Config.Error))
-      Config.Error = "ALEA_FACTORS: " + Config.Error;
+  if (const char *Seed = std::getenv(kSeedVariable))
+    parseSeedInto(Seed, Config, kSeedVariable);
+  // The wrapper reads the same variable: the same list syntax (',' only).
+  if (const char *Factors = std::getenv(kFactorsVariable))
+    if (!parseFactorList(Factors, ",", Config.Factors, Config.Error))
+      Config.Error = std::string(kFactorsVariable) + ": " + Config.Error;
   return Config;
 }
 
@@ -100,7 +69,7 @@ LayoutConfig configFromParams(StringRef Params, const LayoutConfig &Base) {
     if (Key == "seed") {
       parseSeedInto(Value, Config, "alea-layout seed");
     } else if (Key == "factors") {
-      if (!parseFactorList(Value, Config.Factors, Config.Error))
+      if (!parseFactorList(Value, "+:,", Config.Factors, Config.Error))
         Config.Error = "alea-layout factors: " + Config.Error;
     } else {
       Config.Error = ("alea-layout: unknown parameter '" + Twine(Item) +
@@ -112,20 +81,7 @@ LayoutConfig configFromParams(StringRef Params, const LayoutConfig &Base) {
 }
 
 std::string noteText(const LayoutConfig &Config) {
-  std::string Text;
-  raw_string_ostream OS(Text);
-  OS << "alea-layout-v1 seed=0x" << format_hex_no_prefix(Config.Seed, 16)
-     << " factors=";
-  bool First = true;
-  for (unsigned I = 0; I < NumFactors; ++I) {
-    if (!Config.has(static_cast<Factor>(I)))
-      continue;
-    if (!First)
-      OS << ',';
-    OS << FactorNames[I];
-    First = false;
-  }
-  return Text;
+  return layoutNoteText(Config.Seed, Config.Factors);
 }
 
 } // namespace alea::passes

@@ -68,16 +68,14 @@ constexpr std::uint64_t MaxPaddingUnit = 64;
 constexpr std::uint64_t MaxStackOffset = 4096;
 constexpr StringLiteral StackOffsetTag = "alea.stack.offset";
 
-// The ELF note of the common brief.
-constexpr StringLiteral NoteSection = ".note.alea";
-constexpr StringLiteral NoteOwner = "alea";
-constexpr std::uint32_t NoteType = 1;
+// The compile-time ELF note (alea/contract.hpp).
+constexpr StringRef NoteSection(kNoteSection);
+constexpr StringRef NoteOwner(kNoteOwner);
 
 } // namespace
 
 static Rng factorRng(const LayoutConfig &Config, Factor F, const Module &M) {
-  const std::uint64_t FactorSeed =
-      mixSeed(Config.Seed, std::string_view(factorName(F)));
+  const std::uint64_t FactorSeed = mixSeed(Config.Seed, factorName(F));
   return Rng(mixSeed(FactorSeed, hashName(M.getModuleIdentifier())));
 }
 
@@ -296,7 +294,7 @@ static bool emitNote(Module &M, const LayoutConfig &Config) {
   };
   Word(NoteOwner.size() + 1);
   Word(Desc.size() + 1);
-  Word(NoteType);
+  Word(kLayoutNoteType);
   Text(NoteOwner);
   Text(Desc);
 
@@ -324,24 +322,24 @@ PreservedAnalyses LayoutPass::run(Module &M, ModuleAnalysisManager &) {
     return PreservedAnalyses::all();
   }
   bool Changed = false;
-  if (Config.has(SymbolNames)) {
-    Rng R = factorRng(Config, SymbolNames, M);
+  if (Config.has(Factor::SymbolNames)) {
+    Rng R = factorRng(Config, Factor::SymbolNames, M);
     Changed |= renameLocalSymbols(M, R);
   }
-  if (Config.has(GlobalOrder)) {
-    Rng R = factorRng(Config, GlobalOrder, M);
+  if (Config.has(Factor::GlobalOrder)) {
+    Rng R = factorRng(Config, Factor::GlobalOrder, M);
     Changed |= shuffleGlobals(M, R);
   }
-  if (Config.has(FunctionOrder)) {
-    Rng R = factorRng(Config, FunctionOrder, M);
+  if (Config.has(Factor::FunctionOrder)) {
+    Rng R = factorRng(Config, Factor::FunctionOrder, M);
     Changed |= shuffleFunctions(M, R);
   }
-  if (Config.has(CodePadding)) {
-    Rng R = factorRng(Config, CodePadding, M);
+  if (Config.has(Factor::CodePadding)) {
+    Rng R = factorRng(Config, Factor::CodePadding, M);
     Changed |= insertCodePadding(M, R);
   }
-  if (Config.has(StackOffset)) {
-    Rng R = factorRng(Config, StackOffset, M);
+  if (Config.has(Factor::StackOffset)) {
+    Rng R = factorRng(Config, Factor::StackOffset, M);
     Changed |= offsetMainStack(M, R);
   }
   Changed |= emitNote(M, Config);

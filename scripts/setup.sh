@@ -17,6 +17,9 @@ PACKAGES=(
   # munged and Slurm daemons on their own ports, sockets and directories; they never use
   # or touch the services these packages may start (where no policy-rc.d forbids it)
   openssh-server openssh-client slurm-wlm munge
+  # the HTML report's browser tests (test/e2e/chromium.py): headless Chromium renders
+  # the page; DejaVu is the font system-ui falls back to here, named so it is certain
+  chromium fonts-dejavu-core
 )
 
 SUDO=""

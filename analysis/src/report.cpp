@@ -1,11 +1,15 @@
 // The report model (report.hpp): nest and balance the table, then, per
 // benchmark and system, run the engine (variance components, t-CI, bootstrap,
-// planner) and, per candidate, Fieller + bootstrap ratio, decision and the
-// Speedup-Test; for suites, the Li-Chen-Peng geometric-mean bootstrap.
+// layout effect, planner) and, per candidate (and per pair of candidates on
+// request), Fieller + bootstrap ratio, decision and the Speedup-Test, with
+// Holm's family over a benchmark's comparisons; for suites, the Li-Chen-Peng
+// geometric-mean bootstrap.
 #include "alea/analysis/report.hpp"
 
 #include "alea/analysis/diagnostics.hpp"
+#include "alea/analysis/family.hpp"
 #include "alea/analysis/htest.hpp"
+#include "alea/analysis/layout_effect.hpp"
 #include "alea/analysis/planner.hpp"
 #include "alea/analysis/ratio_planner.hpp"
 #include "alea/analysis/resampling.hpp"
@@ -238,6 +242,7 @@ Expected<SystemReport> systemReport(const SystemData &sys, const Hierarchy &h,
   r.worstUnitMean = *hi;
   r.bestUnit = sys.units[static_cast<std::size_t>(lo - top.begin())].label;
   r.worstUnit = sys.units[static_cast<std::size_t>(hi - top.begin())].label;
+  r.layout = layoutEffect(h, r.levels.empty() ? 0.0 : r.levels[0].share, o.confidence);
   r.plan = advise(h, o.costs, o.targetHalfWidth, std::nullopt, o.confidence);
   if (o.diagnostics)
     r.diagnostics = diagnosticsOf(sys, h);
@@ -494,6 +499,7 @@ Expected<bool> unscaleReport(Report &r, const DataScale &scale) {
       backInterval(s.bootstrap.interval);
       back(s.bestUnitMean);
       back(s.worstUnitMean);
+      back(s.layout.sd);
       if (std::string p = unscaleLevels(s.levels, e); !p.empty())
         levels = p;
       for (double v : {s.ci.interval.lower, s.ci.interval.upper, s.ci.halfWidth,
@@ -503,10 +509,11 @@ Expected<bool> unscaleReport(Report &r, const DataScale &scale) {
                       quotedName(s.name) + where(b.name) + " exceeds the double range");
     }
   for (auto &b : r.benchmarks)
-    for (auto &x : b.ratios) {
-      back(x.ratioPlan.measurementValue);
-      back(x.ratioPlan.totalTime);
-    }
+    for (auto *ratios : {&b.ratios, &b.pairs})
+      for (auto &x : *ratios) {
+        back(x.ratioPlan.measurementValue);
+        back(x.ratioPlan.totalTime);
+      }
   for (auto &s : r.suiteSystems) {
     back(s.observed);
     for (double *v :
@@ -592,6 +599,162 @@ bool intervalsDisagree(const Interval &a, const Interval &b, double fraction) {
   const double scale = std::max(a.width(), b.width());
   const double diff = std::max(std::fabs(a.lower - b.lower), std::fabs(a.upper - b.upper));
   return diff > fraction * scale;
+}
+
+// One comparison, `candidate` over `baseline` on one benchmark: pairing,
+// Fieller's interval, the ratio planner, the bootstrap, the decision with its
+// warnings and the Speedup-Test, plus what Holm's family needs later. The
+// same for the candidates vs the baseline and, with allPairs, for every pair
+// of candidates (issue 10).
+struct Comparison {
+  RatioReport report;
+  std::vector<double> replicates; // the bootstrap's, in replicate order
+  // Fieller again at other levels (the p-value, Holm's step): the top-level
+  // means it used (the pairs when paired), as one-level hierarchies.
+  Hierarchy fiellerCandidate, fiellerBaseline;
+};
+
+// Fieller's interval of a comparison at any level, paired or not as it is.
+Expected<FiellerResult> fiellerOf(const Comparison &c, double confidence, IntervalMethod method) {
+  return c.report.paired
+             ? fiellerPairedRatio(c.fiellerCandidate, c.fiellerBaseline, confidence, method)
+             : fiellerRatio(c.fiellerCandidate, c.fiellerBaseline, confidence, method);
+}
+
+std::optional<Interval> fiellerAt(const Comparison &c, double confidence, IntervalMethod method) {
+  auto f = fiellerOf(c, confidence, method);
+  if (!f || f->status != FiellerStatus::Bounded)
+    return std::nullopt;
+  return f->interval;
+}
+
+Expected<Comparison> compare(const SystemData &candidateData, const Hierarchy &cand,
+                             const SystemData &baselineData, const Hierarchy &base,
+                             const std::string &benchmark, const std::string &seedKey,
+                             const Table &table, const BalanceResult &balanced,
+                             const ReportOptions &options, std::vector<std::string> &warnings) {
+  Comparison out;
+  RatioReport &rr = out.report;
+  rr.candidate = candidateData.system;
+  rr.baseline = baselineData.system;
+  rr.confidence = options.confidence;
+  rr.threshold = options.threshold;
+  auto pd = pairByLabel(candidateData, baselineData, table.levels(), options);
+  if (!pd)
+    return fail(rr.candidate + " vs " + rr.baseline + where(benchmark) + ": " + pd.error());
+  rr.paired = pd->paired;
+  rr.pairingNote = pd->note;
+  rr.pairs = pd->pairs;
+  rr.pairCorrelation = pd->correlation;
+  // Fieller depends on the top-level means only (the pairs' when paired):
+  // kept as one-level hierarchies for the other levels Holm's family needs.
+  const std::string &top = table.levels()[0];
+  out.fiellerCandidate = flatHierarchy(rr.paired ? pd->candidate.topMeans() : cand.topMeans(), top);
+  out.fiellerBaseline = flatHierarchy(rr.paired ? pd->baseline.topMeans() : base.topMeans(), top);
+  auto f = fiellerOf(out, options.confidence, options.ciMethod);
+  if (!f)
+    return fail(rr.candidate + " vs " + rr.baseline + where(benchmark) + ": " + f.error());
+  rr.estimate = f->estimate;
+  rr.fiellerStatus = f->status;
+  rr.fieller = f->interval;
+  rr.fiellerDf = f->df;
+  rr.candidateTopUnits = cand.topCount();
+  rr.baselineTopUnits = base.topCount();
+  // Paired designs plan with the correlation of the paired build means.
+  rr.ratioPlan =
+      adviseRatio(cand, base, options.costs, options.targetHalfWidth, options.confidence,
+                  rr.paired ? rr.pairCorrelation : 0.0, options.ratioPlanKeepsLowerCounts);
+  if (rr.unequalTopUnits() && !rr.paired)
+    warnings.push_back(
+        unequalTopUnitsWarning(rr, top, balanced.systems, benchmark, options.ciMethod));
+  BootstrapOptions bo;
+  bo.replicates = options.bootstrapReplicates;
+  bo.seed = alea::mixSeed(options.seed, seedKey);
+  bo.threads = options.threads;
+  bo.scheme = options.scheme;
+  bo.confidence = options.confidence;
+  bo.keepReplicates = true;
+  auto b = rr.paired ? bootstrapPairedRatio(pd->candidate, pd->baseline, bo)
+                     : bootstrapRatio(cand, base, bo);
+  if (!b)
+    return fail(rr.candidate + " vs " + rr.baseline + where(benchmark) + ": " + b.error());
+  rr.bootstrap = b->interval;
+  if (rr.fieller) {
+    rr.decision = decide(*rr.fieller, options.threshold);
+    rr.decisionBasis = "fieller";
+    rr.disagreement = intervalsDisagree(*rr.fieller, rr.bootstrap, options.disagreementFraction);
+    if (rr.disagreement)
+      warnings.push_back(rr.candidate + " vs " + rr.baseline +
+                         ": Fieller's and the bootstrap interval disagree by more than " +
+                         percent(options.disagreementFraction, 0) +
+                         " of the wider interval's width; few top-level units or non-normal " +
+                         top + " means: add " + top + "s");
+  } else {
+    rr.decision = decide(rr.bootstrap, options.threshold);
+    rr.decisionBasis = "bootstrap";
+    warnings.push_back(rr.candidate + " vs " + rr.baseline +
+                       ": Fieller's interval is unbounded (the baseline mean is "
+                       "not significantly different from zero); the decision "
+                       "uses the bootstrap interval");
+  }
+  if (options.speedupTest) {
+    SpeedupTestReport st;
+    const auto x = base.topMeans();
+    const auto y = cand.topMeans();
+    SpeedupTestOptions so;
+    so.risk = 1 - options.confidence;
+    auto t = speedupTest(x, y, so);
+    if (t) {
+      st.ok = true;
+      st.meanSpeedup = t->meanSpeedup;
+      st.medianSpeedup = t->medianSpeedup;
+      st.meanVerdict = meanVerdictName(t->meanVerdict);
+      st.medianVerdict = medianVerdictName(t->medianVerdict);
+      st.probabilityBaselineSlower = t->probabilityXGreater;
+      st.probabilityAboveHalf = t->probabilityAboveHalf;
+      st.notes = t->notes;
+    } else {
+      st.error = t.error();
+    }
+    rr.speedupTest = std::move(st);
+  }
+  out.replicates = std::move(b->replicateValues);
+  return out;
+}
+
+// Holm's step-down over every comparison of one benchmark (issue 10;
+// RatioReport::Family): each gets its rank, the adjusted p-value, its interval
+// at the level Holm tests it at (on its decision's basis) and the family's
+// decision, faster or slower only when Holm rejects.
+void holmFamily(std::vector<Comparison> &family, const ReportOptions &options) {
+  // The p-value of each decision rule itself, on the decision's basis.
+  std::vector<double> p;
+  for (const auto &c : family) {
+    const RatioReport &r = c.report;
+    p.push_back(r.fieller ? thresholdPValue(
+                                [&](double level) { return fiellerAt(c, level, options.ciMethod); },
+                                r.estimate, options.threshold)
+                          : bootstrapThresholdPValue(c.replicates, r.estimate, options.threshold));
+  }
+  const double alpha = 1 - options.confidence;
+  const auto steps = holmSteps(p, alpha);
+  for (std::size_t i = 0; i < family.size(); ++i) {
+    Comparison &c = family[i];
+    RatioReport::Family f;
+    f.size = family.size();
+    f.rank = steps[i].rank;
+    f.pValue = p[i];
+    f.adjustedP = steps[i].adjustedP;
+    f.level = steps[i].level;
+    if (c.report.fieller) {
+      f.interval = fiellerAt(c, f.level, options.ciMethod);
+    } else if (!c.replicates.empty()) {
+      std::vector<double> sorted = c.replicates;
+      f.interval = percentileInterval(sorted, f.level, QuantileRule::PaperOrderStatistic);
+    }
+    f.decision = holmDecision(f.interval, options.threshold, steps[i]);
+    c.report.family = f;
+  }
 }
 
 } // namespace
@@ -698,102 +861,44 @@ Expected<Report> buildReport(const Table &table, const ReportOptions &options) {
     if (!hasBaseline && !order.empty())
       br.warnings.push_back("the baseline " + quotedName(report.baseline) +
                             " has no measurements here: no ratios");
+    // The candidates vs the baseline, then (allPairs) every pair of
+    // candidates, the later in table order over the earlier: one family.
+    std::vector<Comparison> comparisons;
     for (std::size_t k = hasBaseline ? 1 : order.size(); k < order.size(); ++k) {
-      const Hierarchy &cand = hs[k];
-      const Hierarchy &base = hs[0];
-      RatioReport rr;
-      rr.candidate = order[k]->system;
-      rr.baseline = report.baseline;
-      rr.confidence = options.confidence;
-      rr.threshold = options.threshold;
-      auto pd = pairByLabel(*order[k], *order[0], table.levels(), options);
-      if (!pd)
-        return fail(rr.candidate + " vs " + rr.baseline + where(bench.benchmark) + ": " +
-                    pd.error());
-      rr.paired = pd->paired;
-      rr.pairingNote = pd->note;
-      rr.pairs = pd->pairs;
-      rr.pairCorrelation = pd->correlation;
-      auto f = rr.paired ? fiellerPairedRatio(pd->candidate, pd->baseline, options.confidence,
-                                              options.ciMethod)
-                         : fiellerRatio(cand, base, options.confidence, options.ciMethod);
-      if (!f)
-        return fail(rr.candidate + " vs " + rr.baseline + where(bench.benchmark) + ": " +
-                    f.error());
-      rr.estimate = f->estimate;
-      rr.fiellerStatus = f->status;
-      rr.fieller = f->interval;
-      rr.fiellerDf = f->df;
-      rr.candidateTopUnits = cand.topCount();
-      rr.baselineTopUnits = base.topCount();
-      // Paired designs plan with the correlation of the paired build means.
-      rr.ratioPlan = adviseRatio(cand, base, options.costs, options.targetHalfWidth,
-                                 options.confidence, rr.paired ? rr.pairCorrelation : 0.0,
-                                 options.ratioPlanKeepsLowerCounts);
-      if (rr.unequalTopUnits() && !rr.paired)
-        br.warnings.push_back(unequalTopUnitsWarning(rr, table.levels()[0], balanced.systems,
-                                                     bench.benchmark, options.ciMethod));
-      BootstrapOptions bo;
-      bo.replicates = options.bootstrapReplicates;
-      bo.seed = alea::mixSeed(options.seed, "ratio/" + bench.benchmark + "/" + rr.candidate);
-      bo.threads = options.threads;
-      bo.scheme = options.scheme;
-      bo.confidence = options.confidence;
-      bo.keepReplicates = true;
-      auto b = rr.paired ? bootstrapPairedRatio(pd->candidate, pd->baseline, bo)
-                         : bootstrapRatio(cand, base, bo);
-      if (!b)
-        return fail(rr.candidate + " vs " + rr.baseline + where(bench.benchmark) + ": " +
-                    b.error());
-      rr.bootstrap = b->interval;
-      if (rr.fieller) {
-        rr.decision = decide(*rr.fieller, options.threshold);
-        rr.decisionBasis = "fieller";
-        rr.disagreement =
-            intervalsDisagree(*rr.fieller, rr.bootstrap, options.disagreementFraction);
-        if (rr.disagreement)
-          br.warnings.push_back(
-              rr.candidate + " vs " + rr.baseline +
-              ": Fieller's and the bootstrap interval disagree by more than " +
-              percent(options.disagreementFraction, 0) +
-              " of the wider interval's width; few top-level units or non-normal " +
-              table.levels()[0] + " means: add " + table.levels()[0] + "s");
-      } else {
-        rr.decision = decide(rr.bootstrap, options.threshold);
-        rr.decisionBasis = "bootstrap";
-        br.warnings.push_back(rr.candidate + " vs " + rr.baseline +
-                              ": Fieller's interval is unbounded (the baseline mean is "
-                              "not significantly different from zero); the decision "
-                              "uses the bootstrap interval");
-      }
-      if (options.speedupTest) {
-        SpeedupTestReport st;
-        const auto x = base.topMeans();
-        const auto y = cand.topMeans();
-        SpeedupTestOptions so;
-        so.risk = 1 - options.confidence;
-        auto t = speedupTest(x, y, so);
-        if (t) {
-          st.ok = true;
-          st.meanSpeedup = t->meanSpeedup;
-          st.medianSpeedup = t->medianSpeedup;
-          st.meanVerdict = meanVerdictName(t->meanVerdict);
-          st.medianVerdict = medianVerdictName(t->medianVerdict);
-          st.probabilityBaselineSlower = t->probabilityXGreater;
-          st.probabilityAboveHalf = t->probabilityAboveHalf;
-          st.notes = t->notes;
-        } else {
-          st.error = t.error();
+      auto c = compare(*order[k], hs[k], *order[0], hs[0], bench.benchmark,
+                       "ratio/" + bench.benchmark + "/" + order[k]->system, table, balanced,
+                       options, br.warnings);
+      if (!c)
+        return fail(c.error());
+      comparisons.push_back(std::move(*c));
+    }
+    const std::size_t baselineRatios = comparisons.size();
+    if (options.allPairs)
+      for (std::size_t k = hasBaseline ? 1 : 0; k < order.size(); ++k)
+        for (std::size_t l = k + 1; l < order.size(); ++l) {
+          auto c =
+              compare(*order[l], hs[l], *order[k], hs[k], bench.benchmark,
+                      "pair/" + bench.benchmark + "/" + order[l]->system + "/" + order[k]->system,
+                      table, balanced, options, br.warnings);
+          if (!c)
+            return fail(c.error());
+          comparisons.push_back(std::move(*c));
         }
-        rr.speedupTest = std::move(st);
+    if (comparisons.size() >= 2)
+      holmFamily(comparisons, options);
+    for (std::size_t i = 0; i < comparisons.size(); ++i) {
+      Comparison &c = comparisons[i];
+      if (i >= baselineRatios) {
+        br.pairs.push_back(std::move(c.report));
+        continue;
       }
       const auto ci =
-          std::find(candidates.begin(), candidates.end(), rr.candidate) - candidates.begin();
-      suiteReplicates[ci].push_back(std::move(b->replicateValues));
-      suiteEstimates[ci].push_back(rr.estimate);
-      suiteDecisions[ci].push_back(rr.decision);
-      suiteRuns[ci].push_back(topLevelRuns(base, cand));
-      br.ratios.push_back(std::move(rr));
+          std::find(candidates.begin(), candidates.end(), c.report.candidate) - candidates.begin();
+      suiteReplicates[ci].push_back(std::move(c.replicates));
+      suiteEstimates[ci].push_back(c.report.estimate);
+      suiteDecisions[ci].push_back(c.report.decision);
+      suiteRuns[ci].push_back(topLevelRuns(hs[0], hs[i + 1]));
+      br.ratios.push_back(std::move(c.report));
     }
     const std::string &top = table.levels()[0];
     for (const auto &s : br.systems) {

@@ -10,6 +10,8 @@
 // Usage: alea_bench_store [executions=10000] [iterations=100] [dir=/tmp]
 #include "alea/runner/store.hpp"
 
+#include "store_test_access.hpp"
+
 #include <unistd.h>
 
 #include <chrono>
@@ -94,17 +96,17 @@ Result run(const std::string &path, int executions, int iterations,
     }
   } else {
     // The same rows through the same schema with plain prepared statements in
-    // ONE transaction: what SQLite itself can do here.
+    // ONE transaction: what SQLite itself can do here (raw SQL, so through
+    // the tests' access to the store's connection).
+    using alea::runner::StoreTestAccess;
     alea::runner::Transaction txn(*store);
-    alea::runner::Statement ex(
-        store->handle(),
-        "INSERT INTO execution(plan_position,build_id,benchmark_id,"
-        "execution_index,environment,status,wall_seconds) "
-        "VALUES(?,?,?,?,?,?,?) RETURNING id");
-    alea::runner::Statement m(
-        store->handle(),
-        "INSERT INTO measurement(execution_id,iteration,value,unit,"
-        "warmup) VALUES(?,?,?,?,?)");
+    alea::runner::Statement ex(StoreTestAccess::handle(*store),
+                               "INSERT INTO execution(plan_position,build_id,benchmark_id,"
+                               "execution_index,environment,status,wall_seconds) "
+                               "VALUES(?,?,?,?,?,?,?) RETURNING id");
+    alea::runner::Statement m(StoreTestAccess::handle(*store),
+                              "INSERT INTO measurement(execution_id,iteration,value,unit,"
+                              "warmup) VALUES(?,?,?,?,?)");
     for (int i = 0; i < executions; ++i) {
       ex.reset();
       ex.bind(1, std::int64_t{i}).bind(2, buildIds[i / 100]).bind(3, *bench);
@@ -132,7 +134,7 @@ Result run(const std::string &path, int executions, int iterations,
   auto t1 = std::chrono::steady_clock::now();
   Result r;
   r.seconds = std::chrono::duration<double>(t1 - t0).count();
-  (void)store->exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  (void)alea::runner::StoreTestAccess::exec(*store, "PRAGMA wal_checkpoint(TRUNCATE)");
   r.bytes = static_cast<double>(storeBytes(path));
   return r;
 }

@@ -4,6 +4,8 @@
 // small, flat and needs only string escaping.
 #include "alea/linker/layout.hpp"
 
+#include "alea/contract.hpp"
+
 #include <cstdio>
 #include <sstream>
 
@@ -53,8 +55,6 @@ std::string percent(std::size_t part, std::size_t whole) {
   return buf;
 }
 
-std::string seedHex(std::uint64_t seed) { return "0x" + hex16(seed); }
-
 // The seed as `alea layout` shows it: the compile-time notes', else the link
 // record's; "none" when alea recorded nothing.
 std::string seedText(const Layout &l) {
@@ -62,7 +62,7 @@ std::string seedText(const Layout &l) {
   if (r.present && !r.valid)
     return "unreadable note: \"" + r.text + "\"";
   if (auto seed = l.seed())
-    return seedHex(*seed);
+    return formatSeed(*seed);
   if (l.link.present)
     return "unreadable link record: \"" + l.link.text + "\"";
   return "none (not randomized by alea)";
@@ -81,7 +81,7 @@ std::string linkText(const Layout &l) {
   if (!k.skipped.empty())
     remarks.push_back("not applied: " + joined(k.skipped, ","));
   if (l.record.present && l.record.valid && k.seed != l.record.seed)
-    remarks.push_back("seed " + seedHex(k.seed) + ", not the compile-time seed");
+    remarks.push_back("seed " + formatSeed(k.seed) + ", not the compile-time seed");
   if (k.recordCount > 1) // a partial link (-r) linked in brings its own
     remarks.push_back(std::to_string(k.recordCount) + " link records");
   if (!remarks.empty())
@@ -105,7 +105,7 @@ std::string linkJson(const LinkRecord &k) {
   std::ostringstream os;
   os << "{\"valid\":" << (k.valid ? "true" : "false");
   if (k.valid)
-    os << ",\"seed\":\"" << seedHex(k.seed) << "\",\"factors\":" << stringArray(k.factors)
+    os << ",\"seed\":\"" << formatSeed(k.seed) << "\",\"factors\":" << stringArray(k.factors)
        << ",\"skipped\":" << stringArray(k.skipped);
   os << ",\"note\":" << jsonString(k.text) << ",\"records\":" << k.recordCount
      << ",\"others\":" << stringArray(k.others) << "}";
@@ -118,7 +118,7 @@ std::string recordJson(const Layout &l) {
   std::ostringstream os;
   os << "{\"randomized\":" << (l.randomized() ? "true" : "false");
   if (auto seed = l.seed())
-    os << ",\"seed\":\"" << seedHex(*seed) << "\",\"factors\":"
+    os << ",\"seed\":\"" << formatSeed(*seed) << "\",\"factors\":"
        << stringArray(r.present && r.valid ? r.factors : std::vector<std::string>{});
   if (r.present)
     os << ",\"note\":" << jsonString(r.text);
@@ -138,14 +138,14 @@ std::string diffSeeds(const Layout &l) {
   else if (!l.record.valid)
     out += "unreadable";
   else
-    out += seedHex(l.record.seed);
+    out += formatSeed(l.record.seed);
   out += "  link ";
   if (!l.link.present)
     out += "none";
   else if (!l.link.valid)
     out += "unreadable";
   else
-    out += seedHex(l.link.seed);
+    out += formatSeed(l.link.seed);
   return out;
 }
 

@@ -5,6 +5,8 @@
 // SHT_PROGBITS is read as well as a proper SHT_NOTE one.
 #include "alea/linker/layout.hpp"
 
+#include "alea/contract.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -48,10 +50,6 @@ std::string fileTypeName(unsigned type) {
   }
 }
 
-bool isHexDigit(char c) {
-  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
 std::uint32_t readWord(const unsigned char *p, bool bigEndian) {
   if (bigEndian)
     return (std::uint32_t(p[0]) << 24) | (std::uint32_t(p[1]) << 16) | (std::uint32_t(p[2]) << 8) |
@@ -88,11 +86,11 @@ std::optional<std::size_t> collectNotes(const unsigned char *bytes, std::size_t 
     std::string_view name(reinterpret_cast<const char *>(bytes + nameAt), nameSize);
     while (!name.empty() && name.back() == '\0')
       name.remove_suffix(1);
-    if (name == NoteName && (type == NoteType || type == LinkNoteType)) {
+    if (name == kNoteOwner && (type == kLayoutNoteType || type == kLinkNoteType)) {
       std::string desc(reinterpret_cast<const char *>(bytes + descAt), descSize);
       while (!desc.empty() && desc.back() == '\0')
         desc.pop_back();
-      (type == NoteType ? out : linkOut).push_back(std::move(desc));
+      (type == kLayoutNoteType ? out : linkOut).push_back(std::move(desc));
     }
     pos = end;
   }
@@ -139,18 +137,26 @@ LinkRecord makeLinkRecord(const std::vector<std::string> &descs) {
   return link;
 }
 
-// "0x" + 16 hex digits -> value; advances `text`.
+// The canonical seed ("0x" + 16 hex digits) -> value; advances `text`.
 bool takeSeed(std::string_view &text, std::uint64_t &seed) {
-  if (text.size() < 16)
+  if (!parseCanonicalSeed(text.substr(0, kSeedTextSize), seed))
     return false;
-  seed = 0;
-  for (char c : text.substr(0, 16)) {
-    if (!isHexDigit(c))
-      return false;
-    const unsigned d = c <= '9' ? unsigned(c - '0') : unsigned((c | 0x20) - 'a' + 10);
-    seed = (seed << 4) | d;
-  }
-  text.remove_prefix(16);
+  text.remove_prefix(kSeedTextSize);
+  return true;
+}
+
+// `<tag> seed=<canonical seed> factors=`: true and advances `text` to the
+// factor list when `text` starts so.
+bool takeNoteHead(std::string_view &text, std::string_view tag, std::uint64_t &seed) {
+  if (!text.starts_with(tag))
+    return false;
+  text.remove_prefix(tag.size());
+  if (!text.starts_with(kNoteSeedKey))
+    return false;
+  text.remove_prefix(kNoteSeedKey.size());
+  if (!takeSeed(text, seed) || !text.starts_with(kNoteFactorsKey))
+    return false;
+  text.remove_prefix(kNoteFactorsKey.size());
   return true;
 }
 
@@ -181,49 +187,26 @@ bool preferredOver(const Function &x, const Function &y) {
 } // namespace
 
 std::optional<ParsedNote> parseNoteText(std::string_view text) {
-  constexpr std::string_view seedKey = " seed=0x";
-  constexpr std::string_view factorsKey = " factors=";
-  if (text.substr(0, NoteFormatTag.size()) != NoteFormatTag)
-    return std::nullopt;
-  text.remove_prefix(NoteFormatTag.size());
-  if (text.substr(0, seedKey.size()) != seedKey)
-    return std::nullopt;
-  text.remove_prefix(seedKey.size());
   ParsedNote note;
-  if (!takeSeed(text, note.seed))
+  if (!takeNoteHead(text, kLayoutNoteTag, note.seed))
     return std::nullopt;
-  if (text.substr(0, factorsKey.size()) != factorsKey)
-    return std::nullopt;
-  text.remove_prefix(factorsKey.size());
   if (text.find_first_of(" \t\n") != std::string_view::npos || !takeList(text, note.factors))
     return std::nullopt;
   return note;
 }
 
 std::optional<ParsedLinkNote> parseLinkNoteText(std::string_view text) {
-  constexpr std::string_view seedKey = " seed=0x";
-  constexpr std::string_view factorsKey = " factors=";
-  constexpr std::string_view skippedKey = " skipped=";
-  if (text.substr(0, LinkNoteFormatTag.size()) != LinkNoteFormatTag)
-    return std::nullopt;
-  text.remove_prefix(LinkNoteFormatTag.size());
-  if (text.substr(0, seedKey.size()) != seedKey)
-    return std::nullopt;
-  text.remove_prefix(seedKey.size());
   ParsedLinkNote note;
-  if (!takeSeed(text, note.seed))
+  if (!takeNoteHead(text, kLinkNoteTag, note.seed))
     return std::nullopt;
-  if (text.substr(0, factorsKey.size()) != factorsKey)
-    return std::nullopt;
-  text.remove_prefix(factorsKey.size());
   const auto space = text.find(' ');
   if (!takeList(text.substr(0, space), note.factors))
     return std::nullopt;
   if (space != std::string_view::npos) {
     text.remove_prefix(space);
-    if (text.substr(0, skippedKey.size()) != skippedKey)
+    if (!text.starts_with(kNoteSkippedKey))
       return std::nullopt;
-    text.remove_prefix(skippedKey.size());
+    text.remove_prefix(kNoteSkippedKey.size());
     if (text.find_first_of(" \t\n") != std::string_view::npos || !takeList(text, note.skipped) ||
         note.skipped.empty())
       return std::nullopt;
@@ -400,7 +383,7 @@ std::optional<Layout> readLayout(const std::string &path, std::string &error) {
     else if (shdr.sh_type == SHT_DYNSYM)
       dynsym = scn;
     const bool noteLike =
-        shdr.sh_type == SHT_NOTE || (info.name == NoteSectionName && shdr.sh_type != SHT_NOBITS);
+        shdr.sh_type == SHT_NOTE || (info.name == kNoteSection && shdr.sh_type != SHT_NOBITS);
     if (noteLike) {
       // elf_rawdata: the bytes as stored; note words are decoded by hand.
       Elf_Data *data = elf_rawdata(scn, nullptr);
@@ -415,7 +398,7 @@ std::optional<Layout> readLayout(const std::string &path, std::string &error) {
       // Only alea's own section is held to the 4-byte layout read here: other
       // producers' note sections may be laid out differently (8-byte aligned
       // notes), and are none of alea's business.
-      if (bad && info.name == NoteSectionName) {
+      if (bad && info.name == kNoteSection) {
         error = path + ": corrupt ELF: " + sectionName + ": the note at byte " +
                 std::to_string(*bad) + " runs past the end of the section (" +
                 std::to_string(data->d_size) + " bytes)";

@@ -80,27 +80,19 @@ Expected<AutoPlan> planFromPilot(const CampaignConfig &cfg, Store &pilot, const 
     double wall = 0;
   };
   std::map<std::tuple<std::string, std::string, int, int>, Exec> execs;
-  {
-    Statement st(pilot.handle(),
-                 "SELECT s.name, b.name, bu.build_index, e.execution_index, e.wall_seconds, "
-                 "m.value FROM measurement m JOIN execution e ON e.id = m.execution_id "
-                 "JOIN build bu ON bu.id = e.build_id JOIN system s ON s.id = bu.system_id "
-                 "JOIN benchmark b ON b.id = e.benchmark_id WHERE e.status = 'ok' "
-                 "ORDER BY s.position, b.position, bu.build_index, e.execution_index, m.iteration");
-    while (st.step()) {
-      Exec &e = execs[{st.columnText(0), st.columnText(1), static_cast<int>(st.columnInt(2)),
-                       static_cast<int>(st.columnInt(3))}];
-      e.wall = st.columnDouble(4);
-      e.values.push_back(st.columnDouble(5));
-    }
-  }
-  std::map<std::string, double> buildSeconds; // per system, mean of ok builds
-  {
-    Statement st(pilot.handle(), "SELECT s.name, avg(bu.build_seconds) FROM build bu JOIN system "
-                                 "s ON s.id = bu.system_id WHERE bu.status = 'ok' GROUP BY s.name");
-    while (st.step())
-      buildSeconds[st.columnText(0)] = st.columnDouble(1);
-  }
+  // Warm-up included: the pilot's first iterations are what detectWarmup tests.
+  if (Status s = pilot.visitMeasurements(
+          /*includeWarmup=*/true,
+          [&execs](const MeasurementView &m) {
+            Exec &e =
+                execs[{std::string(m.system), std::string(m.benchmark), m.build, m.execution}];
+            e.wall = m.executionWallSeconds;
+            e.values.push_back(m.value);
+          });
+      !s)
+    return Error{"pilot store: " + s.error()};
+  // Per system, mean of ok builds.
+  std::map<std::string, double> buildSeconds = pilot.meanBuildSeconds();
   if (execs.empty())
     return Error{"the pilot run produced no measurements (every pilot execution failed; see "
                  "`alea report` on its directory)"};

@@ -1,6 +1,8 @@
 // Build execution and artifact snapshots (see builder.hpp).
 #include "alea/runner/builder.hpp"
 
+#include "alea/contract.hpp"
+
 #include "alea/runner/hash.hpp"
 #include "alea/runner/machine.hpp"
 #include "alea/runner/seeds.hpp"
@@ -115,11 +117,11 @@ std::vector<std::string> buildEnvironment(const BuildRequest &req) {
   // ALEA_* from the caller's environment would confuse the wrappers: drop them.
   std::erase_if(env, [](const std::string &e) { return e.rfind("ALEA_", 0) == 0; });
   fs::path tools(req.toolDir);
-  setEnv(env, "CC", (tools / "alea-cc").string());
-  setEnv(env, "CXX", (tools / "alea-c++").string());
-  setEnv(env, "LD", (tools / "alea-ld").string());
-  setEnv(env, "ALEA_SEED", seedHex(req.seed));
-  setEnv(env, "ALEA_FACTORS", joinFactors(req.factors));
+  setEnv(env, "CC", (tools / kCcWrapperName).string());
+  setEnv(env, "CXX", (tools / kCxxWrapperName).string());
+  setEnv(env, "LD", (tools / kLdWrapperName).string());
+  setEnv(env, kSeedVariable, formatSeed(req.seed));
+  setEnv(env, kFactorsVariable, joinFactors(req.factors));
   setEnv(env, "ALEA_BUILD_DIR", buildDirectory(req.campaignDir, req.system->name, req.buildIndex));
   setEnv(env, "ALEA_SOURCE_DIR", req.sourceDir);
   for (const auto &[k, v] : req.system->env)
@@ -200,7 +202,7 @@ BuildRecord runBuild(Executor &executor, const BuildRequest &req) {
     return rec;
   }
   const PlaceholderList values = placeholderValues(BuildPlaceholders{
-      req.sourceDir, dir, req.campaignDir, req.system->name, seedHex(req.seed), req.buildIndex});
+      req.sourceDir, dir, req.campaignDir, req.system->name, formatSeed(req.seed), req.buildIndex});
   const std::map<std::string, std::string> vars(values.begin(), values.end());
   ExecutionRequest ex;
   ex.env = buildEnvironment(req);

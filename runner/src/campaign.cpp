@@ -19,6 +19,7 @@
 #include "alea/runner/validate.hpp"
 
 #include "alea/analysis/ratio_planner.hpp"
+#include "alea/contract.hpp"
 #include "alea/random.hpp"
 
 #include <algorithm>
@@ -105,7 +106,7 @@ std::vector<std::string> machineCompilers(const CampaignConfig &cfg) {
   std::vector<std::string> compilers{"clang-19"};
   std::set<std::string> seen(compilers.begin(), compilers.end());
   for (const auto &s : cfg.systems)
-    for (const char *k : {"CC", "CXX", "ALEA_CC", "ALEA_CXX"})
+    for (const char *k : {"CC", "CXX", kRealCcVariable, kRealCxxVariable})
       if (auto it = s.env.find(k); it != s.env.end() && seen.insert(it->second).second)
         compilers.push_back(it->second);
   return compilers;
@@ -122,9 +123,10 @@ std::vector<std::string> buildCompilers(const CampaignConfig &cfg, const Campaig
       env.push_back(k + "=" + v);
     auto cc = s.env.find("CC"), cxx = s.env.find("CXX");
     tools.push_back(compilerBehind(
-        cc != s.env.end() ? cc->second : (fs::path(opts.toolDir) / "alea-cc").string(), env));
+        cc != s.env.end() ? cc->second : (fs::path(opts.toolDir) / kCcWrapperName).string(), env));
     tools.push_back(compilerBehind(
-        cxx != s.env.end() ? cxx->second : (fs::path(opts.toolDir) / "alea-c++").string(), env));
+        cxx != s.env.end() ? cxx->second : (fs::path(opts.toolDir) / kCxxWrapperName).string(),
+        env));
   }
   return tools;
 }
@@ -195,7 +197,7 @@ struct Run {
              {"config_text", recordedCampaignText(cfg)},
              {"config_path", cfg.path},
              {"campaign_name", cfg.name},
-             {"campaign_seed", seedHex(cfg.seed)},
+             {"campaign_seed", formatSeed(cfg.seed)},
              {"confidence", std::to_string(cfg.confidence)},
              {"threshold", std::to_string(cfg.threshold)},
              {"factors", joinFactors(cfg.factors)},
@@ -292,7 +294,7 @@ struct Run {
           req.baseEnv = baseEnv;
           req.cancel = opts.cancel;
           progress.message("building " + sys.name + " #" + std::to_string(b) + " (seed " +
-                           seedHex(req.seed) + ")");
+                           formatSeed(req.seed) + ")");
           BuildRecord built = runBuild(executor, req);
           if (built.status == "cancelled")
             return {}; // not recorded: resumed, the directory is moved aside

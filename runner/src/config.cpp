@@ -5,7 +5,7 @@
 
 #include "alea/runner/redact.hpp"
 
-#include "alea/random.hpp"
+#include "alea/contract.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -630,37 +630,29 @@ const SystemConfig *CampaignConfig::baseline() const {
 }
 
 Expected<std::vector<std::string>> canonicalFactors(const std::vector<std::string> &names) {
-  std::set<std::string> chosen;
+  FactorSet chosen;
   for (const auto &n : names) {
-    if (n == "all") {
-      for (const char *f : kFactorNames)
-        chosen.insert(f);
-    } else if (n == "none") {
-      continue;
-    } else if (std::find_if(std::begin(kFactorNames), std::end(kFactorNames),
-                            [&](const char *f) { return n == f; }) != std::end(kFactorNames)) {
-      chosen.insert(n);
-    } else {
-      std::string list;
-      for (const char *f : kFactorNames)
-        list += std::string(", ") + f;
-      return Error{"unknown factor '" + n + "'; expected all, none" + list};
-    }
+    if (n == "all")
+      chosen = FactorSet::all();
+    else if (auto factor = factorFromName(n))
+      chosen.add(*factor);
+    else if (n != "none")
+      return Error{"unknown factor '" + n + "'; expected all, none, " +
+                   joinFactorNames(FactorSet::all(), ", ")};
   }
   std::vector<std::string> out;
-  for (const char *f : kFactorNames)
-    if (chosen.count(f))
-      out.push_back(f);
+  for (std::string_view name : kFactorNames)
+    if (chosen.has(*factorFromName(name)))
+      out.emplace_back(name);
   return out;
 }
 
 std::string joinFactors(const std::vector<std::string> &factors) {
-  if (factors.empty())
-    return "none";
-  std::string s;
-  for (const auto &f : factors)
-    s += (s.empty() ? "" : ",") + f;
-  return s;
+  FactorSet set;
+  for (const auto &name : factors)
+    if (auto factor = factorFromName(name))
+      set.add(*factor);
+  return formatFactors(set);
 }
 
 std::string fileError(const std::string &path, SourcePos at, const std::string &message) {
@@ -760,8 +752,8 @@ Expected<CampaignConfig> parseCampaignText(const std::string &text, const std::s
   std::error_code ec;
   auto abs = std::filesystem::absolute(path, ec);
   cfg.sourceDir = (ec ? std::filesystem::path(path) : abs).parent_path().string();
-  for (const char *f : kFactorNames)
-    cfg.factors.push_back(f);
+  for (std::string_view f : kFactorNames)
+    cfg.factors.emplace_back(f);
   Parser parser(path);
   try {
     toml::table root = toml::parse(text, path);

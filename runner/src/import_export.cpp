@@ -4,10 +4,11 @@
 // status ok, measurements; so `alea report` treats it like a campaign.
 #include "alea/runner/import_export.hpp"
 
+#include "json_parse.hpp"
+
 #include "alea/analysis/csv.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -30,7 +31,8 @@ Expected<std::size_t> exportLongCsv(Store &store, std::ostream &out) {
   out << "system,benchmark,build,execution,iteration,value\n";
   std::size_t n = 0;
   char num[64];
-  for (const MeasurementRow &r : store.measurements()) {
+  // Row by row from the store, without a vector of copied rows in between.
+  Status read = store.visitMeasurements(/*includeWarmup=*/false, [&](const MeasurementView &r) {
     // Shortest text that reads back to the same double (std::to_chars).
     auto [end, ec] = std::to_chars(num, num + sizeof num, r.value);
     out << analysis::csvField(r.system) << ',' << analysis::csvField(r.benchmark) << ',' << r.build
@@ -38,7 +40,9 @@ Expected<std::size_t> exportLongCsv(Store &store, std::ostream &out) {
     out.write(num, end - num);
     out << '\n';
     ++n;
-  }
+  });
+  if (!read)
+    return Error{read.error()};
   if (!out)
     return Error{"cannot write the CSV output"};
   return n;
@@ -85,14 +89,10 @@ Expected<ImportSummary> writeRows(const std::vector<ImportRow> &rows, const std:
     }
     auto [build, newBuild] = builds.try_emplace({sys->second, r.build}, 0);
     if (newBuild) {
-      Statement st(store.handle(),
-                   "INSERT INTO build(system_id,build_index,seed,factors,status,dir) "
-                   "VALUES(?,?,'0x0000000000000000','unknown','imported',?) RETURNING id");
-      st.bind(1, sys->second).bind(2, r.build).bind(3, std::string_view(source));
-      if (!st.step())
-        return Error{"cannot record an imported build: " + store.lastError()};
-      build->second = st.columnInt(0);
-      st.step();
+      auto id = store.importBuild(sys->second, r.build, source);
+      if (!id)
+        return Error{id.error()};
+      build->second = *id;
     }
     auto key = std::make_tuple(sys->second, bench->second, r.build, r.execution);
     auto [exec, newExec] = executions.try_emplace(key, static_cast<std::int64_t>(plan.size()));
@@ -102,40 +102,28 @@ Expected<ImportSummary> writeRows(const std::vector<ImportRow> &rows, const std:
     }
     values[static_cast<std::size_t>(exec->second)].push_back({r.iteration, r.value, false});
   }
-  {
-    Statement st(store.handle(), "INSERT INTO plan(position,system_id,benchmark_id,build_index,"
-                                 "execution_index) VALUES(?,?,?,?,?)");
-    Statement ex(store.handle(),
-                 "INSERT INTO execution(plan_position,build_id,benchmark_id,execution_index,"
-                 "status,environment) VALUES(?,?,?,?,'ok',?) RETURNING id");
-    Statement m(store.handle(), "INSERT INTO measurement(execution_id,iteration,value,unit,warmup) "
-                                "VALUES(?,?,?,'s',0)");
-    for (const PlanEntry &p : plan) {
-      st.reset();
-      st.bind(1, p.position).bind(2, p.systemId).bind(3, p.benchmarkId);
-      st.bind(4, p.buildIndex).bind(5, p.executionIndex);
-      st.step();
-      ex.reset();
-      ex.bind(1, p.position).bind(2, builds.at({p.systemId, p.buildIndex}));
-      ex.bind(3, p.benchmarkId).bind(4, p.executionIndex);
-      ex.bind(5, std::string_view("imported from " + source));
-      if (!st.ok() || !ex.step())
-        return Error{"cannot record an imported execution: " + store.lastError()};
-      std::int64_t id = ex.columnInt(0);
-      ex.step();
-      for (const MeasurementRecord &v : values[static_cast<std::size_t>(p.position)]) {
-        m.reset();
-        m.bind(1, id).bind(2, v.iteration).bind(3, v.value);
-        m.step();
-        if (!m.ok())
-          return Error{"duplicate measurement in " + source + ": system " +
-                       std::to_string(p.systemId) + ", build " + std::to_string(p.buildIndex) +
-                       ", execution " + std::to_string(p.executionIndex) + ", iteration " +
-                       std::to_string(v.iteration) + " appears twice"};
-        ++sum.measurements;
-      }
-    }
+  std::vector<ImportedExecution> imported;
+  imported.reserve(plan.size());
+  for (const PlanEntry &p : plan) {
+    auto &v = values[static_cast<std::size_t>(p.position)];
+    // An iteration given twice: said here with its place in the levels (the
+    // store would only report a constraint).
+    std::sort(v.begin(), v.end(), [](const MeasurementRecord &a, const MeasurementRecord &b) {
+      return a.iteration < b.iteration;
+    });
+    auto twice = std::adjacent_find(v.begin(), v.end(), [](const auto &a, const auto &b) {
+      return a.iteration == b.iteration;
+    });
+    if (twice != v.end())
+      return Error{"duplicate measurement in " + source + ": system " + std::to_string(p.systemId) +
+                   ", build " + std::to_string(p.buildIndex) + ", execution " +
+                   std::to_string(p.executionIndex) + ", iteration " +
+                   std::to_string(twice->iteration) + " appears twice"};
+    imported.push_back({p, builds.at({p.systemId, p.buildIndex}), v});
+    sum.measurements += v.size();
   }
+  if (Status s = store.importExecutions(imported, "imported from " + source, "s"); !s)
+    return Error{s.error()};
   for (auto [k, v] : std::initializer_list<std::pair<const char *, std::string>>{
            {"campaign_name", std::filesystem::path(source).stem().string()},
            {"imported_from", source},
@@ -165,210 +153,6 @@ bool allIntegers(const analysis::Table &t, std::size_t level) {
   }
   return true;
 }
-
-// --- a small JSON reader, enough for hyperfine's export ---------------------
-
-struct Json {
-  enum Kind { Null, Bool, Number, String, Array, Object } kind = Null;
-  double number = 0;
-  bool boolean = false;
-  std::string string;
-  std::vector<Json> items;
-  std::vector<std::pair<std::string, Json>> members;
-  const Json *get(std::string_view key) const {
-    for (const auto &[k, v] : members)
-      if (k == key)
-        return &v;
-    return nullptr;
-  }
-};
-
-class JsonParser {
-public:
-  explicit JsonParser(std::string_view text) : s_(text) {}
-  bool parse(Json &out) {
-    if (!value(out, 0))
-      return false;
-    ws();
-    if (i_ != s_.size())
-      return fail("trailing characters after the JSON value");
-    return true;
-  }
-  std::string error;
-  std::size_t errorOffset = 0;
-
-private:
-  bool fail(const std::string &msg) {
-    if (error.empty()) {
-      error = msg;
-      errorOffset = i_;
-    }
-    return false;
-  }
-  void ws() {
-    while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_])))
-      ++i_;
-  }
-  bool lit(std::string_view w) {
-    if (s_.substr(i_, w.size()) != w)
-      return fail("unexpected character");
-    i_ += w.size();
-    return true;
-  }
-  bool str(std::string &out) {
-    if (i_ >= s_.size() || s_[i_] != '"')
-      return fail("expected a string");
-    ++i_;
-    while (i_ < s_.size() && s_[i_] != '"') {
-      char c = s_[i_++];
-      if (c != '\\') {
-        out += c;
-        continue;
-      }
-      if (i_ >= s_.size())
-        break;
-      char e = s_[i_++];
-      switch (e) {
-      case 'n':
-        out += '\n';
-        break;
-      case 't':
-        out += '\t';
-        break;
-      case 'r':
-        out += '\r';
-        break;
-      case 'b':
-        out += '\b';
-        break;
-      case 'f':
-        out += '\f';
-        break;
-      case 'u': {
-        if (i_ + 4 > s_.size())
-          return fail("truncated \\u escape");
-        unsigned cp = static_cast<unsigned>(std::stoul(std::string(s_.substr(i_, 4)), nullptr, 16));
-        i_ += 4;
-        if (cp < 0x80) {
-          out += static_cast<char>(cp);
-        } else if (cp < 0x800) {
-          out += static_cast<char>(0xc0 | (cp >> 6));
-          out += static_cast<char>(0x80 | (cp & 0x3f));
-        } else {
-          out += static_cast<char>(0xe0 | (cp >> 12));
-          out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
-          out += static_cast<char>(0x80 | (cp & 0x3f));
-        }
-        break;
-      }
-      default:
-        out += e;
-      }
-    }
-    if (i_ >= s_.size())
-      return fail("unterminated string");
-    ++i_;
-    return true;
-  }
-  bool value(Json &out, int depth) {
-    if (depth > 64)
-      return fail("nesting too deep");
-    ws();
-    if (i_ >= s_.size())
-      return fail("unexpected end of input");
-    char c = s_[i_];
-    if (c == '{') {
-      out.kind = Json::Object;
-      ++i_;
-      ws();
-      if (i_ < s_.size() && s_[i_] == '}') {
-        ++i_;
-        return true;
-      }
-      for (;;) {
-        ws();
-        std::string key;
-        if (!str(key))
-          return false;
-        ws();
-        if (i_ >= s_.size() || s_[i_] != ':')
-          return fail("expected ':'");
-        ++i_;
-        Json v;
-        if (!value(v, depth + 1))
-          return false;
-        out.members.emplace_back(std::move(key), std::move(v));
-        ws();
-        if (i_ < s_.size() && s_[i_] == ',') {
-          ++i_;
-          continue;
-        }
-        if (i_ < s_.size() && s_[i_] == '}') {
-          ++i_;
-          return true;
-        }
-        return fail("expected ',' or '}'");
-      }
-    }
-    if (c == '[') {
-      out.kind = Json::Array;
-      ++i_;
-      ws();
-      if (i_ < s_.size() && s_[i_] == ']') {
-        ++i_;
-        return true;
-      }
-      for (;;) {
-        Json v;
-        if (!value(v, depth + 1))
-          return false;
-        out.items.push_back(std::move(v));
-        ws();
-        if (i_ < s_.size() && s_[i_] == ',') {
-          ++i_;
-          continue;
-        }
-        if (i_ < s_.size() && s_[i_] == ']') {
-          ++i_;
-          return true;
-        }
-        return fail("expected ',' or ']'");
-      }
-    }
-    if (c == '"') {
-      out.kind = Json::String;
-      return str(out.string);
-    }
-    if (c == 't') {
-      out.kind = Json::Bool;
-      out.boolean = true;
-      return lit("true");
-    }
-    if (c == 'f') {
-      out.kind = Json::Bool;
-      return lit("false");
-    }
-    if (c == 'n')
-      return lit("null");
-    std::size_t start = i_;
-    while (i_ < s_.size() && (std::isdigit(static_cast<unsigned char>(s_[i_])) || s_[i_] == '-' ||
-                              s_[i_] == '+' || s_[i_] == '.' || s_[i_] == 'e' || s_[i_] == 'E'))
-      ++i_;
-    if (start == i_)
-      return fail("unexpected character");
-    std::string num(s_.substr(start, i_ - start));
-    char *end = nullptr;
-    out.kind = Json::Number;
-    out.number = std::strtod(num.c_str(), &end);
-    if (end != num.c_str() + num.size()) {
-      i_ = start;
-      return fail("malformed number");
-    }
-    return true;
-  }
-  std::string_view s_;
-  std::size_t i_ = 0;
-};
 
 } // namespace
 
@@ -440,33 +224,40 @@ Expected<ImportSummary> importLongCsv(std::string_view text, const std::string &
 
 Expected<ImportSummary> importHyperfineJson(std::string_view text, const std::string &fileName,
                                             Store &store, const std::string &benchmark) {
-  const std::size_t bom = bomLength(text);
-  Json root;
-  JsonParser parser(text.substr(bom));
-  if (!parser.parse(root)) // the offset counts the file's bytes, the mark included
-    return Error{fileName + ": malformed JSON at byte " + std::to_string(bom + parser.errorOffset) +
-                 ": " + parser.error};
-  const Json *results = root.kind == Json::Object ? root.get("results") : nullptr;
-  if (!results || results->kind != Json::Array)
+  // A byte order mark is skipped by the JSON reader, and counted in the
+  // offset of an error, which counts the file's bytes.
+  JsonDocument doc = parseJsonDocument(text);
+  if (!doc.ok())
+    return Error{fileName + ": " + doc.error};
+  const nlohmann::json &root = doc.value;
+  auto member = [](const nlohmann::json &object, const char *key) -> const nlohmann::json * {
+    if (!object.is_object())
+      return nullptr;
+    auto it = object.find(key);
+    return it == object.end() ? nullptr : &*it;
+  };
+  const nlohmann::json *results = member(root, "results");
+  if (!results || !results->is_array())
     return Error{fileName + ": expected hyperfine's --export-json format (an object with a "
                             "\"results\" array)"};
   std::vector<ImportRow> rows;
-  for (std::size_t i = 0; i < results->items.size(); ++i) {
-    const Json &r = results->items[i];
-    const Json *command = r.kind == Json::Object ? r.get("command") : nullptr;
-    const Json *times = r.kind == Json::Object ? r.get("times") : nullptr;
-    if (!command || command->kind != Json::String || command->string.empty())
+  for (std::size_t i = 0; i < results->size(); ++i) {
+    const nlohmann::json &r = (*results)[i];
+    const nlohmann::json *command = member(r, "command");
+    const nlohmann::json *times = member(r, "times");
+    if (!command || !command->is_string() || command->get_ref<const std::string &>().empty())
       return Error{fileName + ": results[" + std::to_string(i) +
                    "]: expected a \"command\" string"};
-    if (!times || times->kind != Json::Array || times->items.empty())
+    if (!times || !times->is_array() || times->empty())
       return Error{fileName + ": results[" + std::to_string(i) +
                    "]: expected a non-empty \"times\" array (hyperfine >= 1.6 exports it)"};
-    for (std::size_t k = 0; k < times->items.size(); ++k) {
-      const Json &v = times->items[k];
-      if (v.kind != Json::Number || !std::isfinite(v.number) || v.number <= 0)
+    for (std::size_t k = 0; k < times->size(); ++k) {
+      const nlohmann::json &v = (*times)[k];
+      double seconds = v.is_number() ? v.get<double>() : 0;
+      if (!std::isfinite(seconds) || seconds <= 0)
         return Error{fileName + ": results[" + std::to_string(i) + "].times[" + std::to_string(k) +
                      "]: expected a positive number of seconds"};
-      rows.push_back({command->string, benchmark, 0, static_cast<int>(k), 0, v.number});
+      rows.push_back({command->get<std::string>(), benchmark, 0, static_cast<int>(k), 0, seconds});
     }
   }
   if (rows.empty())

@@ -2,6 +2,7 @@
 // compilers asked for their versions). See machine.hpp.
 #include "alea/runner/machine.hpp"
 
+#include "alea/contract.hpp"
 #include "alea/runner/executor.hpp"
 #include "alea/wrapper/config.hpp"
 #include "alea/wrapper/driver.hpp"
@@ -190,12 +191,12 @@ std::string askToolVersion(const std::string &tool) { return queryToolVersion(to
 
 std::string compilerBehind(const std::string &tool, const std::vector<std::string> &env) {
   const std::string base = std::filesystem::path(tool).filename().string();
-  if (base != "alea-cc" && base != "alea-c++")
+  if (base != kCcWrapperName && base != kCxxWrapperName)
     return tool;
   // What the wrapper itself would run (driver.cpp): ALEA_CC/ALEA_CXX of the
   // build's environment, else the default compiler on PATH; resolved here, in
   // process, instead of asking the wrapper (a process start per compiler).
-  const auto kind = base == "alea-cc" ? alea::wrapper::Tool::Cc : alea::wrapper::Tool::Cxx;
+  const auto kind = base == kCcWrapperName ? alea::wrapper::Tool::Cc : alea::wrapper::Tool::Cxx;
   std::string real = alea::wrapper::resolveRealTool(
       kind, envValue(env, alea::wrapper::realToolVariable(kind)), /*chain=*/"");
   return real.empty() ? tool : real;

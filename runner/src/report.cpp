@@ -59,25 +59,7 @@ std::string failureCause(const FailedExecution &f) {
 using Series = std::map<int, std::map<int, std::vector<double>>>;
 using Key = std::pair<std::string, std::string>; // benchmark, system
 
-double mean(const std::vector<double> &v) {
-  double s = 0;
-  for (double x : v)
-    s += x;
-  return v.empty() ? 0 : s / static_cast<double>(v.size());
-}
 
-// Build mean = mean of its execution means (KJ's top-level unit mean; equal to
-// the plain mean when balanced).
-std::vector<std::pair<int, double>> buildMeans(const Series &s) {
-  std::vector<std::pair<int, double>> out;
-  for (const auto &[build, execs] : s) {
-    std::vector<double> em;
-    for (const auto &[e, values] : execs)
-      em.push_back(mean(values));
-    out.emplace_back(build, mean(em));
-  }
-  return out;
-}
 
 std::uint64_t parseHexSeed(const std::string &s) {
   std::uint64_t v = 0;
@@ -143,7 +125,90 @@ void diagnoseNoise(const CampaignData &data, CampaignReport &r) {
                          " ran while the machine was busy (the quiet gate gave up waiting)");
 }
 
+// What a reader of the report needs to know about where and how it ran.
+std::vector<std::pair<std::string, std::string>> campaignFacts(const CampaignData &data) {
+  std::vector<std::pair<std::string, std::string>> f;
+  if (data.machine) {
+    const MachineState &m = *data.machine;
+    f.push_back({"machine", m.hostname + ": " + m.cpuModel + ", " + std::to_string(m.cpuCount) +
+                                " CPUs" + (m.governor.empty() ? "" : ", governor " + m.governor) +
+                                (m.aslr == 0 ? ", ASLR off" : m.aslr > 0 ? ", ASLR on" : "")});
+    f.push_back({"kernel", m.kernel});
+    f.push_back({"compilers", m.compilers});
+  }
+  if (data.machines == "level" || data.machines == "pool")
+    f.push_back({"targets", std::to_string(data.targets) + " (" + data.machines + ")"});
+  f.push_back({"campaign seed", data.seed});
+  f.push_back({"factors", data.factors});
+  std::string seeds;
+  for (const auto &b : data.builds)
+    if (!b.seed.empty())
+      seeds += (seeds.empty() ? "" : ", ") + b.system + " " + std::to_string(b.buildIndex) + ": " +
+               b.seed;
+  f.push_back({"build seeds", seeds});
+  f.push_back({"warm-up", std::to_string(data.warmup) + " iterations dropped per execution"});
+  return f;
+}
+
+// The figures' numbers (analysis/figures.hpp) from a table in run order:
+// executions sorted by the time they started (stores before schema 4 have no
+// times: their executions follow in store order), so that the drift figure
+// shows what the machine did over time.
+std::vector<analysis::BenchmarkFigures>
+campaignFigures(const CampaignData &data, const std::map<Key, Series> &series,
+                const std::set<std::string> &analysed, const std::vector<std::string> &order,
+                double confidence) {
+  analysis::Table table({"build", "execution", "iteration"});
+  std::set<std::tuple<std::string, std::string, int, int>> added;
+  auto add = [&](const std::string &sys, const std::string &bench, int build, int exec) {
+    if (!analysed.count(bench) || !added.insert({sys, bench, build, exec}).second)
+      return;
+    auto s = series.find({bench, sys});
+    if (s == series.end())
+      return;
+    auto b = s->second.find(build);
+    if (b == s->second.end())
+      return;
+    auto e = b->second.find(exec);
+    if (e == b->second.end())
+      return;
+    const std::string bl = std::to_string(build), el = std::to_string(exec);
+    for (std::size_t i = 0; i < e->second.size(); ++i) {
+      const std::string il = std::to_string(i);
+      const std::string_view units[] = {bl, el, il};
+      table.add(sys, bench, units, e->second[i]);
+    }
+  };
+  std::vector<const ExecutionConditions *> byStart;
+  for (const auto &c : data.executions)
+    byStart.push_back(&c);
+  std::stable_sort(byStart.begin(), byStart.end(),
+                   [](const auto *a, const auto *b) { return a->startedAt < b->startedAt; });
+  for (const auto *c : byStart)
+    add(c->system, c->benchmark, c->build, c->execution);
+  for (const auto &[key, builds] : series)
+    for (const auto &[build, execs] : builds)
+      for (const auto &[exec, values] : execs)
+        add(key.second, key.first, build, exec);
+  if (table.size() == 0)
+    return {};
+  analysis::Table warmup({"build", "execution", "iteration"});
+  for (const auto &p : data.warmupMeasurements) {
+    if (!analysed.count(p.benchmark))
+      continue;
+    const std::string bl = std::to_string(p.build), el = std::to_string(p.execution),
+                      il = "w" + std::to_string(p.iteration);
+    const std::string_view units[] = {bl, el, il};
+    warmup.add(p.system, p.benchmark, units, p.value);
+  }
+  analysis::FigureOptions fo;
+  fo.confidence = confidence;
+  fo.warmupIterations = static_cast<std::size_t>(std::max(data.warmup, 0));
+  return analysis::buildFigures(table, warmup.size() ? &warmup : nullptr, order, fo);
+}
+
 } // namespace
+
 
 CampaignReport buildCampaignReport(const CampaignData &data,
                                    const CampaignReportOptions &options) {
@@ -323,31 +388,9 @@ CampaignReport buildCampaignReport(const CampaignData &data,
                            " (at least 2 are needed)");
   }
 
-  // --- layout sensitivity: best and worst build mean ---
-  for (const auto &bench : data.benchmarks) {
-    for (const auto &sys : data.systems) {
-      auto it = series.find({bench, sys});
-      if (it == series.end())
-        continue;
-      auto means = buildMeans(it->second);
-      if (means.size() >= 2) {
-        CampaignReport::Sensitivity s;
-        s.benchmark = bench;
-        s.system = sys;
-        auto unit = data.units.find(bench);
-        s.unit = unit != data.units.end() ? unit->second : data.unit;
-        s.builds = means.size();
-        auto [lo, hi] = std::minmax_element(
-            means.begin(), means.end(),
-            [](const auto &a, const auto &b) { return a.second < b.second; });
-        s.best = lo->second;
-        s.bestBuild = lo->first;
-        s.worst = hi->second;
-        s.worstBuild = hi->first;
-        r.sensitivity.push_back(s);
-      }
-    }
-  }
+  for (const auto &[bench, unit] : data.units)
+    r.units[bench] = unit.empty() ? data.unit : unit;
+  r.facts = campaignFacts(data);
   // Layout modes, outliers and non-steady iterations are the engine's
   // diagnostics (ReportOptions::diagnostics): reported per benchmark there.
 
@@ -410,6 +453,7 @@ CampaignReport buildCampaignReport(const CampaignData &data,
     ro.pairing = analysis::Pairing::Paired;
   ro.targetHalfWidth = options.targetHalfWidth.value_or(data.targetHalfWidth);
   ro.ratioPlanKeepsLowerCounts = options.planKeepsLowerCounts;
+  ro.allPairs = options.allPairs;
   ro.seed = options.seed
                 ? *options.seed
                 : alea::mixSeed(parseHexSeed(data.seed), "report-bootstrap");
@@ -462,12 +506,37 @@ CampaignReport buildCampaignReport(const CampaignData &data,
     return r;
   }
   r.analysis = std::move(*report);
+  r.figures = campaignFigures(data, series, analysed, order, ro.confidence);
   if (r.layoutStudy)
     r.analysis->warnings.push_back(
         "one system: this campaign is a layout-sensitivity study (no ratio to "
         "compare)");
   for (const auto &w : r.warnings)
     r.analysis->warnings.push_back(w);
+  return r;
+}
+
+Expected<CampaignReport> analyzeTable(const analysis::Table &table,
+                                      const analysis::ReportOptions &options,
+                                      const analysis::Table *warmup,
+                                      std::size_t warmupIterations) {
+  auto report = analysis::buildReport(table, options);
+  if (!report)
+    return Error{report.error()};
+  CampaignReport r;
+  r.campaign = false;
+  r.systems = table.systems();
+  r.benchmarks = table.benchmarks();
+  r.layoutStudy = table.systems().size() == 1;
+  std::vector<std::string> order{report->baseline};
+  for (const auto &s : table.systems())
+    if (s != report->baseline)
+      order.push_back(s);
+  analysis::FigureOptions fo;
+  fo.confidence = options.confidence;
+  fo.warmupIterations = warmupIterations;
+  r.figures = analysis::buildFigures(table, warmup, order, fo);
+  r.analysis = std::move(*report);
   return r;
 }
 

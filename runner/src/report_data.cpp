@@ -1,11 +1,10 @@
 // Step 1 of `alea report` (report.hpp): reading a campaign store into a
-// CampaignData value. Read-only SQL over the runner's schema (docs/store.md):
-// measurements through Store::measurements(), the rest (failed executions,
-// builds with their fingerprints, machine-state changes, settings kept in the
-// meta table) by direct queries, so the report sees exactly what was stored.
+// CampaignData value, through the store's read methods (store.hpp; their SQL
+// is in store.cpp): measurements (the warm-up iterations apart), failed
+// executions, builds with their fingerprints, the machine as first recorded
+// and its changes, settings kept in the meta table, all from one read
+// snapshot, so the report sees exactly what was stored.
 #include "alea/runner/report.hpp"
-
-#include <sqlite3.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -45,30 +44,15 @@ Expected<CampaignData> loadCampaignData(const std::string &path) {
   return loadCampaignData(*store);
 }
 
-namespace {
-// One read transaction around every query of the report: a campaign may be
-// writing to the store meanwhile (WAL: readers never block the writer), and
-// the counts, measurements and failures must come from one snapshot.
-class ReadSnapshot {
-public:
-  explicit ReadSnapshot(Store &store) : store_(store), active_(store.exec("BEGIN").ok()) {}
-  ~ReadSnapshot() {
-    if (active_)
-      sqlite3_exec(store_.handle(), "COMMIT", nullptr, nullptr, nullptr);
-  }
-  ReadSnapshot(const ReadSnapshot &) = delete;
-  ReadSnapshot &operator=(const ReadSnapshot &) = delete;
-
-private:
-  Store &store_;
-  bool active_;
-};
-} // namespace
-
 Expected<CampaignData> loadCampaignData(Store &store) {
-  ReadSnapshot snapshot(store);
+  // One snapshot for every read (Store::ReadSnapshot): the counts,
+  // measurements and failures agree even while a campaign writes the store.
+  Store::ReadSnapshot snapshot(store);
   CampaignData d;
   d.storePath = store.path();
+  auto storeError = [&d](const std::string &why) {
+    return Error{"store '" + d.storePath + "': " + why};
+  };
   d.name = store.meta("campaign_name").value_or("");
   d.baseline = store.meta("baseline").value_or("");
   d.seed = store.meta("campaign_seed").value_or("");
@@ -81,113 +65,94 @@ Expected<CampaignData> loadCampaignData(Store &store) {
     d.targets = 1 + static_cast<int>(std::count(t->begin(), t->end(), ','));
   d.targetHalfWidth = toDouble(store.meta("target_half_width"), 0.01);
   d.adaptiveLog = store.meta("adaptive_log").value_or("");
+  d.factors = store.meta("factors").value_or("");
+  d.machine = store.firstMachine();
   d.executions = store.executionConditions();
 
-  sqlite3 *db = store.handle();
-  {
-    Statement st(db, "SELECT name, baseline FROM system ORDER BY position, id");
-    while (st.step()) {
-      d.systems.push_back(st.columnText(0));
-      if (d.baseline.empty() && st.columnInt(1) != 0)
-        d.baseline = d.systems.back();
-    }
-    if (!st.ok())
-      return Error{"store '" + d.storePath + "': " + store.lastError()};
+  auto systems = store.systems();
+  if (!systems)
+    return storeError(systems.error());
+  for (SystemRow &s : *systems) {
+    d.systems.push_back(std::move(s.name));
+    if (d.baseline.empty() && s.baseline)
+      d.baseline = d.systems.back();
   }
-  {
-    Statement st(db, "SELECT name, unit FROM benchmark ORDER BY position, id");
-    while (st.step()) {
-      d.benchmarks.push_back(st.columnText(0));
-      d.units[d.benchmarks.back()] = st.columnText(1);
-      if (d.benchmarks.size() == 1)
-        d.unit = st.columnText(1);
-    }
+  auto benchmarks = store.benchmarks();
+  if (!benchmarks)
+    return storeError(benchmarks.error());
+  for (BenchmarkRow &b : *benchmarks) {
+    if (d.benchmarks.empty())
+      d.unit = b.unit;
+    d.units[b.name] = std::move(b.unit);
+    d.benchmarks.push_back(std::move(b.name));
   }
   StoreSummary summary = store.summary();
   d.planned = summary.planned;
   d.executed = summary.executed;
 
-  for (const MeasurementRow &r : store.measurements(/*includeWarmup=*/false))
-    d.measurements.push_back(
-        {r.system, r.benchmark, r.build, r.execution, r.iteration, r.value});
+  // The measurements in one pass straight into CampaignData, the warm-up
+  // iterations (for the warm-up figure) apart: a campaign of a million of
+  // them is read without an intermediate copy, into a vector sized once for
+  // all of them (a name of up to 15 bytes is stored without an allocation).
+  auto add = [&d](const MeasurementView &m) {
+    (m.warmup ? d.warmupMeasurements : d.measurements)
+        .push_back({.system = std::string(m.system),
+                    .benchmark = std::string(m.benchmark),
+                    .build = m.build,
+                    .execution = m.execution,
+                    .iteration = m.iteration,
+                    .value = m.value});
+  };
+  if (Status s = store.visitMeasurements(
+          /*includeWarmup=*/true, add, [&d](std::size_t n) { d.measurements.reserve(n); });
+      !s)
+    return storeError(s.error());
 
-  {
-    // Failed executions. A failed build leaves build_id NULL or pointing to a
-    // failed build: the plan row still names its system and build index.
-    Statement st(
-        db,
-        "SELECT s.name, b.name, p.build_index, e.execution_index, e.status, "
-        "e.exit_code, e.signal, e.error, e.stderr_tail "
-        "FROM execution e JOIN plan p ON p.position = e.plan_position "
-        "JOIN system s ON s.id = p.system_id "
-        "JOIN benchmark b ON b.id = e.benchmark_id "
-        "WHERE e.status <> 'ok' ORDER BY e.plan_position");
-    while (st.step()) {
-      FailedExecution f;
-      f.system = st.columnText(0);
-      f.benchmark = st.columnText(1);
-      f.buildIndex = static_cast<int>(st.columnInt(2));
-      f.executionIndex = static_cast<int>(st.columnInt(3));
-      f.status = st.columnText(4);
-      f.exitCode = static_cast<int>(st.columnInt(5));
-      f.signal = static_cast<int>(st.columnInt(6));
-      f.error = st.columnText(7);
-      f.stderrTail = st.columnText(8);
-      d.failures.push_back(std::move(f));
-    }
-    if (!st.ok())
-      return Error{"store '" + d.storePath + "': " + store.lastError()};
+  auto failures = store.failedExecutions();
+  if (!failures)
+    return storeError(failures.error());
+  for (FailedExecutionRow &f : *failures)
+    d.failures.push_back({.system = std::move(f.system),
+                          .benchmark = std::move(f.benchmark),
+                          .buildIndex = f.buildIndex,
+                          .executionIndex = f.executionIndex,
+                          .status = std::move(f.status),
+                          .exitCode = f.exitCode,
+                          .signal = f.signal,
+                          .error = std::move(f.error),
+                          .stderrTail = std::move(f.stderrTail)});
+  auto leftovers = store.leftovers();
+  if (!leftovers)
+    return storeError(leftovers.error());
+  for (LeftoverRow &l : *leftovers)
+    d.leftovers.push_back({.system = std::move(l.system),
+                           .benchmark = std::move(l.benchmark),
+                           .count = l.count,
+                           .example = std::move(l.example),
+                           .kept = l.kept});
+  auto builds = store.builds();
+  if (!builds)
+    return storeError(builds.error());
+  for (BuildRow &b : *builds)
+    d.builds.push_back({.system = std::move(b.system),
+                        .buildIndex = b.buildIndex,
+                        .seed = std::move(b.seed),
+                        .status = std::move(b.status),
+                        .seconds = b.seconds,
+                        .fingerprint = std::move(b.fingerprint),
+                        .binaryHash = std::move(b.binaryHash),
+                        .logTail = std::move(b.logTail)});
+  auto changes = store.machineChanges();
+  if (!changes)
+    return storeError(changes.error());
+  for (const MachineChangeRow &c : *changes) {
+    std::string_view reason = c.reason;
+    if (reason.starts_with("change: "))
+      reason.remove_prefix(8);
+    d.machineChanges.push_back(c.recordedAt + ": " + std::string(reason));
   }
-  if (store.version() >= 3) { // stores before migration 3 have no leftovers column
-    Statement st(db, "SELECT s.name, b.name, count(*), min(e.leftovers), "
-                     "max(e.leftovers LIKE 'left running%') "
-                     "FROM execution e JOIN plan p ON p.position = e.plan_position "
-                     "JOIN system s ON s.id = p.system_id "
-                     "JOIN benchmark b ON b.id = e.benchmark_id "
-                     "WHERE e.leftovers IS NOT NULL GROUP BY s.id, b.id "
-                     "ORDER BY b.position, s.position");
-    while (st.step())
-      d.leftovers.push_back({st.columnText(0), st.columnText(1), static_cast<int>(st.columnInt(2)),
-                             st.columnText(3), st.columnInt(4) != 0});
-    if (!st.ok())
-      return Error{"store '" + d.storePath + "': " + store.lastError()};
-  }
-  {
-    Statement st(
-        db,
-        "SELECT s.name, bu.build_index, bu.seed, bu.status, bu.build_seconds, "
-        "bu.fingerprint, bu.binary_hash, bu.log_tail "
-        "FROM build bu JOIN system s ON s.id = bu.system_id "
-        "ORDER BY s.position, bu.build_index");
-    while (st.step()) {
-      BuildInfo b;
-      b.system = st.columnText(0);
-      b.buildIndex = static_cast<int>(st.columnInt(1));
-      b.seed = st.columnText(2);
-      b.status = st.columnText(3);
-      b.seconds = st.columnDouble(4);
-      b.fingerprint = st.columnText(5);
-      b.binaryHash = st.columnText(6);
-      b.logTail = st.columnText(7);
-      d.builds.push_back(std::move(b));
-    }
-  }
-  {
-    Statement st(db, "SELECT recorded_at, reason FROM machine "
-                     "WHERE reason LIKE 'change%' ORDER BY id");
-    while (st.step()) {
-      std::string reason = st.columnText(1);
-      if (reason.rfind("change: ", 0) == 0)
-        reason = reason.substr(8);
-      d.machineChanges.push_back(st.columnText(0) + ": " + reason);
-    }
-  }
-  {
-    Statement st(db,
-                 "SELECT avg(wall_seconds) FROM execution WHERE status = 'ok'");
-    if (st.step() && !st.columnIsNull(0))
-      d.meanExecutionSeconds = st.columnDouble(0);
-  }
+  if (auto mean = store.meanExecutionSeconds())
+    d.meanExecutionSeconds = *mean;
   return d;
 }
 

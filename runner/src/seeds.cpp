@@ -3,7 +3,7 @@
 
 #include "alea/random.hpp"
 
-#include <cstdio>
+#include <string>
 
 namespace alea::runner {
 
@@ -25,11 +25,5 @@ std::int64_t envPaddingSize(std::uint64_t buildSeedValue, int executionIndex, st
 }
 
 std::uint64_t scheduleSeed(std::uint64_t campaignSeed) { return mixSeed(campaignSeed, "schedule"); }
-
-std::string seedHex(std::uint64_t seed) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(seed));
-  return buf;
-}
 
 } // namespace alea::runner

@@ -1,12 +1,14 @@
-// SQLite campaign store: schema migrations, RAII transactions, and the few
-// queries the campaign loop, export and import need (see store.hpp and
-// docs/store.md).
+// SQLite campaign store: schema migrations, RAII transactions, and every
+// query alea makes of a store: the campaign loop's writes, the report's,
+// export's and the pilot planner's reads, import's writes (see store.hpp and
+// docs/store.md). No other file of alea holds SQL.
 #include "alea/runner/store.hpp"
 
 #include "alea/runner/kill_point.hpp"
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
@@ -80,6 +82,13 @@ std::string Statement::columnText(int col) const {
   return std::string(reinterpret_cast<const char *>(text),
                      static_cast<std::size_t>(sqlite3_column_bytes(stmt_, col)));
 }
+std::string_view Statement::columnView(int col) const {
+  const auto *text = sqlite3_column_text(stmt_, col);
+  if (!text)
+    return {};
+  return {reinterpret_cast<const char *>(text),
+          static_cast<std::size_t>(sqlite3_column_bytes(stmt_, col))};
+}
 bool Statement::columnIsNull(int col) const {
   return sqlite3_column_type(stmt_, col) == SQLITE_NULL;
 }
@@ -104,6 +113,17 @@ Status Transaction::commit() {
     return Error{"cannot commit to the store '" + store_.path() + "': " + s.error()};
   active_ = false;
   return s;
+}
+
+// --- ReadSnapshot ----------------------------------------------------------
+
+// A deferred BEGIN: the snapshot is taken by the first read inside it.
+Store::ReadSnapshot::ReadSnapshot(Store &store)
+    : store_(store), active_(store.exec("BEGIN").ok()) {}
+
+Store::ReadSnapshot::~ReadSnapshot() {
+  if (active_)
+    sqlite3_exec(store_.handle(), "COMMIT", nullptr, nullptr, nullptr); // no throw
 }
 
 // --- schema ----------------------------------------------------------------
@@ -564,13 +584,21 @@ Expected<std::int64_t> Store::addMachine(const MachineState &m, std::string_view
 }
 
 std::optional<MachineState> Store::lastMachine(std::string_view target) {
+  return machineState(target, /*first=*/false);
+}
+
+std::optional<MachineState> Store::firstMachine(std::string_view target) {
+  return machineState(target, /*first=*/true);
+}
+
+std::optional<MachineState> Store::machineState(std::string_view target, bool first) {
   // Stores before schema 5 have no target column: every row is the host's.
   bool host = target.empty();
   Statement st(db_,
                std::string("SELECT hostname,cpu_model,cpu_count,governor,kernel,aslr,load1,"
                            "compilers FROM machine ") +
                    (host ? (version() >= 5 ? "WHERE target IS NULL " : "") : "WHERE target = ? ") +
-                   "ORDER BY id DESC LIMIT 1");
+                   (first ? "ORDER BY id LIMIT 1" : "ORDER BY id DESC LIMIT 1"));
   if (!host)
     st.bind(1, std::string(target));
   if (!st.step())
@@ -872,20 +900,132 @@ std::vector<Store::TargetJob> Store::jobs() {
 
 std::vector<MeasurementRow> Store::measurements(bool includeWarmup) {
   std::vector<MeasurementRow> rows;
-  std::string sql =
-      "SELECT s.name, b.name, bu.build_index, e.execution_index, m.iteration, m.value, m.unit "
-      "FROM measurement m JOIN execution e ON e.id = m.execution_id "
-      "JOIN build bu ON bu.id = e.build_id JOIN system s ON s.id = bu.system_id "
-      "JOIN benchmark b ON b.id = e.benchmark_id WHERE e.status = 'ok'";
-  if (!includeWarmup)
-    sql += " AND m.warmup = 0";
-  sql += " ORDER BY s.position, b.position, bu.build_index, e.execution_index, m.iteration";
-  Statement st(db_, sql);
-  while (st.step())
-    rows.push_back({st.columnText(0), st.columnText(1), static_cast<int>(st.columnInt(2)),
-                    static_cast<int>(st.columnInt(3)), static_cast<int>(st.columnInt(4)),
-                    st.columnDouble(5), st.columnText(6)});
+  (void)visitMeasurements(includeWarmup, [&rows](const MeasurementView &m) {
+    rows.push_back({std::string(m.system), std::string(m.benchmark), m.build, m.execution,
+                    m.iteration, m.value, std::string(m.unit)});
+  });
   return rows;
+}
+
+namespace {
+// A measurement held between visitMeasurements' two reads (16 bytes).
+struct HeldMeasurement {
+  double value;
+  int iteration;
+  std::uint16_t unit; // index into the distinct units
+  bool warmup;
+};
+} // namespace
+
+Status Store::visitMeasurements(bool includeWarmup,
+                                const std::function<void(const MeasurementView &)> &visit,
+                                const std::function<void(std::size_t)> &sized) {
+  // Sorting a million measurements by (system, benchmark, build, execution,
+  // iteration) in SQL costs SQLite a temporary B-tree and most of a report's
+  // load time. Instead: (1) the successful executions, few, in that order
+  // (SQL sorts them); (2) every measurement once, in primary-key order
+  // (execution_id, iteration: no sort), each execution's rows a contiguous
+  // block; (3) the blocks passed in the order of (1).
+  struct Execution {
+    std::int64_t id = 0, systemId = 0, benchmarkId = 0;
+    int build = 0, execution = 0;
+    double wallSeconds = 0;
+    std::size_t begin = 0, end = 0; // its block of `held`
+  };
+  const auto readError = [this] { return Error{"cannot read the measurements: " + lastError()}; };
+  std::map<std::int64_t, std::string> systemNames, benchmarkNames;
+  for (auto [names, sql] : {std::pair{&systemNames, "SELECT id, name FROM system"},
+                            std::pair{&benchmarkNames, "SELECT id, name FROM benchmark"}}) {
+    Statement st(db_, sql);
+    while (st.step())
+      (*names)[st.columnInt(0)] = st.columnText(1);
+    if (!st.ok())
+      return readError();
+  }
+  std::vector<Execution> executions;
+  {
+    Statement st(db_, "SELECT e.id, bu.system_id, e.benchmark_id, bu.build_index, "
+                      "e.execution_index, e.wall_seconds "
+                      "FROM execution e JOIN build bu ON bu.id = e.build_id "
+                      "JOIN system s ON s.id = bu.system_id "
+                      "JOIN benchmark b ON b.id = e.benchmark_id WHERE e.status = 'ok' "
+                      "ORDER BY s.position, b.position, bu.build_index, e.execution_index");
+    while (st.step())
+      executions.push_back({st.columnInt(0), st.columnInt(1), st.columnInt(2),
+                            static_cast<int>(st.columnInt(3)), static_cast<int>(st.columnInt(4)),
+                            st.columnDouble(5)});
+    if (!st.ok())
+      return readError();
+  }
+  // The executions by id, to meet the measurements' scan (a merge, no map).
+  std::vector<Execution *> byId;
+  byId.reserve(executions.size());
+  for (Execution &e : executions)
+    byId.push_back(&e);
+  std::sort(byId.begin(), byId.end(),
+            [](const Execution *a, const Execution *b) { return a->id < b->id; });
+
+  std::vector<HeldMeasurement> held;
+  std::vector<std::string> units; // distinct, in order of appearance
+  {
+    Statement st(db_, includeWarmup
+                          ? "SELECT execution_id, iteration, value, unit, warmup FROM measurement "
+                            "ORDER BY execution_id, iteration"
+                          : "SELECT execution_id, iteration, value, unit, warmup FROM measurement "
+                            "WHERE warmup = 0 ORDER BY execution_id, iteration");
+    auto next = byId.begin();
+    Execution *current = nullptr;
+    std::int64_t currentId = -1;
+    std::size_t unit = 0;
+    while (st.step()) {
+      std::int64_t id = st.columnInt(0);
+      if (id != currentId) {
+        if (current)
+          current->end = held.size();
+        currentId = id;
+        while (next != byId.end() && (*next)->id < id)
+          ++next;
+        current = next != byId.end() && (*next)->id == id ? *next : nullptr;
+        if (current)
+          current->begin = held.size();
+      }
+      if (!current)
+        continue; // a failed execution's
+      std::string_view unitText = st.columnView(3);
+      if (unit >= units.size() || units[unit] != unitText) {
+        unit = static_cast<std::size_t>(std::find(units.begin(), units.end(), unitText) -
+                                        units.begin());
+        if (unit == units.size())
+          units.emplace_back(unitText);
+      }
+      held.push_back({st.columnDouble(2), static_cast<int>(st.columnInt(1)),
+                      static_cast<std::uint16_t>(unit), st.columnInt(4) != 0});
+    }
+    if (current)
+      current->end = held.size();
+    if (!st.ok())
+      return readError();
+  }
+
+  if (sized)
+    sized(held.size());
+  MeasurementView m;
+  for (const Execution &e : executions) {
+    m.system = systemNames[e.systemId];
+    m.benchmark = benchmarkNames[e.benchmarkId];
+    m.build = e.build;
+    m.execution = e.execution;
+    m.executionWallSeconds = e.wallSeconds;
+    for (std::size_t i = e.begin; i < e.end; ++i) {
+      const HeldMeasurement &h = held[i];
+      m.iteration = h.iteration;
+      m.value = h.value;
+      m.unit = units[h.unit];
+      m.warmup = h.warmup;
+      visit(m);
+    }
+  }
+  return {};
 }
 
 StoreSummary Store::summary() {
@@ -944,6 +1084,174 @@ std::vector<ExecutionConditions> Store::executionConditions() {
     out.push_back(std::move(c));
   }
   return out;
+}
+
+// --- the report's reads ---------------------------------------------------
+
+namespace {
+// Every row of `sql`, each made by makeRow from the statement; a failure of
+// the query is one error naming `what` was being read.
+template <class Row, class MakeRow>
+Expected<std::vector<Row>> readRows(sqlite3 *db, std::string_view sql, const char *what,
+                                    MakeRow makeRow) {
+  std::vector<Row> out;
+  Statement st(db, sql);
+  while (st.step())
+    out.push_back(makeRow(st));
+  if (!st.ok())
+    return Error{std::string("cannot read the ") + what + ": " + sqlite3_errmsg(db)};
+  return out;
+}
+} // namespace
+
+Expected<std::vector<SystemRow>> Store::systems() {
+  return readRows<SystemRow>(db_, "SELECT name, baseline FROM system ORDER BY position, id",
+                             "systems", [](const Statement &st) {
+                               return SystemRow{st.columnText(0), st.columnInt(1) != 0};
+                             });
+}
+
+Expected<std::vector<BenchmarkRow>> Store::benchmarks() {
+  return readRows<BenchmarkRow>(db_, "SELECT name, unit FROM benchmark ORDER BY position, id",
+                                "benchmarks", [](const Statement &st) {
+                                  return BenchmarkRow{st.columnText(0), st.columnText(1)};
+                                });
+}
+
+Expected<std::vector<FailedExecutionRow>> Store::failedExecutions() {
+  // A failed build leaves build_id NULL or pointing to a failed build: the
+  // plan row still names its system and build index.
+  return readRows<FailedExecutionRow>(
+      db_,
+      "SELECT s.name, b.name, p.build_index, e.execution_index, e.status, "
+      "e.exit_code, e.signal, e.error, e.stderr_tail "
+      "FROM execution e JOIN plan p ON p.position = e.plan_position "
+      "JOIN system s ON s.id = p.system_id "
+      "JOIN benchmark b ON b.id = e.benchmark_id "
+      "WHERE e.status <> 'ok' ORDER BY e.plan_position",
+      "failed executions", [](const Statement &st) {
+        return FailedExecutionRow{.system = st.columnText(0),
+                                  .benchmark = st.columnText(1),
+                                  .buildIndex = static_cast<int>(st.columnInt(2)),
+                                  .executionIndex = static_cast<int>(st.columnInt(3)),
+                                  .status = st.columnText(4),
+                                  .exitCode = static_cast<int>(st.columnInt(5)),
+                                  .signal = static_cast<int>(st.columnInt(6)),
+                                  .error = st.columnText(7),
+                                  .stderrTail = st.columnText(8)};
+      });
+}
+
+Expected<std::vector<LeftoverRow>> Store::leftovers() {
+  if (version() < 3) // the leftovers column came with migration 3
+    return std::vector<LeftoverRow>{};
+  return readRows<LeftoverRow>(db_,
+                               "SELECT s.name, b.name, count(*), min(e.leftovers), "
+                               "max(e.leftovers LIKE 'left running%') "
+                               "FROM execution e JOIN plan p ON p.position = e.plan_position "
+                               "JOIN system s ON s.id = p.system_id "
+                               "JOIN benchmark b ON b.id = e.benchmark_id "
+                               "WHERE e.leftovers IS NOT NULL GROUP BY s.id, b.id "
+                               "ORDER BY b.position, s.position",
+                               "leftover processes", [](const Statement &st) {
+                                 return LeftoverRow{st.columnText(0), st.columnText(1),
+                                                    static_cast<int>(st.columnInt(2)),
+                                                    st.columnText(3), st.columnInt(4) != 0};
+                               });
+}
+
+Expected<std::vector<BuildRow>> Store::builds() {
+  return readRows<BuildRow>(db_,
+                            "SELECT s.name, bu.build_index, bu.seed, bu.status, bu.build_seconds, "
+                            "bu.fingerprint, bu.binary_hash, bu.log_tail "
+                            "FROM build bu JOIN system s ON s.id = bu.system_id "
+                            "ORDER BY s.position, bu.build_index",
+                            "builds", [](const Statement &st) {
+                              return BuildRow{.system = st.columnText(0),
+                                              .buildIndex = static_cast<int>(st.columnInt(1)),
+                                              .seed = st.columnText(2),
+                                              .status = st.columnText(3),
+                                              .seconds = st.columnDouble(4),
+                                              .fingerprint = st.columnText(5),
+                                              .binaryHash = st.columnText(6),
+                                              .logTail = st.columnText(7)};
+                            });
+}
+
+Expected<std::vector<MachineChangeRow>> Store::machineChanges() {
+  return readRows<MachineChangeRow>(db_,
+                                    "SELECT recorded_at, reason FROM machine "
+                                    "WHERE reason LIKE 'change%' ORDER BY id",
+                                    "machine changes", [](const Statement &st) {
+                                      return MachineChangeRow{st.columnText(0), st.columnText(1)};
+                                    });
+}
+
+std::optional<double> Store::meanExecutionSeconds() {
+  Statement st(db_, "SELECT avg(wall_seconds) FROM execution WHERE status = 'ok'");
+  if (st.step() && !st.columnIsNull(0))
+    return st.columnDouble(0);
+  return std::nullopt;
+}
+
+std::map<std::string, double> Store::meanBuildSeconds() {
+  std::map<std::string, double> out;
+  Statement st(db_, "SELECT s.name, avg(bu.build_seconds) FROM build bu JOIN system s "
+                    "ON s.id = bu.system_id WHERE bu.status = 'ok' GROUP BY s.name");
+  while (st.step())
+    out[st.columnText(0)] = st.columnDouble(1);
+  return out;
+}
+
+// --- alea import -----------------------------------------------------------
+
+Expected<std::int64_t> Store::importBuild(std::int64_t systemId, int buildIndex,
+                                          std::string_view source) {
+  Statement st(db_, "INSERT INTO build(system_id,build_index,seed,factors,status,dir) "
+                    "VALUES(?,?,'0x0000000000000000','unknown','imported',?) RETURNING id");
+  st.bind(1, systemId).bind(2, buildIndex).bind(3, source);
+  if (!st.step())
+    return Error{"cannot record an imported build: " + lastError()};
+  std::int64_t id = st.columnInt(0);
+  st.step();
+  return id;
+}
+
+Status Store::importExecutions(std::span<const ImportedExecution> executions,
+                               std::string_view environment, std::string_view unit) {
+  // Prepared once for the whole import: an import of a million rows parses
+  // three statements, not three per execution.
+  Statement plan(db_, "INSERT INTO plan(position,system_id,benchmark_id,build_index,"
+                      "execution_index) VALUES(?,?,?,?,?)");
+  Statement ex(db_, "INSERT INTO execution(plan_position,build_id,benchmark_id,"
+                    "execution_index,status,environment) VALUES(?,?,?,?,'ok',?)");
+  Statement m(db_, "INSERT INTO measurement(execution_id,iteration,value,unit,warmup) "
+                   "VALUES(?,?,?,?,0)");
+  for (const ImportedExecution &e : executions) {
+    const PlanEntry &p = e.plan;
+    plan.reset();
+    plan.bind(1, p.position).bind(2, p.systemId).bind(3, p.benchmarkId);
+    plan.bind(4, p.buildIndex).bind(5, p.executionIndex);
+    plan.step();
+    if (plan.ok()) {
+      ex.reset();
+      ex.bind(1, p.position).bind(2, e.buildId).bind(3, p.benchmarkId);
+      ex.bind(4, p.executionIndex).bind(5, environment);
+      ex.step();
+    }
+    if (!plan.ok() || !ex.ok())
+      return Error{"cannot record an imported execution: " + lastError()};
+    // The rowid just inserted on this connection (as insertExecution).
+    std::int64_t id = sqlite3_last_insert_rowid(db_);
+    for (const MeasurementRecord &v : e.measurements) {
+      m.reset();
+      m.bind(1, id).bind(2, v.iteration).bind(3, v.value).bind(4, unit);
+      m.step();
+      if (!m.ok())
+        return Error{"cannot record an imported measurement: " + lastError()};
+    }
+  }
+  return {};
 }
 
 double Store::machineSeconds() {

@@ -5,6 +5,8 @@
 // table are forwarded verbatim and do not influence the decision.
 #include "alea/wrapper/classify.hpp"
 
+#include "alea/contract.hpp"
+
 #include <algorithm>
 #include <array>
 #include <iterator>
@@ -301,7 +303,7 @@ bool isLld(std::string_view linker) {
   const auto slash = linker.rfind('/');
   const std::string_view base = slash == std::string_view::npos ? linker : linker.substr(slash + 1);
   // alea-ld runs ld.lld itself.
-  return base.find("lld") != std::string_view::npos || base == "alea-ld";
+  return base.find("lld") != std::string_view::npos || base == kLdWrapperName;
 }
 
 Classification passThrough(Classification c, Reason reason, std::string detail) {

@@ -51,7 +51,7 @@ bool lldLoadsPlugin(std::string_view given, std::string_view resolved) {
 }
 
 std::uint32_t lldShuffleSeed(std::uint64_t buildSeed) {
-  const std::uint64_t stream = alea::mixSeed(buildSeed, "section-order");
+  const std::uint64_t stream = alea::mixSeed(buildSeed, factorName(Factor::SectionOrder));
   return static_cast<std::uint32_t>(stream % 0x7ffffffeULL) + 1; // [1, 2^31 - 1]
 }
 
@@ -64,7 +64,7 @@ void shuffleLinkOrder(std::vector<std::string> &args, const std::vector<std::siz
   const std::size_t slash = output.rfind('/');
   if (slash != std::string_view::npos)
     output.remove_prefix(slash + 1);
-  alea::Rng rng(alea::mixSeed(alea::mixSeed(seed, "link-order"), output));
+  alea::Rng rng(alea::mixSeed(alea::mixSeed(seed, factorName(Factor::LinkOrder)), output));
   alea::shuffle(moved.begin(), moved.end(), rng);
   for (std::size_t k = 0; k < slots.size(); ++k)
     args[slots[k]] = std::move(moved[k]);
@@ -129,11 +129,10 @@ Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classifi
     // alea-cc: no linker chosen (clang-19 runs its own ld.lld), "lld", or
     // alea-ld (which passes through to its ALEA_LD under alea-cc); a path or
     // versioned name must say LLVM 19 (lldLoadsPlugin).
-    const bool pluginLoadable =
-        tool == Tool::Ld ? linkerLoadsPlugin
-                         : c.userLinker.empty() || c.userLinker == "lld" ||
-                               baseName(c.userLinker) == "alea-ld" ||
-                               lldLoadsPlugin(c.userLinker, c.userLinker);
+    const bool pluginLoadable = tool == Tool::Ld ? linkerLoadsPlugin
+                                                 : c.userLinker.empty() || c.userLinker == "lld" ||
+                                                       baseName(c.userLinker) == kLdWrapperName ||
+                                                       lldLoadsPlugin(c.userLinker, c.userLinker);
     const bool ltoPlugin = lld && ltoPluginWanted && pluginLoadable;
     if (f.has(Factor::SectionOrder)) {
       if (!elf)
@@ -198,15 +197,15 @@ Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classifi
     LinkFactors lf;
     const bool linkOrderApplied = f.has(Factor::LinkOrder) && c.linkOrderSlots.size() >= 2;
     if (linkOrderApplied)
-      lf.applied.emplace_back("link-order");
+      lf.applied.emplace_back(factorName(Factor::LinkOrder));
     else if (f.has(Factor::LinkOrder))
-      lf.skipped.emplace_back("link-order");
+      lf.skipped.emplace_back(factorName(Factor::LinkOrder));
     if (lld && shuffleWanted)
-      lf.applied.emplace_back("section-order");
+      lf.applied.emplace_back(factorName(Factor::SectionOrder));
     else if (f.has(Factor::SectionOrder))
-      lf.skipped.emplace_back("section-order");
+      lf.skipped.emplace_back(factorName(Factor::SectionOrder));
     if (ltoPlugin && ltoRuns)
-      lf.applied.emplace_back("lto-link");
+      lf.applied.emplace_back(kLtoLinkName);
     // Which object the record must be: only an ELF input of the link itself
     // says so for sure. Without one (sources, bitcode, -l only) the target is
     // whatever the compiler driver makes of the command, its --config files,

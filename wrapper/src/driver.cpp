@@ -178,13 +178,14 @@ std::vector<std::string> childEnvironment(const Settings &s, const std::string &
     const std::string_view kv = *e;
     if (kv.starts_with(std::string(kChainVariable) + "="))
       continue;
-    if (s.seed && (kv.starts_with("ALEA_SEED=") || kv.starts_with("ALEA_FACTORS=")))
+    if (s.seed && (kv.starts_with(std::string(kSeedVariable) + "=") ||
+                   kv.starts_with(std::string(kFactorsVariable) + "=")))
       continue;
     env.emplace_back(kv);
   }
   if (s.seed) {
-    env.push_back("ALEA_SEED=" + formatSeed(*s.seed));
-    env.push_back("ALEA_FACTORS=" + formatFactors(s.factors));
+    env.push_back(std::string(kSeedVariable) + "=" + formatSeed(*s.seed));
+    env.push_back(std::string(kFactorsVariable) + "=" + formatFactors(s.factors));
   }
   env.push_back(std::string(kChainVariable) + "=" + chain);
   return env;

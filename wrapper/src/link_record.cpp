@@ -11,7 +11,6 @@
 #include "alea/wrapper/link_record.hpp"
 
 #include <cstdint>
-#include <cstdio>
 
 namespace alea::wrapper {
 namespace {
@@ -243,8 +242,6 @@ StackNote stackNoteOf(const ByteReader &readAt) {
 
 std::string linkNoteText(std::uint64_t seed, const std::vector<std::string> &factors,
                          const std::vector<std::string> &skipped) {
-  char hex[24];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(seed));
   auto list = [](const std::vector<std::string> &items) {
     std::string out;
     for (const auto &item : items) {
@@ -254,9 +251,9 @@ std::string linkNoteText(std::uint64_t seed, const std::vector<std::string> &fac
     }
     return out;
   };
-  std::string text = std::string(LinkNoteTag) + " seed=0x" + hex + " factors=" + list(factors);
+  std::string text = noteDescriptor(kLinkNoteTag, seed, list(factors));
   if (!skipped.empty())
-    text += " skipped=" + list(skipped);
+    text += std::string(kNoteSkippedKey) + list(skipped);
   return text;
 }
 
@@ -281,12 +278,12 @@ std::string writeLinkRecordObject(const ElfTarget &target, std::string_view desc
   // .note.alea: the record; descsz counts the terminating NUL, as the plugin does.
   body.align(4);
   Section alea;
-  alea.name = addName(".note.alea");
+  alea.name = addName(kNoteSection);
   alea.type = SHT_NOTE;
   alea.flags = SHF_ALLOC;
   alea.offset = body.size();
   alea.align = 4;
-  note(body, "alea", LinkNoteType, descriptor, descriptor.size() + 1);
+  note(body, kNoteOwner, kLinkNoteType, descriptor, descriptor.size() + 1);
   alea.size = body.size() - alea.offset;
   sections.push_back(alea);
 

@@ -8,6 +8,10 @@
 // an interleaving or a bootstrap anywhere.
 #pragma once
 
+// The seed's spelling (parseSeed, formatSeed) is in the contract; included so
+// that code drawing from a seed it also parses needs one include.
+#include "alea/contract.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -107,35 +111,6 @@ template <typename RandomIt> constexpr void shuffle(RandomIt first, RandomIt las
     using std::swap;
     swap(first[i - 1], first[j]);
   }
-}
-
-// Parses a seed as decimal or 0x-prefixed hexadecimal; false on anything else
-// (empty, sign, trailing garbage, overflow).
-constexpr bool parseSeed(std::string_view text, std::uint64_t &out) {
-  unsigned base = 10;
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-    base = 16;
-    text.remove_prefix(2);
-  }
-  if (text.empty())
-    return false;
-  std::uint64_t value = 0;
-  for (char c : text) {
-    unsigned d;
-    if (c >= '0' && c <= '9')
-      d = static_cast<unsigned>(c - '0');
-    else if (base == 16 && c >= 'a' && c <= 'f')
-      d = static_cast<unsigned>(c - 'a' + 10);
-    else if (base == 16 && c >= 'A' && c <= 'F')
-      d = static_cast<unsigned>(c - 'A' + 10);
-    else
-      return false;
-    if (value > (~std::uint64_t{0} - d) / base)
-      return false;
-    value = value * base + d;
-  }
-  out = value;
-  return true;
 }
 
 } // namespace alea

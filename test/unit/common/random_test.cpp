@@ -60,20 +60,4 @@ TEST(Random, MixSeedSeparatesSalts) {
   EXPECT_EQ(alea::mixSeed(1, "x"), alea::mixSeed(1, "x"));
 }
 
-TEST(Random, ParseSeedAcceptsDecimalAndHexOnly) {
-  std::uint64_t v = 0;
-  EXPECT_TRUE(alea::parseSeed("12345", v));
-  EXPECT_EQ(v, 12345u);
-  EXPECT_TRUE(alea::parseSeed("0xFF", v));
-  EXPECT_EQ(v, 255u);
-  EXPECT_TRUE(alea::parseSeed("18446744073709551615", v));
-  EXPECT_EQ(v, ~0ULL);
-  EXPECT_FALSE(alea::parseSeed("18446744073709551616", v));
-  EXPECT_FALSE(alea::parseSeed("", v));
-  EXPECT_FALSE(alea::parseSeed("0x", v));
-  EXPECT_FALSE(alea::parseSeed("-1", v));
-  EXPECT_FALSE(alea::parseSeed("12abc", v));
-  EXPECT_FALSE(alea::parseSeed("abc", v));
-}
-
 } // namespace

@@ -91,7 +91,7 @@ for b in r["benchmarks"]:
 check(len(r["suite"]) == 1 if isinstance(r.get("suite"), list) else r.get("suite") is not None,
       "suite geometric mean reported")
 PY
-grep -q "best and worst layout differ by" "$work/report.txt"
+grep -q "observed best-to-worst .* (includes execution noise)" "$work/report.txt"
 
 # Same store, same seed: byte-identical reports, whatever the thread count.
 "$alea" report "$work/c" --threads 1 >"$work/report.t1"
@@ -180,5 +180,5 @@ TOML
 "$alea" report "$work/s" >"$work/single.txt"
 cat "$work/single.txt"
 grep -q "one system: a layout-sensitivity study" "$work/single.txt"
-grep -q "records on only: best and worst layout differ by" "$work/single.txt"
+grep -q "records on only: build (layout) effect: .*observed best-to-worst .* (includes execution noise)" "$work/single.txt"
 echo "PASS: end-to-end campaign on real programs"

@@ -540,7 +540,9 @@ TEST(Gbench, TruncatedOutputIsMalformedAtItsEnd) {
 TEST(Gbench, GarbageIsMalformedAtByteZero) {
   auto ex = parseGoogleBenchmarkJson("Segmentation fault\n",
                                      GbenchField::RealTime, "");
-  EXPECT_EQ(ex.error, "malformed JSON at byte 0: unexpected character 'S'");
+  EXPECT_EQ(ex.error,
+            "malformed JSON at byte 0: syntax error while parsing value - invalid literal; last "
+            "read: 'S'");
   ex = parseGoogleBenchmarkJson("{\"benchmarks\": [1,]}", GbenchField::RealTime,
                                 "");
   EXPECT_EQ(ex.error.rfind("malformed JSON at byte 18", 0), 0u) << ex.error;
@@ -563,6 +565,22 @@ TEST(Gbench, HandWrittenEdgeCases) {
   ASSERT_EQ(ex.values.size(), 2u);
   EXPECT_DOUBLE_EQ(ex.values[0], 2.5e-6);
   EXPECT_DOUBLE_EQ(ex.values[1], 1.0);
+}
+
+TEST(Gbench, NonFiniteBarewordsAreNumbersOnlyOutsideStrings) {
+  // A benchmark named after them keeps its name; a non-finite time is a bad
+  // time, not malformed JSON; offsets after one count the text as it was.
+  auto ex = parseGoogleBenchmarkJson(
+      R"({"benchmarks": [{"name": "BM_NaN/Infinity\"-NaN", "real_time": 2, "rate": NaN}]})",
+      GbenchField::RealTime, "^BM_NaN/Infinity\"-NaN$");
+  ASSERT_TRUE(ex.ok()) << ex.error;
+  EXPECT_EQ(ex.values, std::vector<double>{2e-9});
+  ex = parseGoogleBenchmarkJson(R"({"benchmarks": [{"name": "BM_A", "real_time": Infinity}]})",
+                                GbenchField::RealTime, "");
+  EXPECT_NE(ex.error.find("real_time is not a positive finite time"), std::string::npos)
+      << ex.error;
+  ex = parseGoogleBenchmarkJson(R"({"x": -Infinity, "y": ?})", GbenchField::RealTime, "");
+  EXPECT_EQ(ex.error.rfind("malformed JSON at byte 22:", 0), 0u) << ex.error;
 }
 
 TEST(Gbench, ReportedErrorOrBadTimeIsAFailure) {

@@ -1,4 +1,5 @@
 // Build directories and content-addressed artifact snapshots.
+#include "alea/contract.hpp"
 #include "alea/runner/builder.hpp"
 #include "alea/runner/hash.hpp"
 #include "alea/runner/seeds.hpp"
@@ -56,7 +57,7 @@ TEST(Builder, EnvironmentPointsAtTheWrappersAndCarriesTheSeed) {
   EXPECT_EQ(envValue(env, "CC"), "cc");
   EXPECT_EQ(envValue(env, "CXX"), "/alea/bin/alea-c++");
   EXPECT_EQ(envValue(env, "LD"), "/alea/bin/alea-ld");
-  EXPECT_EQ(envValue(env, "ALEA_SEED"), seedHex(req.seed));
+  EXPECT_EQ(envValue(env, "ALEA_SEED"), alea::formatSeed(req.seed));
   EXPECT_EQ(envValue(env, "ALEA_FACTORS"), "function-order,link-order");
   EXPECT_EQ(envValue(env, "ALEA_BUILD_DIR"), "/c/builds/O3/2");
   EXPECT_EQ(envValue(env, "ALEA_SOURCE_DIR"), "/src");

@@ -1,12 +1,14 @@
 // The campaign loop behind the executor seam, with a FakeExecutor: builds with
 // their seeds and environment, executions in plan order with their padding,
 // failures recorded while the campaign goes on, resume without duplicates.
+#include "alea/contract.hpp"
 #include "alea/runner/builder.hpp"
 #include "alea/runner/campaign.hpp"
 #include "alea/runner/hash.hpp"
 #include "alea/runner/lock.hpp"
 #include "alea/runner/seeds.hpp"
 
+#include "store_test_access.hpp"
 #include "test_util.hpp"
 
 #include <gtest/gtest.h>
@@ -119,10 +121,7 @@ struct Harness {
   Store store() { return std::move(*Store::open(storePath(opts.dir))); }
 };
 
-std::int64_t count(Store &s, const std::string &sql) {
-  Statement st(s.handle(), sql);
-  return st.step() ? st.columnInt(0) : -1;
-}
+std::int64_t count(Store &s, const std::string &sql) { return StoreTestAccess::scalar(s, sql); }
 
 } // namespace
 
@@ -159,7 +158,7 @@ TEST(Campaign, BuildsGetTheirSeedFactorsWrappersAndOwnDirectory) {
     int index = std::stoi(fs::path(r.workdir).filename().string());
     EXPECT_EQ(r.workdir, buildDirectory(h.opts.dir, system, index));
     EXPECT_EQ(r.argv[1], r.workdir); // {build_dir} substituted
-    EXPECT_EQ(envValue(r.env, "ALEA_SEED"), seedHex(buildSeed(5, system, index)));
+    EXPECT_EQ(envValue(r.env, "ALEA_SEED"), alea::formatSeed(buildSeed(5, system, index)));
     EXPECT_EQ(envValue(r.env, "ALEA_FACTORS"), joinFactors(h.cfg.factors));
     EXPECT_EQ(envValue(r.env, "CC"), "/opt/alea/bin/alea-cc");
     EXPECT_EQ(envValue(r.env, "CXX"), "/opt/alea/bin/alea-c++");
@@ -170,7 +169,7 @@ TEST(Campaign, BuildsGetTheirSeedFactorsWrappersAndOwnDirectory) {
   EXPECT_EQ(builds, 6);
   // Artifacts are snapshotted content-addressed, one object per distinct content.
   Store s = h.store();
-  Statement st(s.handle(), "SELECT object_hash FROM artifact");
+  Statement st(StoreTestAccess::handle(s), "SELECT object_hash FROM artifact");
   int objects = 0;
   while (st.step()) {
     std::string hash = st.columnText(0);
@@ -194,7 +193,7 @@ TEST(Campaign, ExecutionsFollowThePlanWithSeededPaddingAndTheirArtifact) {
       runs.push_back(r);
   ASSERT_EQ(runs.size(), plan.size());
   std::map<std::int64_t, std::string> systemName;
-  Statement names(s.handle(), "SELECT id, name FROM system");
+  Statement names(StoreTestAccess::handle(s), "SELECT id, name FROM system");
   while (names.step())
     systemName[names.columnInt(0)] = names.columnText(1);
   for (std::size_t i = 0; i < plan.size(); ++i) {
@@ -209,7 +208,8 @@ TEST(Campaign, ExecutionsFollowThePlanWithSeededPaddingAndTheirArtifact) {
     EXPECT_DOUBLE_EQ(runs[i].timeoutSeconds, 7);
     EXPECT_EQ(envValue(runs[i].env, "ALEA_ITERATIONS"), "4");
     EXPECT_EQ(envValue(runs[i].env, "ALEA_SEED"), ""); // the caller's ALEA_* are not passed
-    Statement e(s.handle(), "SELECT env_padding FROM execution WHERE plan_position=?");
+    Statement e(StoreTestAccess::handle(s),
+                "SELECT env_padding FROM execution WHERE plan_position=?");
     e.bind(1, plan[i].position);
     ASSERT_TRUE(e.step());
     EXPECT_EQ(e.columnInt(0), pad);
@@ -227,8 +227,9 @@ TEST(Campaign, FailuresAreRecordedAndTheCampaignGoesOn) {
   Store s = h.store();
   auto statusOf = [&](const char *bench) {
     std::map<std::string, std::int64_t> m;
-    Statement st(s.handle(), "SELECT e.status, count(*) FROM execution e JOIN benchmark b ON "
-                             "b.id=e.benchmark_id WHERE b.name=? GROUP BY e.status");
+    Statement st(StoreTestAccess::handle(s),
+                 "SELECT e.status, count(*) FROM execution e JOIN benchmark b ON "
+                 "b.id=e.benchmark_id WHERE b.name=? GROUP BY e.status");
     st.bind(1, std::string_view(bench));
     while (st.step())
       m[st.columnText(0)] = st.columnInt(1);
@@ -242,7 +243,8 @@ TEST(Campaign, FailuresAreRecordedAndTheCampaignGoesOn) {
   EXPECT_EQ(count(s, "SELECT count(*) FROM measurement m JOIN execution e ON e.id=m.execution_id "
                      "WHERE e.status <> 'ok'"),
             0);
-  Statement why(s.handle(), "SELECT error, signal FROM execution WHERE status='signal' LIMIT 1");
+  Statement why(StoreTestAccess::handle(s),
+                "SELECT error, signal FROM execution WHERE status='signal' LIMIT 1");
   ASSERT_TRUE(why.step());
   EXPECT_NE(why.columnText(0).find("signal 11"), std::string::npos) << why.columnText(0);
   EXPECT_EQ(why.columnInt(1), SIGSEGV);
@@ -266,7 +268,8 @@ TEST(Campaign, AFailedBuildFailsItsExecutionsWithoutRunningThem) {
     benchRuns += !isBuild(r);
   EXPECT_EQ(benchRuns, 6); // only the baseline's executions ran
   Store s = h.store();
-  Statement st(s.handle(), "SELECT log_tail FROM build WHERE status='failed' LIMIT 1");
+  Statement st(StoreTestAccess::handle(s),
+               "SELECT log_tail FROM build WHERE status='failed' LIMIT 1");
   ASSERT_TRUE(st.step());
   EXPECT_NE(st.columnText(0).find("Error 2"), std::string::npos);
   EXPECT_EQ(
@@ -314,14 +317,15 @@ TEST(Campaign, AResumeOnAChangedMachineIsRecordedAsAChange) {
   {
     // As if the first part had run with another governor on another host.
     Store s = h.store();
-    ASSERT_TRUE(s.exec("UPDATE machine SET governor = 'powersave-elsewhere', "
-                       "hostname = 'other-host'").ok());
+    ASSERT_TRUE(StoreTestAccess::exec(s, "UPDATE machine SET governor = 'powersave-elsewhere', "
+                                         "hostname = 'other-host'")
+                    .ok());
   }
   FakeExecutor second(respond);
   auto rest = h.run(second, 2);
   ASSERT_TRUE(rest.ok()) << rest.error();
   Store s = h.store();
-  Statement st(s.handle(), "SELECT reason FROM machine ORDER BY id DESC LIMIT 1");
+  Statement st(StoreTestAccess::handle(s), "SELECT reason FROM machine ORDER BY id DESC LIMIT 1");
   ASSERT_TRUE(st.step());
   EXPECT_EQ(st.columnText(0), "change on resume: host,governor");
   EXPECT_EQ(s.summary().machineChanges, 1);
@@ -330,7 +334,8 @@ TEST(Campaign, AResumeOnAChangedMachineIsRecordedAsAChange) {
   FakeExecutor third(respond);
   ASSERT_TRUE(h.run(third, 1).ok());
   Store again = h.store();
-  Statement last(again.handle(), "SELECT reason FROM machine ORDER BY id DESC LIMIT 1");
+  Statement last(StoreTestAccess::handle(again),
+                 "SELECT reason FROM machine ORDER BY id DESC LIMIT 1");
   ASSERT_TRUE(last.step());
   EXPECT_EQ(last.columnText(0), "resume");
   EXPECT_EQ(again.summary().machineChanges, 1);

@@ -9,6 +9,7 @@
 #include "alea/runner/scheduler.hpp"
 #include "alea/runner/validate.hpp"
 
+#include "store_test_access.hpp"
 #include "test_util.hpp"
 
 #include <gtest/gtest.h>
@@ -327,10 +328,7 @@ struct Campaign {
   Store store() { return std::move(*Store::open(storePath(opts.dir))); }
 };
 
-std::int64_t scalar(Store &s, const std::string &sql) {
-  Statement st(s.handle(), sql);
-  return st.step() ? st.columnInt(0) : -1;
-}
+std::int64_t scalar(Store &s, const std::string &sql) { return StoreTestAccess::scalar(s, sql); }
 
 } // namespace
 

@@ -45,11 +45,6 @@ TEST(Seeds, EnvPaddingSizeIsDeterministicAndInRange) {
   EXPECT_EQ(envPaddingSize(1, 0, 64, 64), 64);
 }
 
-TEST(Seeds, HexSpelling) {
-  EXPECT_EQ(seedHex(0x2a), "0x000000000000002a");
-  EXPECT_EQ(seedHex(~0ull), "0xffffffffffffffff");
-}
-
 namespace {
 ScheduleShape shape() { return {{1, 2}, {10, 20, 30}, 4, 5}; }
 } // namespace

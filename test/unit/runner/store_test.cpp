@@ -4,6 +4,7 @@
 // changed; a missing, empty or foreign file is one error).
 #include "alea/runner/store.hpp"
 
+#include "store_test_access.hpp"
 #include "test_util.hpp"
 
 #include <gtest/gtest.h>
@@ -57,10 +58,7 @@ struct Fixture {
     e.status = status;
     return e;
   }
-  std::int64_t count(const char *sql) {
-    Statement st(store.handle(), sql);
-    return st.step() ? st.columnInt(0) : -1;
-  }
+  std::int64_t count(const char *sql) { return StoreTestAccess::scalar(store, sql); }
 };
 
 } // namespace
@@ -69,12 +67,12 @@ TEST(Store, NewStoreHasCurrentSchemaAndWal) {
   Fixture f;
   EXPECT_EQ(f.store.version(), kStoreVersion);
   EXPECT_EQ(f.store.meta("compatible_version"), std::to_string(kStoreCompatibleVersion));
-  Statement st(f.store.handle(), "PRAGMA journal_mode");
+  Statement st(StoreTestAccess::handle(f.store), "PRAGMA journal_mode");
   ASSERT_TRUE(st.step());
   EXPECT_EQ(st.columnText(0), "wal");
   for (const char *t : {"machine", "system", "benchmark", "build", "artifact", "plan", "execution",
                         "measurement"}) {
-    Statement q(f.store.handle(),
+    Statement q(StoreTestAccess::handle(f.store),
                 "SELECT count(*) FROM sqlite_master WHERE type='table' AND name=?");
     q.bind(1, std::string_view(t));
     ASSERT_TRUE(q.step());
@@ -90,17 +88,18 @@ TEST(Store, MigratesAnOlderSchemaKeepingData) {
     Store v1 = Fixture::open(path, {true, 1});
     EXPECT_EQ(v1.version(), 1);
     ASSERT_TRUE(v1.ensureSystem("kept", true, 0).ok());
-    Statement idx(v1.handle(),
+    Statement idx(StoreTestAccess::handle(v1),
                   "SELECT count(*) FROM sqlite_master WHERE name='execution_by_build'");
     ASSERT_TRUE(idx.step());
     EXPECT_EQ(idx.columnInt(0), 0);
   }
   Store now = Fixture::open(path);
   EXPECT_EQ(now.version(), kStoreVersion);
-  Statement idx(now.handle(), "SELECT count(*) FROM sqlite_master WHERE name='execution_by_build'");
+  Statement idx(StoreTestAccess::handle(now),
+                "SELECT count(*) FROM sqlite_master WHERE name='execution_by_build'");
   ASSERT_TRUE(idx.step());
   EXPECT_EQ(idx.columnInt(0), 1);
-  Statement sys(now.handle(), "SELECT name FROM system");
+  Statement sys(StoreTestAccess::handle(now), "SELECT name FROM system");
   ASSERT_TRUE(sys.step());
   EXPECT_EQ(sys.columnText(0), "kept");
 }
@@ -180,6 +179,64 @@ TEST(Store, FailedExecutionsAreNotData) {
   EXPECT_EQ(s.executed, 2);
   EXPECT_EQ(s.failed, 1);
   EXPECT_EQ(s.measurements, 1);
+}
+
+TEST(Store, MeasurementsComeInPositionOrderWhateverOrderTheyRanIn) {
+  Fixture f;
+  // A second system placed before the first and a build 1: executions run
+  // (and get their ids) in an order unrelated to the positions.
+  std::int64_t first = *f.store.ensureSystem("first", false, -1);
+  BuildRecord b;
+  b.systemId = first;
+  b.status = "ok";
+  std::int64_t firstBuild = *f.store.recordBuild(b);
+  b.systemId = f.sys;
+  b.buildIndex = 1;
+  std::int64_t build1 = *f.store.recordBuild(b);
+  ASSERT_TRUE(
+      f.store.savePlan(std::vector<PlanEntry>{{4, first, f.bench, 0, 0}, {5, f.sys, f.bench, 1, 0}})
+          .ok());
+  auto record = [&](int position, std::int64_t build, int execution, double wall,
+                    std::vector<MeasurementRecord> values, const char *status = "ok") {
+    ExecutionRecord e = f.exec(position, status);
+    e.buildId = build;
+    e.executionIndex = execution;
+    e.wallSeconds = wall;
+    ASSERT_TRUE(f.store.recordExecution(e, values, "KiB").ok());
+  };
+  record(5, build1, 0, 5, {{1, 51, false}, {0, 50, true}});
+  record(1, f.build, 1, 1, {{0, 10, false}, {1, 11, false}});
+  record(2, f.build, 2, 2, {{0, 20, false}}, "exit"); // failed: not data
+  record(4, firstBuild, 0, 4, {{0, 40, true}, {1, 41, false}});
+  record(0, f.build, 0, 3, {{0, 30, false}});
+
+  std::vector<std::string> seen;
+  std::size_t announced = 0;
+  ASSERT_TRUE(f.store
+                  .visitMeasurements(
+                      true,
+                      [&](const MeasurementView &m) {
+                        seen.push_back(
+                            std::string(m.system) + " " + std::to_string(m.build) + "/" +
+                            std::to_string(m.execution) + "/" + std::to_string(m.iteration) + " " +
+                            std::to_string(static_cast<int>(m.value)) +
+                            (m.warmup ? " warm-up" : "") + " " + std::string(m.unit) + " wall " +
+                            std::to_string(static_cast<int>(m.executionWallSeconds)));
+                      },
+                      [&](std::size_t n) { announced = n; })
+                  .ok());
+  EXPECT_EQ(seen, (std::vector<std::string>{"first 0/0/0 40 warm-up KiB wall 4",
+                                            "first 0/0/1 41 KiB wall 4", "base 0/0/0 30 KiB wall 3",
+                                            "base 0/1/0 10 KiB wall 1", "base 0/1/1 11 KiB wall 1",
+                                            "base 1/0/0 50 warm-up KiB wall 5",
+                                            "base 1/0/1 51 KiB wall 5"}));
+  EXPECT_EQ(announced, seen.size());
+  auto rows = f.store.measurements(); // warm-up excluded
+  ASSERT_EQ(rows.size(), 5u);
+  EXPECT_EQ(rows.front().system, "first");
+  EXPECT_DOUBLE_EQ(rows.front().value, 41);
+  EXPECT_EQ(rows.back().unit, "KiB");
+  EXPECT_DOUBLE_EQ(rows.back().value, 51);
 }
 
 TEST(Store, TransactionRollsBackInItsDestructor) {
@@ -381,7 +438,7 @@ TEST(StoreReadOnly, ReadsACompleteStoreWithoutChangingIt) {
     EXPECT_EQ(s->version(), kStoreVersion);
     EXPECT_EQ(s->measurements().size(), 2u);
     EXPECT_EQ(s->summary().planned, 2);
-    EXPECT_EQ(sqlite3_db_readonly(s->handle(), "main"), 1);
+    EXPECT_EQ(sqlite3_db_readonly(StoreTestAccess::handle(*s), "main"), 1);
     EXPECT_FALSE(s->setMeta("scratch", "1").ok()); // a write is refused
   }
   EXPECT_TRUE(stateOf(path) == before);
@@ -399,7 +456,7 @@ TEST(StoreReadOnly, NeverMigratesAnOlderStore) {
     auto s = Store::openReadOnly(path);
     ASSERT_TRUE(s.ok()) << s.error();
     EXPECT_EQ(s->version(), 1); // read as it is
-    Statement idx(s->handle(),
+    Statement idx(StoreTestAccess::handle(*s),
                   "SELECT count(*) FROM sqlite_master WHERE name='execution_by_build'");
     ASSERT_TRUE(idx.step());
     EXPECT_EQ(idx.columnInt(0), 0);
@@ -478,12 +535,14 @@ TEST(StoreReadOnly, SeesOneSnapshotWhileAWriterCommits) {
   Store writer = Fixture::open(path); // a live writer: -wal and -shm in use
   auto reader = Store::openReadOnly(path);
   ASSERT_TRUE(reader.ok()) << reader.error();
-  EXPECT_EQ(sqlite3_db_readonly(reader->handle(), "main"), 1);
-  ASSERT_TRUE(reader->exec("BEGIN").ok());
-  EXPECT_EQ(reader->measurements().size(), 2u);
-  ASSERT_TRUE(recordSecondExecution(writer).ok());
-  EXPECT_EQ(reader->measurements().size(), 2u); // the snapshot holds
-  ASSERT_TRUE(reader->exec("COMMIT").ok());
+  EXPECT_EQ(sqlite3_db_readonly(StoreTestAccess::handle(*reader), "main"), 1);
+  {
+    Store::ReadSnapshot snapshot(*reader);
+    ASSERT_TRUE(snapshot.active());
+    EXPECT_EQ(reader->measurements().size(), 2u);
+    ASSERT_TRUE(recordSecondExecution(writer).ok());
+    EXPECT_EQ(reader->measurements().size(), 2u); // the snapshot holds
+  }
   EXPECT_EQ(reader->measurements().size(), 3u); // the next one sees the commit
 }
 

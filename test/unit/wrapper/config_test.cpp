@@ -124,5 +124,3 @@ TEST(Config, OtherVariables) {
   EXPECT_FALSE(read({{"ALEA_DRY_RUN", "0"}}, s));
   EXPECT_FALSE(s.dryRun);
 }
-
-TEST(Config, SeedFormatOfTheElfNote) { EXPECT_EQ(formatSeed(0x2a), "0x000000000000002a"); }

@@ -124,7 +124,7 @@ TEST_P(WriterForEachTarget, LibelfReadsTheHeaderTheSectionsAndTheNote) {
   EXPECT_EQ(alea.header.sh_offset % 4, 0u);
   ASSERT_EQ(alea.notes.size(), 1u);
   EXPECT_EQ(alea.notes[0].name, std::string("alea", 5)); // namesz counts the NUL
-  EXPECT_EQ(alea.notes[0].type, LinkNoteType);
+  EXPECT_EQ(alea.notes[0].type, ::alea::kLinkNoteType);
   EXPECT_EQ(alea.notes[0].desc, Descriptor + '\0');
   // The raw words are in the target's byte order (libelf translated them above).
   const bool big = t.data == ELFDATA2MSB;

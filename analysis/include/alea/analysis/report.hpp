@@ -7,7 +7,7 @@
 // top-level means; and, for suites, the geometric-mean ratio, the proportion
 // of benchmarks decided faster, the gain factor and each system's empirical
 // distribution (Touati; Li, Chen & Peng). Nothing here
-// reads files or prints: format.hpp renders a Report.
+// reads files or prints: report/ (report/render.hpp) renders it.
 //
 // Use from the runner (no CSV involved):
 //   alea::analysis::Table table({"build", "execution", "iteration"});
@@ -18,7 +18,7 @@
 //   auto report = alea::analysis::buildReport(table, options);
 //   if (!report) -> report.error()                // one sentence
 //   report->warnings.push_back("2 executions of cand failed");  // yours
-//   std::cout << alea::analysis::formatReport(*report, Format::Text);
+//   then report/render.hpp renders it (through runner::CampaignReport).
 #pragma once
 
 #include "alea/analysis/bootstrap.hpp"
@@ -96,6 +96,9 @@ struct ReportOptions {
   // benchmarks decided faster, for the "benchmarks needed" advice (seed 002
   // s189-s192; its example: 0.05).
   double proportionHalfWidth = 0.05;
+  // Three or more systems: also compare every pair of candidates (Holm's
+  // family is then all pairs).
+  bool allPairs = false;
 };
 
 // One level of one system: TR 2012 §6.1 estimators (variance.hpp).
@@ -165,6 +168,35 @@ struct DiagnosticsReport {
   std::size_t trendExecutions = 0, trendFlagged = 0, trendDecreasing = 0;
 };
 
+// The layout effect of one system (issue 10, "honest layout sensitivity"):
+// from the variance components, not from the max/min of build means, which
+// carry execution and iteration noise too. sigma^2 of the layout level is
+// T^2 = S_top^2 - S_below^2 / n_below (TR 2012 §6.1); its interval is the
+// modified large-sample (MLS) interval of a difference of expected mean
+// squares (Graybill & Wang 1980; Burdick & Graybill 1992 §3), clipped at 0,
+// relative to the grand mean (the mean's own uncertainty is ignored). The
+// spread expected between the best and worst of n layouts is d2(n) x sigma,
+// d2(n) the expected range of n standard normals (layout means assumed
+// normal). docs/report.md.
+struct LayoutEffect {
+  bool ok = false;
+  std::string error;    // why not (a single level, fewer than 2 units)
+  std::string level;    // the level whose units are layouts ("build")
+  std::size_t units = 0; // layouts (top-level units) in the data
+  double share = 0;     // of the variance, 0..1 (LevelReport::share)
+  double sd = 0;        // sigma, in the data's unit (0 when T^2 <= 0)
+  double relativeSd = 0; // sigma / grand mean
+  Interval relativeSdCi; // MLS interval of sigma / grand mean, at the report's confidence
+  double d2 = 0;         // expected range of `units` standard normals
+  // d2(units) x relativeSd (and its interval): the best-to-worst spread of
+  // `units` layouts expected from the layout effect alone.
+  double expectedSpread = 0;
+  Interval expectedSpreadCi;
+  // The observed max/min - 1 of the top-level unit means: includes execution
+  // and iteration noise; always labelled so.
+  double observedSpread = 0;
+};
+
 struct SystemReport {
   std::string name;
   std::vector<std::size_t> shape; // counts per level, highest first
@@ -177,6 +209,7 @@ struct SystemReport {
   // Layout sensitivity: the extreme top-level unit means (e.g. builds).
   double bestUnitMean = 0, worstUnitMean = 0;
   std::string bestUnit, worstUnit;
+  LayoutEffect layout;
   PlanAdvice plan;
   DiagnosticsReport diagnostics;
 };
@@ -221,12 +254,34 @@ struct RatioReport {
   double pairCorrelation = 0;
   // What reaches ReportOptions::targetHalfWidth on this ratio.
   RatioPlanAdvice ratioPlan;
+  // Three or more systems (issue 10): the comparisons of one benchmark form a
+  // family; Holm's step-down procedure (Holm 1979) controls the family-wise
+  // error of the decisions. pValue: the smallest alpha at which this ratio's
+  // Fieller interval (bootstrap when Fieller is unbounded) at 1 - alpha lies
+  // wholly beyond the threshold band on one side (1 when the estimate is
+  // inside the band); adjustedP: Holm's adjusted p-value; the interval is
+  // recomputed at the level Holm's step tests this comparison at,
+  // 1 - alpha / (m - rank), and familyDecision is the decision at that step
+  // (faster/slower only when Holm rejects; no change when the adjusted
+  // interval lies within the band). docs/report.md.
+  struct Family {
+    std::size_t size = 0; // comparisons in the family (m)
+    std::size_t rank = 0; // 0 = smallest p-value
+    double pValue = 1, adjustedP = 1;
+    double level = 0.95; // confidence of the adjusted interval
+    std::optional<Interval> interval;
+    Decision decision = Decision::Inconclusive;
+  };
+  std::optional<Family> family;
 };
 
 struct BenchmarkReport {
   std::string name;                  // "" for a single unnamed benchmark
   std::vector<SystemReport> systems; // baseline first, then table order
   std::vector<RatioReport> ratios;   // one per candidate, vs the baseline
+  // ReportOptions::allPairs: every other pair of candidates (the later one in
+  // table order over the earlier), in the same Holm family as `ratios`.
+  std::vector<RatioReport> pairs;
   std::vector<std::string> warnings;
 };
 

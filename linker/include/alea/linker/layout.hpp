@@ -7,7 +7,8 @@
 // gap before each, and a 64-bit layout fingerprint; diffLayouts() compares two
 // layouts (matched functions, rank moves, cache-line offset and gap changes).
 // Formatting as text and JSON lives here too so that `alea layout` is only
-// option parsing. The formats are documented in docs/layout.md.
+// option parsing. The formats are documented in docs/layout.md; the notes
+// themselves (section, owner, types, descriptors) in alea/contract.hpp.
 #pragma once
 
 #include <array>
@@ -18,18 +19,6 @@
 #include <vector>
 
 namespace alea::linker {
-
-// The note contract (common brief): section .note.alea, SHT_NOTE, name "alea",
-// type 1 (written by the plugin into every object it compiles), descriptor
-// `alea-layout-v1 seed=0x<16 hex> factors=<list>`; type 2 (written by the
-// wrapper into one extra object of every seeded link, wrapper/link_record.hpp),
-// descriptor `alea-link-v1 seed=0x<16 hex> factors=<list>[ skipped=<list>]`.
-inline constexpr std::string_view NoteSectionName = ".note.alea";
-inline constexpr std::string_view NoteName = "alea";
-inline constexpr std::uint32_t NoteType = 1;
-inline constexpr std::string_view NoteFormatTag = "alea-layout-v1";
-inline constexpr std::uint32_t LinkNoteType = 2;
-inline constexpr std::string_view LinkNoteFormatTag = "alea-link-v1";
 
 // What the compile-time (type 1) `.note.alea` notes of one file say.
 struct AleaRecord {

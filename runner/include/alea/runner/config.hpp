@@ -18,11 +18,6 @@
 
 namespace alea::runner {
 
-// The factor names of the contract (common brief), in canonical order.
-inline constexpr const char *kFactorNames[] = {"function-order", "global-order", "symbol-names",
-                                               "code-padding",   "stack-offset", "link-order",
-                                               "section-order"};
-
 // Where a value was written in the campaign file (1-based; 0 = not from a
 // file), kept for the checks that come after parsing (validate.hpp) so that
 // they point at the value like the parser does.
@@ -189,8 +184,10 @@ std::string recordedCampaignText(const CampaignConfig &config);
 // Same, from text (`path` only names it in messages and sets sourceDir).
 Expected<CampaignConfig> parseCampaignText(const std::string &text, const std::string &path);
 
-// Parses ALEA_FACTORS-style lists: names, "all" or "none" -> canonical order.
+// Parses the campaign file's factor lists: names (alea/contract.hpp), "all" or
+// "none" -> canonical order.
 Expected<std::vector<std::string>> canonicalFactors(const std::vector<std::string> &names);
+// The ALEA_FACTORS spelling of a canonical list (alea::formatFactors).
 std::string joinFactors(const std::vector<std::string> &factors);
 
 // "file:line:column: message", the form of every campaign-file error.

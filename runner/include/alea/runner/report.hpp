@@ -11,15 +11,17 @@
 //     failures, incomplete plans, benchmarks without enough data, machine-state
 //     changes, identical layouts, and the layout sensitivity of every system. A
 //     campaign with one system is reported as a layout-sensitivity study;
-//  3. formatCampaignReport: text, Markdown, JSON or CSV, the engine's own
-//     formatters (analysis/format.hpp) around a campaign section.
-// Nothing here runs processes; only loadCampaignData touches SQLite.
+//  3. report/render.hpp renders the value (CampaignReport) in every format.
+// `alea analyze` shares step 2's pipeline from rows to the report value
+// (analyzeTable). Nothing here runs processes; only loadCampaignData touches
+// SQLite.
 #pragma once
 
-#include "alea/analysis/format.hpp"
+#include "alea/analysis/figures.hpp"
 #include "alea/analysis/noise.hpp"
 #include "alea/analysis/report.hpp"
 #include "alea/runner/error.hpp"
+#include "alea/runner/machine.hpp"
 #include "alea/runner/store.hpp"
 
 #include <cstdint>
@@ -99,6 +101,11 @@ struct CampaignData {
   std::string adaptiveLog;
   double targetHalfWidth = 0.01; // the campaign's (levels or adaptive), for the plans
   std::vector<ExecutionConditions> executions;
+  // For the reader: the machine as first recorded, and the factors.
+  std::optional<MachineState> machine;
+  std::string factors;
+  // The iterations dropped as warm-up (iteration < warmup), for the warm-up figure.
+  std::vector<MeasurementPoint> warmupMeasurements;
 };
 
 // Reads a campaign store. `path` is the store file or the campaign directory
@@ -114,6 +121,8 @@ struct CampaignReportOptions {
   // the campaign's executions and iterations (an adaptive campaign's batches).
   std::optional<double> targetHalfWidth;
   bool planKeepsLowerCounts = false;
+  // Three or more systems: compare every pair too (analysis::ReportOptions::allPairs).
+  bool allPairs = false;
 };
 
 // A group of failed executions with the same system, benchmark and cause.
@@ -124,23 +133,19 @@ struct FailureGroup {
   std::string stderrTail;         // of the first one, last lines only
 };
 
+// The report value every renderer draws from (report/render.hpp): the
+// engine's statistics, the figures' numbers, and what only the runner knows.
+// `alea analyze` fills only the statistics and figures (campaign = false).
 struct CampaignReport {
+  bool campaign = true; // from a campaign store (false: `alea analyze` on a table)
   std::string name, storePath;
   bool layoutStudy = false; // one system: a layout-sensitivity study
   std::vector<std::string> systems, benchmarks;
   std::int64_t planned = 0, executed = 0, failed = 0;
   std::size_t measurements = 0, builds = 0, failedBuilds = 0;
   std::vector<FailureGroup> failures;
-  // Layout sensitivity per (benchmark, system): max/min of the build means.
-  struct Sensitivity {
-    std::string benchmark, system;
-    std::string unit = "s"; // of best and worst
-    std::size_t builds = 0;
-    double best = 0, worst = 0; // build means
-    int bestBuild = 0, worstBuild = 0;
-    double spread() const { return best > 0 ? worst / best - 1 : 0; }
-  };
-  std::vector<Sensitivity> sensitivity;
+  // Of each benchmark's values ("s" for times); absent: "s".
+  std::map<std::string, std::string> units;
   // How the plan ordered and paired the executions, in one sentence.
   std::string design = "unpaired", designNote;
   // The noise diagnosis of each benchmark (analysis/noise.hpp): where the
@@ -158,6 +163,11 @@ struct CampaignReport {
   // The engine's report; absent when no benchmark has data enough to analyse.
   std::optional<analysis::Report> analysis;
   std::string analysisError; // why the engine failed, when it did
+  // The campaign's facts for the reader, in order: machine, compilers,
+  // seeds, factors ("" values are left out).
+  std::vector<std::pair<std::string, std::string>> facts;
+  // The numbers behind the figures (analysis/figures.hpp), per benchmark.
+  std::vector<analysis::BenchmarkFigures> figures;
 };
 
 // Pure: the data in, the report out (never fails: what cannot be analysed is
@@ -165,7 +175,13 @@ struct CampaignReport {
 CampaignReport buildCampaignReport(const CampaignData &data,
                                    const CampaignReportOptions &options = {});
 
-std::string formatCampaignReport(const CampaignReport &report,
-                                 analysis::Format format);
+// The pipeline from rows to the report value, shared by `alea analyze` and
+// buildCampaignReport: the engine's report and the figures of `table`
+// (`warmup`: the iterations dropped as warm-up, or nullptr). Fails as
+// analysis::buildReport does.
+Expected<CampaignReport> analyzeTable(const analysis::Table &table,
+                                      const analysis::ReportOptions &options,
+                                      const analysis::Table *warmup = nullptr,
+                                      std::size_t warmupIterations = 0);
 
 } // namespace alea::runner

@@ -1,11 +1,11 @@
 // Seeds of a campaign (common brief, "Build seed in a campaign"): every random
 // draw of the runner derives from the campaign seed through alea::mixSeed, so a
 // recorded campaign seed reproduces every build layout, every environment
-// padding and the execution order.
+// padding and the execution order. Seeds are spelled as alea/contract.hpp says
+// (parseSeed, formatSeed).
 #pragma once
 
 #include <cstdint>
-#include <string>
 #include <string_view>
 
 namespace alea::runner {
@@ -22,8 +22,5 @@ std::int64_t envPaddingSize(std::uint64_t buildSeed, int executionIndex, std::in
 
 // Seed of the execution order: mixSeed(campaign_seed, "schedule").
 std::uint64_t scheduleSeed(std::uint64_t campaignSeed);
-
-// "0x" + 16 lowercase hex digits (the ELF note's and the store's spelling).
-std::string seedHex(std::uint64_t seed);
 
 } // namespace alea::runner

@@ -5,6 +5,8 @@
 // system, benchmark, build, plan, execution, measurement. An execution's
 // measurements are committed in the same transaction as its completion record,
 // so a crash loses at most the execution in flight and never duplicates one.
+// Every SQL statement of alea is in store.cpp: the rest of the runner reads and
+// writes through the named methods below, which take and return plain rows.
 // docs/store.md documents the schema and the durability choice.
 #pragma once
 
@@ -12,7 +14,9 @@
 #include "alea/runner/machine.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -32,6 +36,8 @@ inline constexpr int kStoreVersion = 5;
 inline constexpr int kStoreCompatibleVersion = 1;
 
 // A prepared statement; finalized in the destructor. bind* are 1-based.
+// store.cpp's tool (and the tests', through StoreTestAccess): code outside the
+// store has no handle to prepare one on.
 class Statement {
 public:
   Statement(sqlite3 *db, std::string_view sql);
@@ -52,6 +58,8 @@ public:
   std::int64_t columnInt(int col) const;
   double columnDouble(int col) const;
   std::string columnText(int col) const;
+  // The text without a copy: valid until the next step, reset or column call.
+  std::string_view columnView(int col) const;
   bool columnIsNull(int col) const;
 
 private:
@@ -168,6 +176,68 @@ struct MeasurementRow {
   std::string unit;
 };
 
+// One measurement as Store::visitMeasurements passes it. The names point
+// into the visit's own buffers: valid during the call only (copy what you keep).
+struct MeasurementView {
+  std::string_view system, benchmark, unit;
+  int build = 0, execution = 0, iteration = 0;
+  double value = 0;
+  bool warmup = false;
+  double executionWallSeconds = 0; // of the execution it belongs to (0: not recorded)
+};
+
+// A system or a benchmark, in store order (position, then id).
+struct SystemRow {
+  std::string name;
+  bool baseline = false;
+};
+struct BenchmarkRow {
+  std::string name;
+  std::string unit; // of its values: "s" or "KiB"
+};
+
+// One execution whose status is not ok. The system and build index come from
+// its plan entry, so the executions of a failed build are named too.
+struct FailedExecutionRow {
+  std::string system, benchmark;
+  int buildIndex = 0, executionIndex = 0;
+  std::string status; // ExecutionRecord::status
+  int exitCode = 0, signal = 0;
+  std::string error, stderrTail;
+};
+
+// The executions of one (system, benchmark) that left processes running.
+struct LeftoverRow {
+  std::string system, benchmark;
+  int count = 0;       // executions
+  std::string example; // the first record in text order ("killed pid 12 (x)", ...)
+  bool kept = false;   // some were left running, not killed
+};
+
+// A build as the report shows it (BuildRecord is the campaign loop's).
+struct BuildRow {
+  std::string system;
+  int buildIndex = 0;
+  std::string seed;   // as stored: "0x" + 16 hex digits
+  std::string status; // "ok" | "failed" | "imported"
+  double seconds = 0;
+  std::string fingerprint, binaryHash, logTail; // "" when unknown
+};
+
+// A machine state recorded because something changed during the campaign.
+struct MachineChangeRow {
+  std::string recordedAt; // ISO 8601, UTC
+  std::string reason;     // "change: governor,aslr,..."
+};
+
+// An execution of imported data (`alea import`): its plan entry, its build's
+// id and its measurements; recorded with status ok and no process facts.
+struct ImportedExecution {
+  PlanEntry plan;
+  std::int64_t buildId = 0;
+  std::span<const MeasurementRecord> measurements;
+};
+
 // One successful execution with the conditions it ran under (the noise
 // diagnosis); stores before schema 4 have none.
 struct ExecutionConditions {
@@ -209,10 +279,26 @@ public:
   ~Store();
   Store(const Store &) = delete;
 
-  sqlite3 *handle() { return db_; }
   const std::string &path() const { return path_; }
-  Status exec(std::string_view sql);
   std::string lastError() const;
+
+  // One read transaction for the reads made while it lives: a campaign may be
+  // writing the store meanwhile (WAL: readers never block the writer), and a
+  // reader that needs its counts, measurements and failures to agree reads
+  // them from one snapshot. Ends (COMMIT of a read: nothing to write) in the
+  // destructor, which never throws.
+  class ReadSnapshot {
+  public:
+    explicit ReadSnapshot(Store &store);
+    ~ReadSnapshot();
+    ReadSnapshot(const ReadSnapshot &) = delete;
+    ReadSnapshot &operator=(const ReadSnapshot &) = delete;
+    bool active() const { return active_; }
+
+  private:
+    Store &store_;
+    bool active_ = false;
+  };
 
   int version();
   std::optional<std::string> meta(std::string_view key);
@@ -227,6 +313,8 @@ public:
   // The machine state of `target` recorded last (at the start, a resume or a
   // change), if any.
   std::optional<MachineState> lastMachine(std::string_view target = {});
+  // ...and the one recorded first (the machine a report says it ran on).
+  std::optional<MachineState> firstMachine(std::string_view target = {});
   // The Slurm jobs of the campaign (docs/targets.md): recorded when started,
   // their last known state set when they end or are found again.
   struct TargetJob {
@@ -256,8 +344,17 @@ public:
   // Several executions (a duet's) in ONE transaction: all or none.
   Status recordExecutions(std::span<const RecordedExecution> executions);
 
-  // Measurements of successful executions, warm-up excluded, in store order.
+  // Measurements of successful executions, warm-up excluded unless asked, in
+  // store order (system, benchmark, build, execution, iteration positions).
   std::vector<MeasurementRow> measurements(bool includeWarmup = false);
+  // The same rows, passed one at a time without being copied (a report of a
+  // million measurements reads them in one pass, into its own structures);
+  // `sized`, if given, is told how many rows will come before the first one.
+  // Each view carries its execution's wall seconds (the pilot's overhead).
+  Status visitMeasurements(bool includeWarmup,
+                           const std::function<void(const MeasurementView &)> &visit,
+                           const std::function<void(std::size_t)> &sized = {});
+
   StoreSummary summary();
   // Every successful execution with its conditions, in the order they ran.
   std::vector<ExecutionConditions> executionConditions();
@@ -267,9 +364,45 @@ public:
   // "ok" when PRAGMA integrity_check is clean, else its first message.
   std::string integrityCheck();
 
+  // The report's reads (report_data.cpp), in store order; errors name the
+  // SQLite failure.
+  Expected<std::vector<SystemRow>> systems();
+  Expected<std::vector<BenchmarkRow>> benchmarks();
+  // In plan order.
+  Expected<std::vector<FailedExecutionRow>> failedExecutions();
+  // Per (system, benchmark), benchmark then system order; none in stores
+  // before schema 3, which did not record them.
+  Expected<std::vector<LeftoverRow>> leftovers();
+  // In system order, then build index.
+  Expected<std::vector<BuildRow>> builds();
+  // The recorded machine changes, oldest first.
+  Expected<std::vector<MachineChangeRow>> machineChanges();
+  // Mean wall seconds of the successful executions; none without one.
+  std::optional<double> meanExecutionSeconds();
+  // Per system name: mean build seconds of its successful builds (the pilot's
+  // build cost); systems without one are absent.
+  std::map<std::string, double> meanBuildSeconds();
+
+  // `alea import`, inside the caller's Transaction: a build of imported data
+  // (no seed, factors "unknown", status "imported", dir = the source file)...
+  Expected<std::int64_t> importBuild(std::int64_t systemId, int buildIndex,
+                                     std::string_view source);
+  // ...and executions: each one's plan entry, execution row (status ok,
+  // `environment` as given) and measurements (not warm-up) in `unit`.
+  Status importExecutions(std::span<const ImportedExecution> executions,
+                          std::string_view environment, std::string_view unit);
+
 private:
+  // Raw SQL stays inside the store; the tests reach it through StoreTestAccess
+  // (test/unit/support/store_test_access.hpp), Transaction for BEGIN/COMMIT.
+  friend struct StoreTestAccess;
+  friend class Transaction;
+  sqlite3 *handle() { return db_; }
+  Status exec(std::string_view sql);
+
   Store() = default;
   static Expected<Store> openWritable(const std::string &path, bool create, int targetVersion);
+  std::optional<MachineState> machineState(std::string_view target, bool first);
   Status migrate(int targetVersion);
   void autocommitWritePoint();
   Status insertExecution(const ExecutionRecord &execution,

@@ -2,8 +2,11 @@
 // (DESIGN.md "Interfaces"): the seed, the factor set, the real tools, the plugin,
 // the log file and the dry run. Parsing is pure (the environment comes in as a
 // lookup function) and validating: a seed that is not a number or an unknown factor
-// name is OUR configuration error, reported by the wrapper as one line.
+// name is OUR configuration error, reported by the wrapper as one line. The
+// variables shared with the plugin and the runner are named in alea/contract.hpp.
 #pragma once
+
+#include "alea/contract.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -13,46 +16,10 @@
 
 namespace alea::wrapper {
 
-// The randomization factors in their canonical order (common.md "Factor names").
-enum class Factor : unsigned {
-  FunctionOrder,
-  GlobalOrder,
-  SymbolNames,
-  CodePadding,
-  StackOffset,
-  LinkOrder,
-  SectionOrder,
-};
-inline constexpr unsigned kFactorCount = 7;
-
-std::string_view factorName(Factor factor);
-
-class FactorSet {
-public:
-  constexpr FactorSet() = default; // the empty set
-  static constexpr FactorSet all() { return FactorSet((1u << kFactorCount) - 1); }
-  static constexpr FactorSet none() { return FactorSet(0); }
-  constexpr bool has(Factor f) const { return bits_ >> static_cast<unsigned>(f) & 1u; }
-  constexpr void add(Factor f) { bits_ |= 1u << static_cast<unsigned>(f); }
-  constexpr bool empty() const { return bits_ == 0; }
-  constexpr unsigned bits() const { return bits_; }
-  constexpr bool operator==(const FactorSet &) const = default;
-  // Any factor the LLVM plugin implements (function-order ... stack-offset).
-  constexpr bool anyCompileTime() const { return (bits_ & 0x1fu) != 0; }
-
-private:
-  constexpr explicit FactorSet(unsigned bits) : bits_(bits) {}
-  unsigned bits_ = 0;
-};
-
-// "all", "none", or a comma-separated list of factor names (spaces around names
-// are ignored; an empty text means the default, all). Returns an error message
-// (naming the offending word) or nothing.
-std::optional<std::string> parseFactors(std::string_view text, FactorSet &out);
-// Canonical comma list in the order above; "none" for the empty set.
-std::string formatFactors(FactorSet set);
-// "0x" + 16 lowercase hex digits, the form of the ELF note.
-std::string formatSeed(std::uint64_t seed);
+// The factors, their names and the seed's spelling are the contract's
+// (alea/contract.hpp: parseFactors, formatFactors, formatSeed).
+using alea::Factor;
+using alea::FactorSet;
 
 using EnvLookup = std::function<std::optional<std::string>(const char *)>;
 

@@ -8,13 +8,16 @@
 // The object holds one ELF note in `.note.alea` (SHT_NOTE, SHF_ALLOC, align 4):
 // owner "alea", type 2, descriptor
 //     alea-link-v1 seed=0x<16 hex> factors=<applied>[ skipped=<not applied>]
-// next to the compile-time notes of the plugin (type 1, alea-layout-v1). It also
-// carries an empty `.note.GNU-stack` (without it GNU ld and gold would make the
-// stack executable) and, on x86 and AArch64, a `.note.gnu.property` that claims
-// every AND-feature (IBT, SHSTK, BTI, PAC...), which is true of an object without
-// code and leaves the features of the output exactly what the other inputs give.
+// next to the compile-time notes of the plugin (type 1, alea-layout-v1; both
+// notes are defined in alea/contract.hpp). It also carries an empty
+// `.note.GNU-stack` (without it GNU ld and gold would make the stack
+// executable) and, on x86 and AArch64, a `.note.gnu.property` that claims every
+// AND-feature (IBT, SHSTK, BTI, PAC...), which is true of an object without code
+// and leaves the features of the output exactly what the other inputs give.
 // Everything here is pure: bytes in, bytes out.
 #pragma once
+
+#include "alea/contract.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -25,9 +28,6 @@
 #include <vector>
 
 namespace alea::wrapper {
-
-inline constexpr std::uint32_t LinkNoteType = 2;
-inline constexpr std::string_view LinkNoteTag = "alea-link-v1";
 
 // What an input object must agree on with the rest of a link: the linker
 // rejects another class, byte order or machine, and merges e_flags (RISC-V

@@ -1,0 +1,81 @@
+// The phrases the renderers share (phrases.cpp): one spelling of every number,
+// interval and sentence, so that all formats say the same thing.
+#pragma once
+
+#include "alea/analysis/noise.hpp"
+#include "alea/analysis/report.hpp"
+#include "alea/report/render.hpp"
+
+#include <string>
+#include <vector>
+
+namespace alea::report {
+
+// One renderer per format (text.cpp, markdown.cpp, ...), dispatched by render().
+std::string renderText(const runner::CampaignReport &r);
+std::string renderMarkdown(const runner::CampaignReport &r);
+std::string renderJson(const runner::CampaignReport &r);
+std::string renderCsv(const runner::CampaignReport &r);
+std::string renderHtml(const runner::CampaignReport &r);
+std::string renderLatex(const runner::CampaignReport &r);
+// `alea plan`'s renderers, in the same files.
+std::string textPlans(const analysis::PlanSet &p);
+std::string jsonPlans(const analysis::PlanSet &p);
+std::string csvPlans(const analysis::PlanSet &p);
+std::string mdPlans(const analysis::PlanSet &p);
+
+std::string fmt(const char *format, double v);
+std::string g4(double v);
+std::string r3(double v);
+std::string pct(double fraction, const char *format = "%.1f%%");
+std::string confidenceLabel(double c); // 0.95 -> "95%"
+std::string interval(const analysis::Interval &i, std::string (*f)(double));
+std::string plural(const std::string &word, std::size_t n); // the word, with "s" unless 1
+std::string count(std::size_t n, const std::string &word);  // "3 builds"
+std::string shapeText(const std::vector<std::string> &levels,
+                      const std::vector<std::size_t> &shape);
+std::string pathText(const std::vector<std::string> &path);
+std::string methodName(analysis::IntervalMethod m);
+std::string unbalancedName(analysis::UnbalancedPolicy p);
+std::string measurementsText(std::size_t n);
+std::string droppedText(const analysis::DroppedUnits &d, const std::vector<std::string> &levels);
+bool sameSystem(const analysis::DroppedUnits &d, const analysis::SystemBalance &b);
+std::string shapeShort(const std::vector<std::size_t> &shape);
+std::string varianceText(double v);
+std::string balancingText(const analysis::SystemBalance &b, const std::vector<std::string> &levels,
+                          const std::vector<analysis::DroppedUnits> &dropped);
+// What V in the balancing lines is (text and Markdown reports).
+inline constexpr const char *kVarianceNote =
+    "V = sum of 1/(n1*...*ni) over the levels, the variance of the grand mean with equal "
+    "variance components (auto takes the smallest)";
+std::string ratioSentence(const analysis::RatioReport &r);
+std::string ratioInWords(const analysis::RatioReport &r, const std::string &topLevel);
+std::string runAtLeast(std::size_t count);
+std::string planText(const analysis::PlanAdvice &p, const std::string &system);
+std::string durationText(double seconds);
+std::string ratioPlanText(const analysis::RatioPlanAdvice &p);
+std::string sharesText(const analysis::SystemReport &s);
+std::string touatiText(const analysis::SuiteRatioReport &s, const std::string &top);
+
+// A value in its benchmark's unit: times scaled to s/ms/us, anything else
+// (KiB of peak RSS, a program's own unit) as a number with its unit.
+std::string quantity(double v, const std::string &unit);
+std::string joined(const std::vector<std::string> &v, const char *sep = ", ");
+std::string indentLines(const std::string &text, const std::string &prefix);
+// "2 systems [a (baseline), b], 3 benchmarks; 20 builds, ..." (campaigns).
+std::string summaryLine(const runner::CampaignReport &r);
+std::string mdEscape(const std::string &s);
+// A number as JSON and CSV write it: shortest round trip; "" when not finite.
+std::string number(double d);
+// The layout effect of one system in words (analysis::LayoutEffect): the sd
+// and its CI, the expected best-to-worst spread of the data's layouts and the
+// observed one, always labelled "includes execution noise".
+std::string layoutText(const analysis::LayoutEffect &l, double confidence);
+// "Speedup-Test on build means: mean ..., median ..., P(base slower) = 0.97".
+std::string speedupTestText(const analysis::RatioReport &x, const std::string &top);
+// "Holm over 3 comparisons: p = 0.004, adjusted p = 0.012, 98.3% CI [...], decision faster".
+std::string familyText(const analysis::RatioReport &x);
+// The noise diagnosis in lines (the first is the headline).
+std::vector<std::string> noiseLines(const analysis::NoiseDiagnosis &d);
+
+} // namespace alea::report

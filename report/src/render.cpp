@@ -1,0 +1,74 @@
+// Format names and the dispatch to one renderer per format (render.hpp).
+#include "phrases.hpp"
+
+#include "alea/analysis/csv.hpp"
+#include "alea/analysis/planner.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace alea::report {
+
+using namespace alea::analysis;
+
+
+std::optional<Format> parseFormat(std::string_view name) {
+  if (name == "text")
+    return Format::Text;
+  if (name == "json")
+    return Format::Json;
+  if (name == "csv")
+    return Format::Csv;
+  if (name == "md" || name == "markdown")
+    return Format::Markdown;
+  if (name == "html")
+    return Format::Html;
+  if (name == "latex" || name == "tex")
+    return Format::Latex;
+  return std::nullopt;
+}
+
+std::string formatNames() { return "text, md, json, csv, html or latex"; }
+
+std::string render(const runner::CampaignReport &report, Format format) {
+  switch (format) {
+  case Format::Markdown:
+    return renderMarkdown(report);
+  case Format::Json:
+    return renderJson(report);
+  case Format::Csv:
+    return renderCsv(report);
+  case Format::Html:
+    return renderHtml(report);
+  case Format::Latex:
+    return renderLatex(report);
+  case Format::Text:
+    break;
+  }
+  return renderText(report);
+}
+
+std::string renderPlans(const analysis::PlanSet &plans, Format format) {
+  switch (format) {
+  case Format::Json:
+    return jsonPlans(plans);
+  case Format::Csv:
+    return csvPlans(plans);
+  case Format::Markdown:
+    return mdPlans(plans);
+  case Format::Text:
+  case Format::Html:
+  case Format::Latex:
+    break;
+  }
+  return textPlans(plans);
+}
+
+std::string decisionKey(Decision d) {
+  std::string key(decisionName(d)); // "no change" -> "no_change"
+  std::replace(key.begin(), key.end(), ' ', '_');
+  return key;
+}
+
+} // namespace alea::report
