@@ -20,8 +20,8 @@
 // Usage: alea_report_gen_store OUT.db [systems=2] [benchmarks=5] [builds=20]
 //                              [executions=10] [iterations=500] [warmup=5] [seed=1]
 //                              [design=unpaired] (interleaved/duet: the report pairs builds)
+#include "alea/contract.hpp"
 #include "alea/random.hpp"
-#include "alea/runner/seeds.hpp"
 #include "alea/runner/store.hpp"
 
 #include <cmath>
@@ -103,8 +103,8 @@ int main(int argc, char **argv) {
       b.status = "ok";
       b.seconds = 20 + 2 * normal(rng);
       b.dir = "builds/" + std::string(systemNames[s]) + "/" + std::to_string(k);
-      b.fingerprint = seedHex(b.seed);
-      b.binaryHash = seedHex(~b.seed);
+      b.fingerprint = alea::formatSeed(b.seed);
+      b.binaryHash = alea::formatSeed(~b.seed);
       buildIds[s].push_back(check(store.recordBuild(b)));
     }
   // The plan: every (benchmark, system, build, execution) in one random order.
@@ -118,7 +118,7 @@ int main(int argc, char **argv) {
   for (std::size_t i = 0; i < plan.size(); ++i)
     plan[i].position = static_cast<std::int64_t>(i);
   check(store.savePlan(plan, {{"campaign_name", "report-bench"},
-                              {"campaign_seed", seedHex(seed)},
+                              {"campaign_seed", alea::formatSeed(seed)},
                               {"confidence", "0.950000"},
                               {"threshold", "0.010000"},
                               {"baseline", systemNames[0]},

@@ -1,10 +1,10 @@
 // Where `alea report` spends its time and memory (a benchmark, not a test;
-// issue 10): the three steps of the command (runner/report.hpp) timed one by
-// one on a campaign store, exactly as `alea report` calls them, with wall and
-// CPU time (CPU time counts both bootstrap threads, and is what a busy machine
-// changes least) and the process's resident and peak memory after each; the
-// store queries inside step 1 alone, beside an unsorted read of the same
-// measurements (what the SQL sort costs); then the statistics engine's parts
+// issue 10): the steps of the command (runner/report.hpp, report/render.hpp)
+// timed one by one on a campaign store, exactly as `alea report` calls them,
+// the text and the HTML rendering of the same report, with wall and CPU time
+// (CPU time counts both bootstrap threads, and is what a busy machine changes
+// least) and the process's resident and peak memory after each; the store
+// queries inside step 1 alone; then the statistics engine's parts
 // timed alone on the same data (the table, nesting and balancing, and per
 // system, per ratio and per suite each estimator the report runs), so a slow
 // step can be named. One run's figures; nothing is asserted. The engine parts
@@ -21,6 +21,7 @@
 #include "alea/analysis/speedup_test.hpp"
 #include "alea/analysis/table.hpp"
 #include "alea/analysis/variance.hpp"
+#include "alea/report/render.hpp"
 #include "alea/runner/report.hpp"
 
 #include <sys/resource.h>
@@ -94,34 +95,6 @@ template <typename F> auto timed(const char *name, F &&f) {
   return result;
 }
 
-// The same measurements as Store::measurements() without the SQL sort: the
-// executions in report order (a few thousand rows), then each execution's
-// measurements through the primary key (execution_id, iteration), which SQLite
-// returns in iteration order.
-std::size_t readUnsorted(alea::runner::Store &store) {
-  using alea::runner::Statement;
-  Statement ex(store.handle(), "SELECT e.id, s.name, b.name, bu.build_index, e.execution_index "
-                               "FROM execution e JOIN build bu ON bu.id = e.build_id "
-                               "JOIN system s ON s.id = bu.system_id "
-                               "JOIN benchmark b ON b.id = e.benchmark_id WHERE e.status = 'ok' "
-                               "ORDER BY s.position, b.position, bu.build_index, "
-                               "e.execution_index");
-  Statement m(store.handle(), "SELECT iteration, value FROM measurement "
-                              "WHERE execution_id = ? AND warmup = 0");
-  std::vector<alea::runner::MeasurementPoint> out;
-  while (ex.step()) {
-    const std::string system = ex.columnText(1), benchmark = ex.columnText(2);
-    const int build = static_cast<int>(ex.columnInt(3));
-    const int execution = static_cast<int>(ex.columnInt(4));
-    m.reset();
-    m.bind(1, ex.columnInt(0));
-    while (m.step())
-      out.push_back({system, benchmark, build, execution, static_cast<int>(m.columnInt(0)),
-                     m.columnDouble(1)});
-  }
-  return out.size();
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -151,18 +124,19 @@ int main(int argc, char **argv) {
       std::fprintf(stderr, "alea_report_phases: %s\n", report.analysisError.c_str());
       return 1;
     }
-    auto text = timed("3. text",
-                      [&] { return alea::runner::formatCampaignReport(report, an::Format::Text); });
-    std::printf("  (%zu measurements, %zu bytes of text)\n", data->measurements.size(),
-                text.size());
+    auto text =
+        timed("3. text", [&] { return alea::report::render(report, alea::report::Format::Text); });
+    auto html = timed("3. HTML (instead of text)",
+                      [&] { return alea::report::render(report, alea::report::Format::Html); });
+    std::printf("  (%zu measurements, %zu bytes of text, %zu bytes of HTML)\n",
+                data->measurements.size(), text.size(), html.size());
   }
   {
     std::printf("inside step 1, alone:\n");
     auto store = alea::runner::Store::openReadOnly(path);
     if (!store)
       return 1;
-    timed("Store::measurements() (SQL sort)", [&] { return store->measurements().size(); });
-    timed("the same, unsorted per execution", [&] { return readUnsorted(*store); });
+    timed("Store::measurements()", [&] { return store->measurements().size(); });
     timed("Store::executionConditions()", [&] { return store->executionConditions().size(); });
   }
 
