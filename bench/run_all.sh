@@ -29,6 +29,7 @@ run runner "$here/runner/run.sh" "$build"
 run bootstrap "$here/bootstrap/run.sh" "$build"
 run methods "$here/methods/run.sh" "$build"
 run targets "$here/targets/run.sh" "$build"
+run report "$here/report/run.sh" "$build"
 if [[ ${ALEA_BENCH_VALIDITY:-0} == 1 ]]; then
   run validity "$here/validity/run.sh" "$build"
 fi

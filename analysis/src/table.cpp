@@ -6,6 +6,7 @@
 #include <cassert>
 #include <limits>
 #include <map>
+#include <unordered_map>
 
 namespace alea::analysis {
 
@@ -36,11 +37,13 @@ void Table::add(std::string_view system, std::string_view benchmark,
   r.line = line;
   rows_.push_back(r);
   for (std::size_t l = 0; l < levels_.size(); ++l) {
-    std::string key(units[l]);
-    auto [it, inserted] =
-        labelIndex_[l].try_emplace(key, static_cast<std::uint32_t>(labels_[l].size()));
-    if (inserted)
-      labels_[l].push_back(std::move(key));
+    auto it = labelIndex_[l].find(units[l]);
+    if (it == labelIndex_[l].end()) {
+      it = labelIndex_[l]
+               .emplace(std::string(units[l]), static_cast<std::uint32_t>(labels_[l].size()))
+               .first;
+      labels_[l].emplace_back(units[l]);
+    }
     unitIds_.push_back(it->second);
   }
 }
@@ -56,38 +59,77 @@ std::optional<std::uint32_t> Table::findSystem(std::string_view name) const {
   return std::nullopt;
 }
 
+namespace {
+// Whether rows i and j have the same benchmark, system and labels.
+bool samePath(const Table &table, std::size_t i, std::size_t j) {
+  if (table.row(i).benchmark != table.row(j).benchmark ||
+      table.row(i).system != table.row(j).system)
+    return false;
+  for (std::size_t l = 0; l < table.levels().size(); ++l)
+    if (table.labelId(i, l) != table.labelId(j, l))
+      return false;
+  return true;
+}
+} // namespace
+
 NestResult nest(const Table &table) {
   NestResult out;
   const std::size_t nLevels = table.levels().size();
-  // Index of each (benchmark, system) cell, then a label -> child map per node
-  // (kept beside the tree so lookups stay O(log n) per row).
-  struct Index {
-    std::map<std::uint32_t, std::size_t> child;
-    std::vector<Index> sub;
+  // Finding the child of a unit with a given label, for a million rows: every
+  // unit above the lowest level (the (benchmark, system) cells too) keeps the
+  // label ids of its children in order. Rows mostly arrive in order (the
+  // store's, an export's), so a label is usually the last child's (the unit
+  // continues) or above every label seen so far (a new unit): neither needs a
+  // search. A unit whose labels stop increasing moves its children into one
+  // hash map shared by all units, keyed by (unit, label), and is looked up
+  // there from then on. Nothing is kept per measurement but its node and its
+  // label id (the lookup tables are dropped at the end).
+  struct Unit {
+    std::vector<std::uint32_t> labels; // of the children, in order
+    std::vector<std::uint32_t> units;  // their Unit ids (above the lowest level)
+    bool hashed = false;               // children also in `hashedChildren`
   };
+  std::vector<Unit> units;
+  std::unordered_map<std::uint64_t, std::uint32_t> hashedChildren; // -> child position
+  const auto key = [](std::size_t unit, std::uint32_t label) {
+    return static_cast<std::uint64_t>(unit) << 32 | label;
+  };
+  // The position of the child of `unit` labelled `label`, if it has one.
+  const auto findChild = [&](std::size_t unit, std::uint32_t label) -> std::optional<std::size_t> {
+    Unit &u = units[unit];
+    if (u.labels.empty())
+      return std::nullopt;
+    if (u.labels.back() == label)
+      return u.labels.size() - 1;
+    if (!u.hashed) {
+      if (label > u.labels.back()) // increasing so far: a label not seen yet
+        return std::nullopt;
+      for (std::size_t k = 0; k < u.labels.size(); ++k)
+        hashedChildren.emplace(key(unit, u.labels[k]), static_cast<std::uint32_t>(k));
+      u.hashed = true;
+    }
+    const auto it = hashedChildren.find(key(unit, label));
+    return it == hashedChildren.end() ? std::nullopt : std::optional<std::size_t>(it->second);
+  };
+
+  // One root unit per (benchmark, system) cell; systems in table order
+  // inside each benchmark.
   std::vector<std::vector<std::optional<std::size_t>>> cell(
       table.benchmarks().size(), std::vector<std::optional<std::size_t>>(table.systems().size()));
-  std::vector<std::vector<Index>> indexOf(table.benchmarks().size());
-  for (std::size_t b = 0; b < table.benchmarks().size(); ++b) {
+  for (std::size_t b = 0; b < table.benchmarks().size(); ++b)
     out.benchmarks.push_back({table.benchmarks()[b], {}});
-  }
-  // Systems appear in table order inside each benchmark.
-  for (std::size_t i = 0; i < table.size(); ++i) {
-    const Row &r = table.row(i);
-    auto &slot = cell[r.benchmark][r.system];
-    if (!slot) {
-      slot = 0; // assigned below after sorting by system order
-    }
-  }
-  for (std::size_t b = 0; b < table.benchmarks().size(); ++b) {
-    for (std::size_t s = 0; s < table.systems().size(); ++s) {
+  for (std::size_t i = 0; i < table.size(); ++i)
+    cell[table.row(i).benchmark][table.row(i).system] = 0; // present; numbered below
+  std::vector<std::vector<std::size_t>> root(table.benchmarks().size());
+  for (std::size_t b = 0; b < table.benchmarks().size(); ++b)
+    for (std::size_t s = 0; s < table.systems().size(); ++s)
       if (cell[b][s]) {
         cell[b][s] = out.benchmarks[b].systems.size();
         out.benchmarks[b].systems.push_back({table.systems()[s], {}, 0, {}});
-        indexOf[b].emplace_back();
+        root[b].push_back(units.size());
+        units.emplace_back();
       }
-    }
-  }
+
   for (std::size_t i = 0; i < table.size(); ++i) {
     const Row &r = table.row(i);
     const std::size_t s = *cell[r.benchmark][r.system];
@@ -95,34 +137,46 @@ NestResult nest(const Table &table) {
     if (sys.firstLine == 0)
       sys.firstLine = r.line;
     std::vector<UnitNode> *nodes = &sys.units;
-    Index *index = &indexOf[r.benchmark][s];
+    std::size_t unit = root[r.benchmark][s];
     UnitNode *node = nullptr;
     for (std::size_t l = 0; l < nLevels; ++l) {
-      const std::uint32_t id = table.labelId(i, l);
-      auto [it, inserted] = index->child.try_emplace(id, nodes->size());
-      if (inserted) {
-        nodes->push_back({table.label(i, l), {}, {}, {}});
-        index->sub.emplace_back();
-      }
-      node = &(*nodes)[it->second];
-      Index *next = &index->sub[it->second];
-      if (l + 1 == nLevels && !inserted) {
+      const std::uint32_t label = table.labelId(i, l);
+      const bool lowest = l + 1 == nLevels;
+      std::optional<std::size_t> at = findChild(unit, label);
+      if (at && lowest) {
         // The lowest-level unit already holds a value: the same measurement
-        // path appears twice.
+        // path appears twice. The first time is the first earlier row with
+        // the same cell and labels.
+        std::size_t first = 0;
+        while (first < i && !samePath(table, first, i))
+          ++first;
         out.error = "duplicate measurement: system \"" + table.systems()[r.system] + "\"" +
                     (table.benchmarks()[r.benchmark].empty()
                          ? std::string()
                          : ", benchmark \"" + table.benchmarks()[r.benchmark] + "\"") +
                     " already has a value for this " + table.levels().back() + " (first on line " +
-                    std::to_string(node->lines.front()) + ")";
+                    std::to_string(table.row(first).line) + ")";
         out.errorLine = r.line;
         return out;
       }
-      nodes = &node->children;
-      index = next;
+      if (!at) {
+        at = nodes->size();
+        nodes->push_back({table.label(i, l), {}, {}});
+        units[unit].labels.push_back(label);
+        if (units[unit].hashed)
+          hashedChildren.emplace(key(unit, label), static_cast<std::uint32_t>(*at));
+        if (!lowest) {
+          units[unit].units.push_back(static_cast<std::uint32_t>(units.size()));
+          units.emplace_back();
+        }
+      }
+      node = &(*nodes)[*at];
+      if (!lowest) {
+        unit = units[unit].units[*at];
+        nodes = &node->children;
+      }
     }
     node->values.push_back(r.value);
-    node->lines.push_back(r.line);
   }
   return out;
 }

@@ -265,3 +265,54 @@ TEST(Bootstrap, ZeroBaselineMeanGivesInfiniteReplicates) {
   EXPECT_TRUE(std::isinf(r->interval.upper));
   EXPECT_FALSE(std::isnan(r->interval.lower));
 }
+
+TEST(Bootstrap, SimdLanesDrawAndAddAsTheScalarResampler) {
+  // bootstrap.cpp runs 8 (AVX-512) or 4 (AVX2) replicates at once; its
+  // self-check compares every lane set this CPU has with the scalar code,
+  // Lemire's rejection step included (crafted generator states).
+  EXPECT_EQ(bootstrapSelfCheck(), "") << bootstrapLanes();
+}
+
+TEST(Bootstrap, EveryReplicateIsTheReferenceWalkWhateverTheLanesAndThreads) {
+  // Replicates in lane blocks and the leftovers of each thread's range one by
+  // one: each must be the reference walk fed by Rng(mixSeed(seed, r)), to
+  // the bit, for 1003 replicates (not a multiple of 4 or 8) on 1-3 threads.
+  alea::Rng values(5);
+  auto hierarchy = [&](std::vector<std::size_t> shape, std::vector<std::string> names) {
+    Hierarchy h{std::move(names), std::move(shape), {}};
+    std::size_t n = 1;
+    for (std::size_t k : h.shape)
+      n *= k;
+    for (std::size_t i = 0; i < n; ++i)
+      h.values.push_back(0.01 * (1 + values.uniform()));
+    return h;
+  };
+  const Hierarchy cand = hierarchy({6, 4, 9}, {"build", "execution", "iteration"});
+  const Hierarchy base = hierarchy({7, 3, 5}, {"build", "execution", "iteration"});
+  for (const char *name : {"RRR", "RRN", "NRR", "RNR"}) {
+    const auto replace = ResamplingScheme::parse(name)->replacementFor(3);
+    for (unsigned threads : {1u, 2u, 3u}) {
+      BootstrapOptions o;
+      o.replicates = 1003;
+      o.seed = 0x1e55ULL;
+      o.threads = threads;
+      o.scheme = *ResamplingScheme::parse(name);
+      o.keepReplicates = true;
+      auto mean = bootstrapMean(cand, o);
+      auto ratio = bootstrapRatio(cand, base, o);
+      ASSERT_TRUE(mean.ok() && ratio.ok());
+      for (std::size_t r = 0; r < o.replicates; ++r) {
+        alea::Rng rng(alea::mixSeed(o.seed, r));
+        auto draw = [&](std::size_t, std::size_t bound) { return rng.below(bound); };
+        ASSERT_EQ(mean->replicateValues[r], resampledMeanWith(cand, replace, draw))
+            << name << ", " << threads << " threads, replicate " << r;
+        alea::Rng rng2(alea::mixSeed(o.seed, r));
+        auto draw2 = [&](std::size_t, std::size_t bound) { return rng2.below(bound); };
+        const double num = resampledMeanWith(cand, replace, draw2);
+        const double den = resampledMeanWith(base, replace, draw2);
+        ASSERT_EQ(ratio->replicateValues[r], num / den)
+            << name << ", " << threads << " threads, replicate " << r;
+      }
+    }
+  }
+}

@@ -77,6 +77,44 @@ TEST(Nest, DuplicateMeasurementIsAnError) {
                       "for this iteration (first on line 2)");
 }
 
+TEST(Nest, LabelsOutOfOrderStillFindTheirUnitsAndDuplicates) {
+  // nest() looks a unit's children up without a search while their labels
+  // come in increasing order, and by hash once they do not: both ways must
+  // find the same units, keep first-seen order and catch a duplicate.
+  Table t({"build", "execution"});
+  const auto add = [&](const char *build, const char *execution, double v, std::size_t line) {
+    const std::string_view units[] = {build, execution};
+    t.add("a", "", units, v, line);
+  };
+  add("0", "2", 1, 2);
+  add("0", "0", 2, 3);
+  add("1", "0", 3, 4);
+  add("0", "1", 4, 5);
+  add("1", "2", 5, 6);
+  add("1", "1", 6, 7);
+  auto n = nest(t);
+  ASSERT_FALSE(n.error) << *n.error;
+  EXPECT_EQ(flatten(n.benchmarks[0].systems[0]), (std::vector<double>{1, 2, 4, 3, 5, 6}));
+  EXPECT_EQ(n.benchmarks[0].systems[0].units[1].children[2].label, "1");
+  add("0", "0", 7, 8); // build 0 looks its children up by hash by now
+  n = nest(t);
+  ASSERT_TRUE(n.error);
+  EXPECT_EQ(n.errorLine, 8u);
+  EXPECT_EQ(*n.error, "duplicate measurement: system \"a\" already has a value "
+                      "for this execution (first on line 3)");
+
+  Table u({"iteration"}); // in order, then a label seen before the last one
+  for (const char *label : {"0", "1", "2", "1"}) {
+    const std::string_view units[] = {label};
+    u.add("a", "", units, 1, u.size() + 2);
+  }
+  n = nest(u);
+  ASSERT_TRUE(n.error);
+  EXPECT_EQ(n.errorLine, 5u);
+  EXPECT_EQ(*n.error, "duplicate measurement: system \"a\" already has a value "
+                      "for this iteration (first on line 3)");
+}
+
 TEST(Balance, BalancedDataIsUntouched) {
   Table t = tableOf(balancedCsv());
   auto b = balance(nest(t).benchmarks, t.levels());

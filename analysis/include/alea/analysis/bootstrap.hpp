@@ -107,6 +107,17 @@ Expected<BootstrapResult> bootstrapPairedRatio(const Hierarchy &candidate,
 // The percentile interval of `values` (sorted in place) under a rule.
 Interval percentileInterval(std::vector<double> &values, double confidence, QuantileRule rule);
 
+// How this CPU runs the replicates ("AVX-512F, 8 replicates at a time", "AVX2,
+// 4 ...", or "scalar, 1 ..."): several at once, one per SIMD lane, with the same
+// results to the bit (bootstrap.cpp).
+const char *bootstrapLanes();
+
+// The resampler's self-check, which a unit test calls: the SIMD lanes' copy of
+// alea::Rng (its stream and below(), Lemire's rare rejection included, with
+// crafted generator states) and every lane set this CPU has against the scalar
+// resampler, bit for bit. "" when all agree, else the first difference.
+std::string bootstrapSelfCheck();
+
 // One resampled mean for given index draws, for checking the resampler against
 // the paper's Table VI walkthrough: `draw(levelIndex, bound)` is called in the
 // exact order the resampler draws (depth first, highest level first) and must

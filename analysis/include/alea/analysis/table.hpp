@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -63,8 +64,15 @@ public:
 private:
   std::vector<std::string> levels_;
   std::vector<std::string> systems_, benchmarks_;
+  // Looks labels up by string_view: adding a row builds no string for a
+  // label already known.
+  struct LabelHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
   std::vector<std::vector<std::string>> labels_; // per level
-  std::vector<std::unordered_map<std::string, std::uint32_t>> labelIndex_;
+  std::vector<std::unordered_map<std::string, std::uint32_t, LabelHash, std::equal_to<>>>
+      labelIndex_;
   std::vector<Row> rows_;
   std::vector<std::uint32_t> unitIds_; // size() * levels().size()
 };
@@ -75,7 +83,6 @@ struct UnitNode {
   std::string label;
   std::vector<UnitNode> children; // empty at the lowest level
   std::vector<double> values;     // only at the lowest level
-  std::vector<std::size_t> lines; // source line of each value
   std::size_t count() const {     // children or values
     return children.empty() ? values.size() : children.size();
   }
