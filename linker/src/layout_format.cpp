@@ -1,10 +1,12 @@
 // Text and JSON renderings of a layout and of a layout diff, as printed by
 // `alea layout` (docs/layout.md). Kept in the library so tests can pin them and
-// the CLI file stays option parsing only. JSON is written by hand: the output is
-// small, flat and needs only string escaping.
+// the CLI file stays option parsing only. JSON is written with nlohmann-json
+// (compact, keys in a fixed order).
 #include "alea/linker/layout.hpp"
 
 #include "alea/contract.hpp"
+
+#include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <sstream>
@@ -13,34 +15,11 @@ namespace alea::linker {
 
 namespace {
 
-std::string jsonString(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-    case '"':
-      out += "\\\"";
-      break;
-    case '\\':
-      out += "\\\\";
-      break;
-    case '\n':
-      out += "\\n";
-      break;
-    case '\t':
-      out += "\\t";
-      break;
-    default:
-      if (static_cast<unsigned char>(c) < 0x20) {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
-        out += buf;
-      } else {
-        out += c;
-      }
-    }
-  }
-  return out + "\"";
-}
+using Json = nlohmann::ordered_json;
+
+// Names and notes are bytes from an ELF file: invalid UTF-8 is replaced, not
+// an error.
+std::string dumped(const Json &j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
 
 std::string joined(const std::vector<std::string> &items, std::string_view sep) {
   std::string out;
@@ -89,43 +68,39 @@ std::string linkText(const Layout &l) {
   return out;
 }
 
-std::string stringArray(const std::vector<std::string> &items) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    if (i)
-      out += ',';
-    out += jsonString(items[i]);
-  }
-  return out + "]";
-}
 
-std::string linkJson(const LinkRecord &k) {
+Json linkJson(const LinkRecord &k) {
   if (!k.present)
-    return "null";
-  std::ostringstream os;
-  os << "{\"valid\":" << (k.valid ? "true" : "false");
-  if (k.valid)
-    os << ",\"seed\":\"" << formatSeed(k.seed) << "\",\"factors\":" << stringArray(k.factors)
-       << ",\"skipped\":" << stringArray(k.skipped);
-  os << ",\"note\":" << jsonString(k.text) << ",\"records\":" << k.recordCount
-     << ",\"others\":" << stringArray(k.others) << "}";
-  return os.str();
+    return nullptr;
+  Json o = Json::object();
+  o["valid"] = k.valid;
+  if (k.valid) {
+    o["seed"] = formatSeed(k.seed);
+    o["factors"] = k.factors;
+    o["skipped"] = k.skipped;
+  }
+  o["note"] = k.text;
+  o["records"] = k.recordCount;
+  o["others"] = k.others;
+  return o;
 }
 
 // "alea": compile-time notes (as before) plus "link", the link record.
-std::string recordJson(const Layout &l) {
+Json recordJson(const Layout &l) {
   const AleaRecord &r = l.record;
-  std::ostringstream os;
-  os << "{\"randomized\":" << (l.randomized() ? "true" : "false");
-  if (auto seed = l.seed())
-    os << ",\"seed\":\"" << formatSeed(*seed) << "\",\"factors\":"
-       << stringArray(r.present && r.valid ? r.factors : std::vector<std::string>{});
+  Json o = Json::object();
+  o["randomized"] = l.randomized();
+  if (auto seed = l.seed()) {
+    o["seed"] = formatSeed(*seed);
+    o["factors"] = r.present && r.valid ? r.factors : std::vector<std::string>{};
+  }
   if (r.present)
-    os << ",\"note\":" << jsonString(r.text);
-  os << ",\"notes\":" << r.noteCount << ",\"consistent\":" << (r.consistent() ? "true" : "false")
-     << ",\"disagreeing\":" << stringArray(r.disagreeing) << ",\"link\":" << linkJson(l.link)
-     << "}";
-  return os.str();
+    o["note"] = r.text;
+  o["notes"] = r.noteCount;
+  o["consistent"] = r.consistent();
+  o["disagreeing"] = r.disagreeing;
+  o["link"] = linkJson(l.link);
+  return o;
 }
 
 // "seed <compile-time>  link <link record>" for a --diff header line.
@@ -191,19 +166,23 @@ std::string formatLayout(const Layout &l) {
 }
 
 std::string layoutToJson(const Layout &l) {
-  std::ostringstream os;
-  os << "{\"file\":" << jsonString(l.path) << ",\"type\":" << jsonString(l.fileType)
-     << ",\"alea\":" << recordJson(l) << ",\"fingerprint\":\"" << hex16(l.fingerprint)
-     << "\",\"from_dynsym\":" << (l.fromDynsym ? "true" : "false")
-     << ",\"function_count\":" << l.functions.size() << ",\"functions\":[";
-  for (std::size_t i = 0; i < l.functions.size(); ++i) {
-    const auto &f = l.functions[i];
-    os << (i ? "," : "") << "\n{\"name\":" << jsonString(f.name) << ",\"address\":" << f.address
-       << ",\"size\":" << f.size << ",\"gap\":" << f.gap << ",\"section\":" << jsonString(f.section)
-       << ",\"local\":" << (f.local ? "true" : "false") << "}";
-  }
-  os << "]}\n";
-  return os.str();
+  Json o = Json::object();
+  o["file"] = l.path;
+  o["type"] = l.fileType;
+  o["alea"] = recordJson(l);
+  o["fingerprint"] = hex16(l.fingerprint);
+  o["from_dynsym"] = l.fromDynsym;
+  o["function_count"] = l.functions.size();
+  Json functions = Json::array();
+  for (const auto &f : l.functions)
+    functions.push_back({{"name", f.name},
+                         {"address", f.address},
+                         {"size", f.size},
+                         {"gap", f.gap},
+                         {"section", f.section},
+                         {"local", f.local}});
+  o["functions"] = std::move(functions);
+  return dumped(o) + "\n";
 }
 
 std::string formatDiff(const Layout &a, const Layout &b, const LayoutDiff &d) {
@@ -246,43 +225,51 @@ std::string formatDiff(const Layout &a, const Layout &b, const LayoutDiff &d) {
 }
 
 std::string diffToJson(const Layout &a, const Layout &b, const LayoutDiff &d) {
-  std::ostringstream os;
-  auto names = [&os](const std::vector<std::string> &v) {
-    os << "[";
-    for (std::size_t i = 0; i < v.size(); ++i)
-      os << (i ? "," : "") << jsonString(v[i]);
-    os << "]";
-  };
-  os << "{\"a\":{\"file\":" << jsonString(a.path) << ",\"alea\":" << recordJson(a)
-     << ",\"fingerprint\":\"" << hex16(d.fingerprintA) << "\",\"functions\":" << d.functionsA
-     << "},\"b\":{\"file\":" << jsonString(b.path) << ",\"alea\":" << recordJson(b)
-     << ",\"fingerprint\":\"" << hex16(d.fingerprintB) << "\",\"functions\":" << d.functionsB
-     << "},\"same_layout\":" << (d.sameLayout() ? "true" : "false")
-     << ",\"matched\":" << d.matched() << ",\"matched_by_name\":" << d.matchedByName
-     << ",\"matched_by_size\":" << d.matchedBySize << ",\"unmatched_local_a\":" << d.unmatchedLocalA
-     << ",\"unmatched_local_b\":" << d.unmatchedLocalB << ",\"only_in_a\":";
-  names(d.onlyInA);
-  os << ",\"only_in_b\":";
-  names(d.onlyInB);
-  os << ",\"moved\":" << d.moved << ",\"address_changed\":" << d.addressChanged
-     << ",\"size_changed\":" << d.sizeChanged << ",\"line_offset_changed\":" << d.lineOffsetChanged
-     << ",\"gap_changed\":" << d.gapChanged << ",\"gap_bytes_a\":" << d.gapBytesA
-     << ",\"gap_bytes_b\":" << d.gapBytesB << ",\"line_offset_delta\":[";
+  Json o = Json::object();
+  o["a"] = {{"file", a.path},
+            {"alea", recordJson(a)},
+            {"fingerprint", hex16(d.fingerprintA)},
+            {"functions", d.functionsA}};
+  o["b"] = {{"file", b.path},
+            {"alea", recordJson(b)},
+            {"fingerprint", hex16(d.fingerprintB)},
+            {"functions", d.functionsB}};
+  o["same_layout"] = d.sameLayout();
+  o["matched"] = d.matched();
+  o["matched_by_name"] = d.matchedByName;
+  o["matched_by_size"] = d.matchedBySize;
+  o["unmatched_local_a"] = d.unmatchedLocalA;
+  o["unmatched_local_b"] = d.unmatchedLocalB;
+  o["only_in_a"] = d.onlyInA;
+  o["only_in_b"] = d.onlyInB;
+  o["moved"] = d.moved;
+  o["address_changed"] = d.addressChanged;
+  o["size_changed"] = d.sizeChanged;
+  o["line_offset_changed"] = d.lineOffsetChanged;
+  o["gap_changed"] = d.gapChanged;
+  o["gap_bytes_a"] = d.gapBytesA;
+  o["gap_bytes_b"] = d.gapBytesB;
+  o["line_offset_delta"] = Json::array();
   for (std::size_t k = 0; k < 64; ++k)
-    os << (k ? "," : "") << d.lineOffsetDelta[k];
-  os << "],\"pairs\":[";
-  for (std::size_t k = 0; k < d.pairs.size(); ++k) {
-    const auto &p = d.pairs[k];
+    o["line_offset_delta"].push_back(d.lineOffsetDelta[k]);
+  Json pairs = Json::array();
+  for (const auto &p : d.pairs) {
     const auto &x = a.functions[p.indexA];
     const auto &y = b.functions[p.indexB];
-    os << (k ? "," : "") << "\n{\"name_a\":" << jsonString(x.name)
-       << ",\"name_b\":" << jsonString(y.name) << ",\"by\":\"" << (p.byName ? "name" : "size")
-       << "\",\"rank_a\":" << p.rankA << ",\"rank_b\":" << p.rankB << ",\"address_a\":" << x.address
-       << ",\"address_b\":" << y.address << ",\"size_a\":" << x.size << ",\"size_b\":" << y.size
-       << ",\"gap_a\":" << x.gap << ",\"gap_b\":" << y.gap << "}";
+    pairs.push_back({{"name_a", x.name},
+                     {"name_b", y.name},
+                     {"by", p.byName ? "name" : "size"},
+                     {"rank_a", p.rankA},
+                     {"rank_b", p.rankB},
+                     {"address_a", x.address},
+                     {"address_b", y.address},
+                     {"size_a", x.size},
+                     {"size_b", y.size},
+                     {"gap_a", x.gap},
+                     {"gap_b", y.gap}});
   }
-  os << "]}\n";
-  return os.str();
+  o["pairs"] = std::move(pairs);
+  return dumped(o) + "\n";
 }
 
 std::string formatDiffFunctions(const Layout &a, const Layout &b, const LayoutDiff &d) {
