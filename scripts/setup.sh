@@ -8,6 +8,8 @@ PACKAGES=(
   # toolchain and build
   cmake ninja-build g++ make pkg-config dpkg-dev
   clang-19 llvm-19-dev llvm-19-tools lld-19 libclang-rt-19-dev
+  # Fortran (alea-fc over flang-new-19) and meson for the drop-in build tests
+  flang-19 meson
   # libraries
   libcli11-dev libboost-math-dev libtomlplusplus-dev libelf-dev libsqlite3-dev sqlite3
   libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev libzstd-dev nlohmann-json3-dev
