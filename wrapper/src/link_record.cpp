@@ -190,6 +190,73 @@ bool forEachArchiveMember(const ByteReader &readAt,
   return walkArchive(readAt, UINT64_MAX, visit);
 }
 
+std::optional<std::vector<std::string>> thinArchiveMembers(const ByteReader &readAt,
+                                                           std::size_t maxMembers) {
+  // GNU thin archive (binutils ar T, llvm-ar T; meson's static libraries):
+  // "!<thin>\n", then 60-byte headers. Only the symbol table ("/",
+  // "/SYM64/") and the long-name table ("//") have data after their header;
+  // a member's header has its size but no data. Names are "name/" or "/<offset
+  // into the long-name table>", whose entries end in "/\n".
+  std::vector<std::string> members;
+  std::string longNames;
+  std::uint64_t pos = 8;
+  while (true) {
+    const std::optional<std::string> header = readAt(pos, 60);
+    if (!header || header->empty())
+      return members;
+    if (header->size() < 60 || (*header)[58] != '`' || (*header)[59] != '\n')
+      return std::nullopt;
+    const std::string_view h = *header;
+    std::uint64_t size = 0;
+    for (char ch : h.substr(48, 10)) {
+      if (ch == ' ')
+        break;
+      if (ch < '0' || ch > '9' || size > (std::uint64_t{1} << 40))
+        return std::nullopt;
+      size = size * 10 + static_cast<unsigned>(ch - '0');
+    }
+    const std::string_view name = h.substr(0, 16);
+    if (name.substr(0, 2) == "/ " || name.substr(0, 8) == "/SYM64/ ") {
+      pos += 60 + size + (size & 1);
+      continue;
+    }
+    if (name.substr(0, 3) == "// ") {
+      if (size > (64u << 20))
+        return std::nullopt;
+      const auto table = readAt(pos + 60, static_cast<std::size_t>(size));
+      if (!table || table->size() != size)
+        return std::nullopt;
+      longNames = *table;
+      pos += 60 + size + (size & 1);
+      continue;
+    }
+    if (members.size() >= maxMembers)
+      return std::nullopt;
+    std::string member;
+    if (name[0] == '/') {
+      std::uint64_t offset = 0;
+      for (char ch : name.substr(1)) {
+        if (ch == ' ')
+          break;
+        if (ch < '0' || ch > '9')
+          return std::nullopt;
+        offset = offset * 10 + static_cast<unsigned>(ch - '0');
+      }
+      const auto end = longNames.find("/\n", offset);
+      if (offset >= longNames.size() || end == std::string::npos)
+        return std::nullopt;
+      member = longNames.substr(offset, end - offset);
+    } else {
+      const auto slash = name.find('/');
+      if (slash == std::string_view::npos || slash == 0)
+        return std::nullopt;
+      member = name.substr(0, slash);
+    }
+    members.push_back(std::move(member));
+    pos += 60; // the member's data lives in its own file
+  }
+}
+
 StackNote stackNoteOf(const ByteReader &readAt) {
   const std::optional<std::string> head = readAt(0, 64);
   if (!head || inspectInput(*head) != InputKind::ElfRelocatable)
