@@ -124,6 +124,21 @@ InputKind inspectInput(std::string_view b, ElfTarget *target) {
 
 namespace {
 
+// A decimal field of an ar header (digits, then blanks), or nothing.
+std::optional<std::uint64_t> decimal(std::string_view field) {
+  std::uint64_t v = 0;
+  bool any = false;
+  for (char ch : field) {
+    if (ch == ' ')
+      break;
+    if (ch < '0' || ch > '9' || v > (std::uint64_t{1} << 50))
+      return std::nullopt;
+    v = v * 10 + static_cast<unsigned>(ch - '0');
+    any = true;
+  }
+  return any ? std::optional<std::uint64_t>(v) : std::nullopt;
+}
+
 // Walks the members of a (non-thin) ar archive, reading at most `maxHeaders`
 // headers: calls visit(offset of the member's data) for each real member (the
 // symbol and name tables "/", "//", "/SYM64/", "__.SYMDEF*" are skipped, and a
@@ -139,19 +154,6 @@ bool walkArchive(const ByteReader &readAt, std::uint64_t maxHeaders,
     if (header->size() < 60 || (*header)[58] != '`' || (*header)[59] != '\n')
       return false;
     const std::string_view h = *header;
-    auto decimal = [](std::string_view field) -> std::optional<std::uint64_t> {
-      std::uint64_t v = 0;
-      bool any = false;
-      for (char ch : field) {
-        if (ch == ' ')
-          break;
-        if (ch < '0' || ch > '9')
-          return std::nullopt;
-        v = v * 10 + static_cast<unsigned>(ch - '0');
-        any = true;
-      }
-      return any ? std::optional<std::uint64_t>(v) : std::nullopt;
-    };
     const auto size = decimal(h.substr(48, 10));
     if (!size)
       return false;
@@ -207,14 +209,10 @@ std::optional<std::vector<std::string>> thinArchiveMembers(const ByteReader &rea
     if (header->size() < 60 || (*header)[58] != '`' || (*header)[59] != '\n')
       return std::nullopt;
     const std::string_view h = *header;
-    std::uint64_t size = 0;
-    for (char ch : h.substr(48, 10)) {
-      if (ch == ' ')
-        break;
-      if (ch < '0' || ch > '9' || size > (std::uint64_t{1} << 40))
-        return std::nullopt;
-      size = size * 10 + static_cast<unsigned>(ch - '0');
-    }
+    const std::optional<std::uint64_t> sizeField = decimal(h.substr(48, 10));
+    if (!sizeField)
+      return std::nullopt;
+    const std::uint64_t size = *sizeField;
     const std::string_view name = h.substr(0, 16);
     if (name.substr(0, 2) == "/ " || name.substr(0, 8) == "/SYM64/ ") {
       pos += 60 + size + (size & 1);
@@ -234,18 +232,13 @@ std::optional<std::vector<std::string>> thinArchiveMembers(const ByteReader &rea
       return std::nullopt;
     std::string member;
     if (name[0] == '/') {
-      std::uint64_t offset = 0;
-      for (char ch : name.substr(1)) {
-        if (ch == ' ')
-          break;
-        if (ch < '0' || ch > '9')
-          return std::nullopt;
-        offset = offset * 10 + static_cast<unsigned>(ch - '0');
-      }
-      const auto end = longNames.find("/\n", offset);
-      if (offset >= longNames.size() || end == std::string::npos)
+      const std::optional<std::uint64_t> offset = decimal(name.substr(1));
+      if (!offset || *offset >= longNames.size())
         return std::nullopt;
-      member = longNames.substr(offset, end - offset);
+      const auto end = longNames.find("/\n", *offset);
+      if (end == std::string::npos)
+        return std::nullopt;
+      member = longNames.substr(*offset, end - *offset);
     } else {
       const auto slash = name.find('/');
       if (slash == std::string_view::npos || slash == 0)
