@@ -5,6 +5,8 @@
 // table are forwarded verbatim and do not influence the decision.
 #include "alea/wrapper/classify.hpp"
 
+#include "alea/wrapper/bitcode.hpp"
+
 #include "alea/contract.hpp"
 
 #include <algorithm>
@@ -314,6 +316,14 @@ Classification passThrough(Classification c, Reason reason, std::string detail) 
   return c;
 }
 
+// A thin archive names its members relative to its own directory.
+std::string thinMemberPath(const std::string &archive, const std::string &member) {
+  const auto slash = archive.rfind('/');
+  if (member.starts_with("/") || slash == std::string::npos)
+    return member;
+  return archive.substr(0, slash + 1) + member;
+}
+
 // Reads the first bytes of the link's inputs (for the link record): the ELF
 // header of the first relocatable object (else of the first shared library),
 // looking into an archive's first member too, and whether any input is LLVM
@@ -324,6 +334,8 @@ void sniffLinkInputs(Classification &c, const ClassifyEnv &env, bool wantBitcode
   if (!env.readAt)
     return;
   std::optional<ElfTarget> shared;
+  std::optional<std::string> firstBitcode; // the file, and where in it (an archive member)
+  std::uint64_t firstBitcodeAt = 0;
   for (const Input &in : c.inputs) {
     if (c.elfTarget && (c.bitcodeInput || !wantBitcode))
       break;
@@ -334,10 +346,19 @@ void sniffLinkInputs(Classification &c, const ClassifyEnv &env, bool wantBitcode
       continue;
     ElfTarget target;
     InputKind kind = inspectInput(*head, &target);
+    std::uint64_t memberAt = 0;
+    std::string file = in.path; // where the bytes are: a thin archive's member is a file
     if (kind == InputKind::Archive) {
       const auto member = firstArchiveMember(
           [&](std::uint64_t at, std::size_t n) { return env.readAt(in.path, at, n); });
       const auto bytes = member ? env.readAt(in.path, *member, 64) : std::nullopt;
+      kind = bytes ? inspectInput(*bytes, &target) : InputKind::Other;
+      memberAt = member.value_or(0);
+    } else if (kind == InputKind::ThinArchive) {
+      const auto members = thinArchiveMembers(
+          [&](std::uint64_t at, std::size_t n) { return env.readAt(in.path, at, n); });
+      file = members && !members->empty() ? thinMemberPath(in.path, members->front()) : "";
+      const auto bytes = file.empty() ? std::nullopt : env.readAt(file, 0, 64);
       kind = bytes ? inspectInput(*bytes, &target) : InputKind::Other;
     }
     if (kind == InputKind::ElfRelocatable && !c.elfTarget)
@@ -346,9 +367,23 @@ void sniffLinkInputs(Classification &c, const ClassifyEnv &env, bool wantBitcode
       shared = target;
     else if (kind == InputKind::Bitcode && wantBitcode)
       c.bitcodeInput = true;
+    if (kind == InputKind::Bitcode && !firstBitcode) {
+      firstBitcode = file;
+      firstBitcodeAt = memberAt;
+    }
   }
   if (!c.elfTarget)
     c.elfTarget = shared;
+  // Only bitcode (every object of a CMake IPO or meson b_lto build): its
+  // triple says what lld links it for (bitcode.hpp).
+  if (!c.elfTarget && firstBitcode) {
+    const std::string path = *firstBitcode;
+    const std::uint64_t base = firstBitcodeAt;
+    const auto triple = bitcodeTriple(
+        [&](std::uint64_t at, std::size_t n) { return env.readAt(path, base + at, n); });
+    if (triple)
+      c.elfTarget = elfTargetOfTriple(*triple);
+  }
 }
 
 // GNU ld's executable stack (Classification::execStackObject, stackUnknown):
@@ -396,8 +431,30 @@ void scanStackNotes(Classification &c, const ClassifyEnv &env) {
         return false;
       });
     } else if (kind == InputKind::ThinArchive) {
-      c.stackUnknown =
-          "thin archive " + in.path + ": its objects are not inspected for .note.GNU-stack";
+      // Meson's static libraries: the members are files of their own.
+      const auto members = thinArchiveMembers(file);
+      if (!members) {
+        c.stackUnknown = "thin archive " + in.path + ": its member list cannot be read";
+        continue;
+      }
+      for (const std::string &name : *members) {
+        const std::string member = thinMemberPath(in.path, name);
+        const ByteReader object = [&](std::uint64_t at, std::size_t n) {
+          return env.readAt(member, at, n);
+        };
+        const auto memberHead = object(0, 64);
+        if (!memberHead) {
+          c.stackUnknown = "thin archive " + in.path + ": its member " + member + " cannot be read";
+          break;
+        }
+        if (inspectInput(*memberHead) == InputKind::ElfRelocatable &&
+            stackNoteOf(object) != StackNote::Present) {
+          c.stackUnknown = "an object in " + in.path +
+                           " has no .note.GNU-stack, so whether GNU ld makes the stack "
+                           "executable depends on what it links";
+          break;
+        }
+      }
     }
   }
 }

@@ -96,6 +96,14 @@ Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classifi
       added.push_back("-ffunction-sections");
       added.push_back("-fdata-sections");
     }
+    // The seed file becomes a prerequisite in the dependency file the compile
+    // writes (-MD, -MMD, -Wp,-MD; whatever -MF/-MT/-MQ say): clang's own
+    // -fdepfile-entry, as for its sanitizer ignore lists. Without a dependency
+    // file it does nothing.
+    if (!settings.seedFile.empty() && (tool == Tool::Cc || tool == Tool::Cxx)) {
+      added.push_back("-Xclang");
+      added.push_back("-fdepfile-entry=" + settings.seedFile);
+    }
   }
   if (links) {
     // The link, as one sequence of decisions:

@@ -12,6 +12,25 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+// The file's content without blanks and line ends around it ("42\n", "0x2a\r\n").
+std::string_view trimLines(std::string_view s) {
+  constexpr std::string_view blanks = " \t\r\n\v\f";
+  const auto first = s.find_first_not_of(blanks);
+  if (first == std::string_view::npos)
+    return {};
+  return s.substr(first, s.find_last_not_of(blanks) - first + 1);
+}
+
+// A file's content for an error line: at most 40 characters, control bytes as '?'.
+std::string printable(std::string_view s) {
+  std::string out;
+  for (char ch : s.substr(0, 40))
+    out += static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f ? '?' : ch;
+  if (s.size() > 40)
+    out += "...";
+  return out;
+}
+
 } // namespace
 
 std::string_view toolName(Tool tool) {
@@ -38,12 +57,35 @@ const char *realToolVariable(Tool tool) {
   return kRealCcVariable;
 }
 
-std::optional<std::string> readSettings(Tool tool, const EnvLookup &env, Settings &out) {
+std::optional<std::string> readSettings(Tool tool, const EnvLookup &env, Settings &out,
+                                        const SeedFileReader &readFile) {
   Settings s;
-  if (auto seed = env(kSeedVariable); seed && !trim(*seed).empty()) {
+  const std::optional<std::string> seedText = env(kSeedVariable);
+  const bool seedSet = seedText && !trim(*seedText).empty();
+  if (auto file = env(kSeedFileVariable); file && !trim(*file).empty()) {
+    const std::string path(trim(*file));
+    const std::string name = std::string(kSeedFileVariable) + "='" + path + "'";
+    if (seedSet)
+      return std::string(kSeedVariable) + " and " + kSeedFileVariable +
+             " are both set: set one (the file lets make and ninja rebuild when the seed "
+             "changes)";
+    if (path.front() != '/')
+      return name + " is not an absolute path (build tools run compilers in other directories)";
+    const std::optional<std::string> content = readFile ? readFile(path) : std::nullopt;
+    if (!content)
+      return name + " cannot be read (it must be a readable regular file holding the seed)";
     std::uint64_t value = 0;
-    if (!parseSeed(trim(*seed), value))
-      return std::string(kSeedVariable) + "='" + *seed +
+    if (trimLines(*content).empty())
+      return name + " is empty (it must hold the seed, a decimal or 0x-hexadecimal 64-bit number)";
+    if (!parseSeed(trimLines(*content), value))
+      return name + " holds '" + printable(trimLines(*content)) +
+             "', not a seed (a decimal or 0x-hexadecimal 64-bit number)";
+    s.seed = value;
+    s.seedFile = path;
+  } else if (seedSet) {
+    std::uint64_t value = 0;
+    if (!parseSeed(trim(*seedText), value))
+      return std::string(kSeedVariable) + "='" + *seedText +
              "' is not a seed (a decimal or 0x-hexadecimal 64-bit number)";
     s.seed = value;
   }

@@ -178,7 +178,10 @@ std::vector<std::string> childEnvironment(const Settings &s, const std::string &
     const std::string_view kv = *e;
     if (kv.starts_with(std::string(kChainVariable) + "="))
       continue;
+    // With a seed, the normalized ALEA_SEED below is the seed, also when it
+    // came from ALEA_SEED_FILE (both set would be an error in the child).
     if (s.seed && (kv.starts_with(std::string(kSeedVariable) + "=") ||
+                   kv.starts_with(std::string(kSeedFileVariable) + "=") ||
                    kv.starts_with(std::string(kFactorsVariable) + "=")))
       continue;
     env.emplace_back(kv);
@@ -400,6 +403,8 @@ Decision decide(const Facts &facts, const std::vector<std::string> &args, const 
         line += ": " + c.detail;
       line +=
           "\" seed=" + formatSeed(*effective.seed) + " factors=" + formatFactors(effective.factors);
+      if (!effective.seedFile.empty())
+        line += " seed-file=" + shellQuote(effective.seedFile);
     }
     for (const auto &note : plan.notes)
       line += " note=\"" + note + "\"";
@@ -434,7 +439,12 @@ int runWrapperSteps(Tool tool, const std::vector<std::string> &args, std::string
 
   // 1. settings
   Settings settings;
-  if (auto error = readSettings(tool, env, settings))
+  auto readSeedFile = [](const std::string &path) -> std::optional<std::string> {
+    if (!isRegularFile(path))
+      return std::nullopt;
+    return readBytesAt(path, 0, 4096); // a seed is 20 characters at most
+  };
+  if (auto error = readSettings(tool, env, settings, readSeedFile))
     return configError(tool, *error);
 
   // 2. the real tool, never ourselves or a wrapper that led here

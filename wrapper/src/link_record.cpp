@@ -124,6 +124,21 @@ InputKind inspectInput(std::string_view b, ElfTarget *target) {
 
 namespace {
 
+// A decimal field of an ar header (digits, then blanks), or nothing.
+std::optional<std::uint64_t> decimal(std::string_view field) {
+  std::uint64_t v = 0;
+  bool any = false;
+  for (char ch : field) {
+    if (ch == ' ')
+      break;
+    if (ch < '0' || ch > '9' || v > (std::uint64_t{1} << 50))
+      return std::nullopt;
+    v = v * 10 + static_cast<unsigned>(ch - '0');
+    any = true;
+  }
+  return any ? std::optional<std::uint64_t>(v) : std::nullopt;
+}
+
 // Walks the members of a (non-thin) ar archive, reading at most `maxHeaders`
 // headers: calls visit(offset of the member's data) for each real member (the
 // symbol and name tables "/", "//", "/SYM64/", "__.SYMDEF*" are skipped, and a
@@ -139,19 +154,6 @@ bool walkArchive(const ByteReader &readAt, std::uint64_t maxHeaders,
     if (header->size() < 60 || (*header)[58] != '`' || (*header)[59] != '\n')
       return false;
     const std::string_view h = *header;
-    auto decimal = [](std::string_view field) -> std::optional<std::uint64_t> {
-      std::uint64_t v = 0;
-      bool any = false;
-      for (char ch : field) {
-        if (ch == ' ')
-          break;
-        if (ch < '0' || ch > '9')
-          return std::nullopt;
-        v = v * 10 + static_cast<unsigned>(ch - '0');
-        any = true;
-      }
-      return any ? std::optional<std::uint64_t>(v) : std::nullopt;
-    };
     const auto size = decimal(h.substr(48, 10));
     if (!size)
       return false;
@@ -188,6 +190,64 @@ std::optional<std::uint64_t> firstArchiveMember(const ByteReader &readAt, int ma
 bool forEachArchiveMember(const ByteReader &readAt,
                           const std::function<bool(std::uint64_t)> &visit) {
   return walkArchive(readAt, UINT64_MAX, visit);
+}
+
+std::optional<std::vector<std::string>> thinArchiveMembers(const ByteReader &readAt,
+                                                           std::size_t maxMembers) {
+  // GNU thin archive (binutils ar T, llvm-ar T; meson's static libraries):
+  // "!<thin>\n", then 60-byte headers. Only the symbol table ("/",
+  // "/SYM64/") and the long-name table ("//") have data after their header;
+  // a member's header has its size but no data. Names are "name/" or "/<offset
+  // into the long-name table>", whose entries end in "/\n".
+  std::vector<std::string> members;
+  std::string longNames;
+  std::uint64_t pos = 8;
+  while (true) {
+    const std::optional<std::string> header = readAt(pos, 60);
+    if (!header || header->empty())
+      return members;
+    if (header->size() < 60 || (*header)[58] != '`' || (*header)[59] != '\n')
+      return std::nullopt;
+    const std::string_view h = *header;
+    const std::optional<std::uint64_t> sizeField = decimal(h.substr(48, 10));
+    if (!sizeField)
+      return std::nullopt;
+    const std::uint64_t size = *sizeField;
+    const std::string_view name = h.substr(0, 16);
+    if (name.substr(0, 2) == "/ " || name.substr(0, 8) == "/SYM64/ ") {
+      pos += 60 + size + (size & 1);
+      continue;
+    }
+    if (name.substr(0, 3) == "// ") {
+      if (size > (64u << 20))
+        return std::nullopt;
+      const auto table = readAt(pos + 60, static_cast<std::size_t>(size));
+      if (!table || table->size() != size)
+        return std::nullopt;
+      longNames = *table;
+      pos += 60 + size + (size & 1);
+      continue;
+    }
+    if (members.size() >= maxMembers)
+      return std::nullopt;
+    std::string member;
+    if (name[0] == '/') {
+      const std::optional<std::uint64_t> offset = decimal(name.substr(1));
+      if (!offset || *offset >= longNames.size())
+        return std::nullopt;
+      const auto end = longNames.find("/\n", *offset);
+      if (end == std::string::npos)
+        return std::nullopt;
+      member = longNames.substr(*offset, end - *offset);
+    } else {
+      const auto slash = name.find('/');
+      if (slash == std::string_view::npos || slash == 0)
+        return std::nullopt;
+      member = name.substr(0, slash);
+    }
+    members.push_back(std::move(member));
+    pos += 60; // the member's data lives in its own file
+  }
 }
 
 StackNote stackNoteOf(const ByteReader &readAt) {

@@ -23,6 +23,11 @@ namespace alea {
 // read by the plugin inside the compiler.
 inline constexpr const char *kSeedVariable = "ALEA_SEED";
 inline constexpr const char *kFactorsVariable = "ALEA_FACTORS";
+// The absolute path of a file holding the seed, in place of ALEA_SEED: the
+// wrappers name it in the dependency files their compiles write, so that make
+// and ninja recompile when its content changes (docs/wrapper.md, "Changing the
+// seed"). Setting both is a configuration error.
+inline constexpr const char *kSeedFileVariable = "ALEA_SEED_FILE";
 // The real tools behind the wrappers; the runner reads the compilers' ones to
 // record which compiler a build used.
 inline constexpr const char *kRealCcVariable = "ALEA_CC";

@@ -22,9 +22,15 @@ using alea::Factor;
 using alea::FactorSet;
 
 using EnvLookup = std::function<std::optional<std::string>(const char *)>;
+// The start of a file (enough for a seed), or nothing if it is not a regular
+// file that can be read.
+using SeedFileReader = std::function<std::optional<std::string>(const std::string &)>;
 
 struct Settings {
   std::optional<std::uint64_t> seed; // unset or empty ALEA_SEED: plain real tool
+  // ALEA_SEED_FILE when the seed came from it (absolute): compiles name it in
+  // their dependency file (planCommand).
+  std::string seedFile;
   FactorSet factors = FactorSet::all();
   std::string realTool; // ALEA_CC / ALEA_CXX / ALEA_LD as given (may be empty)
   std::string plugin;   // ALEA_PLUGIN as given (may be empty)
@@ -39,6 +45,12 @@ const char *realToolVariable(Tool tool); // ALEA_CC, ALEA_CXX, ALEA_LD
 // Reads and validates the settings of `tool`; returns an error message on failure.
 // Without a seed only the real tool, log file and dry run are read, and nothing
 // but a malformed ALEA_SEED itself is an error (the wrapper is the real tool).
-std::optional<std::string> readSettings(Tool tool, const EnvLookup &env, Settings &out);
+// A non-empty ALEA_SEED_FILE is the seed's source instead of ALEA_SEED: it
+// must be an absolute path to a readable regular file whose content, blanks
+// and line ends around it ignored, is a seed as ALEA_SEED spells it; ALEA_SEED
+// must then be unset or empty. Anything else is an error, whatever else is
+// set. `readFile` reads it (empty: it cannot be read).
+std::optional<std::string> readSettings(Tool tool, const EnvLookup &env, Settings &out,
+                                        const SeedFileReader &readFile = {});
 
 } // namespace alea::wrapper

@@ -70,6 +70,12 @@ std::optional<std::uint64_t> firstArchiveMember(const ByteReader &readAt, int ma
 bool forEachArchiveMember(const ByteReader &readAt,
                           const std::function<bool(std::uint64_t)> &visit);
 
+// The member paths of a GNU thin archive ("!<thin>\n"), as the archive
+// names them: relative to the archive's own directory unless absolute.
+// Nothing if the archive is malformed or has more than `maxMembers` members.
+std::optional<std::vector<std::string>> thinArchiveMembers(const ByteReader &readAt,
+                                                           std::size_t maxMembers = 65536);
+
 // What an ELF relocatable object says about the stack. GNU ld makes the
 // output's stack executable when an input object has no .note.GNU-stack
 // (binutils 2.40 warns: "missing .note.GNU-stack section implies executable

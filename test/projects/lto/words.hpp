@@ -1,0 +1,6 @@
+// Interface of the LTO project's C++ library (words.cpp).
+#pragma once
+#include <string>
+#include <vector>
+
+std::string joinWords(const std::vector<std::string> &words);
