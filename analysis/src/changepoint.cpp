@@ -157,10 +157,22 @@ SteadyState classifySteadyState(std::span<const double> x, const ChangepointOpti
   r.window = std::max(
       o.minSegment, static_cast<std::size_t>(std::ceil(o.steadyFraction * static_cast<double>(n))));
   r.steadyStart = 0;
-  const std::size_t m = r.segments.size();
+  std::size_t m = r.segments.size();
   if (m <= 1)
     return r;
-  const Segment &last = r.segments.back();
+  // A short slower excursion at the very end, after a segment as long as the
+  // final window, is interference (other processes only ever slow an
+  // iteration down), like an excursion in the middle: the segment before it
+  // is the final one. A faster end stays a change (a late end of warm-up).
+  {
+    const Segment &end = r.segments[m - 1], &before = r.segments[m - 2];
+    if (end.end - end.start <= o.maxTransient && end.mean > before.mean &&
+        before.end - before.start >= r.window)
+      --m;
+  }
+  if (m <= 1)
+    return r;
+  const Segment &last = r.segments[m - 1];
   double fastest = last.mean;
   for (const auto &s : r.segments)
     fastest = std::min(fastest, s.mean);

@@ -28,9 +28,10 @@
 //    of R's absolute 1e-11 (seconds or nanoseconds alike; values closer than
 //    0.1% count as equal, so ties from a coarse clock make no changepoints);
 //  - an excursion of at most 2 iterations between two steady segments (an
-//    interrupt, a page-cache miss) is an outlier, not a phase: warmup_stats
-//    removes outliers beforehand with Tukey fences over a 200-iteration
-//    window, which a 20-iteration series cannot fill.
+//    interrupt, a page-cache miss), or a slower one at the very end after a
+//    segment as long as the final window, is an outlier, not a phase:
+//    warmup_stats removes outliers beforehand with Tukey fences over a
+//    200-iteration window, which a 20-iteration series cannot fill.
 // Pure functions: series in, segments and classification out.
 #pragma once
 
