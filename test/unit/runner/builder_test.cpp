@@ -128,6 +128,23 @@ BuildRecord pilotBuild(test::TempDir &dir, const SystemConfig &sys, std::uint64_
   return rec;
 }
 
+SystemConfig baseSystem() {
+  SystemConfig sys;
+  sys.name = "base";
+  sys.artifacts = {"prog"};
+  return sys;
+}
+
+// Build 0 of `sys` in the campaign `dir`.
+BuildRequest reuseRequest(const test::TempDir &dir, const SystemConfig &sys) {
+  BuildRequest req;
+  req.system = &sys;
+  req.seed = buildSeed(5, "base", 0);
+  req.factors = {"function-order", "link-order"};
+  req.campaignDir = dir.path();
+  return req;
+}
+
 } // namespace
 
 // The pilot's build made with the same seed, factors and artifacts becomes
@@ -136,14 +153,8 @@ BuildRecord pilotBuild(test::TempDir &dir, const SystemConfig &sys, std::uint64_
 // kept, the reuse written in its log.
 TEST(Builder, ReusesThePilotsBuild) {
   test::TempDir dir;
-  SystemConfig sys;
-  sys.name = "base";
-  sys.artifacts = {"prog"};
-  BuildRequest req;
-  req.system = &sys;
-  req.seed = buildSeed(5, "base", 0);
-  req.factors = {"function-order", "link-order"};
-  req.campaignDir = dir.path();
+  const SystemConfig sys = baseSystem();
+  const BuildRequest req = reuseRequest(dir, sys);
   const BuildRecord pilot = pilotBuild(dir, sys, req.seed);
   auto r = reuseBuild(pilot, req);
   ASSERT_TRUE(r.ok()) << r.error();
@@ -165,14 +176,8 @@ TEST(Builder, ReusesThePilotsBuild) {
 // changed since the pilot snapshotted it. Each error says why.
 TEST(Builder, DoesNotReuseAnotherBuild) {
   test::TempDir dir;
-  SystemConfig sys;
-  sys.name = "base";
-  sys.artifacts = {"prog"};
-  BuildRequest req;
-  req.system = &sys;
-  req.seed = buildSeed(5, "base", 0);
-  req.factors = {"function-order", "link-order"};
-  req.campaignDir = dir.path();
+  const SystemConfig sys = baseSystem();
+  const BuildRequest req = reuseRequest(dir, sys);
   BuildRecord pilot = pilotBuild(dir, sys, req.seed);
   BuildRecord other = pilot;
   other.seed += 1;
