@@ -2,7 +2,7 @@
 // and its sources).
 #include "alea/runner/autolevels.hpp"
 
-#include "alea/analysis/diagnostics.hpp"
+#include "alea/analysis/changepoint.hpp"
 #include "alea/analysis/hierarchy.hpp"
 #include "alea/analysis/math_policy.hpp"
 #include "alea/analysis/planner.hpp"
@@ -18,7 +18,7 @@
 namespace alea::runner {
 
 namespace {
-constexpr int kPilotBuilds = 3, kPilotExecutions = 3, kPilotIterations = 10, kWarmupProbe = 5;
+constexpr int kPilotBuilds = 3, kPilotExecutions = 3, kPilotIterations = 10, kWarmupProbe = 10;
 constexpr int kMaxBuilds = 100, kMaxExecutions = 100, kMaxIterations = 10000;
 
 std::string fmt(double v) {
@@ -51,23 +51,51 @@ CampaignConfig pilotConfig(const CampaignConfig &c) {
   return p;
 }
 
-int detectWarmup(const std::vector<std::vector<double>> &series, int maxWarmup) {
-  for (int k = 0; k <= maxWarmup; ++k) {
-    int tested = 0, trending = 0;
-    for (const auto &s : series) {
-      if (static_cast<int>(s.size()) - k < 3)
-        continue;
-      auto t =
-          analysis::kendallTrend(std::span<const double>(s).subspan(static_cast<std::size_t>(k)));
-      if (!t)
-        continue; // all values equal: no trend
-      ++tested;
-      trending += t->pValue < 0.05;
-    }
-    if (tested == 0 || trending <= tested / 10)
-      return k;
+WarmupDetection detectWarmup(const std::vector<WarmupSeries> &series) {
+  WarmupDetection out;
+  // Per (system, benchmark), in the order first seen: one classification per
+  // execution (analysis::classifySteadyState), summarized.
+  std::vector<std::pair<std::string, std::vector<analysis::SteadyState>>> groups;
+  std::vector<analysis::SteadyState> all;
+  for (const auto &s : series) {
+    const std::string who = s.benchmark + " on " + s.system;
+    auto g =
+        std::find_if(groups.begin(), groups.end(), [&](const auto &x) { return x.first == who; });
+    if (g == groups.end())
+      g = groups.insert(groups.end(), {who, {}});
+    g->second.push_back(analysis::classifySteadyState(s.values));
+    all.push_back(g->second.back());
   }
-  return maxWarmup;
+  const analysis::WarmupSummary total = analysis::summarizeWarmup(all);
+  std::vector<std::string> notes;
+  for (const auto &[who, states] : groups) {
+    const analysis::WarmupSummary s = analysis::summarizeWarmup(states);
+    // One count for the campaign: the largest a benchmark asks for.
+    out.warmup = std::max(out.warmup, static_cast<int>(s.warmupIterations));
+    if (s.noSteadyState > 0) {
+      std::size_t window = 0;
+      for (const auto &st : states)
+        if (st.kind == analysis::SteadyKind::NoSteadyState)
+          window = std::max(window, st.window);
+      notes.push_back("warm-up: " + std::to_string(s.noSteadyState) + " of " +
+                      std::to_string(s.executions) + " executions of " + who +
+                      " never reach a steady state (changepoints within their last " +
+                      std::to_string(window) + " iterations)");
+      out.noSteadyState += static_cast<int>(s.noSteadyState);
+    }
+    if (s.slowdown > 0)
+      notes.push_back("warm-up: " + std::to_string(s.slowdown) + " of " +
+                      std::to_string(s.executions) + " executions of " + who +
+                      " slow down (from iteration " + std::to_string(s.slowdownMedianAt) +
+                      ", median); not counted as warm-up");
+  }
+  out.explanation.push_back(
+      "warm-up: " + std::to_string(out.warmup) +
+      " iteration(s) (PELT changepoints and warmup_stats' classification of " +
+      std::to_string(total.executions) + " pilot executions: " + analysis::describeCounts(total) +
+      "; the upper quartile of when the steady state starts, the largest over the benchmarks)");
+  out.explanation.insert(out.explanation.end(), notes.begin(), notes.end());
+  return out;
 }
 
 Expected<AutoPlan> planFromPilot(const CampaignConfig &cfg, Store &pilot, const LevelCounts &pl) {
@@ -100,14 +128,13 @@ Expected<AutoPlan> planFromPilot(const CampaignConfig &cfg, Store &pilot, const 
   // Warm-up first: it decides which iterations the level planning sees.
   int warmup = pl.warmup;
   if (cfg.warmup.automatic) {
-    std::vector<std::vector<double>> series;
+    std::vector<WarmupSeries> series;
     for (const auto &[k, e] : execs)
-      series.push_back(e.values);
-    warmup = detectWarmup(series, kWarmupProbe);
+      series.push_back({std::get<0>(k), std::get<1>(k), e.values});
+    WarmupDetection w = detectWarmup(series);
+    warmup = w.warmup;
     out.counts.warmup = warmup;
-    out.explanation.push_back("warm-up: " + std::to_string(warmup) +
-                              " iteration(s) (Mann-Kendall trend test on " +
-                              std::to_string(series.size()) + " pilot executions)");
+    out.explanation.insert(out.explanation.end(), w.explanation.begin(), w.explanation.end());
   }
   int measured = pl.iterations + pl.warmup - warmup; // usable iterations per pilot execution
   bool iterLevel = cfg.iterations.automatic || cfg.iterations.count > 1;

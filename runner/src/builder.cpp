@@ -13,10 +13,13 @@
 #endif
 
 #include <cerrno>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -110,6 +113,21 @@ std::string compilerVersions(const std::vector<std::string> &env) {
   return out;
 }
 
+// A directory left by a build interrupted before it was recorded is moved
+// aside to `<dir>.interrupted-<n>`, never reused or deleted.
+void moveAside(const std::string &dir) {
+  std::error_code ec;
+  if (!fs::exists(dir, ec))
+    return;
+  for (int n = 1;; ++n) {
+    fs::path aside = dir + ".interrupted-" + std::to_string(n);
+    if (!fs::exists(aside, ec)) {
+      fs::rename(dir, aside, ec);
+      return;
+    }
+  }
+}
+
 } // namespace
 
 std::vector<std::string> buildEnvironment(const BuildRequest &req) {
@@ -186,15 +204,7 @@ BuildRecord runBuild(Executor &executor, const BuildRequest &req) {
   std::string dir = buildDirectory(req.campaignDir, req.system->name, req.buildIndex);
   rec.dir = dir;
   std::error_code ec;
-  if (fs::exists(dir, ec)) {
-    for (int n = 1;; ++n) {
-      fs::path aside = dir + ".interrupted-" + std::to_string(n);
-      if (!fs::exists(aside, ec)) {
-        fs::rename(dir, aside, ec);
-        break;
-      }
-    }
-  }
+  moveAside(dir);
   fs::create_directories(dir, ec);
   if (ec) {
     rec.status = "fault";
@@ -282,6 +292,163 @@ BuildRecord runBuild(Executor &executor, const BuildRequest &req) {
   rec.status = "ok";
   rec.logTail = tail(log, 2048);
   return rec;
+}
+
+Expected<BuildRecord> reuseBuild(const BuildRecord &pilot, const BuildRequest &req) {
+  // Decide: the pilot's build is this build only if it was made from the same
+  // seed and factors and produced the artifacts this system keeps.
+  if (pilot.status != "ok")
+    return Error{"the pilot's build " + pilot.status};
+  if (pilot.seed != req.seed || pilot.factors != joinFactors(req.factors))
+    return Error{"the pilot's build has another seed or other factors"};
+  std::set<std::string> wanted(req.system->artifacts.begin(), req.system->artifacts.end()), had;
+  for (const auto &a : pilot.artifacts)
+    had.insert(a.path);
+  if (wanted != had)
+    return Error{"the pilot's build kept other artifacts"};
+  std::error_code ec;
+  if (pilot.dir.empty() || !fs::is_directory(pilot.dir, ec))
+    return Error{"the pilot's build directory '" + pilot.dir + "' is gone"};
+  // Act: the pilot's build directory becomes this build's, hard-linked file by
+  // file (it is inside the campaign directory, so on the same file system; a
+  // file system without hard links gets copies). The pilot's files are not
+  // written again, so its own store stays true.
+  const std::string dir = buildDirectory(req.campaignDir, req.system->name, req.buildIndex);
+  moveAside(dir);
+  fs::create_directories(fs::path(dir).parent_path(), ec);
+  const auto options = fs::copy_options::recursive | fs::copy_options::copy_symlinks;
+  fs::copy(pilot.dir, dir, options | fs::copy_options::create_hard_links, ec);
+  if (ec) {
+    std::error_code ignored;
+    fs::remove_all(dir, ignored);
+    ec.clear();
+    fs::copy(pilot.dir, dir, options, ec);
+  }
+  if (ec)
+    return Error{"cannot copy the pilot's build directory '" + pilot.dir + "' to '" + dir +
+                 "': " + ec.message()};
+  BuildRecord rec = pilot;
+  rec.id = 0;
+  rec.systemId = 0;
+  rec.buildIndex = req.buildIndex;
+  rec.dir = dir;
+  rec.artifacts.clear();
+  // The snapshots are taken again (into this campaign's objects/) and must be
+  // the pilot's bytes: a build directory changed since the pilot is rebuilt.
+  for (const auto &a : pilot.artifacts) {
+    auto snap = snapshotArtifact(req.campaignDir, dir, a.path);
+    if (!snap)
+      return Error{snap.error()};
+    if (snap->objectHash != a.objectHash)
+      return Error{"artifact '" + a.path + "' changed since the pilot built it"};
+    rec.artifacts.push_back(*snap);
+  }
+  // The build's cost stays the pilot's measured seconds (the planner's and
+  // the report's build cost); the log says where the build came from.
+  rec.logTail = std::string(kReusedBuildMarker) + pilot.dir + "\n" + pilot.logTail;
+  return rec;
+}
+
+namespace {
+
+// The functions of the C runtime's start files (crt1.o, crti.o, crtbegin.o,
+// crtend.o, crtn.o of glibc and GCC): linked into every program, never
+// compiled by alea. They count as one section for section-order, and are not
+// padded.
+const std::set<std::string, std::less<>> kRuntimeStartFunctions = {"_start",
+                                                                   "_init",
+                                                                   "_fini",
+                                                                   "__do_global_dtors_aux",
+                                                                   "deregister_tm_clones",
+                                                                   "register_tm_clones",
+                                                                   "frame_dummy",
+                                                                   "_dl_relocate_static_pie",
+                                                                   "__libc_csu_init",
+                                                                   "__libc_csu_fini",
+                                                                   "call_weak_fn"};
+
+bool hasFactor(const std::vector<std::string> &factors, std::string_view name) {
+  return std::find(factors.begin(), factors.end(), name) != factors.end();
+}
+
+// "1 in 12", "1 in 3.2e+07".
+std::string oneIn(double p) {
+  const double n = 1 / p;
+  char buf[48];
+  if (n < 1e6)
+    std::snprintf(buf, sizeof buf, "1 in %.0f", n);
+  else
+    std::snprintf(buf, sizeof buf, "1 in %.2g", n);
+  return buf;
+}
+
+std::string fmtProbability(double p) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, p >= 0.01 ? "%.2f" : "%.1e", p);
+  return buf;
+}
+
+} // namespace
+
+std::optional<LayoutFacts> layoutFactsOf(const std::string &binary) {
+#ifdef ALEA_HAVE_LINKER
+  std::string err;
+  auto layout = alea::linker::readLayout(binary, err);
+  if (!layout)
+    return std::nullopt;
+  LayoutFacts f;
+  f.randomized = layout->randomized();
+  for (const auto &fn : layout->functions)
+    ++(kRuntimeStartFunctions.count(fn.name) ? f.space.otherFunctions : f.space.functions);
+  f.space.modules = layout->record.noteCount;
+  const auto &compiled = layout->record.factors;
+  f.space.functionOrder = layout->record.valid && hasFactor(compiled, "function-order");
+  f.space.codePadding = layout->record.valid && hasFactor(compiled, "code-padding");
+  // Link-time factors only as the link record says they were applied: a
+  // program linked without one (sources compiled and linked in one command)
+  // is counted without them, the side that makes a collision likelier.
+  const auto &linked = layout->link.factors;
+  f.space.linkOrder = layout->link.valid && hasFactor(linked, "link-order");
+  f.space.sectionOrder = layout->link.valid && hasFactor(linked, "section-order");
+  return f;
+#else
+  (void)binary;
+  return std::nullopt;
+#endif
+}
+
+std::string identicalLayoutsWarning(const std::string &system, const std::vector<int> &builds,
+                                    std::size_t systemBuilds,
+                                    const std::optional<LayoutFacts> &facts) {
+  std::string list;
+  for (std::size_t i = 0; i < builds.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == builds.size() ? " and " : ", ") + std::to_string(builds[i]);
+  std::string w =
+      "identical layouts: builds " + list + " of " + system + " have the same layout fingerprint";
+  if (!facts)
+    return w + " (the randomization did not take: check that the build uses $CC/$CXX)";
+  if (!facts->randomized)
+    return w + "; the binary carries no alea note: the randomization did not take (check that "
+               "the build uses $CC/$CXX)";
+  const analysis::LayoutSpace &s = facts->space;
+  const analysis::CollisionOdds odds = analysis::layoutCollisionOdds(s, systemBuilds);
+  w += "; the program has " + std::to_string(s.functions + s.otherFunctions) + " function" +
+       (s.functions + s.otherFunctions == 1 ? "" : "s");
+  w += s.otherFunctions ? " (" + std::to_string(s.functions) + " in " : " in ";
+  w += std::to_string(s.modules) + " module" + (s.modules == 1 ? "" : "s") + " alea compiled";
+  if (s.otherFunctions)
+    w += ", " + std::to_string(s.otherFunctions) + " from the C runtime)";
+  // Three verdicts on the chance that some pair of the system's builds
+  // coincides (analysis/collision.hpp counts the draws that move functions).
+  if (odds.anyPairProbability < 1e-12)
+    return w + ", so two builds coincide with probability below 1e-12: the randomization did "
+               "not take (check ALEA_FACTORS and the log)";
+  w += ", so two builds coincide with probability about " + oneIn(odds.pairProbability) + " (" +
+       fmtProbability(odds.anyPairProbability) + " that some pair of " +
+       std::to_string(systemBuilds) + " builds does)";
+  if (odds.anyPairProbability >= 1e-3)
+    return w + ": expected for a program this small";
+  return w + ": unlikely, check ALEA_FACTORS and the log";
 }
 
 } // namespace alea::runner

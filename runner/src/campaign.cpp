@@ -162,6 +162,9 @@ struct Run {
   std::vector<std::vector<int>> duetSets; // design = "duet": one CPU set per system
 
   std::vector<std::string> baseEnv; // sanitizedEnv(opts.baseEnv), computed once
+  // An "auto" campaign's pilot store (read only): its builds are this
+  // campaign's first builds, same seeds, reused instead of rebuilt.
+  std::optional<Store> pilot;
 
   Run(const CampaignConfig &c, const CampaignOptions &o, Executor &e, Progress &p,
       const CampaignLock &l, Store s)
@@ -293,9 +296,24 @@ struct Run {
           req.timeoutSeconds = cfg.buildTimeoutSeconds;
           req.baseEnv = baseEnv;
           req.cancel = opts.cancel;
-          progress.message("building " + sys.name + " #" + std::to_string(b) + " (seed " +
-                           formatSeed(req.seed) + ")");
-          BuildRecord built = runBuild(executor, req);
+          const std::string which =
+              sys.name + " #" + std::to_string(b) + " (seed " + formatSeed(req.seed) + ")";
+          std::optional<BuildRecord> reused;
+          if (pilot)
+            if (auto id = pilot->findSystemId(sys.name))
+              if (auto made = pilot->findBuild(*id, b)) {
+                auto r = reuseBuild(*made, req);
+                if (r) {
+                  reused = std::move(*r);
+                  progress.message("build " + which + ": reused the pilot's build, not rebuilt");
+                } else {
+                  progress.message("build " + which + ": the pilot's build is not reused (" +
+                                   r.error() + ")");
+                }
+              }
+          if (!reused)
+            progress.message("building " + which);
+          BuildRecord built = reused ? std::move(*reused) : runBuild(executor, req);
           if (built.status == "cancelled")
             return {}; // not recorded: resumed, the directory is moved aside
           if (built.status == "fault")
@@ -319,10 +337,9 @@ struct Run {
         if (!rec->fingerprint.empty()) {
           auto [it, fresh] = fingerprints.emplace(rec->fingerprint, b);
           if (!fresh && rec->factors != "none")
-            outcome.warnings.push_back("builds " + sys.name + " #" + std::to_string(it->second) +
-                                       " and #" + std::to_string(b) +
-                                       " have the same layout fingerprint " + rec->fingerprint +
-                                       " (randomization did not take)");
+            outcome.warnings.push_back(identicalLayoutsWarning(
+                sys.name, {it->second, b}, static_cast<std::size_t>(levels.builds),
+                layoutFactsOf(objectPath(opts.dir, rec->binaryHash))));
         }
         builds[{systemIds[s], b}] = *rec;
       }
@@ -1230,7 +1247,7 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
         pilot->warnings.push_back("interrupted during the pilot run");
         return *pilot;
       }
-      auto pilotStore = Store::openReadOnly(storePath(pilotDir)); // the planner only reads
+      auto pilotStore = Store::openReadOnly(storePath(pilotDir)); // read only: planner, reuse
       if (!pilotStore)
         return Error{pilotStore.error()};
       auto planned = planFromPilot(cfg, *pilotStore, pl);
@@ -1251,6 +1268,9 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
         return Error{st.error()};
     }
   }
+  if (automatic && fs::exists(storePath(pilotDir), ec))
+    if (auto pilotStore = Store::openReadOnly(storePath(pilotDir)))
+      run.pilot.emplace(std::move(*pilotStore));
   if (Status s = run.checkMeta(); !s)
     return Error{s.error()};
   // The design and the builds the store was planned with (an adaptive

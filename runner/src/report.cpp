@@ -10,11 +10,16 @@
 //  - benchmarks that cannot be analysed (a system with < 2 builds of data);
 //  - machine-state changes recorded between executions;
 //  - identical layouts: two builds of one system with equal layout fingerprint
-//    (or equal binary when no fingerprint is known): randomization did not
-//    take;
+//    (or equal binary when no fingerprint is known), with the program's
+//    function count and the odds of such a collision (analysis/collision.hpp):
+//    expected for a tiny program, else the randomization did not take;
+//  - warm-up: executions that never reach a steady state, and warm-up left in
+//    the measured iterations (analysis/changepoint.hpp on each execution's
+//    iterations, warm-up ones included);
 //  - layout sensitivity: best and worst build mean per system (max/min).
 #include "alea/runner/report.hpp"
 
+#include "alea/analysis/changepoint.hpp"
 #include "alea/analysis/htest.hpp"
 
 #include "alea/random.hpp"
@@ -121,6 +126,63 @@ void diagnoseNoise(const CampaignData &data, CampaignReport &r) {
   if (r.ranBusy > 0)
     r.warnings.push_back(plural(r.ranBusy, "execution") +
                          " ran while the machine was busy (the quiet gate gave up waiting)");
+}
+
+// Warm-up as changepoints see it (analysis/changepoint.hpp, the definition
+// the pilot's warm-up uses too), per benchmark and system over each
+// execution's whole series, its warm-up iterations first: executions that
+// never reach a steady state, and warm-up left in the measured iterations (a
+// quarter or more of the executions still warming up after the iterations
+// dropped). Series shorter than 5 iterations say nothing either way.
+void steadyStateWarnings(const CampaignData &data, const std::map<Key, Series> &measured,
+                         std::vector<std::string> &warnings) {
+  std::map<Key, Series> dropped;
+  for (const auto &p : data.warmupMeasurements)
+    dropped[{p.benchmark, p.system}][p.build][p.execution].push_back(p.value);
+  for (const auto &bench : data.benchmarks)
+    for (const auto &sys : data.systems) {
+      const auto m = measured.find({bench, sys});
+      if (m == measured.end())
+        continue;
+      const auto d = dropped.find({bench, sys});
+      std::vector<analysis::SteadyState> states;
+      std::vector<double> series;
+      for (const auto &[build, execs] : m->second)
+        for (const auto &[exec, values] : execs) {
+          series.clear();
+          if (d != dropped.end())
+            if (auto b = d->second.find(build); b != d->second.end())
+              if (auto e = b->second.find(exec); e != b->second.end())
+                series = e->second;
+          series.insert(series.end(), values.begin(), values.end());
+          if (series.size() >= 5)
+            states.push_back(analysis::classifySteadyState(series));
+        }
+      if (states.empty())
+        continue;
+      const analysis::WarmupSummary s = analysis::summarizeWarmup(states);
+      const std::string of =
+          " of " + plural(s.executions, "execution") + " of " + bench + " on " + sys;
+      if (s.noSteadyState > 0) {
+        std::size_t window = 0;
+        for (const auto &st : states)
+          if (st.kind == analysis::SteadyKind::NoSteadyState)
+            window = std::max(window, st.window);
+        warnings.push_back("warm-up: " + std::to_string(s.noSteadyState) + of +
+                           " never reach a steady state (changepoints within their last " +
+                           std::to_string(window) + " iterations)");
+      }
+      const auto kept = static_cast<std::size_t>(std::max(data.warmup, 0));
+      std::size_t late = 0;
+      for (const auto &st : states)
+        late += st.kind == analysis::SteadyKind::Warmup && st.steadyStart.value_or(0) > kept;
+      if (late > 0 && s.warmupIterations > kept)
+        warnings.push_back(
+            "warm-up: " + std::to_string(late) + of + " are still warming up after the " +
+            std::to_string(kept) + " iterations dropped (their steady state starts at iteration " +
+            std::to_string(s.warmupIterations) + ", upper quartile): set levels.warmup to " +
+            std::to_string(s.warmupIterations) + " or \"auto\"");
+    }
 }
 
 // What a reader of the report needs to know about where and how it ran.
@@ -338,16 +400,20 @@ CampaignReport buildCampaignReport(const CampaignData &data,
         r.warnings.push_back("layouts not checked: the builds of " + system +
                              " keep no artifacts, so alea cannot tell whether their layouts "
                              "differ (list the executables in the system's `artifacts`)");
+    std::map<std::string, std::size_t> systemBuilds;
+    for (const auto &b : data.builds)
+      if (b.status != "failed")
+        ++systemBuilds[b.system];
     for (const auto &[key, builds] : same) {
       if (builds.size() < 2)
         continue;
-      std::string list;
-      for (int b : builds)
-        list += (list.empty() ? "" : ", ") + std::to_string(b);
+      // The binary's counts, read by loadCampaignData for shared fingerprints.
+      std::optional<LayoutFacts> facts;
+      for (const auto &b : data.builds)
+        if (b.system == key.first && b.fingerprint == key.second && b.layout)
+          facts = b.layout;
       r.warnings.push_back(
-          "identical layouts: builds " + list + " of " + key.first +
-          " have the same layout fingerprint (the randomization did not "
-          "take: check that the build uses $CC/$CXX)");
+          identicalLayoutsWarning(key.first, builds, systemBuilds[key.first], facts));
     }
   }
 
@@ -368,6 +434,7 @@ CampaignReport buildCampaignReport(const CampaignData &data,
     maxPerExecution = std::max(maxPerExecution, v.size());
   }
   const bool withIterations = maxPerExecution > 1;
+  steadyStateWarnings(data, series, r.warnings);
 
   // Benchmarks with at least 2 builds of data for every system (the engine's
   // minimum for a t interval); the others are named, not analysed.

@@ -142,6 +142,22 @@ Expected<CampaignData> loadCampaignData(Store &store) {
                         .fingerprint = std::move(b.fingerprint),
                         .binaryHash = std::move(b.binaryHash),
                         .logTail = std::move(b.logTail)});
+  {
+    // Builds of one system sharing a fingerprint: the warning says how
+    // likely that was, from the binary's functions and factors (read once
+    // per shared fingerprint, from the artifact's snapshot).
+    std::map<std::pair<std::string, std::string>, std::vector<BuildInfo *>> same;
+    for (BuildInfo &b : d.builds)
+      if (b.status != "failed" && !b.fingerprint.empty())
+        same[{b.system, b.fingerprint}].push_back(&b);
+    const std::string dir = fs::path(d.storePath).parent_path().string();
+    for (auto &[key, group] : same)
+      if (group.size() > 1 && !group.front()->binaryHash.empty()) {
+        const auto facts = layoutFactsOf(objectPath(dir, group.front()->binaryHash));
+        for (BuildInfo *b : group)
+          b->layout = facts;
+      }
+  }
   auto changes = store.machineChanges();
   if (!changes)
     return storeError(changes.error());

@@ -650,6 +650,14 @@ std::optional<BuildRecord> Store::findBuild(std::int64_t systemId, int buildInde
   return b;
 }
 
+std::optional<std::int64_t> Store::findSystemId(std::string_view name) {
+  Statement st(db_, "SELECT id FROM system WHERE name=?");
+  st.bind(1, name);
+  if (!st.step())
+    return std::nullopt;
+  return st.columnInt(0);
+}
+
 Expected<std::int64_t> Store::recordBuild(const BuildRecord &b) {
   Transaction txn(*this);
   if (!txn.active())

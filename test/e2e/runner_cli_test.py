@@ -233,8 +233,11 @@ def main():
         lines = r.stderr.splitlines()
         pilot_at = next((i for i, l in enumerate(lines) if "pilot run" in l), None)
         plan_at = next((i for i, l in enumerate(lines) if l.startswith("plan: levels: ")), None)
+        # The main run's first builds are the pilot's, reused (not rebuilt).
         main_at = next((i for i, l in enumerate(lines)
-                        if l.startswith("building ") and i > (plan_at or len(lines))), None)
+                        if (l.startswith("building ") or
+                            l.endswith(": reused the pilot's build, not rebuilt"))
+                        and i > (plan_at or len(lines))), None)
         check(pilot_at is not None and plan_at is not None and main_at is not None
               and pilot_at < plan_at < main_at,
               f"auto: pilot, then the plan, then the main run: {r.stderr}")

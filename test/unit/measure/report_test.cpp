@@ -238,13 +238,57 @@ TEST(CampaignReport, IdenticalLayoutsMachineChangesAndFailedBuilds) {
       {"cand", 4, "0x9", "failed", 1.0, "", "", "cc: error: boom\n"});
   d.machineChanges.push_back("2026-01-01T00:00:00Z: governor");
   CampaignReport r = buildCampaignReport(d, fast());
-  EXPECT_TRUE(contains(r.warnings, "identical layouts: builds 0, 1 of base"));
-  EXPECT_FALSE(contains(r.warnings, "identical layouts: builds 0, 1 of cand"));
+  EXPECT_TRUE(contains(r.warnings, "identical layouts: builds 0 and 1 of base"));
+  EXPECT_FALSE(contains(r.warnings, "identical layouts: builds 0 and 1 of cand"));
   EXPECT_TRUE(contains(r.warnings,
                        "machine state changed during the campaign at "
                        "2026-01-01T00:00:00Z: governor"));
   EXPECT_TRUE(contains(r.warnings, "failed: build 4 of cand: cc: error: boom"));
   EXPECT_EQ(r.failedBuilds, 1u);
+}
+
+// Warm-up as the changepoints see it, over each execution's iterations:
+// base's executions are 5x slower for their first 4 iterations and none is
+// dropped (warm-up left in the measurements); 2 of cand's 12 executions
+// change again in their last 3 iterations (no steady state). With the 4
+// iterations dropped as warm-up (stored apart), base's warning goes.
+TEST(CampaignReport, WarmupLeftAndNoSteadyStateAreWarned) {
+  CampaignData d;
+  d.name = "warm";
+  d.storePath = "mem";
+  d.systems = {"base", "cand"};
+  d.baseline = "base";
+  d.benchmarks = {"alpha"};
+  addSystem(d, "base", "alpha", 0.010, 4, 3, 20, 5);
+  addSystem(d, "cand", "alpha", 0.008, 4, 3, 20, 6);
+  for (auto &m : d.measurements) {
+    if (m.system == "base" && m.iteration < 4)
+      m.value *= 5;
+    if (m.system == "cand" && m.build == 1 && m.execution < 2 && m.iteration >= 17)
+      m.value *= 1.5;
+  }
+  for (const char *s : {"base", "cand"})
+    for (int b = 0; b < 4; ++b)
+      d.builds.push_back({s, b, "0x1", "ok", 2.0, std::string(s) + std::to_string(b), "", ""});
+  d.planned = d.executed = 24;
+  CampaignReport r = buildCampaignReport(d, fast());
+  EXPECT_TRUE(contains(r.warnings, "warm-up: 12 of 12 executions of alpha on base are still "
+                                   "warming up after the 0 iterations dropped (their steady "
+                                   "state starts at iteration 4, upper quartile): set "
+                                   "levels.warmup to 4 or \"auto\""));
+  EXPECT_TRUE(contains(r.warnings, "warm-up: 2 of 12 executions of alpha on cand never reach a "
+                                   "steady state (changepoints within their last 5 iterations)"));
+  EXPECT_FALSE(contains(r.warnings, "executions of alpha on cand are still warming up"));
+  EXPECT_FALSE(contains(r.warnings, "executions of alpha on base never reach"));
+  // The same data with the 4 slow iterations dropped as warm-up.
+  CampaignData dropped = d;
+  dropped.warmup = 4;
+  dropped.measurements.clear();
+  for (const auto &m : d.measurements)
+    (m.iteration < 4 ? dropped.warmupMeasurements : dropped.measurements).push_back(m);
+  CampaignReport w = buildCampaignReport(dropped, fast());
+  EXPECT_FALSE(contains(w.warnings, "still warming up")) << w.warnings.size();
+  EXPECT_TRUE(contains(w.warnings, "warm-up: 2 of 12 executions of alpha on cand never reach"));
 }
 
 TEST(CampaignReport, BuildsWithoutArtifactsAreReportedAsUnchecked) {

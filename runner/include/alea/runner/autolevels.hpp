@@ -12,9 +12,13 @@
 //    half-width is at most the target: the ratio's Fieller interval with two
 //    or more systems, t_{1-a/2,n-1} * sqrt(var(Ybar)) / mean (TR 2012 eq. 10)
 //    with one; or what the time budget affords;
-//  - warm-up: the smallest number of leading iterations whose removal leaves
-//    at most 10% of the pilot executions with a significant Mann-Kendall trend
-//    (analysis::kendallTrend, p < 0.05).
+//  - warm-up: each pilot execution's series is segmented by PELT and
+//    classified as warmup_stats does (analysis/changepoint.hpp: flat, warm-up,
+//    slowdown, no steady state); per (system, benchmark) the upper quartile of
+//    the iteration where the steady state starts, over the flat and warm-up
+//    executions (three in four are steady after it; one slow execution in
+//    four does not raise it); executions that never reach a steady state and
+//    those that slow down are named in the plan.
 // The largest count over all (candidate, benchmark) pairs is taken.
 #pragma once
 
@@ -28,7 +32,7 @@
 namespace alea::runner {
 
 // Pilot counts: a fixed level keeps its count; auto builds -> 3, auto
-// executions -> 3, auto iterations -> 10; auto warm-up -> 0 with 5 extra
+// executions -> 3, auto iterations -> 10; auto warm-up -> 0 with 10 extra
 // iterations to observe it.
 LevelCounts pilotCounts(const CampaignConfig &config);
 
@@ -44,8 +48,19 @@ struct AutoPlan {
 Expected<AutoPlan> planFromPilot(const CampaignConfig &config, Store &pilot,
                                  const LevelCounts &pilotLevels);
 
-// Warm-up from per-execution iteration series (program order, no warm-up
-// removed): see the header comment. maxWarmup bounds the answer.
-int detectWarmup(const std::vector<std::vector<double>> &series, int maxWarmup);
+// One pilot execution's iterations in program order, no warm-up removed.
+struct WarmupSeries {
+  std::string system, benchmark;
+  std::vector<double> values;
+};
+
+struct WarmupDetection {
+  int warmup = 0;                       // iterations to drop (the largest over the benchmarks)
+  int noSteadyState = 0;                // executions that never reach a steady state
+  std::vector<std::string> explanation; // the plan's warm-up lines
+};
+
+// The warm-up from the pilot's executions: see the header comment.
+WarmupDetection detectWarmup(const std::vector<WarmupSeries> &series);
 
 } // namespace alea::runner

@@ -5,11 +5,13 @@
 // layout fingerprint of the first artifact (alea_linker's readLayout).
 #pragma once
 
+#include "alea/analysis/collision.hpp"
 #include "alea/runner/config.hpp"
 #include "alea/runner/executor.hpp"
 #include "alea/runner/store.hpp"
 
 #include <atomic>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +49,18 @@ std::vector<std::string> buildEnvironment(const BuildRequest &request);
 // aside to `<index>.interrupted-<n>`, never reused or deleted.
 BuildRecord runBuild(Executor &executor, const BuildRequest &request);
 
+// Build `request.buildIndex` made from `pilot`, the pilot campaign's build of
+// the same system and index (an "auto" campaign's pilot builds with the
+// campaign's own seeds, seeds.hpp: its builds are the main campaign's first
+// ones). Reusable when the pilot's build succeeded with the same seed, factors
+// and artifacts; its directory is then hard-linked (copied where links fail)
+// to this campaign's build directory and its artifacts snapshotted again,
+// byte-identical (checked). The record keeps the pilot's build seconds and
+// fingerprint; its log starts with kReusedBuildMarker and the pilot's build
+// directory. An error says why the build cannot be reused (then it is built).
+Expected<BuildRecord> reuseBuild(const BuildRecord &pilot, const BuildRequest &request);
+inline constexpr const char *kReusedBuildMarker = "reused the pilot's build ";
+
 // Copies `file` to `<campaignDir>/objects/<sha256>` unless present (through a
 // temporary `<sha256>.tmp.<pid>` and an atomic rename), keeping its permission
 // bits; returns the record or an error naming the file that could not be
@@ -64,5 +78,26 @@ int removeSnapshotLeftovers(const std::string &campaignDir);
 
 // Path of an artifact's snapshot.
 std::string objectPath(const std::string &campaignDir, const std::string &hash);
+
+// What a built binary tells about how many layouts its randomization can
+// draw (analysis/collision.hpp), read with alea_linker's readLayout: its
+// functions (those of the C runtime's start files apart, which alea does not
+// compile), its compile-time notes (one per module alea compiled), the factors
+// those notes name and the link-time factors its link record says were
+// applied. `randomized` is false for a binary without alea notes; nullopt
+// when the file cannot be read as ELF (or alea was built without the linker).
+struct LayoutFacts {
+  bool randomized = false;
+  analysis::LayoutSpace space;
+};
+std::optional<LayoutFacts> layoutFactsOf(const std::string &binary);
+
+// The "identical layouts" warning for `builds` (indices, >= 2) of `system`
+// that share one fingerprint, out of `systemBuilds` builds: how many
+// functions the program has, how likely two builds are to coincide and, from
+// that, whether the collision is expected or the randomization did not take.
+std::string identicalLayoutsWarning(const std::string &system, const std::vector<int> &builds,
+                                    std::size_t systemBuilds,
+                                    const std::optional<LayoutFacts> &facts);
 
 } // namespace alea::runner

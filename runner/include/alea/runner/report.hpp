@@ -20,6 +20,7 @@
 #include "alea/analysis/figures.hpp"
 #include "alea/analysis/noise.hpp"
 #include "alea/analysis/report.hpp"
+#include "alea/runner/builder.hpp"
 #include "alea/runner/error.hpp"
 #include "alea/runner/machine.hpp"
 #include "alea/runner/store.hpp"
@@ -62,6 +63,9 @@ struct BuildInfo {
   std::string fingerprint; // `alea layout` fingerprint ("" when unknown)
   std::string binaryHash;
   std::string logTail;
+  // Read from the binary only for builds whose fingerprint another build of
+  // the system shares (the "identical layouts" warning's counts).
+  std::optional<LayoutFacts> layout;
 };
 
 // One measurement after warm-up, in store order.

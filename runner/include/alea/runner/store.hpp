@@ -326,6 +326,9 @@ public:
   std::vector<TargetJob> jobs();
 
   std::optional<BuildRecord> findBuild(std::int64_t systemId, int buildIndex);
+  // The id of the system named `name`, without recording it (a reader's
+  // lookup: an auto campaign finds the pilot's builds to reuse).
+  std::optional<std::int64_t> findSystemId(std::string_view name);
   // Inserts the build and its artifacts in one transaction; returns its id.
   Expected<std::int64_t> recordBuild(const BuildRecord &build);
 
