@@ -1,5 +1,6 @@
-! Six procedures in source order a1..a6 (fortran.test: flang's modules are all
-! named FIRModule, so the plugin salts each with the names it defines).
+! Six procedures in source order a1..a6 (fortran.test makes six_b.f90 with
+! b1..b6 from it: flang's modules are all named FIRModule, so the plugin salts
+! each with the names it defines).
 subroutine a1(x)
   real :: x
   x = x * 1.0 + 1.0
