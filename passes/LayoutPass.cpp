@@ -5,10 +5,12 @@
 // common/include/alea/random.hpp), seeded with
 //   mixSeed(mixSeed(build seed, "<factor>"), hashName(module identifier)),
 // the full module identifier (not LLVM's createRNG, which salts with the file
-// name only). Workers run in a fixed order -- names, globals, functions,
-// padding, stack, note -- and each one's draws depend only on the input
-// module, never on what another factor did, so switching a factor off leaves
-// the other factors' draws unchanged.
+// name only). flang names every module "FIRModule": its modules are salted
+// with the names they define as well (moduleSalt). Workers run in a fixed
+// order -- names, globals, functions, padding, stack, sections, note -- and
+// each one's draws depend only on the input module, never on what another
+// factor did, so switching a factor off leaves the other factors' draws
+// unchanged.
 //
 // What is never touched: declarations (and available_externally
 // definitions, which are not emitted); the `llvm.*` special globals
@@ -37,6 +39,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 using namespace llvm;
 
@@ -74,9 +77,42 @@ constexpr StringRef NoteOwner(kNoteOwner);
 
 } // namespace
 
-static Rng factorRng(const LayoutConfig &Config, Factor F, const Module &M) {
+// flang-new-19 gives every module it compiles the identifier "FIRModule"
+// (and the same source_filename): the file name is not in the IR.
+static bool isFlangModule(const Module &M) {
+  return M.getModuleIdentifier() == "FIRModule";
+}
+
+// The per-module salt of every factor's stream: the module identifier, which
+// is the source path under clang. Under flang, whose identifiers are all the
+// same, the identifier plus the sorted names of the module's definitions
+// (taken before symbol-names renames any): Fortran's external names
+// (_QQmain, _QP<procedure>, _QM<module>...) are unique in a program, so two
+// files of one build draw different streams, and a file draws the same one in
+// every build with the same seed. Comdat members are left out: flang names its
+// character literals after their contents (_QQclX<hex>, or a hash of a long
+// one), and one of them is the source file's absolute path, which would make
+// the draw depend on the build directory.
+static std::uint64_t moduleSalt(const Module &M) {
+  if (!isFlangModule(M))
+    return hashName(M.getModuleIdentifier());
+  std::vector<std::string> Names;
+  for (const GlobalValue &GV : M.global_values())
+    if (!GV.isDeclaration() && GV.hasName() && !GV.hasComdat())
+      Names.push_back(GV.getName().str());
+  std::sort(Names.begin(), Names.end());
+  std::string Text = M.getModuleIdentifier();
+  for (const std::string &Name : Names) {
+    Text += '\n';
+    Text += Name;
+  }
+  return hashName(Text);
+}
+
+static Rng factorRng(const LayoutConfig &Config, Factor F,
+                     std::uint64_t ModuleSalt) {
   const std::uint64_t FactorSeed = mixSeed(Config.Seed, factorName(F));
-  return Rng(mixSeed(FactorSeed, hashName(M.getModuleIdentifier())));
+  return Rng(mixSeed(FactorSeed, ModuleSalt));
 }
 
 //===-- symbol-names --------------------------------------------------------//
@@ -269,6 +305,28 @@ static bool offsetMainStack(Module &M, Rng &R) {
   return true;
 }
 
+//===-- section-order under flang
+//---------------------------------------------//
+
+// clang's -ffunction-sections gives each function a section of its own, which
+// lld's --shuffle-sections then orders across the whole program; flang-new-19
+// has no such option (nor -fdata-sections). For flang's modules the pass does
+// what the option does, as the last change to the function list: a defined
+// function without a section gets `.text.<its final name>` (the name
+// -ffunction-sections would use; lld maps .text.* into .text). Its padding
+// lives in that section with it. Data is left alone: one section per kind and
+// object, ordered inside by global-order.
+static bool giveFunctionsSections(Module &M) {
+  bool Changed = false;
+  for (Function &F : M) {
+    if (!isPlaceableFunction(F) || !F.hasName())
+      continue;
+    F.setSection((".text." + F.getName()).str());
+    Changed = true;
+  }
+  return Changed;
+}
+
 //===-- .note.alea ----------------------------------------------------------//
 
 // An ELF note record (gABI "Note Section": namesz, descsz, type, name, desc,
@@ -322,26 +380,29 @@ PreservedAnalyses LayoutPass::run(Module &M, ModuleAnalysisManager &) {
     return PreservedAnalyses::all();
   }
   bool Changed = false;
+  const std::uint64_t Salt = moduleSalt(M);
   if (Config.has(Factor::SymbolNames)) {
-    Rng R = factorRng(Config, Factor::SymbolNames, M);
+    Rng R = factorRng(Config, Factor::SymbolNames, Salt);
     Changed |= renameLocalSymbols(M, R);
   }
   if (Config.has(Factor::GlobalOrder)) {
-    Rng R = factorRng(Config, Factor::GlobalOrder, M);
+    Rng R = factorRng(Config, Factor::GlobalOrder, Salt);
     Changed |= shuffleGlobals(M, R);
   }
   if (Config.has(Factor::FunctionOrder)) {
-    Rng R = factorRng(Config, Factor::FunctionOrder, M);
+    Rng R = factorRng(Config, Factor::FunctionOrder, Salt);
     Changed |= shuffleFunctions(M, R);
   }
   if (Config.has(Factor::CodePadding)) {
-    Rng R = factorRng(Config, Factor::CodePadding, M);
+    Rng R = factorRng(Config, Factor::CodePadding, Salt);
     Changed |= insertCodePadding(M, R);
   }
   if (Config.has(Factor::StackOffset)) {
-    Rng R = factorRng(Config, Factor::StackOffset, M);
+    Rng R = factorRng(Config, Factor::StackOffset, Salt);
     Changed |= offsetMainStack(M, R);
   }
+  if (Config.has(Factor::SectionOrder) && isFlangModule(M))
+    Changed |= giveFunctionsSections(M);
   Changed |= emitNote(M, Config);
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }

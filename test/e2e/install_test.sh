@@ -12,7 +12,7 @@ trap 'rm -rf "$prefix"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
 cmake --install "$build" --prefix "$prefix" >/dev/null
-for f in bin/alea bin/alea-cc bin/alea-c++ bin/alea-ld lib/AleaPlugin.so include/alea/iter.h; do
+for f in bin/alea bin/alea-cc bin/alea-c++ bin/alea-fc bin/alea-ld lib/AleaPlugin.so include/alea/iter.h; do
   [[ -e $prefix/$f ]] || fail "$f not installed"
 done
 for v in $(env | grep -o '^ALEA_[A-Z_]*'); do unset "$v"; done

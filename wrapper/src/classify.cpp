@@ -2,7 +2,11 @@
 // the arguments once with a table of the options that matter, collects facts
 // (stop phase, languages, inputs, link regions) and then applies the decision
 // table of STYLE.md in a fixed order, most specific rule first. Options not in the
-// table are forwarded verbatim and do not influence the decision.
+// table are forwarded verbatim and do not influence the decision. The table is
+// clang's and flang-new's (flang-new-19 --help-hidden): flang's own options
+// that take an argument are listed with them; -cpp, -nocpp, -ffree-form,
+// -ffixed-form, -ffixed-line-length=N and the like change how a Fortran
+// source reads, not what the command does, so they need no entry.
 #include "alea/wrapper/classify.hpp"
 
 #include "alea/wrapper/bitcode.hpp"
@@ -88,6 +92,7 @@ constexpr std::array kExact = {
     OptionSpec{"-fno-lto", Effect::NoLto, false},
     OptionSpec{"-cc1", Effect::Cc1, false},
     OptionSpec{"-cc1as", Effect::Cc1, false},
+    OptionSpec{"-fc1", Effect::Cc1, false}, // flang's frontend job
     OptionSpec{"-r", Effect::Relocatable, false},
     OptionSpec{"--", Effect::EndOfOptions, false},
     // options whose value is the next argument
@@ -132,6 +137,11 @@ constexpr std::array kExact = {
     OptionSpec{"-Xcuda-fatbinary", Effect::None, true},
     OptionSpec{"-Xcuda-ptxas", Effect::None, true},
     OptionSpec{"-Xflang", Effect::None, true},
+    // flang: module files (-J is gfortran's spelling of -module-dir), MLIR options
+    OptionSpec{"-J", Effect::None, true},
+    OptionSpec{"-module-dir", Effect::None, true},
+    OptionSpec{"-fintrinsic-modules-path", Effect::None, true},
+    OptionSpec{"-mmlir", Effect::None, true},
     OptionSpec{"-mllvm", Effect::None, true},
     OptionSpec{"-target", Effect::Target, true},
     OptionSpec{"--target", Effect::Target, true},
@@ -489,6 +499,12 @@ Language languageFromExtension(std::string_view path) {
     return Language::Header;
   if (ext == "cu" || ext == "hip" || ext == "cl")
     return Language::Offload;
+  // LLVM 19's driver types (clang and flang share them): .ftn, .f77 and
+  // .FTN, .F77 are not among them, both drivers hand those to the linker.
+  if (ext == "f" || ext == "for" || ext == "f90" || ext == "f95" || ext == "f03" || ext == "f08" ||
+      ext == "F" || ext == "FOR" || ext == "F90" || ext == "F95" || ext == "F03" || ext == "F08" ||
+      ext == "fpp" || ext == "FPP")
+    return Language::Fortran;
   if (ext == "o" || ext == "obj")
     return Language::Object;
   if (ext == "a")
@@ -519,12 +535,14 @@ Language languageFromXName(std::string_view name) {
     return Language::Header;
   if (name == "cuda" || name == "hip" || name == "cl" || name == "clcpp")
     return Language::Offload;
+  if (name == "f95" || name == "f95-cpp-input") // the driver's only Fortran names
+    return Language::Fortran;
   return Language::Unknown;
 }
 
 bool isSourceLanguage(Language lang) {
   return lang == Language::C || lang == Language::Cxx || lang == Language::ObjC ||
-         lang == Language::ObjCxx || lang == Language::Ir;
+         lang == Language::ObjCxx || lang == Language::Ir || lang == Language::Fortran;
 }
 
 bool isLayoutOption(std::string_view word) {
@@ -555,7 +573,8 @@ bool isStartupObject(std::string_view path) {
 
 // --- the compiler driver -------------------------------------------------------------
 
-Classification classify(const std::vector<std::string> &original, const ClassifyEnv &env) {
+Classification classify(const std::vector<std::string> &original, const ClassifyEnv &env,
+                        Frontend frontend) {
   Classification c;
   const ExpandedArgs expanded = expandResponseFiles(original, env);
   c.usedResponseFiles = expanded.usedResponseFiles;
@@ -745,6 +764,12 @@ Classification classify(const std::vector<std::string> &original, const Classify
   for (const auto &in : c.inputs) {
     if (in.language == Language::Offload)
       return passThrough(std::move(c), Reason::UnsupportedLanguage, in.path);
+    // clang compiles a Fortran source by running gcc (gfortran), whose code
+    // the plugin cannot lay out: the command runs unchanged, and the log
+    // points to alea-fc (rather than silently taking the .f90 for a linker
+    // input, or switching the user's Fortran compiler behind their back).
+    if (in.language == Language::Fortran && frontend == Frontend::Clang)
+      return passThrough(std::move(c), Reason::FortranViaGcc, in.path);
     if (in.language == Language::Unknown) // "-" without -x
       return passThrough(std::move(c), Reason::UnknownLanguage, in.path);
     anySource |= isSourceLanguage(in.language);
@@ -1007,6 +1032,8 @@ std::string_view reasonName(Reason reason) {
     return "unknown input language";
   case Reason::UnsupportedLanguage:
     return "offloading (CUDA/HIP/OpenCL/OpenMP targets)";
+  case Reason::FortranViaGcc:
+    return "Fortran source, which clang hands to gcc (use alea-fc, over flang-new-19)";
   }
   return "?";
 }

@@ -92,9 +92,16 @@ Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classifi
     // The plugin is loaded even when only link-time factors are on: it writes the
     // .note.alea record of seed and factors into every object.
     added.push_back("-fpass-plugin=" + plugin);
-    if (f.has(Factor::SectionOrder)) {
+    if (f.has(Factor::SectionOrder) && tool != Tool::Fc) {
       added.push_back("-ffunction-sections");
       added.push_back("-fdata-sections");
+    } else if (f.has(Factor::SectionOrder)) {
+      // flang-new-19 rejects both options; the plugin gives each function of
+      // flang's IR a section of its own instead (passes/LayoutPass.cpp).
+      plan.notes.push_back("section-order: flang-new-19 has no -ffunction-sections: the plugin "
+                           "puts each function in a .text.<name> section of its own; flang has "
+                           "no -fdata-sections either: data keeps one section per kind and "
+                           "object (global-order orders the variables inside it)");
     }
     // The seed file becomes a prerequisite in the dependency file the compile
     // writes (-MD, -MMD, -Wp,-MD; whatever -MF/-MT/-MQ say): clang's own

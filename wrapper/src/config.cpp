@@ -39,6 +39,8 @@ std::string_view toolName(Tool tool) {
     return kCcWrapperName;
   case Tool::Cxx:
     return kCxxWrapperName;
+  case Tool::Fc:
+    return kFcWrapperName;
   case Tool::Ld:
     return kLdWrapperName;
   }
@@ -51,6 +53,8 @@ const char *realToolVariable(Tool tool) {
     return kRealCcVariable;
   case Tool::Cxx:
     return kRealCxxVariable;
+  case Tool::Fc:
+    return kRealFcVariable;
   case Tool::Ld:
     return kRealLdVariable;
   }

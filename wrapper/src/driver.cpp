@@ -133,6 +133,8 @@ const char *defaultToolName(Tool tool) {
     return "clang-19";
   case Tool::Cxx:
     return "clang++-19";
+  case Tool::Fc:
+    return "flang-new-19"; // Debian's flang-19 package has no flang-19 command
   case Tool::Ld:
     return "ld.lld-19";
   }
@@ -145,6 +147,8 @@ const char *fallbackToolPath(Tool tool) {
     return "/usr/lib/llvm-19/bin/clang";
   case Tool::Cxx:
     return "/usr/lib/llvm-19/bin/clang++";
+  case Tool::Fc:
+    return "/usr/lib/llvm-19/bin/flang-new";
   case Tool::Ld:
     return "/usr/lib/llvm-19/bin/ld.lld";
   }
@@ -352,7 +356,9 @@ Decision decide(const Facts &facts, const std::vector<std::string> &args, const 
     Classification c;
     std::string plugin;
     if (effective.seed) {
-      c = tool == Tool::Ld ? classifyLinker(args, fs) : classify(args, fs);
+      c = tool == Tool::Ld
+              ? classifyLinker(args, fs)
+              : classify(args, fs, tool == Tool::Fc ? Frontend::Flang : Frontend::Clang);
       if (tool == Tool::Ld)
         c.nonLldLinker = !facts.realToolIsLld;
       // The plugin is needed to compile, and to link LTO bitcode (the LTO

@@ -32,10 +32,12 @@ inline constexpr const char *kSeedFileVariable = "ALEA_SEED_FILE";
 // record which compiler a build used.
 inline constexpr const char *kRealCcVariable = "ALEA_CC";
 inline constexpr const char *kRealCxxVariable = "ALEA_CXX";
+inline constexpr const char *kRealFcVariable = "ALEA_FC";
 inline constexpr const char *kRealLdVariable = "ALEA_LD";
-// The wrapper executables, which the runner puts into CC, CXX and LD.
+// The wrapper executables, which the runner puts into CC, CXX, FC and LD.
 inline constexpr const char *kCcWrapperName = "alea-cc";
 inline constexpr const char *kCxxWrapperName = "alea-c++";
+inline constexpr const char *kFcWrapperName = "alea-fc";
 inline constexpr const char *kLdWrapperName = "alea-ld";
 
 //===-- Seed spelling -------------------------------------------------------//

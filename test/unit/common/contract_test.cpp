@@ -164,9 +164,11 @@ TEST(Contract, SharedVariablesAndExecutables) {
   EXPECT_STREQ(alea::kFactorsVariable, "ALEA_FACTORS");
   EXPECT_STREQ(alea::kRealCcVariable, "ALEA_CC");
   EXPECT_STREQ(alea::kRealCxxVariable, "ALEA_CXX");
+  EXPECT_STREQ(alea::kRealFcVariable, "ALEA_FC");
   EXPECT_STREQ(alea::kRealLdVariable, "ALEA_LD");
   EXPECT_STREQ(alea::kCcWrapperName, "alea-cc");
   EXPECT_STREQ(alea::kCxxWrapperName, "alea-c++");
+  EXPECT_STREQ(alea::kFcWrapperName, "alea-fc");
   // CMake's linker rule `([^/\\]+-)?ld` must match the linker wrapper's name.
   EXPECT_STREQ(alea::kLdWrapperName, "alea-ld");
 }

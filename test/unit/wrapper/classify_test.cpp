@@ -14,10 +14,11 @@ using namespace alea::wrapper;
 namespace {
 
 struct FakeFs {
-  std::set<std::string> files{"a.c",     "b.c",    "m.cpp",  "x.cc",        "a.o",   "b.o",
-                              "c.o",     "d.o",    "e.o",    "lib.a",       "g.a",   "s.s",
-                              "p.S",     "h.h",    "k.cu",   "f.ll",        "f.bc",  "noext",
-                              "libx.so", "crti.o", "crtn.o", "crtbeginS.o", "in.txt"};
+  std::set<std::string> files{"a.c",     "b.c",    "m.cpp",  "x.cc",        "a.o",    "b.o",
+                              "c.o",     "d.o",    "e.o",    "lib.a",       "g.a",    "s.s",
+                              "p.S",     "h.h",    "k.cu",   "f.ll",        "f.bc",   "noext",
+                              "libx.so", "crti.o", "crtn.o", "crtbeginS.o", "in.txt", "p.f90",
+                              "q.F90",   "old.f",  "t.ftn",  "m.mod"};
   std::map<std::string, std::string> rsp;
   std::map<std::string, std::string> bytes; // file contents for sniffing link inputs
   ClassifyEnv env() const {
@@ -40,6 +41,9 @@ struct FakeFs {
 
 Classification cc(std::vector<std::string> args, const FakeFs &fs = FakeFs()) {
   return classify(args, fs.env());
+}
+Classification fc(std::vector<std::string> args, const FakeFs &fs = FakeFs()) {
+  return classify(args, fs.env(), Frontend::Flang);
 }
 Classification ld(std::vector<std::string> args, const FakeFs &fs = FakeFs()) {
   return classifyLinker(args, fs.env());
@@ -732,4 +736,71 @@ TEST(Classify, RelocatableLinkIsNoted) {
   EXPECT_TRUE(cc({"-Wl,-r", "a.o", "b.o", "-o", "ab.o"}).relocatable);
   EXPECT_TRUE(cc({"-Wl,--relocatable", "a.o", "b.o", "-o", "ab.o"}).relocatable);
   EXPECT_FALSE(cc({"a.o", "b.o", "-o", "ab"}).relocatable);
+}
+
+// --- Fortran: flang-new-19 behind alea-fc, clang behind alea-cc ------------------------
+
+TEST(Classify, FortranExtensionsAreFlangsSourceTypes) {
+  for (const char *name : {"a.f", "a.for", "a.f90", "a.f95", "a.f03", "a.f08", "a.F", "a.FOR",
+                           "a.F90", "a.F95", "a.F03", "a.F08", "a.fpp", "a.FPP"})
+    EXPECT_EQ(languageFromExtension(name), Language::Fortran) << name;
+  // Not in LLVM 19's driver types: both drivers hand these to the linker.
+  for (const char *name : {"a.ftn", "a.f77", "a.FTN", "a.F77"})
+    EXPECT_EQ(languageFromExtension(name), Language::LinkerInput) << name;
+  EXPECT_EQ(languageFromXName("f95"), Language::Fortran);
+  EXPECT_EQ(languageFromXName("f95-cpp-input"), Language::Fortran);
+  EXPECT_EQ(languageFromXName("fortran"), Language::Unknown); // flang does not know it either
+  EXPECT_TRUE(isSourceLanguage(Language::Fortran));
+}
+
+TEST(Classify, AleaFcCompilesFortranSources) {
+  auto c = fc({"-O2", "-c", "p.f90", "-o", "p.o"});
+  EXPECT_EQ(c.mode, Mode::Compile);
+  EXPECT_EQ(c.reason, Reason::CompileSources);
+  ASSERT_EQ(c.inputs.size(), 1u);
+  EXPECT_EQ(c.inputs[0].language, Language::Fortran);
+  EXPECT_EQ(fc({"-c", "q.F90", "old.f"}).mode, Mode::Compile);
+  EXPECT_EQ(fc({"-c", "-x", "f95", "t.ftn"}).mode, Mode::Compile);
+}
+
+TEST(Classify, AleaFcCompilesAndLinksFortranSourcesAndObjects) {
+  auto c = fc({"p.f90", "a.o", "b.o", "-o", "prog"});
+  EXPECT_EQ(c.mode, Mode::CompileAndLink);
+  // The source and the objects trade places like C sources do.
+  EXPECT_EQ(c.linkOrderSlots, (std::vector<std::size_t>{0, 1, 2}));
+  auto l = fc({"a.o", "b.o", "-o", "prog", "-lFortranRuntime"});
+  EXPECT_EQ(l.mode, Mode::Link);
+  EXPECT_EQ(l.reason, Reason::LinkInputs);
+}
+
+TEST(Classify, FlangOptionsTakingADirectoryDoNotMakeInputs) {
+  // The directories are not regular files: were they inputs, the command
+  // would pass through as "input is not a regular file".
+  auto c = fc({"-J", "mods", "-module-dir", "mods2", "-fintrinsic-modules-path", "/usr/lib/mods",
+               "-mmlir", "--mlir-print-ir-after-all", "-c", "p.f90"});
+  EXPECT_EQ(c.mode, Mode::Compile);
+  ASSERT_EQ(c.inputs.size(), 1u);
+  EXPECT_EQ(c.inputs[0].path, "p.f90");
+  EXPECT_EQ(fc({"-Jmods", "-cpp", "-ffree-form", "-ffixed-line-length=132", "-c", "p.f90"}).mode,
+            Mode::Compile);
+}
+
+TEST(Classify, FlangModeOptionsPassThrough) {
+  expectPass(fc({"-E", "q.F90"}), Reason::Preprocess);
+  expectPass(fc({"-cpp", "-E", "p.f90"}), Reason::Preprocess);
+  expectPass(fc({"-fsyntax-only", "p.f90"}), Reason::SyntaxOnly);
+  expectPass(fc({"-fc1", "-emit-obj", "p.f90"}), Reason::DriverMode);
+  expectPass(fc({"-c", "m.mod"}), Reason::NoSourceInputs); // a module file is no source
+}
+
+TEST(Classify, AleaCcPassesFortranThroughWithAReason) {
+  // clang-19 runs gcc (gfortran) for a Fortran source: no plugin can load
+  // there. Not a link of objects any more (the old, silent decision).
+  auto c = cc({"-c", "p.f90"});
+  expectPass(c, Reason::FortranViaGcc);
+  EXPECT_EQ(c.detail, "p.f90");
+  expectPass(cc({"p.f90", "a.c", "-o", "prog"}), Reason::FortranViaGcc);
+  EXPECT_NE(reasonName(Reason::FortranViaGcc).find("alea-fc"), std::string_view::npos);
+  // Objects flang made are linked by alea-cc like any other.
+  EXPECT_EQ(cc({"a.o", "b.o", "-L/usr/lib/llvm-19/lib", "-lFortranRuntime"}).mode, Mode::Link);
 }

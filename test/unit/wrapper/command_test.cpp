@@ -84,6 +84,33 @@ TEST(Plan, CompileWithoutSectionOrderKeepsThePluginOnly) {
   EXPECT_EQ(p.argv, (std::vector<std::string>{"/cc", "-fpass-plugin=/p.so", "-c", "a.c"}));
 }
 
+// flang-new-19 rejects -ffunction-sections and -fdata-sections: alea-fc adds
+// the plugin only (which gives flang's functions their sections) and says so.
+TEST(Plan, FortranCompileAddsThePluginButNoSectionOptions) {
+  auto p = planCommand(Tool::Fc, {"-c", "p.f90"}, make(Mode::Compile), seeded(1), "/fc", "/p.so");
+  EXPECT_EQ(p.argv, (std::vector<std::string>{"/fc", "-fpass-plugin=/p.so", "-c", "p.f90"}));
+  ASSERT_EQ(p.notes.size(), 1u);
+  EXPECT_NE(p.notes[0].find("no -ffunction-sections"), std::string::npos) << p.notes[0];
+  // Without section-order there is nothing to say.
+  auto q = planCommand(Tool::Fc, {"-c", "p.f90"}, make(Mode::Compile),
+                       seeded(1, factors("function-order")), "/fc", "/p.so");
+  EXPECT_TRUE(q.notes.empty());
+}
+
+// flang-new-19 is the link driver of alea-fc as clang is alea-cc's: the same
+// lld, section shuffle, link order and record.
+TEST(Plan, FortranLinkIsTheSameAsACLink) {
+  const std::vector<std::string> args = {"a.o", "b.o", "-o", "x"};
+  auto c = make(Mode::Link, {0, 1});
+  auto f = planCommand(Tool::Fc, args, c, seeded(7), "/fc", "/p.so");
+  auto g = planCommand(Tool::Cc, args, c, seeded(7), "/cc", "/p.so");
+  ASSERT_EQ(f.argv.size(), g.argv.size());
+  EXPECT_EQ(f.argv[0], "/fc");
+  EXPECT_EQ(std::vector<std::string>(f.argv.begin() + 1, f.argv.end()),
+            std::vector<std::string>(g.argv.begin() + 1, g.argv.end()));
+  EXPECT_TRUE(f.lldByAlea);
+}
+
 TEST(Plan, LinkAddsLldAndSectionShuffle) {
   auto p =
       planCommand(Tool::Cc, {"a.o", "-o", "x"}, make(Mode::Link, {0}), seeded(7), "/cc", "/p.so");

@@ -124,3 +124,11 @@ TEST(Config, OtherVariables) {
   EXPECT_FALSE(read({{"ALEA_DRY_RUN", "0"}}, s));
   EXPECT_FALSE(s.dryRun);
 }
+
+TEST(Config, AleaFcReadsAleaFc) {
+  Settings s;
+  EXPECT_FALSE(read({{"ALEA_FC", " /opt/flang-new "}, {"ALEA_CC", "/opt/clang"}}, s, Tool::Fc));
+  EXPECT_EQ(s.realTool, "/opt/flang-new");
+  EXPECT_EQ(toolName(Tool::Fc), "alea-fc");
+  EXPECT_STREQ(realToolVariable(Tool::Fc), "ALEA_FC");
+}

@@ -5,7 +5,9 @@
 // always with a reason. It touches no file itself: whether an argument names a
 // regular file and what a response file contains come in through ClassifyEnv, so the
 // unit tests need no files. Tool knowledge (which options change the mode, which
-// take a separate argument) is data in classify.cpp.
+// take a separate argument) is data in classify.cpp. One classifier serves both
+// compiler drivers, clang (alea-cc, alea-c++) and flang (alea-fc): their options
+// share one table, and only what a Fortran source means differs (Frontend).
 #pragma once
 
 #include "alea/wrapper/link_record.hpp"
@@ -21,6 +23,12 @@
 namespace alea::wrapper {
 
 enum class Mode { Compile, CompileAndLink, Link, PassThrough };
+
+// The compiler driver behind the wrapper: clang-19 (alea-cc, alea-c++) or
+// flang-new-19 (alea-fc). They agree on every option and language the
+// classifier knows except Fortran sources, which flang compiles with LLVM (and
+// so with the plugin) and clang hands to gcc (gfortran), which cannot load it.
+enum class Frontend { Clang, Flang };
 
 // Why the classifier decided as it did; one value per rule of the decision table.
 enum class Reason {
@@ -46,6 +54,7 @@ enum class Reason {
   MissingInput,        // a non-option argument that is not a regular file
   UnknownLanguage,     // -x <something we do not know>
   UnsupportedLanguage, // CUDA / HIP (device compilation)
+  FortranViaGcc,       // alea-cc/alea-c++ with a Fortran source: clang runs gcc for it
 };
 
 enum class Language {
@@ -59,6 +68,7 @@ enum class Language {
   AsmCpp,      // .S, .sx, -x assembler-with-cpp
   Header,      // .h, .hpp..., -x c-header
   Offload,     // .cu, .hip, -x cuda/hip
+  Fortran,     // .f, .for, .f90 ... .F08, .fpp, -x f95 / f95-cpp-input
   Object,      // .o, .obj
   Archive,     // .a
   SharedLib,   // .so, .so.N
@@ -70,7 +80,7 @@ enum class Language {
 Language languageFromExtension(std::string_view path);
 // Language named by -x; Unknown if we do not know the name.
 Language languageFromXName(std::string_view name);
-bool isSourceLanguage(Language lang); // C, C++, ObjC, ObjC++, IR
+bool isSourceLanguage(Language lang); // C, C++, ObjC, ObjC++, IR, Fortran
 // crt1.o, Scrt1.o, crti.o, crtn.o, crtbegin*.o, crtend*.o...: their order is ABI.
 bool isStartupObject(std::string_view path);
 
@@ -147,7 +157,8 @@ bool isLayoutOption(std::string_view linkerWord);
 bool isElfTarget(std::string_view triple);
 
 // Classifies a compiler driver invocation; args exclude argv[0].
-Classification classify(const std::vector<std::string> &args, const ClassifyEnv &env);
+Classification classify(const std::vector<std::string> &args, const ClassifyEnv &env,
+                        Frontend frontend = Frontend::Clang);
 // Classifies a direct linker invocation (alea-ld); args exclude argv[0].
 Classification classifyLinker(const std::vector<std::string> &args, const ClassifyEnv &env);
 

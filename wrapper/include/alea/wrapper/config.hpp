@@ -32,15 +32,17 @@ struct Settings {
   // their dependency file (planCommand).
   std::string seedFile;
   FactorSet factors = FactorSet::all();
-  std::string realTool; // ALEA_CC / ALEA_CXX / ALEA_LD as given (may be empty)
+  std::string realTool; // ALEA_CC / ALEA_CXX / ALEA_FC / ALEA_LD as given (may be empty)
   std::string plugin;   // ALEA_PLUGIN as given (may be empty)
   std::string logFile;  // ALEA_LOG (may be empty)
   bool dryRun = false;  // ALEA_DRY_RUN set to anything but "" or "0"
 };
 
-enum class Tool { Cc, Cxx, Ld };
-std::string_view toolName(Tool tool);    // alea-cc, alea-c++, alea-ld
-const char *realToolVariable(Tool tool); // ALEA_CC, ALEA_CXX, ALEA_LD
+// alea-fc is the Fortran compiler driver over flang-new-19 (docs/wrapper.md,
+// "Fortran (alea-fc)").
+enum class Tool { Cc, Cxx, Fc, Ld };
+std::string_view toolName(Tool tool);    // alea-cc, alea-c++, alea-fc, alea-ld
+const char *realToolVariable(Tool tool); // ALEA_CC, ALEA_CXX, ALEA_FC, ALEA_LD
 
 // Reads and validates the settings of `tool`; returns an error message on failure.
 // Without a seed only the real tool, log file and dry run are read, and nothing
