@@ -97,7 +97,7 @@ void setupImport(CLI::App &app) {
   sub->footer(
       "--system, --build, --benchmark, --format and --field apply to the files after them.\n"
       "A file without --build is a build of its own (0, 1, ... per --system).\n"
-      "Example: alea import --system gcc g0.json g1.json --system clang c0.json c1.json -o s.db\n"
+      "Example: alea import --system old o0.json o1.json --system new n0.json n1.json -o s.db\n"
       "See docs/measure.md, \"Importing measurements\".");
   auto *filesOpt = sub->add_option("files", opts->files, "measurement files, in order")
                        ->required()
@@ -112,7 +112,13 @@ void setupImport(CLI::App &app) {
   auto *buildOpt =
       single(sub->add_option("--build", opts->builds,
                              "the build of the files that follow (default: one build per file)"))
-          ->check(CLI::NonNegativeNumber);
+          ->check(CLI::Validator(
+              [](const std::string &v) {
+                bool digits = !v.empty() && v.size() <= 9 &&
+                              v.find_first_not_of("0123456789") == std::string::npos;
+                return digits ? std::string() : "a build number 0, 1, 2, ... expected";
+              },
+              "BUILD"));
   auto *benchmarkOpt = single(sub->add_option(
       "--benchmark", opts->benchmarks,
       "the benchmark of the files that follow (default: from the file, or the first file's name)"));
