@@ -400,4 +400,19 @@ std::string csvField(std::string_view field) {
   return out;
 }
 
+CsvRecords readCsvRecords(std::string_view text) {
+  CsvRecords out;
+  Tokenizer tok(text);
+  Record rec;
+  while (tok.next(rec, out.error)) {
+    CsvRecord r;
+    r.line = rec.line;
+    r.fields.reserve(rec.fields.size());
+    for (Field &f : rec.fields)
+      r.fields.push_back(std::move(f.text));
+    out.records.push_back(std::move(r));
+  }
+  return out;
+}
+
 } // namespace alea::analysis

@@ -520,6 +520,10 @@ struct Run {
       setEnv(req.env, k, v);
     setEnv(req.env, "ALEA_ITERATIONS", std::to_string(levels.warmup + levels.iterations));
     setEnv(req.env, "ALEA_BUILD_DIR", buildDir);
+    // What the iteration source needs from the program (gbench: JSON output,
+    // repetitions); the benchmark's own env may still override it.
+    for (const auto &[k, v] : sourceEnvironment(bench.measure, levels.warmup + levels.iterations))
+      setEnv(req.env, k, v);
     for (const auto &[k, v] : bench.env)
       setEnv(req.env, k, sub(v));
     req.timeoutSeconds = bench.timeoutSeconds > 0 ? bench.timeoutSeconds : cfg.timeoutSeconds;
@@ -543,7 +547,7 @@ struct Run {
     req.killLeftovers = cfg.killLeftovers;
     rec.envPadding = req.envPadBytes;
     for (const auto &e : req.env)
-      if (e.rfind("ALEA_", 0) == 0 ||
+      if (e.rfind("ALEA_", 0) == 0 || e.rfind("BENCHMARK_", 0) == 0 ||
           (!bench.env.empty() && bench.env.count(e.substr(0, e.find('=')))))
         rec.environment.append(redactEnvironmentEntry(e, cfg.redactEnv)).push_back('\n');
     rec.environment += "ALEA_ENV_PAD=<" + std::to_string(req.envPadBytes) + " bytes>\n";

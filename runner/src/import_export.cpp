@@ -1,9 +1,13 @@
-// Export to and import from the long CSV and hyperfine's JSON (see
-// import_export.hpp). Imported data becomes a regular store: systems,
-// benchmarks, builds marked "imported", a plan in file order, executions with
-// status ok, measurements; so `alea report` treats it like a campaign.
+// Export to and import from the long CSV, and the import of several files
+// of other tools into one store (see import_export.hpp): format detection,
+// the numbering of builds and executions, and the writing. Imported data
+// becomes a regular store: systems, benchmarks, builds marked "imported", a
+// plan in file order, executions with status ok, measurements; so `alea
+// report` treats it like a campaign. The readers of hyperfine and Google
+// Benchmark JSON are in import_json.cpp, of runcpu's CSV in import_spec.cpp.
 #include "alea/runner/import_export.hpp"
 
+#include "import_rows.hpp"
 #include "json_parse.hpp"
 
 #include "alea/analysis/csv.hpp"
@@ -57,8 +61,10 @@ struct ImportRow {
   double value = 0;
 };
 
-Expected<ImportSummary> writeRows(const std::vector<ImportRow> &rows, const std::string &source,
-                                  Store &store) {
+// `name` becomes the campaign's name, `source` is said where the data came
+// from (the build rows, the executions' environment, errors).
+Expected<ImportSummary> writeRows(const std::vector<ImportRow> &rows, const std::string &name,
+                                  const std::string &source, Store &store) {
   if (store.hasPlan() || store.summary().builds > 0)
     return Error{"the store '" + store.path() + "' already holds data; import into a new store"};
   ImportSummary sum;
@@ -125,7 +131,7 @@ Expected<ImportSummary> writeRows(const std::vector<ImportRow> &rows, const std:
   if (Status s = store.importExecutions(imported, "imported from " + source, "s"); !s)
     return Error{s.error()};
   for (auto [k, v] : std::initializer_list<std::pair<const char *, std::string>>{
-           {"campaign_name", std::filesystem::path(source).stem().string()},
+           {"campaign_name", name},
            {"imported_from", source},
            {"baseline", rows.empty() ? "" : rows.front().system}})
     if (Status s = store.setMeta(k, v); !s)
@@ -134,14 +140,10 @@ Expected<ImportSummary> writeRows(const std::vector<ImportRow> &rows, const std:
     return Error{s.error()};
   sum.systems = systems.size();
   sum.benchmarks = benchmarks.size();
+  sum.builds = builds.size();
   sum.executions = plan.size();
   return sum;
 }
-
-// Bytes of a UTF-8 byte order mark at the start of `text` (0 or 3). Windows
-// editors and PowerShell's `Out-File -Encoding utf8` write one; it is not part
-// of the data, and left in place it hides a JSON file's opening brace.
-std::size_t bomLength(std::string_view text) { return text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0; }
 
 bool allIntegers(const analysis::Table &t, std::size_t level) {
   for (std::size_t i = 0; i < t.size(); ++i) {
@@ -219,64 +221,162 @@ Expected<ImportSummary> importLongCsv(std::string_view text, const std::string &
     row.iteration = idx[2];
     rows.push_back(std::move(row));
   }
-  return writeRows(rows, fileName, store);
+  return writeRows(rows, std::filesystem::path(fileName).stem().string(), fileName, store);
 }
 
-Expected<ImportSummary> importHyperfineJson(std::string_view text, const std::string &fileName,
-                                            Store &store, const std::string &benchmark) {
-  // A byte order mark is skipped by the JSON reader, and counted in the
-  // offset of an error, which counts the file's bytes.
-  JsonDocument doc = parseJsonDocument(text);
-  if (!doc.ok())
-    return Error{fileName + ": " + doc.error};
-  const nlohmann::json &root = doc.value;
-  auto member = [](const nlohmann::json &object, const char *key) -> const nlohmann::json * {
-    if (!object.is_object())
-      return nullptr;
-    auto it = object.find(key);
-    return it == object.end() ? nullptr : &*it;
-  };
-  const nlohmann::json *results = member(root, "results");
-  if (!results || !results->is_array())
-    return Error{fileName + ": expected hyperfine's --export-json format (an object with a "
-                            "\"results\" array)"};
-  std::vector<ImportRow> rows;
-  for (std::size_t i = 0; i < results->size(); ++i) {
-    const nlohmann::json &r = (*results)[i];
-    const nlohmann::json *command = member(r, "command");
-    const nlohmann::json *times = member(r, "times");
-    if (!command || !command->is_string() || command->get_ref<const std::string &>().empty())
-      return Error{fileName + ": results[" + std::to_string(i) +
-                   "]: expected a \"command\" string"};
-    if (!times || !times->is_array() || times->empty())
-      return Error{fileName + ": results[" + std::to_string(i) +
-                   "]: expected a non-empty \"times\" array (hyperfine >= 1.6 exports it)"};
-    for (std::size_t k = 0; k < times->size(); ++k) {
-      const nlohmann::json &v = (*times)[k];
-      double seconds = v.is_number() ? v.get<double>() : 0;
-      if (!std::isfinite(seconds) || seconds <= 0)
-        return Error{fileName + ": results[" + std::to_string(i) + "].times[" + std::to_string(k) +
-                     "]: expected a positive number of seconds"};
-      rows.push_back({command->get<std::string>(), benchmark, 0, static_cast<int>(k), 0, seconds});
-    }
+std::string_view importFormatName(ImportFormat format) {
+  switch (format) {
+  case ImportFormat::Auto:
+    return "auto";
+  case ImportFormat::Csv:
+    return "csv";
+  case ImportFormat::Hyperfine:
+    return "hyperfine";
+  case ImportFormat::Gbench:
+    return "gbench";
+  case ImportFormat::Spec:
+    return "spec";
   }
-  if (rows.empty())
-    return Error{fileName + ": no results"};
-  return writeRows(rows, fileName, store);
+  return "auto";
 }
 
-Expected<ImportSummary> importFile(const std::string &path, Store &store) {
+std::optional<ImportFormat> importFormatFromName(std::string_view name) {
+  for (ImportFormat f : {ImportFormat::Auto, ImportFormat::Csv, ImportFormat::Hyperfine,
+                         ImportFormat::Gbench, ImportFormat::Spec})
+    if (importFormatName(f) == name)
+      return f;
+  return std::nullopt;
+}
+
+Expected<ImportFormat> importFormatOf(std::string_view text, const std::string &fileName) {
+  // A byte order mark (Windows editors and PowerShell's `Out-File -Encoding
+  // utf8` write one) is not data; left in place it would hide a JSON file's
+  // opening brace. The readers skip it themselves.
+  std::size_t first = text.find_first_not_of(" \t\r\n", import::bomLength(text));
+  if (first != std::string_view::npos && text[first] == '{') {
+    // Google Benchmark writes NaN/Infinity for non-finite counters: not JSON,
+    // but not a reason to mistake the file for another format.
+    if (text.find("\"benchmarks\"") != std::string_view::npos &&
+        text.find("\"results\"") == std::string_view::npos)
+      return ImportFormat::Gbench;
+    JsonDocument doc = parseJsonDocument(text);
+    if (!doc.ok())
+      return Error{fileName + ": " + doc.error};
+    if (doc.value.contains("results"))
+      return ImportFormat::Hyperfine;
+    if (doc.value.contains("benchmarks"))
+      return ImportFormat::Gbench;
+    return Error{fileName + ": a JSON object that is neither a hyperfine export (a \"results\" "
+                            "array) nor Google Benchmark output (a \"benchmarks\" array)"};
+  }
+  // runcpu's result CSV: a section title line "Full Results Table", quoted or not.
+  for (std::size_t at = 0; (at = text.find("Full Results Table", at)) != std::string_view::npos;
+       ++at) {
+    std::size_t lineStart = text.rfind('\n', at);
+    lineStart = lineStart == std::string_view::npos ? 0 : lineStart + 1;
+    std::string_view before = text.substr(lineStart, at - lineStart);
+    if (before.empty() || before == "\"" || before == "\xEF\xBB\xBF" || before == "\xEF\xBB\xBF\"")
+      return ImportFormat::Spec;
+  }
+  return ImportFormat::Csv;
+}
+
+namespace {
+
+Expected<std::string> readWhole(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return Error{"cannot read '" + path + "'"};
   std::ostringstream ss;
   ss << in.rdbuf();
-  std::string text = ss.str();
-  // The CSV reader skips a byte order mark itself; the format is decided after it.
-  std::size_t first = text.find_first_not_of(" \t\r\n", bomLength(text));
-  if (first != std::string::npos && text[first] == '{')
-    return importHyperfineJson(text, path, store, std::filesystem::path(path).stem().string());
-  return importLongCsv(text, path, store);
+  return ss.str();
+}
+
+} // namespace
+
+Expected<ImportSummary> importFiles(std::span<const ImportInput> inputs, Store &store) {
+  if (inputs.empty())
+    return Error{"no file to import"};
+  std::vector<ImportRow> rows;
+  std::vector<std::string> notes;
+  // Builds of files without one: 0, 1, ... per system option.
+  std::map<std::string, int> nextBuild;
+  // Executions: numbered in the order read within (system, benchmark, build).
+  std::map<std::tuple<std::string, std::string, int>, int> nextExecution;
+  const std::string defaultBenchmark = std::filesystem::path(inputs.front().path).stem().string();
+  std::string source;
+  for (const ImportInput &in : inputs) {
+    source += (source.empty() ? "" : ", ") + in.path;
+    auto text = readWhole(in.path);
+    if (!text)
+      return Error{text.error()};
+    ImportFormat format = in.format;
+    if (format == ImportFormat::Auto) {
+      auto detected = importFormatOf(*text, in.path);
+      if (!detected)
+        return Error{detected.error()};
+      format = *detected;
+    }
+    if (format == ImportFormat::Csv) {
+      // The long CSV names its systems, benchmarks and levels itself.
+      if (inputs.size() != 1 || !in.system.empty() || in.build || !in.benchmark.empty())
+        return Error{in.path + ": a long CSV names its systems, benchmarks and levels itself: " +
+                     "import it alone, without --system, --build or --benchmark"};
+      return importLongCsv(*text, in.path, store);
+    }
+    Expected<import::ParsedFile> parsed = Error{""};
+    switch (format) {
+    case ImportFormat::Hyperfine:
+      parsed = import::readHyperfine(*text, in, defaultBenchmark);
+      break;
+    case ImportFormat::Gbench:
+      parsed = import::readGbench(*text, in);
+      break;
+    default:
+      parsed = import::readSpecCsv(*text, in);
+      break;
+    }
+    if (!parsed)
+      return Error{parsed.error()}; // the reader names the file and the place
+    for (const std::string &n : parsed->notes)
+      notes.push_back(in.path + ": " + n);
+    const int build = in.build ? *in.build : nextBuild[in.system]++;
+    for (const import::ParsedExecution &e : parsed->executions) {
+      int &execution = nextExecution[{e.system, e.benchmark, build}];
+      for (std::size_t i = 0; i < e.values.size(); ++i)
+        rows.push_back({e.system, e.benchmark, build, execution, static_cast<int>(i), e.values[i]});
+      ++execution;
+    }
+  }
+  if (rows.empty())
+    return Error{source + ": no measurements"};
+  auto sum = writeRows(rows, defaultBenchmark, source, store);
+  if (sum)
+    sum->notes = std::move(notes);
+  return sum;
+}
+
+Expected<ImportSummary> importHyperfineJson(std::string_view text, const std::string &fileName,
+                                            Store &store, const std::string &benchmark) {
+  ImportInput in;
+  in.path = fileName;
+  auto parsed = import::readHyperfine(text, in, benchmark);
+  if (!parsed)
+    return Error{parsed.error()};
+  std::vector<ImportRow> rows;
+  std::map<std::string, int> executions;
+  for (const import::ParsedExecution &e : parsed->executions)
+    rows.push_back({e.system, e.benchmark, 0, executions[e.system]++, 0, e.values.front()});
+  auto sum = writeRows(rows, std::filesystem::path(fileName).stem().string(), fileName, store);
+  if (sum)
+    sum->notes = parsed->notes;
+  return sum;
+}
+
+Expected<ImportSummary> importFile(const std::string &path, Store &store) {
+  ImportInput in;
+  in.path = path;
+  return importFiles(std::span<const ImportInput>(&in, 1), store);
 }
 
 } // namespace alea::runner

@@ -17,6 +17,7 @@
 #include <cmath>
 #include <optional>
 #include <regex>
+#include <utility>
 
 namespace alea::runner {
 
@@ -77,17 +78,124 @@ const std::string *stringMember(const nlohmann::json &object, const char *key) {
 
 } // namespace
 
-Extraction parseGoogleBenchmarkJson(std::string_view json, GbenchField field,
-                                    const std::string &nameFilter) {
+std::vector<std::pair<std::string, std::string>> sourceEnvironment(const MeasureSpec &spec,
+                                                                   int iterations) {
+  if (spec.source != IterationSource::GoogleBenchmarkJson)
+    return {};
+  std::vector<std::pair<std::string, std::string>> env = {
+      {"BENCHMARK_FORMAT", "json"}, {"BENCHMARK_REPETITIONS", std::to_string(iterations)}};
+  // google/benchmark searches its filter as alea does (std::regex_search,
+  // ECMAScript), but reads a leading '-' as "all but" (1.7): such a filter is
+  // applied by alea alone.
+  if (!spec.gbenchFilter.empty() && spec.gbenchFilter.front() != '-')
+    env.emplace_back("BENCHMARK_FILTER", spec.gbenchFilter);
+  return env;
+}
+
+GbenchDocument readGoogleBenchmarkJson(std::string_view json, GbenchField field) {
+  GbenchDocument out;
   std::string rewritten;
   JsonDocument doc = parseJsonDocument(finiteBarewords(json, rewritten));
+  if (!doc.ok()) {
+    out.error = doc.error;
+    return out;
+  }
+  const nlohmann::json *benchmarks = member(doc.value, "benchmarks");
+  if (!benchmarks || !benchmarks->is_array()) {
+    out.error = "Google Benchmark JSON without a \"benchmarks\" array";
+    return out;
+  }
+  if (const nlohmann::json *context = member(doc.value, "context"))
+    if (const std::string *exe = stringMember(*context, "executable"))
+      out.executable = *exe;
+  const char *fieldName = field == GbenchField::RealTime ? "real_time" : "cpu_time";
+  for (std::size_t i = 0; i < benchmarks->size(); ++i) {
+    const nlohmann::json &entry = (*benchmarks)[i];
+    const std::string where = "benchmarks[" + std::to_string(i) + "]";
+    if (!entry.is_object()) {
+      out.error = where + " is not an object";
+      return out;
+    }
+    if (const std::string *runType = stringMember(entry, "run_type");
+        runType && *runType == "aggregate") {
+      ++out.aggregates;
+      continue;
+    }
+    const std::string *name = stringMember(entry, "name");
+    if (!name) {
+      out.error = where + " has no \"name\"";
+      return out;
+    }
+    GbenchRun run;
+    run.name = *name;
+    // Repetitions of one benchmark share run_name; name may carry a
+    // "/repeats:N" suffix.
+    const std::string *runName = stringMember(entry, "run_name");
+    run.runName = runName ? *runName : *name;
+    run.index = i;
+    if (const nlohmann::json *err = member(entry, "error_occurred");
+        err && err->is_boolean() && err->get<bool>()) {
+      const std::string *msg = stringMember(entry, "error_message");
+      run.error = "benchmark " + *name + " reported an error" + (msg ? ": " + *msg : std::string());
+      out.runs.push_back(std::move(run));
+      continue;
+    }
+    const nlohmann::json *value = member(entry, fieldName);
+    std::optional<double> unitScale = 1e-9; // google/benchmark's default unit
+    if (const nlohmann::json *unit = member(entry, "time_unit"))
+      unitScale =
+          unit->is_string() ? unitToSeconds(unit->get_ref<const std::string &>()) : std::nullopt;
+    if (!value || !value->is_number()) {
+      run.error = where + " has no numeric \"" + fieldName + "\"";
+    } else if (!unitScale) {
+      run.error = where + ": unknown time_unit";
+    } else {
+      run.seconds = value->get<double>() * *unitScale;
+      if (!(run.seconds > 0) || !std::isfinite(run.seconds))
+        run.error = where + ": " + fieldName + " is not a positive finite time";
+    }
+    out.runs.push_back(std::move(run));
+  }
+  return out;
+}
+
+namespace {
+
+// How to get JSON from a Google Benchmark program, for the errors below.
+constexpr const char *kJsonHint =
+    "alea runs the program with BENCHMARK_FORMAT=json in its environment; a "
+    "--benchmark_format=console (or csv) on its command line overrides that: remove it";
+
+// The first line of `text` (at most 120 bytes), for an error message.
+std::string firstLine(std::string_view text) {
+  std::size_t begin = text.find_first_not_of(" \t\r\n");
+  if (begin == std::string_view::npos)
+    return {};
+  text.remove_prefix(begin);
+  std::string_view line = text.substr(0, text.find('\n'));
+  if (!line.empty() && line.back() == '\r')
+    line.remove_suffix(1);
+  return std::string(line.substr(0, 120)) + (line.size() > 120 ? "..." : "");
+}
+
+} // namespace
+
+Extraction parseGoogleBenchmarkJson(std::string_view json, GbenchField field,
+                                    const std::string &nameFilter) {
+  // Output that does not even begin like a JSON object: say what the
+  // program printed instead of a bare "malformed JSON at byte 0".
+  if (std::size_t first = json.find_first_not_of(" \t\r\n"); first == std::string_view::npos)
+    return {{},
+            std::string("the program wrote nothing on stdout, expected Google Benchmark "
+                        "JSON (") +
+                kJsonHint + ")"};
+  else if (json[first] != '{')
+    return {{},
+            "stdout is not Google Benchmark JSON: it begins with \"" + firstLine(json) + "\" (" +
+                kJsonHint + ")"};
+  GbenchDocument doc = readGoogleBenchmarkJson(json, field);
   if (!doc.ok())
     return {{}, doc.error};
-  const nlohmann::json *benchmarks = member(doc.value, "benchmarks");
-  if (!benchmarks || !benchmarks->is_array())
-    return {{},
-            "Google Benchmark JSON without a \"benchmarks\" array (run the "
-            "program with --benchmark_format=json)"};
 
   std::optional<std::regex> filter;
   if (!nameFilter.empty()) {
@@ -97,60 +205,32 @@ Extraction parseGoogleBenchmarkJson(std::string_view json, GbenchField field,
       return {{}, std::string("invalid benchmark name filter: ") + e.what()};
     }
   }
-  const char *fieldName = field == GbenchField::RealTime ? "real_time" : "cpu_time";
-
   Extraction ex;
   std::string chosenName;
-  for (std::size_t i = 0; i < benchmarks->size(); ++i) {
-    const nlohmann::json &entry = (*benchmarks)[i];
-    const std::string where = "benchmarks[" + std::to_string(i) + "]";
-    if (!entry.is_object())
-      return {{}, where + " is not an object"};
-    if (const std::string *runType = stringMember(entry, "run_type");
-        runType && *runType == "aggregate")
+  for (const GbenchRun &run : doc.runs) {
+    if (filter && !std::regex_search(run.name, *filter))
       continue;
-    const std::string *name = stringMember(entry, "name");
-    if (!name)
-      return {{}, where + " has no \"name\""};
-    // Repetition entries of one benchmark share run_name; name may carry a
-    // "/repeats:N" suffix, so compare on run_name when present.
-    const std::string *runName = stringMember(entry, "run_name");
-    const std::string &id = runName ? *runName : *name;
-    if (filter && !std::regex_search(*name, *filter))
-      continue;
-    if (const nlohmann::json *err = member(entry, "error_occurred");
-        err && err->is_boolean() && err->get<bool>()) {
-      const std::string *msg = stringMember(entry, "error_message");
-      return {{},
-              "benchmark " + *name + " reported an error" + (msg ? ": " + *msg : std::string())};
-    }
+    if (!run.error.empty())
+      return {{}, run.error};
     if (chosenName.empty()) {
-      chosenName = id;
-    } else if (id != chosenName) {
+      chosenName = run.runName;
+    } else if (run.runName != chosenName) {
       return {{},
-              "several benchmarks in the JSON output (" + chosenName + ", " + id +
+              "several benchmarks in the JSON output (" + chosenName + ", " + run.runName +
                   "): set measure.filter to choose one"};
     }
-    const nlohmann::json *value = member(entry, fieldName);
-    if (!value || !value->is_number())
-      return {{}, where + " has no numeric \"" + fieldName + "\""};
-    double scale = 1e-9; // google/benchmark's default unit
-    if (const nlohmann::json *unit = member(entry, "time_unit")) {
-      auto s =
-          unit->is_string() ? unitToSeconds(unit->get_ref<const std::string &>()) : std::nullopt;
-      if (!s)
-        return {{}, where + ": unknown time_unit"};
-      scale = *s;
-    }
-    const double v = value->get<double>() * scale;
-    if (!(v > 0) || !std::isfinite(v))
-      return {{}, where + ": " + fieldName + " is not a positive finite time"};
-    ex.values.push_back(v);
+    ex.values.push_back(run.seconds);
   }
-  if (ex.values.empty())
-    ex.error = nameFilter.empty() ? "no iteration matched: no benchmark run in the JSON output"
-                                  : "no iteration matched: no benchmark named /" + nameFilter +
-                                        "/ in the JSON output";
+  if (ex.values.empty()) {
+    if (doc.runs.empty() && doc.aggregates > 0)
+      ex.error = "no iteration matched: the JSON output holds only aggregates (mean, median, "
+                 "...): remove --benchmark_report_aggregates_only and "
+                 "--benchmark_display_aggregates_only from the command";
+    else
+      ex.error = nameFilter.empty() ? "no iteration matched: no benchmark run in the JSON output"
+                                    : "no iteration matched: no benchmark named /" + nameFilter +
+                                          "/ in the JSON output";
+  }
   return ex;
 }
 

@@ -55,7 +55,7 @@ measure = { source = "regex", regex = 'iteration time: ([0-9.]+) ms', unit = "ms
 
 [[benchmark]]
 name = "gbench"
-command = ["{build_dir}/gbench", "--benchmark_format=json", "--benchmark_repetitions={iterations}"]
+command = ["{build_dir}/gbench"]  # the runner adds JSON and the repetitions
 measure = { source = "gbench", filter = "BM_Work", field = "cpu_time" }
 TOML
 

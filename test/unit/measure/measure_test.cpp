@@ -521,6 +521,35 @@ TEST(Gbench, SeveralBenchmarksNeedAFilter) {
   EXPECT_NE(ex.error.find("no iteration matched"), std::string::npos);
 }
 
+// The environment the runner gives a gbench execution makes the real library
+// write JSON with the campaign's repetitions of the filtered benchmark only,
+// with no flag on the command line; a console flag there wins, and the error
+// says so.
+TEST(Gbench, RealProgramFollowsTheSourceEnvironment) {
+  MeasureSpec spec;
+  spec.source = IterationSource::GoogleBenchmarkJson;
+  spec.gbenchFilter = "BM_Hash";
+  for (const auto &[k, v] : sourceEnvironment(spec, 4))
+    setenv(k.c_str(), v.c_str(), 1);
+  auto c = runChild({ALEA_MEASURE_GBENCH_FIXTURE}, false);
+  auto console = runChild({ALEA_MEASURE_GBENCH_FIXTURE, "--benchmark_format=console"}, false);
+  for (const char *k : {"BENCHMARK_FORMAT", "BENCHMARK_REPETITIONS", "BENCHMARK_FILTER"})
+    unsetenv(k);
+  EXPECT_EQ(c.out.find("BM_Sum"), std::string::npos); // the program ran BM_Hash alone
+  auto ex = parseGoogleBenchmarkJson(c.out, GbenchField::CpuTime, spec.gbenchFilter);
+  ASSERT_TRUE(ex.ok()) << ex.error;
+  auto expected = scrape(c.out, "BM_Hash/iterations:500", "cpu_time", 10);
+  ASSERT_EQ(expected.size(), 4u); // 4 repetitions, then the aggregates
+  ASSERT_EQ(ex.values.size(), 4u);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_DOUBLE_EQ(ex.values[i], expected[i] * 1e-9);
+    EXPECT_GT(ex.values[i], 0);
+  }
+  ex = parseGoogleBenchmarkJson(console.out, GbenchField::CpuTime, spec.gbenchFilter);
+  EXPECT_EQ(ex.error.rfind("stdout is not Google Benchmark JSON: it begins with \"", 0), 0u)
+      << ex.error;
+}
+
 TEST(Gbench, TruncatedOutputIsMalformedAtItsEnd) {
   const std::string &json = gbenchJson();
   std::string cut = json.substr(0, json.size() / 2);
@@ -537,18 +566,60 @@ TEST(Gbench, TruncatedOutputIsMalformedAtItsEnd) {
 
 #endif
 
-TEST(Gbench, GarbageIsMalformedAtByteZero) {
-  auto ex = parseGoogleBenchmarkJson("Segmentation fault\n",
+TEST(Gbench, OutputThatIsNotJsonSaysWhatItWasAndHowToGetJson) {
+  // The console reporter's first line, as a --benchmark_format=console on the
+  // command line (which wins over BENCHMARK_FORMAT=json) makes the program write.
+  auto ex = parseGoogleBenchmarkJson("\n2026-11-24T09:35:53+00:00\r\nRunning ./gb\n",
                                      GbenchField::RealTime, "");
-  EXPECT_EQ(ex.error,
-            "malformed JSON at byte 0: syntax error while parsing value - invalid literal; last "
-            "read: 'S'");
-  ex = parseGoogleBenchmarkJson("{\"benchmarks\": [1,]}", GbenchField::RealTime,
-                                "");
+  EXPECT_EQ(ex.error, "stdout is not Google Benchmark JSON: it begins with "
+                      "\"2026-11-24T09:35:53+00:00\" (alea runs the program with "
+                      "BENCHMARK_FORMAT=json in its environment; a --benchmark_format=console (or "
+                      "csv) on its command line overrides that: remove it)");
+  ex = parseGoogleBenchmarkJson(" \n", GbenchField::RealTime, "");
+  EXPECT_EQ(ex.error.rfind("the program wrote nothing on stdout, expected Google Benchmark JSON "
+                           "(alea runs the program with BENCHMARK_FORMAT=json",
+                           0),
+            0u)
+      << ex.error;
+  // A long first line is cut.
+  ex = parseGoogleBenchmarkJson(std::string(300, 'x'), GbenchField::RealTime, "");
+  EXPECT_NE(ex.error.find("\"" + std::string(120, 'x') + "...\""), std::string::npos);
+}
+
+TEST(Gbench, OnlyAggregatesSaysWhichFlagDropsTheRepetitions) {
+  auto ex = parseGoogleBenchmarkJson(
+      R"({"benchmarks": [{"name": "BM_A_mean", "run_name": "BM_A", "run_type": "aggregate",
+          "real_time": 1}]})",
+      GbenchField::RealTime, "BM_A");
+  EXPECT_NE(ex.error.find("only aggregates"), std::string::npos) << ex.error;
+  EXPECT_NE(ex.error.find("--benchmark_report_aggregates_only"), std::string::npos);
+}
+
+TEST(Gbench, SourceEnvironmentAsksForJsonAndRepetitions) {
+  MeasureSpec spec;
+  EXPECT_TRUE(sourceEnvironment(spec, 5).empty()); // source none: nothing
+  spec.source = IterationSource::GoogleBenchmarkJson;
+  using Env = std::vector<std::pair<std::string, std::string>>;
+  EXPECT_EQ(sourceEnvironment(spec, 6),
+            (Env{{"BENCHMARK_FORMAT", "json"}, {"BENCHMARK_REPETITIONS", "6"}}));
+  spec.gbenchFilter = "BM_Work";
+  EXPECT_EQ(sourceEnvironment(spec, 3), (Env{{"BENCHMARK_FORMAT", "json"},
+                                             {"BENCHMARK_REPETITIONS", "3"},
+                                             {"BENCHMARK_FILTER", "BM_Work"}}));
+  // google/benchmark reads a leading '-' as a negative filter: alea keeps it.
+  spec.gbenchFilter = "-BM_Slow";
+  EXPECT_EQ(sourceEnvironment(spec, 3).size(), 2u);
+}
+
+TEST(Gbench, MalformedJsonIsLocated) {
+  auto ex = parseGoogleBenchmarkJson("{\"benchmarks\": [1,]}", GbenchField::RealTime, "");
   EXPECT_EQ(ex.error.rfind("malformed JSON at byte 18", 0), 0u) << ex.error;
   ex = parseGoogleBenchmarkJson("{} {}", GbenchField::RealTime, "");
   EXPECT_EQ(ex.error.rfind("malformed JSON at byte 3", 0), 0u) << ex.error;
   ex = parseGoogleBenchmarkJson("[]", GbenchField::RealTime, "");
+  EXPECT_EQ(ex.error.rfind("stdout is not Google Benchmark JSON: it begins with \"[]\"", 0), 0u)
+      << ex.error;
+  ex = parseGoogleBenchmarkJson("{\"x\": 1}", GbenchField::RealTime, "");
   EXPECT_NE(ex.error.find("\"benchmarks\" array"), std::string::npos);
 }
 

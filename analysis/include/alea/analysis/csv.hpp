@@ -44,4 +44,20 @@ CsvResult parseCsv(std::string_view text, const CsvOptions &options = {});
 // leading/trailing space.
 std::string csvField(std::string_view field);
 
+// The RFC 4180 records of any CSV text (the same tokenizer as parseCsv:
+// quotes, doubled quotes, CRLF, a leading byte order mark skipped, blank lines
+// skipped, unquoted fields trimmed), for files that are CSV but not the long
+// form: runcpu's result tables (`alea import`).
+struct CsvRecord {
+  std::vector<std::string> fields;
+  std::size_t line = 0; // 1-based line of its first field
+};
+
+struct CsvRecords {
+  std::vector<CsvRecord> records;
+  std::optional<CsvError> error; // the first syntax error; records before it are kept
+};
+
+CsvRecords readCsvRecords(std::string_view text);
+
 } // namespace alea::analysis

@@ -17,6 +17,7 @@
 #include <regex>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <toml++/toml.h>
@@ -225,7 +226,49 @@ std::string encode(const Record &record);
 // by index; Duration records stand alone), in order of completion.
 Extraction parseRecords(std::string_view bytes);
 
-// Parses Google Benchmark JSON text into per-repetition times in seconds.
+// --- Google Benchmark ---------------------------------------------------------
+
+// The environment the gbench source gives every execution, so that a plain
+// Google Benchmark program writes what the source reads: BENCHMARK_FORMAT=json
+// and BENCHMARK_REPETITIONS=<warm-up + iterations> (each repetition is one
+// alea iteration), and BENCHMARK_FILTER=<filter> when `filter` is set (the
+// program then runs only the chosen benchmark). google/benchmark reads each of
+// its --benchmark_* flags from the upper-case environment variable of the
+// same name (src/commandlineflags.cc; 1.7.1 in Debian 12 does), and a flag on
+// the command line wins over it: a command that sets them itself keeps its
+// own, and a shell command passes them on to every program it runs. Empty for
+// the other sources.
+std::vector<std::pair<std::string, std::string>> sourceEnvironment(const MeasureSpec &spec,
+                                                                   int iterations);
+
+// One entry of google/benchmark's JSON "benchmarks" array that is not an
+// aggregate (run_type "aggregate": mean, median, stddev, cv of repetitions):
+// one repetition of one benchmark.
+struct GbenchRun {
+  std::string name;      // "name"
+  std::string runName;   // "run_name" (shared by the repetitions), or name
+  double seconds = 0;    // the chosen field in seconds (its own time_unit)
+  std::size_t index = 0; // position in the "benchmarks" array
+  std::string error;     // non-empty: no usable time (reported error, bad time)
+};
+
+struct GbenchDocument {
+  std::vector<GbenchRun> runs; // in the array's order
+  std::size_t aggregates = 0;  // aggregate entries, skipped
+  std::string executable;      // context.executable, "" when absent
+  std::string error;           // non-empty: not a Google Benchmark document
+  bool ok() const { return error.empty(); }
+};
+
+// Reads a whole Google Benchmark JSON document (the program's stdout with
+// --benchmark_format=json, or its --benchmark_out file). Errors: "malformed
+// JSON at byte N: ...", no "benchmarks" array, an entry that is not an object
+// or has no name. A run without a usable time keeps its reason in `error`.
+GbenchDocument readGoogleBenchmarkJson(std::string_view json, GbenchField field);
+
+// The gbench source: the repetitions of the one benchmark selected by
+// `nameFilter`, in seconds. Output that is not JSON at all fails with what the
+// program printed first and how to make it write JSON.
 Extraction parseGoogleBenchmarkJson(std::string_view json, GbenchField field,
                                     const std::string &nameFilter);
 
