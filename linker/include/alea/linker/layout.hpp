@@ -51,17 +51,23 @@ struct LinkRecord {
   std::uint64_t seed = 0;           // from the first record
   std::vector<std::string> factors; // applied at link time: link-order, section-order, lto-link
   std::vector<std::string> skipped; // on, but not applied by that link
+  // The ODR check's findings (odr=): symbols defined differently by several
+  // inputs, and the first of their mangled names (alea/linker/odr.hpp).
+  std::size_t odrCount = 0;
+  std::vector<std::string> odrSymbols;
   std::string text;                 // descriptor text of the first record
   std::size_t recordCount = 0;      // notes named "alea" of type 2
   std::vector<std::string> others;  // distinct descriptors other than the first
 };
 
-// Parses an alea-link-v1 descriptor (`skipped=` is optional); nullopt unless
-// well formed.
+// Parses an alea-link-v1 descriptor (`skipped=` and `odr=` are optional, in
+// that order); nullopt unless well formed.
 struct ParsedLinkNote {
   std::uint64_t seed = 0;
   std::vector<std::string> factors;
   std::vector<std::string> skipped;
+  std::size_t odrCount = 0;
+  std::vector<std::string> odrSymbols;
 };
 std::optional<ParsedLinkNote> parseLinkNoteText(std::string_view text);
 
