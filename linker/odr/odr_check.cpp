@@ -91,6 +91,16 @@ public:
     std::size_t count = 0, names = 0;
     if (elf_getshdrnum(elf_, &count) != 0 || elf_getshdrstrndx(elf_, &names) != 0)
       throw BadInput(name_ + ": " + elf_errmsg(-1));
+    // libelf reads a cut-off file without complaint (a section table past
+    // its end reads as no sections): check the tables against its size.
+    std::size_t fileSize = 0;
+    elf_rawfile(elf_, &fileSize);
+    auto fits = [fileSize](std::uint64_t offset, std::uint64_t size) {
+      return offset <= fileSize && size <= fileSize - offset;
+    };
+    if (eh.e_shoff == 0 || eh.e_shentsize == 0 || count > fileSize / eh.e_shentsize ||
+        !fits(eh.e_shoff, count * eh.e_shentsize))
+      throw BadInput(name_ + ": truncated or corrupt ELF (section header table)");
     sections_.resize(count);
     std::size_t symtab = 0, shndxTable = 0;
     for (std::size_t i = 1; i < count; ++i) {
@@ -98,6 +108,9 @@ public:
       s.scn = elf_getscn(elf_, i);
       if (!s.scn || !gelf_getshdr(s.scn, &s.header))
         throw BadInput(name_ + ": " + elf_errmsg(-1));
+      if (s.header.sh_type != SHT_NOBITS && !fits(s.header.sh_offset, s.header.sh_size))
+        throw BadInput(name_ + ": truncated or corrupt ELF (section " + std::to_string(i) +
+                       " runs past the end of the file)");
       if (s.header.sh_type == SHT_SYMTAB)
         symtab = i;
       else if (s.header.sh_type == SHT_SYMTAB_SHNDX)
@@ -548,12 +561,16 @@ void load(const std::string &path, Inputs &in) {
   }
   in.archiveHandles.push_back(e);
   in.archives.emplace_back();
-  std::vector<Elf *> members;
+  // The walk ends at the archive's end or at a member header libelf cannot
+  // read (it then reports "offset out of range" as at the end): the members
+  // after a damaged header are not checked, which can only hide findings.
   Elf_Cmd cmd = ELF_C_READ_MMAP;
   while (Elf *m = elf_begin(fd, cmd, e)) {
-    cmd = elf_next(m);
+    // (libelf keeps the member header in the archive's state: read it
+    // before elf_next moves on.)
     const Elf_Arhdr *ah = elf_getarhdr(m);
     const std::string member = ah && ah->ar_name ? ah->ar_name : "?";
+    cmd = elf_next(m);
     if (member == "/" || member == "//" || member == "/SYM64/") {
       elf_end(m);
       continue;
@@ -574,10 +591,6 @@ void load(const std::string &path, Inputs &in) {
     in.archives.back().push_back(in.objects.size());
     in.objects.push_back(std::make_unique<Object>(name, m, true));
     in.objects.back()->load();
-  }
-  if (elf_errno() != 0) {
-    // A member header libelf could not read: the archive is damaged.
-    throw BadInput(path + ": " + elf_errmsg(-1));
   }
   elf_cntl(e, ELF_C_FDDONE);
 }
@@ -704,8 +717,6 @@ std::string odrRecordField(const OdrReport &report) {
   return " odr=" + std::to_string(report.findings.size()) + names;
 }
 
-std::string demangleSymbol(std::string_view name) { return llvm::demangle(name); }
-
 std::string describeOdrFindings(const OdrReport &report, std::size_t limit) {
   std::string out;
   std::size_t shown = 0;
@@ -716,7 +727,7 @@ std::string describeOdrFindings(const OdrReport &report, std::size_t limit) {
     }
     if (shown++)
       out += "; ";
-    out += demangleSymbol(f.symbol) + " (";
+    out += llvm::demangle(f.symbol) + " (";
     for (std::size_t v = 0; v < f.variants.size(); ++v) {
       if (v)
         out += " | ";

@@ -89,7 +89,7 @@ Json linkJson(const LinkRecord &k) {
     odr["symbols"] = k.odrSymbols;
     std::vector<std::string> demangled;
     for (const auto &name : k.odrSymbols)
-      demangled.push_back(llvm::demangle(name));
+      demangled.push_back(demangleSymbol(name));
     odr["demangled"] = demangled;
     o["odr"] = odr;
   }
@@ -137,6 +137,8 @@ std::string diffSeeds(const Layout &l) {
 
 } // namespace
 
+std::string demangleSymbol(std::string_view name) { return llvm::demangle(name); }
+
 std::string formatLayout(const Layout &l) {
   std::ostringstream os;
   const auto &r = l.record;
@@ -164,7 +166,7 @@ std::string formatLayout(const Layout &l) {
        << " defined differently by the link's objects (an ODR violation: which copy the "
           "linker keeps depends on the link order)\n";
     for (const auto &name : l.link.odrSymbols)
-      os << "  differs:   " << llvm::demangle(name) << "\n";
+      os << "  differs:   " << demangleSymbol(name) << "\n";
     if (l.link.odrSymbols.size() < n)
       os << "  (" << n - l.link.odrSymbols.size()
          << " more not named in the record; the wrapper's log names them all)\n";

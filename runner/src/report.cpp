@@ -12,8 +12,12 @@
 //  - identical layouts: two builds of one system with equal layout fingerprint
 //    (or equal binary when no fingerprint is known): randomization did not
 //    take;
+//  - ODR violations: builds whose link record says that the link's objects
+//    define a weak/inline symbol differently (docs/wrapper.md "ODR check");
 //  - layout sensitivity: best and worst build mean per system (max/min).
 #include "alea/runner/report.hpp"
+
+#include "alea/runner/builder.hpp"
 
 #include "alea/analysis/htest.hpp"
 
@@ -349,6 +353,13 @@ CampaignReport buildCampaignReport(const CampaignData &data,
           " have the same layout fingerprint (the randomization did not "
           "take: check that the build uses $CC/$CXX)");
     }
+    // ODR violations the wrappers found in the builds' links.
+    std::map<std::pair<std::string, std::string>, std::vector<int>> odr;
+    for (const auto &b : data.builds)
+      if (!b.odr.empty())
+        odr[{b.system, b.odr}].push_back(b.buildIndex);
+    for (const auto &[key, builds] : odr)
+      r.warnings.push_back(odrWarning(key.first, builds, key.second));
   }
 
   if (data.planned > 0 && data.executed < data.planned)

@@ -115,6 +115,10 @@ std::optional<Layout> readLayout(const std::string &path, std::string &error);
 // randomized local names alone do not change it; order, gaps and sizes do.
 std::uint64_t fingerprint(const std::vector<Function> &functions);
 
+// A symbol name demangled (Itanium C++, Rust, D, MS) by LLVM's demangler; the
+// name itself when it is not mangled.
+std::string demangleSymbol(std::string_view name);
+
 // "0x" is not included: 16 lower-case hex digits.
 std::string hex16(std::uint64_t value);
 

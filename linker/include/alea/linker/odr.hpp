@@ -73,8 +73,4 @@ std::string odrRecordField(const OdrReport &report);
 // "and N more".
 std::string describeOdrFindings(const OdrReport &report, std::size_t limit = 10);
 
-// A symbol name demangled (Itanium C++, Rust, D, MS) by LLVM's demangler; the
-// name itself when it is not mangled.
-std::string demangleSymbol(std::string_view name);
-
 } // namespace alea::linker

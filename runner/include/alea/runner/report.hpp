@@ -62,6 +62,9 @@ struct BuildInfo {
   std::string fingerprint; // `alea layout` fingerprint ("" when unknown)
   std::string binaryHash;
   std::string logTail;
+  // ODR findings of the binary's link record (odrFindings(), builder.hpp),
+  // "" when none: read from the artifact's snapshot, not from the store.
+  std::string odr;
 };
 
 // One measurement after warm-up, in store order.
