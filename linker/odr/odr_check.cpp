@@ -17,9 +17,11 @@
 #include <deque>
 #include <fcntl.h>
 #include <gelf.h>
+#include <iterator>
 #include <libelf.h>
 #include <map>
 #include <memory>
+#include <set>
 #include <stdexcept>
 #include <unistd.h>
 #include <unordered_map>
@@ -338,24 +340,40 @@ std::vector<std::int64_t> addendBiases(std::uint16_t machine, std::uint32_t type
   return {0};
 }
 
+// What a definition refers to, beside its bytes: the global symbols and the
+// string literals (its own and those of the local functions it calls).
+struct Refs {
+  std::set<std::string> names;
+  std::set<std::string> strings;
+  // Refers to a local function or code section, or to unnamed local data
+  // whose extent is a guess (itemStarts): the bytes alone do not tell.
+  bool opaque = false;
+  bool leaf() const { return names.empty() && !opaque; }
+};
+
+// A number into a canonical form: its 8 bytes (the forms are compared, not read).
 void put(std::string &out, std::int64_t v) {
-  out += std::to_string(v);
-  out += ';';
+  char bytes[sizeof v];
+  std::memcpy(bytes, &v, sizeof v);
+  out.append(bytes, sizeof v);
 }
 
 // The canonical form of `size` bytes of section `sec` at `value`, appended to
 // `out`. `depth` 0 is the definition compared; local targets are described by
 // their contents down to depth 1 and by their shape below that (no cycles).
 void canonical(Object &o, std::size_t sec, GElf_Addr value, GElf_Xword size, int depth,
-               std::string &out);
+               std::string &out, Refs *refs);
 
 // What a local target at offset t of section `sec` is; `biases` are the
 // candidates for t's distance from the start of what is meant (0 when t is
 // a symbol's own value).
 void describeLocalTarget(Object &o, std::size_t sec, std::int64_t t,
-                         const std::vector<std::int64_t> &biases, int depth, std::string &out) {
+                         const std::vector<std::int64_t> &biases, int depth, std::string &out,
+                         Refs *refs) {
   const GElf_Shdr &h = o.section(sec).header;
   const std::string_view data = o.bytes(sec);
+  if (refs && (h.sh_flags & SHF_EXECINSTR))
+    refs->opaque = true;
   const auto size = static_cast<std::int64_t>(h.sh_type == SHT_NOBITS ? h.sh_size : data.size());
   if ((h.sh_flags & SHF_MERGE) && (h.sh_flags & SHF_STRINGS) && !data.empty()) {
     // A string literal: its text, wherever this object's string table put it.
@@ -376,11 +394,14 @@ void describeLocalTarget(Object &o, std::size_t sec, std::int64_t t,
         while (end + unit <= data.size() &&
                data.substr(end, unit).find_first_not_of('\0') != std::string_view::npos)
           end += unit;
+        const std::string_view text =
+            data.substr(static_cast<std::size_t>(t - b), end - static_cast<std::size_t>(t - b));
         out += "str";
         put(out, b);
-        out.append(
-            data.substr(static_cast<std::size_t>(t - b), end - static_cast<std::size_t>(t - b)));
+        out.append(text);
         out += '\0';
+        if (refs)
+          refs->strings.emplace(text);
         return;
       }
     out += "str?";
@@ -407,7 +428,7 @@ void describeLocalTarget(Object &o, std::size_t sec, std::int64_t t,
       put(out, t - b - static_cast<std::int64_t>(s->value));
       put(out, s->type);
       if (depth == 0)
-        canonical(o, sec, s->value, s->size, depth + 1, out);
+        canonical(o, sec, s->value, s->size, depth + 1, out, refs);
       else
         put(out, static_cast<std::int64_t>(s->size));
       return;
@@ -423,17 +444,20 @@ void describeLocalTarget(Object &o, std::size_t sec, std::int64_t t,
     put(out, t);
     return;
   }
+  if (refs)
+    refs->opaque = true;
   const std::vector<std::int64_t> &starts = o.itemStarts(sec);
   const auto next = std::upper_bound(starts.begin(), starts.end(), p);
   const std::int64_t end = next == starts.end() ? size : std::min(*next, size);
   if (depth == 0)
-    canonical(o, sec, static_cast<GElf_Addr>(p), static_cast<GElf_Xword>(end - p), depth + 1, out);
+    canonical(o, sec, static_cast<GElf_Addr>(p), static_cast<GElf_Xword>(end - p), depth + 1, out,
+              refs);
   else
     put(out, end - p);
 }
 
 void canonical(Object &o, std::size_t sec, GElf_Addr value, GElf_Xword size, int depth,
-               std::string &out) {
+               std::string &out, Refs *refs) {
   const Section &s = o.section(sec);
   const std::string_view data = o.bytes(sec);
   if (s.header.sh_type == SHT_NOBITS) {
@@ -458,6 +482,8 @@ void canonical(Object &o, std::size_t sec, GElf_Addr value, GElf_Xword size, int
       relocs += target.name;
       relocs += '\0';
       put(relocs, r.addend);
+      if (refs && !target.name.empty())
+        refs->names.emplace(target.name);
     } else if (!target.inSection()) {
       relocs += "abs";
       put(relocs, static_cast<std::int64_t>(target.value) + r.addend);
@@ -465,14 +491,14 @@ void canonical(Object &o, std::size_t sec, GElf_Addr value, GElf_Xword size, int
       // A local symbol (a renamed static, a string the assembler kept a
       // symbol for): what is at its value, and the addend as it is.
       describeLocalTarget(o, target.section, static_cast<std::int64_t>(target.value), {0}, depth,
-                          relocs);
+                          relocs, refs);
       put(relocs, r.addend);
     } else {
       // A section symbol: the addend is the offset of the target, off by
       // the rest of the instruction for a PC-relative field.
       describeLocalTarget(o, target.section, static_cast<std::int64_t>(target.value) + r.addend,
                           addendBiases(o.machine(), r.type, s.header.sh_flags & SHF_EXECINSTR),
-                          depth, relocs);
+                          depth, relocs, refs);
     }
   }
   put(out, static_cast<std::int64_t>(bytes.size()));
@@ -664,6 +690,63 @@ std::optional<OdrReport> checkOdr(const std::vector<std::string> &paths, std::st
           strong.insert(s.name);
       }
     }
+    // The first definition of every global name, for what a callee refers to.
+    std::unordered_map<std::string_view, std::pair<std::size_t, const Symbol *>> definition;
+    for (std::size_t k = 0; k < in.objects.size(); ++k)
+      if (take[k])
+        for (const Symbol &s : in.objects[k]->symbols())
+          if (s.bind != STB_LOCAL && s.inSection() && !s.name.empty())
+            definition.try_emplace(s.name, k, &s);
+    std::unordered_map<std::string, std::set<std::string>> calleeStrings; // memo
+    const std::set<std::string> none;
+    auto stringsOf = [&](const std::string &callee) -> const std::set<std::string> * {
+      const auto d = definition.find(callee);
+      // Not in the link: a C function's body is never in a header, so it
+      // brings no strings; a C++ one's may be (libstdc++'s extern templates
+      // are inlined from their headers): unknown.
+      if (d == definition.end())
+        return callee.starts_with("_Z") ? nullptr : &none;
+      auto [it, fresh] = calleeStrings.try_emplace(callee);
+      if (fresh) {
+        Refs r;
+        std::string ignored;
+        canonical(*in.objects[d->second.first], d->second.second->section, d->second.second->value,
+                  d->second.second->size, 0, ignored, &r);
+        it->second = std::move(r.strings);
+      }
+      return &it->second;
+    };
+    // Whether the strings only `a` holds can come from a callee that `b`
+    // calls and `a` inlined (at least at one of its calls): a C++ function
+    // not in the link (its body is unknown), or one whose definition holds
+    // them.
+    auto explained = [&](const Refs &a, const Refs &b) {
+      std::set<std::string> extra;
+      std::set_difference(a.strings.begin(), a.strings.end(), b.strings.begin(), b.strings.end(),
+                          std::inserter(extra, extra.end()));
+      for (const std::string &callee : b.names) {
+        if (extra.empty())
+          return true;
+        const std::set<std::string> *strings = stringsOf(callee);
+        if (!strings)
+          return true;
+        std::erase_if(extra, [&](const std::string &x) { return strings->contains(x); });
+      }
+      return extra.empty();
+    };
+    // Two bodies of one function are one definition compiled in two
+    // contexts (the inliner and the local clones it makes decide per
+    // object: in a -O2 build of one set of flags, a third of the inline
+    // functions of a CLI11 program differ in their bytes between objects)
+    // unless neither calls anything (a leaf's code is its source's) or one
+    // holds strings that no inlining explains (an assertion, a message, a
+    // macro's text).
+    auto differ = [&](const Refs &a, const Refs &b) {
+      if (a.leaf() && b.leaf())
+        return true;
+      return !explained(a, b) || !explained(b, a);
+    };
+
     for (const auto &[name, defs] : byName) {
       if (defs.size() < 2 || strong.contains(name))
         continue;
@@ -675,6 +758,7 @@ std::optional<OdrReport> checkOdr(const std::vector<std::string> &paths, std::st
           }))
         continue;
       std::vector<std::string> forms;
+      std::vector<Refs> refs;
       OdrFinding finding;
       finding.symbol = std::string(name);
       finding.function =
@@ -682,15 +766,44 @@ std::optional<OdrReport> checkOdr(const std::vector<std::string> &paths, std::st
       for (const auto &[k, s] : defs) {
         std::string form;
         put(form, s->type);
-        canonical(*in.objects[k], s->section, s->value, s->size, 0, form);
+        canonical(*in.objects[k], s->section, s->value, s->size, 0, form, nullptr);
         const auto same = std::find(forms.begin(), forms.end(), form);
         if (same == forms.end()) {
+          // What it refers to, only for a new variant (most are the first).
+          Refs r;
+          std::string again;
+          if (!forms.empty() && refs.empty()) {
+            const auto &[k0, s0] = defs.front();
+            canonical(*in.objects[k0], s0->section, s0->value, s0->size, 0, again,
+                      &refs.emplace_back());
+            again.clear();
+          }
+          if (!forms.empty())
+            canonical(*in.objects[k], s->section, s->value, s->size, 0, again, &r);
           forms.push_back(std::move(form));
+          if (forms.size() > 1)
+            refs.push_back(std::move(r));
           finding.variants.push_back({in.objects[k]->name()});
         } else {
           finding.variants[static_cast<std::size_t>(same - forms.begin())].push_back(
               in.objects[k]->name());
         }
+      }
+      if (finding.variants.size() > 1 && finding.function) {
+        // Merge the variants that are one definition (differ() is false).
+        std::vector<std::vector<std::string>> merged;
+        std::vector<std::size_t> leader; // the variant each group compares by
+        for (std::size_t v = 0; v < finding.variants.size(); ++v) {
+          std::size_t g = 0;
+          while (g < merged.size() && differ(refs[leader[g]], refs[v]))
+            ++g;
+          if (g == merged.size()) {
+            merged.emplace_back();
+            leader.push_back(v);
+          }
+          merged[g].insert(merged[g].end(), finding.variants[v].begin(), finding.variants[v].end());
+        }
+        finding.variants = std::move(merged);
       }
       if (finding.variants.size() > 1)
         report.findings.push_back(std::move(finding));
