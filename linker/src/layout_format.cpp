@@ -6,6 +6,7 @@
 
 #include "alea/contract.hpp"
 
+#include <llvm/Demangle/Demangle.h>
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -82,6 +83,16 @@ Json linkJson(const LinkRecord &k) {
   o["note"] = k.text;
   o["records"] = k.recordCount;
   o["others"] = k.others;
+  if (k.odrCount > 0) { // only then: records without findings read as before
+    Json odr = Json::object();
+    odr["count"] = k.odrCount;
+    odr["symbols"] = k.odrSymbols;
+    std::vector<std::string> demangled;
+    for (const auto &name : k.odrSymbols)
+      demangled.push_back(demangleSymbol(name));
+    odr["demangled"] = demangled;
+    o["odr"] = odr;
+  }
   return o;
 }
 
@@ -126,6 +137,8 @@ std::string diffSeeds(const Layout &l) {
 
 } // namespace
 
+std::string demangleSymbol(std::string_view name) { return llvm::demangle(name); }
+
 std::string formatLayout(const Layout &l) {
   std::ostringstream os;
   const auto &r = l.record;
@@ -145,6 +158,18 @@ std::string formatLayout(const Layout &l) {
     os << "link:        " << linkText(l) << "\n";
     for (const auto &other : l.link.others)
       os << "  other link record: " << other << "\n";
+  }
+  if (l.link.valid && l.link.odrCount > 0) {
+    // The ODR check of the link (docs/wrapper.md, "ODR check").
+    const std::size_t n = l.link.odrCount;
+    os << "odr:         " << n << (n == 1 ? " symbol is" : " symbols are")
+       << " defined differently by the link's objects (an ODR violation: which copy the "
+          "linker keeps depends on the link order)\n";
+    for (const auto &name : l.link.odrSymbols)
+      os << "  differs:   " << demangleSymbol(name) << "\n";
+    if (l.link.odrSymbols.size() < n)
+      os << "  (" << n - l.link.odrSymbols.size()
+         << " more not named in the record; the wrapper's log names them all)\n";
   }
   os << "functions:   " << l.functions.size() << (l.fromDynsym ? " (from .dynsym: stripped)" : "")
      << "\n";

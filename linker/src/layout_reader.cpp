@@ -130,6 +130,8 @@ LinkRecord makeLinkRecord(const std::vector<std::string> &descs) {
     link.seed = parsed->seed;
     link.factors = parsed->factors;
     link.skipped = parsed->skipped;
+    link.odrCount = parsed->odrCount;
+    link.odrSymbols = parsed->odrSymbols;
   }
   for (const auto &d : descs)
     if (d != link.text && std::find(link.others.begin(), link.others.end(), d) == link.others.end())
@@ -199,18 +201,39 @@ std::optional<ParsedLinkNote> parseLinkNoteText(std::string_view text) {
   ParsedLinkNote note;
   if (!takeNoteHead(text, kLinkNoteTag, note.seed))
     return std::nullopt;
-  const auto space = text.find(' ');
-  if (!takeList(text.substr(0, space), note.factors))
+  if (text.find_first_of("\t\n") != std::string_view::npos)
     return std::nullopt;
-  if (space != std::string_view::npos) {
-    text.remove_prefix(space);
-    if (!text.starts_with(kNoteSkippedKey))
-      return std::nullopt;
+  auto field = [&text]() {
+    const auto space = text.find(' ');
+    const std::string_view value = text.substr(0, space);
+    text.remove_prefix(space == std::string_view::npos ? text.size() : space);
+    return value;
+  };
+  if (!takeList(field(), note.factors))
+    return std::nullopt;
+  if (text.starts_with(kNoteSkippedKey)) {
     text.remove_prefix(kNoteSkippedKey.size());
-    if (text.find_first_of(" \t\n") != std::string_view::npos || !takeList(text, note.skipped) ||
-        note.skipped.empty())
+    if (!takeList(field(), note.skipped) || note.skipped.empty())
       return std::nullopt;
   }
+  if (text.starts_with(kNoteOdrKey)) {
+    // odr=<count>[:<name>,<name>...] (alea/linker/odr.hpp, odrRecordField)
+    text.remove_prefix(kNoteOdrKey.size());
+    std::string_view value = field();
+    const auto colon = value.find(':');
+    const std::string_view count = value.substr(0, colon);
+    std::uint64_t n = 0;
+    if (count.empty() || count.size() > 9 || count.find_first_not_of("0123456789") != count.npos ||
+        !parseSeed(count, n) || n == 0)
+      return std::nullopt;
+    note.odrCount = static_cast<std::size_t>(n);
+    if (colon != std::string_view::npos &&
+        (!takeList(value.substr(colon + 1), note.odrSymbols) || note.odrSymbols.empty() ||
+         note.odrSymbols.size() > note.odrCount))
+      return std::nullopt;
+  }
+  if (!text.empty())
+    return std::nullopt; // an unknown field, or blanks
   return note;
 }
 

@@ -35,6 +35,38 @@ std::string objectPath(const std::string &campaignDir, const std::string &hash) 
   return (fs::path(campaignDir) / "objects" / hash).string();
 }
 
+std::string odrFindings(const std::string &path) {
+#ifdef ALEA_HAVE_LINKER
+  std::string err;
+  const auto layout = alea::linker::readLayout(path, err);
+  if (!layout || !layout->link.valid || layout->link.odrCount == 0)
+    return "";
+  const std::size_t n = layout->link.odrCount;
+  std::string text = std::to_string(n) + (n == 1 ? " weak/inline symbol" : " weak/inline symbols") +
+                     " defined differently by the objects of its link (";
+  for (std::size_t i = 0; i < layout->link.odrSymbols.size(); ++i)
+    text += (i ? ", " : "") + alea::linker::demangleSymbol(layout->link.odrSymbols[i]);
+  if (layout->link.odrSymbols.size() < n)
+    text += ", ...";
+  return text + ")";
+#else
+  (void)path;
+  return "";
+#endif
+}
+
+std::string odrWarning(const std::string &system, const std::vector<int> &builds,
+                       const std::string &findings) {
+  std::string list;
+  for (int b : builds)
+    list += (list.empty() ? "" : ", ") + std::to_string(b);
+  return (builds.size() == 1 ? "build " : "builds ") + list + " of " + system +
+         ": ODR violation: " + findings +
+         "; which copy the linker keeps depends on the link order, so results may differ "
+         "between seeds (a real bug of the program; the link's ALEA_LOG line names the "
+         "objects)";
+}
+
 namespace {
 
 void setEnv(std::vector<std::string> &env, const std::string &key, const std::string &value) {

@@ -280,6 +280,7 @@ struct Run {
     for (std::size_t s = 0; s < cfg.systems.size(); ++s) {
       const SystemConfig &sys = cfg.systems[s];
       std::map<std::string, int> fingerprints;
+      std::map<std::string, std::vector<int>> odr; // ODR findings -> builds carrying them
       for (int b = 0; b < levels.builds; ++b) {
         if (opts.cancel && opts.cancel->load())
           return {};
@@ -341,8 +342,14 @@ struct Run {
                 sys.name, {it->second, b}, static_cast<std::size_t>(levels.builds),
                 layoutFactsOf(objectPath(opts.dir, rec->binaryHash))));
         }
+        if (rec->status == "ok" && !rec->binaryHash.empty())
+          if (std::string found = odrFindings(objectPath(opts.dir, rec->binaryHash));
+              !found.empty())
+            odr[found].push_back(b);
         builds[{systemIds[s], b}] = *rec;
       }
+      for (const auto &[found, which] : odr)
+        outcome.warnings.push_back(odrWarning(sys.name, which, found));
     }
     return {};
   }

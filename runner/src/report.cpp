@@ -16,8 +16,12 @@
 //  - warm-up: executions that never reach a steady state, and warm-up left in
 //    the measured iterations (analysis/changepoint.hpp on each execution's
 //    iterations, warm-up ones included);
+//  - ODR violations: builds whose link record says that the link's objects
+//    define a weak/inline symbol differently (docs/wrapper.md "ODR check");
 //  - layout sensitivity: best and worst build mean per system (max/min).
 #include "alea/runner/report.hpp"
+
+#include "alea/runner/builder.hpp"
 
 #include "alea/analysis/changepoint.hpp"
 #include "alea/analysis/htest.hpp"
@@ -415,6 +419,13 @@ CampaignReport buildCampaignReport(const CampaignData &data,
       r.warnings.push_back(
           identicalLayoutsWarning(key.first, builds, systemBuilds[key.first], facts));
     }
+    // ODR violations the wrappers found in the builds' links.
+    std::map<std::pair<std::string, std::string>, std::vector<int>> odr;
+    for (const auto &b : data.builds)
+      if (!b.odr.empty())
+        odr[{b.system, b.odr}].push_back(b.buildIndex);
+    for (const auto &[key, builds] : odr)
+      r.warnings.push_back(odrWarning(key.first, builds, key.second));
   }
 
   if (data.planned > 0 && data.executed < data.planned)

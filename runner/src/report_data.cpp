@@ -6,6 +6,8 @@
 // snapshot, so the report sees exactly what was stored.
 #include "alea/runner/report.hpp"
 
+#include "alea/runner/builder.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -133,7 +135,12 @@ Expected<CampaignData> loadCampaignData(Store &store) {
   auto builds = store.builds();
   if (!builds)
     return storeError(builds.error());
-  for (BuildRow &b : *builds)
+  // The snapshots of the builds' binaries sit next to the store.
+  const std::string campaignDir = fs::path(d.storePath).parent_path().string();
+  for (BuildRow &b : *builds) {
+    std::string odr = b.status == "ok" && !b.binaryHash.empty()
+                          ? odrFindings(objectPath(campaignDir, b.binaryHash))
+                          : std::string();
     d.builds.push_back({.system = std::move(b.system),
                         .buildIndex = b.buildIndex,
                         .seed = std::move(b.seed),
@@ -141,7 +148,9 @@ Expected<CampaignData> loadCampaignData(Store &store) {
                         .seconds = b.seconds,
                         .fingerprint = std::move(b.fingerprint),
                         .binaryHash = std::move(b.binaryHash),
-                        .logTail = std::move(b.logTail)});
+                        .logTail = std::move(b.logTail),
+                        .odr = std::move(odr)});
+  }
   {
     // Builds of one system sharing a fingerprint: the warning says how
     // likely that was, from the binary's functions and factors (read once
@@ -150,10 +159,9 @@ Expected<CampaignData> loadCampaignData(Store &store) {
     for (BuildInfo &b : d.builds)
       if (b.status != "failed" && !b.fingerprint.empty())
         same[{b.system, b.fingerprint}].push_back(&b);
-    const std::string dir = fs::path(d.storePath).parent_path().string();
     for (auto &[key, group] : same)
       if (group.size() > 1 && !group.front()->binaryHash.empty()) {
-        const auto facts = layoutFactsOf(objectPath(dir, group.front()->binaryHash));
+        const auto facts = layoutFactsOf(objectPath(campaignDir, group.front()->binaryHash));
         for (BuildInfo *b : group)
           b->layout = facts;
       }

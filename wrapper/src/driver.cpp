@@ -5,6 +5,8 @@
 //      recursion chain (error if there is none);
 //   3. recursion guard: under another alea wrapper, pass through;
 //   4. classify (pure), plan the final argv (pure);
+//   4b. a seeded link: the ODR check of its inputs (runOdrCheck), whose
+//      findings go into the link record and the log;
 //   5. write the link record object of a link (a memfd the real tool inherits);
 //   6. log one line, or print it for a dry run;
 //   7. execv the real tool with normalized ALEA_SEED/ALEA_FACTORS in its env;
@@ -19,6 +21,7 @@
 #include "alea/wrapper/command.hpp"
 #include "alea/wrapper/link_record.hpp"
 
+#include "alea/linker/odr.hpp"
 #include "alea/random.hpp"
 
 #include <algorithm>
@@ -339,8 +342,40 @@ std::string resolveRealTool(Tool tool, const std::string &requested, const std::
   return found;
 }
 
+OdrOutcome runOdrCheck(const std::vector<std::string> &inputs) {
+  OdrOutcome out;
+  std::string error;
+  const std::optional<linker::OdrReport> report = linker::checkOdr(inputs, error);
+  if (!report) {
+    out.note = "odr check skipped: " + error;
+    return out;
+  }
+  if (!report->findings.empty()) {
+    const std::size_t n = report->findings.size();
+    out.recordField = linker::odrRecordField(*report);
+    out.warning = "ODR violation: " + std::to_string(n) +
+                  (n == 1 ? " weak/inline symbol is" : " weak/inline symbols are") +
+                  " defined differently by the link's inputs, and which copy the linker keeps "
+                  "depends on the link order: " +
+                  linker::describeOdrFindings(*report);
+  }
+  // Shared libraries and linker scripts hold nothing to compare; bitcode
+  // (LTO) and thin archives would, but are not read.
+  std::vector<std::string> left;
+  for (const auto &u : report->unchecked)
+    if (!u.ends_with(": a shared library") && !u.ends_with(": not an ELF object or archive"))
+      left.push_back(u);
+  if (!left.empty()) {
+    out.note = "odr check: " + std::to_string(left.size()) + " input(s) not checked (" + left[0];
+    if (left.size() > 1)
+      out.note += ", ...";
+    out.note += ")";
+  }
+  return out;
+}
+
 Decision decide(const Facts &facts, const std::vector<std::string> &args, const Settings &settings,
-                const ClassifyEnv &fs) {
+                const ClassifyEnv &fs, const OdrCheck &odrCheck) {
   const Tool tool = facts.tool;
   // The untouched command, used for every pass-through and on internal failure.
   std::vector<std::string> original;
@@ -381,6 +416,26 @@ Decision decide(const Facts &facts, const std::vector<std::string> &args, const 
         planCommand(tool, args, c, effective, facts.realTool, plugin, facts.realToolLoadsPlugin);
     d.argv = plan.argv;
     d.record = plan.record;
+    // The ODR check: the objects and archives this link names (sources a
+    // compile-and-link compiles first are not there yet).
+    OdrOutcome odr;
+    if (effective.seed && odrCheck && (c.mode == Mode::Link || c.mode == Mode::CompileAndLink)) {
+      std::vector<std::string> inputs;
+      for (const Input &in : c.inputs)
+        if (in.path != "-" &&
+            (in.language == Language::Object || in.language == Language::Archive ||
+             in.language == Language::LinkerInput))
+          inputs.push_back(in.path);
+      try { // the check never changes the link, not even by failing
+        if (!inputs.empty())
+          odr = odrCheck(inputs);
+      } catch (...) {
+        odr = OdrOutcome{};
+        odr.note = "odr check skipped: internal error";
+      }
+      if (d.record)
+        d.record->descriptor += odr.recordField;
+    }
     d.lldByAlea = plan.lldByAlea;
     if (d.lldByAlea) {
       d.original = original;
@@ -414,8 +469,12 @@ Decision decide(const Facts &facts, const std::vector<std::string> &args, const 
     }
     for (const auto &note : plan.notes)
       line += " note=\"" + note + "\"";
-    if (plan.record)
-      line += " record=\"" + plan.record->descriptor + "\"";
+    if (!odr.note.empty())
+      line += " note=\"" + odr.note + "\"";
+    if (!odr.warning.empty())
+      line += " warning=\"" + odr.warning + "\"";
+    if (d.record)
+      line += " record=\"" + d.record->descriptor + "\"";
     d.logHead = line;
     d.logLine = line + " argv: " + shellJoin(d.argv);
   } catch (const std::exception &e) {
@@ -502,8 +561,8 @@ int runWrapperSteps(Tool tool, const std::vector<std::string> &args, std::string
                           resolved.find("lld") != std::string::npos;
     facts.realToolLoadsPlugin = facts.realToolIsLld && lldLoadsPlugin(realTool, resolved);
   }
-  Decision d =
-      decide(facts, args, settings, ClassifyEnv{isRegularFile, readWholeFile, readBytesAt});
+  Decision d = decide(facts, args, settings, ClassifyEnv{isRegularFile, readWholeFile, readBytesAt},
+                      runOdrCheck);
   if (d.error)
     return configError(tool, *d.error);
 

@@ -212,8 +212,12 @@ inline std::string formatFactors(FactorSet set) {
 //     alea-layout-v1 seed=0x<16 hex> factors=<configured factors>
 // type 2 by the wrapper into one extra object of every seeded link,
 //     alea-link-v1 seed=0x<16 hex> factors=<applied>[ skipped=<not applied>]
+//                  [ odr=<count>[:<symbol>[,<symbol>...]]]
 // Lists are comma lists in canonical order (possibly empty); descsz counts
-// the descriptor's terminating NUL. `alea layout` reads both.
+// the descriptor's terminating NUL. `odr=` is there when the link's inputs
+// define weak/COMDAT symbols differently (an ODR violation whose winner
+// depends on the link order): their count and the first mangled names
+// (alea/linker/odr.hpp). `alea layout` reads both notes.
 inline constexpr std::string_view kNoteSection = ".note.alea";
 inline constexpr std::string_view kNoteOwner = "alea";
 inline constexpr std::uint32_t kLayoutNoteType = 1;
@@ -223,6 +227,7 @@ inline constexpr std::string_view kLinkNoteTag = "alea-link-v1";
 inline constexpr std::string_view kNoteSeedKey = " seed=";
 inline constexpr std::string_view kNoteFactorsKey = " factors=";
 inline constexpr std::string_view kNoteSkippedKey = " skipped=";
+inline constexpr std::string_view kNoteOdrKey = " odr=";
 
 // `<tag> seed=0x<16 hex> factors=<factors>`, the part both notes share.
 inline std::string noteDescriptor(std::string_view tag, std::uint64_t seed,

@@ -51,17 +51,23 @@ struct LinkRecord {
   std::uint64_t seed = 0;           // from the first record
   std::vector<std::string> factors; // applied at link time: link-order, section-order, lto-link
   std::vector<std::string> skipped; // on, but not applied by that link
+  // The ODR check's findings (odr=): symbols defined differently by several
+  // inputs, and the first of their mangled names (alea/linker/odr.hpp).
+  std::size_t odrCount = 0;
+  std::vector<std::string> odrSymbols;
   std::string text;                 // descriptor text of the first record
   std::size_t recordCount = 0;      // notes named "alea" of type 2
   std::vector<std::string> others;  // distinct descriptors other than the first
 };
 
-// Parses an alea-link-v1 descriptor (`skipped=` is optional); nullopt unless
-// well formed.
+// Parses an alea-link-v1 descriptor (`skipped=` and `odr=` are optional, in
+// that order); nullopt unless well formed.
 struct ParsedLinkNote {
   std::uint64_t seed = 0;
   std::vector<std::string> factors;
   std::vector<std::string> skipped;
+  std::size_t odrCount = 0;
+  std::vector<std::string> odrSymbols;
 };
 std::optional<ParsedLinkNote> parseLinkNoteText(std::string_view text);
 
@@ -108,6 +114,10 @@ std::optional<Layout> readLayout(const std::string &path, std::string &error);
 // start of the 4 KiB page holding the first function. Names do not enter it, so
 // randomized local names alone do not change it; order, gaps and sizes do.
 std::uint64_t fingerprint(const std::vector<Function> &functions);
+
+// A symbol name demangled (Itanium C++, Rust, D, MS) by LLVM's demangler; the
+// name itself when it is not mangled.
+std::string demangleSymbol(std::string_view name);
 
 // "0x" is not included: 16 lower-case hex digits.
 std::string hex16(std::uint64_t value);

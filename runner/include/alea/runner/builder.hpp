@@ -100,4 +100,14 @@ std::string identicalLayoutsWarning(const std::string &system, const std::vector
                                     std::size_t systemBuilds,
                                     const std::optional<LayoutFacts> &facts);
 
+// The ODR findings that the link record of the binary at `path` carries
+// (`odr=`, docs/wrapper.md "ODR check"): "<count> weak/inline symbol(s) ...
+// (<demangled names>)", "" when there are none or the file cannot be read.
+std::string odrFindings(const std::string &path);
+
+// The campaign warning for builds of `system` whose binaries carry the same
+// ODR findings (`alea run` and `alea report` say the same).
+std::string odrWarning(const std::string &system, const std::vector<int> &builds,
+                       const std::string &findings);
+
 } // namespace alea::runner

@@ -66,6 +66,9 @@ struct BuildInfo {
   // Read from the binary only for builds whose fingerprint another build of
   // the system shares (the "identical layouts" warning's counts).
   std::optional<LayoutFacts> layout;
+  // ODR findings of the binary's link record (odrFindings(), builder.hpp),
+  // "" when none: read from the artifact's snapshot, not from the store.
+  std::string odr;
 };
 
 // One measurement after warm-up, in store order.

@@ -73,11 +73,25 @@ struct Decision {
   std::string fallbackHead, fallbackTail;
 };
 
+// What the ODR check of a link found (docs/wrapper.md, "ODR check"): weak or
+// COMDAT symbols that the link's objects define differently.
+struct OdrOutcome {
+  std::string recordField; // " odr=<count>:<names>" for the link record, "" if none
+  std::string warning;     // for the log line (warning="..."), "" if none
+  std::string note;        // the check was skipped, or left inputs out: why
+};
+// Reads the link inputs (objects, archives; command-line order) and checks
+// them; never throws. runOdrCheck is the real one (alea/linker/odr.hpp).
+using OdrCheck = std::function<OdrOutcome(const std::vector<std::string> &inputs)>;
+OdrOutcome runOdrCheck(const std::vector<std::string> &inputs);
+
 // Classifies, plans and describes one invocation: no side effects beyond the
-// file-system queries of `fs`. Any exception inside yields the ORIGINAL command
-// with an "internal error" log line: our failure never fails a build.
+// file-system queries of `fs` and the reads of `odrCheck`, which a seeded
+// link runs on its object and archive inputs (none: no check). Any exception
+// inside yields the ORIGINAL command with an "internal error" log line: our
+// failure never fails a build.
 Decision decide(const Facts &facts, const std::vector<std::string> &args, const Settings &settings,
-                const ClassifyEnv &fs);
+                const ClassifyEnv &fs, const OdrCheck &odrCheck = {});
 
 // Writes the link record object where the real tool (and the linker the
 // compiler driver spawns, which inherits our descriptors) can read it, and
