@@ -1171,14 +1171,18 @@ struct Run {
     lock.unlock();
     for (Worker &w : workers)
       w.thread.join();
+    // Ctrl-C may arrive between two blocks, when no block reports it: decided
+    // here, before the jobs end, so that an interrupted run's jobs are
+    // cancelled (scancel) rather than left to complete when their session
+    // closes.
+    if (opts.cancel && opts.cancel->load())
+      outcome.cancelled = true;
     for (Worker &w : workers) {
       if (w.target->connected() && !w.target->jobId().empty() && outcome.cancelled)
         cancelSlurmJob(w.target->jobId());
       w.target->disconnect();
       endJob(w);
     }
-    if (opts.cancel && opts.cancel->load())
-      outcome.cancelled = true;
     if (!queue.empty() && status && !outcome.cancelled &&
         !(opts.maxExecutions >= 0 && ranHere >= opts.maxExecutions))
       outcome.warnings.push_back(std::to_string(queue.size()) +
