@@ -1,13 +1,12 @@
 // The heap start offset factor on the runner's side: its seed stream and
-// distribution, its switch in the campaign file's factor lists, the executor
-// preloading the real runtime (status from its report, LD_PRELOAD kept), the
-// static-executable check on real files, and the status of several reports.
-// What the runtime moves is checked on real programs by
-// test/e2e/heap_offset_test.py.
+// distribution, its switch in the campaign file's factor lists, the embedded
+// runtime written out, the static-executable check on real files, and the
+// status of several reports. The executor preloading it is tested in
+// executor_test.cpp, the campaign recording it in campaign_test.cpp, what the
+// runtime moves on real programs by test/e2e/heap_offset_test.py.
 #include "alea/heap_offset.h"
 #include "alea/random.hpp"
 #include "alea/runner/config.hpp"
-#include "alea/runner/executor.hpp"
 #include "alea/runner/heap_runtime.hpp"
 #include "alea/runner/seeds.hpp"
 
@@ -32,14 +31,6 @@ CampaignConfig parse(const std::string &text) {
   auto r = parseCampaignText(text, "c.toml");
   EXPECT_TRUE(r.ok()) << r.error();
   return r.ok() ? *r : CampaignConfig{};
-}
-
-ExecutionRequest shell(const std::string &script) {
-  ExecutionRequest r;
-  r.argv = {"/bin/sh", "-c", script};
-  r.env = {"PATH=/usr/bin:/bin"};
-  r.timeoutSeconds = 300; // a safety net only: these commands take milliseconds
-  return r;
 }
 
 } // namespace
@@ -149,63 +140,4 @@ TEST(HeapRuntime, StaticCheckOnRealFiles) {
   test::TempDir dir;
   EXPECT_EQ(isStaticExecutable(dir.write("script", "#!/bin/sh\ntrue\n")), std::nullopt);
   EXPECT_EQ(isStaticExecutable(dir.file("missing")), std::nullopt);
-}
-
-TEST(HeapOffsetExecutor, PreloadsTheRuntimeWhichReportsApplied) {
-  LocalExecutor ex;
-  auto req = shell("echo \"offset=$ALEA_HEAP_OFFSET\"; echo \"preload=$LD_PRELOAD\"");
-  req.heapOffset = 4096;
-  auto r = ex.run(req);
-  ASSERT_FALSE(r.spawnFailed) << r.spawnError;
-  EXPECT_EQ(r.output.exitCode, 0) << r.output.stderrTail;
-  EXPECT_NE(r.output.stdoutText.find("offset=0004096\n"), std::string::npos) << r.output.stdoutText;
-  auto runtime = heapRuntimePath();
-  ASSERT_TRUE(runtime.ok());
-  EXPECT_NE(r.output.stdoutText.find("preload=" + *runtime + "\n"), std::string::npos)
-      << r.output.stdoutText;
-  // dash calls no malloc before main: the break moved first.
-  EXPECT_EQ(r.heapStatus, ALEA_HEAP_APPLIED);
-  EXPECT_EQ(r.output.stderrTail, ""); // ld.so said nothing
-}
-
-TEST(HeapOffsetExecutor, AppendsToTheUsersPreloadAndKeepsOneEntry) {
-  LocalExecutor ex;
-  auto req = shell("env | grep -c '^LD_PRELOAD='; echo \"$LD_PRELOAD\"");
-  // A library ld.so cannot find is skipped with a message; the runtime still loads.
-  req.env.push_back("LD_PRELOAD=/nonexistent/libuser.so");
-  req.heapOffset = 32;
-  auto r = ex.run(req);
-  ASSERT_FALSE(r.spawnFailed) << r.spawnError;
-  auto runtime = heapRuntimePath();
-  ASSERT_TRUE(runtime.ok());
-  EXPECT_EQ(r.output.stdoutText, "1\n/nonexistent/libuser.so:" + *runtime + "\n");
-  EXPECT_EQ(r.heapStatus, ALEA_HEAP_APPLIED);
-}
-
-TEST(HeapOffsetExecutor, StaticExecutableIsRecordedNotPreloaded) {
-  LocalExecutor ex;
-  ExecutionRequest req;
-  req.argv = {"/sbin/ldconfig", "--version"};
-  req.env = {"PATH=/usr/bin:/bin"};
-  req.heapOffset = 4096;
-  auto r = ex.run(req);
-  ASSERT_FALSE(r.spawnFailed) << r.spawnError;
-  EXPECT_EQ(r.output.exitCode, 0);
-  EXPECT_EQ(r.heapStatus, ALEA_HEAP_STATIC);
-}
-
-TEST(HeapOffsetExecutor, NothingWhenNotAsked) {
-  LocalExecutor ex;
-  auto r = ex.run(shell("env"));
-  EXPECT_EQ(r.output.stdoutText.find("LD_PRELOAD"), std::string::npos);
-  EXPECT_EQ(r.output.stdoutText.find("ALEA_HEAP"), std::string::npos);
-  EXPECT_EQ(r.heapStatus, "");
-}
-
-TEST(HeapOffsetExecutor, ABadOffsetIsReportedByTheRuntime) {
-  LocalExecutor ex;
-  auto req = shell("true");
-  req.heapOffset = 24; // not a multiple of 16: the runtime refuses it
-  auto r = ex.run(req);
-  EXPECT_EQ(r.heapStatus.rfind(ALEA_HEAP_FAILED, 0), 0u) << r.heapStatus;
 }
