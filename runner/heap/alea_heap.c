@@ -14,11 +14,11 @@
  *   malloc first (libstdc++'s emergency exception pool), the arena already
  *   exists: a leaked block of offset + 32 bytes (32: the smallest block malloc
  *   hands out, so that offset 0 is possible too) moves every later block.
- * - mmap-backed blocks (128 KiB and more): a PROT_NONE reservation of the
- *   offset's whole pages, placed where the kernel would put the next large
- *   mapping, moves the next one down by that many pages. Sub-page parts cannot
- *   move there (mmap is page-granular, and glibc's mmapped blocks start 16
- *   bytes into a page).
+ * - mmap-backed blocks (128 KiB and more): PROT_NONE reservations of the
+ *   offset's whole pages, at the top of every gap where the kernel could put
+ *   such a mapping, move the next ones down by that many pages. Sub-page parts
+ *   cannot move there (mmap is page-granular, and glibc's mmapped blocks start
+ *   16 bytes into a page).
  * - Not moved: thread arenas (glibc aligns their 64 MiB heaps), the stack.
  */
 #define _GNU_SOURCE
