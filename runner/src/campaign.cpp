@@ -203,7 +203,7 @@ struct Run {
              {"campaign_seed", formatSeed(cfg.seed)},
              {"confidence", std::to_string(cfg.confidence)},
              {"threshold", std::to_string(cfg.threshold)},
-             {"factors", joinFactors(cfg.factors)},
+             {"factors", describeFactors(cfg.factors)},
              {"baseline", cfg.baseline() ? cfg.baseline()->name : ""},
              {"design", designName(cfg.design)},
              {"target_half_width", std::to_string(cfg.targetHalfWidth)},
@@ -538,6 +538,9 @@ struct Run {
     req.disableAslr = place.disableAslr;
     req.envPadBytes =
         envPaddingSize(build.seed, entry.executionIndex, cfg.envPadMin, cfg.envPadMax);
+    // The system's factor list decides, as for its builds.
+    const bool heapOn = heapOffsetOn(sys.factors ? *sys.factors : cfg.factors);
+    req.heapOffset = heapOn ? heapOffsetBytes(build.seed, entry.executionIndex) : -1;
     req.recordsPipe = bench.measure.source == IterationSource::Records;
     // Only the regex (on stdout) and Google Benchmark sources read stdout; for
     // the others it goes to /dev/null, as with hyperfine -N.
@@ -558,6 +561,13 @@ struct Run {
           (!bench.env.empty() && bench.env.count(e.substr(0, e.find('=')))))
         rec.environment.append(redactEnvironmentEntry(e, cfg.redactEnv)).push_back('\n');
     rec.environment += "ALEA_ENV_PAD=<" + std::to_string(req.envPadBytes) + " bytes>\n";
+    if (heapOn) {
+      rec.heapOffset = req.heapOffset;
+      rec.environment += std::string(ALEA_HEAP_OFFSET_VARIABLE) + "=<" +
+                         std::to_string(req.heapOffset) + " bytes>\n";
+    } else {
+      rec.heapStatus = ALEA_HEAP_OFF;
+    }
     rec.environment += std::string("aslr=") + (place.disableAslr ? "off" : "system") + "\n";
     rec.cpus = cpuList(req.cpus);
     if (!error.empty()) {
@@ -583,6 +593,8 @@ struct Run {
     rec.sysSeconds = out.sysSeconds;
     rec.maxRssKib = out.maxRssKiB;
     rec.stderrTail = out.stderrTail;
+    if (rec.heapOffset)
+      rec.heapStatus = r.heapStatus;
     if (!r.leftovers.empty()) {
       std::string list;
       for (const auto &p : r.leftovers)

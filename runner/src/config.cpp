@@ -631,19 +631,27 @@ const SystemConfig *CampaignConfig::baseline() const {
 
 Expected<std::vector<std::string>> canonicalFactors(const std::vector<std::string> &names) {
   FactorSet chosen;
+  bool heap = false;
   for (const auto &n : names) {
-    if (n == "all")
+    if (n == "all") {
       chosen = FactorSet::all();
-    else if (auto factor = factorFromName(n))
+      heap = true;
+    } else if (auto factor = factorFromName(n)) {
       chosen.add(*factor);
-    else if (n != "none")
+    } else if (n == kHeapOffsetFactorName) {
+      heap = true;
+    } else if (n != "none") {
       return Error{"unknown factor '" + n + "'; expected all, none, " +
-                   joinFactorNames(FactorSet::all(), ", ")};
+                   joinFactorNames(FactorSet::all(), ", ") + ", " +
+                   std::string(kHeapOffsetFactorName)};
+    }
   }
   std::vector<std::string> out;
   for (std::string_view name : kFactorNames)
     if (chosen.has(*factorFromName(name)))
       out.emplace_back(name);
+  if (heap)
+    out.emplace_back(kHeapOffsetFactorName);
   return out;
 }
 
@@ -653,6 +661,17 @@ std::string joinFactors(const std::vector<std::string> &factors) {
     if (auto factor = factorFromName(name))
       set.add(*factor);
   return formatFactors(set);
+}
+
+bool heapOffsetOn(const std::vector<std::string> &factors) {
+  return std::find(factors.begin(), factors.end(), kHeapOffsetFactorName) != factors.end();
+}
+
+std::string describeFactors(const std::vector<std::string> &factors) {
+  std::string build = joinFactors(factors);
+  if (!heapOffsetOn(factors))
+    return build;
+  return (build == "none" ? "" : build + ",") + std::string(kHeapOffsetFactorName);
 }
 
 std::string fileError(const std::string &path, SourcePos at, const std::string &message) {
@@ -754,6 +773,7 @@ Expected<CampaignConfig> parseCampaignText(const std::string &text, const std::s
   cfg.sourceDir = (ec ? std::filesystem::path(path) : abs).parent_path().string();
   for (std::string_view f : kFactorNames)
     cfg.factors.emplace_back(f);
+  cfg.factors.emplace_back(kHeapOffsetFactorName);
   Parser parser(path);
   try {
     toml::table root = toml::parse(text, path);

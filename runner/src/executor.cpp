@@ -2,9 +2,12 @@
 // (wall clock around fork..reap, rusage of the child from wait4), plus the
 // controls a layout study needs: environment padding (Mytkowicz et al., "Producing
 // wrong data without doing anything obviously wrong!", ASPLOS 2009), ASLR off on
-// request, CPU pinning, a timeout that kills the process group.
+// request, CPU pinning, a timeout that kills the process group, and the heap
+// start offset (a preloaded runtime, heap_runtime.hpp).
 #include "alea/runner/executor.hpp"
 
+#include "alea/heap_offset.h"
+#include "alea/runner/heap_runtime.hpp"
 #include "alea/runner/machine.hpp"
 
 #include <algorithm>
@@ -89,6 +92,41 @@ bool makePipe(Fd &readEnd, Fd &writeEnd) {
   writeEnd.fd = p[1];
   return true;
 }
+
+// The file the heap runtime reports into (ALEA_HEAP_REPORT), removed with
+// the execution. Created here, before the child: the runtime never creates
+// files.
+struct HeapReport {
+  std::string path;
+  HeapReport() = default;
+  HeapReport(const HeapReport &) = delete;
+  ~HeapReport() {
+    if (!path.empty())
+      ::unlink(path.c_str());
+  }
+  bool create() {
+    const char *tmp = std::getenv("TMPDIR");
+    std::string pattern = std::string(tmp && *tmp == '/' ? tmp : "/tmp") + "/alea-heap-XXXXXX";
+    int fd = ::mkostemp(pattern.data(), O_CLOEXEC);
+    if (fd < 0)
+      return false;
+    ::close(fd);
+    path = pattern;
+    return true;
+  }
+  std::string read() const {
+    std::string text;
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+      return text;
+    char chunk[4096];
+    ssize_t n;
+    while (text.size() < 65536 && (n = ::read(fd, chunk, sizeof chunk)) > 0)
+      text.append(chunk, static_cast<std::size_t>(n));
+    ::close(fd);
+    return text;
+  }
+};
 
 constexpr int kRecordsFd = 3;
 constexpr unsigned kCloseRangeCloexec = 1u << 2; // CLOSE_RANGE_CLOEXEC (Linux 5.11)
@@ -308,6 +346,26 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
       (req.recordsPipe && !makePipe(recR, recW)))
     return fail(std::string("pipe: ") + std::strerror(errno));
 
+  // The heap start offset: a static executable is not reached by LD_PRELOAD
+  // (recorded as such); otherwise the runtime is preloaded after the user's
+  // own LD_PRELOAD and reports into a file of its own.
+  HeapReport heapReport;
+  std::vector<std::string> heapEnv;
+  if (req.heapOffset >= 0) {
+    if (isStaticExecutable(program).value_or(false)) {
+      result.heapStatus = ALEA_HEAP_STATIC;
+    } else if (auto runtime = heapRuntimePath(); !runtime) {
+      result.heapStatus = std::string(ALEA_HEAP_FAILED) + " " + runtime.error();
+    } else if (!heapReport.create()) {
+      result.heapStatus =
+          std::string(ALEA_HEAP_FAILED) + " cannot create its report file: " + std::strerror(errno);
+    } else {
+      heapEnv = {"LD_PRELOAD=" + preloadWith(envValue(req.env, "LD_PRELOAD"), *runtime),
+                 std::string(ALEA_HEAP_OFFSET_VARIABLE) + "=" + heapOffsetText(req.heapOffset),
+                 std::string(ALEA_HEAP_REPORT_VARIABLE) + "=" + heapReport.path};
+    }
+  }
+
   // Everything the child needs is built before fork (only async-signal-safe
   // calls after it).
   // (The request's strings are pointed to, not copied.)
@@ -321,12 +379,15 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
   }
   std::vector<char *> argvPtrs, envPtrs;
   argvPtrs.reserve(req.argv.size() + 1);
-  envPtrs.reserve(req.env.size() + 3);
+  envPtrs.reserve(req.env.size() + 6);
   for (const auto &a : req.argv)
     argvPtrs.push_back(const_cast<char *>(a.c_str()));
   argvPtrs.push_back(nullptr);
   for (const auto &e : req.env)
-    envPtrs.push_back(const_cast<char *>(e.c_str()));
+    if (heapEnv.empty() || e.rfind("LD_PRELOAD=", 0) != 0) // heapEnv has the joined one
+      envPtrs.push_back(const_cast<char *>(e.c_str()));
+  for (auto &e : heapEnv)
+    envPtrs.push_back(e.data());
   if (req.recordsPipe)
     envPtrs.push_back(iterFd.data());
   if (req.envPadBytes >= 0)
@@ -495,6 +556,8 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
 
   trimTail(result.output.stdoutText, req.stdoutLimit);
   trimTail(result.output.stderrTail, req.stderrTail);
+  if (!heapReport.path.empty())
+    result.heapStatus = heapStatusFromReport(heapReport.read());
   if (int step = failStep; step != 0) {
     static const char *const steps[] = {
         "", "redirect", "records fd", "chdir", "sched_setaffinity", "personality", "execve",

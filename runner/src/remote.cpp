@@ -123,6 +123,7 @@ json requestToJson(const ExecutionRequest &r) {
               {"cpus", r.cpus},
               {"noaslr", r.disableAslr},
               {"pad", r.envPadBytes},
+              {"heap", r.heapOffset},
               {"records", r.recordsPipe},
               {"stdout", r.captureStdout},
               {"stdoutLimit", r.stdoutLimit},
@@ -142,6 +143,7 @@ ExecutionRequest requestFromJson(const json &j) {
   r.cpus = j.at("cpus").get<std::vector<int>>();
   r.disableAslr = j.at("noaslr").get<bool>();
   r.envPadBytes = j.at("pad").get<std::int64_t>();
+  r.heapOffset = j.at("heap").get<std::int64_t>();
   r.recordsPipe = j.at("records").get<bool>();
   r.captureStdout = j.at("stdout").get<bool>();
   r.stdoutLimit = j.at("stdoutLimit").get<std::size_t>();
@@ -186,7 +188,8 @@ json resultToJson(const ExecutionResult &r) {
               {"ivcsw", r.involuntarySwitches},
               {"migrations", optionalJson(r.migrations)},
               {"otherLoad", optionalJson(r.otherLoad)},
-              {"cpuMhz", optionalJson(r.cpuMhz)}};
+              {"cpuMhz", optionalJson(r.cpuMhz)},
+              {"heapStatus", r.heapStatus}};
 }
 
 ExecutionResult resultFromJson(const json &j) {
@@ -215,6 +218,7 @@ ExecutionResult resultFromJson(const json &j) {
   r.migrations = optionalFrom<std::int64_t>(j, "migrations");
   r.otherLoad = optionalFrom<double>(j, "otherLoad");
   r.cpuMhz = optionalFrom<double>(j, "cpuMhz");
+  r.heapStatus = j.at("heapStatus").get<std::string>();
   return r;
 }
 

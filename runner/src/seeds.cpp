@@ -1,6 +1,7 @@
 // Campaign seed derivations (see seeds.hpp and the common brief's contract).
 #include "alea/runner/seeds.hpp"
 
+#include "alea/heap_offset.h"
 #include "alea/random.hpp"
 
 #include <string>
@@ -22,6 +23,17 @@ std::int64_t envPaddingSize(std::uint64_t buildSeedValue, int executionIndex, st
   Rng rng(envPaddingSeed(buildSeedValue, executionIndex));
   return static_cast<std::int64_t>(
       rng.between(static_cast<std::uint64_t>(lo), static_cast<std::uint64_t>(hi)));
+}
+
+std::uint64_t heapOffsetSeed(std::uint64_t buildSeedValue, int executionIndex) {
+  return mixSeed(buildSeedValue,
+                 std::string(ALEA_HEAP_OFFSET_FACTOR) + "/" + std::to_string(executionIndex));
+}
+
+std::int64_t heapOffsetBytes(std::uint64_t buildSeedValue, int executionIndex) {
+  Rng rng(heapOffsetSeed(buildSeedValue, executionIndex));
+  return static_cast<std::int64_t>(rng.below(ALEA_HEAP_OFFSET_LIMIT / ALEA_HEAP_OFFSET_STEP) *
+                                   ALEA_HEAP_OFFSET_STEP);
 }
 
 std::uint64_t scheduleSeed(std::uint64_t campaignSeed) { return mixSeed(campaignSeed, "schedule"); }

@@ -243,6 +243,12 @@ CREATE TABLE target_job(
   submitted_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
   state TEXT);
 )sql",
+    // 6: the heap start offset of an execution (NULL: the factor was off or
+    // the store is older) and its status ("applied", "static", "off", ...).
+    R"sql(
+ALTER TABLE execution ADD COLUMN heap_offset INTEGER;
+ALTER TABLE execution ADD COLUMN heap_status TEXT;
+)sql",
 };
 constexpr int kMigrationCount = sizeof(kMigrations) / sizeof(kMigrations[0]);
 static_assert(kMigrationCount == kStoreVersion);
@@ -428,13 +434,15 @@ struct Store::HotStatements {
   Statement begin, commit, insertExecution, insertMeasurement;
   explicit HotStatements(sqlite3 *db)
       : begin(db, "BEGIN IMMEDIATE"), commit(db, "COMMIT"),
-        insertExecution(db, "INSERT INTO execution(plan_position,build_id,benchmark_id,"
-                            "execution_index,env_padding,environment,status,exit_code,signal,"
-                            "wall_seconds,user_seconds,sys_seconds,max_rss_kib,stderr_tail,"
-                            "error,machine_id,leftovers,started_at,other_load,cpus,"
-                            "migrations,involuntary_switches,voluntary_switches,cpu_mhz,"
-                            "quiet_wait,ran_busy,overlap,target,target_order) "
-                            "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
+        insertExecution(db,
+                        "INSERT INTO execution(plan_position,build_id,benchmark_id,"
+                        "execution_index,env_padding,environment,status,exit_code,signal,"
+                        "wall_seconds,user_seconds,sys_seconds,max_rss_kib,stderr_tail,"
+                        "error,machine_id,leftovers,started_at,other_load,cpus,"
+                        "migrations,involuntary_switches,voluntary_switches,cpu_mhz,"
+                        "quiet_wait,ran_busy,overlap,target,target_order,heap_offset,"
+                        "heap_status) "
+                        "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
         insertMeasurement(db, "INSERT INTO measurement(execution_id,iteration,value,unit,"
                               "warmup) VALUES(?,?,?,?,?)") {}
   bool valid() const {
@@ -790,6 +798,11 @@ Status Store::insertExecution(const ExecutionRecord &e,
   } else {
     st.bind(28, e.target).bind(29, e.targetOrder);
   }
+  bindOptional(30, e.heapOffset);
+  if (!e.heapStatus.empty())
+    st.bind(31, e.heapStatus);
+  else
+    st.bindNull(31);
   st.step();
   bool inserted = st.ok();
   std::string insertError = inserted ? std::string() : lastError();

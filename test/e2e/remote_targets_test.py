@@ -131,6 +131,16 @@ with tempfile.TemporaryDirectory() as tmp:
         check(lb == pb and all(b[3] for b in lb),
               f"pool: the same build seeds and fingerprints as locally: {lb} vs {pb}")
         check_each_planned_once(pdir, "pool")
+        # The heap start offset applies on the targets as here: the helper, the
+        # same alea, writes its runtime there; the same seeds draw the same offsets.
+        heap_sql = ("SELECT plan_position, heap_offset, heap_status FROM execution "
+                    "ORDER BY plan_position")
+        with db(ldir) as c:
+            local_heap = c.execute(heap_sql).fetchall()
+        with db(pdir) as c:
+            pool_heap = c.execute(heap_sql).fetchall()
+        check(pool_heap == local_heap and all(h == "applied" for _, _, h in pool_heap),
+              f"pool: heap offsets and statuses as locally: {pool_heap} vs {local_heap}")
         with db(pdir) as c:
             rows = c.execute("SELECT target, target_order, machine_id FROM execution "
                              "ORDER BY target, target_order").fetchall()

@@ -53,9 +53,9 @@ MALFORMED = [
     ("[campaign]\nseed = 1\ntimout = 3\n" + MINIMAL_TAIL,
      "3:1: unknown key 'timout' in [campaign]; expected one of name, seed, confidence, "
      "threshold, factors, env_padding, aslr, cpus, timeout, build_timeout, redact_env, leftovers, design, duet_cpus, quiet, machines"),
-    ("[campaign]\nfactors = [\"heap-offset\"]\n" + MINIMAL_TAIL,
-     "2:11: unknown factor 'heap-offset'; expected all, none, function-order, global-order, "
-     "symbol-names, code-padding, stack-offset, link-order, section-order"),
+    ("[campaign]\nfactors = [\"cache-colour\"]\n" + MINIMAL_TAIL,
+     "2:11: unknown factor 'cache-colour'; expected all, none, function-order, global-order, "
+     "symbol-names, code-padding, stack-offset, link-order, section-order, heap-offset"),
     ("[[system]]\nname = \"a\"\nbuild = [\"true\"]\n[[system]]\nname = \"b\"\nbuild = [\"true\"]\n"
      "[[benchmark]]\nname = \"x\"\ncommand = [\"true\"]\n",
      "1:1: expected one system marked baseline = true among the 2 systems"),

@@ -8,6 +8,8 @@
 // dlopen'ed into clang, links nothing of ours) includes it like every other part.
 #pragma once
 
+#include "alea/heap_offset.h"
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -123,6 +125,14 @@ constexpr std::optional<Factor> factorFromName(std::string_view name) {
       return static_cast<Factor>(f);
   return std::nullopt;
 }
+
+// The execution-level factor the runner applies to each execution (DESIGN.md:
+// heap start offset). Not a Factor: those are what the wrappers and the
+// plugin apply to a build, what ALEA_FACTORS and the notes carry. The
+// campaign file's `factors` lists take its name after the build factors'
+// (runner/config.hpp); the rest of its contract is alea/heap_offset.h, in C
+// for its runtime.
+inline constexpr std::string_view kHeapOffsetFactorName = ALEA_HEAP_OFFSET_FACTOR;
 
 // Not a factor one switches: the word a link record uses for "lld ran the
 // plugin in the LTO link", after the link-time factors it applied.

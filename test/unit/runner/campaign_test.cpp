@@ -123,6 +123,23 @@ struct Harness {
 
 std::int64_t count(Store &s, const std::string &sql) { return StoreTestAccess::scalar(s, sql); }
 
+// The requests of the benchmarks' executions, in the order they ran.
+std::vector<ExecutionRequest> benchmarkRuns(const FakeExecutor &ex) {
+  std::vector<ExecutionRequest> runs;
+  for (const auto &r : ex.requests)
+    if (!isBuild(r))
+      runs.push_back(r);
+  return runs;
+}
+
+std::map<std::int64_t, std::string> systemNames(Store &s) {
+  std::map<std::int64_t, std::string> names;
+  Statement st(StoreTestAccess::handle(s), "SELECT id, name FROM system");
+  while (st.step())
+    names[st.columnInt(0)] = st.columnText(1);
+  return names;
+}
+
 } // namespace
 
 TEST(Campaign, RunsEveryPlannedExecutionOnceAndStoresIterations) {
@@ -187,15 +204,9 @@ TEST(Campaign, ExecutionsFollowThePlanWithSeededPaddingAndTheirArtifact) {
   ASSERT_TRUE(h.run(ex).ok());
   Store s = h.store();
   auto plan = s.loadPlan();
-  std::vector<ExecutionRequest> runs;
-  for (const auto &r : ex.requests)
-    if (!isBuild(r))
-      runs.push_back(r);
+  std::vector<ExecutionRequest> runs = benchmarkRuns(ex);
   ASSERT_EQ(runs.size(), plan.size());
-  std::map<std::int64_t, std::string> systemName;
-  Statement names(StoreTestAccess::handle(s), "SELECT id, name FROM system");
-  while (names.step())
-    systemName[names.columnInt(0)] = names.columnText(1);
+  std::map<std::int64_t, std::string> systemName = systemNames(s);
   for (std::size_t i = 0; i < plan.size(); ++i) {
     const std::string &sys = systemName[plan[i].systemId];
     auto build = s.findBuild(plan[i].systemId, plan[i].buildIndex);
@@ -213,6 +224,50 @@ TEST(Campaign, ExecutionsFollowThePlanWithSeededPaddingAndTheirArtifact) {
     e.bind(1, plan[i].position);
     ASSERT_TRUE(e.step());
     EXPECT_EQ(e.columnInt(0), pad);
+  }
+}
+
+TEST(Campaign, HeapOffsetIsSeededPerExecutionSwitchedPerSystemAndRecorded) {
+  // cand's own factor list leaves heap-offset out: its executions get none.
+  std::string text = kCampaign;
+  const std::string env = "env = { FAST = \"1\" }\n";
+  text.replace(text.find(env), env.size(), env + "factors = [\"function-order\"]\n");
+  Harness h(text);
+  FakeExecutor ex([](const ExecutionRequest &r) {
+    ExecutionResult res = respond(r);
+    if (r.heapOffset >= 0)
+      res.heapStatus = "applied"; // what the executor read from the runtime
+    return res;
+  });
+  ASSERT_TRUE(h.run(ex).ok());
+  Store s = h.store();
+  EXPECT_EQ(s.meta("factors").value_or(""),
+            "function-order,global-order,symbol-names,code-padding,stack-offset,link-order,"
+            "section-order,heap-offset");
+  auto plan = s.loadPlan();
+  std::vector<ExecutionRequest> runs = benchmarkRuns(ex);
+  ASSERT_EQ(runs.size(), plan.size());
+  std::map<std::int64_t, std::string> systemName = systemNames(s);
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    const std::string &sys = systemName[plan[i].systemId];
+    const bool on = sys == "base";
+    const std::int64_t offset =
+        on ? heapOffsetBytes(buildSeed(5, sys, plan[i].buildIndex), plan[i].executionIndex) : -1;
+    EXPECT_EQ(runs[i].heapOffset, offset) << sys;
+    Statement e(StoreTestAccess::handle(s), "SELECT heap_offset, heap_status, environment "
+                                            "FROM execution WHERE plan_position=?");
+    e.bind(1, plan[i].position);
+    ASSERT_TRUE(e.step());
+    if (on) {
+      EXPECT_EQ(e.columnInt(0), offset);
+      EXPECT_EQ(e.columnText(1), "applied");
+      EXPECT_NE(e.columnText(2).find("ALEA_HEAP_OFFSET=<" + std::to_string(offset) + " bytes>"),
+                std::string::npos);
+    } else {
+      EXPECT_TRUE(e.columnIsNull(0));
+      EXPECT_EQ(e.columnText(1), "off");
+      EXPECT_EQ(e.columnText(2).find("ALEA_HEAP_OFFSET"), std::string::npos);
+    }
   }
 }
 

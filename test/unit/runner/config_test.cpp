@@ -112,7 +112,7 @@ TEST(Config, ParsesACompleteCampaign) {
 TEST(Config, DefaultsFollowTheBrief) {
   auto r = parseCampaignText(kMinimalTail, "min.toml");
   ASSERT_TRUE(r.ok()) << r.error();
-  EXPECT_EQ(r->factors.size(), 7u); // all factors by default
+  EXPECT_EQ(r->factors.size(), 8u); // all factors by default (7 build factors, heap-offset)
   EXPECT_EQ(r->envPadMin, 0);
   EXPECT_EQ(r->envPadMax, 4096);
   EXPECT_FALSE(r->disableAslr);

@@ -1,7 +1,11 @@
 // LocalExecutor on real processes: exit status, output capture, signals,
 // timeout killing the process group, environment padding, records pipe,
-// working directory, CPU pinning, ASLR switch-off, spawn failures.
+// working directory, CPU pinning, ASLR switch-off, spawn failures, the heap
+// start offset's runtime preloaded (its status, the user's LD_PRELOAD kept).
 #include "alea/runner/executor.hpp"
+
+#include "alea/heap_offset.h"
+#include "alea/runner/heap_runtime.hpp"
 
 #include "test_util.hpp"
 
@@ -358,4 +362,63 @@ TEST(LocalExecutor, ReportsContextSwitchesAndMigrationsOfTheChild) {
     ASSERT_TRUE(r.migrations.has_value());
     EXPECT_GE(*r.migrations, 0);
   }
+}
+
+TEST(HeapOffsetExecutor, PreloadsTheRuntimeWhichReportsApplied) {
+  LocalExecutor ex;
+  auto req = shell("echo \"offset=$ALEA_HEAP_OFFSET\"; echo \"preload=$LD_PRELOAD\"");
+  req.heapOffset = 4096;
+  auto r = ex.run(req);
+  ASSERT_FALSE(r.spawnFailed) << r.spawnError;
+  EXPECT_EQ(r.output.exitCode, 0) << r.output.stderrTail;
+  EXPECT_NE(r.output.stdoutText.find("offset=0004096\n"), std::string::npos) << r.output.stdoutText;
+  auto runtime = heapRuntimePath();
+  ASSERT_TRUE(runtime.ok());
+  EXPECT_NE(r.output.stdoutText.find("preload=" + *runtime + "\n"), std::string::npos)
+      << r.output.stdoutText;
+  // dash calls no malloc before main: the break moved first.
+  EXPECT_EQ(r.heapStatus, ALEA_HEAP_APPLIED);
+  EXPECT_EQ(r.output.stderrTail, ""); // ld.so said nothing
+}
+
+TEST(HeapOffsetExecutor, AppendsToTheUsersPreloadAndKeepsOneEntry) {
+  LocalExecutor ex;
+  auto req = shell("env | grep -c '^LD_PRELOAD='; echo \"$LD_PRELOAD\"");
+  // A library ld.so cannot find is skipped with a message; the runtime still loads.
+  req.env.push_back("LD_PRELOAD=/nonexistent/libuser.so");
+  req.heapOffset = 32;
+  auto r = ex.run(req);
+  ASSERT_FALSE(r.spawnFailed) << r.spawnError;
+  auto runtime = heapRuntimePath();
+  ASSERT_TRUE(runtime.ok());
+  EXPECT_EQ(r.output.stdoutText, "1\n/nonexistent/libuser.so:" + *runtime + "\n");
+  EXPECT_EQ(r.heapStatus, ALEA_HEAP_APPLIED);
+}
+
+TEST(HeapOffsetExecutor, StaticExecutableIsRecordedNotPreloaded) {
+  LocalExecutor ex;
+  ExecutionRequest req;
+  req.argv = {"/sbin/ldconfig", "--version"};
+  req.env = {"PATH=/usr/bin:/bin"};
+  req.heapOffset = 4096;
+  auto r = ex.run(req);
+  ASSERT_FALSE(r.spawnFailed) << r.spawnError;
+  EXPECT_EQ(r.output.exitCode, 0);
+  EXPECT_EQ(r.heapStatus, ALEA_HEAP_STATIC);
+}
+
+TEST(HeapOffsetExecutor, NothingWhenNotAsked) {
+  LocalExecutor ex;
+  auto r = ex.run(shell("env"));
+  EXPECT_EQ(r.output.stdoutText.find("LD_PRELOAD"), std::string::npos);
+  EXPECT_EQ(r.output.stdoutText.find("ALEA_HEAP"), std::string::npos);
+  EXPECT_EQ(r.heapStatus, "");
+}
+
+TEST(HeapOffsetExecutor, ABadOffsetIsReportedByTheRuntime) {
+  LocalExecutor ex;
+  auto req = shell("true");
+  req.heapOffset = 24; // not a multiple of 16: the runtime refuses it
+  auto r = ex.run(req);
+  EXPECT_EQ(r.heapStatus.rfind(ALEA_HEAP_FAILED, 0), 0u) << r.heapStatus;
 }

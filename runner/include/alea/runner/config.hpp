@@ -138,7 +138,8 @@ struct CampaignConfig {
   std::uint64_t seed = 1;
   double confidence = 0.95;
   double threshold = 0.01;          // relative: 0.01 = 1% (decision threshold)
-  std::vector<std::string> factors; // canonical order; empty = none
+  // Canonical order (the build factors, then heap-offset); empty = none.
+  std::vector<std::string> factors;
   std::int64_t envPadMin = 0, envPadMax = 4096;
   bool disableAslr = false;
   std::vector<int> cpus;         // pin executions to these CPUs (empty: no)
@@ -184,11 +185,18 @@ std::string recordedCampaignText(const CampaignConfig &config);
 // Same, from text (`path` only names it in messages and sets sourceDir).
 Expected<CampaignConfig> parseCampaignText(const std::string &text, const std::string &path);
 
-// Parses the campaign file's factor lists: names (alea/contract.hpp), "all" or
-// "none" -> canonical order.
+// Parses the campaign file's factor lists: names (alea/contract.hpp: the
+// build factors and heap-offset), "all" or "none" -> canonical order, the
+// build factors first, then heap-offset.
 Expected<std::vector<std::string>> canonicalFactors(const std::vector<std::string> &names);
-// The ALEA_FACTORS spelling of a canonical list (alea::formatFactors).
+// The ALEA_FACTORS spelling of a canonical list (alea::formatFactors): its
+// build factors only.
 std::string joinFactors(const std::vector<std::string> &factors);
+// Whether a list switches the heap start offset on (its executions get one).
+bool heapOffsetOn(const std::vector<std::string> &factors);
+// The campaign's factors as the store's meta and the report show them: the
+// build factors' comma list, then heap-offset when on ("none": neither).
+std::string describeFactors(const std::vector<std::string> &factors);
 
 // "file:line:column: message", the form of every campaign-file error.
 std::string fileError(const std::string &path, SourcePos at, const std::string &message);

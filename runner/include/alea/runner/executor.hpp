@@ -1,7 +1,8 @@
 // The executor seam (hyperfine's Executor, STYLE.md principle 9): the campaign
 // loop hands an ExecutionRequest to an Executor and gets back what the child
 // did. LocalExecutor runs a local process (fork + execve): its own process
-// group, environment padding in ALEA_ENV_PAD, optional CPU pinning
+// group, environment padding in ALEA_ENV_PAD, the heap start offset (the
+// preloaded runtime of heap_runtime.hpp), optional CPU pinning
 // (sched_setaffinity) and ASLR switch-off (personality(ADDR_NO_RANDOMIZE)), a
 // timeout that kills the whole group, wait4 rusage, steady_clock wall time,
 // bounded stdout, the tail of stderr, and a records pipe named by ALEA_ITER_FD.
@@ -32,6 +33,9 @@ struct ExecutionRequest {
   std::vector<int> cpus;         // allowed CPUs; empty = inherit
   bool disableAslr = false;
   std::int64_t envPadBytes = -1;                   // >= 0: add ALEA_ENV_PAD with that many bytes
+  // >= 0: move the heap's start by that many bytes (docs/campaign.md "Heap
+  // start offset"): LD_PRELOAD gets the runtime, ALEA_HEAP_OFFSET the offset.
+  std::int64_t heapOffset = -1;
   bool recordsPipe = false;                        // pass a pipe's write end in ALEA_ITER_FD
   bool captureStdout = true; // false: stdout goes to /dev/null (as hyperfine -N's default)
   std::size_t stdoutLimit = std::size_t{16} << 20; // keep the last N bytes
@@ -78,6 +82,9 @@ struct ExecutionResult {
   // The campaign runs it again.
   bool lost = false;
   std::string lostReason;
+  // What the heap start offset did (request.heapOffset >= 0): the status
+  // words of alea/heap_offset.h ("applied", "static", ...); "" = not asked.
+  std::string heapStatus;
 };
 
 // How a block of executions runs: one after the other, or together (a duet),

@@ -1,8 +1,8 @@
 // Seeds of a campaign (common brief, "Build seed in a campaign"): every random
 // draw of the runner derives from the campaign seed through alea::mixSeed, so a
 // recorded campaign seed reproduces every build layout, every environment
-// padding and the execution order. Seeds are spelled as alea/contract.hpp says
-// (parseSeed, formatSeed).
+// padding, every heap start offset and the execution order. Seeds are spelled
+// as alea/contract.hpp says (parseSeed, formatSeed).
 #pragma once
 
 #include <cstdint>
@@ -19,6 +19,14 @@ std::uint64_t envPaddingSeed(std::uint64_t buildSeed, int executionIndex);
 // The environment padding size in [lo, hi] bytes for one execution.
 std::int64_t envPaddingSize(std::uint64_t buildSeed, int executionIndex, std::int64_t lo,
                             std::int64_t hi);
+
+// heap offset seed = mixSeed(build_seed, "heap-offset/" + execution_index):
+// its own stream, so switching the factor changes nothing else that is drawn.
+std::uint64_t heapOffsetSeed(std::uint64_t buildSeed, int executionIndex);
+
+// The heap start offset of one execution: uniform over the multiples of 16
+// in [0, 65536) (ALEA_HEAP_OFFSET_STEP, ALEA_HEAP_OFFSET_LIMIT).
+std::int64_t heapOffsetBytes(std::uint64_t buildSeed, int executionIndex);
 
 // Seed of the execution order: mixSeed(campaign_seed, "schedule").
 std::uint64_t scheduleSeed(std::uint64_t campaignSeed);

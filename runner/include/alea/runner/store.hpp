@@ -32,7 +32,7 @@ struct sqlite3_stmt;
 namespace alea::runner {
 
 // The schema this alea writes, and the oldest schema it can still read/write.
-inline constexpr int kStoreVersion = 5;
+inline constexpr int kStoreVersion = 6;
 inline constexpr int kStoreCompatibleVersion = 1;
 
 // A prepared statement; finalized in the destructor. bind* are 1-based.
@@ -150,6 +150,11 @@ struct ExecutionRecord {
   std::optional<double> overlap;   // duet: share of its wall time its partners ran too
   std::string target;              // the [[target]] it ran on; "" = this host
   std::int64_t targetOrder = 0;    // its place in its target's sequence (1, 2, ...)
+  // The heap start offset (docs/campaign.md): bytes drawn (none: the factor
+  // is off) and what came of it, a status word of alea/heap_offset.h
+  // ("applied", "applied-late", "own-allocator <object>", "static", ...).
+  std::optional<std::int64_t> heapOffset;
+  std::string heapStatus;
 };
 
 struct MeasurementRecord {
