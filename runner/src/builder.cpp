@@ -169,6 +169,7 @@ std::vector<std::string> buildEnvironment(const BuildRequest &req) {
   fs::path tools(req.toolDir);
   setEnv(env, "CC", (tools / kCcWrapperName).string());
   setEnv(env, "CXX", (tools / kCxxWrapperName).string());
+  setEnv(env, "FC", (tools / kFcWrapperName).string());
   setEnv(env, "LD", (tools / kLdWrapperName).string());
   setEnv(env, kSeedVariable, formatSeed(req.seed));
   setEnv(env, kFactorsVariable, joinFactors(req.factors));

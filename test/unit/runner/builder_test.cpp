@@ -57,6 +57,7 @@ TEST(Builder, EnvironmentPointsAtTheWrappersAndCarriesTheSeed) {
   auto env = buildEnvironment(req);
   EXPECT_EQ(envValue(env, "CC"), "cc");
   EXPECT_EQ(envValue(env, "CXX"), "/alea/bin/alea-c++");
+  EXPECT_EQ(envValue(env, "FC"), "/alea/bin/alea-fc");
   EXPECT_EQ(envValue(env, "LD"), "/alea/bin/alea-ld");
   EXPECT_EQ(envValue(env, "ALEA_SEED"), alea::formatSeed(req.seed));
   EXPECT_EQ(envValue(env, "ALEA_FACTORS"), "function-order,link-order");
