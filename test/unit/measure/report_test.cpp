@@ -70,7 +70,7 @@ CampaignData twoSystems() {
   for (const char *s : {"base", "cand"})
     for (int b = 0; b < 4; ++b)
       d.builds.push_back(
-          {s, b, "0x1", "ok", 2.0, std::string(s) + std::to_string(b), "", ""});
+          {s, b, "0x1", "ok", 2.0, std::string(s) + std::to_string(b), "", "", {}, ""});
   d.meanExecutionSeconds = 0.1;
   return d;
 }
@@ -235,7 +235,7 @@ TEST(CampaignReport, IdenticalLayoutsMachineChangesAndFailedBuilds) {
   CampaignData d = twoSystems();
   d.builds[1].fingerprint = d.builds[0].fingerprint; // base builds 0 and 1
   d.builds.push_back(
-      {"cand", 4, "0x9", "failed", 1.0, "", "", "cc: error: boom\n"});
+      {"cand", 4, "0x9", "failed", 1.0, "", "", "cc: error: boom\n", {}, ""});
   d.machineChanges.push_back("2026-01-01T00:00:00Z: governor");
   CampaignReport r = buildCampaignReport(d, fast());
   EXPECT_TRUE(contains(r.warnings, "identical layouts: builds 0 and 1 of base"));
@@ -269,7 +269,7 @@ TEST(CampaignReport, WarmupLeftAndNoSteadyStateAreWarned) {
   }
   for (const char *s : {"base", "cand"})
     for (int b = 0; b < 4; ++b)
-      d.builds.push_back({s, b, "0x1", "ok", 2.0, std::string(s) + std::to_string(b), "", ""});
+      d.builds.push_back({s, b, "0x1", "ok", 2.0, std::string(s) + std::to_string(b), "", "", {}, ""});
   d.planned = d.executed = 24;
   CampaignReport r = buildCampaignReport(d, fast());
   EXPECT_TRUE(contains(r.warnings, "warm-up: 12 of 12 executions of alpha on base are still "
