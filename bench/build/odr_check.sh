@@ -30,8 +30,8 @@ cpu_ms() { # CMD... -> CPU ms of the command and its children
 }
 
 for t in "${targets[@]}"; do
-  # The link command: `: && /usr/bin/c++ <flags> <inputs> -o bin/T <libs> && :`.
-  line=$(ninja -C "$build" -t commands "bin/$t" | tail -n1 | sed -e 's/^: && //' -e 's/ && :$//')
+  # The link command: `: && /usr/bin/c++ <flags> <inputs> -o bin/T <libs> && <post-link steps>`.
+  line=$(ninja -C "$build" -t commands "bin/$t" | tail -n1 | sed -e 's/^: && //' -e 's/ && .*$//')
   read -r -a words <<<"$line"
   link=(clang++-19 -fuse-ld=lld)
   inputs=()
