@@ -88,6 +88,18 @@ struct RichBase {
 };
 )";
 
+// w1.o/w2.o: a weak C function defined differently; v1.o/v2.o: an inline
+// variable defined differently.
+void buildWeakAndInline() {
+  writeFile("w1.c", "__attribute__((weak)) int limit(void) { return 10; }\n");
+  writeFile("w2.c", "__attribute__((weak)) int limit(void) { return 20; }\n");
+  writeFile("v1.cpp", "inline int table[3] = {1, 2, 3};\nint *t1() { return table; }\n");
+  writeFile("v2.cpp", "inline int table[3] = {1, 2, 4};\nint *t2() { return table; }\n");
+  run(Clang + " -O2 -c w1.c w2.c");
+  compile("v1.cpp", "v1.o", "-std=c++17 -O2", 3);
+  compile("v2.cpp", "v2.o", "-std=c++17 -O2", 4);
+}
+
 class OdrCheck : public ::testing::Test {
 protected:
   static void SetUpTestSuite() {
@@ -152,13 +164,7 @@ TEST_F(OdrCheck, SameDefinitionsUnderDifferentModuleSeedsAreNoFinding) {
 }
 
 TEST_F(OdrCheck, WeakCFunctionsAndInlineVariables) {
-  writeFile("w1.c", "__attribute__((weak)) int limit(void) { return 10; }\n");
-  writeFile("w2.c", "__attribute__((weak)) int limit(void) { return 20; }\n");
-  writeFile("v1.cpp", "inline int table[3] = {1, 2, 3};\nint *t1() { return table; }\n");
-  writeFile("v2.cpp", "inline int table[3] = {1, 2, 4};\nint *t2() { return table; }\n");
-  run(Clang + " -O2 -c w1.c w2.c");
-  compile("v1.cpp", "v1.o", "-std=c++17 -O2", 3);
-  compile("v2.cpp", "v2.o", "-std=c++17 -O2", 4);
+  buildWeakAndInline();
   const auto report = check({"w1.o", "w2.o", "v1.o", "v2.o"});
   ASSERT_TRUE(report);
   ASSERT_EQ(report->findings.size(), 2u);
@@ -258,13 +264,7 @@ template <class T> std::string lib_join(const std::vector<T> &v) {
   compile("a.cpp", "a2.o", "-O1", 2);
   compile("r1.cpp", "r1.o", "-O2", 5);
   compile("r2.cpp", "r2.o", "-O2", 77);
-  writeFile("w1.c", "__attribute__((weak)) int limit(void) { return 10; }\n");
-  writeFile("w2.c", "__attribute__((weak)) int limit(void) { return 20; }\n");
-  writeFile("v1.cpp", "inline int table[3] = {1, 2, 3};\nint *t1() { return table; }\n");
-  writeFile("v2.cpp", "inline int table[3] = {1, 2, 4};\nint *t2() { return table; }\n");
-  run(Clang + " -O2 -c w1.c w2.c");
-  compile("v1.cpp", "v1.o", "-std=c++17 -O2", 3);
-  compile("v2.cpp", "v2.o", "-std=c++17 -O2", 4);
+  buildWeakAndInline();
   for (int u = 0; u < 4; ++u) {
     const std::string name = "u" + std::to_string(u);
     writeFile(name + ".cpp", "#include \"lib.hpp\"\n" + std::string(Units[u]));
