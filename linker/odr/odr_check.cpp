@@ -22,6 +22,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <span>
 #include <stdexcept>
 #include <unistd.h>
 #include <unordered_map>
@@ -30,7 +31,7 @@
 namespace alea::linker {
 namespace {
 
-std::vector<std::int64_t> addendBiases(std::uint16_t machine, std::uint32_t type, bool code);
+std::span<const std::int64_t> addendBiases(std::uint16_t machine, std::uint32_t type, bool code);
 
 // A malformed input: the check stops and the link goes on without it.
 struct BadInput : std::runtime_error {
@@ -187,28 +188,32 @@ public:
                        " out of range");
       it->second.push_back(r);
     }
-    std::stable_sort(it->second.begin(), it->second.end(),
-                     [](const Reloc &a, const Reloc &b) { return a.offset < b.offset; });
+    // (Assemblers write them in order: sorting is rarely needed.)
+    auto byOffset = [](const Reloc &a, const Reloc &b) { return a.offset < b.offset; };
+    if (!std::is_sorted(it->second.begin(), it->second.end(), byOffset))
+      std::stable_sort(it->second.begin(), it->second.end(), byOffset);
     return it->second;
   }
 
   // The function or object symbol (any binding) of section i covering
   // offset p, or nullptr.
   const Symbol *covering(std::size_t i, std::int64_t p) {
-    auto [it, fresh] = bySection_.try_emplace(i);
-    if (fresh) {
+    // Every section's list at the first call, in one pass over the symbols.
+    if (bySection_.empty()) {
+      bySection_.resize(sections_.size());
       for (const Symbol &s : symbols_)
-        if (s.inSection() && s.section == i && s.size > 0 &&
+        if (s.inSection() && s.size > 0 &&
             (s.type == STT_FUNC || s.type == STT_OBJECT || s.type == STT_GNU_IFUNC ||
              s.type == STT_TLS))
-          it->second.push_back(&s);
-      std::sort(it->second.begin(), it->second.end(),
-                [](const Symbol *a, const Symbol *b) { return a->value < b->value; });
+          bySection_[s.section].push_back(&s);
+      for (std::vector<const Symbol *> &v : bySection_)
+        std::sort(v.begin(), v.end(),
+                  [](const Symbol *a, const Symbol *b) { return a->value < b->value; });
     }
     if (p < 0)
       return nullptr;
     const auto at = static_cast<GElf_Addr>(p);
-    for (const Symbol *s : it->second) // few per section (-ffunction-sections: one)
+    for (const Symbol *s : bySection_.at(i)) // few per section (-ffunction-sections: one)
       if (s->value <= at && at - s->value < s->size)
         return s;
     return nullptr;
@@ -218,27 +223,31 @@ public:
   // values of its symbols there and the targets of relocations pointing
   // into it (sorted, distinct).
   const std::vector<std::int64_t> &itemStarts(std::size_t i) {
-    auto [it, fresh] = starts_.try_emplace(i);
-    if (!fresh)
-      return it->second;
-    std::vector<std::int64_t> &v = it->second;
-    for (const Symbol &s : symbols_)
-      if (s.inSection() && s.section == i && s.type != STT_SECTION)
-        v.push_back(static_cast<std::int64_t>(s.value));
-    for (std::size_t from = 1; from < sections_.size(); ++from) {
-      if (!sections_[from].relocations)
-        continue;
-      const bool code = sections_[from].header.sh_flags & SHF_EXECINSTR;
-      for (const Reloc &r : relocations(from)) {
-        const Symbol &s = symbols_[r.symbol];
-        if (s.type == STT_SECTION && s.inSection() && s.section == i)
-          v.push_back(static_cast<std::int64_t>(s.value) + r.addend -
-                      addendBiases(machine_, r.type, code).front());
+    // Computed for every section at the first call, in one pass over the
+    // symbols and the relocations (per section, that pass was most of the
+    // check's time on objects with thousands of sections).
+    if (starts_.empty()) {
+      starts_.resize(sections_.size());
+      for (const Symbol &s : symbols_)
+        if (s.inSection() && s.type != STT_SECTION)
+          starts_[s.section].push_back(static_cast<std::int64_t>(s.value));
+      for (std::size_t from = 1; from < sections_.size(); ++from) {
+        if (!sections_[from].relocations)
+          continue;
+        const bool code = sections_[from].header.sh_flags & SHF_EXECINSTR;
+        for (const Reloc &r : relocations(from)) {
+          const Symbol &s = symbols_[r.symbol];
+          if (s.type == STT_SECTION && s.inSection())
+            starts_[s.section].push_back(static_cast<std::int64_t>(s.value) + r.addend -
+                                         addendBiases(machine_, r.type, code).front());
+        }
+      }
+      for (std::vector<std::int64_t> &v : starts_) {
+        std::sort(v.begin(), v.end());
+        v.erase(std::unique(v.begin(), v.end()), v.end());
       }
     }
-    std::sort(v.begin(), v.end());
-    v.erase(std::unique(v.begin(), v.end()), v.end());
-    return v;
+    return starts_.at(i);
   }
 
 private:
@@ -276,8 +285,8 @@ private:
   std::vector<Section> sections_;
   std::vector<Symbol> symbols_;
   std::unordered_map<std::size_t, std::vector<Reloc>> relocs_;
-  std::unordered_map<std::size_t, std::vector<const Symbol *>> bySection_;
-  std::unordered_map<std::size_t, std::vector<std::int64_t>> starts_;
+  std::vector<std::vector<const Symbol *>> bySection_; // per section, see covering
+  std::vector<std::vector<std::int64_t>> starts_;      // per section, see itemStarts
 };
 
 // Width of the field a relocation writes, to mask it from the compared bytes;
@@ -332,27 +341,84 @@ std::size_t fieldWidth(std::uint16_t machine, std::uint32_t type) {
 // `lea .L.str(%rip)` says `.rodata.str + offset - 4` (-5, -6, -8 with an
 // immediate operand after the field). The candidates, most likely first. In
 // data (a relative jump table: `.L.str.3 - .Ltable`) the field is alone.
-std::vector<std::int64_t> addendBiases(std::uint16_t machine, std::uint32_t type, bool code) {
+// (Static arrays: this runs for every relocation compared.)
+constexpr std::int64_t kPcRelBiases[] = {-4, -5, -6, -8, -12};
+constexpr std::int64_t kNoBias[] = {0};
+std::span<const std::int64_t> addendBiases(std::uint16_t machine, std::uint32_t type, bool code) {
   if (code && machine == EM_X86_64 &&
       (type == R_X86_64_PC32 || type == R_X86_64_PLT32 || type == R_X86_64_GOTPCREL ||
        type == R_X86_64_GOTPCRELX || type == R_X86_64_REX_GOTPCRELX))
-    return {-4, -5, -6, -8, -12};
-  return {0};
+    return kPcRelBiases;
+  return kNoBias;
 }
 
 // What a definition refers to, beside its bytes: the global symbols and the
 // string literals (its own and those of the local functions it calls).
 struct Refs {
-  std::set<std::string> names;
-  std::set<std::string> strings;
+  // Views into the inputs' mapped bytes and string tables, which outlive
+  // every comparison (no copies).
+  std::set<std::string_view> names;
+  std::set<std::string_view> strings;
   // Refers to a local function or code section, or to unnamed local data
   // whose extent is a guess (itemStarts): the bytes alone do not tell.
   bool opaque = false;
   bool leaf() const { return names.empty() && !opaque; }
 };
 
+// A sink for canonical forms that keeps a 128-bit hash of what is appended
+// instead of the bytes: the fingerprint that the fast comparison compares
+// (OdrMethod::Fast). Each 8-byte word goes through two independent mixes,
+// each a bijection of its lane (so forms that differ in a single word never
+// collide); the length of every chunk is mixed in too, so two fingerprints are
+// equal only when the forms were written the same way, chunk by chunk (forms
+// written alike that are equal give equal fingerprints, which is all the
+// check needs: a needless difference only costs the detailed comparison).
+struct Fingerprint {
+  std::uint64_t a = 0x243f6a8885a308d3, b = 0x13198a2e03707344;
+  void mix(std::uint64_t w) {
+    a = (a ^ w) * 0x9e3779b97f4a7c15;
+    a ^= a >> 32;
+    b = (b + w) * 0xff51afd7ed558ccd;
+    b ^= b >> 29;
+  }
+  void append(const char *p, std::size_t n) {
+    mix(n);
+    for (; n >= 8; p += 8, n -= 8) {
+      std::uint64_t w;
+      std::memcpy(&w, p, 8);
+      mix(w);
+    }
+    if (n) {
+      std::uint64_t w = 0;
+      std::memcpy(&w, p, n);
+      mix(w);
+    }
+  }
+  void append(std::string_view v) { append(v.data(), v.size()); }
+  Fingerprint &operator+=(std::string_view v) {
+    append(v);
+    return *this;
+  }
+  Fingerprint &operator+=(char c) {
+    mix(static_cast<unsigned char>(c) | 0x100);
+    return *this;
+  }
+  Fingerprint &operator+=(const Fingerprint &f) {
+    mix(f.a);
+    mix(f.b);
+    return *this;
+  }
+  // The 16 bytes that stand for the form where forms are compared.
+  std::string digest() const {
+    std::string d(16, '\0');
+    std::memcpy(d.data(), &a, 8);
+    std::memcpy(d.data() + 8, &b, 8);
+    return d;
+  }
+};
+
 // A number into a canonical form: its 8 bytes (the forms are compared, not read).
-void put(std::string &out, std::int64_t v) {
+template <class Out> void put(Out &out, std::int64_t v) {
   char bytes[sizeof v];
   std::memcpy(bytes, &v, sizeof v);
   out.append(bytes, sizeof v);
@@ -361,15 +427,17 @@ void put(std::string &out, std::int64_t v) {
 // The canonical form of `size` bytes of section `sec` at `value`, appended to
 // `out`. `depth` 0 is the definition compared; local targets are described by
 // their contents down to depth 1 and by their shape below that (no cycles).
-void canonical(Object &o, std::size_t sec, GElf_Addr value, GElf_Xword size, int depth,
-               std::string &out, Refs *refs);
+// `Out` is a std::string (the detailed form) or a Fingerprint (its hash).
+template <class Out>
+void canonical(Object &o, std::size_t sec, GElf_Addr value, GElf_Xword size, int depth, Out &out,
+               Refs *refs);
 
 // What a local target at offset t of section `sec` is; `biases` are the
 // candidates for t's distance from the start of what is meant (0 when t is
 // a symbol's own value).
+template <class Out>
 void describeLocalTarget(Object &o, std::size_t sec, std::int64_t t,
-                         const std::vector<std::int64_t> &biases, int depth, std::string &out,
-                         Refs *refs) {
+                         std::span<const std::int64_t> biases, int depth, Out &out, Refs *refs) {
   const GElf_Shdr &h = o.section(sec).header;
   const std::string_view data = o.bytes(sec);
   if (refs && (h.sh_flags & SHF_EXECINSTR))
@@ -456,8 +524,9 @@ void describeLocalTarget(Object &o, std::size_t sec, std::int64_t t,
     put(out, end - p);
 }
 
-void canonical(Object &o, std::size_t sec, GElf_Addr value, GElf_Xword size, int depth,
-               std::string &out, Refs *refs) {
+template <class Out>
+void canonical(Object &o, std::size_t sec, GElf_Addr value, GElf_Xword size, int depth, Out &out,
+               Refs *refs) {
   const Section &s = o.section(sec);
   const std::string_view data = o.bytes(sec);
   if (s.header.sh_type == SHT_NOBITS) {
@@ -467,14 +536,29 @@ void canonical(Object &o, std::size_t sec, GElf_Addr value, GElf_Xword size, int
   }
   if (value > data.size() || size > data.size() - value)
     throw BadInput(o.name() + ": a symbol runs past the end of its section");
-  std::string bytes(data.substr(value, size));
-  std::string relocs;
-  for (const Reloc &r : o.relocations(sec)) {
-    if (r.offset < value || r.offset - value >= size)
-      continue;
+  // The bytes with relocated fields zeroed, written piece by piece as they
+  // are read (no copy), and the relocations after them. The relocations are
+  // sorted by offset: the ones inside the definition are found by bisection
+  // (a local function in a big `.text` of an object built without function
+  // sections has a few among thousands).
+  const std::string_view body = data.substr(value, size);
+  static constexpr char zeros[16] = {};
+  put(out, static_cast<std::int64_t>(size));
+  GElf_Addr done = 0; // body[0, done) written
+  Out relocs{};
+  const std::vector<Reloc> &all = o.relocations(sec);
+  auto first = std::lower_bound(all.begin(), all.end(), value,
+                                [](const Reloc &r, GElf_Addr v) { return r.offset < v; });
+  for (auto it = first; it != all.end() && it->offset - value < size; ++it) {
+    const Reloc &r = *it;
     const GElf_Addr at = r.offset - value;
     const std::size_t width = std::min<std::size_t>(fieldWidth(o.machine(), r.type), size - at);
-    std::fill_n(bytes.begin() + static_cast<std::ptrdiff_t>(at), width, '\0');
+    if (at > done)
+      out.append(body.data() + done, at - done);
+    if (at + width > done) {
+      out.append(zeros, at + width - std::max(done, at));
+      done = at + width;
+    }
     put(relocs, static_cast<std::int64_t>(at));
     put(relocs, r.type);
     const Symbol &target = o.symbols()[r.symbol];
@@ -490,8 +574,8 @@ void canonical(Object &o, std::size_t sec, GElf_Addr value, GElf_Xword size, int
     } else if (target.type != STT_SECTION) {
       // A local symbol (a renamed static, a string the assembler kept a
       // symbol for): what is at its value, and the addend as it is.
-      describeLocalTarget(o, target.section, static_cast<std::int64_t>(target.value), {0}, depth,
-                          relocs, refs);
+      describeLocalTarget(o, target.section, static_cast<std::int64_t>(target.value), kNoBias,
+                          depth, relocs, refs);
       put(relocs, r.addend);
     } else {
       // A section symbol: the addend is the offset of the target, off by
@@ -501,8 +585,8 @@ void canonical(Object &o, std::size_t sec, GElf_Addr value, GElf_Xword size, int
                           depth, relocs, refs);
     }
   }
-  put(out, static_cast<std::int64_t>(bytes.size()));
-  out += bytes;
+  if (done < size)
+    out.append(body.data() + done, size - done);
   out += relocs;
 }
 
@@ -661,7 +745,8 @@ std::vector<bool> extracted(const Inputs &in) {
 
 } // namespace
 
-std::optional<OdrReport> checkOdr(const std::vector<std::string> &paths, std::string &error) {
+std::optional<OdrReport> checkOdr(const std::vector<std::string> &paths, std::string &error,
+                                  OdrMethod method) {
   if (elf_version(EV_CURRENT) == EV_NONE) {
     error = std::string("libelf: ") + elf_errmsg(-1);
     return std::nullopt;
@@ -697,9 +782,9 @@ std::optional<OdrReport> checkOdr(const std::vector<std::string> &paths, std::st
         for (const Symbol &s : in.objects[k]->symbols())
           if (s.bind != STB_LOCAL && s.inSection() && !s.name.empty())
             definition.try_emplace(s.name, k, &s);
-    std::unordered_map<std::string, std::set<std::string>> calleeStrings; // memo
-    const std::set<std::string> none;
-    auto stringsOf = [&](const std::string &callee) -> const std::set<std::string> * {
+    std::unordered_map<std::string_view, std::set<std::string_view>> calleeStrings; // memo
+    const std::set<std::string_view> none;
+    auto stringsOf = [&](std::string_view callee) -> const std::set<std::string_view> * {
       const auto d = definition.find(callee);
       // Not in the link: a C function's body is never in a header, so it
       // brings no strings; a C++ one's may be (libstdc++'s extern templates
@@ -709,7 +794,7 @@ std::optional<OdrReport> checkOdr(const std::vector<std::string> &paths, std::st
       auto [it, fresh] = calleeStrings.try_emplace(callee);
       if (fresh) {
         Refs r;
-        std::string ignored;
+        Fingerprint ignored; // only the references are wanted
         canonical(*in.objects[d->second.first], d->second.second->section, d->second.second->value,
                   d->second.second->size, 0, ignored, &r);
         it->second = std::move(r.strings);
@@ -721,16 +806,16 @@ std::optional<OdrReport> checkOdr(const std::vector<std::string> &paths, std::st
     // not in the link (its body is unknown), or one whose definition holds
     // them.
     auto explained = [&](const Refs &a, const Refs &b) {
-      std::set<std::string> extra;
+      std::set<std::string_view> extra;
       std::set_difference(a.strings.begin(), a.strings.end(), b.strings.begin(), b.strings.end(),
                           std::inserter(extra, extra.end()));
-      for (const std::string &callee : b.names) {
+      for (std::string_view callee : b.names) {
         if (extra.empty())
           return true;
-        const std::set<std::string> *strings = stringsOf(callee);
+        const std::set<std::string_view> *strings = stringsOf(callee);
         if (!strings)
           return true;
-        std::erase_if(extra, [&](const std::string &x) { return strings->contains(x); });
+        std::erase_if(extra, [&](std::string_view x) { return strings->contains(x); });
       }
       return extra.empty();
     };
@@ -764,19 +849,29 @@ std::optional<OdrReport> checkOdr(const std::vector<std::string> &paths, std::st
       finding.function =
           defs.front().second->type != STT_OBJECT && defs.front().second->type != STT_TLS;
       for (const auto &[k, s] : defs) {
+        // The definition's form, or in the fast comparison its fingerprint:
+        // equal forms give equal fingerprints, so grouping the definitions by
+        // either gives the same variants (but for a 128-bit hash collision).
         std::string form;
-        put(form, s->type);
-        canonical(*in.objects[k], s->section, s->value, s->size, 0, form, nullptr);
+        if (method == OdrMethod::Detailed) {
+          put(form, s->type);
+          canonical(*in.objects[k], s->section, s->value, s->size, 0, form, nullptr);
+        } else {
+          Fingerprint f;
+          put(f, s->type);
+          canonical(*in.objects[k], s->section, s->value, s->size, 0, f, nullptr);
+          form = f.digest();
+        }
         const auto same = std::find(forms.begin(), forms.end(), form);
         if (same == forms.end()) {
           // What it refers to, only for a new variant (most are the first).
           Refs r;
-          std::string again;
+          Fingerprint again; // only the references are wanted
           if (!forms.empty() && refs.empty()) {
             const auto &[k0, s0] = defs.front();
             canonical(*in.objects[k0], s0->section, s0->value, s0->size, 0, again,
                       &refs.emplace_back());
-            again.clear();
+            again = {};
           }
           if (!forms.empty())
             canonical(*in.objects[k], s->section, s->value, s->size, 0, again, &r);

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -87,6 +88,18 @@ struct RichBase {
 };
 )";
 
+// w1.o/w2.o: a weak C function defined differently; v1.o/v2.o: an inline
+// variable defined differently.
+void buildWeakAndInline() {
+  writeFile("w1.c", "__attribute__((weak)) int limit(void) { return 10; }\n");
+  writeFile("w2.c", "__attribute__((weak)) int limit(void) { return 20; }\n");
+  writeFile("v1.cpp", "inline int table[3] = {1, 2, 3};\nint *t1() { return table; }\n");
+  writeFile("v2.cpp", "inline int table[3] = {1, 2, 4};\nint *t2() { return table; }\n");
+  run(Clang + " -O2 -c w1.c w2.c");
+  compile("v1.cpp", "v1.o", "-std=c++17 -O2", 3);
+  compile("v2.cpp", "v2.o", "-std=c++17 -O2", 4);
+}
+
 class OdrCheck : public ::testing::Test {
 protected:
   static void SetUpTestSuite() {
@@ -151,13 +164,7 @@ TEST_F(OdrCheck, SameDefinitionsUnderDifferentModuleSeedsAreNoFinding) {
 }
 
 TEST_F(OdrCheck, WeakCFunctionsAndInlineVariables) {
-  writeFile("w1.c", "__attribute__((weak)) int limit(void) { return 10; }\n");
-  writeFile("w2.c", "__attribute__((weak)) int limit(void) { return 20; }\n");
-  writeFile("v1.cpp", "inline int table[3] = {1, 2, 3};\nint *t1() { return table; }\n");
-  writeFile("v2.cpp", "inline int table[3] = {1, 2, 4};\nint *t2() { return table; }\n");
-  run(Clang + " -O2 -c w1.c w2.c");
-  compile("v1.cpp", "v1.o", "-std=c++17 -O2", 3);
-  compile("v2.cpp", "v2.o", "-std=c++17 -O2", 4);
+  buildWeakAndInline();
   const auto report = check({"w1.o", "w2.o", "v1.o", "v2.o"});
   ASSERT_TRUE(report);
   ASSERT_EQ(report->findings.size(), 2u);
@@ -215,6 +222,82 @@ TEST_F(OdrCheck, AnUnreadableOrDamagedInputSkipsTheCheckWithAReason) {
   error.clear();
   EXPECT_FALSE(al::checkOdr({path("cut.o")}, error));
   EXPECT_NE(error.find("cut.o"), std::string::npos) << error;
+}
+
+// The fast comparison (fingerprints first, detailed forms only where they
+// differ) gives exactly the report of the detailed one: on the reproducers
+// above, and on a larger C++ link whose objects share hundreds of library
+// inline functions (std::string, std::map, std::regex, iostreams), built
+// under different seeds, optimization levels and NDEBUG, so that many of
+// them differ by inlining and some by an assertion.
+TEST_F(OdrCheck, FastAndDetailedComparisonsGiveTheSameReport) {
+  const char *const Lib = R"(
+#include <cassert>
+#include <iostream>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+__attribute__((noinline)) inline int lib_checked(int v) { assert(v >= 0 && "negative input"); return v * 2; }
+template <class T> std::string lib_join(const std::vector<T> &v) {
+  std::ostringstream out; for (const T &x : v) out << x << ','; return out.str();
+}
+)";
+  writeFile("lib.hpp", Lib);
+  const char *const Units[] = {
+      "int u0(const std::string &s) { std::map<std::string, int> m; m[s] = lib_checked(1);\n"
+      "  return (int)lib_join(std::vector<int>{1, 2}).size() + m.size(); }\n",
+      "int u1(const std::string &s) { std::regex r(\"a+b\"); std::cout << s << std::endl;\n"
+      "  return std::regex_search(s, r) + lib_checked((int)s.size()); }\n",
+      "int u2(const std::string &s) { std::vector<std::string> v{s, s + s};\n"
+      "  std::map<std::string, int> m; for (auto &x : v) m[x]++;\n"
+      "  return (int)lib_join(v).size() + lib_checked((int)m.size()); }\n",
+      "int u3(const std::string &s) { std::regex r(\"[0-9]+\"); std::smatch mt;\n"
+      "  std::regex_match(s, mt, r); return (int)mt.size() + "
+      "(int)lib_join(std::vector<double>{1.5}).size(); }\n"};
+  const char *const Flags[] = {"-O2", "-O2 -DNDEBUG", "-O1", "-O2 -DNDEBUG"};
+  std::vector<std::string> objects = {"a.o",  "b.o",  "a2.o", "r1.o", "r2.o",
+                                      "w1.o", "w2.o", "v1.o", "v2.o"};
+  compile("a.cpp", "a.o", "-O1", 1);
+  compile("b.cpp", "b.o", "-O1 -DNDEBUG", 1);
+  compile("a.cpp", "a2.o", "-O1", 2);
+  compile("r1.cpp", "r1.o", "-O2", 5);
+  compile("r2.cpp", "r2.o", "-O2", 77);
+  buildWeakAndInline();
+  for (int u = 0; u < 4; ++u) {
+    const std::string name = "u" + std::to_string(u);
+    writeFile(name + ".cpp", "#include \"lib.hpp\"\n" + std::string(Units[u]));
+    compile(name + ".cpp", name + ".o", Flags[u], u + 11);
+    objects.push_back(name + ".o");
+  }
+  std::vector<std::string> paths;
+  for (const auto &in : objects)
+    paths.push_back(path(in));
+  std::string error;
+  const auto fast = al::checkOdr(paths, error, al::OdrMethod::Fast);
+  ASSERT_TRUE(fast) << error;
+  const auto detailed = al::checkOdr(paths, error, al::OdrMethod::Detailed);
+  ASSERT_TRUE(detailed) << error;
+  EXPECT_GE(fast->compared, 200u); // the library's inline functions, compared
+  // The known findings are there (the NDEBUG reproducer, the weak C function,
+  // the inline variable, the assertion of lib_checked)...
+  std::vector<std::string> symbols;
+  for (const al::OdrFinding &f : fast->findings)
+    symbols.push_back(f.symbol);
+  for (const char *known : {"_Z11checked_divii", "limit", "table", "_Z11lib_checkedi"})
+    EXPECT_NE(std::find(symbols.begin(), symbols.end(), known), symbols.end()) << known;
+  // ...and both comparisons agree on every field.
+  EXPECT_EQ(fast->objects, detailed->objects);
+  EXPECT_EQ(fast->compared, detailed->compared);
+  EXPECT_EQ(fast->unchecked, detailed->unchecked);
+  ASSERT_EQ(fast->findings.size(), detailed->findings.size());
+  for (std::size_t k = 0; k < fast->findings.size(); ++k) {
+    SCOPED_TRACE(fast->findings[k].symbol);
+    EXPECT_EQ(fast->findings[k].symbol, detailed->findings[k].symbol);
+    EXPECT_EQ(fast->findings[k].function, detailed->findings[k].function);
+    EXPECT_EQ(fast->findings[k].variants, detailed->findings[k].variants);
+  }
 }
 
 TEST(OdrRecordField, CountAndTheFirstNamesThatFit) {

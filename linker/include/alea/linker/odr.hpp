@@ -58,7 +58,15 @@ struct OdrReport {
 // scripts) are listed in `unchecked`. On an input that cannot be read or is
 // not well formed, returns nullopt and sets `error` (the check never fails a
 // link: the caller goes on without it).
-std::optional<OdrReport> checkOdr(const std::vector<std::string> &paths, std::string &error);
+//
+// `method` says how definitions are compared, not what is reported: Fast (the
+// default) first compares cheap fingerprints of each definition (a hash of its
+// masked bytes and of its relocations' summary) and builds the detailed forms
+// only for the names whose fingerprints differ; Detailed builds the detailed
+// form of every definition. Both give the same report (the tests check it).
+enum class OdrMethod { Fast, Detailed };
+std::optional<OdrReport> checkOdr(const std::vector<std::string> &paths, std::string &error,
+                                  OdrMethod method = OdrMethod::Fast);
 
 // The record field ` odr=<count>:<name>,<name>...` (alea/contract.hpp
 // kNoteOdrKey): the count of findings and the first mangled names that fit
