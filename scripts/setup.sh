@@ -10,6 +10,8 @@ PACKAGES=(
   clang-19 llvm-19-dev llvm-19-tools lld-19 libclang-rt-19-dev
   # Fortran (alea-fc over flang-new-19) and meson for the drop-in build tests
   flang-19 meson
+  # the sqlite3 amalgamation's Tcl test fixture in the large-build overhead benchmark
+  tcl-dev
   # libraries
   libcli11-dev libboost-math-dev libtomlplusplus-dev libelf-dev libsqlite3-dev sqlite3
   libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev libzstd-dev nlohmann-json3-dev
