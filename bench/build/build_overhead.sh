@@ -10,6 +10,7 @@ set -euo pipefail
 export ALEA_BUILD=$(cd "${1:?usage: $0 BUILD_DIR [ROUNDS]}" && pwd)
 rounds=${2:-5}
 source "$(dirname "$0")/../../test/projects/common.sh"
+source "$(dirname "$0")/lib.sh" # calc, median, med, timed
 
 src=$(fetch_source lua5.4 --skip-patches)/src
 work="$ALEA_BUILD/bench-build/overhead"
@@ -17,7 +18,6 @@ rm -rf "$work" && mkdir -p "$work/plain" "$work/alea"
 cfiles=("$src"/*.c)
 
 now() { date +%s.%N; }
-calc() { awk "BEGIN { printf \"%.9f\", $* }"; } # float arithmetic without bc
 compile_all() { # CC OUTDIR (ALEA_SEED from the environment; empty = plain)
   local cc=$1 out=$2 f objs=()
   [[ -n ${ALEA_SEED:-} ]] || unset ALEA_SEED
@@ -29,16 +29,7 @@ compile_all() { # CC OUTDIR (ALEA_SEED from the environment; empty = plain)
   done
   $cc -o "$out/lua" "$out/lua.o" "${objs[@]}" -lm -Wl,-E -ldl
 }
-median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 
-# timed CC OUTDIR [SEED] -> "wall cpu" seconds; cpu = user+sys of all children,
-# less sensitive than wall time to other load on the machine.
-timed() {
-  local TIMEFORMAT='%R %U %S' t
-  t=$({ time ALEA_SEED=${3:-} compile_all "$1" "$2" >/dev/null; } 2>&1 | tail -n1)
-  set -- $t
-  echo "$1 $(calc "$2 + $3")"
-}
 
 echo "compiling ${#cfiles[@]} Lua files at -O2 and linking, $rounds rounds, alternating"
 pw=() pc=() aw=() ac=() rw=() rc=()
@@ -52,7 +43,6 @@ for r in $(seq 1 "$rounds"); do
     "$r" "${pw[-1]}" "${pc[-1]}" "${aw[-1]}" "${ac[-1]}" "${rw[-1]}" "${rc[-1]}"
 done
 "$ALEA_BUILD/bin/alea" layout "$work/alea/lua" | sed -n 2,3p
-med() { printf '%s\n' "$@" | median; }
 printf 'median cpu: clang-19 %.3f s   alea-cc %.3f s   ratio %.4f   (median of per-round cpu ratios %.4f; goal <= 1.03)\n' \
   "$(med "${pc[@]}")" "$(med "${ac[@]}")" "$(calc "$(med "${ac[@]}") / $(med "${pc[@]}")")" "$(med "${rc[@]}")"
 printf 'median wall: clang-19 %.3f s   alea-cc %.3f s   ratio %.4f   (median of per-round wall ratios %.4f)\n' \

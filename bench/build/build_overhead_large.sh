@@ -24,12 +24,10 @@ shift $(($# >= 2 ? 2 : 1))
 projects=("$@")
 ((${#projects[@]})) || projects=(sqlite3 lz4)
 source "$(dirname "$0")/../../test/projects/common.sh"
+source "$(dirname "$0")/lib.sh" # calc, median, med (timed is its own here)
 work="$ALEA_BUILD/bench-build/overhead-large"
 mkdir -p "$work"
 
-calc() { awk "BEGIN { printf \"%.9f\", $* }"; } # float arithmetic without bc
-median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
-med() { printf '%s\n' "$@" | median; }
 
 # Per project: prepare SIDE DIR CC (once), build SIDE DIR CC (timed; clean first).
 prepare_sqlite3() {

@@ -11,6 +11,7 @@ set -euo pipefail
 export ALEA_BUILD=$(cd "${1:?usage: $0 BUILD_DIR [ROUNDS]}" && pwd)
 rounds=${2:-3}
 source "$(dirname "$0")/../../test/projects/common.sh"
+source "$(dirname "$0")/lib.sh" # calc, median, med, timed
 [[ -x $ALEA_BUILD/bin/alea-fc ]] || fail "$ALEA_BUILD/bin/alea-fc is not built"
 
 src=$(fetch_source lapack)/BLAS/SRC
@@ -18,7 +19,6 @@ work="$ALEA_BUILD/bench-build/fortran-overhead"
 rm -rf "$work" && mkdir -p "$work/plain" "$work/alea"
 ffiles=("$src"/*.f "$src"/*.f90)
 
-calc() { awk "BEGIN { printf \"%.9f\", $* }"; } # float arithmetic without bc
 compile_all() { # FC OUTDIR (ALEA_SEED from the environment; empty = plain)
   local fc=$1 out=$2 f
   [[ -n ${ALEA_SEED:-} ]] || unset ALEA_SEED
@@ -27,16 +27,7 @@ compile_all() { # FC OUTDIR (ALEA_SEED from the environment; empty = plain)
   done
   $fc -shared -o "$out/libblas.so" "$out"/*.o
 }
-median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 
-# timed FC OUTDIR [SEED] -> "wall cpu" seconds; cpu = user+sys of all children,
-# less sensitive than wall time to other load on the machine.
-timed() {
-  local TIMEFORMAT='%R %U %S' t
-  t=$({ time ALEA_SEED=${3:-} compile_all "$1" "$2" >/dev/null; } 2>&1 | tail -n1)
-  set -- $t
-  echo "$1 $(calc "$2 + $3")"
-}
 
 echo "compiling ${#ffiles[@]} BLAS Fortran files at -O2 and linking libblas.so, $rounds rounds, alternating"
 pw=() pc=() aw=() ac=() rw=() rc=()
@@ -50,7 +41,6 @@ for r in $(seq 1 "$rounds"); do
     "$r" "${pw[-1]}" "${pc[-1]}" "${aw[-1]}" "${ac[-1]}" "${rw[-1]}" "${rc[-1]}"
 done
 "$ALEA_BUILD/bin/alea" layout "$work/alea/libblas.so" | sed -n 2,5p
-med() { printf '%s\n' "$@" | median; }
 printf 'median cpu: flang-new-19 %.3f s   alea-fc %.3f s   ratio %.4f   (median of per-round cpu ratios %.4f)\n' \
   "$(med "${pc[@]}")" "$(med "${ac[@]}")" "$(calc "$(med "${ac[@]}") / $(med "${pc[@]}")")" "$(med "${rc[@]}")"
 printf 'median wall: flang-new-19 %.3f s   alea-fc %.3f s   ratio %.4f   (median of per-round wall ratios %.4f)\n' \
