@@ -34,35 +34,6 @@ using nlohmann::json;
 
 namespace alea::runner {
 
-// ---- quoting ----------------------------------------------------------------
-
-std::string shellQuote(std::string_view word) {
-  bool safe = !word.empty();
-  for (char c : word)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || std::strchr("%+,-./:@_", c)))
-      safe = false;
-  if (safe)
-    return std::string(word);
-  std::string out = "'";
-  for (char c : word) {
-    if (c == '\'')
-      out += "'\\''";
-    else
-      out += c;
-  }
-  return out + "'";
-}
-
-std::string shellCommand(const std::vector<std::string> &argv) {
-  std::string out;
-  for (const auto &a : argv) {
-    if (!out.empty())
-      out += ' ';
-    out += shellQuote(a);
-  }
-  return out;
-}
-
 // ---- frames -----------------------------------------------------------------
 
 std::string encodeFrame(std::string_view tag, std::string_view payload) {

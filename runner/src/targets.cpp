@@ -109,14 +109,14 @@ public:
     // The workdir private to the user (0700), the helper shipped when absent
     // (its name is its digest: a different alea is another file), verified
     // there before it takes its name. Constant scripts; the values are
-    // positional arguments, quoted by shellCommand.
+    // positional arguments, quoted by shellJoin.
     // A workdir it creates is private (0700); an existing one keeps its mode.
     const char *probe =
         "if ! test -d \"$1\"; then mkdir -p -- \"$1\" && chmod 700 -- \"$1\"; fi && "
         "mkdir -p -- \"$1/bin\" && chmod 700 -- \"$1/bin\" && "
         "if test -x \"$1/bin/$2\"; then echo present; else echo absent; fi";
     CommandOutcome p =
-        runCommand(sshArgv(config_, shellCommand({"sh", "-c", probe, "sh", workdir(), helper})), "",
+        runCommand(sshArgv(config_, shellJoin({"sh", "-c", probe, "sh", workdir(), helper})), "",
                    600, cancel);
     if (!p.ok)
       return Error{"target '" + name() + "': cannot reach " + config_.ssh + ": " + p.err};
@@ -128,14 +128,14 @@ public:
                          "chmod 700 \"$t\" && mv -f -- \"$t\" \"$1/bin/$2\" || "
                          "{ rm -f -- \"$t\"; exit 1; }";
       CommandOutcome s = runCommand(
-          sshArgv(config_, shellCommand({"sh", "-c", ship, "sh", workdir(), helper, digest})),
+          sshArgv(config_, shellJoin({"sh", "-c", ship, "sh", workdir(), helper, digest})),
           context_.aleaPath, 600, cancel);
       if (!s.ok)
         return Error{
             "target '" + name() + "': cannot ship alea's helper to " + config_.ssh +
             (s.err.empty() ? std::string(" (its digest differed on arrival)") : ": " + s.err)};
     }
-    return startSession(sshArgv(config_, shellCommand({workdir() + "/bin/" + helper, "__target",
+    return startSession(sshArgv(config_, shellJoin({workdir() + "/bin/" + helper, "__target",
                                                        "--workdir", workdir()})),
                         cancel);
   }

@@ -259,89 +259,11 @@ Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classifi
   return plan;
 }
 
-namespace {
-
-bool isControl(char ch) {
-  const auto byte = static_cast<unsigned char>(ch);
-  return byte < 0x20 || byte == 0x7f;
-}
-
-// The escape of one control character inside $'...' or a log field: \n, \t,
-// \r, else \xHH with two digits (a third hex digit after it is not read).
-std::string controlEscape(char ch) {
-  switch (ch) {
-  case '\n':
-    return "\\n";
-  case '\t':
-    return "\\t";
-  case '\r':
-    return "\\r";
-  default: {
-    static constexpr char kHex[] = "0123456789abcdef";
-    const auto byte = static_cast<unsigned char>(ch);
-    return std::string("\\x") + kHex[byte >> 4] + kHex[byte & 15];
-  }
-  }
-}
-
-} // namespace
-
-std::string shellQuote(std::string_view word) {
-  if (word.empty())
-    return "''";
-  // A newline (or any control character) inside '...' would split the line
-  // of the log or of a dry run: $'...' spells it as an escape instead.
-  if (std::any_of(word.begin(), word.end(), isControl)) {
-    std::string out = "$'";
-    for (char ch : word) {
-      if (isControl(ch))
-        out += controlEscape(ch);
-      else if (ch == '\\' || ch == '\'')
-        out += std::string("\\") + ch;
-      else
-        out += ch;
-    }
-    out += '\'';
-    return out;
-  }
-  bool plain = true;
-  for (char ch : word) {
-    const bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-                    (ch >= '0' && ch <= '9') ||
-                    std::string_view("_@%+=:,./-").find(ch) != std::string_view::npos;
-    if (!ok) {
-      plain = false;
-      break;
-    }
-  }
-  if (plain)
-    return std::string(word);
-  std::string out = "'";
-  for (char ch : word) {
-    if (ch == '\'')
-      out += "'\\''";
-    else
-      out += ch;
-  }
-  out += '\'';
-  return out;
-}
-
 std::string oneLogLine(std::string_view line) {
   std::string out;
   out.reserve(line.size());
   for (char ch : line)
-    out += isControl(ch) ? controlEscape(ch) : std::string(1, ch);
-  return out;
-}
-
-std::string shellJoin(const std::vector<std::string> &argv) {
-  std::string out;
-  for (const auto &word : argv) {
-    if (!out.empty())
-      out += ' ';
-    out += shellQuote(word);
-  }
+    out += shell_detail::isControl(ch) ? shell_detail::controlEscape(ch) : std::string(1, ch);
   return out;
 }
 

@@ -445,7 +445,7 @@ Decision decide(const Facts &facts, const std::vector<std::string> &args, const 
                        " is not randomized at link time";
       if (c.mode == Mode::CompileAndLink)
         d.fallbackTail += " (nor at compile time: that command compiles without the plugin)";
-      d.fallbackTail += "\" argv: " + shellJoin(original);
+      d.fallbackTail += "\" argv: " + shellJoin(original, ShellQuoting::DisplayLine);
     }
 
     std::string line = head;
@@ -465,7 +465,7 @@ Decision decide(const Facts &facts, const std::vector<std::string> &args, const 
       line +=
           "\" seed=" + formatSeed(*effective.seed) + " factors=" + formatFactors(effective.factors);
       if (!effective.seedFile.empty())
-        line += " seed-file=" + shellQuote(effective.seedFile);
+        line += " seed-file=" + shellQuote(effective.seedFile, ShellQuoting::DisplayLine);
     }
     for (const auto &note : plan.notes)
       line += " note=\"" + note + "\"";
@@ -476,18 +476,18 @@ Decision decide(const Facts &facts, const std::vector<std::string> &args, const 
     if (d.record)
       line += " record=\"" + d.record->descriptor + "\"";
     d.logHead = line;
-    d.logLine = line + " argv: " + shellJoin(d.argv);
+    d.logLine = line + " argv: " + shellJoin(d.argv, ShellQuoting::DisplayLine);
   } catch (const std::exception &e) {
     d.record.reset();
     d.lldByAlea = false;
     d.argv = original;
     d.logLine = head + " mode=pass-through reason=\"internal error: " + e.what() +
-                "\" argv: " + shellJoin(original);
+                "\" argv: " + shellJoin(original, ShellQuoting::DisplayLine);
   } catch (...) {
     d.record.reset();
     d.lldByAlea = false;
     d.argv = original;
-    d.logLine = head + " mode=pass-through reason=\"internal error\" argv: " + shellJoin(original);
+    d.logLine = head + " mode=pass-through reason=\"internal error\" argv: " + shellJoin(original, ShellQuoting::DisplayLine);
   }
   return d;
 }
@@ -576,7 +576,7 @@ int runWrapperSteps(Tool tool, const std::vector<std::string> &args, std::string
       d.argv.erase(d.argv.begin() + static_cast<std::ptrdiff_t>(d.record->argIndex));
       d.logHead += " note=\"link record skipped: " + why + "\"";
     }
-    d.logLine = d.logHead + " argv: " + shellJoin(d.argv);
+    d.logLine = d.logHead + " argv: " + shellJoin(d.argv, ShellQuoting::DisplayLine);
   }
   const std::vector<std::string> &finalArgv = d.argv;
   const std::string &logLine = d.logLine;
@@ -584,7 +584,7 @@ int runWrapperSteps(Tool tool, const std::vector<std::string> &args, std::string
   // 6. log, or print for a dry run
   appendLog(settings.logFile, logLine);
   if (settings.dryRun) {
-    const std::string out = shellJoin(finalArgv) + "\n";
+    const std::string out = shellJoin(finalArgv, ShellQuoting::DisplayLine) + "\n";
     [[maybe_unused]] ssize_t ignored = ::write(1, out.data(), out.size());
     return 0;
   }

@@ -1,5 +1,5 @@
-// The remote-execution pieces without a network: shell quoting (round trips
-// through a real /bin/sh, hostile strings included), the frame codec, the
+// The remote-execution pieces without a network (shell quoting is common's,
+// tested in test/unit/common/shell_test.cpp): the frame codec, the
 // wire values, and a TargetSession driving a real `alea __target` helper
 // started locally (staging with hash checks, blocks with streamed output,
 // cancel, a helper killed mid-execution, reconnecting).
@@ -19,49 +19,6 @@ namespace alea::runner {
 namespace {
 
 using test::TempDir;
-
-std::string shellEcho(const std::vector<std::string> &words) {
-  // printf '%s\n' WORDS..., run by /bin/sh from one command line: what
-  // comes out must be the words exactly.
-  std::vector<std::string> argv{"printf", "%s\\n"};
-  argv.insert(argv.end(), words.begin(), words.end());
-  ExecutionRequest r;
-  r.argv = {"/bin/sh", "-c", shellCommand(argv)};
-  LocalExecutor e;
-  return e.run(r).output.stdoutText;
-}
-
-TEST(ShellQuote, SafeWordsStayAsTheyAre) {
-  EXPECT_EQ(shellQuote("abc-1.2/x_y:z@h,2+%"), "abc-1.2/x_y:z@h,2+%");
-  // '=' would make a first word an assignment (and zsh expands a leading '='):
-  EXPECT_EQ(shellQuote("a=b/bin/tool"), "'a=b/bin/tool'");
-  EXPECT_EQ(shellQuote(""), "''");
-  EXPECT_EQ(shellQuote("a b"), "'a b'");
-  EXPECT_EQ(shellQuote("it's"), "'it'\\''s'");
-}
-
-TEST(ShellQuote, HostileWordsRoundTripThroughTheShell) {
-  std::vector<std::string> hostile{"; rm -rf /tmp/never",
-                                   "$(touch /tmp/alea-pwned)",
-                                   "`id`",
-                                   "a'b\"c",
-                                   "'",
-                                   "\\",
-                                   "x\ny",
-                                   "$HOME ${PATH}",
-                                   "* ? [a]",
-                                   "-n",
-                                   "&& || | > < >> &",
-                                   "~root",
-                                   "#comment",
-                                   "\t tab",
-                                   "\xc3\xa9t\xc3\xa9 \xff\xfe"};
-  std::string expected;
-  for (const auto &w : hostile)
-    expected += w + "\n";
-  EXPECT_EQ(shellEcho(hostile), expected);
-  EXPECT_FALSE(std::filesystem::exists("/tmp/alea-pwned"));
-}
 
 TEST(Frames, DecodeAcrossArbitraryChunks) {
   std::string stream = encodeFrame("hello", nlohmann::json{{"a", 1}}) +

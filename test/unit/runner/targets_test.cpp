@@ -1,7 +1,7 @@
 // [[target]] tables and the command lines alea builds for them: parsing and
 // its errors, machines = "level" checks, the ssh and srun argv (user strings
 // only ever as whole arguments; the remote command one word built by
-// shellCommand), all without a network.
+// shellJoin), all without a network.
 #include "alea/runner/config.hpp"
 #include "alea/runner/targets.hpp"
 
@@ -125,7 +125,7 @@ TEST(TargetArgv, SshKeepsUserStringsAsWholeArgumentsAndTheUsersOptionsFirst) {
   t.name = "t";
   t.ssh = "me@host; rm -rf /";
   t.sshOptions = {"-F", "my config"};
-  std::string remote = shellCommand({"/w d/bin/alea-x", "__target", "--workdir", "$(evil)"});
+  std::string remote = alea::shellJoin({"/w d/bin/alea-x", "__target", "--workdir", "$(evil)"});
   std::vector<std::string> argv = sshArgv(t, remote);
   ASSERT_GE(argv.size(), 6u);
   EXPECT_EQ(argv[0], "ssh");

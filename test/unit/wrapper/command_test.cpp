@@ -413,27 +413,6 @@ TEST(LinkOrder, FactorOffKeepsOrder) {
             (std::vector<std::string>{"a.o", "b.o", "c.o", "d.o"}));
 }
 
-TEST(ShellQuote, QuotesOnlyWhatNeedsIt) {
-  EXPECT_EQ(shellQuote("-O2"), "-O2");
-  EXPECT_EQ(shellQuote("a b"), "'a b'");
-  EXPECT_EQ(shellQuote("it's"), "'it'\\''s'");
-  EXPECT_EQ(shellQuote(""), "''");
-  EXPECT_EQ(shellJoin({"cc", "-Wl,--shuffle-sections=*=3"}), "cc '-Wl,--shuffle-sections=*=3'");
-}
-
-// A control character (a newline above all) would split the one-line log and
-// the dry-run line: such a word is written in $'...' form, which bash, ksh,
-// zsh and POSIX.1-2024 shells read back as the same bytes.
-TEST(ShellQuote, ControlCharactersStayOnOneLine) {
-  EXPECT_EQ(shellQuote("a\nb"), "$'a\\nb'");
-  EXPECT_EQ(shellQuote("new\nline.o"), "$'new\\nline.o'");
-  EXPECT_EQ(shellQuote(std::string("t\tr\r'q'\\") + '\x01' + "\x7f"),
-            "$'t\\tr\\r\\'q\\'\\\\\\x01\\x7f'");
-  // High bytes (UTF-8) are no line breaks: plain single quotes as before.
-  EXPECT_EQ(shellQuote("caf\xc3\xa9"), "'caf\xc3\xa9'");
-  EXPECT_EQ(shellJoin({"cc", "-o", "x\ny"}).find('\n'), std::string::npos);
-}
-
 TEST(LogText, EscapesLineBreaksOutsideTheArgv) {
   EXPECT_EQ(oneLogLine("reason=\"input is not a regular file: a\nb\" argv: cc $'a\\nb'"),
             "reason=\"input is not a regular file: a\\nb\" argv: cc $'a\\nb'");

@@ -150,7 +150,7 @@ TEST(Decide, LinkCarriesTheRecordAndTheLogSaysWhatItRecords) {
                            "skipped=link-order\" argv: "),
             std::string::npos)
       << d.logLine;
-  EXPECT_EQ(d.logLine, d.logHead + " argv: " + shellJoin(d.argv));
+  EXPECT_EQ(d.logLine, d.logHead + " argv: " + alea::shellJoin(d.argv, alea::ShellQuoting::DisplayLine));
 }
 
 TEST(Decide, SourcesOnlyGetNoRecordAndTheLogSaysWhy) {

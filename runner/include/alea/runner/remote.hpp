@@ -14,14 +14,15 @@
 // The stream is the stdin/stdout of the process that starts the helper:
 // `ssh` for an SSH target, `srun` for a Slurm target (targets.hpp).
 //
-// Every remote command line is built by shellCommand(), the one function that
-// quotes for the remote shell: no store value or user string reaches a shell
-// any other way.
+// Every remote command line is built by alea::shellJoin() (common's
+// shell.hpp), the project's one quoting rule: no store value or user string
+// reaches a shell any other way.
 #pragma once
 
 #include "alea/runner/error.hpp"
 #include "alea/runner/executor.hpp"
 #include "alea/runner/machine.hpp"
+#include "alea/shell.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -35,12 +36,6 @@
 #include <vector>
 
 namespace alea::runner {
-
-// `word` quoted for a POSIX shell: in single quotes, each ' as '\''; a word of
-// only safe characters (letters, digits, and %+,-./:=@_) is left as it is.
-std::string shellQuote(std::string_view word);
-// argv as one command line for a POSIX shell (what ssh hands the remote shell).
-std::string shellCommand(const std::vector<std::string> &argv);
 
 // ---- the frame stream -------------------------------------------------------
 

@@ -76,7 +76,7 @@ protected:
 std::unique_ptr<Target> makeTarget(const TargetConfig &config, const TargetContext &context);
 
 // The argv of `ssh` for a target and a remote command (one word for the
-// remote shell, built with shellCommand): the user's ssh_options first (so
+// remote shell, built with shellJoin): the user's ssh_options first (so
 // they win), then BatchMode (never a password prompt) and keep-alives.
 std::vector<std::string> sshArgv(const TargetConfig &config, const std::string &remoteCommand);
 

@@ -10,6 +10,7 @@
 // process, so the unit tests check the argv.
 #pragma once
 
+#include "alea/shell.hpp"
 #include "alea/wrapper/classify.hpp"
 #include "alea/wrapper/config.hpp"
 #include "alea/wrapper/link_record.hpp"
@@ -83,14 +84,6 @@ bool lldLoadsPlugin(std::string_view given, std::string_view resolved);
 Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classification &c,
                  const Settings &settings, const std::string &realTool, const std::string &plugin,
                  bool linkerLoadsPlugin = true);
-
-// Shell quoting of one word / a whole command (one line), for dry runs and logs:
-// POSIX '...' quoting, and $'...' with \n, \t, \r, \\, \' and \xHH escapes
-// for a word with a control character (bash, ksh, zsh, POSIX.1-2024 sh), so
-// that a newline inside an argument never splits the line and the words read
-// back unambiguously.
-std::string shellQuote(std::string_view word);
-std::string shellJoin(const std::vector<std::string> &argv);
 
 // The text of one ALEA_LOG line: control characters outside the shell-quoted
 // argv (a path in a reason or a note) escaped as in $'...', so that each
