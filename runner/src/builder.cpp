@@ -257,7 +257,7 @@ BuildRecord runBuild(Executor &executor, const BuildRequest &req) {
   const CommandSpec &cmd = req.system->build;
   std::string error;
   if (cmd.isShell()) {
-    auto s = substitute(cmd.shell, vars);
+    auto s = substitute(cmd.shell, vars, SubstituteFor::ShellText);
     if (!s)
       error = s.error();
     else

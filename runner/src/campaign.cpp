@@ -498,10 +498,10 @@ struct Run {
     };
     ExecutionRequest &req = job.req;
     std::string error;
-    auto sub = [&](const std::string &text) {
+    auto sub = [&](const std::string &text, SubstituteFor target = SubstituteFor::Literal) {
       if (text.find('{') == std::string::npos)
         return text; // substitute() would return it unchanged
-      auto r = substitute(text, placeholders());
+      auto r = substitute(text, placeholders(), target);
       if (!r) {
         error = r.error();
         return std::string();
@@ -509,7 +509,7 @@ struct Run {
       return *r;
     };
     if (bench.command.isShell()) {
-      req.argv = {"/bin/sh", "-c", sub(bench.command.shell)};
+      req.argv = {"/bin/sh", "-c", sub(bench.command.shell, SubstituteFor::ShellText)};
     } else {
       for (const auto &a : bench.command.argv)
         req.argv.push_back(sub(a));

@@ -6,6 +6,7 @@
 #include "alea/runner/redact.hpp"
 
 #include "alea/contract.hpp"
+#include "alea/shell.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -740,18 +741,125 @@ PlaceholderList placeholderValues(const BenchmarkPlaceholders &v) {
           {"iterations", std::to_string(v.iterations)}};
 }
 
+namespace {
+
+// Where the next character of a shell text stands, as far as quoting goes:
+// fed the user's text (never the substituted values) one character at a
+// time, it knows whether a placeholder is outside quotes, in '...', in "..."
+// or in `...`, through $(...) nesting. Heredocs, comments and arithmetic are
+// read as plain text: a value quoted there is still one word or literal text.
+class ShellContext {
+public:
+  void feed(char c) {
+    Frame &top = frames_.back();
+    const bool escaped = escaped_;
+    escaped_ = false;
+    const bool dollar = previous_ == '$' && !escaped;
+    previous_ = escaped ? '\0' : c;
+    if (single_) {
+      single_ = c != '\'';
+      return;
+    }
+    if (escaped)
+      return;
+    if (c == '\\') {
+      escaped_ = true;
+      return;
+    }
+    if (c == '`') {
+      if (top.kind == Kind::Backtick)
+        frames_.pop_back();
+      else
+        frames_.push_back({Kind::Backtick});
+      return;
+    }
+    if (top.kind == Kind::Double) {
+      if (c == '"')
+        frames_.pop_back();
+      else if (c == '(' && dollar)
+        frames_.push_back({Kind::Command});
+      return;
+    }
+    // Outside double quotes: the top level, $(...) or `...`.
+    if (c == '\'')
+      single_ = true;
+    else if (c == '"')
+      frames_.push_back({Kind::Double});
+    else if (c == '(' && dollar)
+      frames_.push_back({Kind::Command});
+    else if (c == '(')
+      ++top.parens;
+    else if (c == ')' && top.parens > 0)
+      --top.parens;
+    else if (c == ')' && top.kind == Kind::Command)
+      frames_.pop_back();
+  }
+
+  // `value` spelt so that, at this point of the text, the shell reads it as
+  // literal text: one word outside quotes, the same characters inside them.
+  std::string quote(const std::string &value) const {
+    const std::string word = shellQuote(value);
+    if (word == value)
+      return value; // nothing any shell reads specially
+    if (single_)
+      return "'" + word + "'"; // close the user's quotes, the word, reopen them
+    std::string out;
+    if (frames_.back().kind == Kind::Double) {
+      for (char c : value) {
+        if (c == '\\' || c == '"' || c == '$' || c == '`')
+          out += '\\';
+        out += c;
+      }
+      return out;
+    }
+    if (std::none_of(frames_.begin(), frames_.end(),
+                     [](const Frame &f) { return f.kind == Kind::Backtick; }))
+      return word;
+    // Inside `...` the shell first removes one backslash before \, ` and $
+    // (and ", within double quotes) before it parses the command.
+    const bool inDouble = std::any_of(frames_.begin(), frames_.end(),
+                                      [](const Frame &f) { return f.kind == Kind::Double; });
+    for (char c : word) {
+      if (c == '\\' || c == '`' || c == '$' || (inDouble && c == '"'))
+        out += '\\';
+      out += c;
+    }
+    return out;
+  }
+
+private:
+  enum class Kind { Plain, Double, Command, Backtick };
+  struct Frame {
+    Kind kind;
+    int parens = 0; // open ( of subshells and $((...)) inside this frame
+  };
+  std::vector<Frame> frames_{{Kind::Plain}};
+  bool single_ = false, escaped_ = false;
+  char previous_ = '\0';
+};
+
+} // namespace
+
 Expected<std::string> substitute(const std::string &text,
-                                 const std::map<std::string, std::string> &vars) {
+                                 const std::map<std::string, std::string> &vars,
+                                 SubstituteFor target) {
   std::string out, unknown;
+  ShellContext shell;
+  const bool quote = target == SubstituteFor::ShellText;
   bool complete = scanPlaceholders(
-      text, [&](char c) { out += c; },
+      text,
+      [&](char c) {
+        out += c;
+        if (quote)
+          shell.feed(c);
+      },
       [&](const std::string &key) {
         auto it = vars.find(key);
         if (it == vars.end()) {
           unknown = key;
           return false;
         }
-        out += it->second;
+        out += quote ? shell.quote(it->second) : it->second;
         return true;
       });
   if (!complete) {

@@ -5,6 +5,9 @@
 
 #include "test_util.hpp"
 
+#include "alea/shell.hpp"
+
+#include <cstdio>
 #include <filesystem>
 #include <gtest/gtest.h>
 
@@ -265,6 +268,55 @@ TEST(Substitute, ReplacesKnownKeysKeepsShellVariables) {
   auto bad = substitute("{buld_dir}/x", vars);
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().find("unknown placeholder {buld_dir}"), std::string::npos);
+}
+
+// What /bin/sh (dash) prints for `command`.
+std::string shOutput(const std::string &command) {
+  std::string out;
+  FILE *pipe = popen(command.c_str(), "r");
+  if (!pipe)
+    return "popen failed";
+  char buffer[4096];
+  std::size_t n;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0)
+    out.append(buffer, n);
+  pclose(pipe);
+  return out;
+}
+
+// A placeholder's value in a `shell` string is read by the shell as exactly
+// the value, one word, wherever the user put it: unquoted, in "...", in
+// '...', next to other text, inside $(...), `...` and a subshell. Nothing in
+// it runs.
+TEST(Substitute, ShellTextQuotesEveryValueForItsPlace) {
+  const test::TempDir dir;
+  const std::string pwned = dir.file("PWNED");
+  const std::string hostile = "/my dir $(touch " + pwned + ") `touch " + pwned + "` 'q\" \\ $HOME\n;*";
+  const std::map<std::string, std::string> vars{{"v", hostile}, {"n", "12"}};
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"printf '%s|' {v}", hostile + "|"},
+      {"printf '%s|' {v}/kernel.c", hostile + "/kernel.c|"},
+      {"printf '%s|' \"{v}\"", hostile + "|"},
+      {"printf '%s|' '{v}'", hostile + "|"},
+      {"printf '%s|' \"pre {v} post\"", "pre " + hostile + " post|"},
+      {"printf '%s|' 'pre {v} post'", "pre " + hostile + " post|"},
+      {"printf '%s|' \\\"{v}", "\"" + hostile + "|"},
+      {"printf '%s|' \"$(printf '%s' {v})\"", hostile + "|"},
+      {"printf '%s|' \"$(printf '%s' \"{v}\")\"", hostile + "|"},
+      {"printf '%s|' \"`printf '%s' {v}`\"", hostile + "|"},
+      {"(printf '%s|' {v}); x=$((1 + {n})); printf '%s|' $x {v}", hostile + "|13|" + hostile + "|"},
+      {"printf '%s|' {n}{v}", "12" + hostile + "|"},
+  };
+  for (const auto &[text, expected] : cases) {
+    SCOPED_TRACE(text);
+    auto r = substitute(text, vars, SubstituteFor::ShellText);
+    ASSERT_TRUE(r.ok()) << r.error();
+    EXPECT_EQ(shOutput("sh -c " + alea::shellQuote(*r)), expected) << *r;
+  }
+  EXPECT_FALSE(std::filesystem::exists(pwned));
+  // Plain values need no quotes; a literal (argv) text keeps the value as it is.
+  EXPECT_EQ(*substitute("cc {n}.c", vars, SubstituteFor::ShellText), "cc 12.c");
+  EXPECT_EQ(*substitute("{v}/x", vars), hostile + "/x");
 }
 
 TEST(Substitute, PlaceholdersInReadsTextsAsSubstituteDoes) {

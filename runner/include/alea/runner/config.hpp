@@ -222,9 +222,17 @@ using PlaceholderList = std::vector<std::pair<std::string, std::string>>;
 PlaceholderList placeholderValues(const BuildPlaceholders &values);
 PlaceholderList placeholderValues(const BenchmarkPlaceholders &values);
 
+// What a substituted text becomes: one argument, a path or a value as it is
+// (Literal), or a command line for /bin/sh -c (ShellText), where every value
+// is quoted for the place it stands (alea::shellQuote outside quotes, escaped
+// inside "...", the quotes closed and reopened inside '...'): the shell reads
+// it as exactly the value, one word, whatever spaces, quotes or $(...) it has.
+enum class SubstituteFor { Literal, ShellText };
+
 // Replaces `{key}` by vars[key]; `${...}` is kept for the shell; `{{` is `{`.
 // Unknown keys are an error naming them.
 Expected<std::string> substitute(const std::string &text,
-                                 const std::map<std::string, std::string> &vars);
+                                 const std::map<std::string, std::string> &vars,
+                                 SubstituteFor target = SubstituteFor::Literal);
 
 } // namespace alea::runner
