@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job (README's first command): on a fresh Debian machine, install the
 # dependencies, build alea, run the demo campaign (examples/demo/campaign.toml:
-# -O2 vs -O3 of the demo kernels over randomized layouts) into _work/demo, and
+# -O2 vs -O1 of the demo kernels over randomized layouts) into _work/demo, and
 # print the report. A second run resumes the stored campaign (nothing is redone)
 # unless ALEA_DEMO_FRESH=1 removes it first.
 set -euo pipefail
