@@ -155,8 +155,8 @@ std::string noFunctionsReason(const Layout &l) {
 
 // "2 executable sections, 1234 bytes".
 std::string codeText(const CodeSummary &c) {
-  return std::to_string(c.sections) + " executable section" + (c.sections == 1 ? "" : "s") +
-         ", " + std::to_string(c.bytes) + " byte" + (c.bytes == 1 ? "" : "s");
+  return std::to_string(c.sections) + " executable section" + (c.sections == 1 ? "" : "s") + ", " +
+         std::to_string(c.bytes) + " byte" + (c.bytes == 1 ? "" : "s");
 }
 
 // The `fingerprint:` value of `alea layout`, with what it was computed from
@@ -213,11 +213,11 @@ std::string verdictText(const Layout &a, const Layout &b, const LayoutDiff &d) {
       empty.push_back("A");
     if (b.code.sections == 0)
       empty.push_back("B");
-    return "not compared: " + joined(empty, " and ") +
-           (empty.size() == 1 ? " has" : " have") + " no code";
+    return "not compared: " + joined(empty, " and ") + (empty.size() == 1 ? " has" : " have") +
+           " no code";
   }
-  std::string out = std::string(d.same ? "identical" : "different") +
-                    " (compared: " + basisName(d.compared);
+  std::string out =
+      std::string(d.same ? "identical" : "different") + " (compared: " + basisName(d.compared);
   if (d.compared == FingerprintBasis::Code)
     out += "; " + sidesWithoutFunctions(a, b);
   return out + ")";

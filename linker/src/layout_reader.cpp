@@ -15,10 +15,10 @@
 #include <libelf.h>
 #include <map>
 #include <memory>
-#include <utility>
 #include <optional>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 
 namespace alea::linker {
 

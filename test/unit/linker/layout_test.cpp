@@ -855,8 +855,9 @@ TEST_F(LinkerLayout, StrippedProgramIsFingerprintedByItsCode) {
   const auto mixed = al::diffLayouts(full, sa);
   EXPECT_EQ(mixed.compared, al::FingerprintBasis::Code);
   EXPECT_TRUE(mixed.sameLayout());
-  EXPECT_NE(al::formatDiff(full, sa, mixed).find("identical (compared: the code bytes; B is "
-                                                 "stripped)"),
+  EXPECT_NE(al::formatDiff(full, sa, mixed)
+                .find("identical (compared: the code bytes; B is "
+                      "stripped)"),
             std::string::npos);
   // Both with symbols: by the functions, as before.
   const auto functions = al::diffLayouts(full, fullB);
