@@ -51,10 +51,15 @@ int runLayout(const LayoutOptions &opts) {
   if (opts.files.size() != 1)
     throw alea::cli::Error("layout needs exactly one binary (or --diff A B)");
   const al::Layout l = load(opts.files[0]);
-  if (opts.fingerprintOnly)
-    std::printf("%s\n", al::hex16(l.fingerprint).c_str());
-  else
+  if (!opts.fingerprintOnly) {
     std::fputs((opts.json ? al::layoutToJson(l) : al::formatLayout(l)).c_str(), stdout);
+    return 0;
+  }
+  // No digits rather than the hash of nothing, which every such file shares.
+  if (l.basis == al::FingerprintBasis::Nothing)
+    throw alea::cli::Error("'" + l.path +
+                           "' has no layout fingerprint: it has no function symbols and no code");
+  std::printf("%s\n", al::hex16(l.fingerprint).c_str());
   return 0;
 }
 

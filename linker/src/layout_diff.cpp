@@ -5,7 +5,9 @@
 // after matching by name are paired by size only when that size is unique on
 // both sides (an honest, conservative match) and otherwise counted as
 // "unmatched local". The gaps before functions (alignment and the code-padding
-// factor's prefix bytes) are compared too.
+// factor's prefix bytes) are compared too. Whether the layouts are identical
+// goes by the function fingerprints, or by the code bytes when a side has no
+// function symbols (stripped), never by an empty function list.
 #include "alea/linker/layout.hpp"
 
 #include <map>
@@ -34,6 +36,14 @@ LayoutDiff diffLayouts(const Layout &a, const Layout &b) {
   LayoutDiff d;
   d.fingerprintA = a.fingerprint;
   d.fingerprintB = b.fingerprint;
+  // Function fingerprints when both sides have them; else the code itself.
+  if (a.basis == FingerprintBasis::Functions && b.basis == FingerprintBasis::Functions) {
+    d.compared = FingerprintBasis::Functions;
+    d.same = a.fingerprint == b.fingerprint;
+  } else if (a.code.sections > 0 && b.code.sections > 0) {
+    d.compared = FingerprintBasis::Code;
+    d.same = a.code.fingerprint == b.code.fingerprint;
+  }
   d.functionsA = a.functions.size();
   d.functionsB = b.functions.size();
   const auto &fa = a.functions;

@@ -135,6 +135,105 @@ std::string diffSeeds(const Layout &l) {
   return out;
 }
 
+// "functions", "code", "nothing": the JSON spelling of a basis.
+const char *basisKey(FingerprintBasis basis) {
+  switch (basis) {
+  case FingerprintBasis::Functions:
+    return "functions";
+  case FingerprintBasis::Code:
+    return "code";
+  case FingerprintBasis::Nothing:
+    break;
+  }
+  return "nothing";
+}
+
+// Why a file's fingerprint is not of its functions.
+std::string noFunctionsReason(const Layout &l) {
+  return l.stripped ? "stripped" : "no function symbols";
+}
+
+// "2 executable sections, 1234 bytes".
+std::string codeText(const CodeSummary &c) {
+  return std::to_string(c.sections) + " executable section" + (c.sections == 1 ? "" : "s") + ", " +
+         std::to_string(c.bytes) + " byte" + (c.bytes == 1 ? "" : "s");
+}
+
+// The `fingerprint:` value of `alea layout`, with what it was computed from
+// unless it is the usual function fingerprint.
+std::string fingerprintText(const Layout &l) {
+  switch (l.basis) {
+  case FingerprintBasis::Functions:
+    return hex16(l.fingerprint);
+  case FingerprintBasis::Code:
+    return hex16(l.fingerprint) + " (of the code bytes: " + noFunctionsReason(l) + "; " +
+           codeText(l.code) + ")";
+  case FingerprintBasis::Nothing:
+    break;
+  }
+  return "none (no function symbols and no code)";
+}
+
+// The fingerprint on an `A:`/`B:` line of --diff.
+std::string diffFingerprint(const Layout &l) {
+  switch (l.basis) {
+  case FingerprintBasis::Functions:
+    return hex16(l.fingerprint);
+  case FingerprintBasis::Code:
+    return hex16(l.fingerprint) + " (code bytes)";
+  case FingerprintBasis::Nothing:
+    break;
+  }
+  return "none";
+}
+
+// "A and B are stripped", "B has no function symbols; A is stripped": the
+// sides whose layout is not told by function symbols.
+std::string sidesWithoutFunctions(const Layout &a, const Layout &b) {
+  const bool na = a.basis != FingerprintBasis::Functions;
+  const bool nb = b.basis != FingerprintBasis::Functions;
+  if (na && nb && a.stripped == b.stripped)
+    return std::string("A and B ") + (a.stripped ? "are stripped" : "have no function symbols");
+  std::vector<std::string> parts;
+  const auto side = [&parts](const char *name, const Layout &l) {
+    parts.push_back(std::string(name) + (l.stripped ? " is stripped" : " has no function symbols"));
+  };
+  if (na)
+    side("A", a);
+  if (nb)
+    side("B", b);
+  return joined(parts, "; ");
+}
+
+// The `layouts:` value of --diff: the verdict and what it went by.
+std::string verdictText(const Layout &a, const Layout &b, const LayoutDiff &d) {
+  if (d.compared == FingerprintBasis::Nothing) {
+    std::vector<std::string> empty;
+    if (a.code.sections == 0)
+      empty.push_back("A");
+    if (b.code.sections == 0)
+      empty.push_back("B");
+    return "not compared: " + joined(empty, " and ") + (empty.size() == 1 ? " has" : " have") +
+           " no code";
+  }
+  std::string out =
+      std::string(d.same ? "identical" : "different") + " (compared: " + basisName(d.compared);
+  if (d.compared == FingerprintBasis::Code)
+    out += "; " + sidesWithoutFunctions(a, b);
+  return out + ")";
+}
+
+Json codeJson(const CodeSummary &c) {
+  return {{"sections", c.sections}, {"bytes", c.bytes}, {"fingerprint", hex16(c.fingerprint)}};
+}
+
+// The fingerprint as JSON: null when there is none.
+Json fingerprintJson(const Layout &l) {
+  if (l.basis == FingerprintBasis::Nothing)
+    return nullptr;
+  return hex16(l.fingerprint);
+}
+
 } // namespace
 
 std::string demangleSymbol(std::string_view name) { return llvm::demangle(name); }
@@ -171,9 +270,12 @@ std::string formatLayout(const Layout &l) {
       os << "  (" << n - l.link.odrSymbols.size()
          << " more not named in the record; the wrapper's log names them all)\n";
   }
-  os << "functions:   " << l.functions.size() << (l.fromDynsym ? " (from .dynsym: stripped)" : "")
+  os << "functions:   " << l.functions.size()
+     << (l.fromDynsym ? " (from .dynsym: stripped)"
+         : l.stripped ? " (stripped: no symbol table)"
+                      : "")
      << "\n";
-  os << "fingerprint: " << hex16(l.fingerprint) << "\n";
+  os << "fingerprint: " << fingerprintText(l) << "\n";
   if (l.functions.empty())
     return os.str();
   os << "\n";
@@ -195,7 +297,10 @@ std::string layoutToJson(const Layout &l) {
   o["file"] = l.path;
   o["type"] = l.fileType;
   o["alea"] = recordJson(l);
-  o["fingerprint"] = hex16(l.fingerprint);
+  o["fingerprint"] = fingerprintJson(l);
+  o["fingerprint_basis"] = basisKey(l.basis);
+  o["stripped"] = l.stripped;
+  o["code"] = codeJson(l.code);
   o["from_dynsym"] = l.fromDynsym;
   o["function_count"] = l.functions.size();
   Json functions = Json::array();
@@ -213,11 +318,11 @@ std::string layoutToJson(const Layout &l) {
 std::string formatDiff(const Layout &a, const Layout &b, const LayoutDiff &d) {
   std::ostringstream os;
   const std::size_t m = d.matched();
-  os << "A: " << a.path << "  " << diffSeeds(a) << "  fingerprint " << hex16(d.fingerprintA)
-     << "\n";
-  os << "B: " << b.path << "  " << diffSeeds(b) << "  fingerprint " << hex16(d.fingerprintB)
-     << "\n";
-  os << "layouts:                   " << (d.sameLayout() ? "identical" : "different") << "\n";
+  os << "A: " << a.path << "  " << diffSeeds(a) << "  fingerprint " << diffFingerprint(a) << "\n";
+  os << "B: " << b.path << "  " << diffSeeds(b) << "  fingerprint " << diffFingerprint(b) << "\n";
+  os << "layouts:                   " << verdictText(a, b, d) << "\n";
+  if (d.compared != FingerprintBasis::Functions)
+    os << "code:                      A " << codeText(a.code) << "; B " << codeText(b.code) << "\n";
   os << "functions:                 A " << d.functionsA << ", B " << d.functionsB << "\n";
   os << "matched:                   " << m << " (" << d.matchedByName << " by name, "
      << d.matchedBySize << " by unique size)\n";
@@ -251,15 +356,20 @@ std::string formatDiff(const Layout &a, const Layout &b, const LayoutDiff &d) {
 
 std::string diffToJson(const Layout &a, const Layout &b, const LayoutDiff &d) {
   Json o = Json::object();
-  o["a"] = {{"file", a.path},
-            {"alea", recordJson(a)},
-            {"fingerprint", hex16(d.fingerprintA)},
-            {"functions", d.functionsA}};
-  o["b"] = {{"file", b.path},
-            {"alea", recordJson(b)},
-            {"fingerprint", hex16(d.fingerprintB)},
-            {"functions", d.functionsB}};
-  o["same_layout"] = d.sameLayout();
+  const auto side = [](const Layout &l, std::size_t functions) {
+    return Json{{"file", l.path},
+                {"alea", recordJson(l)},
+                {"fingerprint", fingerprintJson(l)},
+                {"fingerprint_basis", basisKey(l.basis)},
+                {"stripped", l.stripped},
+                {"code", codeJson(l.code)},
+                {"functions", functions}};
+  };
+  o["a"] = side(a, d.functionsA);
+  o["b"] = side(b, d.functionsB);
+  o["compared"] = basisKey(d.compared);
+  // null: nothing to compare (a side without code).
+  o["same_layout"] = d.compared == FingerprintBasis::Nothing ? Json(nullptr) : Json(d.same);
   o["matched"] = d.matched();
   o["matched_by_name"] = d.matchedByName;
   o["matched_by_size"] = d.matchedBySize;

@@ -18,6 +18,7 @@
 #include <optional>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 
 namespace alea::linker {
 
@@ -179,6 +180,38 @@ bool takeList(std::string_view text, std::vector<std::string> &out) {
   return true;
 }
 
+// 64-bit FNV-1a, fed a byte range or a little-endian 64-bit word at a time.
+struct Fnv1a64 {
+  std::uint64_t value = 0xcbf29ce484222325ULL; // offset basis
+  void byte(unsigned char b) {
+    value ^= b;
+    value *= 0x100000001b3ULL; // FNV-1a 64 prime
+  }
+  void word(std::uint64_t v) {
+    for (int i = 0; i < 8; ++i, v >>= 8)
+      byte(static_cast<unsigned char>(v & 0xff));
+  }
+  void bytes(const unsigned char *p, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i)
+      byte(p[i]);
+  }
+};
+
+// "a FIFO", "a directory"...: the kind of a file that is not a regular one.
+std::string fileKind(mode_t mode) {
+  if (S_ISFIFO(mode))
+    return "a FIFO";
+  if (S_ISCHR(mode))
+    return "a character device";
+  if (S_ISBLK(mode))
+    return "a block device";
+  if (S_ISDIR(mode))
+    return "a directory";
+  if (S_ISSOCK(mode))
+    return "a socket";
+  return "not a regular file";
+}
+
 // Preferred alias: a global name over a local one, then the smaller name.
 bool preferredOver(const Function &x, const Function &y) {
   if (x.local != y.local)
@@ -254,21 +287,27 @@ std::string hex16(std::uint64_t value) {
 }
 
 std::uint64_t fingerprint(const std::vector<Function> &functions) {
-  std::uint64_t h = 0xcbf29ce484222325ULL; // FNV-1a 64 offset basis
-  auto feed = [&h](std::uint64_t v) {
-    for (int i = 0; i < 8; ++i, v >>= 8) {
-      h ^= v & 0xff;
-      h *= 0x100000001b3ULL; // FNV-1a 64 prime
-    }
-  };
+  Fnv1a64 h;
   if (functions.empty())
-    return h;
+    return h.value;
   const std::uint64_t base = functions.front().address & ~std::uint64_t{0xfff};
   for (const auto &f : functions) {
-    feed(f.address - base);
-    feed(f.size);
+    h.word(f.address - base);
+    h.word(f.size);
   }
-  return h;
+  return h.value;
+}
+
+std::string basisName(FingerprintBasis basis) {
+  switch (basis) {
+  case FingerprintBasis::Functions:
+    return "the function addresses and sizes";
+  case FingerprintBasis::Code:
+    return "the code bytes";
+  case FingerprintBasis::Nothing:
+    break;
+  }
+  return "nothing";
 }
 
 // Whether `size` bytes at `offset` lie within a file of `fileSize` bytes
@@ -314,15 +353,34 @@ std::optional<Layout> readLayout(const std::string &path, std::string &error) {
     error = "libelf initialization failed";
     return std::nullopt;
   }
+  // Only a regular file can be an ELF file. A FIFO, a device or a directory
+  // is refused by its type before it is opened: opening a FIFO for reading
+  // waits for a writer. O_NONBLOCK keeps that true of a file replaced by a
+  // FIFO between the stat and the open, which the fstat then refuses.
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) {
+    error = "cannot open '" + path + "': " + std::strerror(errno);
+    return std::nullopt;
+  }
+  const auto notRegular = [&path](mode_t mode) {
+    return "'" + path + "' is not a regular file (it is " + fileKind(mode) + ")";
+  };
+  if (!S_ISREG(st.st_mode)) {
+    error = notRegular(st.st_mode);
+    return std::nullopt;
+  }
   ElfFile file;
-  file.fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  file.fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (file.fd < 0) {
     error = "cannot open '" + path + "': " + std::strerror(errno);
     return std::nullopt;
   }
-  struct stat st;
   if (fstat(file.fd, &st) != 0) {
     error = "cannot stat '" + path + "': " + std::strerror(errno);
+    return std::nullopt;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    error = notRegular(st.st_mode);
     return std::nullopt;
   }
   const std::uint64_t fileSize = static_cast<std::uint64_t>(st.st_size);
@@ -378,6 +436,7 @@ std::optional<Layout> readLayout(const std::string &path, std::string &error) {
     std::uint64_t start = 0; // where st_value 0 of the section would be: sh_addr, or 0 in .o
   };
   std::map<std::size_t, SectionInfo> sections;
+  std::vector<std::pair<std::uint64_t, Elf_Scn *>> code; // executable sections: (start, section)
   Elf_Scn *symtab = nullptr, *dynsym = nullptr;
   std::vector<std::string> descs, linkDescs;
   for (Elf_Scn *scn = elf_nextscn(file.elf, nullptr); scn; scn = elf_nextscn(file.elf, scn)) {
@@ -401,6 +460,8 @@ std::optional<Layout> readLayout(const std::string &path, std::string &error) {
     }
     info.exec = (shdr.sh_flags & SHF_EXECINSTR) != 0 && shdr.sh_type != SHT_NOBITS;
     info.start = ehdr.e_type == ET_REL ? 0 : shdr.sh_addr;
+    if (info.exec && shdr.sh_size > 0)
+      code.emplace_back(info.start, scn);
     if (shdr.sh_type == SHT_SYMTAB)
       symtab = scn;
     else if (shdr.sh_type == SHT_DYNSYM)
@@ -432,8 +493,33 @@ std::optional<Layout> readLayout(const std::string &path, std::string &error) {
   layout.record = makeRecord(descs);
   layout.link = makeLinkRecord(linkDescs);
 
+  // The code fingerprint: the executable sections in address order (index
+  // order in a .o, where every section starts at 0), their place relative to
+  // the first one's page, their sizes and their bytes.
+  std::stable_sort(code.begin(), code.end(),
+                   [](const auto &x, const auto &y) { return x.first < y.first; });
+  {
+    Fnv1a64 h;
+    const std::uint64_t base = code.empty() ? 0 : code.front().first & ~std::uint64_t{0xfff};
+    for (const auto &[start, scn] : code) {
+      Elf_Data *data = elf_rawdata(scn, nullptr);
+      if (!data || !data->d_buf) {
+        error = path + ": truncated or corrupt ELF: section [" + std::to_string(elf_ndxscn(scn)) +
+                "]: " + elf_errmsg(-1);
+        return std::nullopt;
+      }
+      h.word(start - base);
+      h.word(data->d_size);
+      h.bytes(static_cast<const unsigned char *>(data->d_buf), data->d_size);
+      ++layout.code.sections;
+      layout.code.bytes += data->d_size;
+    }
+    layout.code.fingerprint = h.value;
+  }
+
   // Pass 2: the functions of the static symbol table (or .dynsym if stripped).
   Elf_Scn *symScn = symtab ? symtab : dynsym;
+  layout.stripped = !symtab;
   layout.fromDynsym = !symtab && dynsym;
   if (symScn) {
     GElf_Shdr shdr;
@@ -492,7 +578,18 @@ std::optional<Layout> readLayout(const std::string &path, std::string &error) {
       layout.functions.push_back(std::move(f));
     }
   }
-  layout.fingerprint = fingerprint(layout.functions);
+  // .dynsym names only the exported functions: a stripped file's layout is
+  // its code.
+  if (!layout.stripped && !layout.functions.empty()) {
+    layout.basis = FingerprintBasis::Functions;
+    layout.fingerprint = fingerprint(layout.functions);
+  } else if (layout.code.sections > 0) {
+    layout.basis = FingerprintBasis::Code;
+    layout.fingerprint = layout.code.fingerprint;
+  } else {
+    layout.basis = FingerprintBasis::Nothing;
+    layout.fingerprint = fingerprint({});
+  }
   return layout;
 }
 

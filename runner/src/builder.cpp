@@ -317,8 +317,11 @@ BuildRecord runBuild(Executor &executor, const BuildRequest &req) {
     rec.binaryHash = rec.artifacts.front().objectHash;
 #ifdef ALEA_HAVE_LINKER
     std::string err;
+    // A file without functions or code has no fingerprint ("" = unknown),
+    // not the hash of nothing that all such files would share.
     if (auto layout =
-            alea::linker::readLayout((fs::path(dir) / rec.artifacts.front().path).string(), err))
+            alea::linker::readLayout((fs::path(dir) / rec.artifacts.front().path).string(), err);
+        layout && layout->basis != alea::linker::FingerprintBasis::Nothing)
       rec.fingerprint = alea::linker::hex16(layout->fingerprint);
 #endif
   }
@@ -431,6 +434,8 @@ std::optional<LayoutFacts> layoutFactsOf(const std::string &binary) {
     return std::nullopt;
   LayoutFacts f;
   f.randomized = layout->randomized();
+  f.stripped = layout->stripped;
+  f.codeFingerprint = layout->basis == alea::linker::FingerprintBasis::Code;
   for (const auto &fn : layout->functions)
     ++(kRuntimeStartFunctions.count(fn.name) ? f.space.otherFunctions : f.space.functions);
   f.space.modules = layout->record.noteCount;
@@ -463,6 +468,14 @@ std::string identicalLayoutsWarning(const std::string &system, const std::vector
   if (!facts->randomized)
     return w + "; the binary carries no alea note: the randomization did not take (check that "
                "the build uses $CC/$CXX)";
+  if (facts->codeFingerprint)
+    // Without function symbols the functions cannot be counted, so there are
+    // no odds: the fingerprint is of the code bytes, which are the same.
+    return w + "; the program " +
+           (facts->stripped ? "is stripped (no symbol table)" : "has no function symbols") +
+           ", so the fingerprint is of its code: these builds' executable sections are the same "
+           "byte for byte, so the randomization did not take, or the program is too small to "
+           "vary (check ALEA_FACTORS and the log)";
   const analysis::LayoutSpace &s = facts->space;
   const analysis::CollisionOdds odds = analysis::layoutCollisionOdds(s, systemBuilds);
   w += "; the program has " + std::to_string(s.functions + s.otherFunctions) + " function" +

@@ -6,6 +6,10 @@ so 4 builds must share one. `alea run` and `alea report` must then say how many
 functions the program has and how likely the collision was (1 in 2: expected
 for a program this small), not that the randomization did not take.
 
+The same program linked with -s (stripped: no symbol table): the warning
+says the program is stripped and its code is the same, never "0 functions"
+(issue 18, item 9).
+
 Usage: identical_layouts_test.py BUILD_DIR SOURCE_DIR"""
 import json
 import os
@@ -38,12 +42,24 @@ source = "regex"
 regex = 'value ([0-9.]+)'
 [[system]]
 name = "tiny"
+baseline = true
 shell = "$CC -O1 {source_dir}/tiny.c -o tiny"
+artifacts = ["tiny"]
+[[system]]
+name = "stripped"
+shell = "$CC -O1 -s {source_dir}/tiny.c -o tiny"
 artifacts = ["tiny"]
 [[benchmark]]
 name = "run"
 command = ["{artifact:tiny}"]
 """
+
+# The same program linked with -s (issue 18, item 9): its 2 layouts are the
+# same code bytes, so 4 builds share one; the warning says the program is
+# stripped, not that it has 0 functions.
+EXPECTED_STRIPPED = ("have the same layout fingerprint; the program is stripped (no symbol "
+                     "table), so the fingerprint is of its code: these builds' executable "
+                     "sections are the same byte for byte")
 
 EXPECTED = ("have the same layout fingerprint; the program has 3 functions (2 in 1 module "
             "alea compiled, 1 from the C runtime), so two builds coincide with probability "
@@ -60,14 +76,24 @@ def main():
         r = run([alea(build_dir), "run", toml, "--dir", camp])
         check(r.returncode == 0, f"alea run: exit {r.returncode}: {r.stderr[-2000:]}")
         check(EXPECTED in r.stderr + r.stdout, f"alea run says why: {r.stderr[-3000:]}")
-        check("did not take" not in r.stderr + r.stdout, "no false alarm in alea run")
+        check(EXPECTED_STRIPPED in r.stderr + r.stdout,
+              f"alea run says the program is stripped: {r.stderr[-3000:]}")
+        check("0 functions" not in r.stderr + r.stdout, f"no '0 functions': {r.stderr[-3000:]}")
+        check(not any("did not take" in line for line in (r.stderr + r.stdout).splitlines()
+                      if " of tiny " in line),
+              "no false alarm in alea run")
         rep = run([alea(build_dir), "report", camp, "--format", "json"])
         check(rep.returncode == 0, f"alea report: exit {rep.returncode}: {rep.stderr}")
         warnings = json.loads(rep.stdout)["campaign"]["warnings"] if rep.returncode == 0 else []
         same = [w for w in warnings if w.startswith("identical layouts: builds ")]
-        check(same and all(w.endswith(" of tiny " + EXPECTED) for w in same),
+        tiny = [w for w in same if " of tiny " in w]
+        check(tiny and all(w.endswith(" of tiny " + EXPECTED) for w in tiny),
               f"alea report says why: {same}")
-    finish("a 2-function program's collision is explained as expected")
+        stripped = [w for w in same if " of stripped " in w]
+        check(stripped and all(EXPECTED_STRIPPED in w and "0 functions" not in w
+                               for w in stripped),
+              f"alea report says the program is stripped: {same}")
+    finish("a 2-function program's collision is explained as expected, stripped or not")
 
 
 if __name__ == "__main__":

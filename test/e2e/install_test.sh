@@ -15,6 +15,17 @@ cmake --install "$build" --prefix "$prefix" >/dev/null
 for f in bin/alea bin/alea-cc bin/alea-c++ bin/alea-fc bin/alea-ld lib/AleaPlugin.so include/alea/iter.h; do
   [[ -e $prefix/$f ]] || fail "$f not installed"
 done
+# The binary tools CMake finds next to alea-cc (docs/wrapper.md): links that
+# the install kept as links, to LLVM 19's tools and to the installed alea-ld.
+for t in alea-llvm-ar alea-llvm-ranlib alea-llvm-nm alea-llvm-objcopy alea-llvm-strip \
+  alea-llvm-readelf alea-llvm-objdump alea-llvm-addr2line; do
+  [[ -L $prefix/bin/$t ]] || fail "$t not installed as a link"
+  "$prefix/bin/$t" --version 2>&1 | grep -q "LLVM version 19\." || fail "$t is not LLVM 19's"
+done
+[[ -L $prefix/bin/alea-llvm-dlltool && -x $prefix/bin/alea-llvm-dlltool ]] ||
+  fail "alea-llvm-dlltool not installed as a link"
+[[ $(realpath "$prefix/bin/alea-ld.lld") == "$(realpath "$prefix/bin/alea-ld")" ]] ||
+  fail "alea-ld.lld does not name the installed alea-ld"
 for v in $(env | grep -o '^ALEA_[A-Z_]*'); do unset "$v"; done
 export PATH=$prefix/bin:/usr/bin:/bin
 

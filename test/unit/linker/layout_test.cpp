@@ -15,9 +15,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
 #include <string>
+#include <sys/stat.h>
 #include <tuple>
 #include <vector>
 
@@ -753,4 +755,141 @@ TEST_F(LinkerLayout, StrippedSharedObjectFallsBackToDynsym) {
     names.push_back(f.name);
   std::sort(names.begin(), names.end());
   EXPECT_EQ(names, (std::vector<std::string>{"exported_one", "exported_two"}));
+}
+
+// --- stripped files and files without code -------------------------------------
+
+namespace {
+
+// The code fingerprint computed independently of libelf: the executable
+// sections as llvm-readelf lists them (flags with X), sorted by address, their
+// bytes read from the file at their offsets, hashed with alea::hashName
+// (FNV-1a) over (address - page of the first, size, bytes) per section.
+struct IndependentCode {
+  std::size_t sections = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t fingerprint = 0;
+};
+IndependentCode independentCode(const std::string &file) {
+  std::istringstream lines(run(std::string(ALEA_TEST_LLVM_READELF) + " -S -W " + file));
+  std::vector<std::tuple<std::uint64_t, std::uint64_t, std::uint64_t>> code; // addr, off, size
+  std::string line;
+  while (std::getline(lines, line)) {
+    const auto close = line.find(']');
+    if (line.find('[') == std::string::npos || close == std::string::npos ||
+        line.find("Nr]") != std::string::npos)
+      continue;
+    std::istringstream ls(line.substr(close + 1));
+    std::string name, type, addr, off, size, es, flags;
+    if (!(ls >> name >> type >> addr >> off >> size >> es >> flags))
+      continue;
+    if (flags.find('X') != std::string::npos && type != "NOBITS" && std::stoull(size, nullptr, 16))
+      code.emplace_back(std::stoull(addr, nullptr, 16), std::stoull(off, nullptr, 16),
+                        std::stoull(size, nullptr, 16));
+  }
+  std::stable_sort(code.begin(), code.end(),
+                   [](const auto &x, const auto &y) { return std::get<0>(x) < std::get<0>(y); });
+  std::ifstream in(file, std::ios::binary);
+  const std::string image((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string hashed;
+  IndependentCode out;
+  const std::uint64_t base = code.empty() ? 0 : std::get<0>(code.front()) & ~0xfffULL;
+  for (const auto &[addr, off, size] : code) {
+    for (std::uint64_t v : {addr - base, size})
+      for (int i = 0; i < 8; ++i)
+        hashed.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+    hashed += image.substr(off, size);
+    ++out.sections;
+    out.bytes += size;
+  }
+  out.fingerprint = alea::hashName(hashed);
+  return out;
+}
+
+} // namespace
+
+TEST_F(LinkerLayout, StrippedProgramIsFingerprintedByItsCode) {
+  const std::string strip = ALEA_TEST_LLVM_STRIP;
+  const std::string a = buildProgram("code1", {"fd", "main", "fa", "fe", "fc", "fb"});
+  const std::string b = buildProgram("code2", {"fb", "fc", "fe", "fa", "main", "fd"});
+  run(strip + " -o " + a + ".s " + a);
+  run(strip + " -o " + a + ".s2 " + a);
+  run(strip + " -o " + b + ".s " + b);
+  const auto full = mustRead(a), fullB = mustRead(b);
+  const auto sa = mustRead(a + ".s"), sa2 = mustRead(a + ".s2"), sb = mustRead(b + ".s");
+
+  EXPECT_FALSE(full.stripped);
+  EXPECT_EQ(full.basis, al::FingerprintBasis::Functions);
+  EXPECT_EQ(full.fingerprint, al::fingerprint(full.functions));
+  EXPECT_TRUE(sa.stripped);
+  EXPECT_EQ(sa.basis, al::FingerprintBasis::Code);
+  EXPECT_EQ(sa.fingerprint, sa.code.fingerprint);
+  EXPECT_NE(sa.fingerprint, al::fingerprint({})) << "the hash of nothing";
+
+  const IndependentCode expected = independentCode(a + ".s");
+  EXPECT_EQ(sa.code.sections, expected.sections);
+  EXPECT_EQ(sa.code.bytes, expected.bytes);
+  EXPECT_EQ(sa.code.fingerprint, expected.fingerprint);
+  EXPECT_GE(sa.code.sections, 1u);
+
+  // Same layout, same fingerprint; another layout, another; stripping does
+  // not change the code.
+  EXPECT_EQ(sa.fingerprint, sa2.fingerprint);
+  EXPECT_NE(sa.fingerprint, sb.fingerprint);
+  EXPECT_EQ(full.code.fingerprint, sa.code.fingerprint);
+
+  const auto differ = al::diffLayouts(sa, sb);
+  EXPECT_EQ(differ.compared, al::FingerprintBasis::Code);
+  EXPECT_FALSE(differ.sameLayout());
+  const std::string text = al::formatDiff(sa, sb, differ);
+  EXPECT_NE(text.find("layouts:                   different (compared: the code bytes; A and B "
+                      "are stripped)\ncode:                      A " +
+                      std::to_string(expected.sections) + " executable sections, " +
+                      std::to_string(expected.bytes) + " bytes; B "),
+            std::string::npos)
+      << text;
+  const auto same = al::diffLayouts(sa, sa2);
+  EXPECT_EQ(same.compared, al::FingerprintBasis::Code);
+  EXPECT_TRUE(same.sameLayout());
+  // Unstripped against its stripped copy: by the code, identical.
+  const auto mixed = al::diffLayouts(full, sa);
+  EXPECT_EQ(mixed.compared, al::FingerprintBasis::Code);
+  EXPECT_TRUE(mixed.sameLayout());
+  EXPECT_NE(al::formatDiff(full, sa, mixed)
+                .find("identical (compared: the code bytes; B is "
+                      "stripped)"),
+            std::string::npos);
+  // Both with symbols: by the functions, as before.
+  const auto functions = al::diffLayouts(full, fullB);
+  EXPECT_EQ(functions.compared, al::FingerprintBasis::Functions);
+  EXPECT_FALSE(functions.sameLayout());
+}
+
+TEST_F(LinkerLayout, FileWithoutCodeHasNoFingerprintAndIsNeverIdentical) {
+  writeFile("data.c", "int table[4] = {1, 2, 3, 4};\n");
+  run(Clang + " -c -o " + path("data.o") + " " + path("data.c"));
+  const auto l = mustRead(path("data.o"));
+  EXPECT_EQ(l.basis, al::FingerprintBasis::Nothing);
+  EXPECT_EQ(l.code.sections, 0u);
+  const auto d = al::diffLayouts(l, l);
+  EXPECT_EQ(d.compared, al::FingerprintBasis::Nothing);
+  EXPECT_FALSE(d.sameLayout());
+  EXPECT_NE(al::formatDiff(l, l, d).find("layouts:                   not compared: A and B have "
+                                         "no code\n"),
+            std::string::npos);
+  EXPECT_NE(al::formatLayout(l).find("fingerprint: none (no function symbols and no code)\n"),
+            std::string::npos);
+}
+
+TEST_F(LinkerLayout, NonRegularFilesAreRefusedWithoutOpeningThem) {
+  // A FIFO without a writer: opening it for reading would wait forever.
+  const std::string fifo = path("fifo");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  std::string error;
+  EXPECT_FALSE(al::readLayout(fifo, error));
+  EXPECT_EQ(error, "'" + fifo + "' is not a regular file (it is a FIFO)");
+  EXPECT_FALSE(al::readLayout(gDir, error));
+  EXPECT_EQ(error, "'" + gDir + "' is not a regular file (it is a directory)");
+  EXPECT_FALSE(al::readLayout("/dev/null", error));
+  EXPECT_EQ(error, "'/dev/null' is not a regular file (it is a character device)");
 }

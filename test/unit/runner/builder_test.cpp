@@ -236,3 +236,26 @@ TEST(Builder, IdenticalLayoutsWarningWeighsTheOdds) {
             "identical layouts: builds 0 and 1 of O1 have the same layout fingerprint (the "
             "randomization did not take: check that the build uses $CC/$CXX)");
 }
+
+// A stripped program's functions cannot be counted (its fingerprint is of the
+// code bytes): the warning says so instead of "0 functions ... expected for a
+// program this small".
+TEST(Builder, IdenticalLayoutsWarningNamesAStrippedProgram) {
+  LayoutFacts stripped;
+  stripped.randomized = true;
+  stripped.stripped = true;
+  stripped.codeFingerprint = true;
+  stripped.space.modules = 1;
+  stripped.space.functionOrder = true;
+  const std::string w = identicalLayoutsWarning("O1", {0, 1}, 4, stripped);
+  EXPECT_EQ(w, "identical layouts: builds 0 and 1 of O1 have the same layout fingerprint; the "
+               "program is stripped (no symbol table), so the fingerprint is of its code: these "
+               "builds' executable sections are the same byte for byte, so the randomization did "
+               "not take, or the program is too small to vary (check ALEA_FACTORS and the log)");
+  EXPECT_EQ(w.find("0 functions"), std::string::npos);
+  LayoutFacts noSymbols = stripped;
+  noSymbols.stripped = false;
+  EXPECT_NE(identicalLayoutsWarning("O1", {0, 1}, 4, noSymbols)
+                .find("; the program has no function symbols, so the fingerprint is of its code"),
+            std::string::npos);
+}

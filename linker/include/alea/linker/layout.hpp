@@ -4,8 +4,9 @@
 // the plugin (seed and factor set, checked for agreement across all notes the
 // linker concatenated) and the link record of the wrapper (seed and the
 // link-time factors the link applied) - the functions in address order with the
-// gap before each, and a 64-bit layout fingerprint; diffLayouts() compares two
-// layouts (matched functions, rank moves, cache-line offset and gap changes).
+// gap before each, and a 64-bit layout fingerprint (of the functions, or of the
+// code bytes of a stripped file); diffLayouts() compares two layouts (matched
+// functions, rank moves, cache-line offset and gap changes).
 // Formatting as text and JSON lives here too so that `alea layout` is only
 // option parsing. The formats are documented in docs/layout.md; the notes
 // themselves (section, owner, types, descriptors) in alea/contract.hpp.
@@ -87,13 +88,36 @@ struct Function {
   std::uint64_t gap = 0;
 };
 
+// The executable sections of a file (SHF_EXECINSTR, with bytes in the file):
+// what a fingerprint can go by when no symbol names the functions.
+struct CodeSummary {
+  std::size_t sections = 0;
+  std::uint64_t bytes = 0; // their total size
+  // FNV-1a 64 over, for each section in address order (index order in .o),
+  // the little-endian 64-bit (address - base, size) and then its bytes, where
+  // base is the start of the 4 KiB page holding the first section.
+  std::uint64_t fingerprint = 0;
+};
+
+// What a layout fingerprint was computed from (docs/layout.md, "The
+// fingerprint"). The function addresses and sizes when the static symbol
+// table lists functions; otherwise (a stripped file, or code without function
+// symbols) the code bytes, since an empty function list would make every such
+// file look alike; nothing when the file has no code either.
+enum class FingerprintBasis { Functions, Code, Nothing };
+
 struct Layout {
   std::string path;
   std::string fileType;            // "executable", "shared object", "relocatable", ...
-  bool fromDynsym = false;         // no .symtab (stripped): functions from .dynsym
+  bool stripped = false;           // no static symbol table (.symtab)
+  bool fromDynsym = false;         // stripped: functions from .dynsym
   AleaRecord record;               // compile-time notes
   LinkRecord link;                 // link records
   std::vector<Function> functions; // sorted by (section index, address)
+  CodeSummary code;
+  FingerprintBasis basis = FingerprintBasis::Nothing;
+  // Of the functions or of the code (per `basis`); FNV-1a of nothing
+  // (cbf29ce484222325) with basis Nothing, which no caller may take as a layout.
   std::uint64_t fingerprint = 0;
   // Randomized by alea: a readable compile-time note or link record.
   bool randomized() const {
@@ -104,9 +128,10 @@ struct Layout {
 };
 
 // Reads `path`; on failure returns nullopt and sets `error` to one line
-// (missing file, not an ELF file, a truncated or corrupt ELF: a header table,
-// a section or a `.note.alea` note running past the end of the file or of its
-// section).
+// (missing file, not a regular file, not an ELF file, a truncated or corrupt
+// ELF: a header table, a section or a `.note.alea` note running past the end
+// of the file or of its section). A FIFO, device or directory is refused
+// before it is opened for reading, so the call never blocks.
 std::optional<Layout> readLayout(const std::string &path, std::string &error);
 
 // Layout fingerprint (docs/layout.md): FNV-1a 64 over, for each function in
@@ -114,6 +139,10 @@ std::optional<Layout> readLayout(const std::string &path, std::string &error);
 // start of the 4 KiB page holding the first function. Names do not enter it, so
 // randomized local names alone do not change it; order, gaps and sizes do.
 std::uint64_t fingerprint(const std::vector<Function> &functions);
+
+// "the function addresses and sizes", "the code bytes", "nothing": what a
+// fingerprint or a diff went by, as the text output names it.
+std::string basisName(FingerprintBasis basis);
 
 // A symbol name demangled (Itanium C++, Rust, D, MS) by LLVM's demangler; the
 // name itself when it is not mangled.
@@ -135,6 +164,12 @@ struct MatchedFunction {
 struct LayoutDiff {
   std::vector<MatchedFunction> pairs; // in A's order
   std::uint64_t fingerprintA = 0, fingerprintB = 0;
+  // What decides identical/different: the function fingerprints when both
+  // sides have them; else the code fingerprints when both sides have code
+  // (a stripped file compared with itself or with its unstripped original);
+  // else nothing, and the layouts are neither identical nor different.
+  FingerprintBasis compared = FingerprintBasis::Nothing;
+  bool same = false; // meaningful unless compared is Nothing
   std::size_t functionsA = 0, functionsB = 0;
   std::size_t matchedByName = 0, matchedBySize = 0;
   std::size_t unmatchedLocalA = 0, unmatchedLocalB = 0;
@@ -148,7 +183,7 @@ struct LayoutDiff {
   std::size_t gapChanged = 0;                 // matched functions whose gap differs
   std::uint64_t gapBytesA = 0, gapBytesB = 0; // sum of the gaps of all functions
   std::size_t matched() const { return matchedByName + matchedBySize; }
-  bool sameLayout() const { return fingerprintA == fingerprintB; }
+  bool sameLayout() const { return compared != FingerprintBasis::Nothing && same; }
 };
 
 LayoutDiff diffLayouts(const Layout &a, const Layout &b);

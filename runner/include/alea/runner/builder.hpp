@@ -88,6 +88,10 @@ std::string objectPath(const std::string &campaignDir, const std::string &hash);
 // when the file cannot be read as ELF (or alea was built without the linker).
 struct LayoutFacts {
   bool randomized = false;
+  bool stripped = false; // no symbol table
+  // No function symbols (stripped, most often): the fingerprint is of the
+  // code bytes and `space` counts no functions.
+  bool codeFingerprint = false;
   analysis::LayoutSpace space;
 };
 std::optional<LayoutFacts> layoutFactsOf(const std::string &binary);
