@@ -277,7 +277,7 @@ struct Run {
     if (resumed)
       if (std::optional<MachineState> before = store.lastMachine()) {
         std::string what;
-        for (const auto &c : machineChanges(*before, machine))
+        for (const auto &c : machineChanges(*before, store.recorded(machine)))
           if (c != "load") // the load at a resume says nothing about the run before
             what += (what.empty() ? "" : ",") + c;
         if (!what.empty())
@@ -989,7 +989,7 @@ struct Run {
     std::string reason = resumed ? "resume" : "start";
     if (auto before = store.lastMachine(t.name())) {
       std::string what;
-      for (const auto &c : machineChanges(*before, t.machine()))
+      for (const auto &c : machineChanges(*before, store.recorded(t.machine())))
         if (c != "load")
           what += (what.empty() ? "" : ",") + c;
       reason = what.empty() ? "reconnect" : "change on reconnect: " + what;

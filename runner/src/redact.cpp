@@ -15,14 +15,20 @@ namespace {
 
 bool blank(char c) { return c == ' ' || c == '\t'; }
 bool space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
-bool alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+// ASCII only, without the C library's locale lookups: these run on every byte
+// of every recorded log tail.
+bool alnum(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+bool alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 // The characters of a name in `NAME=value`, `--name value`, `name: value`.
 bool nameChar(char c) { return alnum(c) || c == '_' || c == '-' || c == '.'; }
 
 std::string upper(std::string_view s) {
   std::string out(s);
   for (char &c : out)
-    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (c >= 'a' && c <= 'z')
+      c = static_cast<char>(c - 'a' + 'A');
   return out;
 }
 
@@ -142,7 +148,7 @@ void namedValues(std::string_view t, Secret secret, Add add) {
     const std::string key = upper(name);
     if (key == "AUTHORIZATION" || key == "PROXY-AUTHORIZATION") {
       std::size_t w = v;
-      while (w < n && std::isalpha(static_cast<unsigned char>(t[w])))
+      while (w < n && alpha(t[w]))
         ++w;
       std::size_t c = w;
       while (c < n && blank(t[c]))
@@ -175,7 +181,9 @@ template <typename Add> void tokenShapes(std::string_view t, Add add) {
   auto alnumOrDash = [](char c) { return alnum(c) || c == '-'; };
   auto capitalOrDigit = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); };
   for (std::size_t i = 0; i < n; ++i) {
-    if (i > 0 && alnumOrDashUnderscore(t[i - 1]))
+    const char c = t[i];
+    if ((c != 'g' && c != 'x' && c != 'n' && c != 'A') ||
+        (i > 0 && alnumOrDashUnderscore(t[i - 1])))
       continue;
     const std::string_view s = t.substr(i);
     std::size_t len = 0;

@@ -587,14 +587,21 @@ Expected<std::int64_t> Store::ensureBenchmark(std::string_view name, int positio
   return id;
 }
 
-Expected<std::int64_t> Store::addMachine(const MachineState &m, std::string_view reason,
+MachineState Store::recorded(const MachineState &state) const {
+  MachineState m = state;
+  for (std::string *text : {&m.hostname, &m.cpuModel, &m.governor, &m.kernel, &m.compilers})
+    *text = redactor_.text(*text);
+  return m;
+}
+
+Expected<std::int64_t> Store::addMachine(const MachineState &state, std::string_view reason,
                                          std::string_view target) {
+  const MachineState m = recorded(state);
   Statement st(db_, "INSERT INTO machine(reason,hostname,cpu_model,cpu_count,governor,kernel,"
                     "aslr,load1,compilers,target) VALUES(?,?,?,?,?,?,?,?,?,?) RETURNING id");
-  const Redactor &r = redactor_;
-  st.bind(1, reason).bind(2, r.text(m.hostname)).bind(3, r.text(m.cpuModel)).bind(4, m.cpuCount);
-  st.bind(5, r.text(m.governor)).bind(6, r.text(m.kernel)).bind(7, m.aslr).bind(8, m.load1);
-  st.bind(9, r.text(m.compilers));
+  st.bind(1, reason).bind(2, m.hostname).bind(3, m.cpuModel).bind(4, m.cpuCount);
+  st.bind(5, m.governor).bind(6, m.kernel).bind(7, m.aslr).bind(8, m.load1);
+  st.bind(9, m.compilers);
   if (target.empty())
     st.bindNull(10);
   else

@@ -347,9 +347,7 @@ FileState stateOf(const std::string &path) {
 // and the readers of these tests are other users.
 void writeCompleteStore(const std::string &path) {
   ASSERT_FALSE(fs::exists(path));
-  {
-    Store created = Fixture::open(path);
-  }
+  { Store created = Fixture::open(path); }
   ASSERT_EQ(::chmod(path.c_str(), 0644), 0);
   Store s = Fixture::open(path);
   std::int64_t sys = *s.ensureSystem("base", true, 0);
@@ -676,6 +674,9 @@ TEST(StoreRedaction, FreeTextColumnsPassThroughTheRedactor) {
   m.hostname = "h";
   m.compilers = "CC=/opt/cc --password=pw-VALUE-0002";
   ASSERT_TRUE(f.store.addMachine(m, "start").ok());
+  // A live state compares with the recorded one as recorded: no change.
+  EXPECT_NE(f.store.lastMachine()->compilers, m.compilers);
+  EXPECT_TRUE(machineChanges(*f.store.lastMachine(), f.store.recorded(m)).empty());
   BuildRecord b;
   b.systemId = f.sys;
   b.buildIndex = 1;

@@ -324,6 +324,9 @@ public:
   // `target`: the [[target]] it was read on; "" = this host.
   Expected<std::int64_t> addMachine(const MachineState &state, std::string_view reason,
                                     std::string_view target = {});
+  // `state` as addMachine records it (its text fields redacted): what a live
+  // state is compared with the recorded ones as.
+  MachineState recorded(const MachineState &state) const;
   // The machine state of `target` recorded last (at the start, a resume or a
   // change), if any.
   std::optional<MachineState> lastMachine(std::string_view target = {});
