@@ -6,6 +6,7 @@
 #include "phrases.hpp"
 
 #include "alea/report/plots.hpp"
+#include "alea/runner/config.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -17,16 +18,20 @@ namespace {
 
 using analysis::BenchmarkFigures;
 
-// "fft-2d" from "FFT 2d": a file stem and HTML id; unique within `used`.
+// "fft-2d" from "FFT 2d": a file stem and HTML id; unique within `used`, and
+// at most kMaxBenchmarkNameBytes long (with its suffix), so that the longest
+// figure file, executions-<slug>.svg, fits in a file name (config.hpp).
 std::string slug(const std::string &name, std::set<std::string> &used) {
   std::string s;
   for (unsigned char c : name)
     s += std::isalnum(c) ? static_cast<char>(std::tolower(c)) : '-';
   if (s.empty())
     s = "benchmark";
-  std::string unique = s;
-  for (int i = 2; !used.insert(unique).second; ++i)
-    unique = s + "-" + std::to_string(i);
+  std::string unique = s.substr(0, runner::kMaxBenchmarkNameBytes);
+  for (int i = 2; !used.insert(unique).second; ++i) {
+    const std::string suffix = "-" + std::to_string(i);
+    unique = s.substr(0, runner::kMaxBenchmarkNameBytes - suffix.size()) + suffix;
+  }
   return unique;
 }
 

@@ -23,6 +23,7 @@
 #include "alea/random.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -34,6 +35,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <sys/stat.h>
 #include <thread>
 
 namespace fs = std::filesystem;
@@ -62,6 +64,24 @@ double overlapShare(const std::vector<ExecutionResult> &results, std::size_t i) 
   return end > start ? std::max(0.0, to - from) / (end - start) : 0;
 }
 
+// Creates the campaign directory private to the user (0700: its store holds
+// environments, commands and logs), and its missing parents as `mkdir -p`
+// does (the umask's mode). An existing directory keeps its mode: the user
+// chose it.
+std::error_code createCampaignDirectory(const std::string &dir) {
+  std::error_code ec;
+  const fs::path path(dir);
+  if (path.has_parent_path())
+    fs::create_directories(path.parent_path(), ec);
+  if (ec)
+    return ec;
+  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
+    return {errno, std::generic_category()};
+  if (!fs::is_directory(dir, ec) && !ec)
+    ec = std::make_error_code(std::errc::not_a_directory);
+  return ec;
+}
+
 std::vector<std::string> sanitizedEnv(const std::vector<std::string> &base) {
   std::vector<std::string> env;
   for (const auto &e : base)
@@ -82,12 +102,40 @@ void setEnv(std::vector<std::string> &env, const std::string &key, const std::st
 
 // The base environment of builds and executions, recorded once per campaign
 // (each execution records only what alea adds to it), secrets redacted.
-std::string recordedEnvironment(const std::vector<std::string> &env,
-                                const std::vector<std::string> &secretPatterns) {
+std::string recordedEnvironment(const std::vector<std::string> &env, const Redactor &redactor) {
   std::string out;
   for (const auto &e : env)
-    out += redactEnvironmentEntry(e, secretPatterns) + "\n";
+    out += redactor.entry(e) + "\n";
   return out;
+}
+
+// The campaign's redactor (redact.hpp): its redact_env patterns, and the
+// secrets of the environment, of its env tables and of its commands, which
+// are then hidden wherever they turn up (a build that prints its $GH_PAT, a
+// log that echoes a password).
+Redactor campaignRedactor(const CampaignConfig &cfg, const std::vector<std::string> &env) {
+  Redactor redactor(cfg.redactEnv);
+  for (const auto &e : env)
+    redactor.learnEntry(e);
+  auto learnEnv = [&](const std::map<std::string, std::string> &table) {
+    for (const auto &[k, v] : table)
+      redactor.learnEntry(k + "=" + v);
+  };
+  auto learnCommand = [&](const CommandSpec &command) {
+    redactor.learnText(command.shell);
+    redactor.learnArgv(command.argv);
+  };
+  for (const auto &s : cfg.systems) {
+    learnEnv(s.env);
+    learnCommand(s.build);
+  }
+  for (const auto &b : cfg.benchmarks) {
+    learnEnv(b.env);
+    learnCommand(b.command);
+  }
+  for (const auto &t : cfg.targets)
+    learnEnv(t.env);
+  return redactor;
 }
 
 std::string statusFor(const ExecutionResult &r) {
@@ -162,6 +210,7 @@ struct Run {
   std::vector<std::vector<int>> duetSets; // design = "duet": one CPU set per system
 
   std::vector<std::string> baseEnv; // sanitizedEnv(opts.baseEnv), computed once
+  Redactor redactor;                // what the store records passes through it
   // An "auto" campaign's pilot store (read only): its builds are this
   // campaign's first builds, same seeds, reused instead of rebuilt.
   std::optional<Store> pilot;
@@ -169,7 +218,9 @@ struct Run {
   Run(const CampaignConfig &c, const CampaignOptions &o, Executor &e, Progress &p,
       const CampaignLock &l, Store s)
       : cfg(c), opts(o), executor(e), progress(p), lock(l), store(std::move(s)),
-        baseEnv(sanitizedEnv(o.baseEnv)) {}
+        baseEnv(sanitizedEnv(o.baseEnv)), redactor(campaignRedactor(c, baseEnv)) {
+    store.redactWith(redactor);
+  }
 
   // Checked before every record: a run whose lock file was removed or replaced
   // may no longer be the only writer, so it stops instead of writing on.
@@ -197,9 +248,9 @@ struct Run {
     Transaction txn(store);
     for (auto [k, v] : std::initializer_list<std::pair<const char *, std::string>>{
              {"config_sha256", digest},
-             {"config_text", recordedCampaignText(cfg)},
+             {"config_text", recordedCampaignText(cfg, redactor)},
              {"config_path", cfg.path},
-             {"campaign_name", cfg.name},
+             {"campaign_name", redactor.text(cfg.name)},
              {"campaign_seed", formatSeed(cfg.seed)},
              {"confidence", std::to_string(cfg.confidence)},
              {"threshold", std::to_string(cfg.threshold)},
@@ -211,7 +262,7 @@ struct Run {
              {"levels.executions", std::to_string(levels.executions)},
              {"levels.iterations", std::to_string(levels.iterations)},
              {"levels.warmup", std::to_string(levels.warmup)},
-             {"environment", recordedEnvironment(baseEnv, cfg.redactEnv)}})
+             {"environment", recordedEnvironment(baseEnv, redactor)}})
       if (Status s = store.setMeta(k, v); !s)
         return s;
     return txn.commit();
@@ -226,7 +277,7 @@ struct Run {
     if (resumed)
       if (std::optional<MachineState> before = store.lastMachine()) {
         std::string what;
-        for (const auto &c : machineChanges(*before, machine))
+        for (const auto &c : machineChanges(*before, store.recorded(machine)))
           if (c != "load") // the load at a resume says nothing about the run before
             what += (what.empty() ? "" : ",") + c;
         if (!what.empty())
@@ -328,8 +379,8 @@ struct Run {
             return Error{id.error()};
           built.id = *id;
           if (built.status != "ok")
-            progress.message("build " + sys.name + " #" + std::to_string(b) +
-                             " FAILED: " + built.logTail.substr(built.logTail.rfind('\n') + 1));
+            progress.message("build " + sys.name + " #" + std::to_string(b) + " FAILED: " +
+                             redactor.text(built.logTail.substr(built.logTail.rfind('\n') + 1)));
           rec = built;
         }
         if (rec->status == "failed")
@@ -559,7 +610,7 @@ struct Run {
     for (const auto &e : req.env)
       if (e.rfind("ALEA_", 0) == 0 || e.rfind("BENCHMARK_", 0) == 0 ||
           (!bench.env.empty() && bench.env.count(e.substr(0, e.find('=')))))
-        rec.environment.append(redactEnvironmentEntry(e, cfg.redactEnv)).push_back('\n');
+        rec.environment.append(redactor.entry(e)).push_back('\n');
     rec.environment += "ALEA_ENV_PAD=<" + std::to_string(req.envPadBytes) + " bytes>\n";
     if (heapOn) {
       rec.heapOffset = req.heapOffset;
@@ -938,7 +989,7 @@ struct Run {
     std::string reason = resumed ? "resume" : "start";
     if (auto before = store.lastMachine(t.name())) {
       std::string what;
-      for (const auto &c : machineChanges(*before, t.machine()))
+      for (const auto &c : machineChanges(*before, store.recorded(t.machine())))
         if (c != "load")
           what += (what.empty() ? "" : ",") + c;
       reason = what.empty() ? "reconnect" : "change on reconnect: " + what;
@@ -1225,7 +1276,7 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
   std::string pilotDir = (fs::path(opts.dir) / "pilot").string();
   if (opts.requireExisting && !existed && !(automatic && fs::exists(storePath(pilotDir), ec)))
     return Error{"nothing to resume: no store at '" + path + "'"};
-  fs::create_directories(opts.dir, ec);
+  ec = createCampaignDirectory(opts.dir);
   if (ec)
     return Error{"cannot create campaign directory '" + opts.dir + "': " + ec.message()};
   // One writer per directory, from here until this function returns.

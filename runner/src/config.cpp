@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -25,8 +26,6 @@ struct ConfigError {
 };
 
 class Parser {
-  mutable std::vector<EnvValueSpan> envSpans_; // filled by getEnv
-
 public:
   explicit Parser(std::string path) : path_(std::move(path)) {}
 
@@ -106,16 +105,10 @@ public:
     if (!n.is_table())
       fail(n, "expected a table of strings for " + what + " (e.g. env = { CFLAGS = \"-O2\" })");
     std::map<std::string, std::string> env;
-    for (auto &&[k, v] : *n.as_table()) {
+    for (auto &&[k, v] : *n.as_table())
       env[std::string(k.str())] = getString(v, what + "." + std::string(k.str()));
-      envSpans_.push_back(
-          {std::string(k.str()),
-           at(v),
-           {static_cast<int>(v.source().end.line), static_cast<int>(v.source().end.column)}});
-    }
     return env;
   }
-  const std::vector<EnvValueSpan> &envSpans() const { return envSpans_; }
   LevelCount getLevel(const toml::node &n, const std::string &what, int minimum) const {
     if (n.is_string() && n.as_string()->get() == "auto")
       return {true, minimum};
@@ -176,13 +169,20 @@ public:
     return r.spec;
   }
 
-  static bool validName(const std::string &s) {
-    if (s.empty() || s[0] == '.' || s[0] == '-')
-      return false;
-    return std::all_of(s.begin(), s.end(), [](char c) {
+  // A system, target or benchmark name: letters, digits, '_', '-', '.', '+'
+  // (so never '/', a NUL or a newline), not starting with '.' or '-', at
+  // most `limit` bytes (config.hpp: the name becomes part of a file name).
+  void checkName(const toml::node &n, const std::string &s, const std::string &kind,
+                 std::size_t limit, const std::string &use) const {
+    auto allowed = [](char c) {
       return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' ||
              c == '+';
-    });
+    };
+    if (s.empty() || s[0] == '.' || s[0] == '-' || !std::all_of(s.begin(), s.end(), allowed))
+      fail(n, "expected a " + kind + " name of letters, digits, '_', '-', '.', '+'");
+    if (s.size() > limit)
+      fail(n, "expected a " + kind + " name of at most " + std::to_string(limit) + " bytes (" +
+                  use + "), not " + std::to_string(s.size()));
   }
 
   void parse(const toml::table &root, CampaignConfig &cfg) const {
@@ -471,8 +471,8 @@ public:
     if (!name)
       fail(t.source(), "expected name = \"...\" in [[system]]");
     s.name = getString(*name, "system.name");
-    if (!validName(s.name))
-      fail(*name, "expected a system name of letters, digits, '_', '-', '.', '+'");
+    checkName(*name, s.name, "system", kMaxSystemNameBytes,
+              "it names the directory builds/<system>");
     if (auto *n = t.get("baseline"))
       s.baseline = getBool(*n, "system.baseline");
     s.build = getCommand(t, "build", "system '" + s.name + "'");
@@ -498,8 +498,8 @@ public:
     if (!name)
       fail(t.source(), "expected name = \"...\" in [[target]]");
     target.name = getString(*name, "target.name");
-    if (!validName(target.name))
-      fail(*name, "expected a target name of letters, digits, '_', '-', '.', '+'");
+    checkName(*name, target.name, "target", kMaxTargetNameBytes,
+              "it names the file targets/<target>.log");
     const toml::node *ssh = t.get("ssh"), *slurm = t.get("slurm");
     if ((ssh != nullptr) == (slurm != nullptr))
       fail(t.source(), "expected either ssh = \"user@host\" or slurm = { ... } in target '" +
@@ -509,6 +509,15 @@ public:
       if (target.ssh.empty() || target.ssh[0] == '-')
         fail(*ssh, "expected an ssh destination (user@host or a Host of ~/.ssh/config), not an "
                    "option");
+      // ssh takes no password in a destination (`user:pw@host`, `ssh://user:pw@host`; a
+      // user name cannot hold a ':'); one written there would end up in logs, never used.
+      std::string_view dest = target.ssh;
+      if (std::size_t scheme = dest.find("://"); scheme != std::string_view::npos)
+        dest.remove_prefix(scheme + 3);
+      if (std::size_t at = dest.rfind('@');
+          at != std::string_view::npos && dest.substr(0, at).find(':') != std::string_view::npos)
+        fail(*ssh, "expected an ssh destination without a password (user@host; ssh takes its "
+                   "credentials from keys or an agent)");
     }
     if (auto *n = t.get("ssh_options"))
       target.sshOptions = getStringList(*n, "target.ssh_options");
@@ -581,8 +590,8 @@ public:
     if (!name)
       fail(t.source(), "expected name = \"...\" in [[benchmark]]");
     b.name = getString(*name, "benchmark.name");
-    if (!validName(b.name))
-      fail(*name, "expected a benchmark name of letters, digits, '_', '-', '.', '+'");
+    checkName(*name, b.name, "benchmark", kMaxBenchmarkNameBytes,
+              "it names the figure files executions-<benchmark>.svg");
     b.command = getCommand(t, "command", "benchmark '" + b.name + "'");
     if (auto *n = t.get("workdir")) {
       b.workdir = getString(*n, "benchmark.workdir");
@@ -886,7 +895,6 @@ Expected<CampaignConfig> parseCampaignText(const std::string &text, const std::s
   try {
     toml::table root = toml::parse(text, path);
     parser.parse(root, cfg);
-    cfg.envValueSpans = parser.envSpans();
   } catch (const toml::parse_error &e) {
     return Error{path + ":" + std::to_string(e.source().begin.line) + ":" +
                  std::to_string(e.source().begin.column) + ": " + std::string(e.description())};
@@ -902,12 +910,12 @@ namespace {
 
 // The byte offset of a toml++ position (1-based line, and column counted in
 // UTF-8 code points) in `text`; text.size() past its end.
-std::size_t byteOffset(const std::string &text, SourcePos pos) {
+std::size_t byteOffset(const std::string &text, const toml::source_position &pos) {
   std::size_t i = 0;
-  for (int line = 1; line < pos.line && i < text.size(); ++i)
+  for (std::size_t line = 1; line < pos.line && i < text.size(); ++i)
     if (text[i] == '\n')
       ++line;
-  for (int col = 1; col < pos.column && i < text.size(); ++col) {
+  for (std::size_t col = 1; col < pos.column && i < text.size(); ++col) {
     ++i;
     while (i < text.size() && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80)
       ++i; // a continuation byte of the same code point
@@ -915,18 +923,97 @@ std::size_t byteOffset(const std::string &text, SourcePos pos) {
   return i;
 }
 
+// `s` as a TOML basic string ("...", TOML 1.0 escapes): one line, whatever
+// the value held.
+std::string tomlString(const std::string &s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+    case '"':
+      out += "\\\"";
+      break;
+    case '\\':
+      out += "\\\\";
+      break;
+    case '\n':
+      out += "\\n";
+      break;
+    case '\t':
+      out += "\\t";
+      break;
+    case '\r':
+      out += "\\r";
+      break;
+    default:
+      if (c < 0x20 || c == 0x7F) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\u%04X", c);
+        out += buf;
+      } else {
+        out += static_cast<char>(c);
+      }
+    }
+  }
+  return out + "\"";
+}
+
+struct Replacement {
+  std::size_t from, to;
+  std::string text;
+};
+
+// The replacements of the string values under `node`; `inEnv`: `node` is a
+// value of an `env` table, named `key`. An array of strings is redacted as a
+// command's argv (`"--token", "X"`: X is the option's value).
+void redactStrings(const std::string &text, const toml::node &node, std::string_view key,
+                   bool inEnv, const Redactor &redactor, std::vector<Replacement> &out) {
+  auto replace = [&](const toml::node &n, std::string with) {
+    const std::size_t from = byteOffset(text, n.source().begin),
+                      to = byteOffset(text, n.source().end);
+    if (from < to)
+      out.push_back({from, to, std::move(with)});
+  };
+  if (const toml::table *t = node.as_table()) {
+    for (auto &&[k, v] : *t)
+      redactStrings(text, v, k.str(), key == "env", redactor, out);
+  } else if (const toml::array *a = node.as_array()) {
+    if (!a->empty() && a->is_homogeneous(toml::node_type::string)) {
+      std::vector<std::string> args;
+      for (const toml::node &e : *a)
+        args.push_back(e.as_string()->get());
+      const std::vector<std::string> recorded = redactor.argv(args);
+      for (std::size_t i = 0; i < args.size(); ++i)
+        if (recorded[i] != args[i])
+          replace(*a->get(i), tomlString(recorded[i]));
+      return;
+    }
+    for (const toml::node &e : *a)
+      redactStrings(text, e, key, false, redactor, out);
+  } else if (const toml::value<std::string> *s = node.as_string()) {
+    if (inEnv && redactor.secretName(key))
+      replace(node, std::string("\"") + kRedactedValue + "\"");
+    else if (std::string r = redactor.text(s->get()); r != s->get())
+      replace(node, tomlString(r));
+  }
+}
+
 } // namespace
 
-std::string recordedCampaignText(const CampaignConfig &cfg) {
-  std::string out = cfg.text;
-  // From the last value to the first, so earlier offsets stay valid.
-  for (auto it = cfg.envValueSpans.rbegin(); it != cfg.envValueSpans.rend(); ++it) {
-    if (!looksSecret(it->name, cfg.redactEnv))
-      continue;
-    std::size_t from = byteOffset(cfg.text, it->begin), to = byteOffset(cfg.text, it->end);
-    if (from < to && to <= out.size())
-      out.replace(from, to - from, std::string("\"") + kRedactedValue + "\"");
+std::string recordedCampaignText(const CampaignConfig &cfg, const Redactor &redactor) {
+  toml::table root;
+  try {
+    root = toml::parse(cfg.text, cfg.path);
+  } catch (const toml::parse_error &) {
+    return redactor.text(cfg.text); // not a campaign's text: redacted as any text
   }
+  std::vector<Replacement> replacements;
+  redactStrings(cfg.text, root, "", false, redactor, replacements);
+  std::sort(replacements.begin(), replacements.end(),
+            [](const Replacement &a, const Replacement &b) { return a.from > b.from; });
+  // From the last value to the first, so earlier offsets stay valid.
+  std::string out = cfg.text;
+  for (const Replacement &r : replacements)
+    out.replace(r.from, r.to - r.from, r.text);
   return out;
 }
 

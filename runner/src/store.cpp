@@ -14,7 +14,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <utility>
 
@@ -351,6 +353,18 @@ Expected<Store> Store::open(const std::string &path, StoreOpenOptions options) {
     const std::string fresh = path + ".new";
     for (const char *suffix : {"", "-journal", "-wal", "-shm"})
       std::filesystem::remove(fresh + suffix, ec);
+    // The store holds environments, commands and logs: it is private to the
+    // user (0600) whatever the umask, and so are its -wal and -shm files,
+    // which SQLite creates with the database file's mode. (An existing store
+    // keeps its mode.)
+    int fd = ::open(fresh.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0)
+      return Error{"cannot open store '" + path + "': " + std::strerror(errno)};
+    const int err = ::fchmod(fd, 0600) == 0 ? 0 : errno;
+    ::close(fd);
+    if (err)
+      return Error{"cannot open store '" + path + "': cannot make '" + fresh +
+                   "' private (0600): " + std::strerror(err)};
     if (auto made = openWritable(fresh, true, options.targetVersion); !made)
       return Error{made.error()};
     // (closed here: the last connection checkpoints and removes its -wal)
@@ -455,7 +469,7 @@ void Store::finalizeHot() { hot_.reset(); }
 
 Store::Store(Store &&other) noexcept
     : db_(std::exchange(other.db_, nullptr)), path_(std::move(other.path_)),
-      hot_(std::move(other.hot_)) {}
+      redactor_(std::move(other.redactor_)), hot_(std::move(other.hot_)) {}
 
 Store &Store::operator=(Store &&other) noexcept {
   if (this != &other) {
@@ -464,6 +478,7 @@ Store &Store::operator=(Store &&other) noexcept {
       sqlite3_close_v2(db_);
     db_ = std::exchange(other.db_, nullptr);
     path_ = std::move(other.path_);
+    redactor_ = std::move(other.redactor_);
     hot_ = std::move(other.hot_);
   }
   return *this;
@@ -572,8 +587,16 @@ Expected<std::int64_t> Store::ensureBenchmark(std::string_view name, int positio
   return id;
 }
 
-Expected<std::int64_t> Store::addMachine(const MachineState &m, std::string_view reason,
+MachineState Store::recorded(const MachineState &state) const {
+  MachineState m = state;
+  for (std::string *text : {&m.hostname, &m.cpuModel, &m.governor, &m.kernel, &m.compilers})
+    *text = redactor_.text(*text);
+  return m;
+}
+
+Expected<std::int64_t> Store::addMachine(const MachineState &state, std::string_view reason,
                                          std::string_view target) {
+  const MachineState m = recorded(state);
   Statement st(db_, "INSERT INTO machine(reason,hostname,cpu_model,cpu_count,governor,kernel,"
                     "aslr,load1,compilers,target) VALUES(?,?,?,?,?,?,?,?,?,?) RETURNING id");
   st.bind(1, reason).bind(2, m.hostname).bind(3, m.cpuModel).bind(4, m.cpuCount);
@@ -675,7 +698,8 @@ Expected<std::int64_t> Store::recordBuild(const BuildRecord &b) {
                     "VALUES(?,?,?,?,?,?,?,?,?,?,?) RETURNING id");
   st.bind(1, b.systemId).bind(2, b.buildIndex).bind(3, hex64(b.seed)).bind(4, b.factors);
   st.bind(5, b.status).bind(6, b.seconds).bind(7, b.dir).bind(8, b.fingerprint);
-  st.bind(9, b.binaryHash).bind(10, b.compilers).bind(11, b.logTail);
+  st.bind(9, b.binaryHash).bind(10, redactor_.text(b.compilers));
+  st.bind(11, redactor_.text(b.logTail));
   if (!st.step())
     return Error{"cannot record build: " + lastError()};
   std::int64_t id = st.columnInt(0);
@@ -756,15 +780,15 @@ Status Store::insertExecution(const ExecutionRecord &e,
   else
     st.bindNull(2);
   st.bind(3, e.benchmarkId).bind(4, e.executionIndex).bind(5, e.envPadding);
-  st.bind(6, e.environment).bind(7, e.status).bind(8, e.exitCode).bind(9, e.signal);
-  st.bind(10, e.wallSeconds).bind(11, e.userSeconds).bind(12, e.sysSeconds);
-  st.bind(13, e.maxRssKib).bind(14, e.stderrTail).bind(15, e.error);
+  st.bind(6, redactor_.text(e.environment)).bind(7, e.status).bind(8, e.exitCode);
+  st.bind(9, e.signal).bind(10, e.wallSeconds).bind(11, e.userSeconds).bind(12, e.sysSeconds);
+  st.bind(13, e.maxRssKib).bind(14, redactor_.text(e.stderrTail)).bind(15, redactor_.text(e.error));
   if (e.machineId)
     st.bind(16, e.machineId);
   else
     st.bindNull(16);
   if (!e.leftovers.empty())
-    st.bind(17, e.leftovers);
+    st.bind(17, redactor_.text(e.leftovers));
   else
     st.bindNull(17);
   auto bindOptional = [&](int index, const auto &value) {
@@ -1248,6 +1272,7 @@ Status Store::importExecutions(std::span<const ImportedExecution> executions,
                     "execution_index,status,environment) VALUES(?,?,?,?,'ok',?)");
   Statement m(db_, "INSERT INTO measurement(execution_id,iteration,value,unit,warmup) "
                    "VALUES(?,?,?,?,0)");
+  const std::string recordedEnvironment = redactor_.text(environment);
   for (const ImportedExecution &e : executions) {
     const PlanEntry &p = e.plan;
     plan.reset();
@@ -1257,7 +1282,7 @@ Status Store::importExecutions(std::span<const ImportedExecution> executions,
     if (plan.ok()) {
       ex.reset();
       ex.bind(1, p.position).bind(2, e.buildId).bind(3, p.benchmarkId);
-      ex.bind(4, p.executionIndex).bind(5, environment);
+      ex.bind(4, p.executionIndex).bind(5, recordedEnvironment);
       ex.step();
     }
     if (!plan.ok() || !ex.ok())

@@ -106,6 +106,9 @@ def main():
         # 2. a read-only directory without -wal/-shm files
         for s in side_files(db):  # left by the readers above; no writer is running
             os.remove(db + s)
+        # alea makes the store private (0600); this reader is another user,
+        # whom the owner lets read it
+        os.chmod(db, 0o644)
         os.chmod(cdir, 0o555)
         try:
             r = run_as_reader([reader, "export", cdir])

@@ -5,15 +5,18 @@
 #include "alea/analysis/csv.hpp"
 #include "alea/analysis/planner.hpp"
 #include "alea/analysis/report.hpp"
+#include "alea/runner/config.hpp"
 #include "render_helpers.hpp"
 #include "suite_fixture.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -857,4 +860,34 @@ TEST(FormatLayout, ZeroLayoutShareNeverStatesAnUnqualifiedSpread) {
   EXPECT_NE(c.find(",a,,layout_sd,mls,0,0,"), std::string::npos) << c; // sd 0, CI from 0
   const auto j = nlohmann::json::parse(formatReport(*r, Format::Json));
   EXPECT_EQ(j["benchmarks"][0]["systems"][0]["layout"]["sd"].get<double>(), 0.0);
+}
+
+// `alea report --plots` names each figure's file after its benchmark: two
+// benchmarks of the longest name a campaign allows (config.hpp), which map
+// to the same file name, still get two names that fit a file name with the
+// longest prefix, executions-<name>.svg (NAME_MAX = 255 bytes).
+TEST(Figures, FileNamesOfTheLongestBenchmarkNamesFitAndStayUnique) {
+  const std::string upper(alea::runner::kMaxBenchmarkNameBytes, 'B');
+  const std::string lower(alea::runner::kMaxBenchmarkNameBytes, 'b');
+  std::string csv = "system,benchmark,build,value\n";
+  for (const std::string &bench : {upper, lower})
+    for (const char *sys : {"old", "new"})
+      for (int b = 1; b <= 3; ++b)
+        csv += std::string(sys) + "," + bench + "," + std::to_string(b) + "," +
+               std::to_string(b + (sys[0] == 'n' ? 0.5 : 0.0)) + "\n";
+  auto p = parseCsv(csv);
+  ASSERT_FALSE(p.error);
+  auto r = buildReport(*p.table);
+  ASSERT_TRUE(r.ok());
+  alea::runner::CampaignReport c;
+  c.campaign = false;
+  c.analysis = *r;
+  std::set<std::string> variance;
+  for (const auto &f : alea::report::figures(c))
+    if (f.id.rfind("variance-", 0) == 0) {
+      const std::string stem = f.id.substr(std::string("variance-").size());
+      EXPECT_LE(std::string("executions-" + stem + ".svg").size(), std::size_t{NAME_MAX}) << stem;
+      variance.insert(stem);
+    }
+  EXPECT_EQ(variance.size(), 2u);
 }

@@ -41,6 +41,29 @@ TEST(Builder, SnapshotsAreContentAddressedAndKeepPermissions) {
   EXPECT_EQ(missing.error(), "artifact 'bin/nothing' was not produced");
 }
 
+// The limit the campaign file puts on system names (config.hpp) is the real
+// one: a name of kMaxSystemNameBytes builds (an interrupted build's
+// directory is renamed beside it, under the same name), one byte more cannot.
+TEST(Builder, TheLongestSystemNameTheCampaignAllowsBuilds) {
+  test::TempDir dir;
+  SystemConfig sys;
+  sys.name = std::string(kMaxSystemNameBytes, 's');
+  sys.build.shell = "echo x > out.txt";
+  sys.artifacts = {"out.txt"};
+  BuildRequest req;
+  req.system = &sys;
+  req.campaignDir = dir.path();
+  req.toolDir = "/none";
+  req.baseEnv = {"PATH=/usr/bin:/bin"};
+  LocalExecutor ex;
+  fs::create_directories(buildDirectory(dir.path(), sys.name, 0)); // as a killed run left it
+  BuildRecord rec = runBuild(ex, req);
+  EXPECT_EQ(rec.status, "ok") << rec.logTail;
+  EXPECT_TRUE(fs::exists(buildDirectory(dir.path(), sys.name, 0) + ".interrupted-1"));
+  sys.name += "s";
+  EXPECT_EQ(runBuild(ex, req).status, "fault");
+}
+
 TEST(Builder, EnvironmentPointsAtTheWrappersAndCarriesTheSeed) {
   SystemConfig sys;
   sys.name = "O3";

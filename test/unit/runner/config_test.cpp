@@ -208,6 +208,61 @@ command = ["true"]
   EXPECT_EQ(e, "c.toml:5:1: expected a unique system name; 'a' is used twice");
 }
 
+// Issue 18: a 300-character system name passed and failed at build time.
+// Each name becomes part of a file name (NAME_MAX = 255 bytes): its limit is
+// what is left beside what alea adds, checked where the name is written.
+TEST(ConfigErrors, NamesLongerThanTheFileNamesTheyMakeAreRejectedWhereWritten) {
+  auto campaign = [](const std::string &system, const std::string &benchmark,
+                     const std::string &target) {
+    return "[[system]]\nname = \"" + system + "\"\nbuild = [\"true\"]\n[[benchmark]]\nname = \"" +
+           benchmark + "\"\ncommand = [\"true\"]\n[[target]]\nname = \"" + target +
+           "\"\nssh = \"host\"\n";
+  };
+  const std::string s255(255, 's'), b240(240, 'b'), t251(251, 't');
+  auto ok = parseCampaignText(campaign(s255, b240, t251), "c.toml");
+  ASSERT_TRUE(ok.ok()) << ok.error();
+  EXPECT_EQ(errorOf(campaign(std::string(300, 's'), "b", "t")),
+            "c.toml:2:8: expected a system name of at most 255 bytes (it names the directory "
+            "builds/<system>), not 300");
+  const std::string oneMore = errorOf(campaign(s255 + "s", "b", "t"));
+  EXPECT_EQ(oneMore.rfind("c.toml:2:8: expected a system name of at most 255 bytes", 0), 0u)
+      << oneMore;
+  EXPECT_EQ(errorOf(campaign("s", b240 + "b", "t")),
+            "c.toml:5:8: expected a benchmark name of at most 240 bytes (it names the figure "
+            "files executions-<benchmark>.svg), not 241");
+  EXPECT_EQ(errorOf(campaign("s", "b", t251 + "t")),
+            "c.toml:8:8: expected a target name of at most 251 bytes (it names the file "
+            "targets/<target>.log), not 252");
+}
+
+// '/', a newline and a NUL would make a name a path, break a line of the
+// report, or cut a C string short: refused like any other character.
+TEST(ConfigErrors, NamesWithASlashANewlineOrANulAreRejected) {
+  for (const char *name : {"a/b", "a\\nb", "a\\u0000b", "..", "-x"}) {
+    std::string e = errorOf("[[system]]\nname = \"" + std::string(name) +
+                            "\"\nbuild = [\"true\"]\n[[benchmark]]\nname = \"b\"\n"
+                            "command = [\"true\"]\n");
+    EXPECT_EQ(e, "c.toml:2:8: expected a system name of letters, digits, '_', '-', '.', '+'")
+        << name;
+  }
+}
+
+// Issue 18: a password in a target description would be recorded; ssh
+// never takes one there.
+TEST(ConfigErrors, AnSshDestinationWithAPasswordIsRejected) {
+  auto withTarget = [](const std::string &dest) {
+    return std::string(kMinimalTail) + "[[target]]\nname = \"t\"\nssh = \"" + dest + "\"\n";
+  };
+  for (const char *dest : {"user:pw@host", "ssh://user:pw@host:22"}) {
+    std::string e = errorOf(withTarget(dest));
+    EXPECT_EQ(e, "c.toml:10:7: expected an ssh destination without a password (user@host; ssh "
+                 "takes its credentials from keys or an agent)")
+        << dest;
+  }
+  for (const char *dest : {"user@host", "ssh://user@host:22", "user@[::1]", "host"})
+    EXPECT_TRUE(parseCampaignText(withTarget(dest), "c.toml").ok()) << dest;
+}
+
 TEST(ConfigErrors, MissingBuildCommand) {
   std::string e =
       errorOf("[[system]]\nname = \"a\"\n[[benchmark]]\nname = \"x\"\ncommand = [\"true\"]\n");

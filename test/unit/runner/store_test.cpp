@@ -342,8 +342,13 @@ FileState stateOf(const std::string &path) {
 
 // A complete store at `path`: one system, benchmark and build, a plan of two
 // executions, one recorded with two measurements. Closed on return, so its
-// WAL is checkpointed and its -wal and -shm files are gone.
+// WAL is checkpointed and its -wal and -shm files are gone. Readable by
+// everyone (0644), as a user makes a store they share: alea creates it 0600,
+// and the readers of these tests are other users.
 void writeCompleteStore(const std::string &path) {
+  ASSERT_FALSE(fs::exists(path));
+  { Store created = Fixture::open(path); }
+  ASSERT_EQ(::chmod(path.c_str(), 0644), 0);
   Store s = Fixture::open(path);
   std::int64_t sys = *s.ensureSystem("base", true, 0);
   std::int64_t bench = *s.ensureBenchmark("b", 0, "s");
@@ -608,4 +613,97 @@ TEST(StoreReadOnly, RefusesAMissingFileCreatingNothing) {
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.error(), "no such campaign store: '" + path + "'");
   EXPECT_FALSE(fs::exists(path));
+}
+
+// --- what the store holds stays private and redacted (issue 18) ------------
+
+namespace {
+
+unsigned modeOf(const std::string &path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 ? st.st_mode & 07777 : 0;
+}
+
+// Sets the umask for the scope of a test, then restores it.
+struct Umask {
+  mode_t before;
+  explicit Umask(mode_t mask) : before(::umask(mask)) {}
+  ~Umask() { ::umask(before); }
+};
+
+std::string fileBytes(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+} // namespace
+
+// Issue 18: campaign.db was 0644 under umask 022.
+TEST(StorePermissions, ANewStoreAndItsWalFilesArePrivateUnderUmask022) {
+  Umask mask(022);
+  test::TempDir dir;
+  const std::string path = dir.file("c.db");
+  Store store = Fixture::open(path);
+  ASSERT_TRUE(store.setMeta("k", "v").ok()); // a write: the -wal and -shm files are in use
+  for (const std::string &file : {path, path + "-wal", path + "-shm"}) {
+    ASSERT_TRUE(fs::exists(file)) << file;
+    EXPECT_EQ(modeOf(file), 0600u) << file;
+  }
+}
+
+TEST(StorePermissions, AnExistingStoreKeepsItsMode) {
+  test::TempDir dir;
+  const std::string path = dir.file("c.db");
+  { Store created = Fixture::open(path); }
+  ASSERT_EQ(::chmod(path.c_str(), 0640), 0);
+  Store store = Fixture::open(path);
+  ASSERT_TRUE(store.setMeta("k", "v").ok());
+  EXPECT_EQ(modeOf(path), 0640u);
+  EXPECT_EQ(modeOf(path + "-wal"), 0640u);
+}
+
+// Issue 18: log tails, errors and environments were stored as they came.
+TEST(StoreRedaction, FreeTextColumnsPassThroughTheRedactor) {
+  Fixture f;
+  Redactor redactor;
+  redactor.learnEntry("GH_PAT=pat-VALUE-0001");
+  f.store.redactWith(redactor);
+  MachineState m;
+  m.hostname = "h";
+  m.compilers = "CC=/opt/cc --password=pw-VALUE-0002";
+  ASSERT_TRUE(f.store.addMachine(m, "start").ok());
+  // A live state compares with the recorded one as recorded: no change.
+  EXPECT_NE(f.store.lastMachine()->compilers, m.compilers);
+  EXPECT_TRUE(machineChanges(*f.store.lastMachine(), f.store.recorded(m)).empty());
+  BuildRecord b;
+  b.systemId = f.sys;
+  b.buildIndex = 1;
+  b.status = "failed";
+  b.dir = "/campaign/builds/base/1"; // a path: recorded as it is
+  b.logTail = "+ curl -u admin:pw-VALUE-0003 https://h\n+ echo pat-VALUE-0001\n";
+  ASSERT_TRUE(f.store.recordBuild(b).ok());
+  ExecutionRecord e = f.exec(0, "exit");
+  e.environment = "DATABASE_URL=postgres://u:pw-VALUE-0004@h/db\nMYSQL_PWD=pw-VALUE-0005\n";
+  e.stderrTail = "token: pw-VALUE-0006\n";
+  e.error = "connecting to redis://:pw-VALUE-0007@cache failed";
+  e.leftovers = "killed pid 12 (helper --secret=pw-VALUE-0008)";
+  ASSERT_TRUE(f.store.recordExecution(e, {}, "s").ok());
+  std::string recorded;
+  for (const char *sql :
+       {"SELECT compilers FROM machine", "SELECT log_tail || dir FROM build WHERE build_index = 1",
+        "SELECT environment || stderr_tail || error || leftovers FROM execution"}) {
+    Statement st(StoreTestAccess::handle(f.store), sql);
+    ASSERT_TRUE(st.step()) << sql;
+    recorded += st.columnText(0) + "\n";
+  }
+  EXPECT_NE(recorded.find("/campaign/builds/base/1"), std::string::npos);
+  EXPECT_NE(recorded.find("postgres://u:<redacted>@h/db"), std::string::npos) << recorded;
+  const std::string bytes = fileBytes(f.dir.file("c.db")) + fileBytes(f.dir.file("c.db-wal"));
+  for (int i = 1; i <= 8; ++i) {
+    const std::string secret = (i == 1 ? "pat-VALUE-000" : "pw-VALUE-000") + std::to_string(i);
+    EXPECT_EQ(recorded.find(secret), std::string::npos) << secret << " in\n" << recorded;
+    EXPECT_EQ(bytes.find(secret), std::string::npos) << secret << " in the store's files";
+  }
 }

@@ -8,7 +8,9 @@
 
 #include "alea/runner/error.hpp"
 #include "alea/runner/measure.hpp"
+#include "alea/runner/redact.hpp"
 
+#include <climits>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -25,12 +27,16 @@ struct SourcePos {
   int line = 0, column = 0;
 };
 
-// Where an `env` value (of a system or a benchmark) was written in the file,
-// from its first character to one past its last (toml++'s source region).
-struct EnvValueSpan {
-  std::string name;
-  SourcePos begin, end;
-};
+// The longest names, in bytes. Each name becomes part of a file name, which
+// the kernel limits to NAME_MAX (255) bytes: a system names its builds'
+// directory `builds/<system>/`, a target its session log
+// `targets/<target>.log`, and a benchmark the figures of `alea report
+// --plots`, of which `executions-<benchmark>.svg` is the longest
+// (report/src/figures.cpp keeps every figure's name within it).
+inline constexpr std::size_t kMaxSystemNameBytes = NAME_MAX;
+inline constexpr std::size_t kMaxTargetNameBytes = NAME_MAX - std::string_view(".log").size();
+inline constexpr std::size_t kMaxBenchmarkNameBytes =
+    NAME_MAX - std::string_view("executions-").size() - std::string_view(".svg").size();
 
 // A level count: a number, or "auto" (pilot run then the planner).
 struct LevelCount {
@@ -154,7 +160,6 @@ struct CampaignConfig {
   AdaptiveStop adaptive;
   // Extra name patterns of environment variables recorded redacted (redact.hpp).
   std::vector<std::string> redactEnv;
-  std::vector<EnvValueSpan> envValueSpans; // every env value, in file order
   // End the processes an execution leaves running (daemons that escaped its
   // process group); false: only report them.
   bool killLeftovers = true;
@@ -180,8 +185,11 @@ struct CampaignConfig {
 Expected<CampaignConfig> parseCampaign(const std::string &path);
 
 // The campaign file as the store records it: the text, with the value of every
-// `env` entry whose name looks secret (redact.hpp) replaced by "<redacted>".
-std::string recordedCampaignText(const CampaignConfig &config);
+// `env` entry whose name looks secret replaced by "<redacted>", and every other
+// string value (commands, URLs, ...) redacted as text by `redactor`
+// (redact.hpp), re-written as a TOML string when that changed it. The result
+// is still a campaign file of the same structure; comments are kept as written.
+std::string recordedCampaignText(const CampaignConfig &config, const Redactor &redactor);
 // Same, from text (`path` only names it in messages and sets sourceDir).
 Expected<CampaignConfig> parseCampaignText(const std::string &text, const std::string &path);
 

@@ -12,6 +12,7 @@
 
 #include "alea/runner/error.hpp"
 #include "alea/runner/machine.hpp"
+#include "alea/runner/redact.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -287,6 +288,14 @@ public:
   const std::string &path() const { return path_; }
   std::string lastError() const;
 
+  // What the free-text columns pass through when written (redact.hpp): the
+  // machine facts, builds' compilers and log tails, executions' environment,
+  // stderr tail, error and leftovers. A store starts with the default rules;
+  // a campaign sets its own (its redact_env, the secret values it learned).
+  // Names, paths, hashes and meta values are written as given: the campaign
+  // redacts the meta values it records (config_text, environment).
+  void redactWith(Redactor redactor) { redactor_ = std::move(redactor); }
+
   // One read transaction for the reads made while it lives: a campaign may be
   // writing the store meanwhile (WAL: readers never block the writer), and a
   // reader that needs its counts, measurements and failures to agree reads
@@ -315,6 +324,9 @@ public:
   // `target`: the [[target]] it was read on; "" = this host.
   Expected<std::int64_t> addMachine(const MachineState &state, std::string_view reason,
                                     std::string_view target = {});
+  // `state` as addMachine records it (its text fields redacted): what a live
+  // state is compared with the recorded ones as.
+  MachineState recorded(const MachineState &state) const;
   // The machine state of `target` recorded last (at the start, a resume or a
   // change), if any.
   std::optional<MachineState> lastMachine(std::string_view target = {});
@@ -417,6 +429,7 @@ private:
                          std::span<const MeasurementRecord> measurements, std::string_view unit);
   sqlite3 *db_ = nullptr;
   std::string path_;
+  Redactor redactor_;
   // The hot path's statements, prepared once (recordExecution): the
   // transaction's BEGIN/COMMIT too, so an execution parses no SQL.
   struct HotStatements;
