@@ -28,7 +28,7 @@ namespace alea::analysis {
 
 namespace {
 
-std::string quotedName(const std::string &s) { return "\"" + s + "\""; }
+std::string quotedName(const std::string &s) { return quoteForMessage(s); }
 
 std::string where(const std::string &benchmark) {
   return benchmark.empty() ? std::string() : " on benchmark " + quotedName(benchmark);
