@@ -268,8 +268,8 @@ SteadyState classifySteadyState(std::span<const double> x, const ChangepointOpti
   std::vector<bool> steady(m);
   for (std::size_t i = 0; i < m; ++i) {
     const Segment &g = r.segments[i];
-    const double se =
-        i + 1 == m ? g.sd : g.sd / std::sqrt(static_cast<double>(std::max<std::size_t>(g.values, 1)));
+    const double n = static_cast<double>(std::max<std::size_t>(g.values, 1));
+    const double se = i + 1 == m ? g.sd : g.sd / std::sqrt(n);
     steady[i] = g.mean + se >= low && g.mean - se <= high;
   }
   // A short excursion between two steady segments is an outlier, not a phase.

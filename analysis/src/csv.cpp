@@ -301,7 +301,8 @@ CsvResult parseCsv(std::string_view text, const CsvOptions &options) {
     for (std::size_t l = 0; l < levels.size(); ++l) {
       const Field &f = rec.fields[levelCols[l]];
       if (f.text.empty()) {
-        result.error = CsvError{f.line, f.column, "empty " + escapeForMessage(levels[l]) + " label"};
+        result.error =
+            CsvError{f.line, f.column, "empty " + escapeForMessage(levels[l]) + " label"};
         return result;
       }
       units[l] = f.text;

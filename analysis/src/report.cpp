@@ -1041,7 +1041,8 @@ Expected<Report> buildReport(const Table &table, const ReportOptions &options) {
     ++analysed;
     exponents.push_back(scales[k]->exponent);
     for (auto &[candidate, entry] : part->suite) {
-      const auto c = std::find(candidates.begin(), candidates.end(), candidate) - candidates.begin();
+      const auto c =
+          std::find(candidates.begin(), candidates.end(), candidate) - candidates.begin();
       suiteEntries[c].push_back(std::move(entry));
     }
     report.benchmarks.push_back(std::move(part->report));

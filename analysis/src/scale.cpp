@@ -32,7 +32,8 @@ struct Offenders {
   }
   // " (1e-320)" or " (from 9e-321 to 1e-320)"
   std::string span() const {
-    return lo == hi ? " (" + g4Value(lo) + ")" : " (from " + g4Value(lo) + " to " + g4Value(hi) + ")";
+    return lo == hi ? " (" + g4Value(lo) + ")"
+                    : " (from " + g4Value(lo) + " to " + g4Value(hi) + ")";
   }
 };
 

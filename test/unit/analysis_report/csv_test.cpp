@@ -194,7 +194,8 @@ TEST(CsvErrors, ControlCharactersInMessagesAreEscaped) {
             "f:2:3: system \"a\" has only one bu\\tild (bu\\tild is the top level; a confidence "
             "interval needs at least 2)");
   EXPECT_EQ(errorOf("system,build,value\na,\"\0\",1\na,\"\0\",2\n"s),
-            "f:3:3: duplicate measurement: system \"a\" already has a value for build \\0 (line 2)");
+            "f:3:3: duplicate measurement: system \"a\" already has a value for build \\0 "
+            "(line 2)");
   // Every message is one line without NUL, whatever the cell held.
   for (const std::string text : {nul, "system,\"x\ny\",value\n\"\0\",1,\"\r\"\n"s}) {
     const std::string m = errorOf(text);
