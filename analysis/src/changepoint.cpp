@@ -62,6 +62,7 @@ Segment describe(std::span<const double> x, std::size_t a, std::size_t b) {
   for (std::size_t i = a; i < b; ++i)
     ss += (x[i] - s.mean) * (x[i] - s.mean);
   s.sd = std::sqrt(ss / static_cast<double>(b - a));
+  s.values = b - a;
   return s;
 }
 
@@ -127,31 +128,110 @@ const char *steadyKindName(SteadyKind kind) {
   return "?";
 }
 
+namespace {
+
+// The steady state's level plus interferenceFence SDs, both from the shortest
+// half of the values, as least median of squares estimates them (Rousseeuw &
+// Leroy 1987, Robust Regression and Outlier Detection, for a location: the
+// midpoint of the shortest half, and its half-length x 1.4826 x (1 + 5 /
+// (n - 1)), the factor that makes the SD right for small normal samples): the
+// warm-up and interference are both slow, and together they can be half of a
+// short series, which moves the median and the MAD (a first 4 iterations
+// 6-20x slower and 5 interrupts in 20); the shortest half is then still the
+// steady state. The SD is floored like a segment's, so that ties from a coarse
+// clock do not make every step an outlier. Infinite (nothing is above it) for
+// fewer than 3 values.
+double steadyFence(std::span<const double> x, const ChangepointOptions &o) {
+  const std::size_t n = x.size();
+  if (n < 3 || !(o.interferenceFence > 0))
+    return INFINITY;
+  std::vector<double> sorted(x.begin(), x.end());
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t h = n / 2 + 1;
+  std::size_t lo = 0;
+  for (std::size_t i = 1; i + h <= n; ++i)
+    if (sorted[i + h - 1] - sorted[i] < sorted[lo + h - 1] - sorted[lo])
+      lo = i;
+  const double halfLength = (sorted[lo + h - 1] - sorted[lo]) / 2;
+  const double centre = sorted[lo] + halfLength;
+  const double sd = 1.4826 * (1 + 5.0 / static_cast<double>(n - 1)) * halfLength;
+  return centre + o.interferenceFence * std::max(sd, o.relativeSdFloor * std::abs(centre));
+}
+
+// Runs of at most maxTransient values above `fence` that do not start at 0.
+std::vector<bool> shortRunsAbove(std::span<const double> x, double fence,
+                                 const ChangepointOptions &o) {
+  const std::size_t n = x.size();
+  std::vector<bool> out(n, false);
+  for (std::size_t a = 0; a < n;) {
+    if (!(x[a] > fence)) {
+      ++a;
+      continue;
+    }
+    std::size_t b = a;
+    while (b < n && x[b] > fence)
+      ++b;
+    if (a > 0 && b - a <= o.maxTransient)
+      for (std::size_t i = a; i < b; ++i)
+        out[i] = true;
+    a = b;
+  }
+  return out;
+}
+
+} // namespace
+
+std::vector<bool> interference(std::span<const double> x, const ChangepointOptions &o) {
+  return shortRunsAbove(x, steadyFence(x, o), o);
+}
+
 SteadyState classifySteadyState(std::span<const double> x, const ChangepointOptions &o) {
   SteadyState r;
   const std::size_t n = x.size();
-  if (n <= o.maxPoints || o.maxPoints == 0) {
-    r.segments = segmentSeries(x, o);
+  // Interference left out of the segmentation (warmup_stats removes outliers
+  // first too): `kept` maps an index of `y` to the iteration's, with n at the
+  // end. A removed iteration belongs to the segment before it.
+  const double fence = steadyFence(x, o);
+  const std::vector<bool> removed = shortRunsAbove(x, fence, o);
+  std::vector<double> y;
+  std::vector<std::size_t> kept;
+  for (std::size_t i = 0; i < n; ++i)
+    if (!removed[i]) {
+      y.push_back(x[i]);
+      kept.push_back(i);
+    }
+  kept.push_back(n);
+  r.interference = n - y.size();
+  const auto original = [&](Segment s) {
+    s.start = s.start == 0 ? 0 : kept[s.start];
+    s.end = kept[s.end];
+    return s;
+  };
+  const std::size_t m0 = y.size();
+  const bool blocks = m0 > o.maxPoints && o.maxPoints > 0;
+  if (!blocks) {
+    for (const Segment &s : segmentSeries(y, o))
+      r.segments.push_back(original(s));
   } else {
     // PELT prunes little when changes are few (Killick et al. 2012, §3.1:
     // linear only when changepoints grow with n): segment the means of
     // blocks of b iterations and map the changepoints back, at b-iteration
     // resolution (a warm-up is then rounded up to a whole block).
-    const std::size_t b = (n + o.maxPoints - 1) / o.maxPoints;
+    const std::size_t b = (m0 + o.maxPoints - 1) / o.maxPoints;
     std::vector<double> means;
-    for (std::size_t i = 0; i < n; i += b) {
-      const std::size_t end = std::min(n, i + b);
+    for (std::size_t i = 0; i < m0; i += b) {
+      const std::size_t end = std::min(m0, i + b);
       double sum = 0;
       for (std::size_t j = i; j < end; ++j)
-        sum += x[j];
+        sum += y[j];
       means.push_back(sum / static_cast<double>(end - i));
     }
     // Means and SDs stay the blocks': a block that mixes warm-up and steady
     // iterations is one value, not a wide segment that overlaps everything.
     for (Segment s : segmentSeries(means, o)) {
       s.start *= b;
-      s.end = std::min(n, s.end * b);
-      r.segments.push_back(s);
+      s.end = std::min(m0, s.end * b);
+      r.segments.push_back(original(s));
     }
   }
   r.window = std::max(
@@ -177,13 +257,21 @@ SteadyState classifySteadyState(std::span<const double> x, const ChangepointOpti
   for (const auto &s : r.segments)
     fastest = std::min(fastest, s.mean);
   // warmup_stats: a segment is equivalent to the final one when its interval
-  // overlaps the final one's, widened to at least the tolerance delta.
+  // overlaps the final one's, widened to at least the tolerance delta. The
+  // final one's is its mean +- SD, the steady state's own noise; another's is
+  // its mean +- its standard error, how well its level is known: its SD says
+  // how much its iterations differ, and a warm-up's differ by nature (the
+  // first 4 iterations 6-20x slower in one execution), so that an SD as
+  // large as the mean reached the steady state and the warm-up was "flat".
   const double halfWidth = std::max(last.sd, o.delta * std::abs(fastest));
   const double low = last.mean - halfWidth, high = last.mean + halfWidth;
   std::vector<bool> steady(m);
-  for (std::size_t i = 0; i < m; ++i)
-    steady[i] = r.segments[i].mean + r.segments[i].sd >= low &&
-                r.segments[i].mean - r.segments[i].sd <= high;
+  for (std::size_t i = 0; i < m; ++i) {
+    const Segment &g = r.segments[i];
+    const double n = static_cast<double>(std::max<std::size_t>(g.values, 1));
+    const double se = i + 1 == m ? g.sd : g.sd / std::sqrt(n);
+    steady[i] = g.mean + se >= low && g.mean - se <= high;
+  }
   // A short excursion between two steady segments is an outlier, not a phase.
   std::vector<bool> counted = steady;
   for (std::size_t i = 1; i + 1 < m; ++i) {
@@ -200,7 +288,17 @@ SteadyState classifySteadyState(std::span<const double> x, const ChangepointOpti
     }
   if (!latest)
     return r; // flat: every segment is the steady state
-  const std::size_t end = r.segments[*latest].end;
+  // A slower segment's last iterations that lie within the steady state's
+  // noise (not above the final segment's mean + interferenceFence SDs) are
+  // steady: the mean-and-variance likelihood leaves a borderline iteration
+  // in the wider segment (a warm-up of 6-20x takes in a steady iteration
+  // 1.3x the median).
+  std::size_t end = r.segments[*latest].end;
+  const double noise =
+      last.mean + o.interferenceFence * std::max(last.sd, o.relativeSdFloor * std::abs(last.mean));
+  if (r.segments[*latest].mean > last.mean && !blocks)
+    while (end > r.segments[*latest].start + 1 && (removed[end - 1] || !(x[end - 1] > noise)))
+      --end;
   if (end > n - r.window) {
     r.kind = SteadyKind::NoSteadyState;
     r.steadyStart.reset();
@@ -213,7 +311,7 @@ SteadyState classifySteadyState(std::span<const double> x, const ChangepointOpti
 
 WarmupSummary summarizeWarmup(std::span<const SteadyState> executions) {
   WarmupSummary s;
-  std::vector<double> starts, slowdowns;
+  std::vector<double> slowdowns;
   for (const auto &e : executions) {
     ++s.executions;
     switch (e.kind) {
@@ -231,15 +329,9 @@ WarmupSummary summarizeWarmup(std::span<const SteadyState> executions) {
       ++s.noSteadyState;
       continue;
     }
-    starts.push_back(static_cast<double>(e.steadyStart.value_or(0)));
-    s.longestWarmup = std::max(s.longestWarmup, e.steadyStart.value_or(0));
-  }
-  if (!starts.empty()) {
-    std::sort(starts.begin(), starts.end());
-    // Rounded up: a quartile between 3 and 4 iterations drops 4. The
-    // tolerance keeps an interpolated 4.0000000001 at 4.
-    s.warmupIterations =
-        static_cast<std::size_t>(std::ceil(quantileType7Sorted(starts, 0.75) - 1e-9));
+    // Every execution that reaches a steady state is steady after the
+    // warm-up dropped: the latest start (changepoint.hpp, WarmupSummary).
+    s.warmupIterations = std::max(s.warmupIterations, e.steadyStart.value_or(0));
   }
   if (!slowdowns.empty())
     s.slowdownMedianAt = static_cast<std::size_t>(median(slowdowns));

@@ -3,6 +3,8 @@
 // problem into one located message.
 #include "alea/analysis/csv.hpp"
 
+#include "alea/analysis/expected.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -157,14 +159,7 @@ private:
   std::size_t lineStart_ = 0;
 };
 
-std::string quoted(std::string_view s) {
-  std::string out;
-  out.reserve(s.size() + 2);
-  out.push_back('"');
-  out.append(s);
-  out.push_back('"');
-  return out;
-}
+std::string quoted(std::string_view s) { return quoteForMessage(s); }
 
 std::string joinNames(const std::vector<std::string> &names) {
   std::string out;
@@ -306,7 +301,8 @@ CsvResult parseCsv(std::string_view text, const CsvOptions &options) {
     for (std::size_t l = 0; l < levels.size(); ++l) {
       const Field &f = rec.fields[levelCols[l]];
       if (f.text.empty()) {
-        result.error = CsvError{f.line, f.column, "empty " + levels[l] + " label"};
+        result.error =
+            CsvError{f.line, f.column, "empty " + escapeForMessage(levels[l]) + " label"};
         return result;
       }
       units[l] = f.text;
@@ -340,8 +336,9 @@ CsvResult parseCsv(std::string_view text, const CsvOptions &options) {
     if (auto [it, fresh] = seen.try_emplace(std::move(pathKey), rec.line); !fresh) {
       std::string path;
       for (std::size_t l = 0; l < levels.size(); ++l)
-        path += (l ? ", " : "") + levels[l] + " " + std::string(units[l]);
-      result.error = CsvError{rec.line, rec.fields[levelCols.back()].column,
+        path += (l ? ", " : "") + escapeForMessage(levels[l]) + " " + escapeForMessage(units[l]);
+      const Field &last = rec.fields[levelCols.back()];
+      result.error = CsvError{last.line, last.column,
                               "duplicate measurement: system " + quoted(sys.text) +
                                   (bench.empty() ? "" : " on benchmark " + quoted(bench)) +
                                   " already has a value for " + path + " (line " +
@@ -352,7 +349,7 @@ CsvResult parseCsv(std::string_view text, const CsvOptions &options) {
     auto key = std::make_pair(bench, sys.text);
     auto [it, inserted] = cells.try_emplace(key);
     if (inserted) {
-      it->second.line = rec.line;
+      it->second.line = rec.fields[levelCols[0]].line;
       it->second.column = rec.fields[levelCols[0]].column;
       cellOrder.push_back(key);
     }
@@ -372,7 +369,8 @@ CsvResult parseCsv(std::string_view text, const CsvOptions &options) {
       result.error = CsvError{info.line, info.column,
                               "system " + quoted(key.second) +
                                   (key.first.empty() ? "" : " on benchmark " + quoted(key.first)) +
-                                  " has only one " + levels[0] + " (" + levels[0] +
+                                  " has only one " + escapeForMessage(levels[0]) + " (" +
+                                  escapeForMessage(levels[0]) +
                                   " is the top level; a confidence interval needs at least 2)"};
       return result;
     }

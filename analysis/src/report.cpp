@@ -13,6 +13,7 @@
 #include "alea/analysis/planner.hpp"
 #include "alea/analysis/ratio_planner.hpp"
 #include "alea/analysis/resampling.hpp"
+#include "alea/analysis/scale.hpp"
 #include "alea/analysis/speedup_test.hpp"
 #include "alea/analysis/variance.hpp"
 
@@ -27,7 +28,7 @@ namespace alea::analysis {
 
 namespace {
 
-std::string quotedName(const std::string &s) { return "\"" + s + "\""; }
+std::string quotedName(const std::string &s) { return quoteForMessage(s); }
 
 std::string where(const std::string &benchmark) {
   return benchmark.empty() ? std::string() : " on benchmark " + quotedName(benchmark);
@@ -321,125 +322,7 @@ std::string unequalTopUnitsWarning(const RatioReport &rr, const std::string &top
   return w;
 }
 
-// Touati's suite level for one candidate (seed 002 §1.4-§1.5): the benchmarks
-// decided faster are the "accelerated" ones; the medians behind the gain
-// factor are those of each system's top-level means, the independent runs
-// under layout randomization (docs/methods.md §2, "In alea").
-void touatiSuite(SuiteRatioReport &sr, const std::vector<BenchmarkRuns> &runs,
-                 const std::vector<Decision> &decisions, const ReportOptions &o) {
-  auto p = suiteProportion(sr.faster, runs.size(), o.confidence);
-  if (p)
-    sr.proportion = *p;
-  else
-    sr.proportionError = p.error();
-  sr.proportionHalfWidth = o.proportionHalfWidth;
-  if (p)
-    if (auto n = benchmarksNeeded(p->proportion, o.proportionHalfWidth, o.confidence))
-      sr.benchmarksNeeded = *n;
-  if (auto n = benchmarksNeeded(0.5, o.proportionHalfWidth, o.confidence))
-    sr.benchmarksNeededWorstCase = *n;
-  std::vector<BenchmarkMedians> all, faster;
-  for (std::size_t k = 0; k < runs.size(); ++k) {
-    const BenchmarkMedians m{median(runs[k].baseline), median(runs[k].candidate)};
-    all.push_back(m);
-    if (decisions[k] == Decision::Faster)
-      faster.push_back(m);
-  }
-  auto gain = [](const std::vector<BenchmarkMedians> &set, GainWeights w) {
-    auto g = gainFactor(set, w);
-    return g ? std::optional<double>(*g) : std::nullopt;
-  };
-  sr.gainAll = gain(all, GainWeights::BaselineMedian);
-  sr.gainAllUnitWeights = gain(all, GainWeights::Unit);
-  sr.gainFaster = gain(faster, GainWeights::BaselineMedian); // none faster: nullopt
-  sr.gainFasterUnitWeights = gain(faster, GainWeights::Unit);
-}
-
-// Li, Chen & Peng §V per system: one top-level mean drawn per benchmark,
-// geometric mean over the benchmarks where the system has data.
-std::vector<SuiteSystemReport> empiricalSuite(const std::vector<BenchmarkData> &benchmarks,
-                                              const Table &table, const ReportOptions &o) {
-  std::vector<SuiteSystemReport> out;
-  for (const auto &name : table.systems()) {
-    std::vector<std::vector<double>> runs;
-    for (const auto &bench : benchmarks)
-      for (const auto &sys : bench.systems)
-        if (sys.system == name)
-          if (auto h = hierarchyOf(sys, table.levels()))
-            runs.push_back(h->topMeans());
-    if (runs.size() < 2)
-      continue;
-    EmpiricalOptions eo;
-    eo.replicates = o.bootstrapReplicates;
-    eo.seed = alea::mixSeed(o.seed, "empirical/" + name);
-    auto e = empiricalDistribution(runs, eo);
-    if (!e)
-      continue; // the values were checked when the table was read
-    SuiteSystemReport r;
-    r.name = name;
-    r.benchmarks = runs.size();
-    r.observed = e->observed;
-    r.replicates = e->values.size();
-    r.summary = e->summary;
-    out.push_back(std::move(r));
-  }
-  return out;
-}
-
-// --- the data's scale ---------------------------------------------------------
-// Values near the ends of the double range break the estimators: at 1e308 a
-// sum of two values or a square overflows (means and intervals become inf and
-// NaN), at 1e-300 the squares of the deviations underflow to 0 (intervals of
-// zero width). Every result is scale-equivariant, so the values are multiplied
-// by 2^-exponent, which only changes their exponent (exact), and the location
-// results (means, interval bounds) are multiplied back by 2^exponent,
-// variances by 4^exponent. Ratios, shares, p-values, relative half-widths and
-// counts are scale-free and stay as computed. Data within
-// 2^+-kSafeExponent is left alone, so ordinary data gives the same bits as it
-// always did.
-
-// The fourth powers of 2^+-200 (Fieller's discriminant multiplies two
-// variances) still fit a double with 2^200 to spare for the sums.
-constexpr int kSafeExponent = 200;
-
-std::string g4Value(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g", v);
-  return buf;
-}
-
-struct DataScale {
-  int exponent = 0;                 // the values were multiplied by 2^-exponent
-  double smallest = 0, largest = 0; // magnitudes, for messages
-  std::string range() const {
-    return "values from " + g4Value(smallest) + " to " + g4Value(largest);
-  }
-};
-
-Expected<DataScale> chooseScale(const Table &table) {
-  double lo = INFINITY, hi = 0;
-  for (std::size_t i = 0; i < table.size(); ++i) {
-    const double v = std::fabs(table.row(i).value);
-    if (v > 0 && std::isfinite(v)) {
-      lo = std::min(lo, v);
-      hi = std::max(hi, v);
-    }
-  }
-  DataScale scale;
-  scale.smallest = lo;
-  scale.largest = hi;
-  if (hi == 0)
-    return scale;
-  const int eLo = std::ilogb(lo), eHi = std::ilogb(hi);
-  if (eLo >= -kSafeExponent && eHi <= kSafeExponent)
-    return scale;
-  if (eHi - eLo > 2 * kSafeExponent)
-    return fail("the values span too wide a range for double precision, from " + g4Value(lo) +
-                " to " + g4Value(hi) + " (the largest may be at most 2^" +
-                std::to_string(2 * kSafeExponent) + " times the smallest)");
-  scale.exponent = eLo + (eHi - eLo) / 2; // the scaled values lie around 1
-  return scale;
-}
+// --- each benchmark's scale (scale.hpp) ----------------------------------------
 
 void scaleUnits(std::vector<UnitNode> &units, int exponent) {
   for (auto &u : units) {
@@ -449,11 +332,42 @@ void scaleUnits(std::vector<UnitNode> &units, int exponent) {
   }
 }
 
-void scaleData(std::vector<BenchmarkData> &benchmarks, int exponent) {
-  if (exponent != 0)
-    for (auto &b : benchmarks)
+void collectValues(const std::vector<UnitNode> &units, std::vector<double> &out) {
+  for (const auto &u : units) {
+    out.insert(out.end(), u.values.begin(), u.values.end());
+    collectValues(u.children, out);
+  }
+}
+
+// Each benchmark's values checked and multiplied by 2^-exponent of its own
+// scale, in place; the result holds, per benchmark in order, its scale or
+// why its values are refused.
+std::vector<Expected<ValueScale>> scaleBenchmarks(std::vector<BenchmarkData> &benchmarks) {
+  std::vector<Expected<ValueScale>> out;
+  std::vector<double> values;
+  for (auto &b : benchmarks) {
+    values.clear();
+    for (const auto &s : b.systems)
+      collectValues(s.units, values);
+    out.push_back(chooseValueScale(values));
+    if (out.back() && out.back()->exponent != 0)
       for (auto &s : b.systems)
-        scaleUnits(s.units, exponent);
+        scaleUnits(s.units, out.back()->exponent);
+  }
+  return out;
+}
+
+// v x 2^(sum / count) for the average of `count` benchmark exponents: the
+// whole part by ldexp (exact), the fraction from the integer remainder, so
+// that no rounding of sum / count (near 1000, to 1e-13) reaches the result.
+double timesPowerOfTwo(double v, long sum, long count) {
+  long whole = sum / count, rest = sum % count;
+  if (rest < 0) {
+    --whole;
+    rest += count;
+  }
+  return std::ldexp(v, static_cast<int>(whole)) *
+         std::exp2(static_cast<double>(rest) / static_cast<double>(count));
 }
 
 // Variances back in the data's unit. Returns "" when they all fit a double,
@@ -473,12 +387,12 @@ std::string unscaleLevels(std::vector<LevelReport> &levels, int exponent) {
   return problem;
 }
 
-// Every location result of `r` back in the data's unit. An interval bound
-// beyond the double range (data next to the largest double) cannot be
+// Every location result of one benchmark back in the data's unit. An interval
+// bound beyond the double range (data next to the largest double) cannot be
 // reported: that fails, naming the values; a variance component beyond it (or
-// below it) is left infinite (or 0) with a warning, since the intervals and
-// ratios the report is about are fine.
-Expected<bool> unscaleReport(Report &r, const DataScale &scale) {
+// below it) is left infinite (or 0) with a warning of the benchmark, since
+// the intervals and ratios the report is about are fine.
+Expected<bool> unscaleBenchmark(BenchmarkReport &b, const ValueScale &scale) {
   const int e = scale.exponent;
   if (e == 0)
     return true;
@@ -488,44 +402,209 @@ Expected<bool> unscaleReport(Report &r, const DataScale &scale) {
     back(i.upper);
   };
   std::string levels; // what unscaleLevels() found, for the warning
-  for (auto &b : r.benchmarks)
-    for (auto &s : b.systems) {
-      back(s.mean);
-      back(s.ci.mean);
-      back(s.ci.standardError);
-      back(s.ci.halfWidth);
-      backInterval(s.ci.interval);
-      back(s.bootstrap.estimate);
-      backInterval(s.bootstrap.interval);
-      back(s.bestUnitMean);
-      back(s.worstUnitMean);
-      back(s.layout.sd);
-      if (std::string p = unscaleLevels(s.levels, e); !p.empty())
-        levels = p;
-      for (double v : {s.ci.interval.lower, s.ci.interval.upper, s.ci.halfWidth,
-                       s.bootstrap.interval.lower, s.bootstrap.interval.upper})
-        if (!std::isfinite(v))
-          return fail(scale.range() + ": the confidence interval of the mean of system " +
-                      quotedName(s.name) + where(b.name) + " exceeds the double range");
-    }
-  for (auto &b : r.benchmarks)
-    for (auto *ratios : {&b.ratios, &b.pairs})
-      for (auto &x : *ratios) {
-        back(x.ratioPlan.measurementValue);
-        back(x.ratioPlan.totalTime);
-      }
-  for (auto &s : r.suiteSystems) {
-    back(s.observed);
-    for (double *v :
-         {&s.summary.minimum, &s.summary.q1, &s.summary.median, &s.summary.q3, &s.summary.maximum})
-      back(*v);
+  for (auto &s : b.systems) {
+    back(s.mean);
+    back(s.ci.mean);
+    back(s.ci.standardError);
+    back(s.ci.halfWidth);
+    backInterval(s.ci.interval);
+    back(s.bootstrap.estimate);
+    backInterval(s.bootstrap.interval);
+    back(s.bestUnitMean);
+    back(s.worstUnitMean);
+    back(s.layout.sd);
+    if (std::string p = unscaleLevels(s.levels, e); !p.empty())
+      levels = p;
+    for (double v : {s.ci.interval.lower, s.ci.interval.upper, s.ci.halfWidth,
+                     s.bootstrap.interval.lower, s.bootstrap.interval.upper})
+      if (!std::isfinite(v))
+        return fail(scale.range() + ": the confidence interval of the mean of system " +
+                    quotedName(s.name) + where(b.name) + " exceeds the double range");
   }
+  for (auto *ratios : {&b.ratios, &b.pairs})
+    for (auto &x : *ratios) {
+      back(x.ratioPlan.measurementValue);
+      back(x.ratioPlan.totalTime);
+    }
   if (!levels.empty())
-    r.warnings.push_back(scale.range() + ": the variance components (S2, T2) " + levels +
+    b.warnings.push_back(scale.range() + ": the variance components (S2, T2) " + levels +
                          " the double range in the data's unit and show as " +
                          (levels == "exceed" ? "infinite (null in JSON)" : "0") +
                          "; the intervals, ratios and variance shares are unaffected");
   return true;
+}
+
+// --- the suite -------------------------------------------------------------
+
+// What one benchmark gives the suite for one candidate vs the baseline.
+struct SuiteEntry {
+  std::string benchmark;
+  std::vector<double> replicates; // the bootstrap's ratio replicates, in order
+  double estimate = 0;
+  Decision decision = Decision::Inconclusive;
+  BenchmarkRuns runs; // top-level means, in the benchmark's scale
+  int exponent = 0;   // the benchmark's ValueScale::exponent
+};
+
+// The benchmarks of `all` (report order) that `used` does not name.
+std::vector<std::string> leftOut(const std::vector<BenchmarkReport> &all,
+                                 const std::vector<std::string> &used) {
+  std::vector<std::string> out;
+  for (const auto &b : all)
+    if (std::find(used.begin(), used.end(), b.name) == used.end())
+      out.push_back(b.name);
+  return out;
+}
+
+// Touati's suite level for one candidate (seed 002 §1.4-§1.5): the benchmarks
+// decided faster are the "accelerated" ones; the medians behind the gain
+// factor are those of each system's top-level means, the independent runs
+// under layout randomization (docs/methods.md §2, "In alea"). The gain factor
+// adds medians over benchmarks, so they are put on one scale first: each
+// times 2^(its exponent - the largest), exact, and at most 1 (a benchmark
+// 2^1000 times smaller than the largest weighs nothing, as in its own unit).
+void touatiSuite(SuiteRatioReport &sr, const std::vector<SuiteEntry> &entries,
+                 const ReportOptions &o) {
+  auto p = suiteProportion(sr.faster, entries.size(), o.confidence);
+  if (p)
+    sr.proportion = *p;
+  else
+    sr.proportionError = p.error();
+  sr.proportionHalfWidth = o.proportionHalfWidth;
+  if (p)
+    if (auto n = benchmarksNeeded(p->proportion, o.proportionHalfWidth, o.confidence))
+      sr.benchmarksNeeded = *n;
+  if (auto n = benchmarksNeeded(0.5, o.proportionHalfWidth, o.confidence))
+    sr.benchmarksNeededWorstCase = *n;
+  int largest = entries.front().exponent;
+  for (const auto &e : entries)
+    largest = std::max(largest, e.exponent);
+  std::vector<BenchmarkMedians> all, faster;
+  for (const auto &e : entries) {
+    const int shift = e.exponent - largest;
+    const BenchmarkMedians m{std::ldexp(median(e.runs.baseline), shift),
+                             std::ldexp(median(e.runs.candidate), shift)};
+    all.push_back(m);
+    if (e.decision == Decision::Faster)
+      faster.push_back(m);
+  }
+  auto gain = [](const std::vector<BenchmarkMedians> &set, GainWeights w) {
+    auto g = gainFactor(set, w);
+    return g ? std::optional<double>(*g) : std::nullopt;
+  };
+  sr.gainAll = gain(all, GainWeights::BaselineMedian);
+  sr.gainAllUnitWeights = gain(all, GainWeights::Unit);
+  sr.gainFaster = gain(faster, GainWeights::BaselineMedian); // none faster: nullopt
+  sr.gainFasterUnitWeights = gain(faster, GainWeights::Unit);
+}
+
+// The geometric mean over benchmarks of each candidate's ratio (Li, Chen &
+// Peng §IV), from the benchmarks that gave one: replicate r of the GM uses
+// replicate r of every benchmark's ratio, each drawn independently
+// (per-benchmark seeds), so each system is resampled within each benchmark.
+// Ratios are scale-free: each benchmark's stay in its own scale.
+SuiteRatioReport suiteRatio(const std::string &candidate, const std::vector<SuiteEntry> &entries,
+                            const Report &report, const ReportOptions &options) {
+  SuiteRatioReport sr;
+  sr.candidate = candidate;
+  sr.baseline = report.baseline;
+  sr.benchmarks = entries.size();
+  sr.confidence = options.confidence;
+  std::vector<std::string> used;
+  std::vector<BenchmarkRuns> runs;
+  double logSum = 0;
+  std::size_t nRep = entries.front().replicates.size();
+  for (const auto &e : entries) {
+    used.push_back(e.benchmark);
+    runs.push_back(e.runs);
+    logSum += std::log(e.estimate);
+    nRep = std::min(nRep, e.replicates.size());
+    sr.faster += e.decision == Decision::Faster;
+    sr.slower += e.decision == Decision::Slower;
+  }
+  sr.leftOut = leftOut(report.benchmarks, used);
+  const double k = static_cast<double>(entries.size());
+  sr.geometricMean = std::exp(logSum / k);
+  std::vector<double> gm(nRep);
+  for (std::size_t r = 0; r < nRep; ++r) {
+    double s = 0;
+    for (const auto &e : entries)
+      s += std::log(e.replicates[r]);
+    gm[r] = std::exp(s / k);
+  }
+  sr.bootstrap = percentileInterval(gm, options.confidence, QuantileRule::PaperOrderStatistic);
+  sr.decision = decide(sr.bootstrap, options.threshold);
+  SuiteBootstrapOptions so;
+  so.replicates = options.bootstrapReplicates;
+  so.confidence = options.confidence;
+  so.seed = alea::mixSeed(options.seed, "suite-bootstrap/" + sr.candidate);
+  so.threads = options.threads;
+  if (auto sb = bootstrapSuiteRatio(runs, so)) {
+    sr.topLevelBootstrapOk = true;
+    sr.topLevelBootstrap = Interval{sb->lower, sb->upper};
+  }
+  RandomizationOptions ro;
+  ro.replicates = options.randomizationReplicates;
+  ro.seed = alea::mixSeed(options.seed, "randomization/" + sr.candidate);
+  ro.threads = options.threads;
+  auto rt = randomizationTest(runs, ro);
+  if (rt) {
+    sr.randomizationOk = true;
+    sr.randomizationP = rt->pTwoSidedMc;
+    sr.randomizationExhaustive = rt->exhaustive;
+    sr.randomizationReplicates = rt->replicates;
+  } else {
+    sr.randomizationError = rt.error();
+  }
+  touatiSuite(sr, entries, options);
+  return sr;
+}
+
+// Li, Chen & Peng §V per system: one top-level mean drawn per benchmark,
+// geometric mean over the analysed benchmarks where the system has data
+// (`scales[k]` the scale of benchmarks[k], refused ones skipped). The
+// geometric mean of values each times 2^e_k is theirs times 2^mean(e_k).
+std::vector<SuiteSystemReport> empiricalSuite(const std::vector<BenchmarkData> &benchmarks,
+                                              const std::vector<std::optional<int>> &exponents,
+                                              const Report &report, const Table &table,
+                                              const ReportOptions &o) {
+  std::vector<SuiteSystemReport> out;
+  for (const auto &name : table.systems()) {
+    std::vector<std::vector<double>> runs;
+    std::vector<std::string> used;
+    long exponentSum = 0;
+    for (std::size_t k = 0; k < benchmarks.size(); ++k)
+      if (exponents[k])
+        for (const auto &sys : benchmarks[k].systems)
+          if (sys.system == name)
+            if (auto h = hierarchyOf(sys, table.levels())) {
+              runs.push_back(h->topMeans());
+              used.push_back(benchmarks[k].benchmark);
+              exponentSum += *exponents[k];
+            }
+    if (runs.size() < 2)
+      continue;
+    EmpiricalOptions eo;
+    eo.replicates = o.bootstrapReplicates;
+    eo.seed = alea::mixSeed(o.seed, "empirical/" + name);
+    auto e = empiricalDistribution(runs, eo);
+    if (!e)
+      continue; // the values were checked per benchmark
+    const long count = static_cast<long>(runs.size());
+    const auto back = [&](double v) { return timesPowerOfTwo(v, exponentSum, count); };
+    SuiteSystemReport r;
+    r.name = name;
+    r.benchmarks = runs.size();
+    r.leftOut = leftOut(report.benchmarks, used);
+    r.observed = back(e->observed);
+    r.replicates = e->values.size();
+    r.summary = e->summary;
+    for (double *v : {&r.summary.minimum, &r.summary.q1, &r.summary.median, &r.summary.q3,
+                      &r.summary.maximum})
+      *v = back(*v);
+    out.push_back(std::move(r));
+  }
+  return out;
 }
 
 // --- paired designs (issue 8) ---------------------------------------------
@@ -757,6 +836,125 @@ void holmFamily(std::vector<Comparison> &family, const ReportOptions &options) {
   }
 }
 
+// One benchmark's analysis: its report (systems, ratios, pairs, warnings,
+// location results back in the data's unit) and what it gives the suite.
+struct BenchmarkAnalysis {
+  BenchmarkReport report;
+  std::vector<std::pair<std::string, SuiteEntry>> suite; // per candidate vs the baseline
+};
+
+Expected<BenchmarkAnalysis> analyseBenchmark(const BenchmarkData &bench, const ValueScale &scale,
+                                             const std::string &baseline, const Table &table,
+                                             const BalanceResult &balanced,
+                                             const ReportOptions &options) {
+  BenchmarkAnalysis out;
+  BenchmarkReport &br = out.report;
+  br.name = bench.benchmark;
+  std::vector<const SystemData *> order;
+  for (const auto &s : bench.systems)
+    if (s.system == baseline)
+      order.push_back(&s);
+  for (const auto &s : bench.systems)
+    if (s.system != baseline)
+      order.push_back(&s);
+  std::vector<Hierarchy> hs;
+  for (const SystemData *s : order) {
+    if (s->shape.empty() || s->shape[0] < 2)
+      return fail("system " + quotedName(s->system) + where(bench.benchmark) + " has only " +
+                  std::to_string(s->shape.empty() ? 0 : s->shape[0]) + " " + table.levels()[0] +
+                  afterBalancing(balanced.systems, bench.benchmark, s->system, table.levels()[0]) +
+                  "; a confidence interval needs at least 2");
+    auto h = hierarchyOf(*s, table.levels());
+    if (!h)
+      return fail("system " + quotedName(s->system) + where(bench.benchmark) + ": " + h.error());
+    hs.push_back(std::move(*h));
+    auto sr = systemReport(*s, hs.back(), bench.benchmark, options);
+    if (!sr)
+      return fail(sr.error());
+    br.systems.push_back(std::move(*sr));
+  }
+  const bool hasBaseline = !order.empty() && order[0]->system == baseline;
+  if (!hasBaseline && !order.empty())
+    br.warnings.push_back("the baseline " + quotedName(baseline) +
+                          " has no measurements here: no ratios");
+  // The candidates vs the baseline, then (allPairs) every pair of
+  // candidates, the later in table order over the earlier: one family.
+  std::vector<Comparison> comparisons;
+  for (std::size_t k = hasBaseline ? 1 : order.size(); k < order.size(); ++k) {
+    auto c = compare(*order[k], hs[k], *order[0], hs[0], bench.benchmark,
+                     "ratio/" + bench.benchmark + "/" + order[k]->system, table, balanced,
+                     options, br.warnings);
+    if (!c)
+      return fail(c.error());
+    comparisons.push_back(std::move(*c));
+  }
+  const std::size_t baselineRatios = comparisons.size();
+  if (options.allPairs)
+    for (std::size_t k = hasBaseline ? 1 : 0; k < order.size(); ++k)
+      for (std::size_t l = k + 1; l < order.size(); ++l) {
+        auto c =
+            compare(*order[l], hs[l], *order[k], hs[k], bench.benchmark,
+                    "pair/" + bench.benchmark + "/" + order[l]->system + "/" + order[k]->system,
+                    table, balanced, options, br.warnings);
+        if (!c)
+          return fail(c.error());
+        comparisons.push_back(std::move(*c));
+      }
+  if (comparisons.size() >= 2)
+    holmFamily(comparisons, options);
+  for (std::size_t i = 0; i < comparisons.size(); ++i) {
+    Comparison &c = comparisons[i];
+    if (i >= baselineRatios) {
+      br.pairs.push_back(std::move(c.report));
+      continue;
+    }
+    SuiteEntry e;
+    e.benchmark = bench.benchmark;
+    e.replicates = std::move(c.replicates);
+    e.estimate = c.report.estimate;
+    e.decision = c.report.decision;
+    e.runs = topLevelRuns(hs[0], hs[i + 1]);
+    e.exponent = scale.exponent;
+    out.suite.emplace_back(c.report.candidate, std::move(e));
+    br.ratios.push_back(std::move(c.report));
+  }
+  const std::string &top = table.levels()[0];
+  for (const auto &s : br.systems) {
+    const DiagnosticsReport &d = s.diagnostics;
+    if (!d.ok)
+      continue;
+    if (d.multimodal)
+      br.warnings.push_back(s.name + ": " + top + " means form two clusters (" +
+                            std::to_string(d.lowUnits) + " low, " + std::to_string(d.highUnits) +
+                            " high, " + percent(d.modeGap) + " apart): layout modes");
+    if (!d.outlierUnits.empty()) {
+      std::string units;
+      for (const auto &u : d.outlierUnits)
+        units += (units.empty() ? "" : ", ") + u;
+      br.warnings.push_back(s.name + ": outlying " + top + " " +
+                            (d.outlierUnits.size() == 1 ? "mean" : "means") + " (" + units +
+                            "), kept");
+    }
+    if (d.trendFlagged > 0)
+      br.warnings.push_back(
+          s.name + ": " + std::to_string(d.trendFlagged) + " of " +
+          std::to_string(d.trendExecutions) + " " + table.levels()[table.levels().size() - 2] +
+          "s still trend over their " + table.levels().back() + "s (" +
+          std::to_string(d.trendDecreasing) + " decreasing: warm-up not over?)");
+    if (d.measurementFarOut > 0)
+      br.warnings.push_back(s.name + ": " + std::to_string(d.measurementFarOut) +
+                            " far-out measurements (beyond 3 IQR), kept");
+  }
+  for (const auto &s : br.systems)
+    if (s.topLevelWithoutVariation)
+      br.warnings.push_back(s.name + ": the " + table.levels()[0] +
+                            " level shows no variation beyond the levels below "
+                            "(T^2 <= 0)");
+  if (auto unscaled = unscaleBenchmark(br, scale); !unscaled)
+    return fail(unscaled.error());
+  return out;
+}
+
 } // namespace
 
 std::string describeRatio(double ratio) {
@@ -799,10 +997,9 @@ Expected<Report> buildReport(const Table &table, const ReportOptions &options) {
   if (nested.error)
     return fail((nested.errorLine ? "line " + std::to_string(nested.errorLine) + ": " : "") +
                 *nested.error);
-  const auto scale = chooseScale(table);
-  if (!scale)
-    return fail(scale.error());
-  scaleData(nested.benchmarks, scale->exponent); // undone by unscaleReport() below
+  // Each benchmark on its own scale; one whose values are refused gets its
+  // error in the report, and the others their statistics (scale.hpp).
+  const std::vector<Expected<ValueScale>> scales = scaleBenchmarks(nested.benchmarks);
   BalanceResult balanced =
       balance(std::move(nested.benchmarks), table.levels(), options.unbalanced);
   report.unbalanced = balanced.issues;
@@ -819,188 +1016,58 @@ Expected<Report> buildReport(const Table &table, const ReportOptions &options) {
                 std::to_string(balanced.issues.size()) + " such units; " + kBalanceHint + ")");
   }
 
-  // Per benchmark: systems (baseline first), ratios, Speedup-Test.
-  std::vector<std::vector<std::vector<double>>> suiteReplicates; // [cand][bench]
+  // Per benchmark: systems (baseline first), ratios, Speedup-Test; a
+  // benchmark that cannot be analysed gets its error, the others go on.
   std::vector<std::string> candidates;
   for (const auto &s : table.systems())
     if (s != report.baseline)
       candidates.push_back(s);
-  suiteReplicates.resize(candidates.size());
-  std::vector<std::vector<double>> suiteEstimates(candidates.size());
-  std::vector<std::vector<Decision>> suiteDecisions(candidates.size());
-  std::vector<std::vector<BenchmarkRuns>> suiteRuns(candidates.size());
-
-  for (const auto &bench : balanced.benchmarks) {
-    BenchmarkReport br;
-    br.name = bench.benchmark;
-    std::vector<const SystemData *> order;
-    for (const auto &s : bench.systems)
-      if (s.system == report.baseline)
-        order.push_back(&s);
-    for (const auto &s : bench.systems)
-      if (s.system != report.baseline)
-        order.push_back(&s);
-    std::vector<Hierarchy> hs;
-    for (const SystemData *s : order) {
-      if (s->shape.empty() || s->shape[0] < 2)
-        return fail(
-            "system " + quotedName(s->system) + where(bench.benchmark) + " has only " +
-            std::to_string(s->shape.empty() ? 0 : s->shape[0]) + " " + table.levels()[0] +
-            afterBalancing(balanced.systems, bench.benchmark, s->system, table.levels()[0]) +
-            "; a confidence interval needs at least 2");
-      auto h = hierarchyOf(*s, table.levels());
-      if (!h)
-        return fail("system " + quotedName(s->system) + where(bench.benchmark) + ": " + h.error());
-      hs.push_back(std::move(*h));
-      auto sr = systemReport(*s, hs.back(), bench.benchmark, options);
-      if (!sr)
-        return fail(sr.error());
-      br.systems.push_back(std::move(*sr));
+  std::vector<std::vector<SuiteEntry>> suiteEntries(candidates.size());
+  std::vector<std::optional<int>> exponents; // per benchmark; none: no statistics
+  std::size_t analysed = 0;
+  for (std::size_t k = 0; k < balanced.benchmarks.size(); ++k) {
+    const BenchmarkData &bench = balanced.benchmarks[k];
+    auto part = scales[k] ? analyseBenchmark(bench, *scales[k], report.baseline, table, balanced,
+                                             options)
+                          : Expected<BenchmarkAnalysis>(fail(scales[k].error()));
+    if (!part) {
+      BenchmarkReport br;
+      br.name = bench.benchmark;
+      br.error = part.error();
+      report.benchmarks.push_back(std::move(br));
+      exponents.push_back(std::nullopt);
+      continue;
     }
-    const bool hasBaseline = !order.empty() && order[0]->system == report.baseline;
-    if (!hasBaseline && !order.empty())
-      br.warnings.push_back("the baseline " + quotedName(report.baseline) +
-                            " has no measurements here: no ratios");
-    // The candidates vs the baseline, then (allPairs) every pair of
-    // candidates, the later in table order over the earlier: one family.
-    std::vector<Comparison> comparisons;
-    for (std::size_t k = hasBaseline ? 1 : order.size(); k < order.size(); ++k) {
-      auto c = compare(*order[k], hs[k], *order[0], hs[0], bench.benchmark,
-                       "ratio/" + bench.benchmark + "/" + order[k]->system, table, balanced,
-                       options, br.warnings);
-      if (!c)
-        return fail(c.error());
-      comparisons.push_back(std::move(*c));
+    ++analysed;
+    exponents.push_back(scales[k]->exponent);
+    for (auto &[candidate, entry] : part->suite) {
+      const auto c =
+          std::find(candidates.begin(), candidates.end(), candidate) - candidates.begin();
+      suiteEntries[c].push_back(std::move(entry));
     }
-    const std::size_t baselineRatios = comparisons.size();
-    if (options.allPairs)
-      for (std::size_t k = hasBaseline ? 1 : 0; k < order.size(); ++k)
-        for (std::size_t l = k + 1; l < order.size(); ++l) {
-          auto c =
-              compare(*order[l], hs[l], *order[k], hs[k], bench.benchmark,
-                      "pair/" + bench.benchmark + "/" + order[l]->system + "/" + order[k]->system,
-                      table, balanced, options, br.warnings);
-          if (!c)
-            return fail(c.error());
-          comparisons.push_back(std::move(*c));
-        }
-    if (comparisons.size() >= 2)
-      holmFamily(comparisons, options);
-    for (std::size_t i = 0; i < comparisons.size(); ++i) {
-      Comparison &c = comparisons[i];
-      if (i >= baselineRatios) {
-        br.pairs.push_back(std::move(c.report));
-        continue;
-      }
-      const auto ci =
-          std::find(candidates.begin(), candidates.end(), c.report.candidate) - candidates.begin();
-      suiteReplicates[ci].push_back(std::move(c.replicates));
-      suiteEstimates[ci].push_back(c.report.estimate);
-      suiteDecisions[ci].push_back(c.report.decision);
-      suiteRuns[ci].push_back(topLevelRuns(hs[0], hs[i + 1]));
-      br.ratios.push_back(std::move(c.report));
-    }
-    const std::string &top = table.levels()[0];
-    for (const auto &s : br.systems) {
-      const DiagnosticsReport &d = s.diagnostics;
-      if (!d.ok)
-        continue;
-      if (d.multimodal)
-        br.warnings.push_back(s.name + ": " + top + " means form two clusters (" +
-                              std::to_string(d.lowUnits) + " low, " + std::to_string(d.highUnits) +
-                              " high, " + percent(d.modeGap) + " apart): layout modes");
-      if (!d.outlierUnits.empty()) {
-        std::string units;
-        for (const auto &u : d.outlierUnits)
-          units += (units.empty() ? "" : ", ") + u;
-        br.warnings.push_back(s.name + ": outlying " + top + " " +
-                              (d.outlierUnits.size() == 1 ? "mean" : "means") + " (" + units +
-                              "), kept");
-      }
-      if (d.trendFlagged > 0)
-        br.warnings.push_back(
-            s.name + ": " + std::to_string(d.trendFlagged) + " of " +
-            std::to_string(d.trendExecutions) + " " + table.levels()[table.levels().size() - 2] +
-            "s still trend over their " + table.levels().back() + "s (" +
-            std::to_string(d.trendDecreasing) + " decreasing: warm-up not over?)");
-      if (d.measurementFarOut > 0)
-        br.warnings.push_back(s.name + ": " + std::to_string(d.measurementFarOut) +
-                              " far-out measurements (beyond 3 IQR), kept");
-    }
-    for (const auto &s : br.systems)
-      if (s.topLevelWithoutVariation)
-        br.warnings.push_back(s.name + ": the " + table.levels()[0] +
-                              " level shows no variation beyond the levels below "
-                              "(T^2 <= 0)");
-    report.benchmarks.push_back(std::move(br));
+    report.benchmarks.push_back(std::move(part->report));
+  }
+  if (analysed == 0) {
+    if (report.benchmarks.size() == 1)
+      return fail(report.benchmarks.front().error);
+    std::string why;
+    for (const auto &b : report.benchmarks)
+      why += (why.empty() ? "" : "; ") + std::string("benchmark ") + quotedName(b.name) + ": " +
+             b.error;
+    return fail("no benchmark could be analysed: " + why);
   }
 
-  // Suite: geometric mean of the per-benchmark ratios (Li, Chen & Peng §IV):
-  // replicate r of the GM uses replicate r of every benchmark's ratio, each
-  // drawn independently (per-benchmark seeds), so each system is resampled
-  // within each benchmark.
+  // Suite: over the benchmarks that gave each candidate a ratio (the others
+  // are named in SuiteRatioReport::leftOut).
   if (report.benchmarks.size() > 1) {
-    for (std::size_t c = 0; c < candidates.size(); ++c) {
-      const auto &reps = suiteReplicates[c];
-      if (reps.size() < 2)
-        continue;
-      SuiteRatioReport sr;
-      sr.candidate = candidates[c];
-      sr.baseline = report.baseline;
-      sr.benchmarks = reps.size();
-      sr.confidence = options.confidence;
-      double logSum = 0;
-      for (double e : suiteEstimates[c])
-        logSum += std::log(e);
-      sr.geometricMean = std::exp(logSum / static_cast<double>(reps.size()));
-      std::size_t nRep = reps.front().size();
-      for (const auto &v : reps)
-        nRep = std::min(nRep, v.size());
-      std::vector<double> gm(nRep);
-      for (std::size_t r = 0; r < nRep; ++r) {
-        double s = 0;
-        for (const auto &v : reps)
-          s += std::log(v[r]);
-        gm[r] = std::exp(s / static_cast<double>(reps.size()));
-      }
-      sr.bootstrap = percentileInterval(gm, options.confidence, QuantileRule::PaperOrderStatistic);
-      sr.decision = decide(sr.bootstrap, options.threshold);
-      for (Decision d : suiteDecisions[c]) {
-        sr.faster += d == Decision::Faster;
-        sr.slower += d == Decision::Slower;
-      }
-      SuiteBootstrapOptions so;
-      so.replicates = options.bootstrapReplicates;
-      so.confidence = options.confidence;
-      so.seed = alea::mixSeed(options.seed, "suite-bootstrap/" + sr.candidate);
-      so.threads = options.threads;
-      if (auto sb = bootstrapSuiteRatio(suiteRuns[c], so)) {
-        sr.topLevelBootstrapOk = true;
-        sr.topLevelBootstrap = Interval{sb->lower, sb->upper};
-      }
-      RandomizationOptions ro;
-      ro.replicates = options.randomizationReplicates;
-      ro.seed = alea::mixSeed(options.seed, "randomization/" + sr.candidate);
-      ro.threads = options.threads;
-      auto rt = randomizationTest(suiteRuns[c], ro);
-      if (rt) {
-        sr.randomizationOk = true;
-        sr.randomizationP = rt->pTwoSidedMc;
-        sr.randomizationExhaustive = rt->exhaustive;
-        sr.randomizationReplicates = rt->replicates;
-      } else {
-        sr.randomizationError = rt.error();
-      }
-      touatiSuite(sr, suiteRuns[c], suiteDecisions[c], options);
-      report.suite.push_back(sr);
-    }
-    report.suiteSystems = empiricalSuite(balanced.benchmarks, table, options);
+    for (std::size_t c = 0; c < candidates.size(); ++c)
+      if (suiteEntries[c].size() >= 2)
+        report.suite.push_back(suiteRatio(candidates[c], suiteEntries[c], report, options));
+    report.suiteSystems = empiricalSuite(balanced.benchmarks, exponents, report, table, options);
   }
 
   if (!report.dropped.empty())
     report.warnings.push_back(balanceWarning(report.dropped));
-  if (auto unscaled = unscaleReport(report, *scale); !unscaled)
-    return fail(unscaled.error());
   return report;
 }
 
@@ -1018,13 +1085,17 @@ Expected<PlanSet> buildPlans(const Table &table, const PlanRequest &request,
   if (nested.error)
     return fail((nested.errorLine ? "line " + std::to_string(nested.errorLine) + ": " : "") +
                 *nested.error);
-  // As in buildReport: computed on rescaled values; the mean, the budget (in
-  // the values' unit) and the variance components are converted here.
-  const auto scale = chooseScale(table);
-  if (!scale)
-    return fail(scale.error());
-  const int e = scale->exponent;
-  scaleData(nested.benchmarks, e);
+  // As in buildReport: each benchmark computed on its rescaled values; the
+  // mean, the budget (in the values' unit) and the variance components are
+  // converted here. A plan is per benchmark and system: one benchmark whose
+  // values are refused fails the command, naming the benchmark.
+  const std::vector<Expected<ValueScale>> scales = scaleBenchmarks(nested.benchmarks);
+  for (std::size_t k = 0; k < scales.size(); ++k)
+    if (!scales[k])
+      return fail((scales.size() > 1 ? "benchmark " + quotedName(nested.benchmarks[k].benchmark) +
+                                           ": "
+                                     : std::string()) +
+                  scales[k].error());
   BalanceResult balanced = balance(std::move(nested.benchmarks), table.levels(), unbalanced);
   PlanSet out;
   out.levels = table.levels();
@@ -1034,7 +1105,10 @@ Expected<PlanSet> buildPlans(const Table &table, const PlanRequest &request,
   if (!balanced.balanced() && unbalanced == UnbalancedPolicy::Error)
     return fail("unbalanced data (" + std::to_string(balanced.issues.size()) + " units; " +
                 kBalanceHint + ")");
-  for (const auto &bench : balanced.benchmarks) {
+  for (std::size_t k = 0; k < balanced.benchmarks.size(); ++k) {
+    const BenchmarkData &bench = balanced.benchmarks[k];
+    const ValueScale &scale = *scales[k];
+    const int e = scale.exponent;
     for (const auto &sys : bench.systems) {
       auto h = hierarchyOf(sys, table.levels());
       if (!h)
@@ -1050,7 +1124,7 @@ Expected<PlanSet> buildPlans(const Table &table, const PlanRequest &request,
       pr.levels = levelReports(*h, *vc);
       // The component table is what a plan shows: no report without it.
       if (std::string p = unscaleLevels(pr.levels, e); !p.empty())
-        return fail(scale->range() + ": the variance components " + p +
+        return fail(scale.range() + ": the variance components " + p +
                     " the double range in the data's unit (express the values in another unit)");
       pr.overheads = *overheadsFor(request.costs, h->depth());
       pr.budget = request.budget;

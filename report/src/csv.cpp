@@ -44,6 +44,9 @@ std::string engineCsv(const Report &r) {
   std::string o = csvRow({"benchmark", "system", "baseline", "statistic", "method", "estimate",
                           "lower", "upper", "decision"});
   for (const auto &b : r.benchmarks) {
+    // A benchmark without statistics: its reason in `method`, as a warning's.
+    if (!b.error.empty())
+      o += csvRow({b.name, "", "", "error", b.error, "", "", "", ""});
     for (const auto &s : b.systems) {
       o += csvRow({b.name, s.name, "", "mean", methodName(s.ci.method), csvNum(s.mean),
                    csvNum(s.ci.interval.lower), csvNum(s.ci.interval.upper), ""});
@@ -129,6 +132,8 @@ std::string engineCsv(const Report &r) {
     o += csvRow({"", s.candidate, s.baseline, "geomean_ratio", "bootstrap", csvNum(s.geometricMean),
                  csvNum(s.bootstrap.lower), csvNum(s.bootstrap.upper),
                  std::string(decisionKey(s.decision))});
+    for (const auto &left : s.leftOut)
+      o += csvRow({left, s.candidate, s.baseline, "geomean_ratio", "left_out", "", "", "", ""});
     auto row = [&](const char *statistic, const char *method, const std::string &estimate,
                    const std::string &lower = "", const std::string &upper = "") {
       o += csvRow({"", s.candidate, s.baseline, statistic, method, estimate, lower, upper, ""});
@@ -158,6 +163,8 @@ std::string engineCsv(const Report &r) {
         {"median", e.summary.median}, {"q3", e.summary.q3},       {"max", e.summary.maximum}};
     for (const auto &[method, v] : values)
       o += csvRow({"", e.name, "", "empirical_geomean", method, csvNum(v), "", "", ""});
+    for (const auto &left : e.leftOut)
+      o += csvRow({left, e.name, "", "empirical_geomean", "left_out", "", "", "", ""});
   }
   // Per unbalanced system, each balancing candidate's V (meanVarianceFactor),
   // the applied one marked in the decision column.

@@ -161,6 +161,12 @@ std::string benchmarkSection(const runner::CampaignReport &r, const BenchmarkRep
   const std::string unit = u != r.units.end() ? u->second : r.campaign ? "s" : "";
   std::string o = "<section class=\"benchmark\" data-benchmark=\"" + esc(b.name) + "\">\n<h2>" +
                   esc(b.name.empty() ? std::string("Results") : "Benchmark " + b.name) + "</h2>\n";
+  if (!b.error.empty()) {
+    o += "<p class=\"warning\">" + esc(noStatisticsText(b)) + "</p>\n";
+    if (!b.warnings.empty())
+      o += "<h3>Warnings</h3>\n" + list(b.warnings, "warnings");
+    return o + "</section>\n";
+  }
   for (const auto &x : b.ratios)
     o += "<p class=\"headline\">" + esc(ratioInWords(x, a.levels[0])) + "</p>\n";
   o += systemsTable(a, b, unit);
@@ -200,7 +206,8 @@ std::string suiteSection(const Report &a) {
          std::to_string(s.faster) + " faster, " + std::to_string(s.slower) + " slower" +
          (s.randomizationOk ? "; randomization test p = " + fmt("%.4g", s.randomizationP)
                             : std::string()) +
-         ")</p>\n<pre>" + esc(lines) + "</pre>\n";
+         ")</p>\n<pre>" + esc(lines) + "</pre>\n" +
+         (s.leftOut.empty() ? std::string() : "<p>" + esc(suiteLeftOutText(s)) + "</p>\n");
   }
   return o + "</section>\n";
 }

@@ -394,6 +394,7 @@ Json jsonSuite(const SuiteRatioReport &s) {
   o["candidate"] = s.candidate;
   o["baseline"] = s.baseline;
   o["benchmarks"] = s.benchmarks;
+  o["left_out"] = strings(s.leftOut);
   o["geometric_mean"] = num(s.geometricMean);
   o["bootstrap"] = jsonInterval(s.bootstrap);
   o["bootstrap_top_level"] =
@@ -449,6 +450,7 @@ Json engineDoc(const Report &r) {
   for (const auto &b : r.benchmarks) {
     Json jb = Json::object();
     jb["name"] = nameOrNull(b.name); // null: no benchmark column
+    jb["error"] = b.error.empty() ? Json(nullptr) : Json(b.error); // null: it has statistics
     Json systems = Json::array();
     for (const auto &s : b.systems)
       systems.push_back(jsonSystem(s));
@@ -469,6 +471,7 @@ Json engineDoc(const Report &r) {
     Json o = Json::object();
     o["name"] = e.name;
     o["benchmarks"] = e.benchmarks;
+    o["left_out"] = strings(e.leftOut);
     o["observed"] = num(e.observed);
     o["replicates"] = e.replicates;
     Json five = Json::object();

@@ -46,6 +46,17 @@ std::string texInterval(const std::optional<Interval> &i) {
   return i ? "[" + r3(i->lower) + ", " + r3(i->upper) + "]" : std::string("unbounded");
 }
 
+// One row per benchmark without statistics, its reason across the other
+// `columns` - 1 columns (wrapped).
+std::string noStatisticsRows(const Report &a, int columns) {
+  std::string o;
+  for (const auto &b : a.benchmarks)
+    if (!b.error.empty())
+      o += tex(b.name) + " & \\multicolumn{" + std::to_string(columns - 1) +
+           "}{p{0.75\\linewidth}}{" + tex(noStatisticsText(b)) + "} \\\\\n";
+  return o;
+}
+
 std::string layoutTable(const Report &a) {
   const std::string conf = tex(confidenceLabel(a.options.confidence));
   std::string o = "\\begin{table}\n\\centering\n\\caption{Layout sensitivity: standard deviation "
@@ -68,6 +79,7 @@ std::string layoutTable(const Report &a) {
                  : std::string("-- & -- & --")) +
            " & " + tex(pct(l.observedSpread)) + " \\\\\n";
     }
+  o += noStatisticsRows(a, 6);
   return o +
          "\\bottomrule\n\\multicolumn{6}{l}{\\footnotesize \\textsuperscript{a} Best to "
          "worst " +
@@ -112,6 +124,7 @@ std::string renderLatex(const runner::CampaignReport &r) {
                         : std::string(" & & ");
         o += " \\\\\n";
       }
+  o += noStatisticsRows(a, family ? 7 : 5);
   if (!a.suite.empty()) {
     o += "\\midrule\n";
     for (const auto &s : a.suite)

@@ -25,6 +25,12 @@ std::string engineMd(const Report &r) {
   const std::string conf = confidenceLabel(r.options.confidence);
   for (const auto &b : r.benchmarks) {
     o += "\n## " + (b.name.empty() ? std::string("Results") : mdEscape(b.name)) + "\n\n";
+    if (!b.error.empty()) {
+      o += "- **" + mdEscape(noStatisticsText(b)) + "**\n";
+      for (const auto &w : b.warnings)
+        o += "- **warning**: " + mdEscape(w) + "\n";
+      continue;
+    }
     o += "| system | mean | " + conf + " CI (t) | " + conf + " CI (bootstrap) | design |";
     for (const auto &l : r.levels)
       o += " " + mdEscape(l) + " share |";
@@ -91,7 +97,10 @@ std::string engineMd(const Report &r) {
            std::to_string(s.slower) + " | " +
            (s.randomizationOk ? fmt("%.4g", s.randomizationP) : std::string("-")) + " |\n";
     for (const auto &s : r.suite)
-      o += "\n" + mdEscape(touatiText(s, r.levels[0]));
+      o += "\n" + mdEscape(touatiText(s, r.levels[0])) +
+           (s.leftOut.empty() ? std::string()
+                              : "\n" + mdEscape(s.candidate) + " vs " + mdEscape(s.baseline) +
+                                    ": " + mdEscape(suiteLeftOutText(s)) + "\n");
     o += "\n| comparison | faster | proportion | " + conf +
          " CI (prop.test) | benchmarks needed for +-" + pct(r.options.proportionHalfWidth) +
          " (worst case) | gain factor G, faster | gain factor G, all |\n"
@@ -119,6 +128,9 @@ std::string engineMd(const Report &r) {
         o += "| " + mdEscape(e.name) + " | " + g4(e.observed) + " | " + g4(e.summary.minimum) +
              " | " + g4(e.summary.q1) + " | " + g4(e.summary.median) + " | " + g4(e.summary.q3) +
              " | " + g4(e.summary.maximum) + " |\n";
+      for (const auto &e : r.suiteSystems)
+        if (!e.leftOut.empty())
+          o += "\n" + mdEscape(e.name) + ": left out: " + mdEscape(joined(e.leftOut)) + "\n";
     }
   }
   if (!r.dropped.empty() || !r.warnings.empty()) {

@@ -338,6 +338,17 @@ std::string touatiText(const SuiteRatioReport &s, const std::string &top) {
   return o;
 }
 
+std::string suiteLeftOutText(const SuiteRatioReport &s) {
+  if (s.leftOut.empty())
+    return "";
+  std::vector<std::string> names;
+  for (const auto &n : s.leftOut)
+    names.push_back(n.empty() ? std::string("(unnamed)") : n);
+  return "left out: " + joined(names) + " (no ratio there)";
+}
+
+std::string noStatisticsText(const BenchmarkReport &b) { return "no statistics: " + b.error; }
+
 } // namespace alea::report
 
 namespace alea::report {

@@ -56,6 +56,11 @@ std::string durationText(double seconds);
 std::string ratioPlanText(const analysis::RatioPlanAdvice &p);
 std::string sharesText(const analysis::SystemReport &s);
 std::string touatiText(const analysis::SuiteRatioReport &s, const std::string &top);
+// The benchmarks a suite figure leaves out (no statistics, or no ratio of this
+// pair there): "left out: tiny, huge (no ratio there)"; "" when none.
+std::string suiteLeftOutText(const analysis::SuiteRatioReport &s);
+// A benchmark without statistics: "no statistics: <why>".
+std::string noStatisticsText(const analysis::BenchmarkReport &b);
 
 // A value in its benchmark's unit: times scaled to s/ms/us, anything else
 // (KiB of peak RSS, a program's own unit) as a number with its unit.

@@ -36,6 +36,8 @@ std::string engineText(const Report &r, const std::map<std::string, std::string>
       const auto unit = units.find(b.name);
       o += "benchmark " + b.name + (unit == units.end() ? "" : " (" + unit->second + ")") + "\n";
     }
+    if (!b.error.empty())
+      o += "  " + noStatisticsText(b) + "\n";
     for (const auto &s : b.systems) {
       o += "  " + s.name + ": mean " + g4(s.mean) + ", " + confidenceLabel(s.ci.confidence) +
            " CI " + interval(s.ci.interval, g4) + " (" + methodName(s.ci.method) + "; bootstrap " +
@@ -79,7 +81,8 @@ std::string engineText(const Report &r, const std::map<std::string, std::string>
            " faster, " + std::to_string(s.slower) + " slower" +
            (s.randomizationOk ? "; randomization test p = " + fmt("%.4g", s.randomizationP)
                               : std::string()) +
-           "\n" + touatiText(s, r.levels[0]);
+           "\n" + touatiText(s, r.levels[0]) +
+           (s.leftOut.empty() ? std::string() : "    " + suiteLeftOutText(s) + "\n");
     if (!r.suiteSystems.empty()) {
       o += "  empirical distribution of the geometric mean over benchmarks, one " + r.levels[0] +
            " mean drawn per benchmark (Li-Chen-Peng; " +
@@ -88,7 +91,8 @@ std::string engineText(const Report &r, const std::map<std::string, std::string>
         o += "    " + e.name + ": observed " + g4(e.observed) + "; min " + g4(e.summary.minimum) +
              ", Q1 " + g4(e.summary.q1) + ", median " + g4(e.summary.median) + ", Q3 " +
              g4(e.summary.q3) + ", max " + g4(e.summary.maximum) + " (" +
-             std::to_string(e.benchmarks) + " benchmarks)\n";
+             std::to_string(e.benchmarks) + " benchmarks" +
+             (e.leftOut.empty() ? std::string() : "; left out: " + joined(e.leftOut)) + ")\n";
     }
   }
   if (!r.dropped.empty()) {

@@ -93,7 +93,8 @@ WarmupDetection detectWarmup(const std::vector<WarmupSeries> &series) {
       "warm-up: " + std::to_string(out.warmup) +
       " iteration(s) (PELT changepoints and warmup_stats' classification of " +
       std::to_string(total.executions) + " pilot executions: " + analysis::describeCounts(total) +
-      "; the upper quartile of when the steady state starts, the largest over the benchmarks)");
+      "; the latest steady-state start over the flat and warm-up executions, the largest over "
+      "the benchmarks)");
   out.explanation.insert(out.explanation.end(), notes.begin(), notes.end());
   return out;
 }

@@ -183,8 +183,8 @@ void steadyStateWarnings(const CampaignData &data, const std::map<Key, Series> &
       if (late > 0 && s.warmupIterations > kept)
         warnings.push_back(
             "warm-up: " + std::to_string(late) + of + " are still warming up after the " +
-            std::to_string(kept) + " iterations dropped (their steady state starts at iteration " +
-            std::to_string(s.warmupIterations) + ", upper quartile): set levels.warmup to " +
+            std::to_string(kept) + " iterations dropped (the latest steady state starts at " +
+            "iteration " + std::to_string(s.warmupIterations) + "): set levels.warmup to " +
             std::to_string(s.warmupIterations) + " or \"auto\"");
     }
 }

@@ -180,9 +180,11 @@ TEST(Changepoint, ScaleFreeAndTieTolerant) {
   EXPECT_TRUE(segmentSeries(std::vector<double>{}).empty());
 }
 
-// The campaign's warm-up is the upper quartile of the steady-state starts of
-// the flat and warm-up executions; the others are counted apart.
-TEST(Changepoint, SummaryTakesTheUpperQuartile) {
+// The campaign's warm-up is the latest steady-state start of the flat and
+// warm-up executions, so that every one of them is steady once it is dropped;
+// the others are counted apart. (It was the upper quartile, 5 here: the
+// execution still warming up at 9 kept 4 warm-up iterations in the data.)
+TEST(Changepoint, SummaryCoversEveryExecution) {
   std::vector<SteadyState> e;
   for (std::size_t k : {0, 4, 4, 4, 4, 5, 4, 9}) {
     SteadyState s;
@@ -204,9 +206,7 @@ TEST(Changepoint, SummaryTakesTheUpperQuartile) {
   EXPECT_EQ(s.warmup, 7u);
   EXPECT_EQ(s.noSteadyState, 1u);
   EXPECT_EQ(s.slowdown, 1u);
-  // Sorted 0 4 4 4 4 4 5 9: type 7 at 0.75 -> h = 5.25, between 4 and 5 -> 4.25, up to 5.
-  EXPECT_EQ(s.warmupIterations, 5u);
-  EXPECT_EQ(s.longestWarmup, 9u);
+  EXPECT_EQ(s.warmupIterations, 9u);
   EXPECT_EQ(s.slowdownMedianAt, 12u);
   EXPECT_EQ(describeCounts(s), "1 flat, 7 warm-up, 1 slowdown, 1 no steady state");
   EXPECT_EQ(summarizeWarmup({}).warmupIterations, 0u);
@@ -224,4 +224,149 @@ TEST(Changepoint, LongSeriesAtBlockResolution) {
   EXPECT_EQ(b.steadyStart.value_or(0), 20u);
   EXPECT_EQ(b.window, 2500u);
   EXPECT_EQ(classifySteadyState(leading(0, 1.0, 10000, 0.01, 23)).kind, SteadyKind::Flat);
+}
+
+namespace {
+
+// One execution of 20 iterations on a loaded machine (issue 18): the first 4
+// iterations 6-20x slower than the steady 1 ms (each drawn on its own), the
+// steady state with log-normal noise of SD `noise`, and 2 or 3 interrupts of
+// 1 or 2 iterations each, 5 iterations at most, slowed 2-4x, anywhere from
+// iteration 5 on and never touching each other: the warm-up and the
+// interrupts together stay fewer than half the series. (An interrupt right
+// at iteration 4 cannot be told from a last warm-up iteration:
+// AnInterruptRightAfterTheWarmupCountsAsWarmup.)
+std::vector<double> loadedMachine(alea::Rng &rng, double noise) {
+  const auto normal = [&] {
+    const double u1 = 1.0 - rng.uniform(), u2 = rng.uniform();
+    return std::sqrt(-2.0 * std::log(u1)) * std::cos(2 * M_PI * u2);
+  };
+  std::vector<double> x;
+  for (int i = 0; i < 20; ++i)
+    x.push_back(1e-3 * (i < 4 ? 6 + 14 * rng.uniform() : std::exp(noise * normal())));
+  std::vector<bool> hit(20, false);
+  const int runs = rng.uniform() < 0.5 ? 2 : 3;
+  for (int r = 0, total = 0; r < runs && total < 5;) {
+    const int len = std::min(rng.uniform() < 0.5 ? 1 : 2, 5 - total);
+    const int at = 5 + static_cast<int>(rng.uniform() * (16 - len));
+    bool free = true;
+    for (int j = at - 1; j <= at + len && j < 20; ++j)
+      free = free && !hit[j];
+    if (!free)
+      continue;
+    for (int j = at; j < at + len; ++j) {
+      hit[j] = true;
+      x[j] *= 2 + 2 * rng.uniform();
+    }
+    total += len;
+    ++r;
+  }
+  return x;
+}
+
+} // namespace
+
+// Issue 18 item 12: a pilot of 9 such executions was "4 flat, 5 warm-up".
+// Two causes: the interrupts after the slow start drew the mean-and-variance
+// likelihood to one first segment holding the warm-up and the interrupts
+// (its SD then reached the steady state), and a warm-up segment's own SD,
+// as large as its mean when its iterations range over 6-20x, overlapped the
+// steady state. Now every execution is a warm-up of exactly 4, and so is the
+// campaign's. Measured on 1000 such executions per noise level: before the
+// fix 16%, 11% and 11% were "flat" at 5%, 10% and 15% noise (and 3 to 6%
+// found elsewhere); after it 1000, 1000 and 994 are warm-ups of 4, and 986
+// at 30% noise (the rest: an interrupt at 5-6 within 2.5 SDs of a noisy
+// steady state, noise of 2.5 SDs right at iteration 4, or so much noise
+// that 4 slow iterations in 20 do not pay the penalty 15 log n). The test
+// takes the noise levels at which all 1000 were right.
+TEST(Changepoint, FourSlowStartsOnALoadedMachineAreWarmups) {
+  for (double noise : {0.05, 0.1})
+    for (std::uint64_t pilot = 1; pilot <= 8; ++pilot) {
+      alea::Rng rng(pilot * 1000 + static_cast<std::uint64_t>(noise * 100));
+      std::vector<SteadyState> states;
+      for (int e = 0; e < 9; ++e) {
+        const auto x = loadedMachine(rng, noise);
+        states.push_back(classifySteadyState(x));
+        std::string series;
+        for (double v : x)
+          series += " " + std::to_string(v * 1e3).substr(0, 5);
+        EXPECT_EQ(states.back().kind, SteadyKind::Warmup)
+            << steadyKindName(states.back().kind) << " noise " << noise << ":" << series;
+        EXPECT_EQ(states.back().steadyStart.value_or(99), 4u) << "noise " << noise << ":" << series;
+      }
+      const WarmupSummary s = summarizeWarmup(states);
+      EXPECT_EQ(s.warmup, 9u);
+      EXPECT_EQ(s.warmupIterations, 4u);
+    }
+}
+
+// A warm-up whose iterations differ wildly (5x, 99x, 11x, 13x the steady
+// time): its mean +- SD reached below the steady state, so the execution
+// was "flat". A segment other than the final one is now taken at its mean
+// +- standard error, how well its level is known.
+TEST(Changepoint, AWarmupsOwnSpreadDoesNotMakeItFlat) {
+  Noise e(3, 0.01);
+  std::vector<double> x = {5, 99, 11, 13};
+  for (int i = 0; i < 16; ++i)
+    x.push_back(1.0 + e());
+  const SteadyState s = classifySteadyState(x);
+  ASSERT_EQ(s.segments.size(), 2u);
+  EXPECT_EQ(s.segments[0].end, 4u);
+  EXPECT_GT(s.segments[0].sd, s.segments[0].mean); // the spread that made it "flat"
+  EXPECT_EQ(s.kind, SteadyKind::Warmup) << steadyKindName(s.kind);
+  EXPECT_EQ(s.steadyStart.value_or(99), 4u);
+}
+
+// What is left out of the segmentation as interference: runs of at most 2
+// iterations above the steady level + 2.5 SDs, not at iteration 0; the level
+// and SD come from the shortest half, so 4 warm-up iterations and 5
+// interrupts in 20 do not hide the interrupts. A slow start of any length,
+// and longer slow runs (a phase), stay.
+TEST(Changepoint, InterferenceIsLeftOutOfTheSegmentation) {
+  Noise e(5, 0.01);
+  std::vector<double> x;
+  for (int i = 0; i < 20; ++i)
+    x.push_back(1.0 + e());
+  for (int i : {0, 1, 2, 3})
+    x[i] *= 8;
+  for (int i : {6, 7, 10, 14, 15})
+    x[i] *= 3;
+  std::vector<bool> want(20, false);
+  for (int i : {6, 7, 10, 14, 15})
+    want[i] = true;
+  EXPECT_EQ(interference(x), want);
+  const SteadyState s = classifySteadyState(x);
+  EXPECT_EQ(s.interference, 5u);
+  EXPECT_EQ(s.kind, SteadyKind::Warmup);
+  EXPECT_EQ(s.steadyStart.value_or(99), 4u);
+  // Three slow iterations in a row are a phase, not an interrupt.
+  std::vector<double> phase(20, 1.0);
+  for (int i : {9, 10, 11})
+    phase[i] = 3;
+  EXPECT_EQ(interference(phase), std::vector<bool>(20, false));
+  // A coarse clock (two ticks 1% apart, the upper one isolated): the upper
+  // ticks are left out, which leaves a flat series flat.
+  std::vector<double> ticks;
+  for (int i = 0; i < 20; ++i)
+    ticks.push_back(i % 3 ? 1.00 : 1.01);
+  EXPECT_EQ(classifySteadyState(ticks).kind, SteadyKind::Flat);
+  EXPECT_EQ(interference(std::vector<double>{1, 5}), std::vector<bool>(2, false));
+}
+
+// An interrupt right after the warm-up (iteration 4, 2.5x while the warm-up
+// is 8-16x) is one more slow iteration at the start: the steady state starts
+// after it, the safe side. A steady iteration 1.3x the median there is
+// within the steady state's noise and is not taken for warm-up, even though
+// the mean-and-variance likelihood puts it in the wide warm-up segment.
+TEST(Changepoint, AnInterruptRightAfterTheWarmupCountsAsWarmup) {
+  Noise e(7, 0.1);
+  std::vector<double> x = {8, 12, 16, 10};
+  for (int i = 0; i < 16; ++i)
+    x.push_back(std::exp(e()));
+  x[4] = 2.5;
+  EXPECT_EQ(classifySteadyState(x).steadyStart.value_or(99), 5u);
+  x[4] = 1.3;
+  const SteadyState s = classifySteadyState(x);
+  EXPECT_EQ(s.kind, SteadyKind::Warmup);
+  EXPECT_EQ(s.steadyStart.value_or(99), 4u);
 }

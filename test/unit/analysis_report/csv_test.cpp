@@ -169,3 +169,37 @@ TEST(CsvErrors, DuplicateMeasurement) {
             "f:4:5: duplicate measurement: system \"a\" already has a value for "
             "build 0, iteration 0 (line 2)");
 }
+
+// Issue 18 item 12: a NUL in a value cell cut the message short (printed as
+// a C string), and a newline inside a quoted cell broke the one-line
+// message. Cells and names quoted in messages show control characters
+// escaped, C style, with the line where the cell starts.
+TEST(CsvErrors, ControlCharactersInMessagesAreEscaped) {
+  using namespace std::string_literals;
+  const std::string nul = "system,build,value\na,1,1.0\na,2,\"1\0002\"\n"s;
+  ASSERT_EQ(nul.find('\0'), 33u); // the NUL is in the text
+  EXPECT_EQ(errorOf(nul), "f:3:5: value \"1\\02\" is not a number");
+  EXPECT_EQ(errorOf("system,build,value\na,1,\"1\n2\"\na,2,1\n"),
+            "f:2:5: value \"1\\n2\" is not a number");
+  EXPECT_EQ(errorOf("system,build,value\na,1,\"1\r\t\x01\x7f\"\n"),
+            "f:2:5: value \"1\\r\\t\\x01\\x7F\" is not a number");
+  // Unquoted, a NUL is part of the cell too.
+  EXPECT_EQ(errorOf("system,build,value\na,1,7\0\n"s), "f:2:5: value \"7\\0\" is not a number");
+  // Names and labels: a system name with a newline, a duplicate path, a level
+  // name. The place is the build field's, on the cell's second line.
+  EXPECT_EQ(errorOf("system,build,value\n\"a\nb\",1,1\n\"a\nb\",1,2\n"),
+            "f:5:4: duplicate measurement: system \"a\\nb\" already has a value for build 1 "
+            "(line 2)");
+  EXPECT_EQ(errorOf("system,\"bu\tild\",value\na,1,1\n"),
+            "f:2:3: system \"a\" has only one bu\\tild (bu\\tild is the top level; a confidence "
+            "interval needs at least 2)");
+  EXPECT_EQ(errorOf("system,build,value\na,\"\0\",1\na,\"\0\",2\n"s),
+            "f:3:3: duplicate measurement: system \"a\" already has a value for build \\0 "
+            "(line 2)");
+  // Every message is one line without NUL, whatever the cell held.
+  for (const std::string text : {nul, "system,\"x\ny\",value\n\"\0\",1,\"\r\"\n"s}) {
+    const std::string m = errorOf(text);
+    EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+    EXPECT_EQ(m.find('\0'), std::string::npos) << m;
+  }
+}

@@ -478,11 +478,14 @@ TEST(Report, ValuesNearTheDoubleRangeGiveTheReportOfRescaledData) {
     EXPECT_NEAR(r.suiteSystems[0].observed / scaled(ref.suiteSystems[0].observed), 1.0, 1e-14);
     EXPECT_NEAR(r.suiteSystems[0].summary.median / scaled(ref.suiteSystems[0].summary.median), 1.0,
                 1e-14);
-    // Variances no double holds are said, once.
-    const auto said = std::count_if(r.warnings.begin(), r.warnings.end(), [](const auto &w) {
-      return w.find("the variance components (S2, T2)") != std::string::npos;
-    });
-    EXPECT_EQ(said, std::abs(k) == 1000 ? 1 : 0);
+    // Variances no double holds are said, once per benchmark (each has its
+    // own scale and its own warnings).
+    for (const BenchmarkReport &b : r.benchmarks) {
+      const auto said = std::count_if(b.warnings.begin(), b.warnings.end(), [](const auto &w) {
+        return w.find("the variance components (S2, T2)") != std::string::npos;
+      });
+      EXPECT_EQ(said, std::abs(k) == 1000 ? 1 : 0) << b.name;
+    }
   }
 }
 
@@ -520,6 +523,126 @@ TEST(Report, ValuesSpanningMoreThanDoublePrecisionHoldsAreRefused) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error(), "the values span too wide a range for double precision, from 1e-250 to "
                        "1e+200 (the largest may be at most 2^400 times the smallest)");
+}
+
+// Issue 18 item 8: one benchmark near 1e-320 (subnormal) and one near 1e308
+// used to make the whole report "the values span too wide a range". Each
+// benchmark has its own scale: the subnormal one is refused on its own, the
+// huge one is analysed with its own warning, and the ordinary ones get
+// exactly the statistics they get without the other two; the suite says
+// which benchmark it left out.
+TEST(Report, OneExtremeBenchmarkLeavesTheOthersTheirStatistics) {
+  const Table plain = test::touatiSuiteTable(); // b1, b2: cand 10% faster
+  Table mixed(plain.levels()), ordinary(plain.levels());
+  std::vector<std::string_view> units(plain.levels().size());
+  for (std::size_t i = 0; i < plain.size(); ++i) {
+    const Row &row = plain.row(i);
+    const std::string &bench = plain.benchmarks()[row.benchmark];
+    const std::string &system = plain.systems()[row.system];
+    for (std::size_t l = 0; l < units.size(); ++l)
+      units[l] = plain.label(i, l);
+    if (bench == "b1") {
+      mixed.add(system, "tiny", units, row.value * 1e-320);
+      mixed.add(system, "ordinary", units, row.value);
+      ordinary.add(system, "ordinary", units, row.value);
+    } else if (bench == "b2") {
+      mixed.add(system, "huge", units, row.value * 5e307);
+      mixed.add(system, "second", units, row.value);
+      ordinary.add(system, "second", units, row.value);
+    }
+  }
+  ReportOptions o;
+  o.seed = 3;
+  const Report r = reportOf(mixed, o), ref = reportOf(ordinary, o);
+  ASSERT_EQ(r.benchmarks.size(), 4u);
+  ASSERT_EQ(ref.benchmarks.size(), 2u);
+  const BenchmarkReport &tiny = r.benchmarks[0], &ord = r.benchmarks[1], &huge = r.benchmarks[2],
+                        &second = r.benchmarks[3];
+  EXPECT_EQ(tiny.name, "tiny");
+  EXPECT_EQ(huge.name, "huge");
+  // The subnormal benchmark: refused, with the count, the range and why.
+  EXPECT_EQ(tiny.error.rfind("24 of 24 values are subnormal (from ", 0), 0u) << tiny.error;
+  EXPECT_NE(tiny.error.find("express them in a larger unit"), std::string::npos) << tiny.error;
+  EXPECT_TRUE(tiny.systems.empty());
+  EXPECT_TRUE(tiny.ratios.empty());
+  // The huge one: statistics in its unit, and its own warning.
+  ASSERT_TRUE(huge.error.empty()) << huge.error;
+  ASSERT_EQ(huge.ratios.size(), 1u);
+  EXPECT_NEAR(huge.ratios[0].estimate, second.ratios[0].estimate, 1e-12);
+  ASSERT_TRUE(huge.ratios[0].fieller);
+  EXPECT_NEAR(huge.systems[0].mean, 5e307 * 2.031, 1e304);
+  EXPECT_TRUE(std::isfinite(huge.systems[0].ci.interval.upper));
+  EXPECT_TRUE(std::any_of(huge.warnings.begin(), huge.warnings.end(), [](const std::string &w) {
+    return w.find("the variance components (S2, T2) exceed the double range") != std::string::npos;
+  }));
+  // The ordinary ones: bit for bit what they get alone.
+  for (std::size_t k = 0; k < 2; ++k) {
+    const BenchmarkReport &x = k == 0 ? ord : second, &y = ref.benchmarks[k];
+    SCOPED_TRACE(x.name);
+    ASSERT_TRUE(x.error.empty()) << x.error;
+    ASSERT_EQ(x.ratios.size(), 1u);
+    EXPECT_EQ(x.ratios[0].estimate, y.ratios[0].estimate);
+    ASSERT_TRUE(x.ratios[0].fieller);
+    EXPECT_EQ(x.ratios[0].fieller->lower, y.ratios[0].fieller->lower);
+    EXPECT_EQ(x.ratios[0].fieller->upper, y.ratios[0].fieller->upper);
+    EXPECT_EQ(x.ratios[0].bootstrap.lower, y.ratios[0].bootstrap.lower);
+    EXPECT_EQ(x.ratios[0].bootstrap.upper, y.ratios[0].bootstrap.upper);
+    EXPECT_EQ(x.ratios[0].decision, Decision::Faster);
+    EXPECT_EQ(x.systems[0].mean, y.systems[0].mean);
+    EXPECT_EQ(x.warnings, y.warnings);
+  }
+  // The suite: over the three benchmarks with a ratio, naming the fourth.
+  ASSERT_EQ(r.suite.size(), 1u);
+  EXPECT_EQ(r.suite[0].benchmarks, 3u);
+  EXPECT_EQ(r.suite[0].leftOut, std::vector<std::string>{"tiny"});
+  EXPECT_EQ(r.suite[0].faster, 3u);
+  ASSERT_EQ(r.suiteSystems.size(), 2u);
+  EXPECT_EQ(r.suiteSystems[0].benchmarks, 3u);
+  EXPECT_EQ(r.suiteSystems[0].leftOut, std::vector<std::string>{"tiny"});
+  EXPECT_TRUE(ref.suite[0].leftOut.empty());
+  // The report's general warnings are not about any one benchmark's values.
+  for (const auto &w : r.warnings)
+    EXPECT_EQ(w.find("values from"), std::string::npos) << w;
+}
+
+// A Table from any source (the runner's store, a test) is checked per
+// benchmark too: a zero or negative value refuses its benchmark, not the
+// report; when no benchmark is left, the report fails naming each one.
+TEST(Report, ValuesRefusedPerBenchmark) {
+  Table t({"build"});
+  for (int b = 0; b < 3; ++b) {
+    const std::string bl = std::to_string(b);
+    const std::string_view u[] = {bl};
+    t.add("base", "zero", u, b == 1 ? 0.0 : 1.0 + 0.01 * b);
+    t.add("cand", "zero", u, 0.9 + 0.01 * b);
+    t.add("base", "fine", u, 1.0 + 0.01 * b);
+    t.add("cand", "fine", u, 0.9 + 0.01 * b);
+  }
+  const Report r = reportOf(t);
+  ASSERT_EQ(r.benchmarks.size(), 2u);
+  EXPECT_EQ(r.benchmarks[0].error,
+            "1 of 6 values is not positive (0); a time is a finite number > 0");
+  ASSERT_EQ(r.benchmarks[1].ratios.size(), 1u);
+  EXPECT_TRUE(r.suite.empty()); // one benchmark with a ratio: no suite
+
+  Table both({"build"});
+  for (int b = 0; b < 2; ++b) {
+    const std::string bl = std::to_string(b);
+    const std::string_view u[] = {bl};
+    both.add("a", "x", u, 1e-310);
+    both.add("a", "y", u, -1.0);
+  }
+  auto bad = buildReport(both);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().rfind("no benchmark could be analysed: benchmark \"x\": 2 of 2 values "
+                              "are subnormal (1e-310)",
+                              0),
+            0u)
+      << bad.error();
+  EXPECT_NE(bad.error().find("; benchmark \"y\": 2 of 2 values are not positive (-1); a time is "
+                             "a finite number > 0"),
+            std::string::npos)
+      << bad.error();
 }
 
 TEST(Report, ParseFractionAndCosts) {

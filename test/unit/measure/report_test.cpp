@@ -273,8 +273,8 @@ TEST(CampaignReport, WarmupLeftAndNoSteadyStateAreWarned) {
   d.planned = d.executed = 24;
   CampaignReport r = buildCampaignReport(d, fast());
   EXPECT_TRUE(contains(r.warnings, "warm-up: 12 of 12 executions of alpha on base are still "
-                                   "warming up after the 0 iterations dropped (their steady "
-                                   "state starts at iteration 4, upper quartile): set "
+                                   "warming up after the 0 iterations dropped (the latest "
+                                   "steady state starts at iteration 4): set "
                                    "levels.warmup to 4 or \"auto\""));
   EXPECT_TRUE(contains(r.warnings, "warm-up: 2 of 12 executions of alpha on cand never reach a "
                                    "steady state (changepoints within their last 5 iterations)"));

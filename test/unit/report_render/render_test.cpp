@@ -891,3 +891,50 @@ TEST(Figures, FileNamesOfTheLongestBenchmarkNamesFitAndStayUnique) {
     }
   EXPECT_EQ(variance.size(), 2u);
 }
+
+// Issue 18 item 8: a benchmark without statistics (here: subnormal values)
+// says why where its statistics would be, in every format, and the suite
+// names it among the benchmarks it leaves out.
+TEST(Formats, ABenchmarkWithoutStatisticsAndTheSuiteThatLeavesItOut) {
+  const Table plain = test::touatiSuiteTable();
+  Table t(plain.levels());
+  std::vector<std::string_view> units(plain.levels().size());
+  for (std::size_t i = 0; i < plain.size(); ++i) {
+    const Row &row = plain.row(i);
+    for (std::size_t l = 0; l < units.size(); ++l)
+      units[l] = plain.label(i, l);
+    const std::string &bench = plain.benchmarks()[row.benchmark];
+    t.add(plain.systems()[row.system], bench == "b3" ? "tiny" : bench, units,
+          bench == "b3" ? row.value * 1e-320 : row.value);
+  }
+  auto r = buildReport(t);
+  ASSERT_TRUE(r.ok()) << r.error();
+  const std::string why = r->benchmarks[2].error;
+  ASSERT_EQ(why.rfind("24 of 24 values are subnormal", 0), 0u) << why;
+  const std::string text = formatReport(*r, Format::Text);
+  EXPECT_NE(text.find("benchmark tiny\n  no statistics: " + why + "\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\n    left out: tiny (no ratio there)\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("(2 benchmarks; left out: tiny)\n"), std::string::npos) << text;
+  const std::string md = formatReport(*r, Format::Markdown);
+  EXPECT_NE(md.find("## tiny\n\n- **no statistics: " + why + "**\n"), std::string::npos) << md;
+  EXPECT_NE(md.find("cand vs base: left out: tiny (no ratio there)"), std::string::npos) << md;
+  const std::string html = formatReport(*r, Format::Html);
+  EXPECT_NE(html.find("<p class=\"warning\">no statistics: " + why + "</p>"), std::string::npos);
+  EXPECT_NE(html.find("<p>left out: tiny (no ratio there)</p>"), std::string::npos);
+  const std::string tex = formatReport(*r, Format::Latex);
+  EXPECT_NE(tex.find("tiny & \\multicolumn{4}{p{0.75\\linewidth}}{no statistics: 24 of 24 values"),
+            std::string::npos)
+      << tex;
+  const std::string csv = formatReport(*r, Format::Csv);
+  EXPECT_NE(csv.find("\ntiny,,,error," + csvField(why) + ",,,,\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\ntiny,cand,base,geomean_ratio,left_out,,,,\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\ntiny,base,,empirical_geomean,left_out,,,,\n"), std::string::npos) << csv;
+  Json j = parseJson(formatReport(*r, Format::Json));
+  EXPECT_TRUE(j["benchmarks"][0]["error"].is_null());
+  EXPECT_EQ(j["benchmarks"][2]["error"].get<std::string>(), why);
+  EXPECT_TRUE(j["benchmarks"][2]["systems"].empty());
+  EXPECT_TRUE(j["benchmarks"][2]["ratio"].is_null());
+  EXPECT_EQ(j["suite"][0]["benchmarks"].get<std::size_t>(), 2u);
+  EXPECT_EQ(j["suite"][0]["left_out"], Json::array({"tiny"}));
+  EXPECT_EQ(j["suite_systems"][0]["left_out"], Json::array({"tiny"}));
+}

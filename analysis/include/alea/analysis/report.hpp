@@ -276,7 +276,13 @@ struct RatioReport {
 };
 
 struct BenchmarkReport {
-  std::string name;                  // "" for a single unnamed benchmark
+  std::string name; // "" for a single unnamed benchmark
+  // Why this benchmark has no statistics (empty when it has them): its values
+  // are refused (scale.hpp) or its analysis failed (e.g. a system left with
+  // one top-level unit). Then systems, ratios and pairs are empty, and the
+  // suite leaves the benchmark out. The other benchmarks are analysed as if
+  // it were not there.
+  std::string error;
   std::vector<SystemReport> systems; // baseline first, then table order
   std::vector<RatioReport> ratios;   // one per candidate, vs the baseline
   // ReportOptions::allPairs: every other pair of candidates (the later one in
@@ -290,7 +296,10 @@ struct BenchmarkReport {
 // each benchmark (Li, Chen & Peng, §IV) from the same hierarchical resamples.
 struct SuiteRatioReport {
   std::string candidate, baseline;
-  std::size_t benchmarks = 0;
+  std::size_t benchmarks = 0; // benchmarks with this candidate's ratio
+  // The report's benchmarks without one (no statistics, or no data of the
+  // baseline or the candidate), in report order: left out of every figure here.
+  std::vector<std::string> leftOut;
   double geometricMean = 0;
   Interval bootstrap;
   double confidence = 0.95;
@@ -330,7 +339,8 @@ struct SuiteRatioReport {
 // five numbers.
 struct SuiteSystemReport {
   std::string name;
-  std::size_t benchmarks = 0; // benchmarks with data of this system
+  std::size_t benchmarks = 0;        // analysed benchmarks with data of this system
+  std::vector<std::string> leftOut; // the report's other benchmarks, in order
   double observed = 0;        // geometric mean of the benchmark means
   std::size_t replicates = 0;
   FiveNumberSummary summary;
@@ -355,7 +365,11 @@ struct Report {
 
 // The whole analysis. Fails (one sentence) on: an unknown baseline, bad
 // options, unbalanced data under UnbalancedPolicy::Error, a duplicate
-// measurement, a system with fewer than 2 top-level units after balancing.
+// measurement, or when no benchmark can be analysed (one benchmark: its
+// error; several: each benchmark's). A benchmark that cannot be analysed (its
+// values refused by chooseValueScale(), a system with fewer than 2 top-level
+// units after balancing, an interval beyond the double range) gets
+// BenchmarkReport::error and the others their statistics.
 Expected<Report> buildReport(const Table &table, const ReportOptions &options = {});
 
 // The per-level component table and plan for `alea plan`: one system's pilot

@@ -14,11 +14,11 @@
 //    with one; or what the time budget affords;
 //  - warm-up: each pilot execution's series is segmented by PELT and
 //    classified as warmup_stats does (analysis/changepoint.hpp: flat, warm-up,
-//    slowdown, no steady state); per (system, benchmark) the upper quartile of
-//    the iteration where the steady state starts, over the flat and warm-up
-//    executions (three in four are steady after it; one slow execution in
-//    four does not raise it); executions that never reach a steady state and
-//    those that slow down are named in the plan.
+//    slowdown, no steady state); per (system, benchmark) the latest
+//    iteration where the steady state starts, over the flat and warm-up
+//    executions (every one of them is steady after it); executions that
+//    never reach a steady state and those that slow down are named in the
+//    plan.
 // The largest count over all (candidate, benchmark) pairs is taken.
 #pragma once
 
