@@ -15,7 +15,9 @@ namespace {
 
 using namespace alea::analysis;
 
-std::string esc(const std::string &s) { return svg::escape(s); }
+// Every string that can come from a user goes through esc (htmlText,
+// escape.hpp); the page's own markup never does.
+std::string esc(const std::string &s) { return htmlText(s); }
 
 constexpr const char *kStyle = R"(
 :root{--fg:#1b1b1b;--muted:#5a5a5a;--line:#d0d0d0;--bg:#fff;--faster:#0a6b2b;--slower:#a3200f;--warn:#8a5a00}
@@ -193,15 +195,13 @@ std::string suiteSection(const Report &a) {
   if (a.suite.empty())
     return "";
   std::string o = "<section id=\"suite\">\n<h2>Suite</h2>\n";
-  for (const auto &s : a.suite) {
-    std::string lines = touatiText(s, a.levels[0]);
+  for (const auto &s : a.suite)
     o += "<p>" + esc(s.candidate) + " vs " + esc(s.baseline) + ": " + r3(s.geometricMean) + ", " +
          confidenceLabel(s.confidence) + " CI " + interval(s.bootstrap, r3) + " (bootstrap; " +
          std::to_string(s.faster) + " faster, " + std::to_string(s.slower) + " slower" +
          (s.randomizationOk ? "; randomization test p = " + fmt("%.4g", s.randomizationP)
                             : std::string()) +
-         ")</p>\n<pre>" + esc(lines) + "</pre>\n";
-  }
+         ")</p>\n" + list(touatiLines(s, a.levels[0]));
   return o + "</section>\n";
 }
 
@@ -274,7 +274,11 @@ std::string factsSection(const runner::CampaignReport &r) {
     row("campaign", r.name);
     row("store", r.storePath);
     row("what ran", summaryLine(r));
+    row("imported from", r.importedFrom);
     row("design", r.layoutStudy ? "one system: a layout-sensitivity study" : r.designNote);
+    for (const auto &t : r.targets)
+      row("target (" + r.machines + ")", targetText(t));
+    row("warm-up", warmupText(r.warmup));
   }
   for (const auto &[k, v] : r.facts)
     row(k, v);

@@ -1232,6 +1232,8 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
   auto lock = CampaignLock::acquire(opts.dir);
   if (!lock)
     return Error{lock.error(), lock.errorKind()};
+  if (!opts.startMessage.empty())
+    progress.message(opts.startMessage);
   if (int n = removeSnapshotLeftovers(opts.dir); n > 0)
     progress.message("removed " + std::to_string(n) +
                      " partial artifact snapshot(s) left by an interrupted run");
@@ -1264,6 +1266,7 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
       pilotOpts.dir = pilotDir;
       pilotOpts.requireExisting = false;
       pilotOpts.maxExecutions = -1;
+      pilotOpts.startMessage.clear();
       progress.message("pilot run for the \"auto\" levels: " + std::to_string(pl.builds) +
                        " builds x " + std::to_string(pl.executions) + " executions x " +
                        std::to_string(pl.iterations + pl.warmup) + " iterations, in " + pilotDir);
@@ -1323,8 +1326,14 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
   if (Status s = run.doBuilds(); !s)
     return Error{s.error()};
   if (opts.cancel && opts.cancel->load()) {
+    // Interrupted during the builds: no plan is stored yet, but the campaign
+    // plans this many executions (a resumed run makes that plan).
     run.outcome.cancelled = true;
     run.outcome.summary = run.store.summary();
+    if (!run.store.hasPlan())
+      run.outcome.summary.planned = static_cast<std::int64_t>(cfg.systems.size()) *
+                                    static_cast<std::int64_t>(cfg.benchmarks.size()) *
+                                    run.levels.builds * run.levels.executions;
     return run.outcome;
   }
   auto plan = run.plan();
@@ -1415,12 +1424,12 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
   run.outcome.complete = run.outcome.summary.executed == run.outcome.summary.planned;
   if (run.outcome.summary.failed > 0)
     run.outcome.warnings.push_back(std::to_string(run.outcome.summary.failed) + " of " +
-                                   std::to_string(run.outcome.summary.executed) +
-                                   " executions failed (recorded, not used as data)");
+                                   counted(run.outcome.summary.executed, "execution") +
+                                   " failed (recorded, not used as data)");
   if (run.outcome.summary.machineChanges > 0)
     run.outcome.warnings.push_back("the machine state changed " +
-                                   std::to_string(run.outcome.summary.machineChanges) +
-                                   " time(s) during the campaign (see the machine table)");
+                                   counted(run.outcome.summary.machineChanges, "time") +
+                                   " during the campaign (see the machine table)");
   return run.outcome;
 }
 

@@ -159,8 +159,14 @@ TEST(Report, UnboundedFiellerFallsBackToBootstrap) {
   EXPECT_FALSE(x.fieller);
   EXPECT_EQ(x.decisionBasis, "bootstrap");
   EXPECT_FALSE(x.disagreement);
-  ASSERT_EQ(r.benchmarks[0].warnings.size(), 1u);
+  // The unbounded interval, then both t intervals of the means reaching
+  // below zero (3 builds each: t(2) = 4.30).
+  ASSERT_EQ(r.benchmarks[0].warnings.size(), 3u);
   EXPECT_NE(r.benchmarks[0].warnings[0].find("unbounded"), std::string::npos);
+  EXPECT_NE(r.benchmarks[0].warnings[1].find("old: the t interval of the mean reaches below zero"),
+            std::string::npos);
+  EXPECT_NE(r.benchmarks[0].warnings[2].find("new: the t interval of the mean reaches below zero"),
+            std::string::npos);
 }
 
 TEST(Report, SeveralCandidatesEachAgainstTheBaseline) {
