@@ -30,7 +30,7 @@ p,li{max-width:48rem}.muted{color:var(--muted)}
 .table-wrap{overflow-x:auto;-webkit-overflow-scrolling:touch}
 table{border-collapse:collapse;margin:.5rem 0;font-variant-numeric:tabular-nums}
 th,td{padding:.25rem .6rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
-td.num,th.num{text-align:right;white-space:nowrap}.nowrap{white-space:nowrap}
+td.num,th.num{text-align:right}td.num{white-space:nowrap}.nowrap{white-space:nowrap}
 figure{margin:1rem 0;break-inside:avoid;page-break-inside:avoid}
 figure svg{width:100%;height:auto;max-width:100%}
 figcaption{font-size:.9rem;color:var(--muted)}
@@ -108,10 +108,15 @@ std::string systemsTable(const Report &a, const BenchmarkReport &b, const std::s
     o += "<th class=\"num\">" + esc(l) + " share</th>";
   o += "</tr></thead>\n<tbody>\n";
   for (const auto &s : b.systems) {
+    // The design may wrap, between its levels only ("10 builds x / 4
+    // executions"): the table fits a laptop's width without scrolling.
+    std::string design;
+    for (std::size_t i = 0; i < s.shape.size() && i < a.levels.size(); ++i)
+      design += (i ? " x " : "") + std::to_string(s.shape[i]) + "&nbsp;" +
+                esc(plural(a.levels[i], s.shape[i]));
     o += "<tr><td>" + esc(s.name) + "</td><td class=\"num\">" + g4(s.mean) +
          "</td><td class=\"num\">" + interval(s.ci.interval, g4) + "</td><td class=\"num\">" +
-         interval(s.bootstrap.interval, g4) + "</td><td class=\"nowrap\">" +
-         esc(shapeText(a.levels, s.shape)) + "</td>";
+         interval(s.bootstrap.interval, g4) + "</td><td>" + design + "</td>";
     for (const auto &l : s.levels)
       o += "<td class=\"num\">" + pct(l.share) + "</td>";
     o += "</tr>\n";

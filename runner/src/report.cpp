@@ -293,7 +293,9 @@ CampaignReport buildCampaignReport(const CampaignData &data,
   r.measurements = data.measurements.size();
   r.layoutStudy = data.systems.size() == 1;
   r.design = data.design;
-  r.designNote = data.importedFrom.empty()
+  // An import knows no order of its measurements, unless its file (an
+  // export's settings line) recorded the campaign's paired design.
+  r.designNote = data.importedFrom.empty() || data.design != "unpaired"
                      ? designNote(data.design)
                      : "design: imported measurements (the order they were taken in is not "
                        "known): systems analysed as independent";
