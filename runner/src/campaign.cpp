@@ -1197,9 +1197,9 @@ struct Run {
     }
     if (!queue.empty() && status && !outcome.cancelled &&
         !(opts.maxExecutions >= 0 && ranHere >= opts.maxExecutions))
-      outcome.warnings.push_back(std::to_string(queue.size()) +
-                                 " execution unit(s) could not run on any target; `alea run` "
-                                 "again retries them");
+      outcome.warnings.push_back(counted(static_cast<std::int64_t>(queue.size()),
+                                         "execution unit") +
+                                 " could not run on any target; `alea run` again retries them");
     return status;
   }
   std::set<std::string> retired; // targets taken out in this run
@@ -1235,8 +1235,8 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
   if (!opts.startMessage.empty())
     progress.message(opts.startMessage);
   if (int n = removeSnapshotLeftovers(opts.dir); n > 0)
-    progress.message("removed " + std::to_string(n) +
-                     " partial artifact snapshot(s) left by an interrupted run");
+    progress.message("removed " + counted(n, "partial artifact snapshot") +
+                     " left by an interrupted run");
   // The compilers' --version answers (tens of ms each) are asked concurrently,
   // with each other and with the store's set-up; all are in before the first
   // build or execution runs (waitToolVersions below).
