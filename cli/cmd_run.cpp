@@ -139,12 +139,12 @@ int runRun(const RunOptions &opts) {
                                                 ? alea::cli::kExitBusy
                                                 : alea::cli::kExitError);
   const auto &s = outcome->summary;
-  std::fprintf(stderr,
-               "alea: %lld of %lld executions recorded (%lld failed), %lld measurements, "
-               "%lld builds (%lld failed)\n",
-               static_cast<long long>(s.executed), static_cast<long long>(s.planned),
-               static_cast<long long>(s.failed), static_cast<long long>(s.measurements),
-               static_cast<long long>(s.builds), static_cast<long long>(s.failedBuilds));
+  std::fprintf(stderr, "alea: %lld of %s recorded (%lld failed), %s, %s (%lld failed)\n",
+               static_cast<long long>(s.executed), alea::runner::counted(s.planned, "execution").c_str(),
+               static_cast<long long>(s.failed),
+               alea::runner::counted(s.measurements, "measurement").c_str(),
+               alea::runner::counted(s.builds, "build").c_str(),
+               static_cast<long long>(s.failedBuilds));
   for (const auto &w : outcome->warnings)
     std::fprintf(stderr, "alea: warning: %s\n", w.c_str());
   if (outcome->cancelled) {

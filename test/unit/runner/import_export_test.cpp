@@ -428,7 +428,7 @@ TEST(ImportTools, SpecFullResultsTableBaseAndPeak) {
   auto sum = importFiles(in, s);
   ASSERT_TRUE(sum.ok()) << sum.error();
   ASSERT_EQ(sum->notes.size(), 1u);
-  EXPECT_EQ(sum->notes[0], f + ": left out 1 iterations with status VE (not a successful run)");
+  EXPECT_EQ(sum->notes[0], f + ": left out 1 iteration with status VE (not a successful run)");
   EXPECT_EQ(exported(s), kHeader + "gcc,505.mcf_r,3,0,0,100.5\ngcc,505.mcf_r,3,1,0,101.5\n"
                                    "gcc,557.xz_r,3,0,0,50\n"
                                    "gcc:peak,557.xz_r,3,0,0,40\ngcc:peak,557.xz_r,3,1,0,41\n");
