@@ -118,8 +118,8 @@ void diagnoseNoise(const CampaignData &data, CampaignReport &r) {
     n.benchmark = bench;
     if (obs.empty()) {
       n.error = !data.importedFrom.empty()
-                    ? "imported measurements carry no execution conditions (load, CPU "
-                      "frequency, migrations) to relate them to"
+                    ? "imported measurements carry no execution conditions: no load, CPU "
+                      "frequency or migrations to relate them to"
                 : data.executions.empty() && !data.measurements.empty()
                     ? "the store predates the recording of execution conditions"
                     : "no successful execution";

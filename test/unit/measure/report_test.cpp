@@ -378,8 +378,8 @@ TEST(CampaignReport, AnImportedStoreIsReportedAsImported) {
   ASSERT_FALSE(r.noise.empty());
   for (const auto &n : r.noise) {
     EXPECT_FALSE(n.diagnosis);
-    EXPECT_EQ(n.error, "imported measurements carry no execution conditions (load, CPU frequency, "
-                       "migrations) to relate them to");
+    EXPECT_EQ(n.error, "imported measurements carry no execution conditions: no load, CPU "
+                       "frequency or migrations to relate them to");
   }
   EXPECT_TRUE(contains(r.warnings, "layouts not checked: the builds of base were imported without "
                                    "their binaries"));
