@@ -7,7 +7,9 @@
 #include "alea/analysis/csv.hpp"
 #include "alea/analysis/report.hpp"
 #include "alea/contract.hpp"
+#include "alea/report/escape.hpp"
 #include "alea/report/render.hpp"
+#include "alea/runner/import_export.hpp"
 #include "alea/runner/report.hpp"
 
 #include <cstdio>
@@ -36,7 +38,9 @@ struct AnalyzeOptions {
   std::string disagreement = "0.25";
   std::string proportionHalfWidth = "0.05";
   bool noSpeedupTest = false;
-  bool paired = false;
+  bool paired = false, unpaired = false;
+  // Given on the command line: they override the file's settings comment.
+  bool confidenceGiven = false, thresholdGiven = false, baselineGiven = false;
   bool allPairs = false;
   std::string output;
   std::string plots;
@@ -114,6 +118,44 @@ int runAnalyze(const AnalyzeOptions &o) {
   const auto parsed = an::parseCsv(readFile(o.file), co);
   if (parsed.error)
     throw alea::cli::Error(parsed.error->format(o.file));
+  // The settings of the campaign the file was exported from (`alea export`
+  // writes them in a comment line): the analysis `alea report` made of it,
+  // unless the command line says otherwise.
+  const auto settings = alea::runner::readExportComment(parsed.comments);
+  if (!settings)
+    throw alea::cli::Error(o.file + ": " + settings.error());
+  if (*settings) {
+    const alea::runner::ExportSettings &es = **settings;
+    auto percent = [](double fraction) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%g%%", fraction * 100);
+      return std::string(buf);
+    };
+    std::string used;
+    if (!es.design.empty() && !o.paired && !o.unpaired) {
+      ro.pairing = es.design == "unpaired" ? an::Pairing::Unpaired : an::Pairing::Paired;
+      used += std::string(ro.pairing == an::Pairing::Paired ? "paired" : "unpaired") +
+              " (design " + es.design + ")";
+    }
+    if (es.threshold && !o.thresholdGiven) {
+      ro.threshold = *es.threshold;
+      used += (used.empty() ? "" : ", ") + std::string("threshold ") +
+              percent(*es.threshold);
+    }
+    if (es.confidence && !o.confidenceGiven) {
+      ro.confidence = *es.confidence;
+      used += (used.empty() ? "" : ", ") + std::string("confidence ") +
+              percent(*es.confidence);
+    }
+    if (!es.baseline.empty() && !o.baselineGiven) {
+      ro.baseline = es.baseline;
+      used += (used.empty() ? "" : ", ") + ("baseline " + alea::report::plainText(es.baseline));
+    }
+    if (!used.empty())
+      std::fprintf(stderr, "alea: note: %s: %s, from the file's settings line (the options "
+                           "override it)\n",
+                   alea::report::plainText(o.file).c_str(), used.c_str());
+  }
   if (!o.costs.empty()) {
     auto costs = an::parseCosts(o.costs, parsed.table->levels());
     if (!costs)
@@ -171,13 +213,24 @@ void setupAnalyze(CLI::App &app) {
                   "benchmarks decided faster (benchmarks-needed advice; 0.05 or 5%)")
       ->capture_default_str();
   sub->add_flag("--no-speedup-test", o->noSpeedupTest, "skip the Speedup-Test");
-  sub->add_flag("--paired", o->paired,
-                "paired design (interleaved pairs, duet): pair each candidate's top-level "
-                "units with the baseline's by label (paired Fieller and bootstrap)");
+  auto *paired = sub->add_flag(
+      "--paired", o->paired,
+      "paired design (interleaved pairs, duet): pair each candidate's top-level "
+      "units with the baseline's by label (paired Fieller and bootstrap); default: the file's "
+      "settings line (alea export), else unpaired");
+  sub->add_flag("--unpaired", o->unpaired,
+                "analyse the systems as independent even when the file's settings line says "
+                "the campaign was paired")
+      ->excludes(paired);
   sub->add_flag("--all-pairs", o->allPairs,
                 "three or more systems: compare every pair of systems, not only each with the "
                 "baseline (Holm's correction then covers all pairs)");
-  sub->callback([o] { alea::cli::setExitCode(runAnalyze(*o)); });
+  sub->callback([o, sub] {
+    o->confidenceGiven = sub->get_option("--confidence")->count() > 0;
+    o->thresholdGiven = sub->get_option("--threshold")->count() > 0;
+    o->baselineGiven = sub->get_option("--baseline")->count() > 0;
+    alea::cli::setExitCode(runAnalyze(*o));
+  });
 }
 
 } // namespace

@@ -10,6 +10,7 @@
 #include "command.hpp"
 
 #include "alea/runner/import_export.hpp"
+#include "alea/runner/report.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -21,6 +22,7 @@ namespace {
 struct ImportOptions {
   std::vector<alea::runner::ImportInput> inputs;
   std::string output;
+  std::string name; // the campaign's name in the store ("": the first file's)
   // What CLI11 parsed, turned into `inputs` by inputsInOrder.
   std::vector<std::string> files, systems, builds, benchmarks, formats, fields;
 };
@@ -34,7 +36,7 @@ int runImport(const ImportOptions &opts) {
     auto store = alea::runner::Store::open(path);
     if (!store)
       throw alea::cli::Error(store.error());
-    sum = alea::runner::importFiles(opts.inputs, *store);
+    sum = alea::runner::importFiles(opts.inputs, *store, opts.name);
   } // closed here: a failed import leaves no half-made store behind
   if (!sum) {
     std::error_code ec;
@@ -44,10 +46,13 @@ int runImport(const ImportOptions &opts) {
   }
   for (const std::string &note : sum->notes)
     std::fprintf(stderr, "alea: note: %s\n", note.c_str());
-  std::fprintf(stderr,
-               "alea: imported %zu measurements (%zu systems, %zu benchmarks, %zu builds, %zu "
-               "executions) into %s\n",
-               sum->measurements, sum->systems, sum->benchmarks, sum->builds, sum->executions,
+  auto count = [](std::size_t n, const char *word) {
+    return alea::runner::counted(static_cast<std::int64_t>(n), word);
+  };
+  std::fprintf(stderr, "alea: imported %s (%s, %s, %s, %s) into %s\n",
+               count(sum->measurements, "measurement").c_str(),
+               count(sum->systems, "system").c_str(), count(sum->benchmarks, "benchmark").c_str(),
+               count(sum->builds, "build").c_str(), count(sum->executions, "execution").c_str(),
                path.c_str());
   return 0;
 }
@@ -132,6 +137,9 @@ void setupImport(CLI::App &app) {
           ->check(CLI::IsMember({"real_time", "cpu_time"}));
   sub->add_option("-o,--output", opts->output, "the new store (a .db file or a directory)")
       ->required();
+  sub->add_option("--name", opts->name,
+                  "the campaign's name in the store and its reports (default: the first file's "
+                  "name without its extension)");
   sub->callback([=] {
     opts->inputs =
         inputsInOrder(*sub, filesOpt, systemOpt, buildOpt, benchmarkOpt, formatOpt, fieldOpt);

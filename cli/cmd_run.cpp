@@ -4,6 +4,7 @@
 #include "command.hpp"
 
 #include "alea/contract.hpp"
+#include "alea/report/escape.hpp"
 #include "alea/report/render.hpp"
 #include "alea/runner/campaign.hpp"
 #include "alea/runner/config.hpp"
@@ -49,8 +50,14 @@ std::string selfDirectory() {
   return ec ? std::string(".") : exe.parent_path().string();
 }
 
-std::string level(const alea::runner::LevelCount &l) {
-  return l.automatic ? std::string("auto") : std::to_string(l.count);
+// "auto builds", "1 execution".
+std::string level(const alea::runner::LevelCount &l, const char *word) {
+  return l.automatic ? std::string("auto ") + word + "s"
+                     : alea::runner::counted(l.count, word);
+}
+
+std::string counted(std::size_t n, const char *word) {
+  return alea::runner::counted(static_cast<std::int64_t>(n), word);
 }
 
 // ", on 2 targets (pool): a, b" for a campaign with [[target]]s.
@@ -60,7 +67,7 @@ std::string targetsLine(const alea::runner::CampaignConfig &config) {
   std::string names;
   for (const auto &t : config.targets)
     names += (names.empty() ? "" : ", ") + t.name;
-  return ", on " + std::to_string(config.targets.size()) + " target(s) (" +
+  return ", on " + counted(config.targets.size(), "target") + " (" +
          (config.machines == alea::runner::Machines::Pool ? "pool" : "level") + "): " + names;
 }
 
@@ -117,23 +124,27 @@ int runRun(const RunOptions &opts) {
                  ro.toolDir.c_str());
   alea::runner::LocalExecutor executor;
   alea::runner::StreamProgress progress(stderr);
-  progress.message("campaign '" + config->name + "': " + std::to_string(config->systems.size()) +
-                   " system(s) x " + std::to_string(config->benchmarks.size()) +
-                   " benchmark(s) x " + level(config->builds) + " builds x " +
-                   level(config->executions) + " executions, store " +
-                   alea::runner::storePath(ro.dir) + targetsLine(*config));
+  // Said by runCampaign once the directory's lock is ours: a run refused
+  // because another one holds it prints only its error.
+  ro.startMessage = "campaign '" + alea::report::plainText(config->name) + "': " +
+                    counted(config->systems.size(), "system") + " x " +
+                    counted(config->benchmarks.size(), "benchmark") + " x " +
+                    level(config->builds, "build") + " x " +
+                    level(config->executions, "execution") + ", store " +
+                    alea::report::plainText(alea::runner::storePath(ro.dir)) +
+                    targetsLine(*config);
   auto outcome = alea::runner::runCampaign(*config, ro, executor, progress);
   if (!outcome)
     throw alea::cli::Error(outcome.error(), outcome.errorKind() == alea::runner::ErrorKind::Busy
                                                 ? alea::cli::kExitBusy
                                                 : alea::cli::kExitError);
   const auto &s = outcome->summary;
-  std::fprintf(stderr,
-               "alea: %lld of %lld executions recorded (%lld failed), %lld measurements, "
-               "%lld builds (%lld failed)\n",
-               static_cast<long long>(s.executed), static_cast<long long>(s.planned),
-               static_cast<long long>(s.failed), static_cast<long long>(s.measurements),
-               static_cast<long long>(s.builds), static_cast<long long>(s.failedBuilds));
+  std::fprintf(stderr, "alea: %lld of %s recorded (%lld failed), %s, %s (%lld failed)\n",
+               static_cast<long long>(s.executed), alea::runner::counted(s.planned, "execution").c_str(),
+               static_cast<long long>(s.failed),
+               alea::runner::counted(s.measurements, "measurement").c_str(),
+               alea::runner::counted(s.builds, "build").c_str(),
+               static_cast<long long>(s.failedBuilds));
   for (const auto &w : outcome->warnings)
     std::fprintf(stderr, "alea: warning: %s\n", w.c_str());
   if (outcome->cancelled) {

@@ -24,6 +24,10 @@ PACKAGES=(
   # the HTML report's browser tests (test/e2e/chromium.py): headless Chromium renders
   # the page; DejaVu is the font system-ui falls back to here, named so it is certain
   chromium fonts-dejavu-core
+  # the reports' escaping tests (test/e2e/report_escape_test.py): pdflatex compiles the
+  # LaTeX report (booktabs is in -recommended), pdftotext reads the PDF back, and
+  # Python-Markdown renders the Markdown report for Chromium
+  texlive-latex-base texlive-latex-recommended poppler-utils python3-markdown
 )
 
 SUDO=""

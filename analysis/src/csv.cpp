@@ -44,6 +44,24 @@ public:
       pos_ = lineStart_ = 3;
   }
 
+  // The lines before the header that begin with '#' (comments: `alea
+  // export` writes the campaign's settings there), without the '#'.
+  std::vector<std::string> leadingComments() {
+    std::vector<std::string> out;
+    while (pos_ < text_.size() && text_[pos_] == '#') {
+      std::size_t end = text_.find('\n', pos_);
+      if (end == std::string_view::npos)
+        end = text_.size();
+      std::string_view body = text_.substr(pos_ + 1, end - pos_ - 1);
+      if (!body.empty() && body.back() == '\r')
+        body.remove_suffix(1);
+      out.emplace_back(body);
+      pos_ = std::min(end + 1, text_.size());
+      newLine();
+    }
+    return out;
+  }
+
   // False at the end of input; on a syntax error sets `error` and returns false.
   bool next(Record &rec, std::optional<CsvError> &error) {
     rec = {};
@@ -196,6 +214,7 @@ bool parseNumber(const std::string &text, double &out) {
 CsvResult parseCsv(std::string_view text, const CsvOptions &options) {
   CsvResult result;
   Tokenizer tok(text);
+  result.comments = tok.leadingComments();
   Record header;
   std::optional<CsvError> error;
   if (!tok.next(header, error)) {

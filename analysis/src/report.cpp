@@ -471,7 +471,9 @@ void touatiSuite(SuiteRatioReport &sr, const std::vector<SuiteEntry> &entries,
   else
     sr.proportionError = p.error();
   sr.proportionHalfWidth = o.proportionHalfWidth;
-  if (p)
+  // At an observed proportion of 0 or 1, C(1 - C) = 0 and the formula asks
+  // for "1 benchmark": no estimate; the worst case is the advice then.
+  if (p && p->proportion > 0 && p->proportion < 1)
     if (auto n = benchmarksNeeded(p->proportion, o.proportionHalfWidth, o.confidence))
       sr.benchmarksNeeded = *n;
   if (auto n = benchmarksNeeded(0.5, o.proportionHalfWidth, o.confidence))
@@ -935,12 +937,22 @@ Expected<BenchmarkAnalysis> analyseBenchmark(const BenchmarkData &bench, const V
                             (d.outlierUnits.size() == 1 ? "mean" : "means") + " (" + units +
                             "), kept");
     }
-    if (d.trendFlagged > 0)
-      br.warnings.push_back(
-          s.name + ": " + std::to_string(d.trendFlagged) + " of " +
-          std::to_string(d.trendExecutions) + " " + table.levels()[table.levels().size() - 2] +
-          "s still trend over their " + table.levels().back() + "s (" +
-          std::to_string(d.trendDecreasing) + " decreasing: warm-up not over?)");
+    if (d.trendFlagged > 0) {
+      // Times that fall are a warm-up still going on; times that rise are
+      // something else (a slowdown as the process runs): say which.
+      const std::size_t down = d.trendDecreasing, up = d.trendFlagged - d.trendDecreasing;
+      std::string which;
+      if (down > 0)
+        which = std::to_string(down) + " decreasing: warm-up not over?";
+      if (up > 0)
+        which += (which.empty() ? "" : "; ") + std::to_string(up) +
+                 " increasing: slowing down as they run?";
+      br.warnings.push_back(s.name + ": " + std::to_string(d.trendFlagged) + " of " +
+                            std::to_string(d.trendExecutions) + " " +
+                            table.levels()[table.levels().size() - 2] +
+                            "s still trend over their " + table.levels().back() + "s (" + which +
+                            ")");
+    }
     if (d.measurementFarOut > 0)
       br.warnings.push_back(s.name + ": " + std::to_string(d.measurementFarOut) +
                             " far-out measurements (beyond 3 IQR), kept");
@@ -950,6 +962,20 @@ Expected<BenchmarkAnalysis> analyseBenchmark(const BenchmarkData &bench, const V
       br.warnings.push_back(s.name + ": the " + table.levels()[0] +
                             " level shows no variation beyond the levels below "
                             "(T^2 <= 0)");
+  // Values are positive (times, sizes), a mean's interval is not: with few
+  // top-level units the t quantile is large (12.7 with 2) and the interval
+  // can reach below zero (the scale is a positive factor: the sign is the
+  // same before unscaling). Said, not cut: the interval is the method's.
+  for (const auto &s : br.systems)
+    if (s.ci.interval.lower < 0)
+      br.warnings.push_back(s.name + ": the " +
+                            (s.ci.method == IntervalMethod::T ? "t" : "normal") +
+                            " interval of the mean reaches below zero, which no measured "
+                            "value can (" +
+                            std::to_string(s.shape.empty() ? 0 : s.shape[0]) + " " + top +
+                            "s: few degrees of freedom): read its lower bound as 0, or use the "
+                            "bootstrap interval, and run more " +
+                            top + "s");
   if (auto unscaled = unscaleBenchmark(br, scale); !unscaled)
     return fail(unscaled.error());
   return out;

@@ -17,16 +17,31 @@ namespace {
 
 // ---------------------------------------------------------------- CSV
 
-std::string csvNum(double d) { return number(d); }
+// One cell: text (names, words, warnings), written by csvText so that a
+// spreadsheet never evaluates it, or a number, written as it is (-0.5 is
+// data: it stays a number). docs/report.md, "Names in the reports".
+struct Cell {
+  Cell(const std::string &text) : value(csvText(text)) {}
+  Cell(const char *text) : value(csvText(text)) {}
+  static Cell numeric(std::string digits) {
+    Cell c("");
+    c.value = std::move(digits);
+    return c;
+  }
+  std::string value;
+};
 
-std::string csvRow(std::initializer_list<std::string> fields) {
+Cell csvNum(double d) { return Cell::numeric(number(d)); }
+Cell csvCount(std::size_t n) { return Cell::numeric(std::to_string(n)); }
+
+std::string csvRow(std::initializer_list<Cell> cells) {
   std::string out;
   bool first = true;
-  for (const auto &f : fields) {
+  for (const auto &c : cells) {
     if (!first)
       out += ',';
     first = false;
-    out += csvField(f);
+    out += c.value;
   }
   return out + "\n";
 }
@@ -113,18 +128,18 @@ std::string engineCsv(const Report &r) {
       // top level's = units per system), then its figures; a fallback note
       // goes with the warnings.
       const RatioPlanAdvice &p = x.ratioPlan;
-      const auto planRow = [&](const std::string &method, const std::string &estimate) {
+      const auto planRow = [&](const std::string &method, const Cell &estimate) {
         o += csvRow({b.name, x.candidate, x.baseline, "ratio_plan", method, estimate, "", "", ""});
       };
       if (p.ok) {
         for (std::size_t i = 0; i < p.levelNames.size(); ++i)
-          planRow(p.levelNames[i], std::to_string(p.counts[i]));
+          planRow(p.levelNames[i], csvCount(p.counts[i]));
         planRow("target_half_width", csvNum(p.targetHalfWidth));
         planRow("predicted_half_width", csvNum(p.predictedHalfWidth));
-        planRow("reachable", p.reachable ? "1" : "0");
+        planRow("reachable", csvCount(p.reachable ? 1 : 0));
         planRow("total_cost", csvNum(p.totalCost));
-        planRow("total_time", p.defaultCosts ? "" : csvNum(p.totalTime));
-        planRow("upper_bound_used", p.upperBound ? "1" : "0");
+        planRow("total_time", p.defaultCosts ? Cell("") : csvNum(p.totalTime));
+        planRow("upper_bound_used", csvCount(p.upperBound ? 1 : 0));
       }
     }
   }
@@ -134,8 +149,8 @@ std::string engineCsv(const Report &r) {
                  std::string(decisionKey(s.decision))});
     for (const auto &left : s.leftOut)
       o += csvRow({left, s.candidate, s.baseline, "geomean_ratio", "left_out", "", "", "", ""});
-    auto row = [&](const char *statistic, const char *method, const std::string &estimate,
-                   const std::string &lower = "", const std::string &upper = "") {
+    auto row = [&](const char *statistic, const char *method, const Cell &estimate,
+                   const Cell &lower = Cell(""), const Cell &upper = Cell("")) {
       o += csvRow({"", s.candidate, s.baseline, statistic, method, estimate, lower, upper, ""});
     };
     if (s.proportion) {
@@ -145,9 +160,9 @@ std::string engineCsv(const Report &r) {
           csvNum(p.waldUpper));
     }
     if (s.benchmarksNeeded)
-      row("benchmarks_needed", "observed", std::to_string(*s.benchmarksNeeded));
+      row("benchmarks_needed", "observed", csvCount(*s.benchmarksNeeded));
     if (s.benchmarksNeededWorstCase)
-      row("benchmarks_needed", "worst_case", std::to_string(*s.benchmarksNeededWorstCase));
+      row("benchmarks_needed", "worst_case", csvCount(*s.benchmarksNeededWorstCase));
     const std::pair<const char *, const std::optional<double> *> gains[] = {
         {"all", &s.gainAll},
         {"all_unit_weights", &s.gainAllUnitWeights},
@@ -207,7 +222,7 @@ std::string campaignCsv(const runner::CampaignReport &r) {
                      f.significant ? "found" : "not found"});
   for (const auto &f : r.failures)
     o += csvRow(
-        {f.benchmark, f.system, "", "failures", f.status, std::to_string(f.count), "", "", ""});
+        {f.benchmark, f.system, "", "failures", f.status, csvCount(f.count), "", "", ""});
   return o;
 }
 
@@ -229,9 +244,9 @@ std::string csvPlans(const PlanSet &p) {
   for (const auto &pr : p.plans)
     for (std::size_t i = 0; i < pr.levels.size(); ++i) {
       const auto &l = pr.levels[i];
-      o += csvRow({pr.benchmark, pr.system, l.name, std::to_string(l.n), csvNum(l.s2), csvNum(l.t2),
-                   csvNum(l.share), l.removed ? "1" : "0",
-                   pr.plan.ok ? std::to_string(pr.plan.counts[i]) : ""});
+      o += csvRow({pr.benchmark, pr.system, l.name, csvCount(l.n), csvNum(l.s2), csvNum(l.t2),
+                   csvNum(l.share), csvCount(l.removed ? 1 : 0),
+                   pr.plan.ok ? csvCount(pr.plan.counts[i]) : Cell("")});
     }
   return o;
 }

@@ -15,7 +15,9 @@ namespace {
 
 using namespace alea::analysis;
 
-std::string esc(const std::string &s) { return svg::escape(s); }
+// Every string that can come from a user goes through esc (htmlText,
+// escape.hpp); the page's own markup never does.
+std::string esc(const std::string &s) { return htmlText(s); }
 
 constexpr const char *kStyle = R"(
 :root{--fg:#1b1b1b;--muted:#5a5a5a;--line:#d0d0d0;--bg:#fff;--faster:#0a6b2b;--slower:#a3200f;--warn:#8a5a00}
@@ -28,7 +30,7 @@ p,li{max-width:48rem}.muted{color:var(--muted)}
 .table-wrap{overflow-x:auto;-webkit-overflow-scrolling:touch}
 table{border-collapse:collapse;margin:.5rem 0;font-variant-numeric:tabular-nums}
 th,td{padding:.25rem .6rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
-td.num,th.num{text-align:right;white-space:nowrap}.nowrap{white-space:nowrap}
+td.num,th.num{text-align:right}td.num{white-space:nowrap}.nowrap{white-space:nowrap}
 figure{margin:1rem 0;break-inside:avoid;page-break-inside:avoid}
 figure svg{width:100%;height:auto;max-width:100%}
 figcaption{font-size:.9rem;color:var(--muted)}
@@ -106,10 +108,15 @@ std::string systemsTable(const Report &a, const BenchmarkReport &b, const std::s
     o += "<th class=\"num\">" + esc(l) + " share</th>";
   o += "</tr></thead>\n<tbody>\n";
   for (const auto &s : b.systems) {
+    // The design may wrap, between its levels only ("10 builds x / 4
+    // executions"): the table fits a laptop's width without scrolling.
+    std::string design;
+    for (std::size_t i = 0; i < s.shape.size() && i < a.levels.size(); ++i)
+      design += (i ? " x " : "") + std::to_string(s.shape[i]) + "&nbsp;" +
+                esc(plural(a.levels[i], s.shape[i]));
     o += "<tr><td>" + esc(s.name) + "</td><td class=\"num\">" + g4(s.mean) +
          "</td><td class=\"num\">" + interval(s.ci.interval, g4) + "</td><td class=\"num\">" +
-         interval(s.bootstrap.interval, g4) + "</td><td class=\"nowrap\">" +
-         esc(shapeText(a.levels, s.shape)) + "</td>";
+         interval(s.bootstrap.interval, g4) + "</td><td>" + design + "</td>";
     for (const auto &l : s.levels)
       o += "<td class=\"num\">" + pct(l.share) + "</td>";
     o += "</tr>\n";
@@ -200,13 +207,12 @@ std::string suiteSection(const Report &a) {
     return "";
   std::string o = "<section id=\"suite\">\n<h2>Suite</h2>\n";
   for (const auto &s : a.suite) {
-    std::string lines = touatiText(s, a.levels[0]);
     o += "<p>" + esc(s.candidate) + " vs " + esc(s.baseline) + ": " + r3(s.geometricMean) + ", " +
          confidenceLabel(s.confidence) + " CI " + interval(s.bootstrap, r3) + " (bootstrap; " +
          std::to_string(s.faster) + " faster, " + std::to_string(s.slower) + " slower" +
          (s.randomizationOk ? "; randomization test p = " + fmt("%.4g", s.randomizationP)
                             : std::string()) +
-         ")</p>\n<pre>" + esc(lines) + "</pre>\n" +
+         ")</p>\n" + list(touatiLines(s, a.levels[0])) +
          (s.leftOut.empty() ? std::string() : "<p>" + esc(suiteLeftOutText(s)) + "</p>\n");
   }
   return o + "</section>\n";
@@ -281,7 +287,11 @@ std::string factsSection(const runner::CampaignReport &r) {
     row("campaign", r.name);
     row("store", r.storePath);
     row("what ran", summaryLine(r));
+    row("imported from", r.importedFrom);
     row("design", r.layoutStudy ? "one system: a layout-sensitivity study" : r.designNote);
+    for (const auto &t : r.targets)
+      row("target (" + r.machines + ")", targetText(t));
+    row("warm-up", warmupText(r.warmup));
   }
   for (const auto &[k, v] : r.facts)
     row(k, v);

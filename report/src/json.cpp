@@ -531,6 +531,27 @@ Json campaignDoc(const runner::CampaignReport &r) {
   c["measurements"] = r.measurements;
   c["design"] = r.design;
   c["design_note"] = r.designNote;
+  c["warmup_iterations"] = r.warmup;
+  c["imported_from"] = nameOrNull(r.importedFrom);
+  c["machines"] = nameOrNull(r.machines);
+  Json targets = Json::array();
+  for (const auto &t : r.targets) {
+    Json o = Json::object();
+    o["name"] = t.name;
+    if (t.machine) {
+      const runner::MachineState &m = *t.machine;
+      o["hostname"] = m.hostname;
+      o["cpu_model"] = m.cpuModel;
+      o["cpus"] = m.cpuCount;
+      o["governor"] = nameOrNull(m.governor);
+      o["kernel"] = m.kernel;
+      o["aslr"] = m.aslr < 0 ? Json(nullptr) : Json(m.aslr > 0);
+    } else {
+      o["hostname"] = nullptr; // never answered: no machine state recorded
+    }
+    targets.push_back(std::move(o));
+  }
+  c["targets"] = std::move(targets);
   c["adaptive_log"] = strings(r.adaptiveLog);
   c["ran_busy"] = r.ranBusy;
   Json units = Json::object();

@@ -1,4 +1,7 @@
-// The Markdown renderer (render.hpp).
+// The Markdown renderer (render.hpp). Every string that can come from a user
+// (names, the store path, warnings, errors) is written with markdownText, or
+// markdownCode for the store path (escape.hpp): it reads as text in any
+// Markdown renderer, HTML-enabled ones included.
 #include "phrases.hpp"
 
 #include "alea/analysis/csv.hpp"
@@ -17,29 +20,29 @@ namespace {
 // ---------------------------------------------------------------- Markdown
 
 std::string engineMd(const Report &r) {
-  std::string o = "# alea analysis\n\nBaseline: " + mdEscape(r.baseline) + "; levels: ";
+  std::string o = "# alea analysis\n\nBaseline: " + markdownText(r.baseline) + "; levels: ";
   for (std::size_t i = 0; i < r.levels.size(); ++i)
-    o += (i ? " > " : "") + mdEscape(r.levels[i]);
+    o += (i ? " > " : "") + markdownText(r.levels[i]);
   o += "; " + confidenceLabel(r.options.confidence) + " confidence; threshold " +
        pct(r.options.threshold) + ".\n";
   const std::string conf = confidenceLabel(r.options.confidence);
   for (const auto &b : r.benchmarks) {
-    o += "\n## " + (b.name.empty() ? std::string("Results") : mdEscape(b.name)) + "\n\n";
+    o += "\n## " + (b.name.empty() ? std::string("Results") : markdownText(b.name)) + "\n\n";
     if (!b.error.empty()) {
-      o += "- **" + mdEscape(noStatisticsText(b)) + "**\n";
+      o += "- **" + markdownText(noStatisticsText(b)) + "**\n";
       for (const auto &w : b.warnings)
-        o += "- **warning**: " + mdEscape(w) + "\n";
+        o += "- **warning**: " + markdownText(w) + "\n";
       continue;
     }
     o += "| system | mean | " + conf + " CI (t) | " + conf + " CI (bootstrap) | design |";
     for (const auto &l : r.levels)
-      o += " " + mdEscape(l) + " share |";
+      o += " " + markdownText(l) + " share |";
     o += "\n|---|---:|---|---|---|";
     for (std::size_t i = 0; i < r.levels.size(); ++i)
       o += "---:|";
     o += "\n";
     for (const auto &s : b.systems) {
-      o += "| " + mdEscape(s.name) + " | " + g4(s.mean) + " | " + interval(s.ci.interval, g4) +
+      o += "| " + markdownText(s.name) + " | " + g4(s.mean) + " | " + interval(s.ci.interval, g4) +
            " | " + interval(s.bootstrap.interval, g4) + " | " + shapeText(r.levels, s.shape) + " |";
       for (const auto &l : s.levels) {
         // Appended piece by piece: `" " + pct(...)` trips GCC 12's -Wrestrict
@@ -54,60 +57,62 @@ std::string engineMd(const Report &r) {
       o += "\n| comparison | ratio | change | " + conf + " CI (Fieller) | " + conf +
            " CI (bootstrap) | decision |\n|---|---:|---|---|---|---|\n";
       for (const auto &x : b.ratios)
-        o += "| " + mdEscape(x.candidate) + " vs " + mdEscape(x.baseline) + " | " + r3(x.estimate) +
+        o += "| " + markdownText(x.candidate) + " vs " + markdownText(x.baseline) + " | " + r3(x.estimate) +
              " | " + describeRatio(x.estimate) + " | " +
              (x.fieller ? interval(*x.fieller, r3) : std::string("unbounded")) + " | " +
              interval(x.bootstrap, r3) + " | " + std::string(decisionName(x.decision)) + " |\n";
       if (r.options.pairing == Pairing::Paired) {
         o += "\n";
         for (const auto &x : b.ratios)
-          o += "- pairing, " + mdEscape(x.candidate) + " vs " + mdEscape(x.baseline) + ": " +
-               mdEscape(x.pairingNote) + "\n";
+          o += "- pairing, " + markdownText(x.candidate) + " vs " + markdownText(x.baseline) + ": " +
+               markdownText(x.pairingNote) + "\n";
       }
     }
     o += "\n";
     for (const auto &s : b.systems)
-      o += "- " + mdEscape(s.name) + ": " + mdEscape(layoutText(s.layout, r.options.confidence)) +
+      o += "- " + markdownText(s.name) + ": " + markdownText(layoutText(s.layout, r.options.confidence)) +
            "\n";
     for (const auto &x : b.ratios) {
-      o += "- " + mdEscape(ratioInWords(x, r.levels[0])) + "\n";
+      o += "- " + markdownText(ratioInWords(x, r.levels[0])) + "\n";
       if (x.family)
-        o += "  - " + mdEscape(familyText(x)) + "\n";
+        o += "  - " + markdownText(familyText(x)) + "\n";
       if (x.speedupTest && x.speedupTest->ok)
-        o += "  - " + mdEscape(speedupTestText(x, r.levels[0])) + "\n";
-      o += "- " + mdEscape(x.candidate) + " vs " + mdEscape(x.baseline) + ": " +
-           mdEscape(ratioPlanText(x.ratioPlan)) + "\n";
+        o += "  - " + markdownText(speedupTestText(x, r.levels[0])) + "\n";
+      o += "- " + markdownText(x.candidate) + " vs " + markdownText(x.baseline) + ": " +
+           markdownText(ratioPlanText(x.ratioPlan)) + "\n";
     }
     for (const auto &x : b.pairs)
-      o += "- " + mdEscape(ratioSentence(x)) + "; " + std::string(decisionName(x.decision)) +
-           (x.family ? "; " + mdEscape(familyText(x)) : std::string()) + "\n";
+      o += "- " + markdownText(ratioSentence(x)) + "; " + std::string(decisionName(x.decision)) +
+           (x.family ? "; " + markdownText(familyText(x)) : std::string()) + "\n";
     for (const auto &s : b.systems)
-      o += "- " + mdEscape(planText(s.plan, s.name)) + "\n";
+      o += "- " + markdownText(planText(s.plan, s.name)) + "\n";
     for (const auto &w : b.warnings)
-      o += "- **warning**: " + mdEscape(w) + "\n";
+      o += "- **warning**: " + markdownText(w) + "\n";
   }
   if (!r.suite.empty()) {
     o += "\n## Suite (geometric mean)\n\n| comparison | geometric mean | " + conf +
          " CI (bootstrap) | decision | faster | slower | randomization p |\n"
          "|---|---:|---|---|---:|---:|---:|\n";
     for (const auto &s : r.suite)
-      o += "| " + mdEscape(s.candidate) + " vs " + mdEscape(s.baseline) + " | " +
+      o += "| " + markdownText(s.candidate) + " vs " + markdownText(s.baseline) + " | " +
            r3(s.geometricMean) + " | " + interval(s.bootstrap, r3) + " | " +
            std::string(decisionName(s.decision)) + " | " + std::to_string(s.faster) + " | " +
            std::to_string(s.slower) + " | " +
            (s.randomizationOk ? fmt("%.4g", s.randomizationP) : std::string("-")) + " |\n";
-    for (const auto &s : r.suite)
-      o += "\n" + mdEscape(touatiText(s, r.levels[0])) +
-           (s.leftOut.empty() ? std::string()
-                              : "\n" + mdEscape(s.candidate) + " vs " + mdEscape(s.baseline) +
-                                    ": " + mdEscape(suiteLeftOutText(s)) + "\n");
+    for (const auto &s : r.suite) {
+      o += "\n" + markdownText(s.candidate) + " vs " + markdownText(s.baseline) + ":\n\n";
+      for (const auto &line : touatiLines(s, r.levels[0]))
+        o += "- " + markdownText(line) + "\n";
+      if (!s.leftOut.empty())
+        o += "- " + markdownText(suiteLeftOutText(s)) + "\n";
+    }
     o += "\n| comparison | faster | proportion | " + conf +
          " CI (prop.test) | benchmarks needed for +-" + pct(r.options.proportionHalfWidth) +
          " (worst case) | gain factor G, faster | gain factor G, all |\n"
          "|---|---:|---:|---|---:|---:|---:|\n";
     auto opt = [](const std::optional<double> &v) { return v ? pct(*v) : std::string("-"); };
     for (const auto &s : r.suite) {
-      o += "| " + mdEscape(s.candidate) + " vs " + mdEscape(s.baseline) + " | " +
+      o += "| " + markdownText(s.candidate) + " vs " + markdownText(s.baseline) + " | " +
            std::to_string(s.faster) + " of " + std::to_string(s.benchmarks) + " | ";
       o += s.proportion ? r3(s.proportion->proportion) + " | [" + r3(s.proportion->lower) + ", " +
                               r3(s.proportion->upper) + "]"
@@ -120,43 +125,53 @@ std::string engineMd(const Report &r) {
     }
     if (!r.suiteSystems.empty()) {
       o += "\nEmpirical distribution of the geometric mean over benchmarks, one " +
-           mdEscape(r.levels[0]) + " mean drawn per benchmark (Li-Chen-Peng, " +
+           markdownText(r.levels[0]) + " mean drawn per benchmark (Li-Chen-Peng, " +
            std::to_string(r.suiteSystems.front().replicates) +
            " draws):\n\n| system | observed | min | Q1 | median | Q3 | max |\n"
            "|---|---:|---:|---:|---:|---:|---:|\n";
       for (const auto &e : r.suiteSystems)
-        o += "| " + mdEscape(e.name) + " | " + g4(e.observed) + " | " + g4(e.summary.minimum) +
+        o += "| " + markdownText(e.name) + " | " + g4(e.observed) + " | " + g4(e.summary.minimum) +
              " | " + g4(e.summary.q1) + " | " + g4(e.summary.median) + " | " + g4(e.summary.q3) +
              " | " + g4(e.summary.maximum) + " |\n";
       for (const auto &e : r.suiteSystems)
         if (!e.leftOut.empty())
-          o += "\n" + mdEscape(e.name) + ": left out: " + mdEscape(joined(e.leftOut)) + "\n";
+          o += "\n" + markdownText(e.name) + ": left out: " + markdownText(joined(e.leftOut)) + "\n";
     }
   }
   if (!r.dropped.empty() || !r.warnings.empty()) {
     o += "\n## Warnings\n\n";
     for (const auto &b : r.balancing) {
       o += "- unbalanced (--unbalanced=" + unbalancedName(r.options.unbalanced) +
-           "): " + mdEscape(balancingText(b, r.levels, r.dropped)) + "\n";
+           "): " + markdownText(balancingText(b, r.levels, r.dropped)) + "\n";
       for (const auto &d : r.dropped)
         if (sameSystem(d, b))
-          o += "  - " + mdEscape(droppedText(d, r.levels)) + "\n";
+          o += "  - " + markdownText(droppedText(d, r.levels)) + "\n";
     }
     for (const auto &w : r.warnings)
-      o += "- " + mdEscape(w) + "\n";
+      o += "- " + markdownText(w) + "\n";
   }
   return o;
 }
 
 std::string campaignMd(const runner::CampaignReport &r) {
-  std::string o = "# alea campaign report: " + mdEscape(r.name) + "\n\n" +
-                  mdEscape(summaryLine(r)) + "\n\nStore: `" + r.storePath + "`\n\n";
+  std::string o = "# alea campaign report: " + markdownText(r.name) + "\n\n" +
+                  markdownText(summaryLine(r)) + "\n\nStore: " + markdownCode(r.storePath) +
+                  "\n\n";
+  if (!r.importedFrom.empty())
+    o += "Imported from " + markdownText(r.importedFrom) + ".\n\n";
   if (r.layoutStudy)
     o += "One system: a layout-sensitivity study.\n\n";
   else
-    o += mdEscape(r.designNote) + ".\n\n";
+    o += markdownText(r.designNote) + ".\n\n";
+  o += "Warm-up: " + markdownText(warmupText(r.warmup)) + ".\n\n";
+  if (!r.targets.empty()) {
+    o += "Targets (" + markdownText(r.machines) + "):\n\n";
+    for (const auto &t : r.targets)
+      o += "- " + markdownText(targetText(t)) + "\n";
+    o += "\n";
+  }
   for (const auto &line : r.adaptiveLog)
-    o += "- " + mdEscape(line) + "\n";
+    o += "- " + markdownText(line) + "\n";
   if (!r.adaptiveLog.empty())
     o += "\n";
   return o;
@@ -183,13 +198,13 @@ std::string noiseMd(const runner::CampaignReport &r) {
     return "";
   std::string o = "## Noise diagnosis\n\n";
   for (const auto &n : r.noise) {
-    o += "**" + mdEscape(n.benchmark.empty() ? std::string("(benchmark)") : n.benchmark) + "**\n\n";
+    o += "**" + markdownText(n.benchmark.empty() ? std::string("(benchmark)") : n.benchmark) + "**\n\n";
     if (!n.diagnosis) {
-      o += "Not available: " + mdEscape(n.error) + ".\n\n";
+      o += "Not available: " + markdownText(n.error) + ".\n\n";
       continue;
     }
     for (const auto &line : noiseLines(*n.diagnosis))
-      o += "- " + mdEscape(line) + "\n";
+      o += "- " + markdownText(line) + "\n";
     o += "\n";
   }
   return o;
@@ -201,8 +216,9 @@ std::string failuresMd(const runner::CampaignReport &r) {
   std::string o = "## Failures\n\n| benchmark | system | executions | status | cause |\n"
                   "|---|---|---:|---|---|\n";
   for (const auto &f : r.failures)
-    o += "| " + mdEscape(f.benchmark) + " | " + mdEscape(f.system) + " | " +
-         std::to_string(f.count) + " | " + f.status + " | " + mdEscape(f.cause) + " |\n";
+    o += "| " + markdownText(f.benchmark) + " | " + markdownText(f.system) + " | " +
+         std::to_string(f.count) + " | " + markdownText(f.status) + " | " +
+         markdownText(f.cause) + " |\n";
   return o;
 }
 
@@ -211,14 +227,14 @@ std::string failuresMd(const runner::CampaignReport &r) {
 std::string renderMarkdown(const runner::CampaignReport &r) {
   if (!r.campaign)
     return r.analysis ? engineMd(*r.analysis)
-                      : "No statistics: " + mdEscape(r.analysisError) + "\n";
+                      : "No statistics: " + markdownText(r.analysisError) + "\n";
   std::string o = campaignMd(r);
   if (r.analysis) {
     o += demoted(engineMd(*r.analysis)) + "\n";
   } else {
-    o += "No statistics: " + mdEscape(r.analysisError) + "\n\n";
+    o += "No statistics: " + markdownText(r.analysisError) + "\n\n";
     for (const auto &w : r.warnings)
-      o += "- warning: " + mdEscape(w) + "\n";
+      o += "- warning: " + markdownText(w) + "\n";
     o += "\n";
   }
   return o + noiseMd(r) + failuresMd(r);
@@ -227,32 +243,32 @@ std::string renderMarkdown(const runner::CampaignReport &r) {
 std::string mdPlans(const PlanSet &p) {
   std::string o = "# alea plan\n";
   for (const auto &pr : p.plans) {
-    o += "\n## " + mdEscape(pr.system) +
-         (pr.benchmark.empty() ? "" : " on " + mdEscape(pr.benchmark)) +
+    o += "\n## " + markdownText(pr.system) +
+         (pr.benchmark.empty() ? "" : " on " + markdownText(pr.benchmark)) +
          "\n\n| level | n | S2 | T2 | share | planned n |\n|---|---:|---:|---:|---:|---:|\n";
     for (std::size_t i = 0; i < pr.levels.size(); ++i) {
       const auto &l = pr.levels[i];
-      o += "| " + mdEscape(l.name) + " | " + std::to_string(l.n) + " | " + g4(l.s2) + " | " +
+      o += "| " + markdownText(l.name) + " | " + std::to_string(l.n) + " | " + g4(l.s2) + " | " +
            g4(l.t2) + " | " + pct(l.share) + " | " +
            (pr.plan.ok ? std::to_string(pr.plan.counts[i]) : std::string("-")) + " |\n";
     }
-    o += "\n- " + mdEscape(planText(pr.plan, pr.system)) + "\n";
+    o += "\n- " + markdownText(planText(pr.plan, pr.system)) + "\n";
     if (pr.plan.targetHalfWidth > 0)
-      o += "- KJ13 Tables 6/7 rule (relative sd of " + mdEscape(p.levels[0]) + " means " +
+      o += "- KJ13 Tables 6/7 rule (relative sd of " + markdownText(p.levels[0]) + " means " +
            pct(pr.relativeSd, "%.2f%%") + "): " +
            (pr.kj13TopCount
                 ? std::to_string(*pr.kj13TopCount) + " " +
-                      mdEscape(plural(p.levels[0], *pr.kj13TopCount)) + runAtLeast(*pr.kj13TopCount)
-                : "more than 1000 " + mdEscape(p.levels[0]) + "s") +
+                      markdownText(plural(p.levels[0], *pr.kj13TopCount)) + runAtLeast(*pr.kj13TopCount)
+                : "more than 1000 " + markdownText(p.levels[0]) + "s") +
            "\n";
   }
   if (!p.balancing.empty()) {
     o += "\n## Warnings\n\n";
     for (const auto &b : p.balancing) {
-      o += "- unbalanced: " + mdEscape(balancingText(b, p.levels, p.dropped)) + "\n";
+      o += "- unbalanced: " + markdownText(balancingText(b, p.levels, p.dropped)) + "\n";
       for (const auto &d : p.dropped)
         if (sameSystem(d, b))
-          o += "  - " + mdEscape(droppedText(d, p.levels)) + "\n";
+          o += "  - " + markdownText(droppedText(d, p.levels)) + "\n";
     }
   }
   return o;

@@ -302,40 +302,50 @@ std::string sharesText(const SystemReport &s) {
   return out;
 }
 
-// Touati's suite lines of one candidate (seed 002 §1.4-§1.5):
+// Touati's suite lines of one candidate (seed 002 §1.4-§1.5), one sentence
+// each, without indentation (the renderer places them):
 //     faster on 2 of 3 benchmarks: 0.667, 95% CI [0.208, 0.983] (prop.test: Wilson with
 //     continuity correction; ...); benchmarks needed for +-5.0%: 342 at the observed
 //     proportion, 385 at 1/2 (the worst case)
 //     gain factor G (baseline-median weights) 4.1% over the 2 faster benchmarks, 2.5% over
 //     all 3 (unit weights: 4.0%, 2.4%)
-std::string touatiText(const SuiteRatioReport &s, const std::string &top) {
-  std::string o;
+std::vector<std::string> touatiLines(const SuiteRatioReport &s, const std::string &top) {
+  std::vector<std::string> lines;
   if (s.proportion) {
     const SuiteProportion &p = *s.proportion;
-    o += "    faster on " + std::to_string(p.accelerated) + " of " + std::to_string(p.benchmarks) +
-         " benchmarks: " + r3(p.proportion) + ", " + confidenceLabel(p.confidence) + " CI [" +
-         r3(p.lower) + ", " + r3(p.upper) + "] (prop.test: Wilson with continuity correction" +
-         (p.normalApproximationValid ? std::string()
-                                     : "; b*C < 10: the normal approximation is doubtful") +
-         ")";
-    if (s.benchmarksNeeded && s.benchmarksNeededWorstCase)
-      o += "; benchmarks needed for +-" + pct(s.proportionHalfWidth) + ": " +
-           std::to_string(*s.benchmarksNeeded) + " at the observed proportion, " +
-           std::to_string(*s.benchmarksNeededWorstCase) + " at 1/2 (the worst case)";
-    o += "\n";
+    std::string o = "faster on " + std::to_string(p.accelerated) + " of " +
+                    count(p.benchmarks, "benchmark") + ": " + r3(p.proportion) + ", " +
+                    confidenceLabel(p.confidence) + " CI [" + r3(p.lower) + ", " + r3(p.upper) +
+                    "] (prop.test: Wilson with continuity correction" +
+                    (p.normalApproximationValid
+                         ? std::string()
+                         : "; b*C < 10: the normal approximation is doubtful") +
+                    ")";
+    if (s.benchmarksNeededWorstCase) {
+      o += "; benchmarks needed for +-" + pct(s.proportionHalfWidth) + ": ";
+      if (s.benchmarksNeeded)
+        o += std::to_string(*s.benchmarksNeeded) + " at the observed proportion, " +
+             std::to_string(*s.benchmarksNeededWorstCase) + " at 1/2 (the worst case)";
+      else // 0 or all of them faster: the formula's C(1 - C) is 0 (SuiteRatioReport)
+        o += std::to_string(*s.benchmarksNeededWorstCase) + " at 1/2 (the worst case; " +
+             std::to_string(p.accelerated) + " of " + std::to_string(p.benchmarks) +
+             " gives no estimate of its own)";
+    }
+    lines.push_back(std::move(o));
   } else if (!s.proportionError.empty()) {
-    o += "    proportion of benchmarks faster: not available (" + s.proportionError + ")\n";
+    lines.push_back("proportion of benchmarks faster: not available (" + s.proportionError + ")");
   }
   if (s.gainAll) {
-    o += "    gain factor G on " + top + " medians (baseline-median weights): ";
+    std::string o = "gain factor G on " + top + " medians (baseline-median weights): ";
     if (s.gainFaster)
       o += pct(*s.gainFaster) + " over the " + std::to_string(s.faster) + " faster " +
            plural("benchmark", s.faster) + ", ";
     o += pct(*s.gainAll) + " over all " + std::to_string(s.benchmarks) + " (unit weights: " +
          (s.gainFasterUnitWeights ? pct(*s.gainFasterUnitWeights) + ", " : std::string()) +
-         pct(s.gainAllUnitWeights.value_or(NAN)) + ")\n";
+         pct(s.gainAllUnitWeights.value_or(NAN)) + ")";
+    lines.push_back(std::move(o));
   }
-  return o;
+  return lines;
 }
 
 std::string suiteLeftOutText(const SuiteRatioReport &s) {
@@ -354,7 +364,7 @@ std::string noStatisticsText(const BenchmarkReport &b) { return "no statistics: 
 namespace alea::report {
 
 std::string count(std::size_t n, const std::string &word) {
-  return std::to_string(n) + " " + plural(word, n);
+  return runner::counted(static_cast<std::int64_t>(n), word);
 }
 
 namespace {
@@ -380,19 +390,6 @@ std::string joined(const std::vector<std::string> &v, const char *sep) {
   return out;
 }
 
-std::string indentLines(const std::string &text, const std::string &prefix) {
-  std::string out;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string::npos)
-      end = text.size();
-    out += prefix + text.substr(start, end - start) + "\n";
-    start = end + 1;
-  }
-  return out;
-}
-
 std::string summaryLine(const runner::CampaignReport &r) {
   std::string systems;
   for (std::size_t i = 0; i < r.systems.size(); ++i) {
@@ -409,14 +406,17 @@ std::string summaryLine(const runner::CampaignReport &r) {
          " after warm-up";
 }
 
-std::string mdEscape(const std::string &s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|' || c == '*' || c == '_' || c == '`')
-      out += '\\';
-    out += c == '\n' ? ' ' : c;
-  }
-  return out;
+std::string warmupText(int iterations) {
+  return iterations > 0 ? count(static_cast<std::size_t>(iterations), "iteration") +
+                              " dropped at the start of every execution"
+                        : std::string("none (every iteration is measured)");
+}
+
+std::string targetText(const runner::TargetReport &t) {
+  if (!t.machine)
+    return t.name + ": no machine state recorded (the target never answered)";
+  return t.name + ": " + runner::describeMachine(*t.machine) +
+         (t.machine->kernel.empty() ? std::string() : "; kernel " + t.machine->kernel);
 }
 
 std::string number(double d) {

@@ -4,6 +4,7 @@
 
 #include "alea/analysis/noise.hpp"
 #include "alea/analysis/report.hpp"
+#include "alea/report/escape.hpp"
 #include "alea/report/render.hpp"
 
 #include <string>
@@ -55,7 +56,7 @@ std::string planText(const analysis::PlanAdvice &p, const std::string &system);
 std::string durationText(double seconds);
 std::string ratioPlanText(const analysis::RatioPlanAdvice &p);
 std::string sharesText(const analysis::SystemReport &s);
-std::string touatiText(const analysis::SuiteRatioReport &s, const std::string &top);
+std::vector<std::string> touatiLines(const analysis::SuiteRatioReport &s, const std::string &top);
 // The benchmarks a suite figure leaves out (no statistics, or no ratio of this
 // pair there): "left out: tiny, huge (no ratio there)"; "" when none.
 std::string suiteLeftOutText(const analysis::SuiteRatioReport &s);
@@ -66,10 +67,12 @@ std::string noStatisticsText(const analysis::BenchmarkReport &b);
 // (KiB of peak RSS, a program's own unit) as a number with its unit.
 std::string quantity(double v, const std::string &unit);
 std::string joined(const std::vector<std::string> &v, const char *sep = ", ");
-std::string indentLines(const std::string &text, const std::string &prefix);
 // "2 systems [a (baseline), b], 3 benchmarks; 20 builds, ..." (campaigns).
 std::string summaryLine(const runner::CampaignReport &r);
-std::string mdEscape(const std::string &s);
+// The warm-up applied: "2 iterations dropped at the start of every execution".
+std::string warmupText(int iterations);
+// One [[target]]: "a: host: CPU, 4 CPUs, ASLR on; kernel 6.1.0 ...".
+std::string targetText(const runner::TargetReport &t);
 // A number as JSON and CSV write it: shortest round trip; "" when not finite.
 std::string number(double d);
 // The layout effect of one system in words (analysis::LayoutEffect): the sd

@@ -4,6 +4,8 @@
 // break every coordinate).
 #include "alea/report/svg.hpp"
 
+#include "alea/report/escape.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -13,47 +15,6 @@
 namespace alea::report::svg {
 
 namespace {
-
-// The code point starting at s[i] and its length in bytes; {U+FFFD, 1} for a
-// byte that does not start a valid, shortest UTF-8 sequence.
-std::pair<std::uint32_t, std::size_t> decodeUtf8(std::string_view s, std::size_t i) {
-  constexpr std::pair<std::uint32_t, std::size_t> bad{0xFFFD, 1};
-  auto c = static_cast<unsigned char>(s[i]);
-  if (c < 0x80)
-    return {c, 1};
-  std::size_t len;
-  std::uint32_t cp;
-  unsigned char lo = 0x80, hi = 0xBF; // allowed range of the second byte
-  if (c >= 0xC2 && c <= 0xDF) {
-    len = 2;
-    cp = c & 0x1F;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    len = 3;
-    cp = c & 0x0F;
-    if (c == 0xE0)
-      lo = 0xA0; // overlong
-    if (c == 0xED)
-      hi = 0x9F; // surrogates
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    len = 4;
-    cp = c & 0x07;
-    if (c == 0xF0)
-      lo = 0x90; // overlong
-    if (c == 0xF4)
-      hi = 0x8F; // above U+10FFFF
-  } else {
-    return bad;
-  }
-  if (i + len > s.size())
-    return bad;
-  for (std::size_t k = 1; k < len; ++k) {
-    auto b = static_cast<unsigned char>(s[i + k]);
-    if (k == 1 ? (b < lo || b > hi) : (b < 0x80 || b > 0xBF))
-      return bad;
-    cp = (cp << 6) | (b & 0x3F);
-  }
-  return {cp, len};
-}
 
 // v in fixed notation with `decimals` decimals, "-0" written as "0", and
 // with `trim` the trailing zeros (and a bare point) removed.

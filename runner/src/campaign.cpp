@@ -1248,9 +1248,9 @@ struct Run {
     }
     if (!queue.empty() && status && !outcome.cancelled &&
         !(opts.maxExecutions >= 0 && ranHere >= opts.maxExecutions))
-      outcome.warnings.push_back(std::to_string(queue.size()) +
-                                 " execution unit(s) could not run on any target; `alea run` "
-                                 "again retries them");
+      outcome.warnings.push_back(counted(static_cast<std::int64_t>(queue.size()),
+                                         "execution unit") +
+                                 " could not run on any target; `alea run` again retries them");
     return status;
   }
   std::set<std::string> retired; // targets taken out in this run
@@ -1283,9 +1283,11 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
   auto lock = CampaignLock::acquire(opts.dir);
   if (!lock)
     return Error{lock.error(), lock.errorKind()};
+  if (!opts.startMessage.empty())
+    progress.message(opts.startMessage);
   if (int n = removeSnapshotLeftovers(opts.dir); n > 0)
-    progress.message("removed " + std::to_string(n) +
-                     " partial artifact snapshot(s) left by an interrupted run");
+    progress.message("removed " + counted(n, "partial artifact snapshot") +
+                     " left by an interrupted run");
   // The compilers' --version answers (tens of ms each) are asked concurrently,
   // with each other and with the store's set-up; all are in before the first
   // build or execution runs (waitToolVersions below).
@@ -1315,6 +1317,7 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
       pilotOpts.dir = pilotDir;
       pilotOpts.requireExisting = false;
       pilotOpts.maxExecutions = -1;
+      pilotOpts.startMessage.clear();
       progress.message("pilot run for the \"auto\" levels: " + std::to_string(pl.builds) +
                        " builds x " + std::to_string(pl.executions) + " executions x " +
                        std::to_string(pl.iterations + pl.warmup) + " iterations, in " + pilotDir);
@@ -1374,8 +1377,14 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
   if (Status s = run.doBuilds(); !s)
     return Error{s.error()};
   if (opts.cancel && opts.cancel->load()) {
+    // Interrupted during the builds: no plan is stored yet, but the campaign
+    // plans this many executions (a resumed run makes that plan).
     run.outcome.cancelled = true;
     run.outcome.summary = run.store.summary();
+    if (!run.store.hasPlan())
+      run.outcome.summary.planned = static_cast<std::int64_t>(cfg.systems.size()) *
+                                    static_cast<std::int64_t>(cfg.benchmarks.size()) *
+                                    run.levels.builds * run.levels.executions;
     return run.outcome;
   }
   auto plan = run.plan();
@@ -1466,12 +1475,12 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
   run.outcome.complete = run.outcome.summary.executed == run.outcome.summary.planned;
   if (run.outcome.summary.failed > 0)
     run.outcome.warnings.push_back(std::to_string(run.outcome.summary.failed) + " of " +
-                                   std::to_string(run.outcome.summary.executed) +
-                                   " executions failed (recorded, not used as data)");
+                                   counted(run.outcome.summary.executed, "execution") +
+                                   " failed (recorded, not used as data)");
   if (run.outcome.summary.machineChanges > 0)
     run.outcome.warnings.push_back("the machine state changed " +
-                                   std::to_string(run.outcome.summary.machineChanges) +
-                                   " time(s) during the campaign (see the machine table)");
+                                   counted(run.outcome.summary.machineChanges, "time") +
+                                   " during the campaign (see the machine table)");
   return run.outcome;
 }
 

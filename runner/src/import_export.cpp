@@ -31,7 +31,142 @@ std::string resolveStorePath(const std::string &argument) {
   return argument;
 }
 
+namespace {
+
+// %HH for the bytes that would end or split the comment line.
+std::string percentEncode(std::string_view v) {
+  std::string o;
+  for (char c : v) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u <= 0x20 || u >= 0x7F || c == '%' || c == '#') {
+      char buf[4];
+      std::snprintf(buf, sizeof buf, "%%%02X", u);
+      o += buf;
+    } else {
+      o += c;
+    }
+  }
+  return o;
+}
+
+std::optional<std::string> percentDecode(std::string_view v) {
+  std::string o;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (v[i] != '%') {
+      o += v[i];
+      continue;
+    }
+    unsigned byte = 0;
+    if (i + 2 >= v.size())
+      return std::nullopt;
+    auto [p, ec] = std::from_chars(v.data() + i + 1, v.data() + i + 3, byte, 16);
+    if (ec != std::errc() || p != v.data() + i + 3)
+      return std::nullopt;
+    o += static_cast<char>(byte);
+    i += 2;
+  }
+  return o;
+}
+
+std::string shortest(double v) {
+  char num[64];
+  auto [end, ec] = std::to_chars(num, num + sizeof num, v);
+  return std::string(num, end);
+}
+
+constexpr std::string_view kCommentTag = " alea:";
+
+} // namespace
+
+std::string exportComment(const ExportSettings &s) {
+  std::string o(kCommentTag);
+  if (!s.design.empty())
+    o += " design=" + percentEncode(s.design);
+  if (s.threshold)
+    o += " threshold=" + shortest(*s.threshold);
+  if (s.confidence)
+    o += " confidence=" + shortest(*s.confidence);
+  if (!s.baseline.empty())
+    o += " baseline=" + percentEncode(s.baseline);
+  return o;
+}
+
+Expected<std::optional<ExportSettings>> readExportComment(const std::vector<std::string> &comments) {
+  for (const std::string &c : comments) {
+    if (!std::string_view(c).starts_with(kCommentTag))
+      continue;
+    ExportSettings s;
+    std::string_view rest = std::string_view(c).substr(kCommentTag.size());
+    while (!rest.empty()) {
+      const std::size_t start = rest.find_first_not_of(' ');
+      if (start == std::string_view::npos)
+        break;
+      rest.remove_prefix(start);
+      const std::size_t end = std::min(rest.find(' '), rest.size());
+      const std::string_view item = rest.substr(0, end);
+      rest.remove_prefix(end);
+      const std::size_t eq = item.find('=');
+      if (eq == std::string_view::npos)
+        return Error{"'#" + c + "': expected key=value, not '" + std::string(item) + "'"};
+      const std::string_view key = item.substr(0, eq);
+      const auto value = percentDecode(item.substr(eq + 1));
+      if (!value)
+        return Error{"'#" + c + "': bad %-escape in '" + std::string(item) + "'"};
+      // A threshold in [0, 1), a confidence in (0, 1).
+      auto fraction = [&](std::optional<double> &into, bool zero) -> Status {
+        double v = 0;
+        auto [p, ec] = std::from_chars(value->data(), value->data() + value->size(), v);
+        if (ec != std::errc() || p != value->data() + value->size() ||
+            !((zero ? v >= 0 : v > 0) && v < 1))
+          return Error{"'#" + c + "': " + std::string(key) + " '" + *value +
+                       "' is not a fraction in " + (zero ? "[0, 1)" : "(0, 1)")};
+        into = v;
+        return {};
+      };
+      if (key == "design") {
+        if (*value != "unpaired" && *value != "interleaved" && *value != "duet")
+          return Error{"'#" + c + "': unknown design '" + *value + "'"};
+        s.design = *value;
+      } else if (key == "threshold") {
+        if (Status st = fraction(s.threshold, true); !st)
+          return Error{st.error()};
+      } else if (key == "confidence") {
+        if (Status st = fraction(s.confidence, false); !st)
+          return Error{st.error()};
+      } else if (key == "baseline") {
+        s.baseline = *value;
+      }
+    }
+    return std::optional<ExportSettings>(std::move(s));
+  }
+  return std::optional<ExportSettings>();
+}
+
 Expected<std::size_t> exportLongCsv(Store &store, std::ostream &out) {
+  // The settings `alea report` analyses the store with (report_data.cpp).
+  ExportSettings settings;
+  settings.design = store.meta("design").value_or("");
+  auto number = [&](const char *key) -> std::optional<double> {
+    const auto v = store.meta(key);
+    double d = 0;
+    if (!v || v->empty())
+      return std::nullopt;
+    auto [p, ec] = std::from_chars(v->data(), v->data() + v->size(), d);
+    return ec == std::errc() && p == v->data() + v->size() ? std::optional<double>(d)
+                                                          : std::nullopt;
+  };
+  settings.threshold = number("threshold");
+  settings.confidence = number("confidence");
+  settings.baseline = store.meta("baseline").value_or("");
+  if (settings.baseline.empty())
+    if (auto systems = store.systems())
+      for (const SystemRow &sys : *systems)
+        if (sys.baseline) {
+          settings.baseline = sys.name;
+          break;
+        }
+  if (const std::string comment = exportComment(settings); comment != kCommentTag)
+    out << '#' << comment << '\n';
   out << "system,benchmark,build,execution,iteration,value\n";
   std::size_t n = 0;
   char num[64];
@@ -63,8 +198,11 @@ struct ImportRow {
 
 // `name` becomes the campaign's name, `source` is said where the data came
 // from (the build rows, the executions' environment, errors).
+// `settings`: an exported CSV's (design, threshold, confidence, baseline),
+// kept as the campaign's.
 Expected<ImportSummary> writeRows(const std::vector<ImportRow> &rows, const std::string &name,
-                                  const std::string &source, Store &store) {
+                                  const std::string &source, Store &store,
+                                  const ExportSettings &settings = {}) {
   if (store.hasPlan() || store.summary().builds > 0)
     return Error{"the store '" + store.path() + "' already holds data; import into a new store"};
   ImportSummary sum;
@@ -130,10 +268,19 @@ Expected<ImportSummary> writeRows(const std::vector<ImportRow> &rows, const std:
   }
   if (Status s = store.importExecutions(imported, "imported from " + source, "s"); !s)
     return Error{s.error()};
-  for (auto [k, v] : std::initializer_list<std::pair<const char *, std::string>>{
-           {"campaign_name", name},
-           {"imported_from", source},
-           {"baseline", rows.empty() ? "" : rows.front().system}})
+  std::vector<std::pair<const char *, std::string>> meta{
+      {"campaign_name", name},
+      {"imported_from", source},
+      {"baseline", !settings.baseline.empty() && systems.count(settings.baseline)
+                       ? settings.baseline
+                       : rows.empty() ? "" : rows.front().system}};
+  if (!settings.design.empty())
+    meta.push_back({"design", settings.design});
+  if (settings.threshold)
+    meta.push_back({"threshold", shortest(*settings.threshold)});
+  if (settings.confidence)
+    meta.push_back({"confidence", shortest(*settings.confidence)});
+  for (const auto &[k, v] : meta)
     if (Status s = store.setMeta(k, v); !s)
       return Error{s.error()};
   if (Status s = txn.commit(); !s)
@@ -159,10 +306,13 @@ bool allIntegers(const analysis::Table &t, std::size_t level) {
 } // namespace
 
 Expected<ImportSummary> importLongCsv(std::string_view text, const std::string &fileName,
-                                      Store &store) {
+                                      Store &store, const std::string &name) {
   analysis::CsvResult parsed = analysis::parseCsv(text);
   if (parsed.error)
     return Error{parsed.error->format(fileName)};
+  auto settings = readExportComment(parsed.comments);
+  if (!settings)
+    return Error{fileName + ": " + settings.error()};
   const analysis::Table &t = *parsed.table;
   const std::vector<std::string> known{"build", "execution", "iteration"};
   std::vector<int> slot; // level -> 0 build, 1 execution, 2 iteration
@@ -221,7 +371,8 @@ Expected<ImportSummary> importLongCsv(std::string_view text, const std::string &
     row.iteration = idx[2];
     rows.push_back(std::move(row));
   }
-  return writeRows(rows, std::filesystem::path(fileName).stem().string(), fileName, store);
+  return writeRows(rows, name.empty() ? std::filesystem::path(fileName).stem().string() : name,
+                   fileName, store, settings->value_or(ExportSettings{}));
 }
 
 std::string_view importFormatName(ImportFormat format) {
@@ -294,7 +445,8 @@ Expected<std::string> readWhole(const std::string &path) {
 
 } // namespace
 
-Expected<ImportSummary> importFiles(std::span<const ImportInput> inputs, Store &store) {
+Expected<ImportSummary> importFiles(std::span<const ImportInput> inputs, Store &store,
+                                    const std::string &name) {
   if (inputs.empty())
     return Error{"no file to import"};
   std::vector<ImportRow> rows;
@@ -322,7 +474,7 @@ Expected<ImportSummary> importFiles(std::span<const ImportInput> inputs, Store &
       if (inputs.size() != 1 || !in.system.empty() || in.build || !in.benchmark.empty())
         return Error{in.path + ": a long CSV names its systems, benchmarks and levels itself: " +
                      "import it alone, without --system, --build or --benchmark"};
-      return importLongCsv(*text, in.path, store);
+      return importLongCsv(*text, in.path, store, name);
     }
     Expected<import::ParsedFile> parsed = Error{""};
     switch (format) {
@@ -350,7 +502,7 @@ Expected<ImportSummary> importFiles(std::span<const ImportInput> inputs, Store &
   }
   if (rows.empty())
     return Error{source + ": no measurements"};
-  auto sum = writeRows(rows, defaultBenchmark, source, store);
+  auto sum = writeRows(rows, name.empty() ? defaultBenchmark : name, source, store);
   if (sum)
     sum->notes = std::move(notes);
   return sum;

@@ -14,6 +14,8 @@
 #include "import_rows.hpp"
 #include "json_parse.hpp"
 
+#include "alea/runner/report.hpp"
+
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -58,17 +60,25 @@ Expected<ParsedFile> readHyperfine(std::string_view text, const ImportInput &in,
       return fail(where + ": expected a non-empty \"times\" array (hyperfine >= 1.6 exports it)");
     const std::string &name = command->get_ref<const std::string &>();
     // Runs that failed (kept by hyperfine -i) are not measurements of the
-    // program's work; exit_codes is parallel to times when present.
+    // program's work; exit_codes is parallel to times when present. One that
+    // is not cannot say which times failed: the export is damaged (or
+    // edited), and guessing would import failed runs as data.
     const nlohmann::json *codes = member(r, "exit_codes");
-    if (codes && (!codes->is_array() || codes->size() != times->size()))
-      codes = nullptr;
+    if (codes && !codes->is_array())
+      return fail(where + ": \"exit_codes\" is not an array");
+    if (codes && codes->size() != times->size())
+      return fail(where + ": \"exit_codes\" has " + std::to_string(codes->size()) +
+                  " entries but \"times\" has " + std::to_string(times->size()) +
+                  " (hyperfine writes one exit code per time): a damaged export");
     for (std::size_t k = 0; k < times->size(); ++k) {
       const nlohmann::json &v = (*times)[k];
       double seconds = v.is_number() ? v.get<double>() : 0;
       if (!std::isfinite(seconds) || seconds <= 0)
         return fail(where + ".times[" + std::to_string(k) +
                     "]: expected a positive number of seconds");
-      if (codes && (*codes)[k].is_number_integer() && (*codes)[k].get<long>() != 0) {
+      // null: hyperfine's exit code of a run ended by a signal.
+      const nlohmann::json *code = codes ? &(*codes)[k] : nullptr;
+      if (code && (code->is_null() || (code->is_number_integer() && code->get<long>() != 0))) {
         ++failedRuns;
         continue;
       }
@@ -85,8 +95,8 @@ Expected<ParsedFile> readHyperfine(std::string_view text, const ImportInput &in,
     }
   }
   if (failedRuns > 0)
-    out.notes.push_back("left out " + std::to_string(failedRuns) +
-                        " runs with a non-zero exit code");
+    out.notes.push_back("left out " + counted(static_cast<std::int64_t>(failedRuns), "run") +
+                        " that failed (a non-zero exit code, or ended by a signal)");
   if (out.executions.empty())
     return fail("no successful run");
   return out;

@@ -40,7 +40,7 @@ namespace alea::runner {
 namespace {
 
 std::string plural(std::size_t n, const std::string &word) {
-  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+  return counted(static_cast<std::int64_t>(n), word);
 }
 
 // The last `lines` lines of a stderr tail, trimmed.
@@ -117,7 +117,10 @@ void diagnoseNoise(const CampaignData &data, CampaignReport &r) {
     CampaignReport::Noise n;
     n.benchmark = bench;
     if (obs.empty()) {
-      n.error = data.executions.empty() && !data.measurements.empty()
+      n.error = !data.importedFrom.empty()
+                    ? "imported measurements carry no execution conditions: no load, CPU "
+                      "frequency or migrations to relate them to"
+                : data.executions.empty() && !data.measurements.empty()
                     ? "the store predates the recording of execution conditions"
                     : "no successful execution";
     } else if (auto d = analysis::diagnoseNoise(obs); d) {
@@ -184,8 +187,11 @@ void steadyStateWarnings(const CampaignData &data, const std::map<Key, Series> &
         warnings.push_back(
             "warm-up: " + std::to_string(late) + of + " are still warming up after the " +
             std::to_string(kept) + " iterations dropped (the latest steady state starts at " +
-            "iteration " + std::to_string(s.warmupIterations) + "): set levels.warmup to " +
-            std::to_string(s.warmupIterations) + " or \"auto\"");
+            "iteration " + std::to_string(s.warmupIterations) + "): " +
+            (data.importedFrom.empty()
+                 ? "set levels.warmup to " + std::to_string(s.warmupIterations) + " or \"auto\""
+                 : "leave out the first " + plural(s.warmupIterations, "iteration") +
+                       " of each execution before importing"));
     }
 }
 
@@ -194,16 +200,11 @@ std::vector<std::pair<std::string, std::string>> campaignFacts(const CampaignDat
   std::vector<std::pair<std::string, std::string>> f;
   if (data.machine) {
     const MachineState &m = *data.machine;
-    f.push_back({"machine", m.hostname + ": " + m.cpuModel + ", " + std::to_string(m.cpuCount) +
-                                " CPUs" + (m.governor.empty() ? "" : ", governor " + m.governor) +
-                                (m.aslr == 0  ? ", ASLR off"
-                                 : m.aslr > 0 ? ", ASLR on"
-                                              : "")});
+    f.push_back({"machine", describeMachine(m)});
     f.push_back({"kernel", m.kernel});
     f.push_back({"compilers", m.compilers});
   }
-  if (data.machines == "level" || data.machines == "pool")
-    f.push_back({"targets", std::to_string(data.targets) + " (" + data.machines + ")"});
+  // The targets are CampaignReport::targets, each with its machine.
   f.push_back({"campaign seed", data.seed});
   f.push_back({"factors", data.factors});
   std::string seeds;
@@ -212,7 +213,6 @@ std::vector<std::pair<std::string, std::string>> campaignFacts(const CampaignDat
       seeds += (seeds.empty() ? "" : ", ") + b.system + " " + std::to_string(b.buildIndex) + ": " +
                b.seed;
   f.push_back({"build seeds", seeds});
-  f.push_back({"warm-up", std::to_string(data.warmup) + " iterations dropped per execution"});
   return f;
 }
 
@@ -276,6 +276,10 @@ std::vector<analysis::BenchmarkFigures> campaignFigures(const CampaignData &data
 
 } // namespace
 
+std::string counted(std::int64_t n, const std::string &word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
 CampaignReport buildCampaignReport(const CampaignData &data,
                                    const CampaignReportOptions &options) {
   CampaignReport r;
@@ -289,7 +293,12 @@ CampaignReport buildCampaignReport(const CampaignData &data,
   r.measurements = data.measurements.size();
   r.layoutStudy = data.systems.size() == 1;
   r.design = data.design;
-  r.designNote = designNote(data.design);
+  // An import knows no order of its measurements, unless its file (an
+  // export's settings line) recorded the campaign's paired design.
+  r.designNote = data.importedFrom.empty() || data.design != "unpaired"
+                     ? designNote(data.design)
+                     : "design: imported measurements (the order they were taken in is not "
+                       "known): systems analysed as independent";
   {
     // A duet's executions ran beside their partners for how much of their time.
     std::vector<double> overlaps;
@@ -306,14 +315,26 @@ CampaignReport buildCampaignReport(const CampaignData &data,
       r.designNote += buf;
     }
   }
-  if (data.targets > 0)
+  if (data.targets > 0) {
+    std::string names;
+    for (const auto &n : data.targetNames)
+      names += (names.empty() ? "" : ", ") + n;
     r.designNote +=
         data.machines == "level"
-            ? "; on " + std::to_string(data.targets) +
-                  " targets with machine as the top random level (build i on target i mod " +
+            ? "; on " + plural(static_cast<std::size_t>(data.targets), "target") + " (" + names +
+                  ") with machine as the top random level (build i on target i mod " +
                   std::to_string(data.targets) + ")"
-            : "; on a pool of " + std::to_string(data.targets) +
-                  " targets (assumed identical; the executions spread over them)";
+            : "; on a pool of " + plural(static_cast<std::size_t>(data.targets), "target") +
+                  " (" + names + "; assumed identical; the executions spread over them)";
+  }
+  r.warmup = data.warmup;
+  r.machines = data.machines;
+  for (const auto &n : data.targetNames) {
+    const auto m = data.targetMachines.find(n);
+    r.targets.push_back({n, m == data.targetMachines.end() ? std::nullopt
+                                                           : std::optional<MachineState>(m->second)});
+  }
+  r.importedFrom = data.importedFrom;
   for (std::size_t a = 0, b; a < data.adaptiveLog.size(); a = b + 1) {
     b = data.adaptiveLog.find('\n', a);
     if (b == std::string::npos)
@@ -401,9 +422,13 @@ CampaignReport buildCampaignReport(const CampaignData &data,
         checkable[b.system] |= !b.fingerprint.empty() || !b.binaryHash.empty();
     for (const auto &[system, ok] : checkable)
       if (!ok)
-        r.warnings.push_back("layouts not checked: the builds of " + system +
-                             " keep no artifacts, so alea cannot tell whether their layouts "
-                             "differ (list the executables in the system's `artifacts`)");
+        r.warnings.push_back(
+            "layouts not checked: the builds of " + system +
+            (data.importedFrom.empty()
+                 ? " keep no artifacts, so alea cannot tell whether their layouts differ (list "
+                   "the executables in the system's `artifacts`)"
+                 : " were imported without their binaries, so alea cannot tell whether their "
+                   "layouts differ (compare the binaries with `alea layout --diff`)"));
     std::map<std::string, std::size_t> systemBuilds;
     for (const auto &b : data.builds)
       if (b.status != "failed")

@@ -63,8 +63,18 @@ Expected<CampaignData> loadCampaignData(Store &store) {
   d.warmup = static_cast<int>(toDouble(store.meta("levels.warmup"), 0));
   d.design = store.meta("design").value_or("unpaired");
   d.machines = store.meta("machines").value_or("");
-  if (auto t = store.meta("targets"); t && !t->empty())
-    d.targets = 1 + static_cast<int>(std::count(t->begin(), t->end(), ','));
+  if (auto t = store.meta("targets"); t && !t->empty()) {
+    // "a,b,c": target names are letters, digits and _ - . + (config.cpp).
+    for (std::size_t a = 0, b; a <= t->size(); a = b + 1) {
+      b = std::min(t->find(',', a), t->size());
+      d.targetNames.push_back(t->substr(a, b - a));
+    }
+    d.targets = static_cast<int>(d.targetNames.size());
+    for (const std::string &name : d.targetNames)
+      if (auto m = store.firstMachine(name))
+        d.targetMachines[name] = std::move(*m);
+  }
+  d.importedFrom = store.meta("imported_from").value_or("");
   d.targetHalfWidth = toDouble(store.meta("target_half_width"), 0.01);
   d.adaptiveLog = store.meta("adaptive_log").value_or("");
   d.factors = store.meta("factors").value_or("");

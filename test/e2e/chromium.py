@@ -6,6 +6,8 @@ test itself; the *_test.py scripts import it.
     r = chromium.render("report.html", out_dir)          # 1280 x 2000
     r = chromium.render_phone("report.html", out_dir)    # 390 x 844, mobile
     r.png, r.dom, r.urls, r.external, r.layout
+    r = chromium.render("report.html", out_dir, evaluate={"n": "document.links.length"})
+    r.values["n"]                                        # a script's value after layout
     chromium.is_blank(r.png)
 
 How. `chromium --headless=new` cannot make its window narrower than 500 px,
@@ -59,17 +61,21 @@ class Render:
     external: list  # those that are not local: a failure for a self-contained page
     layout: dict  # viewport_width/height, scroll_width/height (CSS px)
     background: list = field(default_factory=list)  # the browser's own requests
+    values: dict = field(default_factory=dict)  # render(evaluate=...)'s results, by name
 
 
 class ChromiumError(RuntimeError):
     pass
 
 
-def render(html_path, out_dir, width=LAPTOP[0], height=LAPTOP[1], mobile=False, name="page"):
+def render(html_path, out_dir, width=LAPTOP[0], height=LAPTOP[1], mobile=False, name="page",
+           evaluate=None):
     """Renders the local file `html_path` in a viewport of width x height CSS
     px (as a phone if `mobile`: the viewport meta tag applies, scrollbars
     overlay). Writes <name>.png, <name>.netlog.json and <name>.log (the
-    browser's stderr) into `out_dir`."""
+    browser's stderr) into `out_dir`. `evaluate` maps names to JavaScript
+    expressions evaluated in the page after layout; their JSON values are in
+    the result's `values`."""
     html_path = os.path.abspath(html_path)
     if not os.path.isfile(html_path):
         raise FileNotFoundError(html_path)
@@ -102,6 +108,7 @@ def render(html_path, out_dir, width=LAPTOP[0], height=LAPTOP[1], mobile=False, 
                 "({viewport_width: window.innerWidth, viewport_height: window.innerHeight,"
                 " scroll_width: document.documentElement.scrollWidth,"
                 " scroll_height: document.documentElement.scrollHeight})", page)
+            values = {k: browser.evaluate(v, page) for k, v in (evaluate or {}).items()}
             size = browser.call("Page.getLayoutMetrics", {}, page)["cssContentSize"]
             shot = browser.call("Page.captureScreenshot", {
                 "format": "png", "captureBeyondViewport": True,
@@ -118,7 +125,7 @@ def render(html_path, out_dir, width=LAPTOP[0], height=LAPTOP[1], mobile=False, 
         if url not in urls:
             urls.append(url)
     external = [u for u in urls if not u.startswith(LOCAL_SCHEMES)]
-    return Render(png, dom, urls, external, layout, background)
+    return Render(png, dom, urls, external, layout, background, values)
 
 
 def render_phone(html_path, out_dir, name="phone"):

@@ -72,6 +72,9 @@ def main():
         holder = f"is in use by another alea run (pid {a.pid} on "
         check(any(holder in l and ", since 20" in l for l in lines),
               f"second run does not name the holder (pid {a.pid}): {b.stderr!r}")
+        check(lines[-1].startswith("alea: error: ") and
+              not any(l.startswith("campaign '") for l in lines),
+              f"the refused run says its error, and no start line: {b.stderr!r}")
         check(not any("UNIQUE constraint" in l for l in lines), f"raw SQLite error: {b.stderr}")
         check(sorted(os.listdir(os.path.join(out, "builds", "a"))) == builds_before,
               "the second run touched the first run's build directories")

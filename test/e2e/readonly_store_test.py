@@ -91,7 +91,7 @@ def main():
         # 1. a complete store: readers change nothing in it
         before = state(db)
         r = run([alea, "export", cdir])
-        check(r.returncode == 0 and r.stdout.count("\n") == 1 + 8,
+        check(r.returncode == 0 and r.stdout.count("\n") == 2 + 8,  # settings, header, rows
               f"export: exit {r.returncode}, {r.stdout.count(chr(10))} lines: {r.stderr}")
         exported = r.stdout
         for args in (["report", cdir], ["report", db, "--format", "json"],

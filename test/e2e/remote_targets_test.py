@@ -164,6 +164,18 @@ with tempfile.TemporaryDirectory() as tmp:
         r = run([ALEA, "report", pdir, "--format", "json"])
         check(r.returncode == 0 and "pool of 2 targets" in json.loads(r.stdout)["campaign"]["design_note"],
               f"pool: the report names the targets: {r.stdout[:300]} {r.stderr[-500:]}")
+        # Which targets, on which hosts, with which machines: in the JSON and
+        # in the text (issue 18, item 11).
+        if r.returncode == 0:
+            named = json.loads(r.stdout)["campaign"].get("targets", [])
+            hosts = dict(machines)
+            check([t["name"] for t in named] == ssh.hosts and
+                  all(t["hostname"] == hosts[t["name"]] and t["cpus"] > 0 for t in named),
+                  f"pool: the JSON report lists each target with its host and CPUs: {named}")
+        r = run([ALEA, "report", pdir])
+        for t, host in machines:
+            check(f"  target (pool) {t}: {host}: " in r.stdout,
+                  f"pool: the text report names target {t} on {host}: {r.stdout[:800]}")
 
         level = write(os.path.join(tmp, "level.toml"),
                       campaign(ssh_targets(ssh, remote), machines="level", builds=4,

@@ -170,6 +170,10 @@ def main():
         r = run([alea, "export", out, "-o", csv1])
         check(r.returncode == 0, f"export: {r.stderr}")
         rows = list(csv.reader(open(csv1)))
+        # The settings line the report used (docs/analyze.md), then the header.
+        check(rows[0] == ["# alea: design=unpaired threshold=0.01 confidence=0.95 baseline=plain"],
+              f"export settings line: {rows[0]}")
+        rows = rows[1:]
         check(rows[0] == ["system", "benchmark", "build", "execution", "iteration", "value"],
               f"export header: {rows[0]}")
         check(len(rows) == 1 + 12 * 2, f"export rows: {len(rows) - 1}, expected 24")
@@ -201,7 +205,8 @@ def main():
         check(r.returncode == 0, f"import hyperfine: {r.stderr}")
         r = run([alea, "export", hfdb])
         rows = list(csv.reader(io.StringIO(r.stdout)))
-        check(rows[1:] == [["sleep 0.01", "hf", "0", "0", "0", "0.0103"],
+        check(rows[0] == ["# alea: baseline=sleep%200.01"], f"hyperfine export settings: {rows[0]}")
+        check(rows[2:] == [["sleep 0.01", "hf", "0", "0", "0", "0.0103"],
                            ["sleep 0.01", "hf", "0", "1", "0", "0.0105"],
                            ["sleep 0.01", "hf", "0", "2", "0", "0.0107"],
                            ["sleep 0.02", "hf", "0", "0", "0", "0.0203"],

@@ -159,8 +159,14 @@ TEST(Report, UnboundedFiellerFallsBackToBootstrap) {
   EXPECT_FALSE(x.fieller);
   EXPECT_EQ(x.decisionBasis, "bootstrap");
   EXPECT_FALSE(x.disagreement);
-  ASSERT_EQ(r.benchmarks[0].warnings.size(), 1u);
+  // The unbounded interval, then both t intervals of the means reaching
+  // below zero (3 builds each: t(2) = 4.30).
+  ASSERT_EQ(r.benchmarks[0].warnings.size(), 3u);
   EXPECT_NE(r.benchmarks[0].warnings[0].find("unbounded"), std::string::npos);
+  EXPECT_NE(r.benchmarks[0].warnings[1].find("old: the t interval of the mean reaches below zero"),
+            std::string::npos);
+  EXPECT_NE(r.benchmarks[0].warnings[2].find("new: the t interval of the mean reaches below zero"),
+            std::string::npos);
 }
 
 TEST(Report, SeveralCandidatesEachAgainstTheBaseline) {
@@ -822,6 +828,48 @@ TEST(Report, SuiteProportionBenchmarksNeededAndGainFactor) {
   EXPECT_EQ(*wide.suite[0].benchmarksNeeded, 86u); // 85.37
   o.proportionHalfWidth = 0;
   EXPECT_FALSE(buildReport(touatiSuiteTable(), o).ok());
+}
+
+// cand 5% slower on both benchmarks: 0 of 2 faster. C(1 - C) = 0 asks for
+// "1 benchmark" at the observed proportion: no estimate; the worst case is
+// the advice.
+TEST(Report, SuiteNoneFasterHasNoObservedBenchmarksNeeded) {
+  Table t({"build", "iteration"});
+  for (const char *bench : {"b1", "b2"})
+    for (int b = 0; b < 4; ++b)
+      for (int i = 0; i < 3; ++i) {
+        const std::string bl = std::to_string(b), il = std::to_string(i);
+        const std::string_view units[] = {bl, il};
+        const double base = 1.0 + 0.01 * b + 0.001 * i;
+        t.add("base", bench, units, base);
+        t.add("cand", bench, units, base * 1.05);
+      }
+  Report r = reportOf(t);
+  ASSERT_EQ(r.suite.size(), 1u);
+  const SuiteRatioReport &s = r.suite[0];
+  ASSERT_TRUE(s.proportion);
+  EXPECT_EQ(s.proportion->accelerated, 0u);
+  EXPECT_FALSE(s.benchmarksNeeded);
+  ASSERT_TRUE(s.benchmarksNeededWorstCase);
+  EXPECT_EQ(*s.benchmarksNeededWorstCase, 385u);
+}
+
+// A mean's t interval from few builds can reach below zero; the values are
+// positive, so the report says so (and how to read it), for that system only.
+TEST(Report, MeanIntervalBelowZeroIsNoted) {
+  auto p = parseCsv("system,build,value\nwide,1,0.1\nwide,2,5\n"
+                    "tight,1,1.00\ntight,2,1.01\n");
+  ASSERT_FALSE(p.error);
+  Report r = reportOf(*p.table);
+  ASSERT_LT(r.benchmarks[0].systems[0].ci.interval.lower, 0);
+  const auto &w = r.benchmarks[0].warnings;
+  EXPECT_NE(std::find(w.begin(), w.end(),
+                      "wide: the t interval of the mean reaches below zero, which no measured "
+                      "value can (2 builds: few degrees of freedom): read its lower bound as 0, "
+                      "or use the bootstrap interval, and run more builds"),
+            w.end());
+  for (const auto &x : w)
+    EXPECT_EQ(x.find("tight: the t interval"), std::string::npos) << x;
 }
 
 TEST(Report, SuiteEmpiricalDistributionPerSystem) {

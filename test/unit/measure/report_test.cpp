@@ -339,6 +339,131 @@ TEST(CampaignReport, TrendingIterationsAreFlagged) {
   EXPECT_NE(report::render(r, report::Format::Text).find("still trend"), std::string::npos);
 }
 
+// Executions whose times rise over their iterations are not "warm-up not
+// over": the warning says which way they trend.
+TEST(CampaignReport, RisingIterationsAreNotCalledWarmup) {
+  CampaignData d;
+  d.systems = {"a"};
+  d.benchmarks = {"k"};
+  for (int b = 0; b < 3; ++b)
+    for (int e = 0; e < 3; ++e)
+      for (int i = 0; i < 12; ++i)
+        d.measurements.push_back({"a", "k", b, e, i, 0.01 * (1.0 + 0.02 * i) + 1e-5 * b});
+  CampaignReport r = buildCampaignReport(d, fast());
+  ASSERT_TRUE(r.analysis) << r.analysisError;
+  const auto &w = r.analysis->benchmarks.at(0).warnings;
+  EXPECT_TRUE(contains(w, "a: 9 of 9 executions still trend over their iterations (9 increasing: "
+                          "slowing down as they run?)"))
+      << w.size();
+  EXPECT_FALSE(contains(w, "decreasing")) << "no execution gets faster";
+  EXPECT_FALSE(contains(w, "warm-up not over"));
+}
+
+// A store made by `alea import` was not run by alea: the report says where
+// its measurements came from, and gives no advice about a campaign file or
+// a store age that do not apply.
+TEST(CampaignReport, AnImportedStoreIsReportedAsImported) {
+  CampaignData d = twoSystems();
+  d.importedFrom = "gcc.json, clang.json";
+  for (auto &b : d.builds) {
+    b.status = "imported";
+    b.fingerprint.clear();
+    b.binaryHash.clear();
+  }
+  for (auto &m : d.measurements) // warm-up left in: the advice must fit an import
+    if (m.system == "base" && m.iteration < 2)
+      m.value *= 5;
+  CampaignReport r = buildCampaignReport(d, fast());
+  EXPECT_EQ(r.importedFrom, "gcc.json, clang.json");
+  ASSERT_FALSE(r.noise.empty());
+  for (const auto &n : r.noise) {
+    EXPECT_FALSE(n.diagnosis);
+    EXPECT_EQ(n.error, "imported measurements carry no execution conditions: no load, CPU "
+                       "frequency or migrations to relate them to");
+  }
+  EXPECT_TRUE(contains(r.warnings, "layouts not checked: the builds of base were imported without "
+                                   "their binaries"));
+  EXPECT_TRUE(contains(r.warnings, "leave out the first 2 iterations of each execution before "
+                                   "importing"));
+  EXPECT_EQ(r.designNote, "design: imported measurements (the order they were taken in is not "
+                          "known): systems analysed as independent");
+  for (const auto format : {report::Format::Text, report::Format::Markdown, report::Format::Html,
+                            report::Format::Json}) {
+    const std::string out = report::render(r, format);
+    for (const char *wrong : {"predates", "artifacts`", "levels.warmup", "one random order"})
+      EXPECT_EQ(out.find(wrong), std::string::npos) << wrong << " in\n" << out;
+    EXPECT_NE(out.find("gcc.json, clang.json"), std::string::npos) << out;
+  }
+}
+
+// The warm-up applied is stated in every format of a campaign's report.
+TEST(CampaignReport, TheWarmupAppliedIsStated) {
+  CampaignData d = twoSystems();
+  d.warmup = 3;
+  CampaignReport r = buildCampaignReport(d, fast());
+  EXPECT_EQ(r.warmup, 3);
+  const std::string text = report::render(r, report::Format::Text);
+  EXPECT_NE(text.find("\n  warm-up: 3 iterations dropped at the start of every execution\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(report::render(r, report::Format::Markdown)
+                .find("Warm-up: 3 iterations dropped at the start of every execution."),
+            std::string::npos);
+  EXPECT_NE(report::render(r, report::Format::Html)
+                .find("<tr><th>warm-up</th><td>3 iterations dropped at the start of every "
+                      "execution</td></tr>"),
+            std::string::npos);
+  const auto json = nlohmann::json::parse(report::render(r, report::Format::Json));
+  EXPECT_EQ(json.at("campaign").at("warmup_iterations").get<int>(), 3);
+}
+
+// A campaign on [[target]]s names them, with each one's host and machine, in
+// every format; one that never answered is said to have none.
+TEST(CampaignReport, TargetsAreNamedWithTheirHostsAndMachines) {
+  CampaignData d = twoSystems();
+  d.machines = "pool";
+  d.targets = 2;
+  d.targetNames = {"left", "right"};
+  MachineState m;
+  m.hostname = "node-17";
+  m.cpuModel = "EPYC 7302";
+  m.cpuCount = 16;
+  m.governor = "performance";
+  m.kernel = "6.1.0-18-amd64";
+  m.aslr = 2;
+  d.targetMachines["left"] = m;
+  CampaignReport r = buildCampaignReport(d, fast());
+  ASSERT_EQ(r.targets.size(), 2u);
+  EXPECT_EQ(r.targets[0].name, "left");
+  ASSERT_TRUE(r.targets[0].machine);
+  EXPECT_EQ(r.targets[0].machine->hostname, "node-17");
+  EXPECT_FALSE(r.targets[1].machine);
+  EXPECT_NE(r.designNote.find("on a pool of 2 targets (left, right; assumed identical"),
+            std::string::npos)
+      << r.designNote;
+  const std::string left = "left: node-17: EPYC 7302, 16 CPUs, governor performance, ASLR on; "
+                           "kernel 6.1.0-18-amd64";
+  const std::string right = "right: no machine state recorded (the target never answered)";
+  for (const auto format : {report::Format::Text, report::Format::Markdown, report::Format::Html}) {
+    const std::string out = report::render(r, format);
+    EXPECT_NE(out.find(left), std::string::npos) << out;
+    EXPECT_NE(out.find(right), std::string::npos) << out;
+  }
+  const auto json = nlohmann::json::parse(report::render(r, report::Format::Json));
+  const auto &targets = json.at("campaign").at("targets");
+  ASSERT_EQ(targets.size(), 2u);
+  EXPECT_EQ(targets[0].at("name"), "left");
+  EXPECT_EQ(targets[0].at("hostname"), "node-17");
+  EXPECT_EQ(targets[0].at("cpus"), 16);
+  EXPECT_EQ(targets[0].at("aslr"), true);
+  EXPECT_TRUE(targets[1].at("hostname").is_null());
+  // One target: "1 target", not "1 targets".
+  d.targets = 1;
+  d.targetNames = {"left"};
+  EXPECT_NE(buildCampaignReport(d, fast()).designNote.find("on a pool of 1 target (left;"),
+            std::string::npos);
+}
+
 TEST(CampaignReport, OneMeasurementPerExecutionDropsTheIterationLevel) {
   CampaignData d;
   d.systems = {"a", "b"};
@@ -465,6 +590,42 @@ TEST(LoadCampaignData, ReadsWhatTheRunnerStored) {
   EXPECT_FALSE(missing);
   EXPECT_NE(missing.error().find("no such campaign store"), std::string::npos);
   fs::remove_all(dir);
+}
+
+// The targets a campaign ran on (meta "targets") and the machine state first
+// recorded on each (machine rows with their target).
+TEST(LoadCampaignData, ReadsTheTargetsAndTheirMachines) {
+  namespace fs = std::filesystem;
+  fs::path file = fs::temp_directory_path() /
+                  ("alea-targets-" + std::to_string(::getpid()) + ".db");
+  fs::remove(file);
+  {
+    auto store = Store::open(file.string());
+    ASSERT_TRUE(store) << store.error();
+    ASSERT_TRUE(store->setMeta("targets", "a,b"));
+    ASSERT_TRUE(store->setMeta("machines", "pool"));
+    MachineState host, first, later;
+    host.hostname = "the-host";
+    first.hostname = "node-a";
+    first.cpuCount = 4;
+    later.hostname = "node-a";
+    later.cpuCount = 8;
+    ASSERT_TRUE(store->addMachine(host, "start"));
+    ASSERT_TRUE(store->addMachine(first, "start", "a"));
+    ASSERT_TRUE(store->addMachine(later, "change: cpus", "a"));
+  }
+  auto d = loadCampaignData(file.string());
+  ASSERT_TRUE(d) << d.error();
+  EXPECT_EQ(d->targets, 2);
+  EXPECT_EQ(d->targetNames, (std::vector<std::string>{"a", "b"}));
+  ASSERT_EQ(d->targetMachines.count("a"), 1u);
+  EXPECT_EQ(d->targetMachines.at("a").hostname, "node-a");
+  EXPECT_EQ(d->targetMachines.at("a").cpuCount, 4) << "the first state recorded";
+  EXPECT_EQ(d->targetMachines.count("b"), 0u) << "b never answered";
+  ASSERT_TRUE(d->machine);
+  EXPECT_EQ(d->machine->hostname, "the-host");
+  for (const char *suffix : {"", "-wal", "-shm"})
+    fs::remove(file.string() + suffix);
 }
 
 TEST(LoadCampaignData, RefusesAForeignSqliteFile) {

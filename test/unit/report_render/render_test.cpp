@@ -730,6 +730,47 @@ TEST(FormatCsvAndMarkdown, SuiteTouatiAndEmpiricalRows) {
       << m;
 }
 
+// The suite's proportion and gain lines are sentences: list items in
+// Markdown and HTML, never an indented (code) block or <pre>.
+TEST(FormatMarkdownAndHtml, SuiteLinesAreListItemsNotCode) {
+  Report r = touatiSuiteReport();
+  const std::string m = formatReport(r, Format::Markdown);
+  EXPECT_NE(m.find("\ncand vs base:\n\n- faster on 2 of 3 benchmarks: 0.667"), std::string::npos)
+      << m;
+  EXPECT_NE(m.find("\n- gain factor G on build medians"), std::string::npos) << m;
+  std::istringstream lines(m);
+  for (std::string l; std::getline(lines, l);)
+    EXPECT_NE(l.rfind("    ", 0), 0u) << "an indented code block: " << l;
+  const std::string h = formatReport(r, Format::Html);
+  const std::string suite = h.substr(h.find("<section id=\"suite\">"));
+  EXPECT_NE(suite.find("<li>faster on 2 of 3 benchmarks: 0.667"), std::string::npos) << suite;
+  EXPECT_EQ(suite.substr(0, suite.find("</section>")).find("<pre>"), std::string::npos);
+}
+
+// 0 of 2 faster: the worst case is the advice, never "1 at the observed
+// proportion". R: prop.test(0, 2)$conf.int = [0, 0.8021325].
+TEST(FormatText, SuiteNoneFasterAdvisesTheWorstCase) {
+  Table t({"build", "iteration"});
+  for (const char *bench : {"b1", "b2"})
+    for (int b = 0; b < 4; ++b)
+      for (int i = 0; i < 3; ++i) {
+        const std::string bl = std::to_string(b), il = std::to_string(i);
+        const std::string_view units[] = {bl, il};
+        t.add("base", bench, units, 1.0 + 0.01 * b + 0.001 * i);
+        t.add("cand", bench, units, 1.05 * (1.0 + 0.01 * b + 0.001 * i));
+      }
+  auto r = buildReport(t);
+  ASSERT_TRUE(r.ok());
+  const std::string text = formatReport(*r, Format::Text);
+  EXPECT_NE(text.find("faster on 0 of 2 benchmarks: 0.000, 95% CI [0.000, 0.802] (prop.test: "
+                      "Wilson with continuity correction; b*C < 10: the normal approximation is "
+                      "doubtful); benchmarks needed for +-5.0%: 385 at 1/2 (the worst case; 0 of "
+                      "2 gives no estimate of its own)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("at the observed proportion"), std::string::npos);
+}
+
 // The ratio plan next to the ratio (issue 8), in every format. Table V with
 // costs {100, 10} and a +-20% target: 4 executions x 8 iterations per build,
 // 10 builds per system; a build of each system costs 2 x (100 + 4 x 10 + 32)
@@ -917,7 +958,9 @@ TEST(Formats, ABenchmarkWithoutStatisticsAndTheSuiteThatLeavesItOut) {
   EXPECT_NE(text.find("(2 benchmarks; left out: tiny)\n"), std::string::npos) << text;
   const std::string md = formatReport(*r, Format::Markdown);
   EXPECT_NE(md.find("## tiny\n\n- **no statistics: " + why + "**\n"), std::string::npos) << md;
-  EXPECT_NE(md.find("cand vs base: left out: tiny (no ratio there)"), std::string::npos) << md;
+  const std::size_t suiteList = md.find("cand vs base:\n\n- ");
+  ASSERT_NE(suiteList, std::string::npos) << md;
+  EXPECT_NE(md.find("\n- left out: tiny (no ratio there)\n", suiteList), std::string::npos) << md;
   const std::string html = formatReport(*r, Format::Html);
   EXPECT_NE(html.find("<p class=\"warning\">no statistics: " + why + "</p>"), std::string::npos);
   EXPECT_NE(html.find("<p>left out: tiny (no ratio there)</p>"), std::string::npos);

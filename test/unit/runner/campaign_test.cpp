@@ -610,6 +610,54 @@ TEST(Campaign, ADirectoryLockedByAnotherRunIsRefusedBeforeAnythingRuns) {
   EXPECT_FALSE(fs::exists(storePath(h.opts.dir))) << "the store is not even opened";
 }
 
+// The messages a run says, in order.
+struct RecordingProgress final : Progress {
+  std::vector<std::string> lines;
+  void message(const std::string &line) override { lines.push_back(line); }
+};
+
+// `alea run`'s start line is said once the directory is the run's: a second
+// run refused because the first holds the lock says only its error (exit 4).
+TEST(Campaign, TheStartMessageComesOnlyOnceTheLockIsHeld) {
+  Harness h(kCampaign);
+  h.opts.startMessage = "campaign 'c': 2 systems x 1 benchmark";
+  fs::create_directories(h.opts.dir);
+  {
+    auto holder = CampaignLock::acquire(h.opts.dir);
+    ASSERT_TRUE(holder.ok());
+    FakeExecutor ex(respond);
+    RecordingProgress refused;
+    auto out = runCampaign(h.cfg, h.opts, ex, refused);
+    ASSERT_FALSE(out.ok());
+    EXPECT_EQ(out.errorKind(), ErrorKind::Busy);
+    EXPECT_TRUE(refused.lines.empty()) << refused.lines.front();
+  }
+  FakeExecutor ex(respond);
+  RecordingProgress ran;
+  auto out = runCampaign(h.cfg, h.opts, ex, ran);
+  ASSERT_TRUE(out.ok()) << out.error();
+  ASSERT_FALSE(ran.lines.empty());
+  EXPECT_EQ(ran.lines.front(), h.opts.startMessage);
+}
+
+// Interrupted during the builds, before the plan is stored: the outcome
+// still says how many executions the campaign plans (not "0 of 0").
+TEST(Campaign, CancelDuringTheBuildsStillCountsThePlannedExecutions) {
+  Harness h(kCampaign);
+  std::atomic<bool> cancel{false};
+  h.opts.cancel = &cancel;
+  FakeExecutor ex([&](const ExecutionRequest &r) {
+    if (isBuild(r))
+      cancel = true; // Ctrl-C during the first build, which completes
+    return respond(r);
+  });
+  auto out = h.run(ex);
+  ASSERT_TRUE(out.ok()) << out.error();
+  EXPECT_TRUE(out->cancelled);
+  EXPECT_EQ(out->summary.executed, 0);
+  EXPECT_EQ(out->summary.planned, 2 * 1 * 3 * 2); // systems x benchmarks x builds x executions
+}
+
 TEST(Campaign, LosingTheLockFileStopsTheRunBeforeItRecordsMore) {
   Harness h(kCampaign);
   int benchRuns = 0;

@@ -5,6 +5,8 @@
 // detection; the located errors of each reader.
 #include "alea/runner/import_export.hpp"
 
+#include "alea/analysis/csv.hpp"
+
 #include "test_util.hpp"
 
 #include <gtest/gtest.h>
@@ -22,11 +24,15 @@ Store fresh(const test::TempDir &dir, const char *name = "s.db") {
   return std::move(*s);
 }
 
+// The export's header and rows; its settings line (ExportSettings) apart.
 std::string exported(Store &s) {
   std::ostringstream out;
   auto n = exportLongCsv(s, out);
   EXPECT_TRUE(n.ok());
-  return out.str();
+  std::string text = out.str();
+  if (text.starts_with("# alea:"))
+    text.erase(0, text.find('\n') + 1);
+  return text;
 }
 
 } // namespace
@@ -271,10 +277,50 @@ TEST(ImportTools, HyperfineWithoutSystemKeepsCommandsAsSystems) {
   ASSERT_TRUE(sum.ok()) << sum.error();
   // The failed run (exit code 2, kept by hyperfine -i) is left out, and said.
   ASSERT_EQ(sum->notes.size(), 1u);
-  EXPECT_EQ(sum->notes[0], f + ": left out 1 runs with a non-zero exit code");
+  EXPECT_EQ(sum->notes[0], f + ": left out 1 run that failed (a non-zero exit code, or ended by a "
+                               "signal)");
   // The benchmark is named after the first file; each file is a build.
   EXPECT_EQ(exported(s), kHeader + "old,run,0,0,0,1\nold,run,0,1,0,3\nold,run,1,0,0,4\n"
                                    "new,run,0,0,0,0.5\n");
+}
+
+// hyperfine writes one exit code per time; an export where they differ in
+// number cannot say which runs failed: an error naming the file, the command
+// and both counts, and no store is written.
+TEST(ImportTools, HyperfineExitCodesNotOnePerTimeIsAnError) {
+  test::TempDir dir;
+  auto f = dir.write("short.json", R"({"results": [
+    {"command": "ok", "times": [1.0, 2.0], "exit_codes": [0, 0]},
+    {"command": "cut", "times": [1.0, 9.0, 3.0], "exit_codes": [0, 2]}]})");
+  Store s = fresh(dir);
+  std::vector<ImportInput> in = {input(f)};
+  auto sum = importFiles(in, s);
+  ASSERT_FALSE(sum.ok());
+  EXPECT_EQ(sum.error(), f + ": results[1]: \"exit_codes\" has 2 entries but \"times\" has 3 "
+                             "(hyperfine writes one exit code per time): a damaged export");
+  EXPECT_EQ(s.summary().builds, 0);
+  auto g = dir.write("notarray.json",
+                     R"({"results": [{"command": "x", "times": [1.0], "exit_codes": 0}]})");
+  Store t = fresh(dir, "t.db");
+  std::vector<ImportInput> in2 = {input(g)};
+  auto bad = importFiles(in2, t);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error(), g + ": results[0]: \"exit_codes\" is not an array");
+}
+
+// A null exit code is hyperfine's for a run ended by a signal: left out too.
+TEST(ImportTools, HyperfineRunEndedBySignalIsLeftOut) {
+  test::TempDir dir;
+  auto f = dir.write("sig.json", R"({"results": [
+    {"command": "a", "times": [1.0, 2.0, 3.0], "exit_codes": [0, null, 0]},
+    {"command": "b", "times": [1.0, 2.0], "exit_codes": [0, 0]}]})");
+  Store s = fresh(dir);
+  std::vector<ImportInput> in = {input(f)};
+  auto sum = importFiles(in, s);
+  ASSERT_TRUE(sum.ok()) << sum.error();
+  EXPECT_EQ(sum->measurements, 4u);
+  ASSERT_EQ(sum->notes.size(), 1u);
+  EXPECT_NE(sum->notes[0].find("left out 1 run that failed"), std::string::npos);
 }
 
 TEST(ImportTools, HyperfineBenchmarkOptionNeedsOneCommand) {
@@ -382,7 +428,7 @@ TEST(ImportTools, SpecFullResultsTableBaseAndPeak) {
   auto sum = importFiles(in, s);
   ASSERT_TRUE(sum.ok()) << sum.error();
   ASSERT_EQ(sum->notes.size(), 1u);
-  EXPECT_EQ(sum->notes[0], f + ": left out 1 iterations with status VE (not a successful run)");
+  EXPECT_EQ(sum->notes[0], f + ": left out 1 iteration with status VE (not a successful run)");
   EXPECT_EQ(exported(s), kHeader + "gcc,505.mcf_r,3,0,0,100.5\ngcc,505.mcf_r,3,1,0,101.5\n"
                                    "gcc,557.xz_r,3,0,0,50\n"
                                    "gcc:peak,557.xz_r,3,0,0,40\ngcc:peak,557.xz_r,3,1,0,41\n");
@@ -417,4 +463,90 @@ TEST(ImportTools, LongCsvMustBeAlone) {
   auto sum = importFiles(in, s);
   ASSERT_FALSE(sum.ok());
   EXPECT_NE(sum.error().find("a long CSV names its systems"), std::string::npos);
+}
+
+// The settings `alea report` analyses a store with travel with its export,
+// in one comment line before the header that no name can break.
+TEST(ExportSettings, CommentLineRoundTripsEveryName) {
+  for (const std::string baseline :
+       {std::string("O1"), std::string("a b%c#d"), std::string("x\n# alea: design=duet"),
+        std::string("\xC3\xA9t\xC3\xA9")}) {
+    ExportSettings s;
+    s.design = "interleaved";
+    s.threshold = 0.02;
+    s.confidence = 0.99;
+    s.baseline = baseline;
+    const std::string line = exportComment(s);
+    EXPECT_EQ(line.find('\n'), std::string::npos) << line;
+    EXPECT_EQ(line.rfind(" alea: design=interleaved threshold=0.02 confidence=0.99 baseline=", 0),
+              0u)
+        << line;
+    auto back = readExportComment({"some other comment", line});
+    ASSERT_TRUE(back.ok()) << back.error();
+    ASSERT_TRUE(back->has_value());
+    EXPECT_EQ((*back)->design, "interleaved");
+    EXPECT_EQ((*back)->threshold, 0.02);
+    EXPECT_EQ((*back)->confidence, 0.99);
+    EXPECT_EQ((*back)->baseline, baseline);
+  }
+  auto none = readExportComment({"written by hand"});
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->has_value());
+  auto bad = readExportComment({" alea: threshold=2"});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error(), "'# alea: threshold=2': threshold '2' is not a fraction in [0, 1)");
+  EXPECT_FALSE(readExportComment({" alea: design=sideways"}).ok());
+  EXPECT_FALSE(readExportComment({" alea: baseline=%4"}).ok());
+  // A later alea's keys are skipped.
+  auto later = readExportComment({" alea: colour=blue threshold=0.05"});
+  ASSERT_TRUE(later.ok());
+  EXPECT_EQ((*later)->threshold, 0.05);
+}
+
+// A campaign's design, threshold, confidence and baseline (store meta) are in
+// its export; importing that export gives a store with the same settings, so
+// that its report analyses it as the campaign's did.
+TEST(ExportSettings, ExportCarriesTheCampaignsSettingsAndImportKeepsThem) {
+  test::TempDir dir;
+  Store s = fresh(dir);
+  ASSERT_TRUE(importLongCsv("system,build,value\nbase,0,1\nbase,1,2\ncand,0,1\ncand,1,2\n",
+                            "in.csv", s)
+                  .ok());
+  for (auto [k, v] : {std::pair{"design", "interleaved"}, std::pair{"threshold", "0.020000"},
+                      std::pair{"confidence", "0.990000"}})
+    ASSERT_TRUE(s.setMeta(k, v).ok());
+  std::ostringstream out;
+  ASSERT_TRUE(exportLongCsv(s, out).ok());
+  const std::string csv = out.str();
+  EXPECT_EQ(csv.substr(0, csv.find('\n') + 1),
+            "# alea: design=interleaved threshold=0.02 confidence=0.99 baseline=base\n");
+  // alea analyze reads the same line from the parsed file.
+  auto parsed = alea::analysis::parseCsv(csv);
+  ASSERT_FALSE(parsed.error);
+  ASSERT_EQ(parsed.comments.size(), 1u);
+  auto settings = readExportComment(parsed.comments);
+  ASSERT_TRUE(settings.ok() && settings->has_value());
+  EXPECT_EQ((*settings)->design, "interleaved");
+
+  Store t = fresh(dir, "t.db");
+  ASSERT_TRUE(importLongCsv(csv, "exported.csv", t, "my study").ok());
+  EXPECT_EQ(t.meta("design").value_or(""), "interleaved");
+  EXPECT_EQ(t.meta("threshold").value_or(""), "0.02");
+  EXPECT_EQ(t.meta("confidence").value_or(""), "0.99");
+  EXPECT_EQ(t.meta("baseline").value_or(""), "base");
+  EXPECT_EQ(t.meta("campaign_name").value_or(""), "my study");
+}
+
+// `alea import --name`: the campaign's name in the store; by default the
+// first file's name without its extension.
+TEST(ImportTools, NameOptionNamesTheCampaign) {
+  test::TempDir dir;
+  auto f = dir.write("run.json", R"({"results": [{"command": "a", "times": [1.0, 2.0]}]})");
+  Store s = fresh(dir);
+  std::vector<ImportInput> in = {input(f)};
+  ASSERT_TRUE(importFiles(in, s, "gcc vs clang, March").ok());
+  EXPECT_EQ(s.meta("campaign_name").value_or(""), "gcc vs clang, March");
+  Store t = fresh(dir, "t.db");
+  ASSERT_TRUE(importFiles(in, t).ok());
+  EXPECT_EQ(t.meta("campaign_name").value_or(""), "run");
 }

@@ -1,7 +1,8 @@
 // Reads the long-form measurement CSV (DESIGN.md "Measurement exchange") into
 // a Table. Pure: text in, Table or one located error out; the caller names the
 // file. Format (docs/analyze.md): RFC 4180 fields (quotes, doubled quotes,
-// CRLF), a header naming `system`, optionally `benchmark`, the level columns
+// CRLF), optional comment lines beginning with '#' before the header, a
+// header naming `system`, optionally `benchmark`, the level columns
 // from the highest to the lowest, and `value`. Every value must be a finite
 // number > 0 (a time); every system and unit label non-empty.
 #pragma once
@@ -34,6 +35,9 @@ struct CsvOptions {
 struct CsvResult {
   std::optional<Table> table;
   std::optional<CsvError> error;
+  // The lines before the header that begin with '#', without it (comments;
+  // `alea export` writes the campaign's design and threshold there).
+  std::vector<std::string> comments;
 };
 
 // Parses the whole text. On success the table holds every data row; checks

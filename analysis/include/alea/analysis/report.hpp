@@ -323,7 +323,8 @@ struct SuiteRatioReport {
   std::string proportionError;
   // Benchmarks needed for that CI to be +-proportionHalfWidth (absolute,
   // s189-s192), at the observed proportion and at 1/2 (the worst case, which
-  // is the only useful one when the observed proportion is 0 or 1).
+  // is the only useful one when the observed proportion is 0 or 1: there the
+  // observed one is nullopt, as C(1 - C) = 0 would ask for 1 benchmark).
   double proportionHalfWidth = 0;
   std::optional<std::size_t> benchmarksNeeded, benchmarksNeededWorstCase;
   // Seed 002 §1.4's gain factor G = 1 - sum W med(T') / sum W med(T) on the

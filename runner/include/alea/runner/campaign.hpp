@@ -30,6 +30,9 @@ struct CampaignOptions {
   // The alea binary whose helper (`alea __target`) runs on targets; "" =
   // this process's own executable.
   std::string aleaPath;
+  // Said through Progress once the campaign directory is this run's (its
+  // lock taken): a run refused because another holds it says nothing else.
+  std::string startMessage;
 };
 
 struct CampaignOutcome {

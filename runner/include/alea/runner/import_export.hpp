@@ -21,7 +21,30 @@
 
 namespace alea::runner {
 
-// Writes the long CSV of the store's data; returns the number of rows.
+// What a campaign's analysis depends on beyond its measurements, carried by
+// the exported CSV in a comment line before the header, so that `alea
+// analyze` (and `alea import`) of the file analyse it as `alea report`
+// analyses the store (docs/analyze.md, "Settings in the file"):
+//   # alea: design=interleaved threshold=0.02 confidence=0.95 baseline=O1
+// Values are percent-encoded (%HH) where they hold a space, '%', '#' or a
+// byte outside printable ASCII, so that no name ends the line.
+struct ExportSettings {
+  std::string design;                // "unpaired", "interleaved", "duet"; "" unknown
+  std::optional<double> threshold;   // relative (0.02 = 2%)
+  std::optional<double> confidence;  // 0.95
+  std::string baseline;              // "" unknown
+};
+
+// The comment line's text after '#' (no newline).
+std::string exportComment(const ExportSettings &s);
+
+// The settings of the first comment line that is alea's (" alea: ..."),
+// nullopt when none is; an error names what is malformed. Unknown keys are
+// skipped (a later alea may write more).
+Expected<std::optional<ExportSettings>> readExportComment(const std::vector<std::string> &comments);
+
+// Writes the long CSV of the store's data, after the comment line of the
+// store's settings; returns the number of rows.
 Expected<std::size_t> exportLongCsv(Store &store, std::ostream &out);
 
 struct ImportSummary {
@@ -72,14 +95,19 @@ struct ImportInput {
 // benchmark (its repetitions are the iterations), per SPEC iteration. A long
 // CSV carries its own levels: it must be the only input, without system or
 // build. Errors name the file (and line or byte when it is malformed).
-Expected<ImportSummary> importFiles(std::span<const ImportInput> inputs, Store &store);
+// `name` is the campaign's name in the store ("": the first file's name
+// without its extension).
+Expected<ImportSummary> importFiles(std::span<const ImportInput> inputs, Store &store,
+                                    const std::string &name = "");
 
 // Long CSV: header with `system`, optional `benchmark`, level columns among
 // build, execution, iteration (highest first; a missing level is unit 0), and
 // `value`. Unit labels that are all integers keep their numbers, others are
 // numbered 0.. in order of first appearance. Errors: `file:line:column: ...`.
+// The settings of an exported CSV's comment (design, threshold, confidence,
+// baseline) become the store's, as if the campaign had set them.
 Expected<ImportSummary> importLongCsv(std::string_view text, const std::string &fileName,
-                                      Store &store);
+                                      Store &store, const std::string &name = "");
 
 // hyperfine --export-json: one system per results[].command, one execution
 // per entry of results[].times (hyperfine runs each time in its own process),

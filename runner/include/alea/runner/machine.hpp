@@ -21,6 +21,10 @@ struct MachineState {
   std::string compilers; // first line of `<cc> --version` for each compiler
 };
 
+// The machine in one phrase, as the reports say it: "host: CPU model, 4 CPUs,
+// governor performance, ASLR on" (the kernel and compilers apart).
+std::string describeMachine(const MachineState &m);
+
 // Reads everything (spawns the compilers for their versions: a few ms each).
 MachineState readMachineState(const std::vector<std::string> &compilers);
 

@@ -105,6 +105,13 @@ struct CampaignData {
   // how many targets; with "level", build i ran on target i mod targets.
   std::string machines;
   int targets = 0;
+  // Their names in the campaign file's order, and the machine state first
+  // recorded on each (none: the target never answered).
+  std::vector<std::string> targetNames;
+  std::map<std::string, MachineState> targetMachines;
+  // An imported store (`alea import`): where its measurements came from;
+  // "" for a campaign alea ran.
+  std::string importedFrom;
   std::string adaptiveLog;
   double targetHalfWidth = 0.01; // the campaign's (levels or adaptive), for the plans
   std::vector<ExecutionConditions> executions;
@@ -114,6 +121,10 @@ struct CampaignData {
   // The iterations dropped as warm-up (iteration < warmup), for the warm-up figure.
   std::vector<MeasurementPoint> warmupMeasurements;
 };
+
+// "1 build", "3 builds": a count and its noun (an "s" unless 1), as the
+// runner's, the CLI's and the reports' messages say it.
+std::string counted(std::int64_t n, const std::string &word);
 
 // Reads a campaign store. `path` is the store file or the campaign directory
 // holding `campaign.db`. Fails (one sentence) when it is not a campaign store.
@@ -140,6 +151,13 @@ struct FailureGroup {
   std::string stderrTail;         // of the first one, last lines only
 };
 
+// One [[target]] of a campaign, as the report names it: its name and the
+// machine state first recorded there (none: it never answered).
+struct TargetReport {
+  std::string name;
+  std::optional<MachineState> machine;
+};
+
 // The report value every renderer draws from (report/render.hpp): the
 // engine's statistics, the figures' numbers, and what only the runner knows.
 // `alea analyze` fills only the statistics and figures (campaign = false).
@@ -155,6 +173,14 @@ struct CampaignReport {
   std::map<std::string, std::string> units;
   // How the plan ordered and paired the executions, in one sentence.
   std::string design = "unpaired", designNote;
+  // The iterations dropped as warm-up at the start of every execution.
+  int warmup = 0;
+  // The [[target]]s the executions ran on (none: this host), and how
+  // machines entered the analysis ("pool" or "level").
+  std::vector<TargetReport> targets;
+  std::string machines;
+  // Measurements imported from other tools (`alea import`): from where.
+  std::string importedFrom;
   // The noise diagnosis of each benchmark (analysis/noise.hpp): where the
   // execution-level variance came from and what would shrink it.
   struct Noise {

@@ -1,0 +1,255 @@
+// The escaping functions of the reports' output contexts (escape.hpp). Each
+// walks the string by UTF-8 code point, so that a byte that is not UTF-8 is
+// handled once, the same way in every context.
+#include "alea/report/escape.hpp"
+
+#include "alea/analysis/csv.hpp"
+#include "alea/report/svg.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+
+namespace alea::report {
+
+std::pair<char32_t, std::size_t> decodeUtf8(std::string_view s, std::size_t i) {
+  constexpr std::pair<char32_t, std::size_t> bad{0xFFFD, 1};
+  auto c = static_cast<unsigned char>(s[i]);
+  if (c < 0x80)
+    return {c, 1};
+  std::size_t len;
+  char32_t cp;
+  unsigned char lo = 0x80, hi = 0xBF; // allowed range of the second byte
+  if (c >= 0xC2 && c <= 0xDF) {
+    len = 2;
+    cp = c & 0x1F;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    len = 3;
+    cp = c & 0x0F;
+    if (c == 0xE0)
+      lo = 0xA0; // overlong
+    if (c == 0xED)
+      hi = 0x9F; // surrogates
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    len = 4;
+    cp = c & 0x07;
+    if (c == 0xF0)
+      lo = 0x90; // overlong
+    if (c == 0xF4)
+      hi = 0x8F; // above U+10FFFF
+  } else {
+    return bad;
+  }
+  if (i + len > s.size())
+    return bad;
+  for (std::size_t k = 1; k < len; ++k) {
+    auto b = static_cast<unsigned char>(s[i + k]);
+    if (k == 1 ? (b < lo || b > hi) : (b < 0x80 || b > 0xBF))
+      return bad;
+    cp = (cp << 6) | (b & 0x3F);
+  }
+  return {cp, len};
+}
+
+namespace {
+
+// Calls f(code point, its bytes, valid) for each code point of s; an invalid
+// byte is passed alone with valid = false.
+template <class F> void eachCodePoint(std::string_view s, F f) {
+  for (std::size_t i = 0; i < s.size();) {
+    auto [cp, len] = decodeUtf8(s, i);
+    const bool valid = !(cp == 0xFFFD && len == 1 && static_cast<unsigned char>(s[i]) >= 0x80);
+    f(cp, s.substr(i, len), valid);
+    i += len;
+  }
+}
+
+bool isControl(char32_t cp) { return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F); }
+
+// The bidirectional embeddings, overrides and isolates (Unicode TR9): they
+// reorder the text around them on a terminal that honours them.
+bool isBidiControl(char32_t cp) {
+  return (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200E ||
+         cp == 0x200F || cp == 0x061C;
+}
+
+std::string hex(const char *format, unsigned v) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+} // namespace
+
+std::string plainText(std::string_view s) {
+  std::string o;
+  o.reserve(s.size());
+  eachCodePoint(s, [&](char32_t cp, std::string_view bytes, bool valid) {
+    if (!valid)
+      o += hex("\\x%02x", static_cast<unsigned char>(bytes[0]));
+    else if (cp == '\n')
+      o += "\\n";
+    else if (cp == '\r')
+      o += "\\r";
+    else if (cp == '\t')
+      o += "\\t";
+    else if (cp < 0x80 && isControl(cp))
+      o += hex("\\x%02x", static_cast<unsigned>(cp));
+    else if (isControl(cp) || isBidiControl(cp))
+      o += hex("\\u%04x", static_cast<unsigned>(cp));
+    else
+      o += bytes;
+  });
+  return o;
+}
+
+std::string latexText(std::string_view s) {
+  std::string o;
+  o.reserve(s.size() + s.size() / 4);
+  eachCodePoint(s, [&](char32_t cp, std::string_view bytes, bool valid) {
+    if (!valid) {
+      o += '?';
+      return;
+    }
+    if (isControl(cp)) {
+      o += ' ';
+      return;
+    }
+    switch (cp) {
+    case '\\':
+      o += "\\textbackslash{}";
+      return;
+    case '&':
+    case '%':
+    case '$':
+    case '#':
+    case '_':
+    case '{':
+    case '}':
+      o += '\\';
+      o += static_cast<char>(cp);
+      return;
+    case '~':
+      o += "\\textasciitilde{}";
+      return;
+    case '^':
+      o += "\\textasciicircum{}";
+      return;
+    case '<':
+      o += "\\textless{}";
+      return;
+    case '>':
+      o += "\\textgreater{}";
+      return;
+    case '|':
+      o += "\\textbar{}";
+      return;
+    default:
+      break;
+    }
+    // The font's ligatures would turn -- into a dash, `` and '' into
+    // quotes, !` and ?` into inverted marks: an empty group between the two
+    // characters keeps them as typed.
+    if (!o.empty() && ((cp == '-' && o.back() == '-') || (cp == '`' && o.back() == '`') ||
+                       (cp == '\'' && o.back() == '\'') ||
+                       (cp == '`' && (o.back() == '!' || o.back() == '?'))))
+      o += "{}";
+    o += bytes;
+  });
+  return o;
+}
+
+std::string latexComment(std::string_view s) {
+  std::string o;
+  o.reserve(s.size());
+  eachCodePoint(s, [&](char32_t cp, std::string_view bytes, bool valid) {
+    o += !valid ? std::string_view("?") : isControl(cp) ? std::string_view(" ") : bytes;
+  });
+  return o;
+}
+
+std::string markdownText(std::string_view s) {
+  std::string o;
+  o.reserve(s.size() + s.size() / 4);
+  // A leading "-", "+" or "1." would start a list where a name begins a
+  // line or a list item ("- " + name).
+  std::size_t digits = 0;
+  while (digits < s.size() && s[digits] >= '0' && s[digits] <= '9')
+    ++digits;
+  const std::size_t listMark =
+      !s.empty() && (s[0] == '-' || s[0] == '+')                              ? 0
+      : digits > 0 && digits < s.size() && (s[digits] == '.' || s[digits] == ')') ? digits
+                                                                                  : std::string_view::npos;
+  std::size_t at = 0;
+  eachCodePoint(s, [&](char32_t cp, std::string_view bytes, bool valid) {
+    const std::size_t here = at;
+    at += bytes.size();
+    if (!valid) {
+      o += "\xEF\xBF\xBD"; // U+FFFD, as the HTML report shows it
+      return;
+    }
+    if (isControl(cp)) {
+      o += ' ';
+      return;
+    }
+    switch (cp) {
+    case '<':
+      o += "&lt;";
+      return;
+    case '>':
+      o += "&gt;";
+      return;
+    case '&':
+      o += "&amp;";
+      return;
+    case '$': // TeX math on GitHub and in Pandoc
+      o += "&#36;";
+      return;
+    case '~': // strikethrough (GitHub)
+      o += "&#126;";
+      return;
+    case '\\':
+    case '`':
+    case '*':
+    case '_':
+    case '[':
+    case ']':
+    case '|':
+    case '#':
+      o += '\\';
+      o += static_cast<char>(cp);
+      return;
+    default:
+      if (here == listMark)
+        o += '\\';
+      o += bytes;
+    }
+  });
+  return o;
+}
+
+std::string markdownCode(std::string_view s) {
+  std::string body;
+  body.reserve(s.size());
+  eachCodePoint(s, [&](char32_t cp, std::string_view bytes, bool valid) {
+    body += !valid ? std::string_view("\xEF\xBF\xBD") : isControl(cp) ? std::string_view(" ") : bytes;
+  });
+  std::size_t longest = 0, run = 0;
+  for (char c : body) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  const std::string fence(longest + 1, '`');
+  const bool pad = !body.empty() && (body.front() == '`' || body.back() == '`');
+  return fence + (pad ? " " : "") + body + (pad ? " " : "") + fence;
+}
+
+std::string htmlText(std::string_view s) { return svg::escape(s); }
+
+std::string csvText(std::string_view s) {
+  const bool formula = !s.empty() && (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@' ||
+                                      s[0] == '\t' || s[0] == '\r' || s[0] == '\'');
+  return analysis::csvField(formula ? "'" + std::string(s) : std::string(s));
+}
+
+} // namespace alea::report
