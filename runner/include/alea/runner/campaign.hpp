@@ -30,6 +30,11 @@ struct CampaignOptions {
   // The alea binary whose helper (`alea __target`) runs on targets; "" =
   // this process's own executable.
   std::string aleaPath;
+  // Run levels that plan more than kMaxPlannedExecutions (checkPlanSize).
+  bool force = false;
+  // Shown (Progress::message) once the directory's lock is held and its store
+  // is open: a run refused there prints its error alone.
+  std::string startMessage;
 };
 
 struct CampaignOutcome {
