@@ -23,6 +23,7 @@
 #include "alea/random.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -201,6 +202,17 @@ struct Run {
     return runToken + "-" + text;
   }
 
+  // The id of a jobMarker's <kind><id> ('b' or 'e' and 16 hex digits).
+  static std::optional<std::uint64_t> jobId(std::string_view job) {
+    std::uint64_t id = 0;
+    if (job.size() != 17 || (job[0] != 'e' && job[0] != 'b'))
+      return std::nullopt;
+    auto [end, ec] = std::from_chars(job.data() + 1, job.data() + job.size(), id, 16);
+    if (ec != std::errc() || end != job.data() + job.size())
+      return std::nullopt;
+    return id;
+  }
+
   // Ends what an earlier run of this directory still has running (it was
   // killed: no chance to end its builds and executions itself), then names
   // this run in the lock file. Executions it interrupted run again: their
@@ -212,11 +224,10 @@ struct Run {
     std::set<std::int64_t> completed = store.completedPositions();
     std::map<std::uint64_t, bool> recordedBuilds;
     auto spare = [&](std::string_view job) {
-      std::uint64_t id = 0;
-      if (job.size() != 17 || (job[0] != 'e' && job[0] != 'b') ||
-          std::sscanf(std::string(job.substr(1)).c_str(), "%16llx",
-                      reinterpret_cast<unsigned long long *>(&id)) != 1)
-        return false; // not a marker of this alea: its run has ended
+      std::optional<std::uint64_t> parsed = jobId(job);
+      if (!parsed)
+        return false; // a job this alea does not know cannot be recorded
+      std::uint64_t id = *parsed;
       if (job[0] == 'e')
         return completed.count(static_cast<std::int64_t>(id)) > 0;
       auto [it, fresh] = recordedBuilds.emplace(id, false);
@@ -232,17 +243,18 @@ struct Run {
     for (const std::string &earlier : lock.earlierRuns())
       for (const MarkedProcess &p : endMarkedProcesses(earlier, spare)) {
         std::string what = "pid " + std::to_string(p.pid) + " (" + p.name + ")";
-        std::uint64_t id = std::strtoull(p.job.c_str() + 1, nullptr, 16);
-        if (p.job[0] == 'b') {
-          std::size_t s = static_cast<std::size_t>(id >> 32);
-          progress.message("ended " + what + ", left running by build " +
-                           (s < cfg.systems.size() ? cfg.systems[s].name : "?") + " #" +
-                           std::to_string(id & 0xffffffffu) +
-                           " of an interrupted run (the build runs again)");
-        } else {
-          std::string &list = found[static_cast<std::int64_t>(id)];
+        std::optional<std::uint64_t> id = jobId(p.job);
+        if (id && p.job[0] == 'e') {
+          std::string &list = found[static_cast<std::int64_t>(*id)];
           list += (list.empty() ? "" : ", ") + what;
+          continue;
         }
+        std::string job = "job " + p.job + " of an interrupted run";
+        if (std::size_t s = id ? static_cast<std::size_t>(*id >> 32) : 0;
+            id && s < cfg.systems.size())
+          job = "build " + cfg.systems[s].name + " #" + std::to_string(*id & 0xffffffffu) +
+                " of an interrupted run (the build runs again)";
+        progress.message("ended " + what + ", left running by " + job);
       }
     // The list kept from before, less the executions recorded since.
     std::map<std::int64_t, std::string> kept;
