@@ -28,6 +28,7 @@ struct RunOptions {
   std::string dir;
   bool resume = false;
   bool noReport = false;
+  bool force = false;
   std::string format = "text";
   std::string untilHalfWidth; // adaptive: "2%" or "0.02"
   double timeBudget = 0;      // adaptive: seconds of machine time
@@ -107,6 +108,7 @@ int runRun(const RunOptions &opts) {
   alea::runner::CampaignOptions ro;
   ro.dir = opts.dir.empty() ? alea::runner::defaultCampaignDir(opts.campaign) : opts.dir;
   ro.requireExisting = opts.resume;
+  ro.force = opts.force;
   ro.toolDir = selfDirectory();
   for (char **e = environ; *e; ++e)
     ro.baseEnv.emplace_back(*e);
@@ -124,8 +126,8 @@ int runRun(const RunOptions &opts) {
                  ro.toolDir.c_str());
   alea::runner::LocalExecutor executor;
   alea::runner::StreamProgress progress(stderr);
-  // Said by runCampaign once the directory's lock is ours: a run refused
-  // because another one holds it prints only its error.
+  // Shown once the directory is ours and its store open: a run refused
+  // there (exit 4: another run holds it) prints its error alone.
   ro.startMessage = "campaign '" + alea::report::plainText(config->name) + "': " +
                     counted(config->systems.size(), "system") + " x " +
                     counted(config->benchmarks.size(), "benchmark") + " x " +
@@ -180,6 +182,8 @@ void setupRun(CLI::App &app) {
                   "campaign directory (default: <campaign file without .toml>.alea next to it)");
   sub->add_flag("--resume", opts->resume, "require an existing store in --dir and resume it");
   sub->add_flag("--no-report", opts->noReport, "do not print the report at the end");
+  sub->add_flag("--force", opts->force,
+                "run levels that plan more than 100000000 executions (refused without it)");
   sub->add_option("--format", opts->format,
                   "report format: text (default), md, json, csv, html or latex");
   sub->add_option("--until-half-width", opts->untilHalfWidth,
@@ -188,7 +192,19 @@ void setupRun(CLI::App &app) {
   sub->add_option("--time-budget", opts->timeBudget,
                   "adaptive: stop adding builds once the campaign has used this many seconds "
                   "of machine time")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Validator(
+          [](std::string &text) {
+            // As the file's time_budget: finite, > 0, at most kMaxSeconds
+            // (CLI::PositiveNumber lets "nan" through).
+            double v = 0;
+            if (!CLI::detail::lexical_cast(text, v) ||
+                !(v > 0 && v <= alea::runner::kMaxSeconds))
+              return "expected seconds > 0 and at most " +
+                     std::to_string(static_cast<long long>(alea::runner::kMaxSeconds)) +
+                     ", not " + text;
+            return std::string();
+          },
+          "SECONDS"));
   sub->add_option("--max-builds", opts->maxBuilds, "adaptive: at most this many builds per system")
       ->check(CLI::Range(2, 1000));
   sub->callback([opts] { alea::cli::setExitCode(runRun(*opts)); });

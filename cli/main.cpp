@@ -1,10 +1,15 @@
 // alea: the single front end (run, report, analyze, plan, layout, export, import).
 #include "command.hpp"
 
+#include <csignal>
 #include <cstdio>
 #include <exception>
 
 int main(int argc, char **argv) {
+  // A file that reaches the file size limit (ulimit -f) fails its write with
+  // EFBIG, which the error names with the file and the limit, instead of
+  // killing alea with SIGXFSZ and no word. (Children get the default back.)
+  std::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{"alea: layout-randomized builds, benchmark campaigns and "
                "layout-independent statistics"};
   app.set_version_flag("--version", "alea " ALEA_VERSION);

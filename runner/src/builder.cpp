@@ -175,6 +175,8 @@ std::vector<std::string> buildEnvironment(const BuildRequest &req) {
   setEnv(env, kFactorsVariable, joinFactors(req.factors));
   setEnv(env, "ALEA_BUILD_DIR", buildDirectory(req.campaignDir, req.system->name, req.buildIndex));
   setEnv(env, "ALEA_SOURCE_DIR", req.sourceDir);
+  if (!req.jobMarker.empty())
+    setEnv(env, kJobVariable, req.jobMarker);
   for (const auto &[k, v] : req.system->env)
     setEnv(env, k, v);
   return env;
@@ -207,7 +209,7 @@ Expected<ArtifactRecord> snapshotArtifact(const std::string &campaignDir,
     std::error_code ignored;
     fs::remove(tmp, ignored);
     return Error{"cannot snapshot artifact '" + relativePath + "' into '" + file.string() +
-                 "': " + std::strerror(err)};
+                 "': " + errnoText(err)};
   };
   if (int err = copyFile(src.string(), tmp.string(), fs::status(src, ec).permissions()); err)
     return failed(tmp, err);

@@ -24,9 +24,11 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
+#include <cstdio>
 #include <deque>
 #include <filesystem>
 #include <limits>
@@ -34,6 +36,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <random>
 #include <set>
 #include <sys/stat.h>
 #include <thread>
@@ -197,7 +200,7 @@ struct Run {
   const CampaignOptions &opts;
   Executor &executor;
   Progress &progress;
-  const CampaignLock &lock;
+  CampaignLock &lock;
   Store store;
   CampaignOutcome outcome;
   LevelCounts levels;
@@ -215,8 +218,16 @@ struct Run {
   // campaign's first builds, same seeds, reused instead of rebuilt.
   std::optional<Store> pilot;
 
+  // This run's name in the lock file and in its jobs' ALEA_JOB markers.
+  std::string runToken;
+  // The processes an interrupted run left running, ended when this one
+  // started, by plan position: recorded as leftovers of that position's
+  // execution when it runs again (meta "interrupted_leftovers" keeps them
+  // until then, whatever stops this run).
+  std::map<std::int64_t, std::string> interruptedLeftovers;
+
   Run(const CampaignConfig &c, const CampaignOptions &o, Executor &e, Progress &p,
-      const CampaignLock &l, Store s)
+      CampaignLock &l, Store s)
       : cfg(c), opts(o), executor(e), progress(p), lock(l), store(std::move(s)),
         baseEnv(sanitizedEnv(o.baseEnv)), redactor(campaignRedactor(c, baseEnv)) {
     store.redactWith(redactor);
@@ -230,6 +241,104 @@ struct Run {
     return Error{"lost the lock of campaign directory '" + opts.dir + "' (" + lock.path() +
                  " was removed or replaced while this run held it); stopped without recording "
                  "more: run `alea run` again to resume"};
+  }
+
+  // ALEA_JOB=<run>-<kind><id> (executor.hpp) of a build ('b', id = system
+  // index << 32 | build index) or an execution ('e', id = plan position):
+  // the same length for every job, so that the marker does not move the
+  // environment's size (that is env_padding's job).
+  std::string jobMarker(char kind, std::uint64_t id) const {
+    char text[20];
+    std::snprintf(text, sizeof text, "%c%016llx", kind, static_cast<unsigned long long>(id));
+    return runToken + "-" + text;
+  }
+
+  // The id of a jobMarker's <kind><id> ('b' or 'e' and 16 hex digits).
+  static std::optional<std::uint64_t> jobId(std::string_view job) {
+    std::uint64_t id = 0;
+    if (job.size() != 17 || (job[0] != 'e' && job[0] != 'b'))
+      return std::nullopt;
+    auto [end, ec] = std::from_chars(job.data() + 1, job.data() + job.size(), id, 16);
+    if (ec != std::errc() || end != job.data() + job.size())
+      return std::nullopt;
+    return id;
+  }
+
+  // Ends what an earlier run of this directory still has running (it was
+  // killed: no chance to end its builds and executions itself), then names
+  // this run in the lock file. Executions it interrupted run again: their
+  // processes are recorded as that execution's leftovers; an interrupted
+  // build is built again in a fresh directory. Processes of recorded builds
+  // (compiler servers) and recorded executions (leftovers = "keep") are left
+  // alone, as a run leaves them.
+  Status endEarlierRuns() {
+    std::set<std::int64_t> completed = store.completedPositions();
+    std::map<std::uint64_t, bool> recordedBuilds;
+    auto spare = [&](std::string_view job) {
+      std::optional<std::uint64_t> parsed = jobId(job);
+      if (!parsed)
+        return false; // a job this alea does not know cannot be recorded
+      std::uint64_t id = *parsed;
+      if (job[0] == 'e')
+        return completed.count(static_cast<std::int64_t>(id)) > 0;
+      auto [it, fresh] = recordedBuilds.emplace(id, false);
+      if (fresh) {
+        std::size_t s = static_cast<std::size_t>(id >> 32);
+        if (s < cfg.systems.size())
+          if (auto sid = store.findSystemId(cfg.systems[s].name))
+            it->second = store.findBuild(*sid, static_cast<int>(id & 0xffffffffu)).has_value();
+      }
+      return it->second;
+    };
+    std::map<std::int64_t, std::string> found; // position -> "pid 1 (x), ..."
+    for (const std::string &earlier : lock.earlierRuns())
+      for (const MarkedProcess &p : endMarkedProcesses(earlier, spare)) {
+        std::string what = "pid " + std::to_string(p.pid) + " (" + p.name + ")";
+        std::optional<std::uint64_t> id = jobId(p.job);
+        if (id && p.job[0] == 'e') {
+          std::string &list = found[static_cast<std::int64_t>(*id)];
+          list += (list.empty() ? "" : ", ") + what;
+          continue;
+        }
+        std::string job = "job " + p.job + " of an interrupted run";
+        if (std::size_t s = id ? static_cast<std::size_t>(*id >> 32) : 0;
+            id && s < cfg.systems.size())
+          job = "build " + cfg.systems[s].name + " #" + std::to_string(*id & 0xffffffffu) +
+                " of an interrupted run (the build runs again)";
+        progress.message("ended " + what + ", left running by " + job);
+      }
+    // The list kept from before, less the executions recorded since.
+    std::map<std::int64_t, std::string> kept;
+    std::string text = store.meta("interrupted_leftovers").value_or("");
+    for (std::size_t at = 0; at < text.size();) {
+      std::size_t end = text.find('\n', at);
+      if (end == std::string::npos)
+        end = text.size();
+      std::string line = text.substr(at, end - at);
+      if (auto tab = line.find('\t'); tab != std::string::npos) {
+        std::int64_t position = std::atoll(line.c_str());
+        if (!completed.count(position))
+          kept[position] = line.substr(tab + 1);
+      }
+      at = end + 1;
+    }
+    for (const auto &[position, list] : found) {
+      std::string entry = "killed " + list +
+                          " when the campaign resumed: the execution was interrupted (alea was "
+                          "killed) and they ran on";
+      progress.message("ended processes an interrupted execution left running (plan position " +
+                       std::to_string(position) + "): " + list);
+      std::string &k = kept[position];
+      k = k.empty() ? entry : k + "; " + entry;
+    }
+    std::string updated;
+    for (const auto &[position, entry] : kept)
+      updated += std::to_string(position) + "\t" + entry + "\n";
+    if (updated != text)
+      if (Status s = store.setMeta("interrupted_leftovers", updated); !s)
+        return s;
+    interruptedLeftovers = std::move(kept);
+    return lock.recordRun(runToken);
   }
 
   Status checkMeta() {
@@ -348,6 +457,8 @@ struct Run {
           req.timeoutSeconds = cfg.buildTimeoutSeconds;
           req.baseEnv = baseEnv;
           req.cancel = opts.cancel;
+          req.jobMarker = jobMarker('b', static_cast<std::uint64_t>(s) << 32 |
+                                             static_cast<std::uint64_t>(b));
           const std::string which =
               sys.name + " #" + std::to_string(b) + " (seed " + formatSeed(req.seed) + ")";
           std::optional<BuildRecord> reused;
@@ -584,6 +695,9 @@ struct Run {
       setEnv(req.env, k, v);
     for (const auto &[k, v] : bench.env)
       setEnv(req.env, k, sub(v));
+    if (place.target.empty()) // a target's helper runs it: no process here
+      setEnv(req.env, kJobVariable,
+             jobMarker('e', static_cast<std::uint64_t>(entry.position)));
     req.timeoutSeconds = bench.timeoutSeconds > 0 ? bench.timeoutSeconds : cfg.timeoutSeconds;
     req.cpus = place.cpus;
     req.disableAslr = place.disableAslr;
@@ -767,11 +881,22 @@ struct Run {
   }
 
   Status recordJobs(const std::vector<Job> &jobs, std::int64_t &failed) {
+    std::vector<ExecutionRecord> merged;
+    merged.reserve(jobs.size()); // records below point into it
     std::vector<RecordedExecution> records;
     for (const Job &j : jobs) {
       if (j.rec.status != "ok")
         ++failed;
-      records.push_back({j.rec, j.values, j.bench->measure.valueUnit()});
+      const ExecutionRecord *rec = &j.rec;
+      // What its interrupted run left running, after its own (a "left
+      // running" of its own stays first: the report tells kept ones by it).
+      if (auto it = interruptedLeftovers.find(j.rec.planPosition);
+          it != interruptedLeftovers.end()) {
+        rec = &merged.emplace_back(j.rec);
+        merged.back().leftovers =
+            j.rec.leftovers.empty() ? it->second : j.rec.leftovers + "; " + it->second;
+      }
+      records.push_back({*rec, j.values, j.bench->measure.valueUnit()});
     }
     if (Status owner = stillOwner(); !owner)
       return owner;
@@ -1256,6 +1381,15 @@ struct Run {
   std::set<std::string> retired; // targets taken out in this run
 };
 
+// A run's name (lock.hpp, ALEA_JOB): 64 random bits in hex.
+std::string newRunToken() {
+  std::random_device device;
+  std::uint64_t bits = (static_cast<std::uint64_t>(device()) << 32) ^ device();
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(bits));
+  return text;
+}
+
 } // namespace
 
 Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignOptions &options,
@@ -1263,6 +1397,9 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
   // The file's mistakes (placeholders, artifacts, paths, CPUs) before anything is created or built.
   if (Status s = validateCampaign(cfg, readMachineFacts()); !s)
     return Error{s.error()};
+  if (!options.force)
+    if (Status s = checkPlanSize(cfg); !s)
+      return Error{s.error()};
   // Children run in their build directories: every path handed to them is absolute.
   CampaignOptions opts = options;
   std::error_code absEc;
@@ -1283,18 +1420,27 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
   auto lock = CampaignLock::acquire(opts.dir);
   if (!lock)
     return Error{lock.error(), lock.errorKind()};
+  // The compilers' --version answers (tens of ms each) are asked concurrently,
+  // with each other and with the store's set-up; all are in before the first
+  // build or execution runs (waitToolVersions below).
+  prefetchToolVersions(machineCompilers(cfg));
+  // An existing store that is not one (empty, truncated, foreign) is an
+  // error, never replaced: the directory is left as it is.
+  auto store = Store::open(path);
+  if (!store)
+    return Error{store.error()};
+  // --resume continues a campaign, never starts one (a store can exist
+  // without one: its creator was stopped before it recorded the campaign).
+  if (opts.requireExisting && !store->meta("config_sha256") &&
+      !(automatic && fs::exists(storePath(pilotDir), ec)))
+    return Error{"nothing to resume: the store '" + path +
+                 "' holds no campaign yet (the run that made it stopped first); run without "
+                 "--resume to start it"};
   if (!opts.startMessage.empty())
     progress.message(opts.startMessage);
   if (int n = removeSnapshotLeftovers(opts.dir); n > 0)
     progress.message("removed " + counted(n, "partial artifact snapshot") +
                      " left by an interrupted run");
-  // The compilers' --version answers (tens of ms each) are asked concurrently,
-  // with each other and with the store's set-up; all are in before the first
-  // build or execution runs (waitToolVersions below).
-  prefetchToolVersions(machineCompilers(cfg));
-  auto store = Store::open(path);
-  if (!store)
-    return Error{store.error()};
   if (automatic || store->summary().builds <
                        static_cast<std::int64_t>(cfg.systems.size()) * cfg.builds.count)
     prefetchToolVersions(buildCompilers(cfg, opts));
@@ -1353,6 +1499,9 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
     if (auto pilotStore = Store::openReadOnly(storePath(pilotDir)))
       run.pilot.emplace(std::move(*pilotStore));
   if (Status s = run.checkMeta(); !s)
+    return Error{s.error()};
+  run.runToken = newRunToken();
+  if (Status s = run.endEarlierRuns(); !s)
     return Error{s.error()};
   // The design and the builds the store was planned with (an adaptive
   // campaign adds builds; a store from before designs is unpaired).

@@ -88,6 +88,18 @@ public:
       fail(n, "expected a number for " + what);
     return n.as_floating_point()->get();
   }
+  // A duration in seconds: positive (or >= 0 with allowZero), finite, and at
+  // most kMaxSeconds, so that start + duration fits the steady clock (beyond
+  // it a deadline wraps around and every execution "times out" at once).
+  double getSeconds(const toml::node &n, const std::string &what, const std::string &expected,
+                    bool allowZero = false) const {
+    double v = getNumber(n, what);
+    if (!(allowZero ? v >= 0 : v > 0) || !(v <= kMaxSeconds))
+      fail(n, "expected " + expected + (allowZero ? " >= 0" : " > 0") + " and at most " +
+                  std::to_string(static_cast<long long>(kMaxSeconds)) +
+                  " seconds (about 31 years; a longer one overflows the clock) for " + what);
+    return v;
+  }
   bool getBool(const toml::node &n, const std::string &what) const {
     if (!n.is_boolean())
       fail(n, "expected true or false for " + what);
@@ -115,8 +127,9 @@ public:
     if (!n.is_integer())
       fail(n, "expected a positive integer or \"auto\" for " + what);
     std::int64_t v = n.as_integer()->get();
-    if (v < minimum || v > 1000000)
-      fail(n, "expected an integer >= " + std::to_string(minimum) + " or \"auto\" for " + what);
+    if (v < minimum || v > kMaxLevelCount)
+      fail(n, "expected an integer in [" + std::to_string(minimum) + ", " +
+                  std::to_string(kMaxLevelCount) + "] or \"auto\" for " + what);
     return {false, static_cast<int>(v)};
   }
   std::vector<std::string> getFactors(const toml::node &n) const {
@@ -334,16 +347,10 @@ public:
         cfg.cpusAt.push_back(at(e));
       }
     }
-    if (auto *n = t.get("timeout")) {
-      cfg.timeoutSeconds = getNumber(*n, "campaign.timeout");
-      if (!(cfg.timeoutSeconds > 0))
-        fail(*n, "expected a positive timeout in seconds");
-    }
-    if (auto *n = t.get("build_timeout")) {
-      cfg.buildTimeoutSeconds = getNumber(*n, "campaign.build_timeout");
-      if (!(cfg.buildTimeoutSeconds > 0))
-        fail(*n, "expected a positive build timeout in seconds");
-    }
+    if (auto *n = t.get("timeout"))
+      cfg.timeoutSeconds = getSeconds(*n, "campaign.timeout", "a timeout");
+    if (auto *n = t.get("build_timeout"))
+      cfg.buildTimeoutSeconds = getSeconds(*n, "campaign.build_timeout", "a build timeout");
     if (auto *n = t.get("redact_env")) {
       if (!n->is_array())
         fail(*n, "expected redact_env = [name patterns, e.g. \"MY_*\"]");
@@ -402,14 +409,12 @@ public:
       cfg.quiet.enabled = true;
       if (auto *l = n->as_table()->get("load")) {
         cfg.quiet.load = getNumber(*l, "campaign.quiet.load");
-        if (!(cfg.quiet.load >= 0))
-          fail(*l, "expected a load >= 0 (CPUs busy with other processes, e.g. 0.25)");
+        if (!(cfg.quiet.load >= 0 && cfg.quiet.load <= kMaxCpus))
+          fail(*l, "expected a load in [0, " + std::to_string(kMaxCpus) +
+                       "] (CPUs busy with other processes, e.g. 0.25)");
       }
-      if (auto *w = n->as_table()->get("wait")) {
-        cfg.quiet.waitSeconds = getNumber(*w, "campaign.quiet.wait");
-        if (!(cfg.quiet.waitSeconds >= 0))
-          fail(*w, "expected a wait >= 0 seconds");
-      }
+      if (auto *w = n->as_table()->get("wait"))
+        cfg.quiet.waitSeconds = getSeconds(*w, "campaign.quiet.wait", "a wait", true);
     }
   }
 
@@ -422,9 +427,7 @@ public:
         fail(*n, "expected a relative half-width of the ratio in (0, 1) (e.g. 0.02 for 2%)");
     }
     if (auto *n = t.get("time_budget")) {
-      cfg.adaptive.timeBudgetSeconds = getNumber(*n, "adaptive.time_budget");
-      if (!(cfg.adaptive.timeBudgetSeconds > 0))
-        fail(*n, "expected a positive time budget in seconds");
+      cfg.adaptive.timeBudgetSeconds = getSeconds(*n, "adaptive.time_budget", "a time budget");
     }
     if (auto *n = t.get("max_builds")) {
       std::int64_t m = getInt(*n, "adaptive.max_builds");
@@ -439,6 +442,7 @@ public:
   void parseLevels(const toml::table &t, CampaignConfig &cfg) const {
     checkKeys(t, "[levels]",
               {"builds", "executions", "iterations", "warmup", "target_half_width", "time_budget"});
+    cfg.levelsAt = at(t);
     if (auto *n = t.get("builds"))
       cfg.builds = getLevel(*n, "levels.builds", 1);
     if (auto *n = t.get("executions"))
@@ -457,9 +461,7 @@ public:
         fail(*n, "expected a relative half-width in (0, 1) (e.g. 0.01 for 1%)");
     }
     if (auto *n = t.get("time_budget")) {
-      cfg.timeBudgetSeconds = getNumber(*n, "levels.time_budget");
-      if (!(cfg.timeBudgetSeconds > 0))
-        fail(*n, "expected a positive time budget in seconds");
+      cfg.timeBudgetSeconds = getSeconds(*n, "levels.time_budget", "a time budget");
     }
   }
 
@@ -552,9 +554,9 @@ public:
         s.timeLimit = n->is_integer() ? std::to_string(getInt(*n, "slurm.time_limit"))
                                       : getString(*n, "slurm.time_limit");
       if (auto *n = st.get("nodes")) {
-        s.nodes = static_cast<int>(getInt(*n, "slurm.nodes"));
-        if (s.nodes != 1)
+        if (getInt(*n, "slurm.nodes") != 1) // before the narrowing: 2^32 + 1 is not 1
           fail(*n, "expected nodes = 1 (the helper measures on one node; add targets for more)");
+        s.nodes = 1;
       }
       if (auto *n = st.get("exclusive"))
         s.exclusive = getBool(*n, "slurm.exclusive");
@@ -566,8 +568,12 @@ public:
       std::vector<int> cpus;
       if (!n->is_array())
         fail(*n, "expected cpus = [CPU numbers] in target '" + target.name + "'");
-      for (const auto &e : *n->as_array())
-        cpus.push_back(static_cast<int>(getInt(e, "target.cpus")));
+      for (const auto &e : *n->as_array()) {
+        std::int64_t c = getInt(e, "target.cpus");
+        if (c < 0 || c >= kMaxCpus)
+          fail(e, "expected a CPU number in [0, " + std::to_string(kMaxCpus - 1) + "]");
+        cpus.push_back(static_cast<int>(c));
+      }
       target.cpus = cpus;
     }
     if (auto *n = t.get("aslr")) {
@@ -611,11 +617,8 @@ public:
         fail(*n, "expected an exit status in [0, 255]");
       b.expectedExit = static_cast<int>(v);
     }
-    if (auto *n = t.get("timeout")) {
-      b.timeoutSeconds = getNumber(*n, "benchmark.timeout");
-      if (!(b.timeoutSeconds > 0))
-        fail(*n, "expected a positive timeout in seconds");
-    }
+    if (auto *n = t.get("timeout"))
+      b.timeoutSeconds = getSeconds(*n, "benchmark.timeout", "a timeout");
     if (auto *n = t.get("stdin")) {
       b.stdinFile = getString(*n, "benchmark.stdin");
       b.stdinAt = at(*n);
@@ -1024,6 +1027,31 @@ Expected<CampaignConfig> parseCampaign(const std::string &path) {
   std::ostringstream ss;
   ss << in.rdbuf();
   return parseCampaignText(ss.str(), path);
+}
+
+Status checkPlanSize(const CampaignConfig &cfg) {
+  if (cfg.builds.automatic || cfg.executions.automatic)
+    return {};
+  // Counts are at most 10^6 each, systems and benchmarks a few thousand: the
+  // product is computed in 128 bits, where it cannot overflow.
+  unsigned __int128 planned = static_cast<unsigned __int128>(cfg.systems.size()) *
+                              cfg.benchmarks.size() * static_cast<unsigned>(cfg.builds.count) *
+                              static_cast<unsigned>(cfg.executions.count);
+  if (planned <= static_cast<unsigned __int128>(kMaxPlannedExecutions))
+    return {};
+  std::string count;
+  for (unsigned __int128 v = planned; v > 0; v /= 10)
+    count.insert(count.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
+  SourcePos at = cfg.levelsAt.line > 0 ? cfg.levelsAt : SourcePos{1, 1};
+  return Error{fileError(
+      cfg.path, at,
+      "the levels plan " + count + " executions (" + std::to_string(cfg.systems.size()) +
+          " system(s) x " + std::to_string(cfg.benchmarks.size()) + " benchmark(s) x " +
+          std::to_string(cfg.builds.count) + " builds x " +
+          std::to_string(cfg.executions.count) + " executions), more than the " +
+          std::to_string(kMaxPlannedExecutions) +
+          " alea plans unless forced; lower the levels, or run them anyway with `alea run "
+          "--force`")};
 }
 
 const char *designName(Design design) {

@@ -19,6 +19,7 @@
 #include <ctime>
 #include <dirent.h>
 #include <fcntl.h>
+#include <limits>
 #include <optional>
 #include <poll.h>
 #include <sched.h>
@@ -195,6 +196,7 @@ struct ChildSetup {
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
   ::signal(SIGPIPE, SIG_DFL);
+  ::signal(SIGXFSZ, SIG_DFL); // alea ignores it (cli/main.cpp): EFBIG names the file
   ::execve(c.program, c.argv, c.envp);
   die(6);
   ::_exit(127); // not reached: die() exits
@@ -443,10 +445,12 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
   inFd.reset();
 
   int pidFd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+  // At most kMaxSeconds (the campaign file's bound): a longer duration would
+  // overflow the clock's nanoseconds and put the deadline in the past.
   const auto deadline =
       req.timeoutSeconds > 0
           ? start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                        std::chrono::duration<double>(req.timeoutSeconds))
+                        std::chrono::duration<double>(std::min(req.timeoutSeconds, kMaxSeconds)))
           : std::chrono::steady_clock::time_point::max();
   bool exited = false, killed = false;
   int status = 0;
@@ -506,8 +510,9 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
     int waitMs = -1;
     auto limit = exited ? drainDeadline : (killed ? now + std::chrono::milliseconds(50) : deadline);
     if (limit != std::chrono::steady_clock::time_point::max())
-      waitMs = static_cast<int>(std::max<long long>(
-          0, std::chrono::duration_cast<std::chrono::milliseconds>(limit - now).count() + 1));
+      waitMs = static_cast<int>(std::clamp<long long>(
+          std::chrono::duration_cast<std::chrono::milliseconds>(limit - now).count() + 1, 0,
+          std::numeric_limits<int>::max())); // poll's int: 24 days, then it looks again
     if (!exited && pidFd < 0)
       waitMs = waitMs < 0 ? 5 : std::min(waitMs, 5); // no pidfd: poll the child
     // A cancel flag is normally seen when a signal interrupts poll; a look
@@ -583,6 +588,81 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
   if (result.output.timedOut)
     result.output.signal = 0;
   return result;
+}
+
+namespace {
+
+// What follows `prefix` in the entry of a NUL-separated environment block
+// (/proc/<pid>/environ) that starts with it; nullopt when none does.
+std::optional<std::string> entryAfter(const std::string &block, const std::string &prefix) {
+  for (std::size_t at = 0; at < block.size();) {
+    std::size_t end = block.find('\0', at);
+    if (end == std::string::npos)
+      end = block.size();
+    if (block.compare(at, prefix.size(), prefix) == 0 && end - at >= prefix.size())
+      return block.substr(at + prefix.size(), end - at - prefix.size());
+    at = end + 1;
+  }
+  return std::nullopt;
+}
+
+std::string readWhole(const std::string &path) {
+  std::string text;
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return text;
+  char buf[65536];
+  for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;)
+    text.append(buf, static_cast<std::size_t>(n));
+  ::close(fd);
+  return text;
+}
+
+} // namespace
+
+std::vector<MarkedProcess> endMarkedProcesses(const std::string &run,
+                                              const std::function<bool(std::string_view)> &spare) {
+  std::vector<MarkedProcess> ended;
+  if (run.empty())
+    return ended;
+  const std::string prefix = std::string(kJobVariable) + "=" + run + "-";
+  const pid_t self = ::getpid();
+  // Rounds until a scan finds nothing to end: a process may fork while the
+  // scan runs (bounded, against a fork bomb).
+  for (int round = 0; round < 64; ++round) {
+    bool endedAny = false;
+    DIR *proc = ::opendir("/proc");
+    if (!proc)
+      break;
+    while (dirent *d = ::readdir(proc)) {
+      char *rest = nullptr;
+      long pid = std::strtol(d->d_name, &rest, 10);
+      if (pid <= 0 || *rest != '\0' || pid == self)
+        continue;
+      // Opened first: from here the pidfd names this process, and if it
+      // ends and its pid is reused before the checks below, poll says so.
+      int pidFd = static_cast<int>(::syscall(SYS_pidfd_open, static_cast<pid_t>(pid), 0));
+      if (pidFd < 0)
+        continue;
+      std::optional<std::string> job =
+          entryAfter(readWhole("/proc/" + std::string(d->d_name) + "/environ"), prefix);
+      std::optional<ProcStat> st = job ? procStat(static_cast<pid_t>(pid)) : std::nullopt;
+      pollfd still{pidFd, POLLIN, 0}; // POLLIN: it has ended (what we read may be another's)
+      if (job && st && !spare(*job) && ::poll(&still, 1, 0) == 0 &&
+          ::syscall(SYS_pidfd_send_signal, pidFd, SIGKILL, nullptr, 0) == 0) {
+        // Gone (a zombie of its own parent) before the next scan looks.
+        pollfd gone{pidFd, POLLIN, 0};
+        ::poll(&gone, 1, 10000);
+        ended.push_back({static_cast<int>(pid), st->name, *job});
+        endedAny = true;
+      }
+      ::close(pidFd);
+    }
+    ::closedir(proc);
+    if (!endedAny)
+      break;
+  }
+  return ended;
 }
 
 std::vector<std::string> processEnvironment() {

@@ -32,16 +32,39 @@ std::string hostName() {
   return buf;
 }
 
+// The lock file's text (small: a line and a few run names).
+std::string readText(int fd) {
+  std::string text;
+  char buf[4096];
+  for (ssize_t n; (n = ::pread(fd, buf, sizeof buf, static_cast<off_t>(text.size()))) > 0 &&
+                  text.size() < 65536;)
+    text.append(buf, static_cast<std::size_t>(n));
+  return text;
+}
+
 // "pid 123 on host, since 2026-..." from the holder's line, or what we know.
 std::string describeHolder(int fd) {
-  char buf[512];
-  ssize_t n = ::pread(fd, buf, sizeof buf - 1, 0);
-  if (n <= 0)
+  std::string line = readText(fd);
+  if (line.empty())
     return "a process that has not written its name yet";
-  std::string line(buf, static_cast<std::size_t>(n));
   if (auto nl = line.find('\n'); nl != std::string::npos)
     line.resize(nl);
   return line;
+}
+
+// The "run <token>" lines of a lock file's text.
+std::vector<std::string> runsIn(const std::string &text) {
+  std::vector<std::string> runs;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string::npos)
+      end = text.size();
+    if (text.compare(at, 4, "run ") == 0 && end > at + 4)
+      runs.push_back(text.substr(at + 4, end - at - 4));
+    at = end + 1;
+  }
+  return runs;
 }
 
 } // namespace
@@ -61,20 +84,31 @@ Expected<CampaignLock> CampaignLock::acquire(const std::string &dir) {
                      "); wait for it to finish, or use another --dir",
                  ErrorKind::Busy};
   }
-  // Ours: say who holds it, for the next one who tries.
-  std::string line =
-      "pid " + std::to_string(::getpid()) + " on " + hostName() + ", since " + utcNow() + "\n";
-  if (::ftruncate(fd, 0) != 0 ||
-      ::pwrite(fd, line.data(), line.size(), 0) != static_cast<ssize_t>(line.size())) {
-    int err = errno;
-    ::close(fd);
-    return Error{"cannot write the lock file '" + path + "': " + std::strerror(err)};
-  }
-  return CampaignLock(fd, std::move(path));
+  // Ours: say who holds it, for the next one who tries; the earlier runs
+  // stay named until their processes are gone (recordRun).
+  CampaignLock lock(fd, std::move(path));
+  lock.holder_ = "pid " + std::to_string(::getpid()) + " on " + hostName() + ", since " + utcNow();
+  lock.earlierRuns_ = runsIn(readText(fd));
+  if (Status s = lock.write(lock.earlierRuns_); !s)
+    return Error{s.error()};
+  return lock;
 }
 
+Status CampaignLock::write(const std::vector<std::string> &runs) {
+  std::string text = holder_ + "\n";
+  for (const auto &r : runs)
+    text += "run " + r + "\n";
+  if (::ftruncate(fd_, 0) != 0 ||
+      ::pwrite(fd_, text.data(), text.size(), 0) != static_cast<ssize_t>(text.size()))
+    return Error{"cannot write the lock file '" + path_ + "': " + std::strerror(errno)};
+  return {};
+}
+
+Status CampaignLock::recordRun(const std::string &run) { return write({run}); }
+
 CampaignLock::CampaignLock(CampaignLock &&other) noexcept
-    : fd_(std::exchange(other.fd_, -1)), path_(std::move(other.path_)) {}
+    : fd_(std::exchange(other.fd_, -1)), path_(std::move(other.path_)),
+      holder_(std::move(other.holder_)), earlierRuns_(std::move(other.earlierRuns_)) {}
 
 CampaignLock &CampaignLock::operator=(CampaignLock &&other) noexcept {
   if (this != &other) {
@@ -82,6 +116,8 @@ CampaignLock &CampaignLock::operator=(CampaignLock &&other) noexcept {
       ::close(fd_);
     fd_ = std::exchange(other.fd_, -1);
     path_ = std::move(other.path_);
+    holder_ = std::move(other.holder_);
+    earlierRuns_ = std::move(other.earlierRuns_);
   }
   return *this;
 }

@@ -302,6 +302,44 @@ MetaVersions readMetaVersions(sqlite3 *db) {
   return out;
 }
 
+// What the file at `path` says before SQLite opens it: a directory or an
+// empty file is no store. A WAL store's file is never empty (a new store is
+// made whole under another name and linked into place; switching to WAL
+// writes its header), so 0 bytes is a file truncated or made by someone
+// else, whatever lies next to it.
+Status checkStoreFile(const std::string &path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::file_status status = fs::status(path, ec);
+  if (!fs::exists(status))
+    return Error{"no such campaign store: '" + path + "'"};
+  if (fs::is_directory(status))
+    return Error{"'" + path + "' is a directory, not an alea store"};
+  if (fs::file_size(path, ec) == 0 && !ec)
+    return Error{"'" + path + "' is empty, not an alea store"};
+  return {};
+}
+
+// The verdict on a reader's first read (readMetaVersions) of an existing file.
+Status checkMetaVersions(const std::string &path, const MetaVersions &meta) {
+  if (meta.rc == SQLITE_NOTADB)
+    return Error{"'" + path + "' is not an alea store (not an SQLite database)"};
+  if ((meta.rc & 0xff) == SQLITE_ERROR) // no meta table, or not alea's
+    return Error{"'" + path + "' is not an alea store (" + meta.message + ")"};
+  if (meta.rc != SQLITE_OK)
+    return Error{"cannot read store '" + path + "': " + meta.message};
+  if (!meta.version || !meta.compatible || std::atoi(meta.version->c_str()) < 1)
+    return Error{"'" + path + "' is not an alea store (its meta table has no schema version)"};
+  return {};
+}
+
+// The writer never replaces a file it cannot read as a store: what it holds
+// may be a campaign's only record (a store truncated after a crash, a file
+// put there by mistake).
+const char *const kNotReplaced =
+    "; alea does not replace an existing file: move it away (with its -wal and -shm) to start "
+    "a new store there";
+
 } // namespace
 
 Expected<Store> Store::openWritable(const std::string &path, bool create, int targetVersion) {
@@ -315,6 +353,11 @@ Expected<Store> Store::openWritable(const std::string &path, bool create, int ta
     return Error{"cannot open store '" + path + "': " + msg};
   }
   sqlite3_busy_timeout(store.db_, 10000);
+  // An existing file is read before anything is written to it (a pragma
+  // would already turn a foreign database to WAL): it must be an alea store.
+  if (!create)
+    if (Status s = checkMetaVersions(path, readMetaVersions(store.db_)); !s)
+      return Error{s.error() + kNotReplaced};
   // WAL + synchronous=NORMAL: a commit is durable against a crash of alea
   // (kill -9) because the WAL write happens before COMMIT returns; only an OS
   // crash or power loss can lose the last transactions (docs/store.md).
@@ -349,7 +392,12 @@ Expected<Store> Store::open(const std::string &path, StoreOpenOptions options) {
   // one, never a file without its tables. A creation killed half-way leaves
   // only the temporary file, which the next creation replaces.
   std::error_code ec;
-  if (options.create && !std::filesystem::exists(path, ec)) {
+  if (std::filesystem::exists(path, ec)) {
+    if (Status s = checkStoreFile(path); !s)
+      return Error{s.error() + kNotReplaced};
+    return openWritable(path, false, options.targetVersion);
+  }
+  if (options.create) {
     const std::string fresh = path + ".new";
     for (const char *suffix : {"", "-journal", "-wal", "-shm"})
       std::filesystem::remove(fresh + suffix, ec);
@@ -372,21 +420,14 @@ Expected<Store> Store::open(const std::string &path, StoreOpenOptions options) {
       return Error{"cannot create store '" + path + "': " + std::strerror(errno)};
     ::unlink(fresh.c_str()); // EEXIST: someone else's store won; ours goes
   }
-  return openWritable(path, options.create, options.targetVersion);
+  return openWritable(path, false, options.targetVersion);
 }
 
 Expected<Store> Store::openReadOnly(const std::string &path) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  fs::file_status status = fs::status(path, ec);
-  if (!fs::exists(status))
-    return Error{"no such campaign store: '" + path + "'"};
-  if (fs::is_directory(status))
-    return Error{"'" + path + "' is a directory, not an alea store"};
-  // A WAL store's file is never empty (switching to WAL writes its header),
-  // so 0 bytes is a file alea never wrote, whatever lies next to it.
-  if (fs::file_size(path, ec) == 0 && !ec)
-    return Error{"'" + path + "' is empty, not an alea store"};
+  if (Status s = checkStoreFile(path); !s)
+    return Error{s.error()};
 
   // SQLITE_OPEN_READONLY with mode=ro: SQLite writes nothing to the file;
   // no pragma, no migration, no meta table. (In a writable directory it may
@@ -429,14 +470,8 @@ Expected<Store> Store::openReadOnly(const std::string &path) {
       return store;
     meta = readMetaVersions(store->db_);
   }
-  if (meta.rc == SQLITE_NOTADB)
-    return Error{"'" + path + "' is not an alea store (not an SQLite database)"};
-  if ((meta.rc & 0xff) == SQLITE_ERROR) // no meta table, or not alea's
-    return Error{"'" + path + "' is not an alea store (" + meta.message + ")"};
-  if (meta.rc != SQLITE_OK)
-    return Error{"cannot read store '" + path + "': " + meta.message};
-  if (!meta.version || !meta.compatible || std::atoi(meta.version->c_str()) < 1)
-    return Error{"'" + path + "' is not an alea store (its meta table has no schema version)"};
+  if (Status s = checkMetaVersions(path, meta); !s)
+    return Error{s.error()};
   // An older store is read as it is (readers never migrate); a newer one
   // only if it declares itself readable by this schema version.
   if (std::atoi(meta.compatible->c_str()) > kStoreVersion)
@@ -497,7 +532,26 @@ void Store::autocommitWritePoint() {
     killPoint("store-write");
 }
 
-std::string Store::lastError() const { return db_ ? sqlite3_errmsg(db_) : "no database"; }
+std::string Store::lastError() const {
+  if (!db_)
+    return "no database";
+  std::string message = sqlite3_errmsg(db_);
+  // SQLite says "disk I/O error" or "database or disk is full" for a write
+  // that met the file size limit (its errno is not kept): the store file
+  // that reached the limit is named with it.
+  int primary = sqlite3_extended_errcode(db_) & 0xff;
+  std::uint64_t limit = fileSizeLimit();
+  if ((primary == SQLITE_IOERR || primary == SQLITE_FULL) && limit > 0)
+    for (const char *suffix : {"-wal", ""}) {
+      std::error_code ec;
+      std::uintmax_t size = std::filesystem::file_size(path_ + suffix, ec);
+      if (!ec && size + 65536 >= limit) // within a write of the limit
+        return message + ": '" + path_ + suffix + "' has reached the file size limit of this " +
+               "process (`ulimit -f`: " + std::to_string(limit) + " bytes; it has " +
+               std::to_string(size) + " bytes)";
+    }
+  return message;
+}
 
 Status Store::exec(std::string_view sql) {
   std::string text(sql);

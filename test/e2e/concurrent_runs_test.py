@@ -76,6 +76,9 @@ def main():
               not any(l.startswith("campaign '") for l in lines),
               f"the refused run says its error, and no start line: {b.stderr!r}")
         check(not any("UNIQUE constraint" in l for l in lines), f"raw SQLite error: {b.stderr}")
+        # The refusal alone: no start line before it (issue 18 item 11).
+        check(len(lines) == 1 and lines[0].startswith("alea: error: "),
+              f"the refused run prints more than its error: {b.stderr!r}")
         check(sorted(os.listdir(os.path.join(out, "builds", "a"))) == builds_before,
               "the second run touched the first run's build directories")
 

@@ -95,7 +95,9 @@ workdir = {json.dumps(wd)}
 
 
 def db(path):
-    return sqlite3.connect(os.path.join(path, "campaign.db"))
+    # Read-only: a connection that may come before alea made the store must
+    # not create it (alea refuses an existing empty file as its store).
+    return sqlite3.connect(f"file:{os.path.join(path, 'campaign.db')}?mode=ro", uri=True)
 
 
 def plan_of(path):

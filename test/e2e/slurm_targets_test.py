@@ -61,7 +61,9 @@ slurm = { partition = "debug", time_limit = "30", exclusive = true }
 
 
 def db(path):
-    return sqlite3.connect(os.path.join(path, "campaign.db"))
+    # Read-only: a connection that may come before alea made the store must
+    # not create it (alea refuses an existing empty file as its store).
+    return sqlite3.connect(f"file:{os.path.join(path, 'campaign.db')}?mode=ro", uri=True)
 
 
 with tempfile.TemporaryDirectory() as tmp:

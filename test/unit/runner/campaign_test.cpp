@@ -13,10 +13,14 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <csignal>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
+#include <sys/wait.h>
 
 using namespace alea::runner;
 namespace fs = std::filesystem;
@@ -566,6 +570,8 @@ TEST(Campaign, CancelDuringABuildStopsWithoutRecordingIt) {
   ASSERT_TRUE(out.ok()) << out.error();
   EXPECT_TRUE(out->cancelled);
   EXPECT_EQ(out->summary.executed, 0);
+  // Issue 18 item 11: "0 of 12", the plan to come, not "0 of 0".
+  EXPECT_EQ(out->summary.planned, 12);
   EXPECT_EQ(builds, 2);
   Store s = h.store();
   EXPECT_EQ(count(s, "SELECT count(*) FROM build"), 1) << "the interrupted build is not recorded";
@@ -608,54 +614,6 @@ TEST(Campaign, ADirectoryLockedByAnotherRunIsRefusedBeforeAnythingRuns) {
       << out.error();
   EXPECT_TRUE(ex.requests.empty()) << "nothing built, nothing run";
   EXPECT_FALSE(fs::exists(storePath(h.opts.dir))) << "the store is not even opened";
-}
-
-// The messages a run says, in order.
-struct RecordingProgress final : Progress {
-  std::vector<std::string> lines;
-  void message(const std::string &line) override { lines.push_back(line); }
-};
-
-// `alea run`'s start line is said once the directory is the run's: a second
-// run refused because the first holds the lock says only its error (exit 4).
-TEST(Campaign, TheStartMessageComesOnlyOnceTheLockIsHeld) {
-  Harness h(kCampaign);
-  h.opts.startMessage = "campaign 'c': 2 systems x 1 benchmark";
-  fs::create_directories(h.opts.dir);
-  {
-    auto holder = CampaignLock::acquire(h.opts.dir);
-    ASSERT_TRUE(holder.ok());
-    FakeExecutor ex(respond);
-    RecordingProgress refused;
-    auto out = runCampaign(h.cfg, h.opts, ex, refused);
-    ASSERT_FALSE(out.ok());
-    EXPECT_EQ(out.errorKind(), ErrorKind::Busy);
-    EXPECT_TRUE(refused.lines.empty()) << refused.lines.front();
-  }
-  FakeExecutor ex(respond);
-  RecordingProgress ran;
-  auto out = runCampaign(h.cfg, h.opts, ex, ran);
-  ASSERT_TRUE(out.ok()) << out.error();
-  ASSERT_FALSE(ran.lines.empty());
-  EXPECT_EQ(ran.lines.front(), h.opts.startMessage);
-}
-
-// Interrupted during the builds, before the plan is stored: the outcome
-// still says how many executions the campaign plans (not "0 of 0").
-TEST(Campaign, CancelDuringTheBuildsStillCountsThePlannedExecutions) {
-  Harness h(kCampaign);
-  std::atomic<bool> cancel{false};
-  h.opts.cancel = &cancel;
-  FakeExecutor ex([&](const ExecutionRequest &r) {
-    if (isBuild(r))
-      cancel = true; // Ctrl-C during the first build, which completes
-    return respond(r);
-  });
-  auto out = h.run(ex);
-  ASSERT_TRUE(out.ok()) << out.error();
-  EXPECT_TRUE(out->cancelled);
-  EXPECT_EQ(out->summary.executed, 0);
-  EXPECT_EQ(out->summary.planned, 2 * 1 * 3 * 2); // systems x benchmarks x builds x executions
 }
 
 TEST(Campaign, LosingTheLockFileStopsTheRunBeforeItRecordsMore) {
@@ -723,4 +681,224 @@ TEST(Campaign, PartialSnapshotsOfAKilledRunAreRemovedOnResume) {
   FakeExecutor ex(respond);
   ASSERT_TRUE(h.run(ex).ok());
   EXPECT_FALSE(fs::exists(leftover));
+}
+
+namespace {
+
+// Keeps the messages a run shows.
+struct RecordingProgress final : Progress {
+  std::vector<std::string> lines;
+  void message(const std::string &line) override { lines.push_back(line); }
+};
+
+std::string fileText(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// A `sleep` started with ALEA_JOB=<marker>, as a killed run's job left it.
+pid_t startMarked(const std::string &marker) {
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    std::string entry = std::string(kJobVariable) + "=" + marker;
+    char *envp[] = {entry.data(), nullptr};
+    char *argv[] = {const_cast<char *>("/bin/sleep"), const_cast<char *>("1000"), nullptr};
+    ::execve("/bin/sleep", argv, envp);
+    ::_exit(127);
+  }
+  return pid;
+}
+
+bool running(pid_t pid) { return ::waitpid(pid, nullptr, WNOHANG) == 0; }
+
+std::string hex16(std::uint64_t v) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(v));
+  return text;
+}
+
+} // namespace
+
+// Issue 18 item 11: a run refused because another holds the directory says
+// so alone: the start line comes only once the directory and its store are
+// this run's.
+TEST(Campaign, TheStartMessageComesOnlyOnceTheDirectoryIsOurs) {
+  Harness h(kCampaign);
+  h.opts.startMessage = "campaign 'c': starting";
+  fs::create_directories(h.opts.dir);
+  FakeExecutor ex(respond);
+  RecordingProgress progress;
+  {
+    auto holder = CampaignLock::acquire(h.opts.dir);
+    ASSERT_TRUE(holder.ok());
+    auto out = runCampaign(h.cfg, h.opts, ex, progress);
+    ASSERT_FALSE(out.ok());
+    EXPECT_EQ(out.errorKind(), ErrorKind::Busy);
+  }
+  EXPECT_TRUE(progress.lines.empty()) << progress.lines.front();
+  auto out = runCampaign(h.cfg, h.opts, ex, progress);
+  ASSERT_TRUE(out.ok()) << out.error();
+  ASSERT_FALSE(progress.lines.empty());
+  EXPECT_EQ(progress.lines.front(), "campaign 'c': starting");
+}
+
+// Issue 18 item 5: --resume continues a campaign and never starts one; an
+// existing store that is empty is an error with or without it, and nothing
+// runs or changes.
+TEST(Campaign, ResumeNeverCreatesACampaignAndAnEmptyStoreIsAnError) {
+  Harness h(kCampaign);
+  fs::create_directories(h.opts.dir);
+  FakeExecutor ex(respond);
+  h.opts.requireExisting = true;
+  auto none = h.run(ex);
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.error().find("nothing to resume: no store at"), std::string::npos)
+      << none.error();
+  { ASSERT_TRUE(Store::open(storePath(h.opts.dir)).ok()); } // a store holding no campaign
+  auto bare = h.run(ex);
+  ASSERT_FALSE(bare.ok());
+  EXPECT_NE(bare.error().find("holds no campaign yet"), std::string::npos) << bare.error();
+  fs::resize_file(storePath(h.opts.dir), 0);
+  for (bool resume : {true, false}) {
+    h.opts.requireExisting = resume;
+    auto out = h.run(ex);
+    ASSERT_FALSE(out.ok());
+    EXPECT_EQ(out.error().rfind("'" + storePath(h.opts.dir) + "' is empty, not an alea store", 0),
+              0u)
+        << out.error();
+    EXPECT_EQ(fs::file_size(storePath(h.opts.dir)), 0u);
+  }
+  EXPECT_TRUE(ex.requests.empty());
+  EXPECT_FALSE(fs::exists(fs::path(h.opts.dir) / "builds"));
+}
+
+// Issue 18 item 7: explicit levels that plan more than 10^8 executions are
+// refused before anything is created, unless forced.
+TEST(Campaign, APlanBeyondTheBoundIsRefusedUnlessForced) {
+  std::string text = kCampaign;
+  text.replace(text.find("executions = 2"), 14, "executions = 1000000");
+  text.replace(text.find("builds = 3"), 10, "builds = 100");
+  Harness h(text);
+  FakeExecutor ex(respond);
+  auto out = h.run(ex);
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.error().find("the levels plan 200000000 executions"), std::string::npos)
+      << out.error();
+  EXPECT_FALSE(fs::exists(h.opts.dir));
+  // Forced, it starts (and is stopped here after its first build).
+  std::atomic<bool> cancel{false};
+  h.opts.cancel = &cancel;
+  h.opts.force = true;
+  FakeExecutor stop([&](const ExecutionRequest &r) {
+    cancel = true;
+    return respond(r);
+  });
+  auto forced = h.run(stop);
+  ASSERT_TRUE(forced.ok()) << forced.error();
+  EXPECT_TRUE(forced->cancelled);
+  EXPECT_EQ(forced->summary.planned, 200000000);
+}
+
+// Issue 18 item 6: every build and execution carries ALEA_JOB=<run>-<job>,
+// <run> being the run named in the lock file, the same length for every job
+// (it must not move the environment's size, which env_padding draws).
+TEST(Campaign, BuildsAndExecutionsCarryTheirRunsMarker) {
+  Harness h(kCampaign);
+  FakeExecutor ex(respond);
+  ASSERT_TRUE(h.run(ex).ok());
+  std::string lock = fileText(lockPath(h.opts.dir));
+  auto at = lock.find("\nrun ");
+  ASSERT_NE(at, std::string::npos) << lock;
+  std::string run = lock.substr(at + 5, 16);
+  std::set<std::string> jobs;
+  for (const auto &r : ex.requests) {
+    std::string marker = envValue(r.env, kJobVariable);
+    ASSERT_EQ(marker.size(), 16u + 1 + 17) << marker;
+    EXPECT_EQ(marker.substr(0, 17), run + "-");
+    EXPECT_EQ(marker[17], isBuild(r) ? 'b' : 'e') << marker;
+    jobs.insert(marker);
+  }
+  EXPECT_EQ(jobs.size(), ex.requests.size()) << "one marker per job";
+  // The next run is another: a new name.
+  FakeExecutor again(respond);
+  ASSERT_TRUE(h.run(again).ok());
+  EXPECT_EQ(fileText(lockPath(h.opts.dir)).find("run " + run), std::string::npos);
+}
+
+// Issue 18 item 6: what a killed run left running (found by its marker) is
+// ended when the campaign resumes: an interrupted execution's processes are
+// recorded as that execution's leftovers, an interrupted build's are ended;
+// processes of recorded builds and executions are left alone, as a run
+// leaves them.
+TEST(Campaign, AResumedRunEndsWhatTheKilledRunLeftAndRecordsIt) {
+  Harness h(kCampaign);
+  FakeExecutor first(respond);
+  ASSERT_TRUE(h.run(first, 4).ok()); // 4 of 12 executions
+  std::set<std::int64_t> done;
+  std::int64_t pending = -1;
+  {
+    Store s = h.store();
+    done = s.completedPositions();
+    for (const PlanEntry &e : s.loadPlan())
+      if (!done.count(e.position)) {
+        pending = e.position;
+        break;
+      }
+  }
+  ASSERT_EQ(done.size(), 4u);
+  ASSERT_GE(pending, 0);
+  // The run "killed" while it ran position `pending`: its name in the lock.
+  const std::string killed = "0123456789abcdef";
+  { std::ofstream(lockPath(h.opts.dir)) << "pid 1 on elsewhere, since 2026\nrun " << killed << "\n"; }
+  pid_t interrupted = startMarked(killed + "-e" + hex16(static_cast<std::uint64_t>(pending)));
+  pid_t grandchild = startMarked(killed + "-e" + hex16(static_cast<std::uint64_t>(pending)));
+  pid_t ofRecorded = startMarked(killed + "-e" + hex16(static_cast<std::uint64_t>(*done.begin())));
+  pid_t server = startMarked(killed + "-b" + hex16(1)); // base #1: recorded
+  pid_t unbuilt = startMarked(killed + "-b" + hex16(std::uint64_t{1} << 32 | 7)); // cand #7: never
+  for (pid_t p : {interrupted, grandchild, ofRecorded, server, unbuilt})
+    ASSERT_TRUE(test::waitFor([&] {
+      std::ifstream in("/proc/" + std::to_string(p) + "/environ", std::ios::binary);
+      std::string env((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      return env.find(killed) != std::string::npos;
+    }));
+
+  FakeExecutor resumed(respond);
+  RecordingProgress progress;
+  h.opts.maxExecutions = -1;
+  auto out = runCampaign(h.cfg, h.opts, resumed, progress);
+  ASSERT_TRUE(out.ok()) << out.error();
+  EXPECT_TRUE(out->complete);
+  for (pid_t p : {interrupted, grandchild, unbuilt}) {
+    int status = 0;
+    ASSERT_EQ(::waitpid(p, &status, WNOHANG), p) << "pid " << p << " was not ended";
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+  }
+  for (pid_t p : {ofRecorded, server}) {
+    EXPECT_TRUE(running(p)) << "pid " << p << " of a recorded job was ended";
+    ::kill(p, SIGKILL);
+    ::waitpid(p, nullptr, 0);
+  }
+  Store s = h.store();
+  Statement st(StoreTestAccess::handle(s),
+               "SELECT plan_position, leftovers FROM execution WHERE leftovers IS NOT NULL");
+  ASSERT_TRUE(st.step());
+  EXPECT_EQ(st.columnInt(0), pending);
+  const std::string leftovers = st.columnText(1);
+  EXPECT_EQ(leftovers.rfind("killed pid ", 0), 0u) << leftovers;
+  for (pid_t p : {interrupted, grandchild})
+    EXPECT_NE(leftovers.find("pid " + std::to_string(p) + " (sleep)"), std::string::npos)
+        << leftovers;
+  EXPECT_NE(leftovers.find("when the campaign resumed"), std::string::npos) << leftovers;
+  EXPECT_FALSE(st.step()) << "only the interrupted execution has leftovers";
+  auto rows = s.leftovers();
+  ASSERT_TRUE(rows.ok());
+  ASSERT_EQ(rows->size(), 1u); // the report's "left running" warning
+  bool toldBuild = false;
+  for (const auto &l : progress.lines)
+    toldBuild = toldBuild || (l.find("pid " + std::to_string(unbuilt) + " (sleep)") !=
+                                  std::string::npos &&
+                              l.find("build cand #7") != std::string::npos);
+  EXPECT_TRUE(toldBuild);
+  // The lock now names this run only.
+  EXPECT_EQ(fileText(lockPath(h.opts.dir)).find(killed), std::string::npos);
 }

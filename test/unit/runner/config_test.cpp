@@ -153,7 +153,91 @@ TEST(ConfigErrors, WrongTypePointsAtTheValue) {
 
 TEST(ConfigErrors, ZeroBuildsIsRejected) {
   std::string e = errorOf(std::string("[levels]\nbuilds = 0\n") + kMinimalTail);
-  EXPECT_EQ(e, "c.toml:2:10: expected an integer >= 1 or \"auto\" for levels.builds");
+  EXPECT_EQ(e, "c.toml:2:10: expected an integer in [1, 1000000] or \"auto\" for levels.builds");
+}
+
+// Issue 18 item 7: numbers beyond what alea can hold are refused where they
+// are written, with the bound, not accepted and then wrapped around.
+TEST(ConfigErrors, ALevelCountBeyondItsBoundGivesTheRealLimit) {
+  std::string e = errorOf(std::string("[levels]\nbuilds = 2147483648\n") + kMinimalTail);
+  EXPECT_EQ(e, "c.toml:2:10: expected an integer in [1, 1000000] or \"auto\" for levels.builds");
+  e = errorOf(std::string("[levels]\nexecutions = 1000001\n") + kMinimalTail);
+  EXPECT_EQ(e,
+            "c.toml:2:14: expected an integer in [1, 1000000] or \"auto\" for levels.executions");
+}
+
+TEST(ConfigErrors, ATimeoutTheClockCannotHoldIsRefusedWithItsLineAndColumn) {
+  const std::string bound = "at most 1000000000 seconds (about 31 years; a longer one "
+                            "overflows the clock)";
+  EXPECT_EQ(errorOf(std::string("[campaign]\ntimeout = 1e10\n") + kMinimalTail),
+            "c.toml:2:11: expected a timeout > 0 and " + bound + " for campaign.timeout");
+  EXPECT_EQ(errorOf(std::string("[campaign]\ntimeout = inf\n") + kMinimalTail),
+            "c.toml:2:11: expected a timeout > 0 and " + bound + " for campaign.timeout");
+  EXPECT_EQ(errorOf(std::string("[campaign]\nbuild_timeout = 1e300\n") + kMinimalTail),
+            "c.toml:2:17: expected a build timeout > 0 and " + bound +
+                " for campaign.build_timeout");
+  EXPECT_EQ(errorOf(std::string("[campaign]\ntimeout = nan\n") + kMinimalTail),
+            "c.toml:2:11: expected a timeout > 0 and " + bound + " for campaign.timeout");
+  // The bound itself is a valid timeout.
+  auto ok = parseCampaignText(std::string("[campaign]\ntimeout = 1e9\nbuild_timeout = 1e9\n") +
+                                  kMinimalTail,
+                              "c.toml");
+  ASSERT_TRUE(ok.ok()) << ok.error();
+  EXPECT_EQ(ok->timeoutSeconds, 1e9);
+}
+
+TEST(ConfigErrors, EveryDurationAndCountOfTheFileIsBounded) {
+  struct Case {
+    std::string text, expected;
+  };
+  const std::string bound = "and at most 1000000000 seconds";
+  for (const Case &c : std::vector<Case>{
+           {"[campaign]\nquiet = { wait = 1e12 }\n", "c.toml:2:18: expected a wait >= 0 " + bound},
+           {"[campaign]\nquiet = { load = inf }\n",
+            "c.toml:2:18: expected a load in [0, 4096]"},
+           {"[levels]\ntime_budget = 1e300\n", "c.toml:2:15: expected a time budget > 0 " + bound},
+           {"[adaptive]\ntime_budget = inf\n", "c.toml:2:15: expected a time budget > 0 " + bound},
+       }) {
+    std::string e = errorOf(c.text + kMinimalTail);
+    EXPECT_EQ(e.rfind(c.expected, 0), 0u) << e;
+  }
+  std::string e = errorOf(std::string(kMinimalTail) +
+                          "[[benchmark]]\nname = \"t\"\ncommand = [\"true\"]\ntimeout = 1e10\n");
+  EXPECT_EQ(e.rfind("c.toml:11:11: expected a timeout > 0 " + bound, 0), 0u) << e;
+  // Integers that used to be narrowed to int: 2^32 + 1 nodes was 1, CPU 2^32 was CPU 0.
+  const std::string target = "[[target]]\nname = \"t\"\n";
+  e = errorOf(std::string(kMinimalTail) + target +
+              "slurm = { partition = \"p\", nodes = 4294967297 }\n");
+  EXPECT_NE(e.find("expected nodes = 1"), std::string::npos) << e;
+  e = errorOf(std::string(kMinimalTail) + target + "ssh = \"h\"\ncpus = [4294967296]\n");
+  EXPECT_NE(e.find("expected a CPU number in [0, 4095]"), std::string::npos) << e;
+}
+
+TEST(ConfigErrors, APlanBeyondTheBoundIsRefusedWithItsCountUnlessForced) {
+  auto cfg = parseCampaignText(
+      std::string("[campaign]\nseed = 1\n[levels]\nbuilds = 1000000\nexecutions = 101\n") +
+          kMinimalTail,
+      "c.toml");
+  ASSERT_TRUE(cfg.ok()) << cfg.error();
+  Status s = checkPlanSize(*cfg);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().rfind("c.toml:3:1: the levels plan 101000000 executions (1 system(s) x 1 "
+                            "benchmark(s) x 1000000 builds x 101 executions), more than the "
+                            "100000000",
+                            0),
+            0u)
+      << s.error();
+  EXPECT_NE(s.error().find("alea run --force"), std::string::npos) << s.error();
+  // 10^8 itself is allowed, and the product never overflows.
+  cfg->executions.count = 100;
+  EXPECT_TRUE(checkPlanSize(*cfg).ok());
+  cfg->executions.count = 1000000;
+  cfg->benchmarks.resize(5000, cfg->benchmarks.front());
+  cfg->systems.resize(5000, cfg->systems.front());
+  s = checkPlanSize(*cfg);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().find("plan 25000000000000000000 executions"), std::string::npos)
+      << s.error();
 }
 
 TEST(ConfigErrors, UnknownFactor) {

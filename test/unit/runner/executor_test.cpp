@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <csignal>
 #include <fstream>
 #include <string>
@@ -421,4 +422,82 @@ TEST(HeapOffsetExecutor, ABadOffsetIsReportedByTheRuntime) {
   req.heapOffset = 24; // not a multiple of 16: the runtime refuses it
   auto r = ex.run(req);
   EXPECT_EQ(r.heapStatus.rfind(ALEA_HEAP_FAILED, 0), 0u) << r.heapStatus;
+}
+
+// Issue 18 item 7: a timeout beyond what the steady clock can add to now
+// (1e10 s and up overflow its int64 nanoseconds) must not put the deadline
+// in the past: the command runs to its end instead of "timing out after
+// 0.00 s".
+TEST(LocalExecutor, ATimeoutBeyondTheClockDoesNotExpireAtOnce) {
+  LocalExecutor ex;
+  for (double timeout : {1e10, 1e300}) {
+    auto req = shell("echo done");
+    req.timeoutSeconds = timeout;
+    auto r = ex.run(req);
+    EXPECT_FALSE(r.output.timedOut) << timeout;
+    EXPECT_EQ(r.output.stdoutText, "done\n") << timeout;
+  }
+}
+
+namespace {
+
+// A process started with `env` (not a child of an executor), its pid.
+pid_t startWithEnv(const std::vector<std::string> &env, const char *seconds) {
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    std::vector<char *> envp;
+    for (const auto &e : env)
+      envp.push_back(const_cast<char *>(e.c_str()));
+    envp.push_back(nullptr);
+    char *argv[] = {const_cast<char *>("/bin/sleep"), const_cast<char *>(seconds), nullptr};
+    ::execve("/bin/sleep", argv, envp.data());
+    ::_exit(127);
+  }
+  return pid;
+}
+
+// Whether /proc/<pid>/environ already shows `entry` (the exec has happened).
+bool carries(pid_t pid, const std::string &entry) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/environ", std::ios::binary);
+  std::string block((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return block.find(entry + '\0') != std::string::npos;
+}
+
+} // namespace
+
+// Issue 18 item 6: what a killed alea run left running is found by the
+// ALEA_JOB marker its processes inherited, and only that: another run's
+// processes, spared jobs and unmarked processes are left alone.
+TEST(EndMarkedProcesses, EndsTheRunsProcessesAndNothingElse) {
+  const std::string run = "00000000deadbeef", other = "00000000feedface";
+  const std::string job = "e0000000000000007", spared = "e0000000000000003";
+  const std::string mine = std::string(kJobVariable) + "=" + run + "-" + job;
+  const std::string keep = std::string(kJobVariable) + "=" + run + "-" + spared;
+  const std::string theirs = std::string(kJobVariable) + "=" + other + "-" + job;
+  pid_t target = startWithEnv({"A=1", mine, "Z=2"}, "1000");
+  pid_t kept = startWithEnv({keep}, "1000");
+  pid_t foreign = startWithEnv({theirs}, "1000");
+  pid_t plain = startWithEnv({"A=1"}, "1000");
+  ASSERT_TRUE(test::waitFor([&] {
+    return carries(target, mine) && carries(kept, keep) && carries(foreign, theirs) &&
+           carries(plain, "A=1");
+  }));
+  std::vector<std::string> asked;
+  auto ended = endMarkedProcesses(run, [&](std::string_view j) {
+    asked.emplace_back(j);
+    return j == spared;
+  });
+  ASSERT_EQ(ended.size(), 1u);
+  EXPECT_EQ(ended[0].pid, target);
+  EXPECT_EQ(ended[0].name, "sleep");
+  EXPECT_EQ(ended[0].job, job);
+  int status = 0;
+  ASSERT_EQ(::waitpid(target, &status, 0), target);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+  for (pid_t alive : {kept, foreign, plain}) {
+    EXPECT_EQ(::waitpid(alive, &status, WNOHANG), 0) << "pid " << alive << " was ended";
+    ::kill(alive, SIGKILL);
+    ::waitpid(alive, nullptr, 0);
+  }
+  EXPECT_NE(std::find(asked.begin(), asked.end(), spared), asked.end());
 }

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <vector>
 
 using namespace alea::runner;
 
@@ -76,4 +77,40 @@ TEST(CampaignLock, ItsHolderNoticesThatTheLockFileWasRemovedOrReplaced) {
   ASSERT_TRUE(other.ok());
   EXPECT_FALSE(lock->held());
   EXPECT_TRUE(other->held());
+}
+
+// Issue 18 item 6: the lock file names the run that holds it; the next
+// holder learns which earlier runs may still have processes running, and
+// they stay named until a holder has ended them (recordRun), so that a run
+// killed before it got there passes them on.
+TEST(CampaignLock, NamesTheEarlierRunsUntilAHolderRecordsItsOwn) {
+  test::TempDir dir;
+  {
+    auto first = CampaignLock::acquire(dir.path());
+    ASSERT_TRUE(first.ok()) << first.error();
+    EXPECT_TRUE(first->earlierRuns().empty());
+    ASSERT_TRUE(first->recordRun("aaaa").ok());
+  }
+  {
+    auto second = CampaignLock::acquire(dir.path());
+    ASSERT_TRUE(second.ok()) << second.error();
+    EXPECT_EQ(second->earlierRuns(), std::vector<std::string>{"aaaa"});
+    // Ends without recordRun (killed before it ended aaaa's processes).
+  }
+  {
+    auto third = CampaignLock::acquire(dir.path());
+    ASSERT_TRUE(third.ok()) << third.error();
+    EXPECT_EQ(third->earlierRuns(), std::vector<std::string>{"aaaa"});
+    ASSERT_TRUE(third->recordRun("bbbb").ok());
+    // The holder's line stays first: a refused run names the holder only.
+    auto refused = CampaignLock::acquire(dir.path());
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.error().find("run bbbb"), std::string::npos) << refused.error();
+    EXPECT_NE(refused.error().find("(pid " + std::to_string(::getpid()) + " on "),
+              std::string::npos)
+        << refused.error();
+  }
+  auto fourth = CampaignLock::acquire(dir.path());
+  ASSERT_TRUE(fourth.ok()) << fourth.error();
+  EXPECT_EQ(fourth->earlierRuns(), std::vector<std::string>{"bbbb"});
 }

@@ -707,3 +707,42 @@ TEST(StoreRedaction, FreeTextColumnsPassThroughTheRedactor) {
     EXPECT_EQ(bytes.find(secret), std::string::npos) << secret << " in the store's files";
   }
 }
+
+// Issue 18 item 5: the writer's open of an existing file that is not an alea
+// store (empty after a truncate, not SQLite, another program's database) is
+// an error naming the file, and leaves the file and its side files as they
+// were: a campaign's store is never silently replaced by a new one.
+TEST(Store, AnExistingFileThatIsNoStoreIsRefusedAndLeftAsItWas) {
+  test::TempDir dir;
+  std::string empty = dir.write("empty.db", "");
+  std::string wal = dir.write("empty.db-wal", std::string(4096, 'w'));
+  std::string junk = dir.write("junk.db", std::string(300, 'x'));
+  std::string foreign = dir.file("foreign.db");
+  {
+    sqlite3 *db = nullptr;
+    ASSERT_EQ(sqlite3_open(foreign.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, "CREATE TABLE t(x); INSERT INTO t VALUES(1);", nullptr, nullptr,
+                           nullptr),
+              SQLITE_OK);
+    sqlite3_close(db);
+  }
+  const std::string foreignBefore = fileBytes(foreign);
+  struct Case {
+    std::string path, why;
+  };
+  for (const Case &c : {Case{empty, "is empty, not an alea store"},
+                        Case{junk, "is not an alea store (not an SQLite database)"},
+                        Case{foreign, "is not an alea store (no such table: meta)"}}) {
+    auto s = Store::open(c.path);
+    ASSERT_FALSE(s.ok()) << c.path;
+    EXPECT_EQ(s.error().rfind("'" + c.path + "' " + c.why, 0), 0u) << s.error();
+    EXPECT_NE(s.error().find("alea does not replace an existing file"), std::string::npos)
+        << s.error();
+  }
+  EXPECT_EQ(fileBytes(empty), "");
+  EXPECT_EQ(fileBytes(wal), std::string(4096, 'w'));
+  EXPECT_FALSE(std::filesystem::exists(empty + "-shm"));
+  EXPECT_EQ(fileBytes(junk), std::string(300, 'x'));
+  EXPECT_EQ(fileBytes(foreign), foreignBefore); // not turned to WAL, no meta table added
+  EXPECT_FALSE(std::filesystem::exists(foreign + "-wal"));
+}

@@ -30,13 +30,16 @@ struct BuildRequest {
   // Set by Ctrl-C/SIGTERM: the build is killed and its record has status
   // "cancelled" (not stored: the directory is moved aside on resume).
   const std::atomic<bool> *cancel = nullptr;
+  // The value of ALEA_JOB for the build's processes (executor.hpp); "" = none.
+  std::string jobMarker;
 };
 
 // The directory of build `index` of `system`.
 std::string buildDirectory(const std::string &campaignDir, const std::string &system, int index);
 
 // The environment the build command gets (base, then CC/CXX/LD, ALEA_SEED,
-// ALEA_FACTORS, ALEA_BUILD_DIR, ALEA_SOURCE_DIR, then the system's env).
+// ALEA_FACTORS, ALEA_BUILD_DIR, ALEA_SOURCE_DIR, ALEA_JOB, then the system's
+// env).
 std::vector<std::string> buildEnvironment(const BuildRequest &request);
 
 // Runs the build. The record's status is "ok"; "failed" when the build itself

@@ -30,8 +30,10 @@ struct CampaignOptions {
   // The alea binary whose helper (`alea __target`) runs on targets; "" =
   // this process's own executable.
   std::string aleaPath;
-  // Said through Progress once the campaign directory is this run's (its
-  // lock taken): a run refused because another holds it says nothing else.
+  // Run levels that plan more than kMaxPlannedExecutions (checkPlanSize).
+  bool force = false;
+  // Shown (Progress::message) once the directory's lock is held and its store
+  // is open: a run refused there prints its error alone.
   std::string startMessage;
 };
 

@@ -38,6 +38,19 @@ inline constexpr std::size_t kMaxTargetNameBytes = NAME_MAX - std::string_view("
 inline constexpr std::size_t kMaxBenchmarkNameBytes =
     NAME_MAX - std::string_view("executions-").size() - std::string_view(".svg").size();
 
+// Bounds of the campaign file's numbers, checked when it is parsed.
+// Durations (timeouts, waits, budgets): at most 1e9 s (31 years), so that a
+// deadline (now + duration on the steady clock, int64 nanoseconds: 292
+// years) cannot overflow.
+inline constexpr double kMaxSeconds = 1e9;
+// A level's explicit count (builds, executions, iterations, warmup).
+inline constexpr int kMaxLevelCount = 1000000;
+// CPU numbers are below it; a load is at most it.
+inline constexpr int kMaxCpus = 4096;
+// The most executions explicit levels may plan without `alea run --force`
+// (checkPlanSize): 10^8 executions of one second each take three years.
+inline constexpr std::int64_t kMaxPlannedExecutions = 100000000;
+
 // A level count: a number, or "auto" (pilot run then the planner).
 struct LevelCount {
   bool automatic = false;
@@ -167,6 +180,7 @@ struct CampaignConfig {
   double buildTimeoutSeconds = 3600;
   LevelCount builds{false, 3}, executions{false, 3}, iterations{false, 1};
   LevelCount warmup{false, 0};
+  SourcePos levelsAt; // the [levels] table
   double targetHalfWidth = 0.01; // for "auto" levels: relative CI half-width
   double timeBudgetSeconds = 0;  // for "auto" levels: 0 = use the half-width
   MeasureSpec measure;           // default for benchmarks
@@ -183,6 +197,11 @@ struct CampaignConfig {
 // file:line:column and the expectation. Pure: what needs the file system or
 // the machine (paths, CPUs) is checked by validateCampaign (validate.hpp).
 Expected<CampaignConfig> parseCampaign(const std::string &path);
+
+// Refuses explicit levels that plan more than kMaxPlannedExecutions
+// executions (systems x benchmarks x builds x executions), with the predicted
+// count, at the [levels] table; "auto" levels are bounded by their planner.
+Status checkPlanSize(const CampaignConfig &config);
 
 // The campaign file as the store records it: the text, with the value of every
 // `env` entry whose name looks secret replaced by "<redacted>", and every other

@@ -20,6 +20,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace alea::runner {
@@ -151,6 +152,29 @@ public:
 private:
   Respond respond_;
 };
+
+// The variable that marks every process of a build or an execution alea
+// runs here: ALEA_JOB=<run>-<job>, where <run> names the alea run (a random
+// token recorded in the campaign's lock file, lock.hpp) and <job> the build
+// or execution. The children of a process inherit it, whatever process
+// group or session they move to, so that a resumed campaign can find what
+// a killed run (kill -9 leaves no chance to clean up) still has running.
+inline constexpr const char *kJobVariable = "ALEA_JOB";
+
+// A process found by its job marker and ended.
+struct MarkedProcess {
+  int pid = 0;
+  std::string name; // as /proc/<pid>/stat gives it
+  std::string job;  // the <job> of its marker
+};
+
+// Ends (SIGKILL) every process this user may signal whose environment
+// carries ALEA_JOB=<run>-<job> with spare(job) false, until none is left
+// (each found through a pidfd, so that a pid recycled by another process
+// is never signalled: the pidfd keeps naming the process whose environment
+// was read), and returns them. Reads /proc/<pid>/environ of every process.
+std::vector<MarkedProcess> endMarkedProcesses(const std::string &run,
+                                              const std::function<bool(std::string_view)> &spare);
 
 // This process's environment as KEY=VALUE entries (the base of the commands
 // alea runs for itself: compilers' --version, ssh, Slurm's clients, ldd).

@@ -8,11 +8,18 @@
 // report`, `alea export`) do not take it: SQLite's WAL lets them read beside
 // the writer. The descriptor is close-on-exec, so builds and benchmarks never
 // inherit (and prolong) the lock.
+//
+// The file also names the run (a random token, "run <token>") whose builds
+// and executions carry it in their environment (executor.hpp, ALEA_JOB). A
+// run killed with -9 leaves its line; the next holder finds what that run
+// still has running, ends it, and only then writes its own line in place of
+// the earlier ones (a run killed before that passes them on).
 #pragma once
 
 #include "alea/runner/error.hpp"
 
 #include <string>
+#include <vector>
 
 namespace alea::runner {
 
@@ -32,10 +39,20 @@ public:
   bool held() const;
   const std::string &path() const { return path_; }
 
+  // The runs the file named when it was taken: earlier holders whose
+  // processes may still be running.
+  const std::vector<std::string> &earlierRuns() const { return earlierRuns_; }
+  // Names `run` as the holder's run in place of the earlier ones (once their
+  // processes are gone).
+  Status recordRun(const std::string &run);
+
 private:
   CampaignLock(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+  Status write(const std::vector<std::string> &runs);
   int fd_ = -1;
   std::string path_;
+  std::string holder_; // "pid 123 on host, since ...", the file's first line
+  std::vector<std::string> earlierRuns_;
 };
 
 // The lock file of a campaign directory.
