@@ -11,6 +11,7 @@
 
 #include "alea/runner/import_export.hpp"
 #include "alea/runner/report.hpp"
+#include "alea/words.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -46,13 +47,10 @@ int runImport(const ImportOptions &opts) {
   }
   for (const std::string &note : sum->notes)
     std::fprintf(stderr, "alea: note: %s\n", note.c_str());
-  auto count = [](std::size_t n, const char *word) {
-    return alea::runner::counted(static_cast<std::int64_t>(n), word);
-  };
   std::fprintf(stderr, "alea: imported %s (%s, %s, %s, %s) into %s\n",
-               count(sum->measurements, "measurement").c_str(),
-               count(sum->systems, "system").c_str(), count(sum->benchmarks, "benchmark").c_str(),
-               count(sum->builds, "build").c_str(), count(sum->executions, "execution").c_str(),
+               alea::counted(sum->measurements, "measurement").c_str(),
+               alea::counted(sum->systems, "system").c_str(), alea::counted(sum->benchmarks, "benchmark").c_str(),
+               alea::counted(sum->builds, "build").c_str(), alea::counted(sum->executions, "execution").c_str(),
                path.c_str());
   return 0;
 }

@@ -12,6 +12,7 @@
 #include "alea/runner/progress.hpp"
 #include "alea/runner/report.hpp"
 #include "alea/runner/validate.hpp"
+#include "alea/words.hpp"
 
 #include <atomic>
 #include <csignal>
@@ -54,11 +55,7 @@ std::string selfDirectory() {
 // "auto builds", "1 execution".
 std::string level(const alea::runner::LevelCount &l, const char *word) {
   return l.automatic ? std::string("auto ") + word + "s"
-                     : alea::runner::counted(l.count, word);
-}
-
-std::string counted(std::size_t n, const char *word) {
-  return alea::runner::counted(static_cast<std::int64_t>(n), word);
+                     : alea::counted(l.count, word);
 }
 
 // ", on 2 targets (pool): a, b" for a campaign with [[target]]s.
@@ -68,7 +65,7 @@ std::string targetsLine(const alea::runner::CampaignConfig &config) {
   std::string names;
   for (const auto &t : config.targets)
     names += (names.empty() ? "" : ", ") + t.name;
-  return ", on " + counted(config.targets.size(), "target") + " (" +
+  return ", on " + alea::counted(config.targets.size(), "target") + " (" +
          (config.machines == alea::runner::Machines::Pool ? "pool" : "level") + "): " + names;
 }
 
@@ -129,8 +126,8 @@ int runRun(const RunOptions &opts) {
   // Shown once the directory is ours and its store open: a run refused
   // there (exit 4: another run holds it) prints its error alone.
   ro.startMessage = "campaign '" + alea::report::plainText(config->name) + "': " +
-                    counted(config->systems.size(), "system") + " x " +
-                    counted(config->benchmarks.size(), "benchmark") + " x " +
+                    alea::counted(config->systems.size(), "system") + " x " +
+                    alea::counted(config->benchmarks.size(), "benchmark") + " x " +
                     level(config->builds, "build") + " x " +
                     level(config->executions, "execution") + ", store " +
                     alea::report::plainText(alea::runner::storePath(ro.dir)) +
@@ -142,10 +139,10 @@ int runRun(const RunOptions &opts) {
                                                 : alea::cli::kExitError);
   const auto &s = outcome->summary;
   std::fprintf(stderr, "alea: %lld of %s recorded (%lld failed), %s, %s (%lld failed)\n",
-               static_cast<long long>(s.executed), alea::runner::counted(s.planned, "execution").c_str(),
+               static_cast<long long>(s.executed), alea::counted(s.planned, "execution").c_str(),
                static_cast<long long>(s.failed),
-               alea::runner::counted(s.measurements, "measurement").c_str(),
-               alea::runner::counted(s.builds, "build").c_str(),
+               alea::counted(s.measurements, "measurement").c_str(),
+               alea::counted(s.builds, "build").c_str(),
                static_cast<long long>(s.failedBuilds));
   for (const auto &w : outcome->warnings)
     std::fprintf(stderr, "alea: warning: %s\n", w.c_str());

@@ -105,7 +105,7 @@ void benchmarkFigures(const runner::CampaignReport &r, const analysis::Benchmark
         one.builds.push_back({top + " " + bf.label, bf.mean, bf.hasCi ? bf.ci.lower : NAN,
                               bf.hasCi ? bf.ci.upper : NAN});
       if (!s.builds.empty())
-        alt += s.system + ": " + count(s.builds.size(), top) + " from " +
+        alt += s.system + ": " + counted(s.builds.size(), top) + " from " +
                quantity(s.builds.front().mean, unit) + " (" + top + " " + s.builds.front().label +
                ") to " + quantity(s.builds.back().mean, unit) + " (" + top + " " +
                s.builds.back().label + "). ";
@@ -168,7 +168,7 @@ void benchmarkFigures(const runner::CampaignReport &r, const analysis::Benchmark
     warm.push_back({s.system, s.iterationMedians});
   PlotText tw{
       "Warm-up of " + name + ": median value by " + f->lowestLevel, f->lowestLevel, "median", unit,
-      f->warmupIterations > 0 ? "The line marks the " + count(f->warmupIterations, f->lowestLevel) +
+      f->warmupIterations > 0 ? "The line marks the " + counted(f->warmupIterations, f->lowestLevel) +
                                     " dropped as warm-up."
                               : std::string("No iterations were dropped as warm-up.")};
   std::optional<std::size_t> dropped;

@@ -83,7 +83,7 @@ std::string headlines(const runner::CampaignReport &r) {
     o += "<p class=\"headline suite\"><strong>Suite</strong>: geometric mean of " +
          esc(s.candidate) + " vs " + esc(s.baseline) + " " + r3(s.geometricMean) + " (" +
          esc(describeRatio(s.geometricMean)) + "), " + confidenceLabel(s.confidence) + " CI " +
-         interval(s.bootstrap, r3) + " over " + count(s.benchmarks, "benchmark") + " &mdash; " +
+         interval(s.bootstrap, r3) + " over " + counted(s.benchmarks, "benchmark") + " &mdash; " +
          decisionSpan(s.decision) + "</p>\n";
     any = true;
   }
@@ -113,7 +113,7 @@ std::string systemsTable(const Report &a, const BenchmarkReport &b, const std::s
     std::string design;
     for (std::size_t i = 0; i < s.shape.size() && i < a.levels.size(); ++i)
       design += (i ? " x " : "") + std::to_string(s.shape[i]) + "&nbsp;" +
-                esc(plural(a.levels[i], s.shape[i]));
+                esc(nounFor(s.shape[i], a.levels[i]));
     o += "<tr><td>" + esc(s.name) + "</td><td class=\"num\">" + g4(s.mean) +
          "</td><td class=\"num\">" + interval(s.ci.interval, g4) + "</td><td class=\"num\">" +
          interval(s.bootstrap.interval, g4) + "</td><td>" + design + "</td>";

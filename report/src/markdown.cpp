@@ -258,7 +258,7 @@ std::string mdPlans(const PlanSet &p) {
            pct(pr.relativeSd, "%.2f%%") + "): " +
            (pr.kj13TopCount
                 ? std::to_string(*pr.kj13TopCount) + " " +
-                      markdownText(plural(p.levels[0], *pr.kj13TopCount)) + runAtLeast(*pr.kj13TopCount)
+                      markdownText(nounFor(*pr.kj13TopCount, p.levels[0])) + runAtLeast(*pr.kj13TopCount)
                 : "more than 1000 " + markdownText(p.levels[0]) + "s") +
            "\n";
   }

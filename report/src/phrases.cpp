@@ -36,13 +36,12 @@ std::string interval(const Interval &i, std::string (*f)(double)) {
   return "[" + f(i.lower) + ", " + f(i.upper) + "]";
 }
 
-std::string plural(const std::string &word, std::size_t n) { return n == 1 ? word : word + "s"; }
 
 std::string shapeText(const std::vector<std::string> &levels,
                       const std::vector<std::size_t> &shape) {
   std::string out;
   for (std::size_t i = 0; i < shape.size(); ++i)
-    out += (i ? " x " : "") + std::to_string(shape[i]) + " " + plural(levels[i], shape[i]);
+    out += (i ? " x " : "") + std::to_string(shape[i]) + " " + nounFor(shape[i], levels[i]);
   return out;
 }
 
@@ -58,7 +57,7 @@ std::string methodName(IntervalMethod m) { return m == IntervalMethod::T ? "t" :
 std::string unbalancedName(UnbalancedPolicy p) { return unbalancedPolicyName(p); }
 
 std::string measurementsText(std::size_t n) {
-  return std::to_string(n) + " " + plural("measurement", n);
+  return std::to_string(n) + " " + nounFor(n, "measurement");
 }
 
 // One removal: "b, execution 1/1: dropped 1 iteration (1 measurement)" or
@@ -73,11 +72,11 @@ std::string droppedText(const DroppedUnits &d, const std::vector<std::string> &l
     for (const auto &l : d.labels)
       labels += (labels.empty() ? "" : ", ") + l;
     return o + ": dropped incomplete " + d.level + " " + labels + " (" + std::to_string(d.found) +
-           " of " + std::to_string(d.expected) + " " + plural(d.childLevel, d.expected) + "; " +
+           " of " + std::to_string(d.expected) + " " + nounFor(d.expected, d.childLevel) + "; " +
            measurementsText(d.measurements) + ")";
   }
   return o + ": dropped " + std::to_string(d.labels.size()) + " " +
-         plural(d.level, d.labels.size()) + " (" + measurementsText(d.measurements) + ")";
+         nounFor(d.labels.size(), d.level) + " (" + measurementsText(d.measurements) + ")";
 }
 
 bool sameSystem(const DroppedUnits &d, const SystemBalance &b) {
@@ -117,11 +116,11 @@ std::string balancingAction(const SystemBalance &b, const std::vector<std::strin
   for (std::size_t i = levels.size(); i-- > 0;) // bottom up, as they are dropped
     if (incomplete[i] > 0)
       drops.push_back(std::to_string(incomplete[i]) + " incomplete " +
-                      plural(levels[i], incomplete[i]));
+                      nounFor(incomplete[i], levels[i]));
   for (std::size_t i = 1; i < levels.size(); ++i)
     if (trimmed[i] && i < shape.size())
       trims.push_back("every " + levels[i - 1] + " to " + std::to_string(shape[i]) + " " +
-                      plural(levels[i], shape[i]));
+                      nounFor(shape[i], levels[i]));
   auto join = [](const std::vector<std::string> &parts) {
     std::string out;
     for (std::size_t i = 0; i < parts.size(); ++i)
@@ -151,7 +150,7 @@ std::string balancingText(const SystemBalance &b, const std::vector<std::string>
                   "): " + shapeShort(b.shapeBy(applied)) + ", " + std::to_string(b.lost()) +
                   " of " + measurementsText(b.measurements) + " removed, " +
                   std::to_string(b.topUnitsBy(applied)) + " of " + std::to_string(b.topUnits) +
-                  " " + plural(top, b.topUnits) +
+                  " " + nounFor(b.topUnits, top) +
                   " kept, V = " + varianceText(b.varianceBy(applied));
   for (UnbalancedPolicy p :
        {UnbalancedPolicy::Trim, UnbalancedPolicy::Mixed, UnbalancedPolicy::Drop}) {
@@ -159,7 +158,7 @@ std::string balancingText(const SystemBalance &b, const std::vector<std::string>
       continue;
     o += "; " + unbalancedName(p) + ": " + shapeShort(b.shapeBy(p)) + ", " +
          std::to_string(b.lostBy(p)) + " removed, " + std::to_string(b.topUnitsBy(p)) + " " +
-         plural(top, b.topUnitsBy(p)) + " kept, V = " + varianceText(b.varianceBy(p));
+         nounFor(b.topUnitsBy(p), top) + " kept, V = " + varianceText(b.varianceBy(p));
   }
   return o;
 }
@@ -210,7 +209,7 @@ std::string planText(const PlanAdvice &p, const std::string &system) {
     s += " per " + p.levelNames[0];
     for (std::size_t i = 1; i < d; ++i) {
       s += (i > 1 ? " x " : " ") + std::to_string(p.counts[i]) + " " +
-           plural(p.levelNames[i], p.counts[i]);
+           nounFor(p.counts[i], p.levelNames[i]);
       if (p.removed[i])
         s += " (level adds no variance)";
     }
@@ -218,17 +217,17 @@ std::string planText(const PlanAdvice &p, const std::string &system) {
   }
   if (p.targetHalfWidth > 0) {
     if (p.topUnitsNeeded)
-      s += " " + std::to_string(p.counts[0]) + " " + plural(p.levelNames[0], p.counts[0]) +
+      s += " " + std::to_string(p.counts[0]) + " " + nounFor(p.counts[0], p.levelNames[0]) +
            runAtLeast(p.counts[0]) + " for +-" + pct(p.targetHalfWidth) + " (predicted +-" +
            pct(p.predictedHalfWidth, "%.2f%%") + ")";
     else
       s += " more than 1000 " + p.levelNames[0] + "s needed for +-" + pct(p.targetHalfWidth);
   } else if (p.counts[0] < 2) {
     s += " the budget affords " + std::to_string(p.counts[0]) + " " +
-         plural(p.levelNames[0], p.counts[0]) + " (one costs " + g4(p.costPerTopUnit) +
+         nounFor(p.counts[0], p.levelNames[0]) + " (one costs " + g4(p.costPerTopUnit) +
          " measurements; a confidence interval needs at least 2)";
   } else {
-    s += " " + std::to_string(p.counts[0]) + " " + plural(p.levelNames[0], p.counts[0]) +
+    s += " " + std::to_string(p.counts[0]) + " " + nounFor(p.counts[0], p.levelNames[0]) +
          " (predicted +-" + pct(p.predictedHalfWidth, "%.2f%%") + ")";
   }
   if (p.defaultCosts)
@@ -262,7 +261,7 @@ std::string ratioPlanText(const RatioPlanAdvice &p) {
   std::string s = "to reach +-" + pct(p.targetHalfWidth) + " on the ratio: ";
   std::string below; // " x 3 executions x 10 iterations"
   for (std::size_t i = 1; i < p.levelNames.size(); ++i)
-    below += " x " + std::to_string(p.counts[i]) + " " + plural(p.levelNames[i], p.counts[i]);
+    below += " x " + std::to_string(p.counts[i]) + " " + nounFor(p.counts[i], p.levelNames[i]);
   if (!p.reachable) {
     s += "more than " + std::to_string(p.counts[0]) + " " + top + "s per system" + below +
          " needed (" + std::to_string(p.counts[0]) + " predict " +
@@ -270,7 +269,7 @@ std::string ratioPlanText(const RatioPlanAdvice &p) {
                                               : std::string("an unbounded interval")) +
          ")";
   } else {
-    s += std::to_string(p.counts[0]) + " " + plural(top, p.counts[0]) + " per system" +
+    s += std::to_string(p.counts[0]) + " " + nounFor(p.counts[0], top) + " per system" +
          runAtLeast(p.counts[0]) + below + " (predicted +-" + pct(p.predictedHalfWidth, "%.2f%%") +
          ")";
     if (p.defaultCosts)
@@ -314,7 +313,7 @@ std::vector<std::string> touatiLines(const SuiteRatioReport &s, const std::strin
   if (s.proportion) {
     const SuiteProportion &p = *s.proportion;
     std::string o = "faster on " + std::to_string(p.accelerated) + " of " +
-                    count(p.benchmarks, "benchmark") + ": " + r3(p.proportion) + ", " +
+                    counted(p.benchmarks, "benchmark") + ": " + r3(p.proportion) + ", " +
                     confidenceLabel(p.confidence) + " CI [" + r3(p.lower) + ", " + r3(p.upper) +
                     "] (prop.test: Wilson with continuity correction" +
                     (p.normalApproximationValid
@@ -339,7 +338,7 @@ std::vector<std::string> touatiLines(const SuiteRatioReport &s, const std::strin
     std::string o = "gain factor G on " + top + " medians (baseline-median weights): ";
     if (s.gainFaster)
       o += pct(*s.gainFaster) + " over the " + std::to_string(s.faster) + " faster " +
-           plural("benchmark", s.faster) + ", ";
+           nounFor(s.faster, "benchmark") + ", ";
     o += pct(*s.gainAll) + " over all " + std::to_string(s.benchmarks) + " (unit weights: " +
          (s.gainFasterUnitWeights ? pct(*s.gainFasterUnitWeights) + ", " : std::string()) +
          pct(s.gainAllUnitWeights.value_or(NAN)) + ")";
@@ -362,10 +361,6 @@ std::string noStatisticsText(const BenchmarkReport &b) { return "no statistics: 
 } // namespace alea::report
 
 namespace alea::report {
-
-std::string count(std::size_t n, const std::string &word) {
-  return runner::counted(static_cast<std::int64_t>(n), word);
-}
 
 namespace {
 std::string seconds(double s) {
@@ -397,17 +392,17 @@ std::string summaryLine(const runner::CampaignReport &r) {
     if (r.analysis && r.systems[i] == r.analysis->baseline && r.systems.size() > 1)
       systems += " (baseline)";
   }
-  return count(r.systems.size(), "system") + " [" + systems + "], " +
-         count(r.benchmarks.size(), "benchmark") + "; " + count(r.builds, "build") +
+  return counted(r.systems.size(), "system") + " [" + systems + "], " +
+         counted(r.benchmarks.size(), "benchmark") + "; " + counted(r.builds, "build") +
          (r.failedBuilds ? " (+" + std::to_string(r.failedBuilds) + " failed)" : "") + ", " +
          std::to_string(r.executed) + " of " +
-         count(static_cast<std::size_t>(r.planned), "planned execution") + " (" +
-         std::to_string(r.failed) + " failed), " + count(r.measurements, "measurement") +
+         counted(r.planned, "planned execution") + " (" +
+         std::to_string(r.failed) + " failed), " + counted(r.measurements, "measurement") +
          " after warm-up";
 }
 
 std::string warmupText(int iterations) {
-  return iterations > 0 ? count(static_cast<std::size_t>(iterations), "iteration") +
+  return iterations > 0 ? counted(iterations, "iteration") +
                               " dropped at the start of every execution"
                         : std::string("none (every iteration is measured)");
 }

@@ -6,6 +6,7 @@
 #include "alea/analysis/report.hpp"
 #include "alea/report/escape.hpp"
 #include "alea/report/render.hpp"
+#include "alea/words.hpp"
 
 #include <string>
 #include <vector>
@@ -31,8 +32,6 @@ std::string r3(double v);
 std::string pct(double fraction, const char *format = "%.1f%%");
 std::string confidenceLabel(double c); // 0.95 -> "95%"
 std::string interval(const analysis::Interval &i, std::string (*f)(double));
-std::string plural(const std::string &word, std::size_t n); // the word, with "s" unless 1
-std::string count(std::size_t n, const std::string &word);  // "3 builds"
 std::string shapeText(const std::vector<std::string> &levels,
                       const std::vector<std::size_t> &shape);
 std::string pathText(const std::vector<std::string> &path);

@@ -85,7 +85,7 @@ std::string engineText(const Report &r, const std::map<std::string, std::string>
       line(o, "  ",
            s.candidate + " vs " + s.baseline + ": " + r3(s.geometricMean) + " (" +
                describeRatio(s.geometricMean) + "), " + confidenceLabel(s.confidence) + " CI " +
-               interval(s.bootstrap, r3) + " (bootstrap, " + count(s.benchmarks, "benchmark") +
+               interval(s.bootstrap, r3) + " (bootstrap, " + counted(s.benchmarks, "benchmark") +
                (s.topLevelBootstrapOk ? "; Li-Chen-Peng on " + r.levels[0] + " means " +
                                             interval(s.topLevelBootstrap, r3)
                                       : std::string()) +
@@ -108,7 +108,7 @@ std::string engineText(const Report &r, const std::map<std::string, std::string>
              e.name + ": observed " + g4(e.observed) + "; min " + g4(e.summary.minimum) +
                  ", Q1 " + g4(e.summary.q1) + ", median " + g4(e.summary.median) + ", Q3 " +
                  g4(e.summary.q3) + ", max " + g4(e.summary.maximum) + " (" +
-                 count(e.benchmarks, "benchmark") +
+                 counted(e.benchmarks, "benchmark") +
                  (e.leftOut.empty() ? std::string() : "; left out: " + joined(e.leftOut)) + ")");
     }
   }
@@ -180,7 +180,7 @@ std::string failuresText(const runner::CampaignReport &r) {
   std::string o = "\nfailures (recorded, not used as data):\n";
   for (const auto &f : r.failures) {
     line(o, "  ",
-         f.benchmark + " on " + f.system + ": " + count(f.count, "execution") + " failed (" +
+         f.benchmark + " on " + f.system + ": " + counted(f.count, "execution") + " failed (" +
              f.status + "): " + f.cause + " (" + joined(f.where) +
              (f.count > f.where.size() ? ", ..." : "") + ")");
     // The program's own lines, each shown as a line (its control
@@ -243,7 +243,7 @@ std::string textPlans(const PlanSet &p) {
            "KJ13 Tables 6/7 rule (relative sd of " + p.levels[0] + " means " +
                pct(pr.relativeSd, "%.2f%%") + "): " +
                (pr.kj13TopCount ? std::to_string(*pr.kj13TopCount) + " " +
-                                      plural(p.levels[0], *pr.kj13TopCount) +
+                                      nounFor(*pr.kj13TopCount, p.levels[0]) +
                                       runAtLeast(*pr.kj13TopCount)
                                 : "more than 1000 " + p.levels[0] + "s"));
   }

@@ -8,6 +8,7 @@
 #include "alea/analysis/planner.hpp"
 #include "alea/analysis/ratio_planner.hpp"
 #include "alea/analysis/variance.hpp"
+#include "alea/words.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -90,8 +91,8 @@ WarmupDetection detectWarmup(const std::vector<WarmupSeries> &series) {
                       ", median); not counted as warm-up");
   }
   out.explanation.push_back(
-      "warm-up: " + std::to_string(out.warmup) +
-      " iteration(s) (PELT changepoints and warmup_stats' classification of " +
+      "warm-up: " + counted(out.warmup, "iteration") +
+      " (PELT changepoints and warmup_stats' classification of " +
       std::to_string(total.executions) + " pilot executions: " + analysis::describeCounts(total) +
       "; the latest steady-state start over the flat and warm-up executions, the largest over "
       "the benchmarks)");

@@ -21,6 +21,7 @@
 #include "alea/analysis/ratio_planner.hpp"
 #include "alea/contract.hpp"
 #include "alea/random.hpp"
+#include "alea/words.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -1373,7 +1374,7 @@ struct Run {
     }
     if (!queue.empty() && status && !outcome.cancelled &&
         !(opts.maxExecutions >= 0 && ranHere >= opts.maxExecutions))
-      outcome.warnings.push_back(counted(static_cast<std::int64_t>(queue.size()),
+      outcome.warnings.push_back(counted(queue.size(),
                                          "execution unit") +
                                  " could not run on any target; `alea run` again retries them");
     return status;

@@ -7,6 +7,7 @@
 
 #include "alea/contract.hpp"
 #include "alea/shell.hpp"
+#include "alea/words.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -1045,10 +1046,10 @@ Status checkPlanSize(const CampaignConfig &cfg) {
   SourcePos at = cfg.levelsAt.line > 0 ? cfg.levelsAt : SourcePos{1, 1};
   return Error{fileError(
       cfg.path, at,
-      "the levels plan " + count + " executions (" + std::to_string(cfg.systems.size()) +
-          " system(s) x " + std::to_string(cfg.benchmarks.size()) + " benchmark(s) x " +
-          std::to_string(cfg.builds.count) + " builds x " +
-          std::to_string(cfg.executions.count) + " executions), more than the " +
+      "the levels plan " + count + " executions (" + counted(cfg.systems.size(), "system") +
+          " x " + counted(cfg.benchmarks.size(), "benchmark") + " x " +
+          counted(cfg.builds.count, "build") + " x " + counted(cfg.executions.count, "execution") +
+          "), more than the " +
           std::to_string(kMaxPlannedExecutions) +
           " alea plans unless forced; lower the levels, or run them anyway with `alea run "
           "--force`")};

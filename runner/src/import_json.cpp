@@ -14,7 +14,7 @@
 #include "import_rows.hpp"
 #include "json_parse.hpp"
 
-#include "alea/runner/report.hpp"
+#include "alea/words.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -95,7 +95,7 @@ Expected<ParsedFile> readHyperfine(std::string_view text, const ImportInput &in,
     }
   }
   if (failedRuns > 0)
-    out.notes.push_back("left out " + counted(static_cast<std::int64_t>(failedRuns), "run") +
+    out.notes.push_back("left out " + counted(failedRuns, "run") +
                         " that failed (a non-zero exit code, or ended by a signal)");
   if (out.executions.empty())
     return fail("no successful run");

@@ -21,7 +21,7 @@
 // and "peak" without one; the build is the file's (import_export.hpp).
 #include "import_rows.hpp"
 
-#include "alea/runner/report.hpp"
+#include "alea/words.hpp"
 
 #include "alea/analysis/csv.hpp"
 
@@ -139,7 +139,7 @@ Expected<ParsedFile> readSpecCsv(std::string_view text, const ImportInput &in) {
   if (csv.error && end == csv.records.size())
     return Error{csv.error->format(in.path)};
   for (const auto &[status, n] : failed)
-    out.notes.push_back("left out " + counted(static_cast<std::int64_t>(n), "iteration") +
+    out.notes.push_back("left out " + counted(n, "iteration") +
                         " with status " + status + " (not a successful run)");
   if (out.executions.empty())
     return fail("no iteration with status S in the Full Results Table");

@@ -27,6 +27,7 @@
 #include "alea/analysis/htest.hpp"
 
 #include "alea/random.hpp"
+#include "alea/words.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -38,10 +39,6 @@
 namespace alea::runner {
 
 namespace {
-
-std::string plural(std::size_t n, const std::string &word) {
-  return counted(static_cast<std::int64_t>(n), word);
-}
 
 // The last `lines` lines of a stderr tail, trimmed.
 std::string lastLines(const std::string &text, int lines) {
@@ -131,7 +128,7 @@ void diagnoseNoise(const CampaignData &data, CampaignReport &r) {
     r.noise.push_back(std::move(n));
   }
   if (r.ranBusy > 0)
-    r.warnings.push_back(plural(r.ranBusy, "execution") +
+    r.warnings.push_back(counted(r.ranBusy, "execution") +
                          " ran while the machine was busy (the quiet gate gave up waiting)");
 }
 
@@ -169,7 +166,7 @@ void steadyStateWarnings(const CampaignData &data, const std::map<Key, Series> &
         continue;
       const analysis::WarmupSummary s = analysis::summarizeWarmup(states);
       const std::string of =
-          " of " + plural(s.executions, "execution") + " of " + bench + " on " + sys;
+          " of " + counted(s.executions, "execution") + " of " + bench + " on " + sys;
       if (s.noSteadyState > 0) {
         std::size_t window = 0;
         for (const auto &st : states)
@@ -190,7 +187,7 @@ void steadyStateWarnings(const CampaignData &data, const std::map<Key, Series> &
             "iteration " + std::to_string(s.warmupIterations) + "): " +
             (data.importedFrom.empty()
                  ? "set levels.warmup to " + std::to_string(s.warmupIterations) + " or \"auto\""
-                 : "leave out the first " + plural(s.warmupIterations, "iteration") +
+                 : "leave out the first " + counted(s.warmupIterations, "iteration") +
                        " of each execution before importing"));
     }
 }
@@ -276,10 +273,6 @@ std::vector<analysis::BenchmarkFigures> campaignFigures(const CampaignData &data
 
 } // namespace
 
-std::string counted(std::int64_t n, const std::string &word) {
-  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
-
 CampaignReport buildCampaignReport(const CampaignData &data,
                                    const CampaignReportOptions &options) {
   CampaignReport r;
@@ -321,10 +314,10 @@ CampaignReport buildCampaignReport(const CampaignData &data,
       names += (names.empty() ? "" : ", ") + n;
     r.designNote +=
         data.machines == "level"
-            ? "; on " + plural(static_cast<std::size_t>(data.targets), "target") + " (" + names +
+            ? "; on " + counted(static_cast<std::size_t>(data.targets), "target") + " (" + names +
                   ") with machine as the top random level (build i on target i mod " +
                   std::to_string(data.targets) + ")"
-            : "; on a pool of " + plural(static_cast<std::size_t>(data.targets), "target") +
+            : "; on a pool of " + counted(static_cast<std::size_t>(data.targets), "target") +
                   " (" + names + "; assumed identical; the executions spread over them)";
   }
   r.warmup = data.warmup;
@@ -381,14 +374,14 @@ CampaignReport buildCampaignReport(const CampaignData &data,
                                         rank(data.systems, b.system));
                      });
     for (const auto &g : r.failures)
-      r.warnings.push_back("failed: " + plural(g.count, "execution") + " of " +
+      r.warnings.push_back("failed: " + counted(g.count, "execution") + " of " +
                            g.benchmark + " on " + g.system + ": " + g.cause);
   }
 
   // --- processes left running by benchmarks (daemons out of the group) ---
   for (const auto &l : data.leftovers)
     r.warnings.push_back(
-        "left running: " + plural(l.count, "execution") + " of " + l.benchmark + " on " + l.system +
+        "left running: " + counted(l.count, "execution") + " of " + l.benchmark + " on " + l.system +
         " left processes running after they ended (first: " + l.example + ")" +
         (l.kept ? "; they were kept (leftovers = \"keep\") and share the machine with the "
                   "executions after them"
@@ -482,7 +475,7 @@ CampaignReport buildCampaignReport(const CampaignData &data,
       std::size_t builds = it == series.end() ? 0 : it->second.size();
       if (builds < 2)
         missing += (missing.empty() ? "" : ", ") + sys + " has data from " +
-                   plural(builds, "build");
+                   counted(builds, "build");
     }
     if (missing.empty())
       analysed.insert(bench);

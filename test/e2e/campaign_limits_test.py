@@ -90,7 +90,7 @@ def main():
                 "builds = 2147483648")
         big = campaign(tmp, "big", builds=100, executions=1000000,
                        build=f"touch {tmp}/big-started; while [ ! -e {tmp}/never ]; do sleep 0.01; done")
-        refused(exe, big, "3:1: the levels plan 200000000 executions (1 system(s) x 2 benchmark(s) "
+        refused(exe, big, "3:1: the levels plan 200000000 executions (1 system x 2 benchmarks "
                           "x 100 builds x 1000000 executions), more than the 100000000 alea plans "
                           "unless forced; lower the levels, or run them anyway with `alea run "
                           "--force`", "10^8 executions", os.path.join(tmp, "big-started"))

@@ -221,8 +221,8 @@ TEST(ConfigErrors, APlanBeyondTheBoundIsRefusedWithItsCountUnlessForced) {
   ASSERT_TRUE(cfg.ok()) << cfg.error();
   Status s = checkPlanSize(*cfg);
   ASSERT_FALSE(s.ok());
-  EXPECT_EQ(s.error().rfind("c.toml:3:1: the levels plan 101000000 executions (1 system(s) x 1 "
-                            "benchmark(s) x 1000000 builds x 101 executions), more than the "
+  EXPECT_EQ(s.error().rfind("c.toml:3:1: the levels plan 101000000 executions (1 system x 1 "
+                            "benchmark x 1000000 builds x 101 executions), more than the "
                             "100000000",
                             0),
             0u)

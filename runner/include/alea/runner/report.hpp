@@ -122,9 +122,6 @@ struct CampaignData {
   std::vector<MeasurementPoint> warmupMeasurements;
 };
 
-// "1 build", "3 builds": a count and its noun (an "s" unless 1), as the
-// runner's, the CLI's and the reports' messages say it.
-std::string counted(std::int64_t n, const std::string &word);
 
 // Reads a campaign store. `path` is the store file or the campaign directory
 // holding `campaign.db`. Fails (one sentence) when it is not a campaign store.
