@@ -116,7 +116,7 @@ def main():
         check(meta.get("levels.warmup") == "4",
               f"detected warm-up {meta.get('levels.warmup')}, expected 4; plan:\n"
               f"{meta.get('auto_plan')}")
-        check("warm-up: 4 iteration(s) (PELT changepoints" in meta.get("auto_plan", ""),
+        check("warm-up: 4 iterations (PELT changepoints" in meta.get("auto_plan", ""),
               f"the plan says how the warm-up was found: {meta.get('auto_plan')}")
         check(executions == 18 and dropped == 4 * 18,
               f"4 warm-up iterations dropped in each of 18 executions ({dropped}, {executions})")

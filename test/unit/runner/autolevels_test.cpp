@@ -58,7 +58,7 @@ TEST(Warmup, FindsThreeAndFiveSlowLeadingIterations) {
   EXPECT_EQ(w.warmup, 5);
   ASSERT_FALSE(w.explanation.empty());
   EXPECT_EQ(w.explanation[0],
-            "warm-up: 5 iteration(s) (PELT changepoints and warmup_stats' classification of 18 "
+            "warm-up: 5 iterations (PELT changepoints and warmup_stats' classification of 18 "
             "pilot executions: 0 flat, 18 warm-up, 0 slowdown, 0 no steady state; the latest "
             "steady-state start over the flat and warm-up executions, the largest over the "
             "benchmarks)");
