@@ -3,10 +3,10 @@
 // execute alea's command lines (dash, Debian's /bin/sh, and bash) and, in the
 // display form of logs and dry runs, by bash on one line.
 #include "alea/shell.hpp"
+#include "shell_output.hpp"
 
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -14,27 +14,13 @@
 namespace alea {
 namespace {
 
-// The output of `command` run by /bin/sh (popen's shell).
-std::string runSh(const std::string &command) {
-  std::string out;
-  FILE *pipe = popen(command.c_str(), "r");
-  if (!pipe)
-    return "popen failed";
-  char buffer[4096];
-  std::size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0)
-    out.append(buffer, n);
-  pclose(pipe);
-  return out;
-}
-
 // printf '%s\n' WORDS... as one command line for `shell`: what comes out
 // must be the words exactly.
 std::string echoThrough(const std::string &shell, const std::vector<std::string> &words,
                         ShellQuoting how) {
   std::vector<std::string> argv{"printf", "%s\\n"};
   argv.insert(argv.end(), words.begin(), words.end());
-  return runSh(shell + " -c " + shellQuote(shellJoin(argv, how)));
+  return test_support::shellOutput(shell + " -c " + shellQuote(shellJoin(argv, how)));
 }
 
 const std::vector<std::string> kHostile{"; rm -rf /tmp/never",

@@ -6,8 +6,8 @@
 #include "test_util.hpp"
 
 #include "alea/shell.hpp"
+#include "shell_output.hpp"
 
-#include <cstdio>
 #include <filesystem>
 #include <gtest/gtest.h>
 
@@ -409,20 +409,6 @@ TEST(Substitute, ReplacesKnownKeysKeepsShellVariables) {
   EXPECT_NE(bad.error().find("unknown placeholder {buld_dir}"), std::string::npos);
 }
 
-// What /bin/sh (dash) prints for `command`.
-std::string shOutput(const std::string &command) {
-  std::string out;
-  FILE *pipe = popen(command.c_str(), "r");
-  if (!pipe)
-    return "popen failed";
-  char buffer[4096];
-  std::size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0)
-    out.append(buffer, n);
-  pclose(pipe);
-  return out;
-}
-
 // A placeholder's value in a `shell` string is read by the shell as exactly
 // the value, one word, wherever the user put it: unquoted, in "...", in
 // '...', next to other text, inside $(...), `...` and a subshell. Nothing in
@@ -450,7 +436,7 @@ TEST(Substitute, ShellTextQuotesEveryValueForItsPlace) {
     SCOPED_TRACE(text);
     auto r = substitute(text, vars, SubstituteFor::ShellText);
     ASSERT_TRUE(r.ok()) << r.error();
-    EXPECT_EQ(shOutput("sh -c " + alea::shellQuote(*r)), expected) << *r;
+    EXPECT_EQ(alea::test_support::shellOutput("sh -c " + alea::shellQuote(*r)), expected) << *r;
   }
   EXPECT_FALSE(std::filesystem::exists(pwned));
   // Plain values need no quotes; a literal (argv) text keeps the value as it is.
