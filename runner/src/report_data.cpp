@@ -16,6 +16,14 @@ namespace alea::runner {
 
 namespace {
 
+// Before issue 18, a build whose binary had no function symbols (stripped)
+// was recorded with the FNV-1a hash of nothing, the same for every such
+// build, which proves nothing about its layout: read as unknown, so that the
+// identical-layout check falls back to the binary's own hash.
+std::string knownFingerprint(std::string fingerprint) {
+  return fingerprint == "cbf29ce484222325" ? std::string() : fingerprint;
+}
+
 namespace fs = std::filesystem;
 
 double toDouble(const std::optional<std::string> &s, double fallback) {
@@ -156,7 +164,7 @@ Expected<CampaignData> loadCampaignData(Store &store) {
                         .seed = std::move(b.seed),
                         .status = std::move(b.status),
                         .seconds = b.seconds,
-                        .fingerprint = std::move(b.fingerprint),
+                        .fingerprint = knownFingerprint(std::move(b.fingerprint)),
                         .binaryHash = std::move(b.binaryHash),
                         .logTail = std::move(b.logTail),
                         .odr = std::move(odr)});

@@ -480,6 +480,39 @@ TEST(CampaignReport, OneMeasurementPerExecutionDropsTheIterationLevel) {
 // --- a real store
 // -------------------------------------------------------------
 
+// Stores from before issue 18 hold the hash of nothing as the fingerprint of
+// every stripped build: never evidence that two layouts are the same.
+TEST(LoadCampaignData, TheOldFingerprintOfAStrippedBuildIsUnknown) {
+  namespace fs = std::filesystem;
+  const fs::path file = fs::temp_directory_path() /
+                        ("alea-stripped-" + std::to_string(::getpid()) + ".db");
+  fs::remove(file);
+  {
+    auto store = Store::open(file.string());
+    ASSERT_TRUE(store) << store.error();
+    auto sa = store->ensureSystem("a", true, 0);
+    ASSERT_TRUE(sa);
+    for (int b = 0; b < 2; ++b) {
+      BuildRecord br;
+      br.systemId = *sa;
+      br.buildIndex = b;
+      br.seed = 7 + b;
+      br.status = "ok";
+      br.fingerprint = "cbf29ce484222325";
+      br.binaryHash = std::string(64, static_cast<char>('a' + b));
+      ASSERT_TRUE(store->recordBuild(br));
+    }
+  }
+  auto d = loadCampaignData(file.string());
+  fs::remove(file);
+  ASSERT_TRUE(d) << d.error();
+  ASSERT_EQ(d->builds.size(), 2u);
+  for (const auto &b : d->builds)
+    EXPECT_EQ(b.fingerprint, "");
+  CampaignReport r = buildCampaignReport(*d, fast());
+  EXPECT_FALSE(contains(r.warnings, "identical layouts")) << "different binaries";
+}
+
 TEST(LoadCampaignData, ReadsWhatTheRunnerStored) {
   namespace fs = std::filesystem;
   fs::path dir = fs::temp_directory_path() /
