@@ -40,6 +40,25 @@ def write(path, text):
     return path
 
 
+def live_pids(matches):
+    """Pids of the live (not zombie) processes whose argv (a list of bytes)
+    `matches` says yes to."""
+    found = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                args = f.read().split(b"\0")
+            with open(f"/proc/{pid}/stat") as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if matches(args) and state not in ("Z", "X"):
+            found.append(int(pid))
+    return found
+
+
 def wait_for_file(path, proc):
     """Waits until `path` exists, the event itself, with no deadline of its
     own (CTest's timeout bounds the test); stops the test at once if `proc`

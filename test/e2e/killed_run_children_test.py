@@ -27,7 +27,7 @@ import sys
 import tempfile
 import time
 
-from e2e_common import alea, check, finish, run, wait_for_file, write
+from e2e_common import alea, check, finish, live_pids, run, wait_for_file, write
 
 CAMPAIGN = """
 [campaign]
@@ -48,21 +48,8 @@ SAFETY = 120  # seconds: only ends a wait for a state that never comes (a bug)
 
 
 def running(marker):
-    """Pids of the live (not zombie) `sleep <marker>` processes."""
-    found = []
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                args = f.read().split(b"\0")
-            with open(f"/proc/{pid}/stat") as f:
-                state = f.read().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if args[:2] == [b"sleep", marker.encode()] and state not in ("Z", "X"):
-            found.append(int(pid))
-    return found
+    """Pids of the live `sleep <marker>` processes."""
+    return live_pids(lambda args: args[:2] == [b"sleep", marker.encode()])
 
 
 def wait_until(what, condition):

@@ -17,7 +17,7 @@ import sqlite3
 import sys
 import tempfile
 
-from e2e_common import alea, check, finish, run, write
+from e2e_common import alea, check, finish, live_pids, run, write
 
 CAMPAIGN = """
 [campaign]
@@ -41,20 +41,7 @@ command = ["{{artifact:p}}"]
 
 def daemons(marker):
     """Pids of the running `sleep <marker>` processes."""
-    found = []
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                args = f.read().split(b"\0")
-            with open(f"/proc/{pid}/stat") as f:
-                state = f.read().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if marker.encode() in args and state != "Z":
-            found.append(int(pid))
-    return found
+    return live_pids(lambda args: marker.encode() in args)
 
 
 def main():
