@@ -834,16 +834,7 @@ TEST(Report, SuiteProportionBenchmarksNeededAndGainFactor) {
 // "1 benchmark" at the observed proportion: no estimate; the worst case is
 // the advice.
 TEST(Report, SuiteNoneFasterHasNoObservedBenchmarksNeeded) {
-  Table t({"build", "iteration"});
-  for (const char *bench : {"b1", "b2"})
-    for (int b = 0; b < 4; ++b)
-      for (int i = 0; i < 3; ++i) {
-        const std::string bl = std::to_string(b), il = std::to_string(i);
-        const std::string_view units[] = {bl, il};
-        const double base = 1.0 + 0.01 * b + 0.001 * i;
-        t.add("base", bench, units, base);
-        t.add("cand", bench, units, base * 1.05);
-      }
+  const Table t = test::noneFasterSuiteTable();
   Report r = reportOf(t);
   ASSERT_EQ(r.suite.size(), 1u);
   const SuiteRatioReport &s = r.suite[0];

@@ -29,6 +29,22 @@ inline Table touatiSuiteTable() {
   return t;
 }
 
+// cand 5% slower than base on both of b1 and b2 (4 builds x 3 iterations):
+// 0 of 2 benchmarks faster, where C(1 - C) = 0.
+inline Table noneFasterSuiteTable() {
+  Table t({"build", "iteration"});
+  for (const char *bench : {"b1", "b2"})
+    for (int b = 0; b < 4; ++b)
+      for (int i = 0; i < 3; ++i) {
+        const std::string bl = std::to_string(b), il = std::to_string(i);
+        const std::string_view units[] = {bl, il};
+        const double base = 1.0 + 0.01 * b + 0.001 * i;
+        t.add("base", bench, units, base);
+        t.add("cand", bench, units, base * 1.05);
+      }
+  return t;
+}
+
 // spec_000 §8.2 Table IV as long CSV: system s, 3 builds x 4 pooled
 // measurements (the relative SD of the build means is 29.04%).
 inline std::string table4Csv() {

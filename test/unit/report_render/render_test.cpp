@@ -750,15 +750,7 @@ TEST(FormatMarkdownAndHtml, SuiteLinesAreListItemsNotCode) {
 // 0 of 2 faster: the worst case is the advice, never "1 at the observed
 // proportion". R: prop.test(0, 2)$conf.int = [0, 0.8021325].
 TEST(FormatText, SuiteNoneFasterAdvisesTheWorstCase) {
-  Table t({"build", "iteration"});
-  for (const char *bench : {"b1", "b2"})
-    for (int b = 0; b < 4; ++b)
-      for (int i = 0; i < 3; ++i) {
-        const std::string bl = std::to_string(b), il = std::to_string(i);
-        const std::string_view units[] = {bl, il};
-        t.add("base", bench, units, 1.0 + 0.01 * b + 0.001 * i);
-        t.add("cand", bench, units, 1.05 * (1.0 + 0.01 * b + 0.001 * i));
-      }
+  const Table t = test::noneFasterSuiteTable();
   auto r = buildReport(t);
   ASSERT_TRUE(r.ok());
   const std::string text = formatReport(*r, Format::Text);
