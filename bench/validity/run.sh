@@ -1,22 +1,27 @@
 #!/usr/bin/env bash
-# Validity of the campaign designs (issue 8; a benchmark, not a test: nothing
-# asserts). Does the report's 95% confidence interval of the ratio behave as
-# advertised on a real program, on a loaded machine, for each design?
+# Validity of the campaign designs (issues 8, 19; a benchmark, not a test:
+# nothing asserts). Does the report's 95% confidence interval of the ratio behave
+# as advertised, on a loaded or an idle machine, for each design?
 #
-#   - the program: Lua 5.4 from Debian's source package (`apt-get source
-#     lua5.4`, through test/projects/common.sh's cache), built POOL times with
-#     alea-cc and different ALEA_SEED values (every factor on; luai_makeseed
-#     fixed, so that the interpreter's work does not depend on its addresses),
-#     once, kept in the work dir. Each campaign's builds copy pool binaries:
-#     base and cand get 2 x BUILDS distinct binaries drawn per campaign (the
-#     same draw in every design), so a campaign costs seconds, not a rebuild;
-#   - the workload: bench/validity/work.lua, REPS repetitions of one fixed chunk
-#     of table/string work (~0.15 s of CPU with the default 300), wall time of
-#     each execution (measure source "none": one value per execution);
+#   - the program (--workload): `c` (default), the three small C files of
+#     bench/validity/cwork (a dispatch loop and a hash table, ~18 ms per
+#     execution with the default 800 repetitions: a campaign takes seconds, so
+#     that hundreds of campaigns per design tell a 10% false-alarm rate from
+#     5%); or `lua`, Lua 5.4 from Debian's source package (`apt-get source
+#     lua5.4`, through test/projects/common.sh's cache; luai_makeseed fixed, so
+#     that the interpreter's work does not depend on its addresses) running
+#     bench/validity/work.lua (~0.15 s of CPU with 300 repetitions). Either is
+#     built POOL times with alea-cc and different ALEA_SEED values (every factor
+#     on), once, kept in the work dir. Each campaign's builds copy pool
+#     binaries: base and cand get 2 x BUILDS distinct binaries drawn per
+#     campaign (the same draw in every design), so a campaign costs seconds, not
+#     a rebuild; wall time of each execution (measure source "none": one value
+#     per execution);
 #   - the load: a looping `make -j LOAD_JOBS` of the Lua sources with clang-19
-#     in a scratch dir, started by this script and killed when it exits;
+#     in a scratch dir, started by this script and killed when it exits
+#     (--load-jobs 0: none, the "idle" runs);
 #   - N A/A campaigns (cand = base: the same source, flags and repetitions) and
-#     N campaigns whose candidate runs round(REPS x (1 + SLOWDOWN)) repetitions
+#     M (--slow-n, default N) campaigns whose candidate runs round(REPS x (1 + SLOWDOWN)) repetitions
 #     (a known slowdown; its true ratio is calibrated: start-up share measured),
 #     for each design, each design with the same builds x executions x
 #     iterations (2 systems x BUILDS x EXECUTIONS x 1). The campaigns run
@@ -36,14 +41,16 @@
 # resumes its store); --fresh starts over.
 #
 # Usage: bench/validity/run.sh [options] [BUILD_DIR]
-#   -n N               campaigns per kind and design (default 20)
+#   -n N               A/A campaigns per design (default 20)
+#   --slow-n M         slowdown campaigns per design (default N)
+#   --workload W       c (default) or lua
 #   --slowdown X       injected slowdown, relative (default 0.10)
 #   --designs "A B"    designs to run (default "unpaired interleaved duet"; a
 #                      design `alea run` does not accept yet is skipped, said)
 #   --builds B         builds per system (default 5)
 #   --executions E     executions per build (default 3)
-#   --reps R           workload repetitions of the baseline (default 300)
-#   --pool P           pool of randomized Lua binaries (default 40)
+#   --reps R           workload repetitions of the baseline (default: c 800, lua 300)
+#   --pool P           pool of randomized binaries (default 40)
 #   --load-jobs J      parallel jobs of the background make (default 2; 0: none)
 #   --fresh            discard this configuration's campaigns and start over
 #   --prepare          only fetch Lua and build the pool, then exit
@@ -57,11 +64,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 work=${ALEA_VALIDITY_DIR:-$root/_work/validity} # read before common.sh unsets ALEA_*
 
-n=20 slowdown=0.10 designs="unpaired interleaved duet" builds=5 executions=3
-reps=300 pool=40 load_jobs=2 fresh=0 prepare=0 reanalyse=0 build_arg=
+n=20 slow_n= workload=c slowdown=0.10 designs="unpaired interleaved duet" builds=5 executions=3
+reps= pool=40 load_jobs=2 fresh=0 prepare=0 reanalyse=0 build_arg=
 while (($#)); do
   case $1 in
     -n) n=$2; shift 2 ;;
+    --slow-n) slow_n=$2; shift 2 ;;
+    --workload) workload=$2; shift 2 ;;
     --slowdown) slowdown=$2; shift 2 ;;
     --designs) designs=$2; shift 2 ;;
     --builds) builds=$2; shift 2 ;;
@@ -78,6 +87,12 @@ while (($#)); do
   esac
 done
 export ALEA_BUILD=$(cd "${build_arg:-$root/build}" && pwd)
+slow_n=${slow_n:-$n}
+case $workload in
+  c) reps=${reps:-800} ;;
+  lua) reps=${reps:-300} ;;
+  *) echo "run.sh: --workload is c or lua, not $workload" >&2; exit 2 ;;
+esac
 source "$root/test/projects/common.sh" # fail, note, fetch_source, fresh_copy; PATH
 py="python3 $here/validity.py"
 mkdir -p "$work"
@@ -86,26 +101,40 @@ slow_reps=$(python3 -c "print(round($reps * (1 + $slowdown)))")
 t_start=$SECONDS
 
 # ---------------------------------------------------------------- the pool
+# Lua's sources: the lua workload's program, and the background load of both.
 src=$(fetch_source lua5.4 --skip-patches)
-mkdir -p "$work/pool"
-note "pool: $pool Lua 5.4 binaries built with alea-cc (ALEA_SEED 1000..$((1000 + pool - 1)), every factor), kept in $work/pool"
+# The pool of one workload: $pooldir/$prog.I; the lua pool keeps its old place.
+if [[ $workload == lua ]]; then prog=lua pooldir=$work/pool; else prog=work pooldir=$work/pool-c; fi
+mkdir -p "$pooldir"
+note "pool: $pool $workload binaries built with alea-cc (ALEA_SEED 1000..$((1000 + pool - 1)), every factor), kept in $pooldir"
 built=0
 for ((i = 0; i < pool; i++)); do
-  [[ -x $work/pool/lua.$i ]] && continue
-  fresh_copy "$src" "$work/pool-build"
-  (
-    cd "$work/pool-build/src"
-    export ALEA_SEED=$((1000 + i))
-    make -j2 linux-noreadline ALL=lua CC=alea-cc MYCFLAGS="-D'luai_makeseed(L)=0'" >make.out 2>&1 ||
-      { tail -20 make.out; fail "pool build $i (ALEA_SEED $ALEA_SEED) failed"; }
-  )
-  cp "$work/pool-build/src/lua" "$work/pool/lua.$i.tmp"
-  mv "$work/pool/lua.$i.tmp" "$work/pool/lua.$i"
+  [[ -x $pooldir/$prog.$i ]] && continue
+  if [[ $workload == lua ]]; then
+    fresh_copy "$src" "$work/pool-build"
+    (
+      cd "$work/pool-build/src"
+      export ALEA_SEED=$((1000 + i))
+      make -j2 linux-noreadline ALL=lua CC=alea-cc MYCFLAGS="-D'luai_makeseed(L)=0'" >make.out 2>&1 ||
+        { tail -20 make.out; fail "pool build $i (ALEA_SEED $ALEA_SEED) failed"; }
+    )
+    cp "$work/pool-build/src/lua" "$pooldir/$prog.$i.tmp"
+  else
+    rm -rf "$work/pool-build"
+    cp -r "$here/cwork" "$work/pool-build"
+    (
+      cd "$work/pool-build"
+      export ALEA_SEED=$((1000 + i))
+      make -s CC=alea-cc >make.out 2>&1 || { tail -20 make.out; fail "pool build $i (ALEA_SEED $ALEA_SEED) failed"; }
+    )
+    cp "$work/pool-build/work" "$pooldir/$prog.$i.tmp"
+  fi
+  mv "$pooldir/$prog.$i.tmp" "$pooldir/$prog.$i"
   built=$((built + 1))
   echo "   built pool binary $i ($((SECONDS - t_start)) s)"
 done
 rm -rf "$work/pool-build"
-distinct=$(for ((i = 0; i < pool; i++)); do "$ALEA" layout --fingerprint "$work/pool/lua.$i"; done | sort -u | wc -l)
+distinct=$(for ((i = 0; i < pool; i++)); do "$ALEA" layout --fingerprint "$pooldir/$prog.$i"; done | sort -u | wc -l)
 ((distinct == pool)) || fail "the pool has $distinct distinct layouts out of $pool binaries"
 note "pool ready: $pool binaries, $distinct distinct layout fingerprints ($built built now, $((SECONDS - t_start)) s)"
 ((prepare)) && exit 0
@@ -152,11 +181,13 @@ done
 
 # ---------------------------------------------------------------- the run dir
 # Without N: a larger -n keeps the campaigns already done and adds the others.
-tag="slow$slowdown-reps$reps-${builds}x$executions-pool$pool-load$load_jobs"
+tag="$workload-slow$slowdown-reps$reps-${builds}x$executions-pool$pool-load$load_jobs"
 run=$work/runs/$tag
 if ((fresh)); then rm -rf "$run"; fi
 mkdir -p "$run"
 cp "$here/work.lua" "$run/work.lua"
+# The workload's command after the binary: the script (lua), then REPS.
+if [[ $workload == lua ]]; then script=("$run/work.lua"); else script=(); fi
 
 # ---------------------------------------------------------------- the load
 load_pid=
@@ -190,8 +221,10 @@ if ((reanalyse)); then
   cat "$run/calibration.txt"
 elif [[ ! -f $run/calibration.json ]]; then
   cal_bins=()
-  for ((i = 0; i < pool; i += 2)); do cal_bins+=("$work/pool/lua.$i"); done
-  $py calibrate "$run/calibration.json.tmp" "$reps" "$slow_reps" 2 "$run/work.lua" "${cal_bins[@]}" |
+  for ((i = 0; i < pool; i += 2)); do cal_bins+=("$pooldir/$prog.$i"); done
+  rounds=2
+  [[ $workload == c ]] && rounds=10 # 18 ms executions: more rounds, as cheap
+  $py calibrate "$run/calibration.json.tmp" "$reps" "$slow_reps" "$rounds" "${script[*]:--}" "${cal_bins[@]}" |
     tee "$run/calibration.txt"
   mv "$run/calibration.json.tmp" "$run/calibration.json"
 else
@@ -210,8 +243,8 @@ run_campaign() { # DESIGN_INDEX KIND INDEX
   base_picks=($(sed -n 's/^base: //p' <<<"$picks"))
   cand_picks=($(sed -n 's/^cand: //p' <<<"$picks"))
   for ((b = 0; b < builds; b++)); do
-    ln -sfn "$work/pool/lua.${base_picks[b]}" "$dir/pick/base/$b"
-    ln -sfn "$work/pool/lua.${cand_picks[b]}" "$dir/pick/cand/$b"
+    ln -sfn "$pooldir/$prog.${base_picks[b]}" "$dir/pick/base/$b"
+    ln -sfn "$pooldir/$prog.${cand_picks[b]}" "$dir/pick/cand/$b"
   done
   [[ $kind == slow ]] && cand_r=$slow_reps
   [[ $kind == aa ]] && seed=$((100000 + i)) || seed=$((200000 + i))
@@ -233,17 +266,17 @@ source = "none"
 [[system]]
 name = "base"
 baseline = true
-shell = "cp {source_dir}/pick/base/{build_index} lua && echo $reps >reps"
-artifacts = ["lua"]
+shell = "cp {source_dir}/pick/base/{build_index} $prog && echo $reps >reps"
+artifacts = ["$prog"]
 
 [[system]]
 name = "cand"
-shell = "cp {source_dir}/pick/cand/{build_index} lua && echo $cand_r >reps"
-artifacts = ["lua"]
+shell = "cp {source_dir}/pick/cand/{build_index} $prog && echo $cand_r >reps"
+artifacts = ["$prog"]
 
 [[benchmark]]
-name = "lua"
-command = ["{artifact:lua}", "$run/work.lua", "{build_dir}/reps"]
+name = "$prog"
+command = ["{artifact:$prog}", ${script:+\"$run/work.lua\", }"{build_dir}/reps"]
 TOML
   local load t0 rc=0
   load=$(cut -d' ' -f1 /proc/loadavg)
@@ -260,7 +293,7 @@ TOML
     true_ratio_work="$(python3 -c "print($cand_r / $reps)")" wall_seconds="$wall" loadavg="$load" \
     picks="${base_picks[*]} / ${cand_picks[*]}" >"$dir/row.csv.tmp"
   mv "$dir/row.csv.tmp" "$dir/row.csv"
-  rm -rf "$dir/campaign.alea/objects" # 10 copies of the interpreter: the report no longer needs them
+  rm -rf "$dir/campaign.alea/objects" # 10 copies of the program: the report no longer needs them
   show_row "$dir/row.csv"
 }
 
@@ -271,8 +304,9 @@ report_campaign() { # DIR DESIGN SEED: the campaign's report, export and analyse
     { cat "$dir/export.err" >&2; fail "alea export $dir failed"; }
   # The figures: `alea analyze` of the measurements, --paired for the paired
   # designs (build i of cand with build i of base: paired Fieller, bootstrap
-  # over pairs); the same without --paired shows what the pairing adds.
-  "$ALEA" analyze "$dir/export.csv" --baseline base --format json --seed "$seed" --threads 1 \
+  # over pairs); the same with --unpaired shows what the pairing adds.
+  # --unpaired: the export's settings line names the design, which would pair.
+  "$ALEA" analyze "$dir/export.csv" --baseline base --format json --seed "$seed" --threads 1 --unpaired \
     >"$dir/unpaired.json"
   if [[ $design == unpaired ]]; then
     cp "$dir/unpaired.json" "$dir/analysis.json"
@@ -295,11 +329,13 @@ reanalyse_campaign() { # DESIGN_INDEX KIND INDEX
   show_row "$dir/row.csv"
 }
 
-total=$((2 * n * ${#run_designs[@]}))
-note "campaigns: $n A/A + $n slowdown (cand x$(python3 -c "print($slow_reps / $reps)") work: $slow_reps vs $reps repetitions) for each of: ${run_designs[*]}; 2 systems x $builds builds x $executions executions x 1 iteration each ($total campaigns) in $run"
+total=$(((n + slow_n) * ${#run_designs[@]}))
+note "campaigns: $n A/A + $slow_n slowdown (cand x$(python3 -c "print($slow_reps / $reps)") work: $slow_reps vs $reps repetitions) for each of: ${run_designs[*]}; 2 systems x $builds builds x $executions executions x 1 iteration each ($total campaigns) in $run"
 nd=${#run_designs[@]}
-for ((i = 1; i <= n; i++)); do
+for ((i = 1; i <= (n > slow_n ? n : slow_n); i++)); do
   for kind in aa slow; do
+    [[ $kind == aa ]] && ((i > n)) && continue
+    [[ $kind == slow ]] && ((i > slow_n)) && continue
     for ((r = 0; r < nd; r++)); do
       if ((reanalyse)); then
         reanalyse_campaign $(((i + r) % nd)) "$kind" "$i"
@@ -322,14 +358,13 @@ fi
 {
   $py header
   for d in "${run_designs[@]}"; do
-    for ((i = 1; i <= n; i++)); do
-      cat "$run/$d/aa-$(printf '%03d' "$i")/row.csv" "$run/$d/slow-$(printf '%03d' "$i")/row.csv"
-    done
+    for ((i = 1; i <= n; i++)); do cat "$run/$d/aa-$(printf '%03d' "$i")/row.csv"; done
+    for ((i = 1; i <= slow_n; i++)); do cat "$run/$d/slow-$(printf '%03d' "$i")/row.csv"; done
   done
 } >"$run/results.csv"
 {
   note "validity of the designs: run $ran; $(nproc) CPUs ($(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)), load: $( ((load_jobs > 0)) && echo "looping make -j$load_jobs" || echo none)"
-  echo "   $n A/A + $n slowdown campaigns per design, 2 systems x $builds builds x $executions executions x 1 iteration (wall time), Lua 5.4 work.lua $reps vs $slow_reps repetitions, pool of $pool binaries"
+  echo "   $n A/A + $slow_n slowdown campaigns per design, 2 systems x $builds builds x $executions executions x 1 iteration (wall time), workload $workload ($([[ $workload == lua ]] && echo "Lua 5.4 work.lua" || echo "bench/validity/cwork")) $reps vs $slow_reps repetitions, pool of $pool binaries"
   echo "   load average at the campaigns' starts: $(python3 -c "
 import csv, statistics
 v = [float(r['loadavg']) for r in csv.DictReader(open('$run/results.csv'))]

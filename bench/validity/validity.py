@@ -2,7 +2,7 @@
 """Helpers of bench/validity/run.sh (Python 3 standard library only).
 
   validity.py pick POOL BUILDS KIND INDEX      -> "base: i i i ...\\ncand: j j j ..."
-  validity.py calibrate OUT.json REPS SLOW_REPS ROUNDS WORK.lua LUA_BINARY...
+  validity.py calibrate OUT.json REPS SLOW_REPS ROUNDS SCRIPT|- BINARY...   (SCRIPT: lua's work.lua; -: none)
   validity.py row REPORT.json ANALYSIS.json UNPAIRED.json EXPORT.csv KEY=VALUE... -> one CSV line;
       from=OLD_ROW.csv takes the campaign's fields from a previous row
   validity.py header                                   -> the CSV header line
@@ -147,7 +147,7 @@ def cmd_calibrate(out, reps, slow_reps, rounds, work, *binaries):
             order = counts[:]
             rng.shuffle(order)  # alternate, so that load drift hits every count alike
             for k in order:
-                w, c = run_once([b, work, str(k)])
+                w, c = run_once([b] + ([] if work == "-" else [work]) + [str(k)])
                 wall[k].append(w)
                 cpu[k].append(c)
     # Least squares of CPU time on the repetition count: cpu = a + b k.
@@ -333,7 +333,8 @@ def cmd_row(report, analysis, unpaired, export, *kv):
             row["overlap"] = statistics.fmean(ov)
     total = 0.0
     with open(export) as f:
-        for r in csv.DictReader(f):
+        # the export's first line may be its settings comment (`# alea: design=...`)
+        for r in csv.DictReader(line for line in f if not line.startswith("#")):
             total += float(r["value"])
     row["exec_seconds"] = total
     w = csv.DictWriter(sys.stdout, FIELDS, lineterminator="\n")
@@ -436,7 +437,7 @@ def cmd_summary(results, calibration, conf="0.95"):
         ov = [f(r, "overlap") for r in sl if f(r, "overlap") is not None]
         otext = f"; the candidate ran beside its partner {_pct(statistics.fmean(ov))} of its time" if ov else ""
         print(f"  {d}: wall {w[0]:.4f} [{w[1]:.4f}, {w[2]:.4f}], CPU {c[0]:.4f} [{c[1]:.4f}, {c[2]:.4f}]{otext}")
-    print("the same campaigns analysed WITHOUT pairing (`alea analyze` without --paired), and the pairing:")
+    print("the same campaigns analysed WITHOUT pairing (`alea analyze --unpaired`), and the pairing:")
     for d in designs:
         aa = [r for r in rows if r["design"] == d and r["kind"] == "aa" and r["up_estimate"]]
         sl = [r for r in rows if r["design"] == d and r["kind"] == "slow" and r["up_estimate"]]
