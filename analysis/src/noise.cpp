@@ -203,8 +203,9 @@ std::string pText(double p) { return p < 1e-4 ? "p < 0.0001" : "p = " + format("
 
 // The order findings appear in within their significance class.
 int kindRank(const std::string &kind) {
-  static const char *const order[] = {"drift",    "trend",     "load", "padding", "migration",
-                                      "switches", "frequency", "busy", "aslr"};
+  static const char *const order[] = {"drift",     "trend",        "load", "padding",
+                                      "migration", "switches",     "frequency",
+                                      "busy-machine", "busy", "aslr"};
   for (int i = 0; i < static_cast<int>(std::size(order)); ++i)
     if (kind == order[i])
       return i;
@@ -301,25 +302,23 @@ void describe(NoiseFinding &f, const std::vector<Observed> &data, const NoiseOpt
   } else if (f.kind == "load") {
     std::vector<double> x, y;
     std::vector<std::size_t> group;
-    std::size_t busy = 0;
     for (const auto &d : data)
       if (const auto &v = d.execution->otherLoad; v && std::isfinite(*v)) {
         x.push_back(*v);
         y.push_back(d.residual);
         group.push_back(d.group);
-        busy += *v > o.busyLoad;
       }
-    const double share = static_cast<double>(busy) / static_cast<double>(x.size());
-    const std::string busyText = "the machine was busy (other load > " + format("%g", o.busyLoad) +
-                                 " CPU) during " + percent(share) + " of executions";
     const std::string perCpu =
         format("%+.1f%%", 100 * withinSlope(x, y, group)) + " per busy CPU (" + rhoText(f) + ")";
-    if (sig) {
-      f.text = "other processes' load moves the times: " + perCpu + "; " + busyText;
-      if (f.value > 0)
-        f.advice = kQuietAdvice;
+    if (f.artifact) {
+      f.text = "artifact to investigate: executions ran faster while other processes were "
+               "busier, " + perCpu + "; more load cannot speed a program up, so the load "
+               "reading or something that moves with it is at fault";
+    } else if (sig) {
+      f.text = "other processes' load slows the executions: " + perCpu;
+      f.advice = kQuietAdvice;
     } else {
-      f.text = "no clear effect of other processes' load: " + perCpu + "; " + busyText;
+      f.text = "no clear effect of other processes' load: " + perCpu;
     }
   } else if (f.kind == "padding") {
     if (sig) {
@@ -334,32 +333,54 @@ void describe(NoiseFinding &f, const std::vector<Observed> &data, const NoiseOpt
     std::size_t pinned = 0;
     for (const auto &d : data)
       pinned += d.execution->pinned;
-    if (sig) {
-      f.text = "executions that migrate between CPUs run " +
-               std::string(f.value > 0 ? "slower" : "faster") + " (" + rhoText(f) + ")";
-      if (f.value > 0 && 2 * pinned < data.size())
+    if (f.artifact) {
+      f.text = "artifact to investigate: executions that migrated between CPUs more often ran "
+               "faster (" + rhoText(f) + "); a migration cannot speed a program up, so "
+               "something else moves both";
+    } else if (sig) {
+      f.text = "executions that migrate between CPUs run slower (" + rhoText(f) + ")";
+      if (2 * pinned < data.size())
         f.advice = "pin to one CPU with `cpus = [1]` in [campaign]";
     } else {
       f.text = "no effect of CPU migrations (" + rhoText(f) + ")";
     }
   } else if (f.kind == "switches") {
-    if (sig) {
-      f.text = "involuntary context switches go with " +
-               std::string(f.value > 0 ? "slower" : "faster") + " executions (" + rhoText(f) + ")";
-      if (f.value > 0)
-        f.advice = "another process preempts the benchmark: quiet the machine (`quiet = { load = "
-                   "0.25, wait = 60 }`) or pin it to a CPU nothing else uses (`cpus = [...]`)";
+    if (f.artifact) {
+      f.text = "artifact to investigate: executions with more involuntary context switches "
+               "ran faster (" + rhoText(f) + "); being preempted cannot speed a program up, "
+               "so something else moves both";
+    } else if (sig) {
+      f.text = "involuntary context switches go with slower executions (" + rhoText(f) + ")";
+      f.advice = "another process preempts the benchmark: quiet the machine (`quiet = { load = "
+                 "0.25, wait = 60 }`) or pin it to a CPU nothing else uses (`cpus = [...]`)";
     } else {
       f.text = "no effect of involuntary context switches (" + rhoText(f) + ")";
     }
   } else if (f.kind == "frequency") {
-    if (sig) {
-      f.text = "times follow the CPU frequency (" + rhoText(f) + ")";
+    if (f.artifact) {
+      f.text = "artifact to investigate: executions ran slower at a higher CPU frequency (" +
+               rhoText(f) + "); a higher frequency cannot slow a program down, and the "
+               "frequency is one reading after each execution, not what it ran at throughout";
+    } else if (sig) {
+      f.text = "executions run slower at a lower CPU frequency (" + rhoText(f) + ")";
       f.advice = "fix the CPU frequency: performance governor, turbo boost off";
     } else {
       f.text = "no effect of the CPU frequency (" + rhoText(f) + ")";
     }
   }
+}
+
+// The sign of Spearman's rho (residual vs covariate) that the covariate's
+// mechanism can produce: +1 when more of it can only slow a program (other
+// load, migrations, involuntary switches), -1 when more of it can only speed
+// it up (frequency), 0 when either sign is a real effect (padding: the stack
+// alignment it moves can help or hurt).
+int mechanismSign(const std::string &kind) {
+  if (kind == "load" || kind == "migration" || kind == "switches")
+    return +1;
+  if (kind == "frequency")
+    return -1;
+  return 0;
 }
 
 } // namespace
@@ -450,6 +471,8 @@ Expected<NoiseDiagnosis> diagnoseNoise(std::span<const ExecutionObservation> exe
     auto &f = tested[i];
     f.adjustedPValue = adjusted[i];
     f.significant = adjusted[i] < o.significance;
+    const int sign = mechanismSign(f.kind);
+    f.artifact = f.significant && sign != 0 && f.value * sign < 0;
     describe(f, data, o, lag ? &*lag : nullptr);
     d.findings.push_back(f);
   }
@@ -469,6 +492,32 @@ Expected<NoiseDiagnosis> diagnoseNoise(std::span<const ExecutionObservation> exe
   const auto of = [&](std::size_t count) {
     return std::to_string(count) + " of " + std::to_string(data.size()) + " executions";
   };
+  // The other load's level, whatever the correlations say: a machine busy
+  // throughout moves every execution alike, which no correlation can see.
+  std::size_t withLoad = 0, loaded = 0;
+  double loadSum = 0;
+  for (const auto &x : data)
+    if (const auto &v = x.execution->otherLoad; v && std::isfinite(*v)) {
+      ++withLoad;
+      loadSum += *v;
+      loaded += *v > o.busyLoad;
+    }
+  if (loaded > 0) {
+    NoiseFinding f;
+    f.kind = "busy-machine";
+    f.value = static_cast<double>(loaded) / static_cast<double>(withLoad);
+    f.significant = true;
+    f.text = "other processes kept " + format("%.1f", loadSum / static_cast<double>(withLoad)) +
+             " CPUs busy on average; above " + format("%g", o.busyLoad) + " CPU in " +
+             std::to_string(loaded) + " of " + std::to_string(withLoad) + " executions" +
+             (withLoad < data.size() ? " with a load reading" : "");
+    const bool advised = std::any_of(d.findings.begin(), d.findings.end(), [](const auto &g) {
+      return g.significant && g.advice == kQuietAdvice;
+    });
+    if (!advised)
+      f.advice = kQuietAdvice;
+    d.findings.push_back(f);
+  }
   if (busy > 0) {
     NoiseFinding f;
     f.kind = "busy";
@@ -503,9 +552,11 @@ Expected<NoiseDiagnosis> diagnoseNoise(std::span<const ExecutionObservation> exe
              "ratio averages over, not noise)";
     d.findings.push_back(f);
   }
-  std::stable_sort(d.findings.begin(), d.findings.end(), [](const auto &a, const auto &b) {
-    if (a.significant != b.significant)
-      return a.significant;
+  // Sources of noise first, then artifacts, then the rest, each in kind order.
+  const auto cls = [](const NoiseFinding &f) { return !f.significant ? 2 : f.artifact ? 1 : 0; };
+  std::stable_sort(d.findings.begin(), d.findings.end(), [&](const auto &a, const auto &b) {
+    if (cls(a) != cls(b))
+      return cls(a) < cls(b);
     return kindRank(a.kind) < kindRank(b.kind);
   });
   return d;
@@ -518,13 +569,17 @@ std::vector<std::string> noiseSummaryLines(const NoiseDiagnosis &d) {
   if (d.excluded > 0)
     head += " (" + std::to_string(d.excluded) + " executions of single-execution builds left out)";
   lines.push_back(head);
+  // A busy machine is a significant finding itself, so this line never
+  // stands next to one.
   const bool any = std::any_of(d.findings.begin(), d.findings.end(),
-                               [](const auto &f) { return f.significant; });
+                               [](const auto &f) { return f.significant && !f.artifact; });
   if (!any)
     lines.push_back("no source of execution noise found");
   std::string negative;
   for (const auto &f : d.findings) {
-    if (f.significant) {
+    if (f.artifact) {
+      lines.push_back(f.text); // its own wording, never advice
+    } else if (f.significant) {
       lines.push_back(f.text);
       if (!f.advice.empty())
         lines.push_back("what to do: " + f.advice);

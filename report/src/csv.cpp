@@ -219,7 +219,9 @@ std::string campaignCsv(const runner::CampaignReport &r) {
         o += csvRow({n.benchmark, "", "", "noise", f.kind, csvNum(f.value),
                      f.pValue ? csvNum(*f.pValue) : "",
                      f.adjustedPValue ? csvNum(*f.adjustedPValue) : "",
-                     f.significant ? "found" : "not found"});
+                     f.artifact      ? "artifact"
+                     : f.significant ? "found"
+                                     : "not found"});
   for (const auto &f : r.failures)
     o += csvRow(
         {f.benchmark, f.system, "", "failures", f.status, csvCount(f.count), "", "", ""});

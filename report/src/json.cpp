@@ -506,6 +506,7 @@ Json jsonNoise(const runner::CampaignReport::Noise &n) {
     jf["p_value"] = optionalNum(f.pValue);
     jf["adjusted_p_value"] = optionalNum(f.adjustedPValue);
     jf["significant"] = f.significant;
+    jf["artifact"] = f.artifact;
     jf["text"] = f.text;
     jf["advice"] = f.advice;
     findings.push_back(std::move(jf));

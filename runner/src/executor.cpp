@@ -700,12 +700,12 @@ BlockResult Executor::runBlock(const std::vector<ExecutionRequest> &requests,
       block.results.push_back(run(r));
   }
   CpuTimes after = readCpuTimes();
-  double ownCpu = 0;
+  double childCpu = 0; // the measured processes' own CPU time is not other load
   for (const auto &r : block.results) {
     block.cancelled = block.cancelled || r.cancelled;
-    ownCpu += r.output.userSeconds + r.output.sysSeconds;
+    childCpu += r.output.userSeconds + r.output.sysSeconds;
   }
-  std::optional<double> load = otherLoad(before, after, ownCpu);
+  std::optional<double> load = otherLoad(before, after, childCpu);
   for (std::size_t i = 0; i < block.results.size(); ++i) {
     block.results[i].otherLoad = load;
     block.results[i].cpuMhz = cpuMhz(requests[i].cpus);

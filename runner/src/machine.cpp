@@ -8,10 +8,12 @@
 #include "alea/wrapper/driver.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
@@ -275,36 +277,56 @@ std::vector<std::string> machineChanges(const MachineState &before, const Machin
   return changes;
 }
 
-CpuTimes readCpuTimes() {
+CpuTimes cpuTimesFrom(const std::string &procStat, double steady, double own,
+                      double ticksPerSecond) {
   CpuTimes t;
-  int fd = ::open("/proc/stat", O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
+  t.steady = steady;
+  t.own = own;
+  std::istringstream in(procStat);
+  std::string line;
+  unsigned long long idle = 0, iowait = 0;
+  bool total = false;
+  int cpus = 0;
+  while (std::getline(in, line)) {
+    if (line.rfind("cpu ", 0) == 0) {
+      unsigned long long user = 0, nice = 0, system = 0;
+      total = std::sscanf(line.c_str(), "cpu %llu %llu %llu %llu %llu", &user, &nice, &system,
+                          &idle, &iowait) == 5;
+    } else if (line.rfind("cpu", 0) == 0 && line.size() > 3 &&
+               std::isdigit(static_cast<unsigned char>(line[3]))) {
+      ++cpus; // one line per online CPU
+    }
+  }
+  if (!total || cpus == 0 || !(ticksPerSecond > 0))
     return t;
-  char buf[512];
-  ssize_t n = ::read(fd, buf, sizeof buf - 1);
-  ::close(fd);
-  t.steady =
-      std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-  if (n <= 0)
-    return t;
-  buf[n] = 0;
-  unsigned long long user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0,
-                     steal = 0;
-  if (std::sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &system, &idle,
-                  &iowait, &irq, &softirq, &steal) < 4)
-    return t;
-  static const double tick = static_cast<double>(::sysconf(_SC_CLK_TCK));
-  t.busy = static_cast<double>(user + nice + system + irq + softirq + steal) / tick;
+  t.busy = cpus * steady - static_cast<double>(idle + iowait) / ticksPerSecond;
   t.ok = true;
   return t;
 }
 
+CpuTimes readCpuTimes() {
+  timespec own{};
+  ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &own);
+  std::string text;
+  if (int fd = ::open("/proc/stat", O_RDONLY | O_CLOEXEC); fd >= 0) {
+    char buf[4096];
+    for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;)
+      text.append(buf, static_cast<std::size_t>(n));
+    ::close(fd);
+  }
+  double steady =
+      std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  static const double tick = static_cast<double>(::sysconf(_SC_CLK_TCK));
+  return cpuTimesFrom(text, steady, static_cast<double>(own.tv_sec) + own.tv_nsec * 1e-9, tick);
+}
+
 std::optional<double> otherLoad(const CpuTimes &before, const CpuTimes &after,
-                                double ownCpuSeconds) {
+                                double childCpuSeconds) {
   double elapsed = after.steady - before.steady;
-  if (!before.ok || !after.ok || elapsed < 0.05)
+  if (!before.ok || !after.ok || elapsed < kOtherLoadMinSeconds)
     return std::nullopt;
-  return std::max(0.0, (after.busy - before.busy - ownCpuSeconds) / elapsed);
+  double other = (after.busy - before.busy) - (after.own - before.own) - childCpuSeconds;
+  return std::max(0.0, other / elapsed);
 }
 
 std::optional<double> cpuMhz(const std::vector<int> &cpus) {

@@ -118,6 +118,70 @@ TEST(Machine, ReadsThisMachine) {
   EXPECT_EQ(again.aslr, m.aslr);
 }
 
+// Two /proc/stat texts 0.2 s apart on 2 CPUs (USER_HZ 100): idle + iowait
+// grew by 10 ticks (0.1 s), so the CPUs were busy 0.4 - 0.1 = 0.3 s; alea
+// itself used 0.05 s and the measured process 0.15 s: the others kept
+// (0.3 - 0.05 - 0.15) / 0.2 = 0.5 CPU busy. The user/system fields, sampled
+// at ticks, did not move at all (the ticks fell elsewhere): they are not used.
+TEST(Machine, OtherLoadIsBusyTimeLessAleaAndTheMeasuredProcessesPerSecond) {
+  const std::string first = "cpu  500 7 300 1000 20 0 3 0 0 0\n"
+                            "cpu0 250 7 150 500 10 0 3 0 0 0\n"
+                            "cpu1 250 0 150 500 10 0 0 0 0 0\n"
+                            "intr 12345 0 0\nctxt 99\n";
+  const std::string second = "cpu  500 7 300 1008 22 0 3 0 0 0\n"
+                             "cpu0 250 7 150 504 11 0 3 0 0 0\n"
+                             "cpu1 250 0 150 504 11 0 0 0 0 0\n"
+                             "intr 12399 0 0\nctxt 120\n";
+  CpuTimes before = cpuTimesFrom(first, 100.0, 2.0, 100);
+  CpuTimes after = cpuTimesFrom(second, 100.2, 2.05, 100);
+  ASSERT_TRUE(before.ok && after.ok);
+  EXPECT_NEAR(after.busy - before.busy, 0.3, 1e-9);
+  EXPECT_NEAR(after.own - before.own, 0.05, 1e-9);
+  std::optional<double> load = otherLoad(before, after, 0.15);
+  ASSERT_TRUE(load);
+  EXPECT_NEAR(*load, 0.5, 1e-9);
+  // alea's own CPU time is not other processes' load: without subtracting
+  // it the same readings would say 0.75 CPU.
+  CpuTimes notOwn = after;
+  notOwn.own = before.own;
+  EXPECT_NEAR(*otherLoad(before, notOwn, 0.15), 0.75, 1e-9);
+}
+
+TEST(Machine, OtherLoadNeedsTwoReadingsFarEnoughApartAndIsNeverNegative) {
+  const std::string text = "cpu  1 2 3 400 5 0 0 0 0 0\ncpu0 1 2 3 400 5 0 0 0 0 0\n";
+  CpuTimes a = cpuTimesFrom(text, 10.0, 0, 100);
+  CpuTimes b = cpuTimesFrom(text, 10.0 + kOtherLoadMinSeconds / 2, 0, 100);
+  EXPECT_FALSE(otherLoad(a, b, 0)) << "shorter than the readings' resolution allows";
+  CpuTimes c = cpuTimesFrom(text, 11.0, 0, 100); // 1 CPU busy for 1 s, idle unchanged
+  EXPECT_NEAR(*otherLoad(a, c, 0), 1.0, 1e-9);
+  EXPECT_EQ(*otherLoad(a, c, 1.5), 0.0) << "the child's exact time exceeds the busy time";
+  EXPECT_FALSE(cpuTimesFrom("cpu  1 2 3\ncpu0 1 2 3\n", 1, 0, 100).ok) << "no idle/iowait";
+  EXPECT_FALSE(cpuTimesFrom("cpu  1 2 3 4 5\n", 1, 0, 100).ok) << "no per-CPU line";
+  EXPECT_FALSE(otherLoad(CpuTimes{}, c, 0));
+}
+
+// On this machine: alea's own CPU time is read, in nanoseconds, and a CPU
+// that alea kept busy shows in the busy time (to within the 2 ticks of
+// /proc/stat's resolution). Spins on CPU time, not on a clock: the same on a
+// fast or slow, idle or busy machine.
+TEST(Machine, ReadsTheBusyTimeAndAleasOwnCpuTimeHere) {
+  CpuTimes before = readCpuTimes();
+  ASSERT_TRUE(before.ok);
+  volatile unsigned long sink = 0;
+  CpuTimes now = before;
+  while (now.own - before.own < 0.2) {
+    for (int i = 0; i < 100000; ++i)
+      sink = sink + static_cast<unsigned long>(i);
+    now = readCpuTimes();
+  }
+  ASSERT_TRUE(now.ok);
+  const double resolution = 2.0 / static_cast<double>(::sysconf(_SC_CLK_TCK));
+  EXPECT_GE(now.busy - before.busy, now.own - before.own - resolution);
+  EXPECT_LE(now.busy - before.busy,
+            static_cast<double>(::sysconf(_SC_NPROCESSORS_ONLN)) * (now.steady - before.steady) +
+                resolution);
+}
+
 namespace {
 
 // Sets an environment variable for the scope of a test.

@@ -21,7 +21,11 @@
 //    exact = FALSE) p-value (t with n - 2 df); load also gets the
 //    least-squares slope (relative change per busy CPU);
 //  - the tested findings' p-values are adjusted together by Holm (1979);
-//  - ASLR, ranBusy and an unobservable frequency are counts (no test).
+//  - a covariate finding is a mechanism only with the sign its mechanism can
+//    have (more load, switches or migrations, a lower frequency never make a
+//    program faster); with the other sign it is an artifact to investigate;
+//  - the other load's level (busy-machine), ASLR, ranBusy and an
+//    unobservable frequency are counts (no test).
 #pragma once
 
 #include "alea/analysis/expected.hpp"
@@ -78,7 +82,8 @@ struct ExecutionObservation {
   double startedAt = 0;   // seconds (any origin); defines execution order
   double value = 0;       // the execution's mean measurement (after warm-up)
   // CPUs' worth of busy time of OTHER processes during the execution (0.8 =
-  // most of one CPU busy with something else).
+  // most of one CPU busy with something else; alea and the measured
+  // processes excluded).
   std::optional<double> otherLoad;
   std::optional<double> envPadding; // bytes of environment padding
   std::optional<double> migrations; // se.nr_migrations during the execution
@@ -97,15 +102,21 @@ struct NoiseOptions {
 
 struct NoiseFinding {
   // "drift", "trend", "load", "padding", "migration", "switches",
-  // "frequency", "busy", "aslr"
+  // "frequency", "busy-machine", "busy", "aslr"
   std::string kind;
   double value = 0;                     // the statistic: r1, tau, rho, count or share (see docs)
   std::optional<double> pValue;         // raw, for tested findings
   std::optional<double> adjustedPValue; // Holm over the tested findings
   // Tested findings: adjusted p < significance. Counts: whether they call for
-  // action (busy: any execution ran while busy; aslr, unobservable frequency:
-  // never).
+  // action (busy-machine: some execution ran with other load above busyLoad;
+  // busy: the quiet gate gave up for some execution; aslr, unobservable
+  // frequency: never).
   bool significant = false;
+  // A significant covariate whose sign no mechanism explains (executions
+  // FASTER with more other load, switches or migrations, or SLOWER at a
+  // higher frequency): not a source of noise and no advice, but something
+  // to investigate (the reading, or a cause that moves both).
+  bool artifact = false;
   std::string text;   // one line with the number
   std::string advice; // one line, "" when nothing to do
 };
@@ -124,9 +135,11 @@ Expected<NoiseDiagnosis> diagnoseNoise(std::span<const ExecutionObservation> exe
                                        const NoiseOptions &options = {});
 
 // The lines a report prints (plain text, no markup; a renderer may add bullets
-// or emphasis): a heading line, then per significant finding its text and, if
-// any, a line "what to do: <advice>", then the informational findings, then
-// one line listing what was tested and not found.
+// or emphasis): a heading line, "no source of execution noise found" when no
+// finding is a source (never when the machine was busy), then per significant
+// finding its text and, if any, a line "what to do: <advice>", then the
+// artifacts, then the informational findings, then one line listing what was
+// tested and not found.
 std::vector<std::string> noiseSummaryLines(const NoiseDiagnosis &diagnosis);
 
 } // namespace alea::analysis

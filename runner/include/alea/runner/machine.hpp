@@ -61,20 +61,42 @@ void prefetchToolVersions(const std::vector<std::string> &tools);
 // runs concurrently with a build or a measured execution.
 void waitToolVersions();
 
-// The machine's busy CPU time (/proc/stat's first line: user, nice, system,
-// irq, softirq, steal; seconds) at a moment of the steady clock (seconds).
+// The CPU accounting of the machine and of alea at one moment.
+//  - busy: seconds of CPU time spent not idle, summed over the online CPUs,
+//    from an arbitrary origin (only differences mean something): online CPUs
+//    x steady - (idle + iowait) of /proc/stat's first line. Why idle and not
+//    the user/system fields: on a NO_HZ kernel (every distribution's) the
+//    kernel keeps idle and iowait in nanoseconds from its idle clock (exact,
+//    including the idle period under way), while user and system are sampled
+//    at each scheduler tick; /proc/stat shows both in USER_HZ units (10 ms),
+//    so a difference of two readings is off by less than 2 of them, without
+//    bias. /proc/schedstat (per-CPU nanosecond run time) would be finer but
+//    needs CONFIG_SCHEDSTATS, which Debian's cloud and many VM kernels lack.
+//  - own: alea's own CPU time, every thread (CLOCK_PROCESS_CPUTIME_ID,
+//    nanoseconds): alea's work around an execution (fork, wait4, the store)
+//    is not other processes' load.
+//  - steady: the steady clock (CLOCK_MONOTONIC, the idle clock's own).
 struct CpuTimes {
   bool ok = false;
-  double busy = 0, steady = 0;
+  double busy = 0, steady = 0, own = 0; // seconds
 };
 CpuTimes readCpuTimes();
 
-// The load of OTHER processes between two readings: CPUs' worth of busy time
-// minus `ownCpuSeconds` (the execution's own user + sys time), per second of
-// elapsed time. None when a reading failed or the interval is shorter than
-// 50 ms (the kernel counts CPU time in ticks of 4-10 ms).
+// The same from the text of /proc/stat read at `steady` with alea's CPU time
+// `own`; `ticksPerSecond` = USER_HZ (sysconf(_SC_CLK_TCK)). Not ok when the
+// text has no "cpu" line with idle and iowait or no "cpuN" line.
+CpuTimes cpuTimesFrom(const std::string &procStat, double steady, double own,
+                      double ticksPerSecond);
+
+// The load of OTHER processes between two readings, in CPUs busy on average:
+// (busy time - alea's own CPU time - `childCpuSeconds`, the measured
+// processes' exact user + sys time from wait4, which includes the benchmark's
+// waited-for descendants) / elapsed time, at least 0. None when a reading
+// failed or the interval is shorter than kOtherLoadMinSeconds: the readings'
+// resolution of 2 USER_HZ ticks (20 ms) would then be worth more than 0.4 CPU.
+inline constexpr double kOtherLoadMinSeconds = 0.05;
 std::optional<double> otherLoad(const CpuTimes &before, const CpuTimes &after,
-                                double ownCpuSeconds);
+                                double childCpuSeconds);
 
 // The current frequency (MHz) of the first of `cpus` (cpu0 when empty), from
 // cpufreq's scaling_cur_freq; none when the kernel does not show it (VMs).
