@@ -33,7 +33,7 @@ struct sqlite3_stmt;
 namespace alea::runner {
 
 // The schema this alea writes, and the oldest schema it can still read/write.
-inline constexpr int kStoreVersion = 6;
+inline constexpr int kStoreVersion = 7;
 inline constexpr int kStoreCompatibleVersion = 1;
 
 // A prepared statement; finalized in the destructor. bind* are 1-based.
@@ -149,6 +149,11 @@ struct ExecutionRecord {
   std::optional<double> quietWait; // seconds the quiet gate waited (none: no gate)
   bool ranBusy = false;            // the gate gave up waiting: ran while busy
   std::optional<double> overlap;   // duet: share of its wall time its partners ran too
+  // Duet (duet.hpp): "barrier" or "overlap" ("" = not a duet), the barriers
+  // it passed (barrier), the times it was restarted to keep its partners
+  // company (overlap).
+  std::string duetSync;
+  std::optional<std::int64_t> duetBarriers, duetRestarts;
   std::string target;              // the [[target]] it ran on; "" = this host
   std::int64_t targetOrder = 0;    // its place in its target's sequence (1, 2, ...)
   // The heap start offset (docs/campaign.md): bytes drawn (none: the factor
