@@ -1199,6 +1199,19 @@ std::vector<ExecutionConditions> Store::executionConditions() {
   return out;
 }
 
+std::vector<DuetSyncRow> Store::duetSync() {
+  std::vector<DuetSyncRow> out;
+  if (version() < 7)
+    return out;
+  Statement st(db_, "SELECT duet_sync, count(*), sum(coalesce(duet_barriers, 0)), "
+                    "sum(coalesce(duet_restarts, 0)), sum(status = 'alone') FROM execution "
+                    "WHERE duet_sync IS NOT NULL GROUP BY duet_sync ORDER BY duet_sync");
+  while (st.step())
+    out.push_back({st.columnText(0), st.columnInt(1), st.columnInt(2), st.columnInt(3),
+                   st.columnInt(4)});
+  return out;
+}
+
 // --- the report's reads ---------------------------------------------------
 
 namespace {

@@ -264,6 +264,14 @@ struct ExecutionConditions {
   bool aslrOff = false, ranBusy = false;
 };
 
+// The executions of a duet kept together by one scheme ("barrier" or
+// "overlap"): how many, the barriers they passed, the restarts that kept
+// them company, and how many a partner left alone (status "alone").
+struct DuetSyncRow {
+  std::string sync;
+  std::int64_t executions = 0, barriers = 0, restarts = 0, alone = 0;
+};
+
 struct StoreSummary {
   std::int64_t planned = 0, executed = 0, failed = 0, measurements = 0;
   std::int64_t builds = 0, failedBuilds = 0, machineChanges = 0;
@@ -383,6 +391,9 @@ public:
   StoreSummary summary();
   // Every successful execution with its conditions, in the order they ran.
   std::vector<ExecutionConditions> executionConditions();
+  // How the duet's executions were kept together, per scheme (duet.hpp);
+  // empty before schema 7 or without a duet.
+  std::vector<DuetSyncRow> duetSync();
   // The machine time a campaign has used: its builds' and executions' wall
   // seconds (what an adaptive campaign's time budget counts).
   double machineSeconds();
