@@ -7,6 +7,7 @@
 
 #include "alea/runner/autolevels.hpp"
 #include "alea/runner/builder.hpp"
+#include "alea/runner/duet.hpp"
 #include "alea/runner/hash.hpp"
 #include "alea/runner/lock.hpp"
 #include "alea/runner/machine.hpp"
@@ -54,19 +55,6 @@ std::string defaultCampaignDir(const std::string &campaignFile) {
 }
 
 namespace {
-
-// The share of execution i's wall time during which all its duet partners
-// were running too.
-double overlapShare(const std::vector<ExecutionResult> &results, std::size_t i) {
-  double start = results[i].steadyStart, end = results[i].steadyEnd;
-  double from = start, to = end;
-  for (std::size_t k = 0; k < results.size(); ++k)
-    if (k != i) {
-      from = std::max(from, results[k].steadyStart);
-      to = std::min(to, results[k].steadyEnd);
-    }
-  return end > start ? std::max(0.0, to - from) / (end - start) : 0;
-}
 
 // Creates the campaign directory private to the user (0700: its store holds
 // environments, commands and logs), and its missing parents as `mkdir -p`
@@ -708,6 +696,7 @@ struct Run {
     const bool heapOn = heapOffsetOn(sys.factors ? *sys.factors : cfg.factors);
     req.heapOffset = heapOn ? heapOffsetBytes(build.seed, entry.executionIndex) : -1;
     req.recordsPipe = bench.measure.source == IterationSource::Records;
+    req.expectedExit = bench.expectedExit;
     // Only the regex (on stdout) and Google Benchmark sources read stdout; for
     // the others it goes to /dev/null, as with hyperfine -N.
     req.captureStdout = bench.measure.source == IterationSource::GoogleBenchmarkJson ||
@@ -789,6 +778,20 @@ struct Run {
           values.push_back(
               {static_cast<int>(i), ex.values[i], static_cast<int>(i) < levels.warmup});
       }
+    }
+    // A duet's execution that a partner left running alone (duet.hpp) is
+    // recorded, its values not: the ratio is that of partners side by side.
+    if (!r.duetAlone.empty() && rec.status == "ok") {
+      rec.status = "alone";
+      rec.error = r.duetAlone;
+      values.clear();
+    }
+    if (!r.duetSync.empty()) {
+      rec.duetSync = r.duetSync;
+      if (r.duetSync == duetSyncName(DuetSync::Barrier))
+        rec.duetBarriers = r.duetBarriers;
+      else
+        rec.duetRestarts = r.duetRestarts;
     }
     rec.startedAt = r.startedAt;
     rec.voluntarySwitches = r.voluntarySwitches;
@@ -874,10 +877,19 @@ struct Run {
         together = together || design == Design::Duet;
       }
     if (together && block.results.size() > 1) {
+      // The executor's own judgment, else (an executor that ran them one
+      // after the other: fakes) the overlap of their processes' spans.
+      std::vector<DuetPartnerRun> spans;
+      for (const ExecutionResult &r : block.results)
+        spans.push_back({r.steadyStart, r.steadyEnd, r.steadyStart, r.steadyEnd, false, {}, {}});
+      std::vector<DuetJudgment> judged = judgeDuet(spans);
       std::size_t k = 0;
       for (Job &job : jobs)
-        if (job.runnable)
-          job.rec.overlap = overlapShare(block.results, k++);
+        if (job.runnable) {
+          const ExecutionResult &r = block.results[k];
+          job.rec.overlap = r.overlap ? *r.overlap : judged[k].overlap;
+          ++k;
+        }
     }
   }
 

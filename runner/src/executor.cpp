@@ -7,6 +7,7 @@
 #include "alea/runner/executor.hpp"
 
 #include "alea/heap_offset.h"
+#include "alea/runner/duet.hpp"
 #include "alea/runner/heap_runtime.hpp"
 #include "alea/runner/machine.hpp"
 
@@ -20,12 +21,14 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits>
+#include <mutex>
 #include <optional>
 #include <poll.h>
 #include <sched.h>
 #include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
@@ -130,6 +133,7 @@ struct HeapReport {
 };
 
 constexpr int kRecordsFd = 3;
+constexpr int kDuetFd = 4; // a duet's barrier (ALEA_DUET_FD), after the records
 constexpr unsigned kCloseRangeCloexec = 1u << 2; // CLOSE_RANGE_CLOEXEC (Linux 5.11)
 
 double seconds(const timeval &tv) { return tv.tv_sec + tv.tv_usec / 1e6; }
@@ -154,7 +158,7 @@ struct ChildSetup {
   char *const *envp;
   const cpu_set_t *cpus;
   bool pin, disableAslr, recordsPipe;
-  int in, out, err, records;
+  int in, out, err, records, duet; // duet: -1 = none
   pid_t parent; // alea: the child dies with it (PR_SET_PDEATHSIG)
   // Written by the child before it exits on a failed step: vfork shares our
   // memory and suspends us until the child execs or exits, so these are read
@@ -178,14 +182,23 @@ struct ChildSetup {
     die(7);
   if (::dup2(c.in, 0) < 0 || ::dup2(c.out, 1) < 0 || ::dup2(c.err, 2) < 0)
     die(1);
-  // The records pipe is always fd 3 (so the environment does not depend on
-  // our descriptor numbers); every other inherited descriptor is closed.
+  // The records pipe is always fd 3 and a duet's barrier fd 4 (so the
+  // environment does not depend on our descriptor numbers); every other
+  // inherited descriptor is closed. A barrier that happens to be fd 3 moves
+  // out of the records' way first.
+  int duet = c.duet;
+  if (duet == kRecordsFd && c.recordsPipe && (duet = ::fcntl(duet, F_DUPFD_CLOEXEC, kDuetFd + 1)) < 0)
+    die(2);
   if (c.recordsPipe) {
     if (c.records == kRecordsFd ? ::fcntl(kRecordsFd, F_SETFD, 0) != 0
                                 : ::dup2(c.records, kRecordsFd) < 0)
       die(2);
   }
-  ::syscall(SYS_close_range, c.recordsPipe ? kRecordsFd + 1 : kRecordsFd, ~0U, kCloseRangeCloexec);
+  if (duet >= 0 && (duet == kDuetFd ? ::fcntl(kDuetFd, F_SETFD, 0) != 0
+                                    : ::dup2(duet, kDuetFd) < 0))
+    die(2);
+  ::syscall(SYS_close_range, duet >= 0 ? kDuetFd + 1 : c.recordsPipe ? kRecordsFd + 1 : kRecordsFd,
+            ~0U, kCloseRangeCloexec);
   if (c.workdir && ::chdir(c.workdir) != 0)
     die(3);
   if (c.pin && ::sched_setaffinity(0, sizeof *c.cpus, c.cpus) != 0)
@@ -371,9 +384,11 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
   // Everything the child needs is built before fork (only async-signal-safe
   // calls after it).
   // (The request's strings are pointed to, not copied.)
-  std::string iterFd, envPad;
+  std::string iterFd, duetFd, envPad;
   if (req.recordsPipe)
     iterFd = "ALEA_ITER_FD=" + std::to_string(kRecordsFd);
+  if (req.duetFd >= 0)
+    duetFd = "ALEA_DUET_FD=" + std::to_string(kDuetFd);
   if (req.envPadBytes >= 0) {
     envPad.reserve(13 + static_cast<std::size_t>(req.envPadBytes));
     envPad = "ALEA_ENV_PAD=";
@@ -392,6 +407,8 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
     envPtrs.push_back(e.data());
   if (req.recordsPipe)
     envPtrs.push_back(iterFd.data());
+  if (req.duetFd >= 0)
+    envPtrs.push_back(duetFd.data());
   if (req.envPadBytes >= 0)
     envPtrs.push_back(envPad.data());
   envPtrs.push_back(nullptr);
@@ -413,6 +430,7 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
                    req.captureStdout ? outW.fd : devNull(),
                    errW.fd,
                    recW.fd,
+                   req.duetFd,
                    ::getpid(),
                    &failStep,
                    &failErrno};
@@ -476,9 +494,9 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
   std::chrono::steady_clock::time_point drainDeadline =
       std::chrono::steady_clock::time_point::max();
   for (;;) {
-    pollfd fds[4];
+    pollfd fds[5];
     int n = 0;
-    int idxOut = -1, idxErr = -1, idxRec = -1, idxPid = -1;
+    int idxOut = -1, idxErr = -1, idxRec = -1, idxPid = -1, idxStop = -1;
     if (outR.fd >= 0)
       fds[idxOut = n++] = {outR.fd, POLLIN, 0};
     if (errR.fd >= 0)
@@ -489,6 +507,8 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
       fds[idxPid = n++] = {pidFd, POLLIN, 0};
     if (exited && n == 0)
       break;
+    if (!exited && !killed && req.stopFd >= 0)
+      fds[idxStop = n++] = {req.stopFd, POLLIN, 0};
     auto now = std::chrono::steady_clock::now();
     if (!exited && !killed && req.cancel && req.cancel->load()) {
       ::kill(-pid, SIGKILL);
@@ -536,6 +556,11 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
         fd.reset();
       }
     };
+    if (rc > 0 && idxStop >= 0 && fds[idxStop].revents != 0) {
+      ::kill(-pid, SIGKILL);
+      ::kill(pid, SIGKILL);
+      killed = true;
+    }
     if (rc > 0) {
       readInto(idxOut, outR, OutputChannel::Stdout, &result.output.stdoutText, req.stdoutLimit);
       readInto(idxErr, errR, OutputChannel::Stderr, &result.output.stderrTail, errKeep);
@@ -713,13 +738,87 @@ BlockResult Executor::runBlock(const std::vector<ExecutionRequest> &requests,
   return block;
 }
 
+namespace {
+
+// A duet's barrier shared by its partners' threads: the decisions
+// (DuetBarrier) and, per partner, alea's end of the socket pair whose other
+// end the child reads as ALEA_DUET_FD. A release is one byte; MSG_NOSIGNAL:
+// a partner that just died must not take alea with it (SIGPIPE).
+struct SharedBarrier {
+  std::mutex mutex;
+  DuetBarrier barrier;
+  std::vector<int> release;
+  explicit SharedBarrier(std::size_t n) : barrier(n), release(n, -1) {}
+  void send(const std::vector<std::size_t> &partners) {
+    for (std::size_t p : partners) {
+      const char go = 1;
+      ::send(release[p], &go, 1, MSG_NOSIGNAL);
+    }
+  }
+};
+
+// Passes a partner's output on to its own sink (or keeps the records, when
+// it has none, as run() would) and shows its records to the barrier.
+class BarrierSink final : public OutputSink {
+public:
+  BarrierSink(SharedBarrier &shared, std::size_t partner, OutputSink *inner)
+      : shared_(shared), partner_(partner), inner_(inner) {}
+  void write(OutputChannel channel, std::string_view bytes) override {
+    if (inner_)
+      inner_->write(channel, bytes);
+    else if (channel == OutputChannel::Records)
+      kept.append(bytes);
+    if (channel == OutputChannel::Records) {
+      std::lock_guard lock(shared_.mutex);
+      shared_.send(shared_.barrier.records(partner_, bytes));
+    }
+  }
+  std::string kept;
+
+private:
+  SharedBarrier &shared_;
+  std::size_t partner_;
+  OutputSink *inner_;
+};
+
+// A restart of a duet's partner: the same process, nothing of it read or
+// measured, ended as soon as `stopFd` hangs up.
+ExecutionRequest restartOf(const ExecutionRequest &measured, int stopFd) {
+  ExecutionRequest r = measured;
+  r.sink = nullptr;
+  r.captureStdout = false;
+  r.stdoutLimit = 0;
+  r.stderrTail = 0;
+  r.recordsPipe = false;
+  r.watchLeftovers = false;
+  r.stopFd = stopFd;
+  return r;
+}
+
+// Why a run does not keep its partners company any more ("" = it does).
+std::string stoppedBecause(const ExecutionResult &r, int expectedExit) {
+  if (r.spawnFailed)
+    return "could not start: " + r.spawnError;
+  if (r.cancelled)
+    return "interrupted";
+  return describeFailure(r.output, expectedExit);
+}
+
+std::string partnerName(const ExecutionRequest &r) {
+  std::string program = r.argv.empty() ? "?" : r.argv.front();
+  return "its partner (" + program.substr(program.rfind('/') + 1) + ")";
+}
+
+} // namespace
+
 std::vector<ExecutionResult>
 LocalExecutor::runTogether(const std::vector<ExecutionRequest> &requests) {
-  bool watch = false, kill = true;
+  bool watch = false, kill = true, records = false;
   std::vector<ExecutionRequest> own = requests;
   for (auto &r : own) {
     watch = watch || r.watchLeftovers;
     kill = kill && r.killLeftovers;
+    records = records || r.recordsPipe;
     r.watchLeftovers = false;
   }
   int wasSubreaper = 0;
@@ -729,12 +828,98 @@ LocalExecutor::runTogether(const std::vector<ExecutionRequest> &requests) {
     ::prctl(PR_SET_CHILD_SUBREAPER, 1);
     childStart = bootTicksSecondAgo();
   }
-  std::vector<ExecutionResult> results(own.size());
-  {
-    std::vector<std::jthread> threads;
-    for (std::size_t i = 0; i < own.size(); ++i)
-      threads.emplace_back([&, i] { results[i] = run(own[i]); });
+  const std::size_t n = own.size();
+  const DuetSync sync = duetSyncFor(records);
+  std::vector<ExecutionResult> results(n);
+  if (sync == DuetSync::Barrier) {
+    // Each partner's records pass the barrier on their way to its sink; a
+    // partner that ended holds nobody back.
+    SharedBarrier shared(n);
+    std::vector<Fd> childEnds(n);
+    std::vector<std::unique_ptr<BarrierSink>> sinks;
+    for (std::size_t i = 0; i < n; ++i) {
+      int sv[2];
+      if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0) {
+        shared.release[i] = sv[0];
+        childEnds[i].fd = sv[1];
+        own[i].duetFd = sv[1];
+      }
+      sinks.push_back(std::make_unique<BarrierSink>(shared, i, own[i].sink));
+      own[i].sink = sinks.back().get();
+    }
+    {
+      std::vector<std::jthread> threads;
+      for (std::size_t i = 0; i < n; ++i)
+        threads.emplace_back([&, i] {
+          results[i] = run(own[i]);
+          std::lock_guard lock(shared.mutex);
+          shared.send(shared.barrier.ended(i));
+        });
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!requests[i].sink)
+        results[i].output.records = std::move(sinks[i]->kept);
+      results[i].duetBarriers = shared.barrier.passed(i);
+      if (shared.release[i] >= 0)
+        ::close(shared.release[i]);
+    }
+    // Its overlap: the partners' processes' spans.
+    std::vector<DuetPartnerRun> spans(n);
+    for (std::size_t i = 0; i < n; ++i)
+      spans[i] = {results[i].steadyStart, results[i].steadyEnd, results[i].steadyStart,
+                  results[i].steadyEnd, false, {}, {}};
+    std::vector<DuetJudgment> judged = judgeDuet(spans);
+    for (std::size_t i = 0; i < n; ++i)
+      results[i].overlap = judged[i].overlap;
+  } else {
+    // Each partner runs its measured execution, then is restarted until
+    // every measured execution has ended; the last one to end closes the
+    // stop pipe, which ends the restarts still running.
+    Fd stopR, stopW;
+    const bool canStop = makePipe(stopR, stopW);
+    std::mutex mutex;
+    std::size_t running = n;
+    std::vector<DuetPartnerRun> spans(n);
+    {
+      std::vector<std::jthread> threads;
+      for (std::size_t i = 0; i < n; ++i)
+        threads.emplace_back([&, i] {
+          results[i] = run(own[i]);
+          DuetPartnerRun &span = spans[i];
+          span.start = span.loopStart = results[i].steadyStart;
+          span.end = span.loopEnd = results[i].steadyEnd;
+          span.name = partnerName(own[i]);
+          {
+            std::lock_guard lock(mutex);
+            if (--running == 0)
+              stopW.reset();
+          }
+          const ExecutionRequest again = restartOf(own[i], stopR.fd);
+          std::string why = stoppedBecause(results[i], own[i].expectedExit);
+          while (canStop && why.empty()) {
+            {
+              std::lock_guard lock(mutex);
+              if (running == 0)
+                break;
+            }
+            ExecutionResult r = run(again);
+            ++results[i].duetRestarts;
+            span.loopEnd = r.steadyEnd;
+            why = stoppedBecause(r, own[i].expectedExit);
+          }
+          std::lock_guard lock(mutex);
+          span.stoppedEarly = running > 0;
+          span.why = why.empty() ? "not restarted" : why;
+        });
+    }
+    std::vector<DuetJudgment> judged = judgeDuet(spans);
+    for (std::size_t i = 0; i < n; ++i) {
+      results[i].overlap = judged[i].overlap;
+      results[i].duetAlone = judged[i].alone;
+    }
   }
+  for (auto &r : results)
+    r.duetSync = duetSyncName(sync);
   if (watch) {
     std::vector<std::string> left = collectLeftovers(childStart, kill);
     for (auto &r : results) {

@@ -81,6 +81,8 @@ void RecordDecoder::feed(std::string_view bytes) {
         return failAt("iteration " + std::to_string(index) + " has a zero duration");
       values_.push_back(static_cast<double>(ns) * 1e-9);
       break;
+    case Kind::Barrier: // the duet's (duet.hpp): not a measurement
+      break;
     default:
       return failAt("unknown record kind " + std::to_string(kind));
     }

@@ -101,7 +101,8 @@ json requestToJson(const ExecutionRequest &r) {
               {"stderrTail", r.stderrTail},
               {"watch", r.watchLeftovers},
               {"kill", r.killLeftovers},
-              {"sink", r.sink != nullptr}};
+              {"sink", r.sink != nullptr},
+              {"expectedExit", r.expectedExit}};
 }
 
 ExecutionRequest requestFromJson(const json &j) {
@@ -121,6 +122,7 @@ ExecutionRequest requestFromJson(const json &j) {
   r.stderrTail = j.at("stderrTail").get<std::size_t>();
   r.watchLeftovers = j.at("watch").get<bool>();
   r.killLeftovers = j.at("kill").get<bool>();
+  r.expectedExit = j.value("expectedExit", 0);
   return r;
 }
 
@@ -160,7 +162,12 @@ json resultToJson(const ExecutionResult &r) {
               {"migrations", optionalJson(r.migrations)},
               {"otherLoad", optionalJson(r.otherLoad)},
               {"cpuMhz", optionalJson(r.cpuMhz)},
-              {"heapStatus", r.heapStatus}};
+              {"heapStatus", r.heapStatus},
+              {"duetSync", r.duetSync},
+              {"overlap", optionalJson(r.overlap)},
+              {"duetBarriers", r.duetBarriers},
+              {"duetRestarts", r.duetRestarts},
+              {"duetAlone", r.duetAlone}};
 }
 
 ExecutionResult resultFromJson(const json &j) {
@@ -190,6 +197,12 @@ ExecutionResult resultFromJson(const json &j) {
   r.otherLoad = optionalFrom<double>(j, "otherLoad");
   r.cpuMhz = optionalFrom<double>(j, "cpuMhz");
   r.heapStatus = j.at("heapStatus").get<std::string>();
+  // A duet's (absent from an older helper's answer).
+  r.duetSync = j.value("duetSync", std::string());
+  r.overlap = optionalFrom<double>(j, "overlap");
+  r.duetBarriers = j.value("duetBarriers", std::int64_t{0});
+  r.duetRestarts = j.value("duetRestarts", std::int64_t{0});
+  r.duetAlone = j.value("duetAlone", std::string());
   return r;
 }
 

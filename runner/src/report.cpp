@@ -307,6 +307,21 @@ CampaignReport buildCampaignReport(const CampaignData &data,
                     100 * *std::min_element(overlaps.begin(), overlaps.end()));
       r.designNote += buf;
     }
+    // How they were kept together (duet.hpp).
+    for (const DuetSyncRow &d : data.duetSync) {
+      if (d.sync == "barrier")
+        r.designNote += "; kept together by a barrier before each iteration (" +
+                        std::to_string(d.barriers) + " barriers passed by " +
+                        counted(static_cast<std::size_t>(d.executions), "execution") + ")";
+      else if (d.sync == "overlap")
+        r.designNote += "; kept together by restarting the partner that ended first until "
+                        "both had ended (" +
+                        counted(static_cast<std::size_t>(d.restarts), "restart") +
+                        ", not measured)";
+      if (d.alone > 0)
+        r.designNote += "; " + counted(static_cast<std::size_t>(d.alone), "execution") +
+                        " ran alone (a partner stopped early): recorded, not counted";
+    }
   }
   if (data.targets > 0) {
     std::string names;

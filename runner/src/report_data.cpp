@@ -88,6 +88,7 @@ Expected<CampaignData> loadCampaignData(Store &store) {
   d.factors = store.meta("factors").value_or("");
   d.machine = store.firstMachine();
   d.executions = store.executionConditions();
+  d.duetSync = store.duetSync();
 
   auto systems = store.systems();
   if (!systems)

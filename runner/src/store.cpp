@@ -251,6 +251,14 @@ CREATE TABLE target_job(
 ALTER TABLE execution ADD COLUMN heap_offset INTEGER;
 ALTER TABLE execution ADD COLUMN heap_status TEXT;
 )sql",
+    // 7: how a duet kept its partners together (duet.hpp; NULL: not a duet):
+    // "barrier" (per iteration) or "overlap" (restarts), the barriers it
+    // passed, the times it was restarted to keep its partners company.
+    R"sql(
+ALTER TABLE execution ADD COLUMN duet_sync TEXT;
+ALTER TABLE execution ADD COLUMN duet_barriers INTEGER;
+ALTER TABLE execution ADD COLUMN duet_restarts INTEGER;
+)sql",
 };
 constexpr int kMigrationCount = sizeof(kMigrations) / sizeof(kMigrations[0]);
 static_assert(kMigrationCount == kStoreVersion);
@@ -490,8 +498,8 @@ struct Store::HotStatements {
                         "error,machine_id,leftovers,started_at,other_load,cpus,"
                         "migrations,involuntary_switches,voluntary_switches,cpu_mhz,"
                         "quiet_wait,ran_busy,overlap,target,target_order,heap_offset,"
-                        "heap_status) "
-                        "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
+                        "heap_status,duet_sync,duet_barriers,duet_restarts) "
+                        "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
         insertMeasurement(db, "INSERT INTO measurement(execution_id,iteration,value,unit,"
                               "warmup) VALUES(?,?,?,?,?)") {}
   bool valid() const {
@@ -881,6 +889,12 @@ Status Store::insertExecution(const ExecutionRecord &e,
     st.bind(31, e.heapStatus);
   else
     st.bindNull(31);
+  if (!e.duetSync.empty())
+    st.bind(32, e.duetSync);
+  else
+    st.bindNull(32);
+  bindOptional(33, e.duetBarriers);
+  bindOptional(34, e.duetRestarts);
   st.step();
   bool inserted = st.ok();
   std::string insertError = inserted ? std::string() : lastError();
@@ -1182,6 +1196,19 @@ std::vector<ExecutionConditions> Store::executionConditions() {
     c.overlap = optionalDouble(14);
     out.push_back(std::move(c));
   }
+  return out;
+}
+
+std::vector<DuetSyncRow> Store::duetSync() {
+  std::vector<DuetSyncRow> out;
+  if (version() < 7)
+    return out;
+  Statement st(db_, "SELECT duet_sync, count(*), sum(coalesce(duet_barriers, 0)), "
+                    "sum(coalesce(duet_restarts, 0)), sum(status = 'alone') FROM execution "
+                    "WHERE duet_sync IS NOT NULL GROUP BY duet_sync ORDER BY duet_sync");
+  while (st.step())
+    out.push_back({st.columnText(0), st.columnInt(1), st.columnInt(2), st.columnInt(3),
+                   st.columnInt(4)});
   return out;
 }
 

@@ -9,9 +9,19 @@
  * unset or invalid every call is a no-op, so the program also runs standalone.
  * A program that times itself can call alea_iter_report(ns) instead.
  *
+ * In a duet (design = "duet"), alea also sets ALEA_DUET_FD, the descriptor of
+ * a barrier: in alea_iter_begin (before its clock is read) and in
+ * alea_iter_report (before its record: the self-timed iteration is over, the
+ * next starts after the barrier) the program writes a barrier record (kind 4)
+ * and blocks until alea sends one byte on ALEA_DUET_FD, which alea does once
+ * every partner still running has arrived at the same barrier. Iteration k of
+ * each partner thus starts together, and the wait is outside the timed
+ * interval. End of file or an error on the descriptor
+ * (alea gone) ends the barrier: the program runs on unsynchronized.
+ *
  * Record (24 bytes, little-endian; docs/measure.md):
  *   u32 magic 0x54494c41 ("ALIT")  u16 version 1  u16 kind (1 begin, 2 end,
- *   3 duration)  u64 iteration index  u64 nanoseconds
+ *   3 duration, 4 barrier)  u64 iteration index  u64 nanoseconds
  * A record is far below PIPE_BUF, so one write(2) is atomic on a pipe.
  */
 #ifndef ALEA_ITER_H
@@ -37,17 +47,27 @@ extern "C" {
 #endif
 ALEA_ITER_SHARED_ int alea_iter_fd_ = -2;
 ALEA_ITER_SHARED_ uint64_t alea_iter_index_ = 0;
+ALEA_ITER_SHARED_ int alea_iter_duet_fd_ = -2;
+
+/* The descriptor named by environment variable `name`, or -1. */
+static inline int alea_iter_env_fd_(const char *name) {
+  const char *s = getenv(name);
+  char *end = 0;
+  long fd = s && *s ? strtol(s, &end, 10) : -1;
+  return (s && *s && end && *end == '\0' && fd >= 0 && fd < 1 << 20) ? (int)fd : -1;
+}
 
 static inline int alea_iter_fd(void) {
-  if (alea_iter_fd_ == -2) {
-    const char *s = getenv("ALEA_ITER_FD");
-    char *end = 0;
-    long fd = s && *s ? strtol(s, &end, 10) : -1;
-    alea_iter_fd_ = (s && *s && end && *end == '\0' && fd >= 0 && fd < 1 << 20)
-                        ? (int)fd
-                        : -1;
-  }
+  if (alea_iter_fd_ == -2)
+    alea_iter_fd_ = alea_iter_env_fd_("ALEA_ITER_FD");
   return alea_iter_fd_;
+}
+
+/* The duet's barrier descriptor, or -1 (not a duet, or the barrier ended). */
+static inline int alea_iter_duet_fd(void) {
+  if (alea_iter_duet_fd_ == -2)
+    alea_iter_duet_fd_ = alea_iter_env_fd_("ALEA_DUET_FD");
+  return alea_iter_duet_fd_;
 }
 
 #ifndef ALEA_ITER_CLOCK
@@ -84,10 +104,32 @@ static inline int alea_iter_write(unsigned kind, uint64_t index, uint64_t ns) {
   return n == (ssize_t)sizeof rec ? 0 : -1;
 }
 
+/* A duet's barrier before the next iteration: says "ready" (a kind 4 record)
+ * and waits for alea's one-byte release. Any failure ends the barrier for
+ * good, never the program. */
+static inline void alea_iter_barrier_(void) {
+  unsigned char go;
+  ssize_t n;
+  int fd = alea_iter_duet_fd();
+  if (fd < 0 || alea_iter_fd() < 0)
+    return;
+  if (alea_iter_write(4, alea_iter_index_, alea_iter_now_ns()) != 0) {
+    alea_iter_duet_fd_ = -1;
+    return;
+  }
+  do {
+    n = read(fd, &go, 1);
+  } while (n < 0 && errno == EINTR);
+  if (n != 1)
+    alea_iter_duet_fd_ = -1;
+}
+
 /* Marks the start of the next iteration. */
 static inline void alea_iter_begin(void) {
-  if (alea_iter_fd() >= 0)
+  if (alea_iter_fd() >= 0) {
+    alea_iter_barrier_();
     alea_iter_write(1, alea_iter_index_, alea_iter_now_ns());
+  }
 }
 
 /* Marks the end of the iteration begun last. */
@@ -99,8 +141,10 @@ static inline void alea_iter_end(void) {
 
 /* Reports one iteration the program timed itself, in nanoseconds (> 0). */
 static inline void alea_iter_report(uint64_t ns) {
-  if (alea_iter_fd() >= 0)
+  if (alea_iter_fd() >= 0) {
+    alea_iter_barrier_();
     alea_iter_write(3, alea_iter_index_, ns);
+  }
   ++alea_iter_index_;
 }
 

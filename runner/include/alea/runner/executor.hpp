@@ -56,6 +56,15 @@ struct ExecutionRequest {
   // When it becomes true (a SIGINT handler), the child's group is killed and
   // the result is marked cancelled.
   const std::atomic<bool> *cancel = nullptr;
+  // The exit status of a successful run (a duet restarts a partner only
+  // after one: duet.hpp).
+  int expectedExit = 0;
+  // Set by LocalExecutor::runTogether for its own runs (never sent to a
+  // target): a duet's barrier descriptor, passed as ALEA_DUET_FD (fd 4), and
+  // a descriptor that, once readable or hung up, ends the child (a duet's
+  // restart when every measured execution has ended).
+  int duetFd = -1;
+  int stopFd = -1;
 };
 
 struct ExecutionResult {
@@ -86,6 +95,14 @@ struct ExecutionResult {
   // What the heap start offset did (request.heapOffset >= 0): the status
   // words of alea/heap_offset.h ("applied", "static", ...); "" = not asked.
   std::string heapStatus;
+  // A duet run by LocalExecutor::runTogether (duet.hpp): its scheme
+  // ("barrier" or "overlap"), the share of its time every partner ran too,
+  // the barriers it passed or the times it was restarted to keep its
+  // partners company, and why it is not a measurement ("" = it is).
+  std::string duetSync;
+  std::optional<double> overlap;
+  std::int64_t duetBarriers = 0, duetRestarts = 0;
+  std::string duetAlone;
 };
 
 // How a block of executions runs: one after the other, or together (a duet),
@@ -107,7 +124,8 @@ public:
   virtual ExecutionResult run(const ExecutionRequest &request) = 0;
   // A duet: the requests run at the same time (each on its own CPUs), the
   // results in request order. This default runs them one after the other
-  // (fakes); LocalExecutor starts them together.
+  // (fakes); LocalExecutor starts them together and keeps them together
+  // (duet.hpp: a barrier per iteration, or restarts).
   virtual std::vector<ExecutionResult> runTogether(const std::vector<ExecutionRequest> &requests);
   // A block: the quiet gate (when enabled), then the requests, one after the
   // other or together, each result with the conditions measured around the
@@ -122,7 +140,10 @@ public:
   ExecutionResult run(const ExecutionRequest &request) override;
   // One thread per request; the processes left running are looked for once
   // all have ended (each run's own search would take a partner's process for
-  // a leftover), and reported with every result.
+  // a leftover), and reported with every result. With records, the partners
+  // meet at a barrier before each iteration; otherwise each is restarted
+  // until every one has ended, and an execution a partner left alone is
+  // marked (duet.hpp).
   std::vector<ExecutionResult> runTogether(const std::vector<ExecutionRequest> &requests) override;
 
 private:

@@ -212,6 +212,7 @@ enum class Kind : std::uint16_t {
   Begin = 1,    // nanoseconds = CLOCK_MONOTONIC at the start of the iteration
   End = 2,      // nanoseconds = CLOCK_MONOTONIC at its end
   Duration = 3, // nanoseconds = the duration, measured by the program itself
+  Barrier = 4,  // a duet's barrier before iteration `index` (duet.hpp); no value
 };
 struct Record {
   Kind kind;

@@ -115,6 +115,7 @@ struct CampaignData {
   std::string adaptiveLog;
   double targetHalfWidth = 0.01; // the campaign's (levels or adaptive), for the plans
   std::vector<ExecutionConditions> executions;
+  std::vector<DuetSyncRow> duetSync; // how a duet kept its partners together
   // For the reader: the machine as first recorded, and the factors.
   std::optional<MachineState> machine;
   std::string factors;

@@ -33,7 +33,7 @@ struct sqlite3_stmt;
 namespace alea::runner {
 
 // The schema this alea writes, and the oldest schema it can still read/write.
-inline constexpr int kStoreVersion = 6;
+inline constexpr int kStoreVersion = 7;
 inline constexpr int kStoreCompatibleVersion = 1;
 
 // A prepared statement; finalized in the destructor. bind* are 1-based.
@@ -149,6 +149,11 @@ struct ExecutionRecord {
   std::optional<double> quietWait; // seconds the quiet gate waited (none: no gate)
   bool ranBusy = false;            // the gate gave up waiting: ran while busy
   std::optional<double> overlap;   // duet: share of its wall time its partners ran too
+  // Duet (duet.hpp): "barrier" or "overlap" ("" = not a duet), the barriers
+  // it passed (barrier), the times it was restarted to keep its partners
+  // company (overlap).
+  std::string duetSync;
+  std::optional<std::int64_t> duetBarriers, duetRestarts;
   std::string target;              // the [[target]] it ran on; "" = this host
   std::int64_t targetOrder = 0;    // its place in its target's sequence (1, 2, ...)
   // The heap start offset (docs/campaign.md): bytes drawn (none: the factor
@@ -257,6 +262,14 @@ struct ExecutionConditions {
   std::optional<std::int64_t> migrations, involuntarySwitches;
   std::string cpus; // "" = any CPU
   bool aslrOff = false, ranBusy = false;
+};
+
+// The executions of a duet kept together by one scheme ("barrier" or
+// "overlap"): how many, the barriers they passed, the restarts that kept
+// them company, and how many a partner left alone (status "alone").
+struct DuetSyncRow {
+  std::string sync;
+  std::int64_t executions = 0, barriers = 0, restarts = 0, alone = 0;
 };
 
 struct StoreSummary {
@@ -378,6 +391,9 @@ public:
   StoreSummary summary();
   // Every successful execution with its conditions, in the order they ran.
   std::vector<ExecutionConditions> executionConditions();
+  // How the duet's executions were kept together, per scheme (duet.hpp);
+  // empty before schema 7 or without a duet.
+  std::vector<DuetSyncRow> duetSync();
   // The machine time a campaign has used: its builds' and executions' wall
   // seconds (what an adaptive campaign's time budget counts).
   double machineSeconds();
