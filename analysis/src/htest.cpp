@@ -7,6 +7,7 @@
 
 #include "alea/analysis/math_policy.hpp"
 
+#include <boost/math/special_functions/beta.hpp>
 #include <boost/math/special_functions/gamma.hpp>
 
 #include <algorithm>
@@ -738,6 +739,22 @@ ProportionInterval waldProportionInterval(std::size_t successes, std::size_t tri
   const double z = normalQuantile((1 + confidence) / 2);
   const double h = z * std::sqrt(p * (1 - p) / n);
   return {p - h, p + h};
+}
+
+Expected<ProportionInterval> clopperPearsonInterval(std::size_t successes, std::size_t trials,
+                                                    double confidence) {
+  if (trials == 0 || successes > trials)
+    return fail("a proportion needs 1 or more trials and at most as many successes");
+  if (!(confidence > 0 && confidence < 1))
+    return fail("confidence must lie strictly between 0 and 1");
+  const double x = static_cast<double>(successes), n = static_cast<double>(trials);
+  const double alpha = 1 - confidence;
+  ProportionInterval out{0, 1};
+  if (successes > 0)
+    out.lower = boost::math::ibeta_inv(x, n - x + 1, alpha / 2, MathPolicy());
+  if (successes < trials)
+    out.upper = boost::math::ibeta_inv(x + 1, n - x, 1 - alpha / 2, MathPolicy());
+  return out;
 }
 
 } // namespace alea::analysis

@@ -183,6 +183,29 @@ TEST(PropTest, PaperVectorsV21V24AndWaldV22) {
   EXPECT_NEAR(wald.upper, 0.7154799, 5e-8);
 }
 
+// R 4.2: binom.test(x, n, conf.level = c)$conf.int, printed with digits = 10.
+TEST(ClopperPearson, AgreesWithRBinomTest) {
+  auto pooled = clopperPearsonInterval(12, 140);
+  ASSERT_TRUE(pooled);
+  EXPECT_NEAR(pooled->lower, 0.04507586147, 1e-9);
+  EXPECT_NEAR(pooled->upper, 0.14493883490, 1e-9);
+  auto at90 = clopperPearsonInterval(37, 500, 0.90);
+  ASSERT_TRUE(at90);
+  EXPECT_NEAR(at90->lower, 0.05566519084, 1e-9);
+  EXPECT_NEAR(at90->upper, 0.09620286084, 1e-9);
+  auto none = clopperPearsonInterval(0, 300);
+  ASSERT_TRUE(none);
+  EXPECT_EQ(none->lower, 0);
+  EXPECT_NEAR(none->upper, 0.01222097469, 1e-9);
+  auto all = clopperPearsonInterval(300, 300);
+  ASSERT_TRUE(all);
+  EXPECT_NEAR(all->lower, 0.9877790253, 1e-9);
+  EXPECT_EQ(all->upper, 1);
+  EXPECT_FALSE(clopperPearsonInterval(1, 0));
+  EXPECT_FALSE(clopperPearsonInterval(4, 3));
+  EXPECT_FALSE(clopperPearsonInterval(1, 3, 1.0));
+}
+
 TEST(PropTest, BoundsAndBadInput) {
   auto none = propTest(0, 12);
   ASSERT_TRUE(none);

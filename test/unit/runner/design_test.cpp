@@ -91,6 +91,28 @@ TEST(Design, EverySystemFollowsEveryOtherEquallyOftenInInterleavedPlans) {
   }
 }
 
+TEST(Design, EachBuildPairRunsEitherSystemFirstInHalfItsBlocks) {
+  // Two systems alternate first and second from block to block; a build whose
+  // blocks fell on one parity would have one system first in all its pairs
+  // (issue 19: a place-in-block effect then widens the paired interval). Each
+  // build runs cand first in half its blocks, the odd one out either way.
+  for (int executions : {3, 4}) {
+    ScheduleShape s{{1, 2}, {10, 20}, 5, executions};
+    s.design = Design::Interleaved;
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+      auto plan = makeSchedule(s, seed);
+      std::map<std::pair<std::int64_t, int>, int> firstTwo; // (bench, build) -> blocks
+      for (std::size_t i = 0; i < plan.size(); i += 2)
+        firstTwo[{plan[i].benchmarkId, plan[i].buildIndex}] += plan[i].systemId == 2;
+      ASSERT_EQ(firstTwo.size(), 10u);
+      for (const auto &[key, count] : firstTwo)
+        EXPECT_TRUE(count == executions / 2 || count == (executions + 1) / 2)
+            << "executions " << executions << " seed " << seed << " build " << key.second
+            << ": cand first in " << count;
+    }
+  }
+}
+
 TEST(Design, UnpairedPlansHaveNoBlocks) {
   for (const auto &e : makeSchedule(pairedShape(Design::Unpaired), 42))
     EXPECT_EQ(e.block, -1);

@@ -172,4 +172,13 @@ struct ProportionInterval {
 ProportionInterval waldProportionInterval(std::size_t successes, std::size_t trials,
                                           double confidence);
 
+// The exact (Clopper-Pearson 1934) interval of a binomial proportion, as R's
+// binom.test: lower = qbeta(alpha/2, x, n - x + 1) (0 when x = 0), upper =
+// qbeta(1 - alpha/2, x + 1, n - x) (1 when x = n). For rates of rare events
+// (false alarms of a simulated or measured interval), where the Wald and Wilson
+// intervals undercover. Fails unless successes <= trials, trials >= 1 and
+// 0 < confidence < 1.
+Expected<ProportionInterval> clopperPearsonInterval(std::size_t successes, std::size_t trials,
+                                                    double confidence = 0.95);
+
 } // namespace alea::analysis

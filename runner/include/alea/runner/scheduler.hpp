@@ -34,7 +34,10 @@ struct ScheduleShape {
 // the batch's first build when > 0): unpaired, one shuffle of all entries;
 // paired, the blocks are shuffled, and the systems within them take a random
 // order in every even block and its mirror image in the next (carry-over
-// balance: every system follows every other equally often).
+// balance: every system follows every other equally often); each build's
+// blocks lie half on even places and half on odd ones (one more on either
+// when its count is odd), so that with two systems each runs first in half of
+// a build pair's blocks.
 // Positions start at firstPosition, block numbers at firstBlock (-1 when
 // unpaired).
 std::vector<PlanEntry> makeSchedule(const ScheduleShape &shape, std::uint64_t campaignSeed,
