@@ -86,7 +86,7 @@ def check_demo(src):
         f"at most {adaptive['max_builds']} builds per system",
         f"{adaptive['time_budget']} s of machine time",
     ]
-    design = demo["campaign"].get("design", "unpaired")
+    design = demo["campaign"].get("design", "interleaved")  # the default
     expected.append({"interleaved": "interleaved pairs", "unpaired": "unpaired",
                      "duet": "duet"}.get(design, design))
     for phrase in expected:

@@ -171,7 +171,7 @@ def main():
         check(r.returncode == 0, f"export: {r.stderr}")
         rows = list(csv.reader(open(csv1)))
         # The settings line the report used (docs/analyze.md), then the header.
-        check(rows[0] == ["# alea: design=unpaired threshold=0.01 confidence=0.95 baseline=plain"],
+        check(rows[0] == ["# alea: design=interleaved threshold=0.01 confidence=0.95 baseline=plain"],
               f"export settings line: {rows[0]}")
         rows = rows[1:]
         check(rows[0] == ["system", "benchmark", "build", "execution", "iteration", "value"],

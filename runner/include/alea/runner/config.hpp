@@ -163,7 +163,9 @@ struct CampaignConfig {
   bool disableAslr = false;
   std::vector<int> cpus;         // pin executions to these CPUs (empty: no)
   std::vector<SourcePos> cpusAt; // where each CPU number was written
-  Design design = Design::Unpaired;
+  // The default: the narrowest of the designs the validity benchmark shows
+  // honest (docs/benchmarks.md, "Validity of the designs"; issue 19).
+  Design design = Design::Interleaved;
   SourcePos designAt;
   // Duet: the CPU set of each of a block's simultaneous executions (empty:
   // `cpus`, or the CPUs alea may use, split into one set per system).
