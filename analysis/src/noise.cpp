@@ -212,8 +212,15 @@ int kindRank(const std::string &kind) {
   return static_cast<int>(std::size(order));
 }
 
-constexpr const char *kDesignAdvice =
-    "use design = \"interleaved\" or \"duet\" so the compared systems see the same drift";
+// Drift and trend: what to do depends on whether the design already pairs.
+const char *driftAdvice(const NoiseOptions &o) {
+  return o.pairedDesign
+             ? "the paired design already runs the compared systems side by side, so drift "
+               "shared by a block cancels in the ratio; the rest widens the interval: quiet "
+               "the machine (`quiet = { load = 0.25, wait = 60 }`) or add builds"
+             : "use design = \"interleaved\" or \"duet\" so the compared systems see the same "
+               "drift";
+}
 constexpr const char *kQuietAdvice =
     "quiet the machine: `quiet = { load = 0.25, wait = 60 }` in [campaign], or stop the other "
     "work";
@@ -283,7 +290,7 @@ void describe(NoiseFinding &f, const std::vector<Observed> &data, const NoiseOpt
                                 pText(*f.adjustedPValue) + " (Holm))";
     if (sig && f.value > lag->nullMean) {
       f.text = "consecutive executions share noise: " + numbers;
-      f.advice = kDesignAdvice;
+      f.advice = driftAdvice(o);
     } else if (sig) {
       f.text = "consecutive executions alternate: " + numbers;
     } else {
@@ -295,7 +302,7 @@ void describe(NoiseFinding &f, const std::vector<Observed> &data, const NoiseOpt
     if (sig) {
       f.text = std::string("executions ") + (f.value > 0 ? "slow down" : "speed up") +
                " over the campaign: " + numbers;
-      f.advice = kDesignAdvice;
+      f.advice = driftAdvice(o);
     } else {
       f.text = "no trend over the campaign: " + numbers;
     }

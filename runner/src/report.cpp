@@ -22,6 +22,7 @@
 #include "alea/runner/report.hpp"
 
 #include "alea/runner/builder.hpp"
+#include "alea/runner/config.hpp"
 
 #include "alea/analysis/changepoint.hpp"
 #include "alea/analysis/htest.hpp"
@@ -87,6 +88,8 @@ std::string designNote(const std::string &design) {
 
 // The noise diagnosis of every benchmark, from the executions' conditions.
 void diagnoseNoise(const CampaignData &data, CampaignReport &r) {
+  analysis::NoiseOptions noiseOptions;
+  noiseOptions.pairedDesign = pairedDesign(parseDesign(data.design).value_or(Design::Unpaired));
   for (const auto &bench : data.benchmarks) {
     std::vector<analysis::ExecutionObservation> obs;
     for (const auto &e : data.executions) {
@@ -120,7 +123,7 @@ void diagnoseNoise(const CampaignData &data, CampaignReport &r) {
                 : data.executions.empty() && !data.measurements.empty()
                     ? "the store predates the recording of execution conditions"
                     : "no successful execution";
-    } else if (auto d = analysis::diagnoseNoise(obs); d) {
+    } else if (auto d = analysis::diagnoseNoise(obs, noiseOptions); d) {
       n.diagnosis = std::move(*d);
     } else {
       n.error = d.error();

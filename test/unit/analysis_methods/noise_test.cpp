@@ -248,6 +248,28 @@ TEST(NoiseDiagnosis, Ar1DriftIsFlaggedWithItsSignAndSize) {
   EXPECT_EQ(d->findings.front().kind, "drift"); // significant first
 }
 
+TEST(NoiseDiagnosis, DriftInAPairedDesignDoesNotAdviseThePairedDesign) {
+  // The same drift in a campaign that already ran interleaved (issue 19: the
+  // demo's report advised `design = "interleaved"` to an interleaved campaign).
+  double previous = 0;
+  auto data = campaign(42, 2, 10, 10, true, [&](std::size_t, const auto &, Rng &rng) {
+    previous = 0.5 * previous + 0.01 * std::sqrt(0.75) * normal(rng);
+    return previous;
+  });
+  NoiseOptions o;
+  o.pairedDesign = true;
+  auto d = diagnoseNoise(data, o);
+  ASSERT_TRUE(d) << d.error();
+  for (const char *kind : {"drift", "trend"})
+    if (const auto *f = find(*d, kind); f && f->significant) {
+      EXPECT_FALSE(contains(f->advice, "design =")) << f->advice;
+      EXPECT_TRUE(contains(f->advice, "already runs the compared systems side by side"))
+          << f->advice;
+    }
+  ASSERT_NE(find(*d, "drift"), nullptr);
+  EXPECT_TRUE(find(*d, "drift")->significant);
+}
+
 TEST(NoiseDiagnosis, IndependentNoiseIsRarelyFlagged) {
   // 200 pure-noise campaigns in each execution order: Holm keeps the chance
   // of any finding near 5%; allow 10%. Block order is the case where a naive

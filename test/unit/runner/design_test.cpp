@@ -184,7 +184,7 @@ Expected<CampaignConfig> parse(const std::string &campaign) {
 TEST(Design, CampaignFileKeys) {
   auto d = parse("[campaign]\n");
   ASSERT_TRUE(d.ok()) << d.error();
-  EXPECT_EQ(d->design, Design::Unpaired); // the default (docs/campaign.md, "Designs")
+  EXPECT_EQ(d->design, Design::Interleaved); // the default (docs/campaign.md, "Designs")
   EXPECT_FALSE(d->quiet.enabled);
   EXPECT_FALSE(d->adaptive.enabled);
   auto c = parse("[campaign]\ndesign = \"duet\"\nduet_cpus = [[0], [1]]\n"

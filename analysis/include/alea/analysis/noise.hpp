@@ -98,6 +98,9 @@ struct NoiseOptions {
   double significance = 0.05;      // family-wise, after Holm
   double busyLoad = 0.5;           // otherLoad above this counts as "busy"
   std::size_t minObservations = 8; // pairs needed to test a covariate
+  // The campaign's design already runs the compared systems side by side in
+  // time (interleaved, duet): drift is then no reason to change the design.
+  bool pairedDesign = false;
 };
 
 struct NoiseFinding {
