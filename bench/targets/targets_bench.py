@@ -138,7 +138,8 @@ def figures(db, expected):
            # executions running at once, on average over the phase
            "busy": sum(r[1] for r in rows) / (end - start),
            # the CPUs other processes kept busy while an execution ran (alea's
-           # own other_load: /proc/stat around it, minus the execution)
+           # own other_load: the busy time of /proc/stat around it, less alea's
+           # own CPU time and the execution's; docs/statistics.md)
            # (NULL for executions under 50 ms)
            "other": statistics.median([r[5] for r in rows if r[5] is not None] or [float("nan")])}
     # Per target (or the host): the cycle from one execution's start to the
