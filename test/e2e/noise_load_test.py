@@ -147,9 +147,21 @@ def main():
             check(len(on) == 8 and min(on) > 0.5,
                   f"every execution with the loop on CPU {loop_cpu} saw over 0.5 CPU of "
                   f"other load: {on}")
-            check(on and off and sum(on) / len(on) > sum(off) / len(off),
-                  f"the executions with the loop saw more other load than those without: "
-                  f"{on} vs {off}")
+            # The loop can only add load where CPU time is left for it: when
+            # other work already keeps the machine all but full without it
+            # (seen with two test suites at once: 1.7 of 2 CPUs), the loop
+            # merely takes turns with that work and the comparison says
+            # nothing. The loop's presence is still checked above (over 0.5
+            # CPU in every execution with it).
+            cpus = os.cpu_count() or 2
+            saturated = bool(off) and sum(off) / len(off) > cpus - 0.5
+            if saturated:
+                print(f"the machine was saturated without the loop ({sum(off) / len(off):.2f} of "
+                      f"{cpus} CPUs busy with other work): the with/without comparison is not made")
+            else:
+                check(on and off and sum(on) / len(on) > sum(off) / len(off),
+                      f"the executions with the loop saw more other load than those without: "
+                      f"{on} vs {off}")
             found = noise(half)
             busy = found.get("busy-machine")
             check(busy is not None and busy["significant"],
