@@ -849,25 +849,26 @@ Status Store::insertExecution(const ExecutionRecord &e,
     st.bind(16, e.machineId);
   else
     st.bindNull(16);
-  if (!e.leftovers.empty())
-    st.bind(17, redactor_.text(e.leftovers));
-  else
-    st.bindNull(17);
   auto bindOptional = [&](int index, const auto &value) {
     if (value)
       st.bind(index, *value);
     else
       st.bindNull(index);
   };
+  // Text columns that are NULL when there is nothing to say.
+  auto bindText = [&](int index, const std::string &text) {
+    if (!text.empty())
+      st.bind(index, text);
+    else
+      st.bindNull(index);
+  };
+  bindText(17, e.leftovers.empty() ? e.leftovers : redactor_.text(e.leftovers));
   if (e.startedAt > 0)
     st.bind(18, e.startedAt);
   else
     st.bindNull(18);
   bindOptional(19, e.otherLoad);
-  if (!e.cpus.empty())
-    st.bind(20, e.cpus);
-  else
-    st.bindNull(20);
+  bindText(20, e.cpus);
   bindOptional(21, e.migrations);
   bindOptional(22, e.involuntarySwitches);
   bindOptional(23, e.voluntarySwitches);
@@ -885,14 +886,8 @@ Status Store::insertExecution(const ExecutionRecord &e,
     st.bind(28, e.target).bind(29, e.targetOrder);
   }
   bindOptional(30, e.heapOffset);
-  if (!e.heapStatus.empty())
-    st.bind(31, e.heapStatus);
-  else
-    st.bindNull(31);
-  if (!e.duetSync.empty())
-    st.bind(32, e.duetSync);
-  else
-    st.bindNull(32);
+  bindText(31, e.heapStatus);
+  bindText(32, e.duetSync);
   bindOptional(33, e.duetBarriers);
   bindOptional(34, e.duetRestarts);
   st.step();
