@@ -13,10 +13,14 @@
 #     bench/validity/work.lua (~0.15 s of CPU with 300 repetitions). Either is
 #     built POOL times with alea-cc and different ALEA_SEED values (every factor
 #     on), once, kept in the work dir. Each campaign's builds copy pool
-#     binaries: base and cand get 2 x BUILDS distinct binaries drawn per
-#     campaign (the same draw in every design), so a campaign costs seconds, not
-#     a rebuild; wall time of each execution (measure source "none": one value
-#     per execution);
+#     binaries, so a campaign costs seconds, not a rebuild: base and cand get
+#     2 x BUILDS distinct binaries drawn per campaign (the same draw in every
+#     design), as the unpaired design's seeds do (one per system and build);
+#     in the paired designs cand's build i is base's build i, the binary a
+#     shared pair seed (seeds.hpp, pairSeed) builds from the same source
+#     (--independent-pairs: the unpaired draw, as alea before issue 19 seeded
+#     paired builds); wall time of each execution (measure source "none": one
+#     value per execution);
 #   - the load: a looping `make -j LOAD_JOBS` of the Lua sources with clang-19
 #     in a scratch dir, started by this script and killed when it exits
 #     (--load-jobs 0: none, the "idle" runs);
@@ -51,6 +55,8 @@
 #   --executions E     executions per build (default 3)
 #   --reps R           workload repetitions of the baseline (default: c 800, lua 300)
 #   --pool P           pool of randomized binaries (default 40)
+#   --independent-pairs  paired designs' cand builds are their own draws, not
+#                      their pair's base binary (the seeding before issue 19)
 #   --load-jobs J      parallel jobs of the background make (default 2; 0: none)
 #   --fresh            discard this configuration's campaigns and start over
 #   --prepare          only fetch Lua and build the pool, then exit
@@ -65,7 +71,7 @@ root=$(cd "$here/../.." && pwd)
 work=${ALEA_VALIDITY_DIR:-$root/_work/validity} # read before common.sh unsets ALEA_*
 
 n=20 slow_n= workload=c slowdown=0.10 designs="unpaired interleaved duet" builds=5 executions=3
-reps= pool=40 load_jobs=2 fresh=0 prepare=0 reanalyse=0 build_arg=
+reps= pool=40 load_jobs=2 independent_pairs=0 fresh=0 prepare=0 reanalyse=0 build_arg=
 while (($#)); do
   case $1 in
     -n) n=$2; shift 2 ;;
@@ -78,6 +84,7 @@ while (($#)); do
     --reps) reps=$2; shift 2 ;;
     --pool) pool=$2; shift 2 ;;
     --load-jobs) load_jobs=$2; shift 2 ;;
+    --independent-pairs) independent_pairs=1; shift ;;
     --fresh) fresh=1; shift ;;
     --prepare) prepare=1; shift ;;
     --reanalyse) reanalyse=1; shift ;;
@@ -182,6 +189,7 @@ done
 # ---------------------------------------------------------------- the run dir
 # Without N: a larger -n keeps the campaigns already done and adds the others.
 tag="$workload-slow$slowdown-reps$reps-${builds}x$executions-pool$pool-load$load_jobs"
+((independent_pairs)) && tag+=-independent || tag+=-shared
 run=$work/runs/$tag
 if ((fresh)); then rm -rf "$run"; fi
 mkdir -p "$run"
@@ -242,6 +250,7 @@ run_campaign() { # DESIGN_INDEX KIND INDEX
   picks=$($py pick "$pool" "$builds" "$kind" "$i")
   base_picks=($(sed -n 's/^base: //p' <<<"$picks"))
   cand_picks=($(sed -n 's/^cand: //p' <<<"$picks"))
+  [[ $design != unpaired ]] && ((!independent_pairs)) && cand_picks=("${base_picks[@]}")
   for ((b = 0; b < builds; b++)); do
     ln -sfn "$pooldir/$prog.${base_picks[b]}" "$dir/pick/base/$b"
     ln -sfn "$pooldir/$prog.${cand_picks[b]}" "$dir/pick/cand/$b"

@@ -438,7 +438,7 @@ struct Run {
           BuildRequest req;
           req.system = &sys;
           req.buildIndex = b;
-          req.seed = buildSeed(cfg.seed, sys.name, b);
+          req.seed = campaignBuildSeed(cfg.seed, pairedDesign(cfg.design), sys.name, b);
           req.factors = sys.factors ? *sys.factors : cfg.factors;
           req.campaignDir = opts.dir;
           req.sourceDir = cfg.sourceDir;

@@ -12,6 +12,15 @@ std::uint64_t buildSeed(std::uint64_t campaignSeed, std::string_view system, int
   return mixSeed(campaignSeed, mixSeed(hashName(system), static_cast<std::uint64_t>(buildIndex)));
 }
 
+std::uint64_t pairSeed(std::uint64_t campaignSeed, int buildIndex) {
+  return buildSeed(campaignSeed, "pair", buildIndex);
+}
+
+std::uint64_t campaignBuildSeed(std::uint64_t campaignSeed, bool pairedDesign,
+                                std::string_view system, int buildIndex) {
+  return pairedDesign ? pairSeed(campaignSeed, buildIndex) : buildSeed(campaignSeed, system, buildIndex);
+}
+
 std::uint64_t envPaddingSeed(std::uint64_t buildSeedValue, int executionIndex) {
   return mixSeed(buildSeedValue, "env-padding/" + std::to_string(executionIndex));
 }

@@ -179,7 +179,7 @@ TEST(Campaign, BuildsGetTheirSeedFactorsWrappersAndOwnDirectory) {
     int index = std::stoi(fs::path(r.workdir).filename().string());
     EXPECT_EQ(r.workdir, buildDirectory(h.opts.dir, system, index));
     EXPECT_EQ(r.argv[1], r.workdir); // {build_dir} substituted
-    EXPECT_EQ(envValue(r.env, "ALEA_SEED"), alea::formatSeed(buildSeed(5, system, index)));
+    EXPECT_EQ(envValue(r.env, "ALEA_SEED"), alea::formatSeed(campaignBuildSeed(5, pairedDesign(h.cfg.design), system, index)));
     EXPECT_EQ(envValue(r.env, "ALEA_FACTORS"), joinFactors(h.cfg.factors));
     EXPECT_EQ(envValue(r.env, "CC"), "/opt/alea/bin/alea-cc");
     EXPECT_EQ(envValue(r.env, "CXX"), "/opt/alea/bin/alea-c++");
@@ -202,6 +202,34 @@ TEST(Campaign, BuildsGetTheirSeedFactorsWrappersAndOwnDirectory) {
   EXPECT_EQ(objects, 6);
 }
 
+// A paired design's build i of every system is one seed draw (pairSeed), so the
+// pair shares its layout; an unpaired campaign draws one per system and build.
+TEST(Campaign, PairedDesignsShareEachBuildPairsSeedUnpairedDoNot) {
+  for (const char *design : {"interleaved", "duet", "unpaired"}) {
+    std::string text = kCampaign;
+    text.replace(text.find("seed = 5\n"), 9, std::string("seed = 5\ndesign = \"") + design + "\"\n");
+    Harness h(text);
+    FakeExecutor ex(respond);
+    ASSERT_TRUE(h.run(ex).ok()) << design;
+    std::map<std::pair<std::string, int>, std::string> seeds;
+    for (const auto &r : ex.requests)
+      if (isBuild(r))
+        seeds[{fs::path(r.workdir).parent_path().filename().string(),
+               std::stoi(fs::path(r.workdir).filename().string())}] = envValue(r.env, "ALEA_SEED");
+    ASSERT_EQ(seeds.size(), 6u) << design;
+    const bool paired = std::string(design) != "unpaired";
+    std::set<std::string> distinct;
+    for (int b = 0; b < 3; ++b) {
+      const std::string base = seeds[std::make_pair(std::string("base"), b)];
+      const std::string cand = seeds[std::make_pair(std::string("cand"), b)];
+      EXPECT_EQ(base == cand, paired) << design << " build " << b;
+      EXPECT_EQ(base, alea::formatSeed(paired ? pairSeed(5, b) : buildSeed(5, "base", b)));
+      distinct.insert(base);
+    }
+    EXPECT_EQ(distinct.size(), 3u) << design; // the pairs stay independent draws
+  }
+}
+
 TEST(Campaign, ExecutionsFollowThePlanWithSeededPaddingAndTheirArtifact) {
   Harness h(kCampaign);
   FakeExecutor ex(respond);
@@ -217,7 +245,7 @@ TEST(Campaign, ExecutionsFollowThePlanWithSeededPaddingAndTheirArtifact) {
     ASSERT_TRUE(build.has_value());
     EXPECT_EQ(runs[i].argv[0], objectPath(h.opts.dir, build->artifacts[0].objectHash));
     std::int64_t pad =
-        envPaddingSize(buildSeed(5, sys, plan[i].buildIndex), plan[i].executionIndex, 10, 90);
+        envPaddingSize(campaignBuildSeed(5, pairedDesign(h.cfg.design), sys, plan[i].buildIndex), plan[i].executionIndex, 10, 90);
     EXPECT_EQ(runs[i].envPadBytes, pad);
     EXPECT_EQ(runs[i].workdir, build->dir);
     EXPECT_DOUBLE_EQ(runs[i].timeoutSeconds, 7);
@@ -256,7 +284,7 @@ TEST(Campaign, HeapOffsetIsSeededPerExecutionSwitchedPerSystemAndRecorded) {
     const std::string &sys = systemName[plan[i].systemId];
     const bool on = sys == "base";
     const std::int64_t offset =
-        on ? heapOffsetBytes(buildSeed(5, sys, plan[i].buildIndex), plan[i].executionIndex) : -1;
+        on ? heapOffsetBytes(campaignBuildSeed(5, pairedDesign(h.cfg.design), sys, plan[i].buildIndex), plan[i].executionIndex) : -1;
     EXPECT_EQ(runs[i].heapOffset, offset) << sys;
     Statement e(StoreTestAccess::handle(s), "SELECT heap_offset, heap_status, environment "
                                             "FROM execution WHERE plan_position=?");

@@ -28,6 +28,17 @@ TEST(Seeds, BuildSeedsDifferAcrossSystemsBuildsAndCampaigns) {
   EXPECT_EQ(seen.size(), 40u);
 }
 
+TEST(Seeds, PairSeedIsTheContractFormulaAndPairedCampaignsUseIt) {
+  // pair_seed = mixSeed(campaign, mixSeed(hashName("pair"), build_index))
+  for (int b = 0; b < 4; ++b) {
+    EXPECT_EQ(pairSeed(7, b),
+              alea::mixSeed(7, alea::mixSeed(alea::hashName("pair"), static_cast<std::uint64_t>(b))));
+    EXPECT_EQ(campaignBuildSeed(7, true, "O2", b), pairSeed(7, b));
+    EXPECT_EQ(campaignBuildSeed(7, true, "O3", b), pairSeed(7, b));
+    EXPECT_EQ(campaignBuildSeed(7, false, "O2", b), buildSeed(7, "O2", b));
+  }
+}
+
 TEST(Seeds, EnvPaddingSeedIsTheContractFormula) {
   EXPECT_EQ(envPaddingSeed(99, 3), alea::mixSeed(99, "env-padding/3"));
 }

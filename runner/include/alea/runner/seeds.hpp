@@ -13,6 +13,19 @@ namespace alea::runner {
 // build_seed = mixSeed(campaign_seed, mixSeed(hashName(system), build_index))
 std::uint64_t buildSeed(std::uint64_t campaignSeed, std::string_view system, int buildIndex);
 
+// A paired design's build pair i shares one seed:
+// pair_seed = mixSeed(campaign_seed, mixSeed(hashName("pair"), build_index)).
+// Build i of every system gets it, so the pair's layouts (and its executions'
+// paddings and heap offsets) are the same draw wherever the systems' code
+// allows: the layout's effect cancels in the pair's difference, as far as the
+// systems share it, and the pairs stay independent draws (the paired analysis's
+// unit). Unpaired campaigns keep one seed per system and build (buildSeed).
+std::uint64_t pairSeed(std::uint64_t campaignSeed, int buildIndex);
+
+// The seed of a campaign's build: pairSeed in a paired design, else buildSeed.
+std::uint64_t campaignBuildSeed(std::uint64_t campaignSeed, bool pairedDesign,
+                                std::string_view system, int buildIndex);
+
 // env padding seed = mixSeed(build_seed, "env-padding/" + execution_index)
 std::uint64_t envPaddingSeed(std::uint64_t buildSeed, int executionIndex);
 
