@@ -6,8 +6,9 @@
 # `check` renders the same outputs from the same stores with another build and diffs them
 # against REF_DIR/expected, one line per output, exiting 1 on any difference. The stores
 # are made once and kept, so the check compares renderings, not measurements (which vary
-# from run to run). Bootstrap threads are pinned (--threads 2) so the references never
-# depend on the machine's core count.
+# from run to run). Bootstrap threads are pinned (--threads 2): the results do not depend
+# on them today (1, 2 and all cores render the same bytes), and the pin keeps a change
+# that made them depend from passing on one machine and failing on another.
 #
 #   scripts/report_identity.sh make  REF_DIR BUILD_DIR   # REF_DIR must not exist yet
 #   scripts/report_identity.sh check REF_DIR BUILD_DIR
@@ -46,7 +47,7 @@ render_one() {
 # stores are read in place, because the outputs name their paths: `alea report` only
 # reads them (`check` verifies that they are unchanged afterwards).
 render() {
-  local out=$1 s status=0
+  local out=$1 s f status=0
   mkdir -p "$out"
   for s in "${STORES[@]}"; do
     for f in json html; do
