@@ -28,6 +28,9 @@ PACKAGES=(
   # LaTeX report (booktabs is in -recommended), pdftotext reads the PDF back, and
   # Python-Markdown renders the Markdown report for Chromium
   texlive-latex-base texlive-latex-recommended poppler-utils python3-markdown
+  # scripts/long_functions.py finds the functions over 150 lines with libclang's Python
+  # bindings (run by Debian's /usr/bin/python3, where this package installs them)
+  python3-clang-19
 )
 
 SUDO=""
