@@ -344,10 +344,9 @@ std::string resolveRealTool(Tool tool, const std::string &requested, const std::
 
 OdrOutcome runOdrCheck(const std::vector<std::string> &inputs) {
   OdrOutcome out;
-  std::string error;
-  const std::optional<linker::OdrReport> report = linker::checkOdr(inputs, error);
+  const Expected<linker::OdrReport> report = linker::checkOdr(inputs);
   if (!report) {
-    out.note = "odr check skipped: " + error;
+    out.note = "odr check skipped: " + report.error();
     return out;
   }
   if (!report->findings.empty()) {
