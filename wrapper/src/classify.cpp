@@ -298,9 +298,9 @@ void seeLinkerArgs(Classification &c, LinkRegions &regions, std::string_view com
     const auto comma = splitCommas ? commaList.find(',') : std::string_view::npos;
     const std::string_view word = commaList.substr(0, comma);
     if (startsWith(word, "@") && env.readFile) {
-      const ExpandedArgs inner = expandResponseFiles({std::string(word)}, env);
-      if (inner.ok)
-        for (const auto &w : inner.args)
+      const Expected<ExpandedArgs> inner = expandResponseFiles({std::string(word)}, env);
+      if (inner)
+        for (const auto &w : inner->args)
           seeLinkerWord(c, regions, w);
     } else {
       seeLinkerWord(c, regions, word);
@@ -876,12 +876,14 @@ Classification decideDriver(Classification c, DriverFacts &f, const ClassifyEnv 
 Classification classify(const std::vector<std::string> &original, const ClassifyEnv &env,
                         Frontend frontend) {
   Classification c;
-  const ExpandedArgs expanded = expandResponseFiles(original, env);
-  c.usedResponseFiles = expanded.usedResponseFiles;
-  if (!expanded.ok)
-    return passThrough(std::move(c), Reason::UnreadableResponseFile, "@" + expanded.badFile);
+  const Expected<ExpandedArgs> expanded = expandResponseFiles(original, env);
+  if (!expanded) {
+    c.usedResponseFiles = true; // only a @file fails
+    return passThrough(std::move(c), Reason::UnreadableResponseFile, expanded.error());
+  }
+  c.usedResponseFiles = expanded->usedResponseFiles;
   DriverFacts facts;
-  walkDriverArgs(facts, c, expanded, env);
+  walkDriverArgs(facts, c, *expanded, env);
   return decideDriver(std::move(c), facts, env, frontend);
 }
 
@@ -962,11 +964,13 @@ constexpr std::string_view kLinkerSeparate[] = {"o",
 
 Classification classifyLinker(const std::vector<std::string> &original, const ClassifyEnv &env) {
   Classification c;
-  const ExpandedArgs expanded = expandResponseFiles(original, env);
-  c.usedResponseFiles = expanded.usedResponseFiles;
-  if (!expanded.ok)
-    return passThrough(std::move(c), Reason::UnreadableResponseFile, "@" + expanded.badFile);
-  const auto &args = expanded.args;
+  const Expected<ExpandedArgs> expanded = expandResponseFiles(original, env);
+  if (!expanded) {
+    c.usedResponseFiles = true; // only a @file fails
+    return passThrough(std::move(c), Reason::UnreadableResponseFile, expanded.error());
+  }
+  c.usedResponseFiles = expanded->usedResponseFiles;
+  const auto &args = expanded->args;
   LinkRegions regions;
   std::string missing, output;
   bool queried = false;
@@ -981,7 +985,7 @@ Classification classifyLinker(const std::vector<std::string> &original, const Cl
         continue;
       }
       const Language lang = languageFromExtension(arg);
-      const int origin = expanded.origin[i];
+      const int origin = expanded->origin[i];
       c.inputs.push_back({arg, lang, origin});
       if (lang == Language::Object && !regions.active() && origin >= 0 && !isStartupObject(arg))
         c.linkOrderSlots.push_back(static_cast<std::size_t>(origin));

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "alea/contract.hpp"
+#include "alea/expected.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -44,7 +45,7 @@ enum class Tool { Cc, Cxx, Fc, Ld };
 std::string_view toolName(Tool tool);    // alea-cc, alea-c++, alea-fc, alea-ld
 const char *realToolVariable(Tool tool); // ALEA_CC, ALEA_CXX, ALEA_FC, ALEA_LD
 
-// Reads and validates the settings of `tool`; returns an error message on failure.
+// Reads and validates the settings of `tool`, or the error.
 // Without a seed only the real tool, log file and dry run are read, and nothing
 // but a malformed ALEA_SEED itself is an error (the wrapper is the real tool).
 // A non-empty ALEA_SEED_FILE is the seed's source instead of ALEA_SEED: it
@@ -52,7 +53,7 @@ const char *realToolVariable(Tool tool); // ALEA_CC, ALEA_CXX, ALEA_FC, ALEA_LD
 // and line ends around it ignored, is a seed as ALEA_SEED spells it; ALEA_SEED
 // must then be unset or empty. Anything else is an error, whatever else is
 // set. `readFile` reads it (empty: it cannot be read).
-std::optional<std::string> readSettings(Tool tool, const EnvLookup &env, Settings &out,
-                                        const SeedFileReader &readFile = {});
+Expected<Settings> readSettings(Tool tool, const EnvLookup &env,
+                                const SeedFileReader &readFile = {});
 
 } // namespace alea::wrapper
