@@ -33,33 +33,28 @@ std::string printable(std::string_view s) {
 
 } // namespace
 
-std::string_view toolName(Tool tool) {
-  switch (tool) {
-  case Tool::Cc:
-    return kCcWrapperName;
-  case Tool::Cxx:
-    return kCxxWrapperName;
-  case Tool::Fc:
-    return kFcWrapperName;
-  case Tool::Ld:
-    return kLdWrapperName;
-  }
-  return "alea";
+namespace {
+
+constexpr ToolSpec kTools[] = {
+    {Tool::Cc, kCcWrapperName, kRealCcVariable, "clang-19", "/usr/lib/llvm-19/bin/clang"},
+    {Tool::Cxx, kCxxWrapperName, kRealCxxVariable, "clang++-19", "/usr/lib/llvm-19/bin/clang++"},
+    // Debian's flang-19 package has no flang-19 command.
+    {Tool::Fc, kFcWrapperName, kRealFcVariable, "flang-new-19", "/usr/lib/llvm-19/bin/flang-new"},
+    {Tool::Ld, kLdWrapperName, kRealLdVariable, "ld.lld-19", "/usr/lib/llvm-19/bin/ld.lld"},
+};
+
+} // namespace
+
+const ToolSpec &toolSpec(Tool tool) {
+  for (const ToolSpec &spec : kTools)
+    if (spec.tool == tool)
+      return spec;
+  return kTools[0]; // not reached: every Tool has its row
 }
 
-const char *realToolVariable(Tool tool) {
-  switch (tool) {
-  case Tool::Cc:
-    return kRealCcVariable;
-  case Tool::Cxx:
-    return kRealCxxVariable;
-  case Tool::Fc:
-    return kRealFcVariable;
-  case Tool::Ld:
-    return kRealLdVariable;
-  }
-  return kRealCcVariable;
-}
+std::string_view toolName(Tool tool) { return toolSpec(tool).name; }
+
+const char *realToolVariable(Tool tool) { return toolSpec(tool).realToolVariable; }
 
 Expected<Settings> readSettings(Tool tool, const EnvLookup &env, const SeedFileReader &readFile) {
   Settings s;

@@ -130,34 +130,6 @@ int chainDepth(const std::string &chain) {
   return chain.empty() ? 0 : 1 + static_cast<int>(std::count(chain.begin(), chain.end(), ','));
 }
 
-const char *defaultToolName(Tool tool) {
-  switch (tool) {
-  case Tool::Cc:
-    return "clang-19";
-  case Tool::Cxx:
-    return "clang++-19";
-  case Tool::Fc:
-    return "flang-new-19"; // Debian's flang-19 package has no flang-19 command
-  case Tool::Ld:
-    return "ld.lld-19";
-  }
-  return "clang-19";
-}
-
-const char *fallbackToolPath(Tool tool) {
-  switch (tool) {
-  case Tool::Cc:
-    return "/usr/lib/llvm-19/bin/clang";
-  case Tool::Cxx:
-    return "/usr/lib/llvm-19/bin/clang++";
-  case Tool::Fc:
-    return "/usr/lib/llvm-19/bin/flang-new";
-  case Tool::Ld:
-    return "/usr/lib/llvm-19/bin/ld.lld";
-  }
-  return "/usr/lib/llvm-19/bin/clang";
-}
-
 void appendLog(const std::string &file, const std::string &line) {
   if (file.empty())
     return;
@@ -298,7 +270,7 @@ std::string resolveRealTool(Tool tool, const std::string &requested, const std::
     const std::string id = fileIdOf(path);
     return id != self && !chainContains(chain, id);
   };
-  const std::string fallback = fallbackToolPath(tool);
+  const std::string fallback = toolSpec(tool).fallbackPath;
   // Too deep: something leads back here that the ids do not show (a script
   // that runs a fresh copy of itself, a long row of distinct launchers).
   // Only the fixed LLVM 19 path now, never a PATH search.
@@ -330,7 +302,7 @@ std::string resolveRealTool(Tool tool, const std::string &requested, const std::
     if (!found.empty() || chain.empty())
       return found;
   }
-  std::string found = search(defaultToolName(tool));
+  std::string found = search(toolSpec(tool).defaultName);
   if (found.empty() && usable(fallback))
     found = fallback;
   return found;
@@ -512,10 +484,10 @@ int runWrapperSteps(Tool tool, const std::vector<std::string> &args, std::string
   if (realTool.empty() && chainDepth(chain) >= kMaxChainDepth)
     return configError(tool, "alea wrappers nested " + std::to_string(chainDepth(chain)) +
                                  " deep (a real tool that runs the wrapper again?) and " +
-                                 fallbackToolPath(tool) + " is not usable");
+                                 toolSpec(tool).fallbackPath + " is not usable");
   if (realTool.empty()) {
     const std::string what = settings.realTool.empty()
-                                 ? std::string(defaultToolName(tool)) + " (default)"
+                                 ? std::string(toolSpec(tool).defaultName) + " (default)"
                                  : settings.realTool;
     return configError(tool, std::string("real ") + (tool == Tool::Ld ? "linker" : "compiler") +
                                  " '" + what +

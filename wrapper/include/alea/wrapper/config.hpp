@@ -42,8 +42,19 @@ struct Settings {
 // alea-fc is the Fortran compiler driver over flang-new-19 (docs/wrapper.md,
 // "Fortran (alea-fc)").
 enum class Tool { Cc, Cxx, Fc, Ld };
-std::string_view toolName(Tool tool);    // alea-cc, alea-c++, alea-fc, alea-ld
-const char *realToolVariable(Tool tool); // ALEA_CC, ALEA_CXX, ALEA_FC, ALEA_LD
+
+// What each wrapper is, as data: its name, the variable that names its real
+// tool, and where resolveRealTool (driver.hpp) finds the real tool by default.
+struct ToolSpec {
+  Tool tool;
+  std::string_view name;        // alea-cc, alea-c++, alea-fc, alea-ld
+  const char *realToolVariable; // ALEA_CC, ALEA_CXX, ALEA_FC, ALEA_LD
+  const char *defaultName;      // on PATH: clang-19, clang++-19, flang-new-19, ld.lld-19
+  const char *fallbackPath;     // /usr/lib/llvm-19/bin/clang, clang++, flang-new, ld.lld
+};
+const ToolSpec &toolSpec(Tool tool);
+std::string_view toolName(Tool tool);    // toolSpec(tool).name
+const char *realToolVariable(Tool tool); // toolSpec(tool).realToolVariable
 
 // Reads and validates the settings of `tool`, or the error.
 // Without a seed only the real tool, log file and dry run are read, and nothing
