@@ -472,71 +472,125 @@ void scanStackNotes(Classification &c, const ClassifyEnv &env) {
 
 // --- languages -----------------------------------------------------------------------
 
+namespace {
+
+// A file name extension or an -x name, and the language clang gives it.
+struct LanguageName {
+  std::string_view name;
+  Language language;
+};
+
+// clang's extension rules (LLVM 19's driver types, which clang and flang share).
+constexpr LanguageName kExtensions[] = {
+    {"c", Language::C},
+    {"i", Language::C},
+    {"cc", Language::Cxx},
+    {"cp", Language::Cxx},
+    {"cxx", Language::Cxx},
+    {"cpp", Language::Cxx},
+    {"CPP", Language::Cxx},
+    {"c++", Language::Cxx},
+    {"C", Language::Cxx},
+    {"ii", Language::Cxx},
+    {"cppm", Language::Cxx},
+    {"ixx", Language::Cxx},
+    {"m", Language::ObjC},
+    {"mi", Language::ObjC},
+    {"mm", Language::ObjCxx},
+    {"M", Language::ObjCxx},
+    {"mii", Language::ObjCxx},
+    {"ll", Language::Ir},
+    {"bc", Language::Ir},
+    {"s", Language::Asm},
+    {"S", Language::AsmCpp},
+    {"sx", Language::AsmCpp},
+    {"h", Language::Header},
+    {"hh", Language::Header},
+    {"hpp", Language::Header},
+    {"hxx", Language::Header},
+    {"H", Language::Header},
+    {"h++", Language::Header},
+    {"tcc", Language::Header},
+    {"hp", Language::Header},
+    {"cu", Language::Offload},
+    {"hip", Language::Offload},
+    {"cl", Language::Offload},
+    // .ftn, .f77 and .FTN, .F77 are not among the driver types: both drivers
+    // hand those to the linker.
+    {"f", Language::Fortran},
+    {"for", Language::Fortran},
+    {"f90", Language::Fortran},
+    {"f95", Language::Fortran},
+    {"f03", Language::Fortran},
+    {"f08", Language::Fortran},
+    {"F", Language::Fortran},
+    {"FOR", Language::Fortran},
+    {"F90", Language::Fortran},
+    {"F95", Language::Fortran},
+    {"F03", Language::Fortran},
+    {"F08", Language::Fortran},
+    {"fpp", Language::Fortran},
+    {"FPP", Language::Fortran},
+    {"o", Language::Object},
+    {"obj", Language::Object},
+    {"a", Language::Archive},
+    {"so", Language::SharedLib},
+};
+
+// The -x names we know ("-header" and "-header-unit" names aside).
+constexpr LanguageName kXNames[] = {
+    {"none", Language::None},
+    {"c", Language::C},
+    {"cpp-output", Language::C},
+    {"c++", Language::Cxx},
+    {"c++-cpp-output", Language::Cxx},
+    {"c++-module", Language::Cxx},
+    {"objective-c", Language::ObjC},
+    {"objective-c-cpp-output", Language::ObjC},
+    {"objc-cpp-output", Language::ObjC},
+    {"objective-c++", Language::ObjCxx},
+    {"objective-c++-cpp-output", Language::ObjCxx},
+    {"objc++-cpp-output", Language::ObjCxx},
+    {"ir", Language::Ir},
+    {"lto-ir", Language::Ir},
+    {"assembler", Language::Asm},
+    {"assembler-with-cpp", Language::AsmCpp},
+    {"cuda", Language::Offload},
+    {"hip", Language::Offload},
+    {"cl", Language::Offload},
+    {"clcpp", Language::Offload},
+    {"f95", Language::Fortran}, // the driver's only Fortran names
+    {"f95-cpp-input", Language::Fortran},
+};
+
+template <std::size_t N>
+std::optional<Language> lookUp(const LanguageName (&table)[N], std::string_view name) {
+  for (const LanguageName &entry : table)
+    if (entry.name == name)
+      return entry.language;
+  return std::nullopt;
+}
+
+} // namespace
+
 Language languageFromExtension(std::string_view path) {
   const auto slash = path.rfind('/');
   const std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
   const auto dot = base.rfind('.');
   if (dot == std::string_view::npos || dot == 0)
     return Language::LinkerInput;
-  const std::string_view ext = base.substr(dot + 1);
-  if (ext == "c" || ext == "i")
-    return Language::C;
-  if (ext == "cc" || ext == "cp" || ext == "cxx" || ext == "cpp" || ext == "CPP" || ext == "c++" ||
-      ext == "C" || ext == "ii" || ext == "cppm" || ext == "ixx")
-    return Language::Cxx;
-  if (ext == "m" || ext == "mi")
-    return Language::ObjC;
-  if (ext == "mm" || ext == "M" || ext == "mii")
-    return Language::ObjCxx;
-  if (ext == "ll" || ext == "bc")
-    return Language::Ir;
-  if (ext == "s")
-    return Language::Asm;
-  if (ext == "S" || ext == "sx")
-    return Language::AsmCpp;
-  if (ext == "h" || ext == "hh" || ext == "hpp" || ext == "hxx" || ext == "H" || ext == "h++" ||
-      ext == "tcc" || ext == "hp")
-    return Language::Header;
-  if (ext == "cu" || ext == "hip" || ext == "cl")
-    return Language::Offload;
-  // LLVM 19's driver types (clang and flang share them): .ftn, .f77 and
-  // .FTN, .F77 are not among them, both drivers hand those to the linker.
-  if (ext == "f" || ext == "for" || ext == "f90" || ext == "f95" || ext == "f03" || ext == "f08" ||
-      ext == "F" || ext == "FOR" || ext == "F90" || ext == "F95" || ext == "F03" || ext == "F08" ||
-      ext == "fpp" || ext == "FPP")
-    return Language::Fortran;
-  if (ext == "o" || ext == "obj")
-    return Language::Object;
-  if (ext == "a")
-    return Language::Archive;
-  if (ext == "so" || base.find(".so.") != std::string_view::npos)
+  if (const auto lang = lookUp(kExtensions, base.substr(dot + 1)))
+    return *lang;
+  if (base.find(".so.") != std::string_view::npos) // libz.so.1
     return Language::SharedLib;
   return Language::LinkerInput;
 }
 
 Language languageFromXName(std::string_view name) {
-  if (name == "none")
-    return Language::None;
-  if (name == "c" || name == "cpp-output")
-    return Language::C;
-  if (name == "c++" || name == "c++-cpp-output" || name == "c++-module")
-    return Language::Cxx;
-  if (name == "objective-c" || name == "objective-c-cpp-output" || name == "objc-cpp-output")
-    return Language::ObjC;
-  if (name == "objective-c++" || name == "objective-c++-cpp-output" || name == "objc++-cpp-output")
-    return Language::ObjCxx;
-  if (name == "ir" || name == "lto-ir")
-    return Language::Ir;
-  if (name == "assembler")
-    return Language::Asm;
-  if (name == "assembler-with-cpp")
-    return Language::AsmCpp;
+  if (const auto lang = lookUp(kXNames, name))
+    return *lang;
   if (endsWith(name, "-header") || endsWith(name, "-header-unit"))
     return Language::Header;
-  if (name == "cuda" || name == "hip" || name == "cl" || name == "clcpp")
-    return Language::Offload;
-  if (name == "f95" || name == "f95-cpp-input") // the driver's only Fortran names
-    return Language::Fortran;
   return Language::Unknown;
 }
 
