@@ -100,6 +100,16 @@ std::optional<std::size_t> collectNotes(const unsigned char *bytes, std::size_t 
   return std::nullopt;
 }
 
+// The descriptors that differ from `first`, each once, in order of appearance.
+std::vector<std::string> othersThan(const std::string &first,
+                                    const std::vector<std::string> &descs) {
+  std::vector<std::string> others;
+  for (const auto &d : descs)
+    if (d != first && std::find(others.begin(), others.end(), d) == others.end())
+      others.push_back(d);
+  return others;
+}
+
 AleaRecord makeRecord(const std::vector<std::string> &descs) {
   AleaRecord record;
   record.noteCount = descs.size();
@@ -112,10 +122,7 @@ AleaRecord makeRecord(const std::vector<std::string> &descs) {
     record.seed = parsed->seed;
     record.factors = parsed->factors;
   }
-  for (const auto &d : descs)
-    if (d != record.text && std::find(record.disagreeing.begin(), record.disagreeing.end(), d) ==
-                                record.disagreeing.end())
-      record.disagreeing.push_back(d);
+  record.disagreeing = othersThan(record.text, descs);
   return record;
 }
 
@@ -134,9 +141,7 @@ LinkRecord makeLinkRecord(const std::vector<std::string> &descs) {
     link.odrCount = parsed->odrCount;
     link.odrSymbols = parsed->odrSymbols;
   }
-  for (const auto &d : descs)
-    if (d != link.text && std::find(link.others.begin(), link.others.end(), d) == link.others.end())
-      link.others.push_back(d);
+  link.others = othersThan(link.text, descs);
   return link;
 }
 
