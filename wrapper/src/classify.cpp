@@ -931,11 +931,9 @@ Classification classify(const std::vector<std::string> &original, const Classify
                         Frontend frontend) {
   Classification c;
   const Expected<ExpandedArgs> expanded = expandResponseFiles(original, env);
-  if (!expanded) {
-    c.usedResponseFiles = true; // only a @file fails
+  c.usedResponseFiles = !expanded || expanded->usedResponseFiles; // only a @file fails
+  if (!expanded)
     return passThrough(std::move(c), Reason::UnreadableResponseFile, expanded.error());
-  }
-  c.usedResponseFiles = expanded->usedResponseFiles;
   DriverFacts facts;
   walkDriverArgs(facts, c, *expanded, env);
   return decideDriver(std::move(c), facts, env, frontend);
@@ -1019,11 +1017,9 @@ constexpr std::string_view kLinkerSeparate[] = {"o",
 Classification classifyLinker(const std::vector<std::string> &original, const ClassifyEnv &env) {
   Classification c;
   const Expected<ExpandedArgs> expanded = expandResponseFiles(original, env);
-  if (!expanded) {
-    c.usedResponseFiles = true; // only a @file fails
+  c.usedResponseFiles = !expanded || expanded->usedResponseFiles; // only a @file fails
+  if (!expanded)
     return passThrough(std::move(c), Reason::UnreadableResponseFile, expanded.error());
-  }
-  c.usedResponseFiles = expanded->usedResponseFiles;
   const auto &args = expanded->args;
   LinkRegions regions;
   std::string missing, output;
