@@ -379,8 +379,10 @@ struct ModuleFactor {
   bool (*Apply)(Module &, Rng &);
 };
 static constexpr ModuleFactor ModuleFactors[] = {
-    {Factor::SymbolNames, renameLocalSymbols}, {Factor::GlobalOrder, shuffleGlobals},
-    {Factor::FunctionOrder, shuffleFunctions}, {Factor::CodePadding, insertCodePadding},
+    {Factor::SymbolNames, renameLocalSymbols},
+    {Factor::GlobalOrder, shuffleGlobals},
+    {Factor::FunctionOrder, shuffleFunctions},
+    {Factor::CodePadding, insertCodePadding},
     {Factor::StackOffset, offsetMainStack},
 };
 

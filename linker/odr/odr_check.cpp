@@ -753,8 +753,7 @@ struct Candidates {
   std::unordered_set<std::string_view> strong;
 };
 
-Candidates collectCandidates(const Inputs &in, const std::vector<bool> &take,
-                             OdrReport &report) {
+Candidates collectCandidates(const Inputs &in, const std::vector<bool> &take, OdrReport &report) {
   Candidates c;
   for (std::size_t k = 0; k < in.objects.size(); ++k) {
     if (!take[k])
@@ -877,8 +876,7 @@ OdrFinding groupVariants(const Inputs &in, std::string_view name,
     Fingerprint again; // only the references are wanted
     if (!forms.empty() && refs.empty()) {
       const auto &[k0, s0] = defs.front();
-      canonical(*in.objects[k0], s0->section, s0->value, s0->size, 0, again,
-                &refs.emplace_back());
+      canonical(*in.objects[k0], s0->section, s0->value, s0->size, 0, again, &refs.emplace_back());
       again = {};
     }
     if (!forms.empty())
@@ -893,8 +891,7 @@ OdrFinding groupVariants(const Inputs &in, std::string_view name,
 
 // Merges a function's variants that are one definition (the judge's differ()
 // is false), each group compared by its first variant.
-void mergeOneDefinition(OdrFinding &finding, const std::vector<Refs> &refs,
-                        InliningJudge &judge) {
+void mergeOneDefinition(OdrFinding &finding, const std::vector<Refs> &refs, InliningJudge &judge) {
   std::vector<std::vector<std::string>> merged;
   std::vector<std::size_t> leader; // the variant each group compares by
   for (std::size_t v = 0; v < finding.variants.size(); ++v) {

@@ -503,8 +503,8 @@ Status hashCode(const std::string &path, SectionScan &s, Layout &layout) {
   for (const auto &[start, scn] : code) {
     Elf_Data *data = elf_rawdata(scn, nullptr);
     if (!data || !data->d_buf)
-      return fail(path + ": truncated or corrupt ELF: section [" +
-                  std::to_string(elf_ndxscn(scn)) + "]: " + elf_errmsg(-1));
+      return fail(path + ": truncated or corrupt ELF: section [" + std::to_string(elf_ndxscn(scn)) +
+                  "]: " + elf_errmsg(-1));
     h.word(start - base);
     h.word(data->d_size);
     h.bytes(static_cast<const unsigned char *>(data->d_buf), data->d_size);

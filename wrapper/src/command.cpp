@@ -74,8 +74,8 @@ namespace {
 
 // The compile's additions: the plugin, the seed file as a prerequisite, and
 // the sections that section-order needs.
-void addCompileOptions(Tool tool, const Settings &settings, const std::string &plugin,
-                       Plan &plan, std::vector<std::string> &added) {
+void addCompileOptions(Tool tool, const Settings &settings, const std::string &plugin, Plan &plan,
+                       std::vector<std::string> &added) {
   const FactorSet f = settings.factors;
   // The plugin is loaded even when only link-time factors are on: it writes the
   // .note.alea record of seed and factors into every object.
@@ -113,8 +113,8 @@ struct LinkChoice {
   bool ltoPlugin = false;       // lld --load-pass-plugin
 };
 
-LinkChoice chooseLinker(Tool tool, const Classification &c, FactorSet f,
-                        const std::string &plugin, bool linkerLoadsPlugin) {
+LinkChoice chooseLinker(Tool tool, const Classification &c, FactorSet f, const std::string &plugin,
+                        bool linkerLoadsPlugin) {
   LinkChoice l;
   l.elf = isElfTarget(c.target);
   l.shuffleWanted = f.has(Factor::SectionOrder) && !c.userShuffleSections;

@@ -131,8 +131,9 @@ struct Layout {
 
 // Reads `path`; on failure the error is one line (missing file, not a regular
 // file, not an ELF file, a truncated or corrupt ELF: a header table, a section
-// or a `.note.alea` note running past the end of the file or of its section). A FIFO, device or directory is refused
-// before it is opened for reading, so the call never blocks.
+// or a `.note.alea` note running past the end of the file or of its section).
+// A FIFO, device or directory is refused before it is opened for reading, so
+// the call never blocks.
 Expected<Layout> readLayout(const std::string &path);
 
 // Layout fingerprint (docs/layout.md): FNV-1a 64 over, for each function in
