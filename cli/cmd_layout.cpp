@@ -24,10 +24,9 @@ struct LayoutOptions {
 };
 
 alea::linker::Layout load(const std::string &path) {
-  std::string error;
-  auto layout = alea::linker::readLayout(path, error);
+  auto layout = alea::linker::readLayout(path);
   if (!layout)
-    throw alea::cli::Error(error);
+    throw alea::cli::Error(layout.error());
   return std::move(*layout);
 }
 

@@ -372,6 +372,20 @@ static bool emitNote(Module &M, const LayoutConfig &Config) {
 
 //===-- the pass ------------------------------------------------------------//
 
+// The factors that change the module, in the order they apply, each drawing
+// from its own stream (factorRng).
+struct ModuleFactor {
+  Factor F;
+  bool (*Apply)(Module &, Rng &);
+};
+static constexpr ModuleFactor ModuleFactors[] = {
+    {Factor::SymbolNames, renameLocalSymbols},
+    {Factor::GlobalOrder, shuffleGlobals},
+    {Factor::FunctionOrder, shuffleFunctions},
+    {Factor::CodePadding, insertCodePadding},
+    {Factor::StackOffset, offsetMainStack},
+};
+
 PreservedAnalyses LayoutPass::run(Module &M, ModuleAnalysisManager &) {
   if (!Config.HasSeed)
     return PreservedAnalyses::all(); // no seed: exactly the plain compiler
@@ -381,25 +395,11 @@ PreservedAnalyses LayoutPass::run(Module &M, ModuleAnalysisManager &) {
   }
   bool Changed = false;
   const std::uint64_t Salt = moduleSalt(M);
-  if (Config.has(Factor::SymbolNames)) {
-    Rng R = factorRng(Config, Factor::SymbolNames, Salt);
-    Changed |= renameLocalSymbols(M, R);
-  }
-  if (Config.has(Factor::GlobalOrder)) {
-    Rng R = factorRng(Config, Factor::GlobalOrder, Salt);
-    Changed |= shuffleGlobals(M, R);
-  }
-  if (Config.has(Factor::FunctionOrder)) {
-    Rng R = factorRng(Config, Factor::FunctionOrder, Salt);
-    Changed |= shuffleFunctions(M, R);
-  }
-  if (Config.has(Factor::CodePadding)) {
-    Rng R = factorRng(Config, Factor::CodePadding, Salt);
-    Changed |= insertCodePadding(M, R);
-  }
-  if (Config.has(Factor::StackOffset)) {
-    Rng R = factorRng(Config, Factor::StackOffset, Salt);
-    Changed |= offsetMainStack(M, R);
+  for (const ModuleFactor &MF : ModuleFactors) {
+    if (!Config.has(MF.F))
+      continue;
+    Rng R = factorRng(Config, MF.F, Salt);
+    Changed |= MF.Apply(M, R);
   }
   if (Config.has(Factor::SectionOrder) && isFlangModule(M))
     Changed |= giveFunctionsSections(M);

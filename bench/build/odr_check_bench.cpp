@@ -49,14 +49,14 @@ int main(int argc, char **argv) {
   }
   std::optional<al::OdrReport> report;
   for (int r = 0; r < repeat; ++r) {
-    std::string error;
     const double start = cpuSeconds();
-    report = al::checkOdr(inputs, error, method);
+    auto checked = al::checkOdr(inputs, method);
     const double cpu = cpuSeconds() - start;
-    if (!report) {
-      std::fprintf(stderr, "alea_odr_bench: error: %s\n", error.c_str());
+    if (!checked) {
+      std::fprintf(stderr, "alea_odr_bench: error: %s\n", checked.error().c_str());
       return 1;
     }
+    report = std::move(*checked);
     std::printf("cpu_ms %.3f objects %zu compared %zu findings %zu\n", cpu * 1e3, report->objects,
                 report->compared, report->findings.size());
   }

@@ -743,173 +743,211 @@ std::vector<bool> extracted(const Inputs &in) {
   return take;
 }
 
-} // namespace
+// A definition: the index of its object in Inputs::objects, and its symbol.
+using Definition = std::pair<std::size_t, const Symbol *>;
 
-std::optional<OdrReport> checkOdr(const std::vector<std::string> &paths, std::string &error,
-                                  OdrMethod method) {
-  if (elf_version(EV_CURRENT) == EV_NONE) {
-    error = std::string("libelf: ") + elf_errmsg(-1);
-    return std::nullopt;
-  }
-  try {
-    Inputs in;
-    for (const std::string &p : paths)
-      load(p, in);
-    OdrReport report;
-    report.unchecked = in.unchecked;
-    const std::vector<bool> take = extracted(in);
+// Every weak/COMDAT definition by name, in command-line order, and the names
+// that some object defines strongly (that definition wins in any order).
+struct Candidates {
+  std::map<std::string_view, std::vector<Definition>> byName;
+  std::unordered_set<std::string_view> strong;
+};
 
-    // Every weak/COMDAT definition by name, in command-line order; names that
-    // some object defines strongly are out (that definition wins in any order).
-    std::map<std::string_view, std::vector<std::pair<std::size_t, const Symbol *>>> byName;
-    std::unordered_set<std::string_view> strong;
-    for (std::size_t k = 0; k < in.objects.size(); ++k) {
-      if (!take[k])
-        continue;
-      ++report.objects;
-      const Object &o = *in.objects[k];
-      for (const Symbol &s : o.symbols()) {
-        if (isCandidate(o, s))
-          byName[s.name].emplace_back(k, &s);
-        else if (s.bind == STB_GLOBAL && s.inSection())
-          strong.insert(s.name);
-      }
+Candidates collectCandidates(const Inputs &in, const std::vector<bool> &take, OdrReport &report) {
+  Candidates c;
+  for (std::size_t k = 0; k < in.objects.size(); ++k) {
+    if (!take[k])
+      continue;
+    ++report.objects;
+    const Object &o = *in.objects[k];
+    for (const Symbol &s : o.symbols()) {
+      if (isCandidate(o, s))
+        c.byName[s.name].emplace_back(k, &s);
+      else if (s.bind == STB_GLOBAL && s.inSection())
+        c.strong.insert(s.name);
     }
+  }
+  return c;
+}
+
+// Whether two bodies of one function that differ in their bytes are two
+// definitions, or one definition compiled in two contexts: the inliner and
+// the local clones it makes decide per object (in a -O2 build of one set of
+// flags, a third of the inline functions of a CLI11 program differ in their
+// bytes between objects).
+class InliningJudge {
+public:
+  InliningJudge(const Inputs &in, const std::vector<bool> &take) : in_(in) {
     // The first definition of every global name, for what a callee refers to.
-    std::unordered_map<std::string_view, std::pair<std::size_t, const Symbol *>> definition;
     for (std::size_t k = 0; k < in.objects.size(); ++k)
       if (take[k])
         for (const Symbol &s : in.objects[k]->symbols())
           if (s.bind != STB_LOCAL && s.inSection() && !s.name.empty())
-            definition.try_emplace(s.name, k, &s);
-    std::unordered_map<std::string_view, std::set<std::string_view>> calleeStrings; // memo
-    const std::set<std::string_view> none;
-    auto stringsOf = [&](std::string_view callee) -> const std::set<std::string_view> * {
-      const auto d = definition.find(callee);
-      // Not in the link: a C function's body is never in a header, so it
-      // brings no strings; a C++ one's may be (libstdc++'s extern templates
-      // are inlined from their headers): unknown.
-      if (d == definition.end())
-        return callee.starts_with("_Z") ? nullptr : &none;
-      auto [it, fresh] = calleeStrings.try_emplace(callee);
-      if (fresh) {
-        Refs r;
-        Fingerprint ignored; // only the references are wanted
-        canonical(*in.objects[d->second.first], d->second.second->section, d->second.second->value,
-                  d->second.second->size, 0, ignored, &r);
-        it->second = std::move(r.strings);
-      }
-      return &it->second;
-    };
-    // Whether the strings only `a` holds can come from a callee that `b`
-    // calls and `a` inlined (at least at one of its calls): a C++ function
-    // not in the link (its body is unknown), or one whose definition holds
-    // them.
-    auto explained = [&](const Refs &a, const Refs &b) {
-      std::set<std::string_view> extra;
-      std::set_difference(a.strings.begin(), a.strings.end(), b.strings.begin(), b.strings.end(),
-                          std::inserter(extra, extra.end()));
-      for (std::string_view callee : b.names) {
-        if (extra.empty())
-          return true;
-        const std::set<std::string_view> *strings = stringsOf(callee);
-        if (!strings)
-          return true;
-        std::erase_if(extra, [&](std::string_view x) { return strings->contains(x); });
-      }
-      return extra.empty();
-    };
-    // Two bodies of one function are one definition compiled in two
-    // contexts (the inliner and the local clones it makes decide per
-    // object: in a -O2 build of one set of flags, a third of the inline
-    // functions of a CLI11 program differ in their bytes between objects)
-    // unless neither calls anything (a leaf's code is its source's) or one
-    // holds strings that no inlining explains (an assertion, a message, a
-    // macro's text).
-    auto differ = [&](const Refs &a, const Refs &b) {
-      if (a.leaf() && b.leaf())
-        return true;
-      return !explained(a, b) || !explained(b, a);
-    };
-
-    for (const auto &[name, defs] : byName) {
-      if (defs.size() < 2 || strong.contains(name))
-        continue;
-      ++report.compared;
-      // Objects with REL relocations (32-bit x86, ARM) keep addends in the
-      // bytes, where section offsets differ between objects: not compared.
-      if (std::any_of(defs.begin(), defs.end(), [&](const auto &d) {
-            return in.objects[d.first]->section(d.second->section).rel;
-          }))
-        continue;
-      std::vector<std::string> forms;
-      std::vector<Refs> refs;
-      OdrFinding finding;
-      finding.symbol = std::string(name);
-      finding.function =
-          defs.front().second->type != STT_OBJECT && defs.front().second->type != STT_TLS;
-      for (const auto &[k, s] : defs) {
-        // The definition's form, or in the fast comparison its fingerprint:
-        // equal forms give equal fingerprints, so grouping the definitions by
-        // either gives the same variants (but for a 128-bit hash collision).
-        std::string form;
-        if (method == OdrMethod::Detailed) {
-          put(form, s->type);
-          canonical(*in.objects[k], s->section, s->value, s->size, 0, form, nullptr);
-        } else {
-          Fingerprint f;
-          put(f, s->type);
-          canonical(*in.objects[k], s->section, s->value, s->size, 0, f, nullptr);
-          form = f.digest();
-        }
-        const auto same = std::find(forms.begin(), forms.end(), form);
-        if (same == forms.end()) {
-          // What it refers to, only for a new variant (most are the first).
-          Refs r;
-          Fingerprint again; // only the references are wanted
-          if (!forms.empty() && refs.empty()) {
-            const auto &[k0, s0] = defs.front();
-            canonical(*in.objects[k0], s0->section, s0->value, s0->size, 0, again,
-                      &refs.emplace_back());
-            again = {};
-          }
-          if (!forms.empty())
-            canonical(*in.objects[k], s->section, s->value, s->size, 0, again, &r);
-          forms.push_back(std::move(form));
-          if (forms.size() > 1)
-            refs.push_back(std::move(r));
-          finding.variants.push_back({in.objects[k]->name()});
-        } else {
-          finding.variants[static_cast<std::size_t>(same - forms.begin())].push_back(
-              in.objects[k]->name());
-        }
-      }
-      if (finding.variants.size() > 1 && finding.function) {
-        // Merge the variants that are one definition (differ() is false).
-        std::vector<std::vector<std::string>> merged;
-        std::vector<std::size_t> leader; // the variant each group compares by
-        for (std::size_t v = 0; v < finding.variants.size(); ++v) {
-          std::size_t g = 0;
-          while (g < merged.size() && differ(refs[leader[g]], refs[v]))
-            ++g;
-          if (g == merged.size()) {
-            merged.emplace_back();
-            leader.push_back(v);
-          }
-          merged[g].insert(merged[g].end(), finding.variants[v].begin(), finding.variants[v].end());
-        }
-        finding.variants = std::move(merged);
-      }
-      if (finding.variants.size() > 1)
-        report.findings.push_back(std::move(finding));
-    }
-    return report;
-  } catch (const BadInput &e) {
-    error = e.what();
-  } catch (const std::exception &e) {
-    error = std::string("internal error: ") + e.what();
+            definition_.try_emplace(s.name, k, &s);
   }
-  return std::nullopt;
+
+  // Two definitions unless neither calls anything (a leaf's code is its
+  // source's) or one holds strings that no inlining explains (an assertion,
+  // a message, a macro's text).
+  bool differ(const Refs &a, const Refs &b) {
+    if (a.leaf() && b.leaf())
+      return true;
+    return !explained(a, b) || !explained(b, a);
+  }
+
+private:
+  // The strings `callee`'s definition refers to, or nullptr if unknown.
+  const std::set<std::string_view> *stringsOf(std::string_view callee) {
+    const auto d = definition_.find(callee);
+    // Not in the link: a C function's body is never in a header, so it
+    // brings no strings; a C++ one's may be (libstdc++'s extern templates
+    // are inlined from their headers): unknown.
+    if (d == definition_.end())
+      return callee.starts_with("_Z") ? nullptr : &none_;
+    auto [it, fresh] = calleeStrings_.try_emplace(callee);
+    if (fresh) {
+      Refs r;
+      Fingerprint ignored; // only the references are wanted
+      const auto &[k, s] = d->second;
+      canonical(*in_.objects[k], s->section, s->value, s->size, 0, ignored, &r);
+      it->second = std::move(r.strings);
+    }
+    return &it->second;
+  }
+
+  // Whether the strings only `a` holds can come from a callee that `b`
+  // calls and `a` inlined (at least at one of its calls): a C++ function
+  // not in the link (its body is unknown), or one whose definition holds
+  // them.
+  bool explained(const Refs &a, const Refs &b) {
+    std::set<std::string_view> extra;
+    std::set_difference(a.strings.begin(), a.strings.end(), b.strings.begin(), b.strings.end(),
+                        std::inserter(extra, extra.end()));
+    for (std::string_view callee : b.names) {
+      if (extra.empty())
+        return true;
+      const std::set<std::string_view> *strings = stringsOf(callee);
+      if (!strings)
+        return true;
+      std::erase_if(extra, [&](std::string_view x) { return strings->contains(x); });
+    }
+    return extra.empty();
+  }
+
+  const Inputs &in_;
+  std::unordered_map<std::string_view, Definition> definition_;
+  std::unordered_map<std::string_view, std::set<std::string_view>> calleeStrings_; // memo
+  const std::set<std::string_view> none_;
+};
+
+// The variants of one name's definitions, grouped by their canonical form
+// (or its fingerprint, per `method`), with what each variant refers to in
+// `refs` (filled only once there are two variants).
+OdrFinding groupVariants(const Inputs &in, std::string_view name,
+                         const std::vector<Definition> &defs, OdrMethod method,
+                         std::vector<Refs> &refs) {
+  std::vector<std::string> forms;
+  OdrFinding finding;
+  finding.symbol = std::string(name);
+  finding.function =
+      defs.front().second->type != STT_OBJECT && defs.front().second->type != STT_TLS;
+  for (const auto &[k, s] : defs) {
+    // The definition's form, or in the fast comparison its fingerprint:
+    // equal forms give equal fingerprints, so grouping the definitions by
+    // either gives the same variants (but for a 128-bit hash collision).
+    std::string form;
+    if (method == OdrMethod::Detailed) {
+      put(form, s->type);
+      canonical(*in.objects[k], s->section, s->value, s->size, 0, form, nullptr);
+    } else {
+      Fingerprint f;
+      put(f, s->type);
+      canonical(*in.objects[k], s->section, s->value, s->size, 0, f, nullptr);
+      form = f.digest();
+    }
+    const auto same = std::find(forms.begin(), forms.end(), form);
+    if (same != forms.end()) {
+      finding.variants[static_cast<std::size_t>(same - forms.begin())].push_back(
+          in.objects[k]->name());
+      continue;
+    }
+    // What it refers to, only for a new variant (most are the first).
+    Refs r;
+    Fingerprint again; // only the references are wanted
+    if (!forms.empty() && refs.empty()) {
+      const auto &[k0, s0] = defs.front();
+      canonical(*in.objects[k0], s0->section, s0->value, s0->size, 0, again, &refs.emplace_back());
+      again = {};
+    }
+    if (!forms.empty())
+      canonical(*in.objects[k], s->section, s->value, s->size, 0, again, &r);
+    forms.push_back(std::move(form));
+    if (forms.size() > 1)
+      refs.push_back(std::move(r));
+    finding.variants.push_back({in.objects[k]->name()});
+  }
+  return finding;
+}
+
+// Merges a function's variants that are one definition (the judge's differ()
+// is false), each group compared by its first variant.
+void mergeOneDefinition(OdrFinding &finding, const std::vector<Refs> &refs, InliningJudge &judge) {
+  std::vector<std::vector<std::string>> merged;
+  std::vector<std::size_t> leader; // the variant each group compares by
+  for (std::size_t v = 0; v < finding.variants.size(); ++v) {
+    std::size_t g = 0;
+    while (g < merged.size() && judge.differ(refs[leader[g]], refs[v]))
+      ++g;
+    if (g == merged.size()) {
+      merged.emplace_back();
+      leader.push_back(v);
+    }
+    merged[g].insert(merged[g].end(), finding.variants[v].begin(), finding.variants[v].end());
+  }
+  finding.variants = std::move(merged);
+}
+
+OdrReport checkInputs(const std::vector<std::string> &paths, OdrMethod method) {
+  Inputs in;
+  for (const std::string &p : paths)
+    load(p, in);
+  OdrReport report;
+  report.unchecked = in.unchecked;
+  const std::vector<bool> take = extracted(in);
+  const Candidates candidates = collectCandidates(in, take, report);
+  InliningJudge judge(in, take);
+  for (const auto &[name, defs] : candidates.byName) {
+    if (defs.size() < 2 || candidates.strong.contains(name))
+      continue;
+    ++report.compared;
+    // Objects with REL relocations (32-bit x86, ARM) keep addends in the
+    // bytes, where section offsets differ between objects: not compared.
+    if (std::any_of(defs.begin(), defs.end(), [&](const auto &d) {
+          return in.objects[d.first]->section(d.second->section).rel;
+        }))
+      continue;
+    std::vector<Refs> refs;
+    OdrFinding finding = groupVariants(in, name, defs, method, refs);
+    if (finding.variants.size() > 1 && finding.function)
+      mergeOneDefinition(finding, refs, judge);
+    if (finding.variants.size() > 1)
+      report.findings.push_back(std::move(finding));
+  }
+  return report;
+}
+
+} // namespace
+
+Expected<OdrReport> checkOdr(const std::vector<std::string> &paths, OdrMethod method) {
+  if (elf_version(EV_CURRENT) == EV_NONE)
+    return fail(std::string("libelf: ") + elf_errmsg(-1));
+  try {
+    return checkInputs(paths, method);
+  } catch (const BadInput &e) {
+    return fail(e.what());
+  } catch (const std::exception &e) {
+    return fail(std::string("internal error: ") + e.what());
+  }
 }
 
 std::string odrRecordField(const OdrReport &report) {

@@ -104,20 +104,20 @@ LayoutDiff diffLayouts(const Layout &a, const Layout &b) {
       }
     }
   }
-  for (std::size_t i = 0; i < fa.size(); ++i)
-    if (partnerA[i] == None) {
-      if (fa[i].local)
-        ++d.unmatchedLocalA;
-      else
-        d.onlyInA.push_back(fa[i].name);
-    }
-  for (std::size_t j = 0; j < fb.size(); ++j)
-    if (partnerB[j] == None) {
-      if (fb[j].local)
-        ++d.unmatchedLocalB;
-      else
-        d.onlyInB.push_back(fb[j].name);
-    }
+  // What is left on each side: named globals, counted locals.
+  const auto unmatched = [](const std::vector<Function> &fs,
+                            const std::vector<std::size_t> &partner, std::size_t &locals,
+                            std::vector<std::string> &names) {
+    for (std::size_t i = 0; i < fs.size(); ++i)
+      if (partner[i] == None) {
+        if (fs[i].local)
+          ++locals;
+        else
+          names.push_back(fs[i].name);
+      }
+  };
+  unmatched(fa, partnerA, d.unmatchedLocalA, d.onlyInA);
+  unmatched(fb, partnerB, d.unmatchedLocalB, d.onlyInB);
 
   // Ranks among matched functions, in each side's own order.
   std::vector<std::size_t> rankB(fb.size(), None);

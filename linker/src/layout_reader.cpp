@@ -100,6 +100,16 @@ std::optional<std::size_t> collectNotes(const unsigned char *bytes, std::size_t 
   return std::nullopt;
 }
 
+// The descriptors that differ from `first`, each once, in order of appearance.
+std::vector<std::string> othersThan(const std::string &first,
+                                    const std::vector<std::string> &descs) {
+  std::vector<std::string> others;
+  for (const auto &d : descs)
+    if (d != first && std::find(others.begin(), others.end(), d) == others.end())
+      others.push_back(d);
+  return others;
+}
+
 AleaRecord makeRecord(const std::vector<std::string> &descs) {
   AleaRecord record;
   record.noteCount = descs.size();
@@ -112,10 +122,7 @@ AleaRecord makeRecord(const std::vector<std::string> &descs) {
     record.seed = parsed->seed;
     record.factors = parsed->factors;
   }
-  for (const auto &d : descs)
-    if (d != record.text && std::find(record.disagreeing.begin(), record.disagreeing.end(), d) ==
-                                record.disagreeing.end())
-      record.disagreeing.push_back(d);
+  record.disagreeing = othersThan(record.text, descs);
   return record;
 }
 
@@ -134,9 +141,7 @@ LinkRecord makeLinkRecord(const std::vector<std::string> &descs) {
     link.odrCount = parsed->odrCount;
     link.odrSymbols = parsed->odrSymbols;
   }
-  for (const auto &d : descs)
-    if (d != link.text && std::find(link.others.begin(), link.others.end(), d) == link.others.end())
-      link.others.push_back(d);
+  link.others = othersThan(link.text, descs);
   return link;
 }
 
@@ -310,6 +315,8 @@ std::string basisName(FingerprintBasis basis) {
   return "nothing";
 }
 
+namespace {
+
 // Whether `size` bytes at `offset` lie within a file of `fileSize` bytes
 // (written so that no sum can wrap around).
 bool withinFile(std::uint64_t offset, std::uint64_t size, std::uint64_t fileSize) {
@@ -348,238 +355,234 @@ std::string checkHeaderTables(Elf *elf, const GElf_Ehdr &ehdr, std::uint64_t fil
   return table("program header", ehdr.e_phoff, ehdr.e_phnum, ehdr.e_phentsize);
 }
 
-std::optional<Layout> readLayout(const std::string &path, std::string &error) {
-  if (elf_version(EV_CURRENT) == EV_NONE) {
-    error = "libelf initialization failed";
-    return std::nullopt;
-  }
+// What openElf checked and the later steps read: the ELF header, the file's
+// size and the section name table.
+struct ElfHeader {
+  GElf_Ehdr ehdr;
+  std::uint64_t fileSize = 0;
+  std::size_t shstrndx = 0;
+};
+
+// Opens `path` into `file` and checks that it is an ELF file whose header
+// tables fit in it.
+Expected<ElfHeader> openElf(const std::string &path, ElfFile &file) {
+  if (elf_version(EV_CURRENT) == EV_NONE)
+    return fail("libelf initialization failed");
   // Only a regular file can be an ELF file. A FIFO, a device or a directory
   // is refused by its type before it is opened: opening a FIFO for reading
   // waits for a writer. O_NONBLOCK keeps that true of a file replaced by a
   // FIFO between the stat and the open, which the fstat then refuses.
   struct stat st;
-  if (stat(path.c_str(), &st) != 0) {
-    error = "cannot open '" + path + "': " + std::strerror(errno);
-    return std::nullopt;
-  }
+  if (stat(path.c_str(), &st) != 0)
+    return fail("cannot open '" + path + "': " + std::strerror(errno));
   const auto notRegular = [&path](mode_t mode) {
-    return "'" + path + "' is not a regular file (it is " + fileKind(mode) + ")";
+    return fail("'" + path + "' is not a regular file (it is " + fileKind(mode) + ")");
   };
-  if (!S_ISREG(st.st_mode)) {
-    error = notRegular(st.st_mode);
-    return std::nullopt;
-  }
-  ElfFile file;
+  if (!S_ISREG(st.st_mode))
+    return notRegular(st.st_mode);
   file.fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (file.fd < 0) {
-    error = "cannot open '" + path + "': " + std::strerror(errno);
-    return std::nullopt;
-  }
-  if (fstat(file.fd, &st) != 0) {
-    error = "cannot stat '" + path + "': " + std::strerror(errno);
-    return std::nullopt;
-  }
-  if (!S_ISREG(st.st_mode)) {
-    error = notRegular(st.st_mode);
-    return std::nullopt;
-  }
-  const std::uint64_t fileSize = static_cast<std::uint64_t>(st.st_size);
+  if (file.fd < 0)
+    return fail("cannot open '" + path + "': " + std::strerror(errno));
+  if (fstat(file.fd, &st) != 0)
+    return fail("cannot stat '" + path + "': " + std::strerror(errno));
+  if (!S_ISREG(st.st_mode))
+    return notRegular(st.st_mode);
+  ElfHeader h;
+  h.fileSize = static_cast<std::uint64_t>(st.st_size);
   file.elf = elf_begin(file.fd, ELF_C_READ, nullptr);
   unsigned char magic[SELFMAG] = {};
   if ((!file.elf || elf_kind(file.elf) != ELF_K_ELF) &&
       pread(file.fd, magic, SELFMAG, 0) == SELFMAG && std::memcmp(magic, ELFMAG, SELFMAG) == 0) {
     // The ELF magic, yet libelf does not take the file: it ends inside the
     // ELF header (which libelf reports as "not ELF").
-    error = path + ": truncated or corrupt ELF: the file (" + std::to_string(fileSize) +
-            " bytes) has the ELF magic but no readable ELF header";
-    return std::nullopt;
+    return fail(path + ": truncated or corrupt ELF: the file (" + std::to_string(h.fileSize) +
+                " bytes) has the ELF magic but no readable ELF header");
   }
-  if (!file.elf || elf_kind(file.elf) != ELF_K_ELF) {
-    error = "'" + path + "' is not an ELF file" +
-            (file.elf && elf_kind(file.elf) == ELF_K_AR ? " (it is an archive)" : "");
-    return std::nullopt;
-  }
-  GElf_Ehdr ehdr;
-  if (!gelf_getehdr(file.elf, &ehdr)) {
-    error = path + ": truncated or corrupt ELF: " + elf_errmsg(-1);
-    return std::nullopt;
-  }
-  if (std::string problem = checkHeaderTables(file.elf, ehdr, fileSize); !problem.empty()) {
-    error = path + ": " + problem;
-    return std::nullopt;
-  }
-  std::size_t shstrndx = 0;
-  if (elf_getshdrstrndx(file.elf, &shstrndx) != 0) {
-    error = path + ": truncated or corrupt ELF: " + elf_errmsg(-1);
-    return std::nullopt;
-  }
-  const bool bigEndian = ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
+  if (!file.elf || elf_kind(file.elf) != ELF_K_ELF)
+    return fail("'" + path + "' is not an ELF file" +
+                (file.elf && elf_kind(file.elf) == ELF_K_AR ? " (it is an archive)" : ""));
+  if (!gelf_getehdr(file.elf, &h.ehdr))
+    return fail(path + ": truncated or corrupt ELF: " + elf_errmsg(-1));
+  if (std::string problem = checkHeaderTables(file.elf, h.ehdr, h.fileSize); !problem.empty())
+    return fail(path + ": " + problem);
+  if (elf_getshdrstrndx(file.elf, &h.shstrndx) != 0)
+    return fail(path + ": truncated or corrupt ELF: " + elf_errmsg(-1));
+  return h;
+}
 
-  Layout layout;
-  layout.path = path;
-  layout.fileType = fileTypeName(ehdr.e_type);
-  if (ehdr.e_type == ET_DYN) {
-    // A position-independent executable is ET_DYN with a program interpreter.
-    std::size_t phnum = 0;
-    if (elf_getphdrnum(file.elf, &phnum) == 0)
-      for (std::size_t i = 0; i < phnum; ++i) {
-        GElf_Phdr phdr;
-        if (gelf_getphdr(file.elf, static_cast<int>(i), &phdr) && phdr.p_type == PT_INTERP)
-          layout.fileType = "executable (PIE)";
-      }
-  }
+// "executable (PIE)" for a position-independent executable: ET_DYN with a
+// program interpreter.
+std::string fileTypeOf(Elf *elf, const GElf_Ehdr &ehdr) {
+  std::string type = fileTypeName(ehdr.e_type);
+  if (ehdr.e_type != ET_DYN)
+    return type;
+  std::size_t phnum = 0;
+  if (elf_getphdrnum(elf, &phnum) == 0)
+    for (std::size_t i = 0; i < phnum; ++i) {
+      GElf_Phdr phdr;
+      if (gelf_getphdr(elf, static_cast<int>(i), &phdr) && phdr.p_type == PT_INTERP)
+        type = "executable (PIE)";
+    }
+  return type;
+}
 
-  // Pass 1: section names and flags, notes, and where the symbol tables are.
-  struct SectionInfo {
-    std::string name;
-    bool exec = false;
-    std::uint64_t start = 0; // where st_value 0 of the section would be: sh_addr, or 0 in .o
-  };
+struct SectionInfo {
+  std::string name;
+  bool exec = false;
+  std::uint64_t start = 0; // where st_value 0 of the section would be: sh_addr, or 0 in .o
+};
+
+// What pass 1 over the section headers finds.
+struct SectionScan {
   std::map<std::size_t, SectionInfo> sections;
   std::vector<std::pair<std::uint64_t, Elf_Scn *>> code; // executable sections: (start, section)
   Elf_Scn *symtab = nullptr, *dynsym = nullptr;
-  std::vector<std::string> descs, linkDescs;
-  for (Elf_Scn *scn = elf_nextscn(file.elf, nullptr); scn; scn = elf_nextscn(file.elf, scn)) {
+  std::vector<std::string> descs, linkDescs; // the descriptors of alea's notes
+};
+
+// Pass 1: section names and flags, notes, and where the symbol tables are.
+Expected<SectionScan> scanSections(const std::string &path, Elf *elf, const ElfHeader &h) {
+  SectionScan s;
+  const bool bigEndian = h.ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
+  for (Elf_Scn *scn = elf_nextscn(elf, nullptr); scn; scn = elf_nextscn(elf, scn)) {
     GElf_Shdr shdr;
-    if (!gelf_getshdr(scn, &shdr)) {
-      error = path + ": truncated or corrupt ELF: section header " +
-              std::to_string(elf_ndxscn(scn)) + ": " + elf_errmsg(-1);
-      return std::nullopt;
-    }
-    const char *name = elf_strptr(file.elf, shstrndx, shdr.sh_name);
-    SectionInfo &info = sections[elf_ndxscn(scn)];
+    if (!gelf_getshdr(scn, &shdr))
+      return fail(path + ": truncated or corrupt ELF: section header " +
+                  std::to_string(elf_ndxscn(scn)) + ": " + elf_errmsg(-1));
+    const char *name = elf_strptr(elf, h.shstrndx, shdr.sh_name);
+    SectionInfo &info = s.sections[elf_ndxscn(scn)];
     info.name = name ? name : "";
     // "section [3] .note.alea", as readelf numbers them.
     const std::string sectionName =
         "section [" + std::to_string(elf_ndxscn(scn)) + "] " + (name ? name : "(no name)");
-    if (shdr.sh_type != SHT_NOBITS && !withinFile(shdr.sh_offset, shdr.sh_size, fileSize)) {
-      error = path + ": truncated or corrupt ELF: " + sectionName + " (" +
-              std::to_string(shdr.sh_size) + " bytes at offset " + std::to_string(shdr.sh_offset) +
-              ") runs past the end of the file (" + std::to_string(fileSize) + " bytes)";
-      return std::nullopt;
-    }
+    if (shdr.sh_type != SHT_NOBITS && !withinFile(shdr.sh_offset, shdr.sh_size, h.fileSize))
+      return fail(path + ": truncated or corrupt ELF: " + sectionName + " (" +
+                  std::to_string(shdr.sh_size) + " bytes at offset " +
+                  std::to_string(shdr.sh_offset) + ") runs past the end of the file (" +
+                  std::to_string(h.fileSize) + " bytes)");
     info.exec = (shdr.sh_flags & SHF_EXECINSTR) != 0 && shdr.sh_type != SHT_NOBITS;
-    info.start = ehdr.e_type == ET_REL ? 0 : shdr.sh_addr;
+    info.start = h.ehdr.e_type == ET_REL ? 0 : shdr.sh_addr;
     if (info.exec && shdr.sh_size > 0)
-      code.emplace_back(info.start, scn);
+      s.code.emplace_back(info.start, scn);
     if (shdr.sh_type == SHT_SYMTAB)
-      symtab = scn;
+      s.symtab = scn;
     else if (shdr.sh_type == SHT_DYNSYM)
-      dynsym = scn;
+      s.dynsym = scn;
     const bool noteLike =
         shdr.sh_type == SHT_NOTE || (info.name == kNoteSection && shdr.sh_type != SHT_NOBITS);
-    if (noteLike) {
-      // elf_rawdata: the bytes as stored; note words are decoded by hand.
-      Elf_Data *data = elf_rawdata(scn, nullptr);
-      if (!data && shdr.sh_size > 0) {
-        error = path + ": truncated or corrupt ELF: " + sectionName + ": " + elf_errmsg(-1);
-        return std::nullopt;
-      }
-      std::optional<std::size_t> bad;
-      if (data && data->d_buf)
-        bad = collectNotes(static_cast<const unsigned char *>(data->d_buf), data->d_size, bigEndian,
-                           descs, linkDescs);
-      // Only alea's own section is held to the 4-byte layout read here: other
-      // producers' note sections may be laid out differently (8-byte aligned
-      // notes), and are none of alea's business.
-      if (bad && info.name == kNoteSection) {
-        error = path + ": corrupt ELF: " + sectionName + ": the note at byte " +
-                std::to_string(*bad) + " runs past the end of the section (" +
-                std::to_string(data->d_size) + " bytes)";
-        return std::nullopt;
-      }
-    }
+    if (!noteLike)
+      continue;
+    // elf_rawdata: the bytes as stored; note words are decoded by hand.
+    Elf_Data *data = elf_rawdata(scn, nullptr);
+    if (!data && shdr.sh_size > 0)
+      return fail(path + ": truncated or corrupt ELF: " + sectionName + ": " + elf_errmsg(-1));
+    std::optional<std::size_t> bad;
+    if (data && data->d_buf)
+      bad = collectNotes(static_cast<const unsigned char *>(data->d_buf), data->d_size, bigEndian,
+                         s.descs, s.linkDescs);
+    // Only alea's own section is held to the 4-byte layout read here: other
+    // producers' note sections may be laid out differently (8-byte aligned
+    // notes), and are none of alea's business.
+    if (bad && info.name == kNoteSection)
+      return fail(path + ": corrupt ELF: " + sectionName + ": the note at byte " +
+                  std::to_string(*bad) + " runs past the end of the section (" +
+                  std::to_string(data->d_size) + " bytes)");
   }
-  layout.record = makeRecord(descs);
-  layout.link = makeLinkRecord(linkDescs);
+  return s;
+}
 
-  // The code fingerprint: the executable sections in address order (index
-  // order in a .o, where every section starts at 0), their place relative to
-  // the first one's page, their sizes and their bytes.
+// The code fingerprint: the executable sections in address order (index
+// order in a .o, where every section starts at 0), their place relative to
+// the first one's page, their sizes and their bytes.
+Status hashCode(const std::string &path, SectionScan &s, Layout &layout) {
+  auto &code = s.code;
   std::stable_sort(code.begin(), code.end(),
                    [](const auto &x, const auto &y) { return x.first < y.first; });
-  {
-    Fnv1a64 h;
-    const std::uint64_t base = code.empty() ? 0 : code.front().first & ~std::uint64_t{0xfff};
-    for (const auto &[start, scn] : code) {
-      Elf_Data *data = elf_rawdata(scn, nullptr);
-      if (!data || !data->d_buf) {
-        error = path + ": truncated or corrupt ELF: section [" + std::to_string(elf_ndxscn(scn)) +
-                "]: " + elf_errmsg(-1);
-        return std::nullopt;
-      }
-      h.word(start - base);
-      h.word(data->d_size);
-      h.bytes(static_cast<const unsigned char *>(data->d_buf), data->d_size);
-      ++layout.code.sections;
-      layout.code.bytes += data->d_size;
-    }
-    layout.code.fingerprint = h.value;
+  Fnv1a64 h;
+  const std::uint64_t base = code.empty() ? 0 : code.front().first & ~std::uint64_t{0xfff};
+  for (const auto &[start, scn] : code) {
+    Elf_Data *data = elf_rawdata(scn, nullptr);
+    if (!data || !data->d_buf)
+      return fail(path + ": truncated or corrupt ELF: section [" + std::to_string(elf_ndxscn(scn)) +
+                  "]: " + elf_errmsg(-1));
+    h.word(start - base);
+    h.word(data->d_size);
+    h.bytes(static_cast<const unsigned char *>(data->d_buf), data->d_size);
+    ++layout.code.sections;
+    layout.code.bytes += data->d_size;
   }
+  layout.code.fingerprint = h.value;
+  return Status::success();
+}
 
-  // Pass 2: the functions of the static symbol table (or .dynsym if stripped).
-  Elf_Scn *symScn = symtab ? symtab : dynsym;
-  layout.stripped = !symtab;
-  layout.fromDynsym = !symtab && dynsym;
-  if (symScn) {
-    GElf_Shdr shdr;
-    gelf_getshdr(symScn, &shdr);
-    Elf_Data *data = elf_getdata(symScn, nullptr);
-    if (!data && shdr.sh_size > 0) {
-      error = path + ": truncated or corrupt ELF: symbol table section [" +
-              std::to_string(elf_ndxscn(symScn)) + "]: " + elf_errmsg(-1);
-      return std::nullopt;
-    }
-    const std::size_t count = shdr.sh_entsize ? shdr.sh_size / shdr.sh_entsize : 0;
-    // key (section index, address) -> function, folding aliases
-    std::map<std::pair<std::size_t, std::uint64_t>, Function> byPlace;
-    for (std::size_t i = 0; data && i < count; ++i) {
-      GElf_Sym sym;
-      if (!gelf_getsym(data, static_cast<int>(i), &sym))
-        break;
-      const unsigned type = GELF_ST_TYPE(sym.st_info);
-      if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_size == 0 ||
-          sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE)
-        continue;
-      auto sec = sections.find(sym.st_shndx);
-      if (sec == sections.end() || !sec->second.exec)
-        continue;
-      Function f;
-      const char *name = elf_strptr(file.elf, shdr.sh_link, sym.st_name);
-      f.name = name ? name : "";
-      f.address = sym.st_value;
-      f.size = sym.st_size;
-      f.section = sec->second.name;
-      f.local = GELF_ST_BIND(sym.st_info) == STB_LOCAL;
-      auto [it, inserted] = byPlace.try_emplace({sym.st_shndx, sym.st_value}, f);
-      if (!inserted && preferredOver(f, it->second)) {
-        f.size = std::max(f.size, it->second.size);
-        it->second = f;
-      }
-    }
-    std::vector<std::pair<std::size_t, Function>> placed; // (section index, function)
-    placed.reserve(byPlace.size());
-    for (auto &[key, f] : byPlace)
-      placed.emplace_back(key.first, std::move(f));
-    // Executables and shared objects: order by address alone (sections there
-    // are laid out by address, not by index).
-    if (ehdr.e_type != ET_REL)
-      std::stable_sort(placed.begin(), placed.end(), [](const auto &x, const auto &y) {
-        return x.second.address < y.second.address;
-      });
-    // Gaps: from the end of the previous function of the same section (its
-    // start for the first one); overlapping symbols give 0.
-    std::map<std::size_t, std::uint64_t> sectionEnd;
-    layout.functions.reserve(placed.size());
-    for (auto &[index, f] : placed) {
-      const auto it = sectionEnd.try_emplace(index, sections[index].start).first;
-      f.gap = f.address > it->second ? f.address - it->second : 0;
-      it->second = std::max(it->second, f.address + f.size);
-      layout.functions.push_back(std::move(f));
+// Pass 2: the functions of the static symbol table (or .dynsym if stripped),
+// aliases folded, in layout order, with the gap before each.
+Status readFunctions(const std::string &path, Elf *elf, const GElf_Ehdr &ehdr, SectionScan &s,
+                     Layout &layout) {
+  Elf_Scn *symScn = s.symtab ? s.symtab : s.dynsym;
+  layout.stripped = !s.symtab;
+  layout.fromDynsym = !s.symtab && s.dynsym;
+  if (!symScn)
+    return Status::success();
+  GElf_Shdr shdr;
+  gelf_getshdr(symScn, &shdr);
+  Elf_Data *data = elf_getdata(symScn, nullptr);
+  if (!data && shdr.sh_size > 0)
+    return fail(path + ": truncated or corrupt ELF: symbol table section [" +
+                std::to_string(elf_ndxscn(symScn)) + "]: " + elf_errmsg(-1));
+  const std::size_t count = shdr.sh_entsize ? shdr.sh_size / shdr.sh_entsize : 0;
+  // key (section index, address) -> function, folding aliases
+  std::map<std::pair<std::size_t, std::uint64_t>, Function> byPlace;
+  for (std::size_t i = 0; data && i < count; ++i) {
+    GElf_Sym sym;
+    if (!gelf_getsym(data, static_cast<int>(i), &sym))
+      break;
+    const unsigned type = GELF_ST_TYPE(sym.st_info);
+    if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_size == 0 ||
+        sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE)
+      continue;
+    auto sec = s.sections.find(sym.st_shndx);
+    if (sec == s.sections.end() || !sec->second.exec)
+      continue;
+    Function f;
+    const char *name = elf_strptr(elf, shdr.sh_link, sym.st_name);
+    f.name = name ? name : "";
+    f.address = sym.st_value;
+    f.size = sym.st_size;
+    f.section = sec->second.name;
+    f.local = GELF_ST_BIND(sym.st_info) == STB_LOCAL;
+    auto [it, inserted] = byPlace.try_emplace({sym.st_shndx, sym.st_value}, f);
+    if (!inserted && preferredOver(f, it->second)) {
+      f.size = std::max(f.size, it->second.size);
+      it->second = f;
     }
   }
-  // .dynsym names only the exported functions: a stripped file's layout is
-  // its code.
+  std::vector<std::pair<std::size_t, Function>> placed; // (section index, function)
+  placed.reserve(byPlace.size());
+  for (auto &[key, f] : byPlace)
+    placed.emplace_back(key.first, std::move(f));
+  // Executables and shared objects: order by address alone (sections there
+  // are laid out by address, not by index).
+  if (ehdr.e_type != ET_REL)
+    std::stable_sort(placed.begin(), placed.end(), [](const auto &x, const auto &y) {
+      return x.second.address < y.second.address;
+    });
+  // Gaps: from the end of the previous function of the same section (its
+  // start for the first one); overlapping symbols give 0.
+  std::map<std::size_t, std::uint64_t> sectionEnd;
+  layout.functions.reserve(placed.size());
+  for (auto &[index, f] : placed) {
+    const auto it = sectionEnd.try_emplace(index, s.sections[index].start).first;
+    f.gap = f.address > it->second ? f.address - it->second : 0;
+    it->second = std::max(it->second, f.address + f.size);
+    layout.functions.push_back(std::move(f));
+  }
+  return Status::success();
+}
+
+// .dynsym names only the exported functions: a stripped file's layout is
+// its code.
+void chooseFingerprint(Layout &layout) {
   if (!layout.stripped && !layout.functions.empty()) {
     layout.basis = FingerprintBasis::Functions;
     layout.fingerprint = fingerprint(layout.functions);
@@ -590,6 +593,28 @@ std::optional<Layout> readLayout(const std::string &path, std::string &error) {
     layout.basis = FingerprintBasis::Nothing;
     layout.fingerprint = fingerprint({});
   }
+}
+
+} // namespace
+
+Expected<Layout> readLayout(const std::string &path) {
+  ElfFile file;
+  Expected<ElfHeader> header = openElf(path, file);
+  if (!header)
+    return fail(header.error());
+  Layout layout;
+  layout.path = path;
+  layout.fileType = fileTypeOf(file.elf, header->ehdr);
+  Expected<SectionScan> scan = scanSections(path, file.elf, *header);
+  if (!scan)
+    return fail(scan.error());
+  layout.record = makeRecord(scan->descs);
+  layout.link = makeLinkRecord(scan->linkDescs);
+  if (Status hashed = hashCode(path, *scan, layout); !hashed)
+    return fail(hashed.error());
+  if (Status read = readFunctions(path, file.elf, header->ehdr, *scan, layout); !read)
+    return fail(read.error());
+  chooseFingerprint(layout);
   return layout;
 }
 

@@ -37,8 +37,7 @@ std::string objectPath(const std::string &campaignDir, const std::string &hash) 
 
 std::string odrFindings(const std::string &path) {
 #ifdef ALEA_HAVE_LINKER
-  std::string err;
-  const auto layout = alea::linker::readLayout(path, err);
+  const auto layout = alea::linker::readLayout(path);
   if (!layout || !layout->link.valid || layout->link.odrCount == 0)
     return "";
   const std::size_t n = layout->link.odrCount;
@@ -318,11 +317,10 @@ BuildRecord runBuild(Executor &executor, const BuildRequest &req) {
   if (!rec.artifacts.empty()) {
     rec.binaryHash = rec.artifacts.front().objectHash;
 #ifdef ALEA_HAVE_LINKER
-    std::string err;
     // A file without functions or code has no fingerprint ("" = unknown),
     // not the hash of nothing that all such files would share.
     if (auto layout =
-            alea::linker::readLayout((fs::path(dir) / rec.artifacts.front().path).string(), err);
+            alea::linker::readLayout((fs::path(dir) / rec.artifacts.front().path).string());
         layout && layout->basis != alea::linker::FingerprintBasis::Nothing)
       rec.fingerprint = alea::linker::hex16(layout->fingerprint);
 #endif
@@ -430,8 +428,7 @@ std::string fmtProbability(double p) {
 
 std::optional<LayoutFacts> layoutFactsOf(const std::string &binary) {
 #ifdef ALEA_HAVE_LINKER
-  std::string err;
-  auto layout = alea::linker::readLayout(binary, err);
+  auto layout = alea::linker::readLayout(binary);
   if (!layout)
     return std::nullopt;
   LayoutFacts f;

@@ -298,9 +298,9 @@ void seeLinkerArgs(Classification &c, LinkRegions &regions, std::string_view com
     const auto comma = splitCommas ? commaList.find(',') : std::string_view::npos;
     const std::string_view word = commaList.substr(0, comma);
     if (startsWith(word, "@") && env.readFile) {
-      const ExpandedArgs inner = expandResponseFiles({std::string(word)}, env);
-      if (inner.ok)
-        for (const auto &w : inner.args)
+      const Expected<ExpandedArgs> inner = expandResponseFiles({std::string(word)}, env);
+      if (inner)
+        for (const auto &w : inner->args)
           seeLinkerWord(c, regions, w);
     } else {
       seeLinkerWord(c, regions, word);
@@ -472,71 +472,125 @@ void scanStackNotes(Classification &c, const ClassifyEnv &env) {
 
 // --- languages -----------------------------------------------------------------------
 
+namespace {
+
+// A file name extension or an -x name, and the language clang gives it.
+struct LanguageName {
+  std::string_view name;
+  Language language;
+};
+
+// clang's extension rules (LLVM 19's driver types, which clang and flang share).
+constexpr LanguageName kExtensions[] = {
+    {"c", Language::C},
+    {"i", Language::C},
+    {"cc", Language::Cxx},
+    {"cp", Language::Cxx},
+    {"cxx", Language::Cxx},
+    {"cpp", Language::Cxx},
+    {"CPP", Language::Cxx},
+    {"c++", Language::Cxx},
+    {"C", Language::Cxx},
+    {"ii", Language::Cxx},
+    {"cppm", Language::Cxx},
+    {"ixx", Language::Cxx},
+    {"m", Language::ObjC},
+    {"mi", Language::ObjC},
+    {"mm", Language::ObjCxx},
+    {"M", Language::ObjCxx},
+    {"mii", Language::ObjCxx},
+    {"ll", Language::Ir},
+    {"bc", Language::Ir},
+    {"s", Language::Asm},
+    {"S", Language::AsmCpp},
+    {"sx", Language::AsmCpp},
+    {"h", Language::Header},
+    {"hh", Language::Header},
+    {"hpp", Language::Header},
+    {"hxx", Language::Header},
+    {"H", Language::Header},
+    {"h++", Language::Header},
+    {"tcc", Language::Header},
+    {"hp", Language::Header},
+    {"cu", Language::Offload},
+    {"hip", Language::Offload},
+    {"cl", Language::Offload},
+    // .ftn, .f77 and .FTN, .F77 are not among the driver types: both drivers
+    // hand those to the linker.
+    {"f", Language::Fortran},
+    {"for", Language::Fortran},
+    {"f90", Language::Fortran},
+    {"f95", Language::Fortran},
+    {"f03", Language::Fortran},
+    {"f08", Language::Fortran},
+    {"F", Language::Fortran},
+    {"FOR", Language::Fortran},
+    {"F90", Language::Fortran},
+    {"F95", Language::Fortran},
+    {"F03", Language::Fortran},
+    {"F08", Language::Fortran},
+    {"fpp", Language::Fortran},
+    {"FPP", Language::Fortran},
+    {"o", Language::Object},
+    {"obj", Language::Object},
+    {"a", Language::Archive},
+    {"so", Language::SharedLib},
+};
+
+// The -x names we know ("-header" and "-header-unit" names aside).
+constexpr LanguageName kXNames[] = {
+    {"none", Language::None},
+    {"c", Language::C},
+    {"cpp-output", Language::C},
+    {"c++", Language::Cxx},
+    {"c++-cpp-output", Language::Cxx},
+    {"c++-module", Language::Cxx},
+    {"objective-c", Language::ObjC},
+    {"objective-c-cpp-output", Language::ObjC},
+    {"objc-cpp-output", Language::ObjC},
+    {"objective-c++", Language::ObjCxx},
+    {"objective-c++-cpp-output", Language::ObjCxx},
+    {"objc++-cpp-output", Language::ObjCxx},
+    {"ir", Language::Ir},
+    {"lto-ir", Language::Ir},
+    {"assembler", Language::Asm},
+    {"assembler-with-cpp", Language::AsmCpp},
+    {"cuda", Language::Offload},
+    {"hip", Language::Offload},
+    {"cl", Language::Offload},
+    {"clcpp", Language::Offload},
+    {"f95", Language::Fortran}, // the driver's only Fortran names
+    {"f95-cpp-input", Language::Fortran},
+};
+
+template <std::size_t N>
+std::optional<Language> lookUp(const LanguageName (&table)[N], std::string_view name) {
+  for (const LanguageName &entry : table)
+    if (entry.name == name)
+      return entry.language;
+  return std::nullopt;
+}
+
+} // namespace
+
 Language languageFromExtension(std::string_view path) {
   const auto slash = path.rfind('/');
   const std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
   const auto dot = base.rfind('.');
   if (dot == std::string_view::npos || dot == 0)
     return Language::LinkerInput;
-  const std::string_view ext = base.substr(dot + 1);
-  if (ext == "c" || ext == "i")
-    return Language::C;
-  if (ext == "cc" || ext == "cp" || ext == "cxx" || ext == "cpp" || ext == "CPP" || ext == "c++" ||
-      ext == "C" || ext == "ii" || ext == "cppm" || ext == "ixx")
-    return Language::Cxx;
-  if (ext == "m" || ext == "mi")
-    return Language::ObjC;
-  if (ext == "mm" || ext == "M" || ext == "mii")
-    return Language::ObjCxx;
-  if (ext == "ll" || ext == "bc")
-    return Language::Ir;
-  if (ext == "s")
-    return Language::Asm;
-  if (ext == "S" || ext == "sx")
-    return Language::AsmCpp;
-  if (ext == "h" || ext == "hh" || ext == "hpp" || ext == "hxx" || ext == "H" || ext == "h++" ||
-      ext == "tcc" || ext == "hp")
-    return Language::Header;
-  if (ext == "cu" || ext == "hip" || ext == "cl")
-    return Language::Offload;
-  // LLVM 19's driver types (clang and flang share them): .ftn, .f77 and
-  // .FTN, .F77 are not among them, both drivers hand those to the linker.
-  if (ext == "f" || ext == "for" || ext == "f90" || ext == "f95" || ext == "f03" || ext == "f08" ||
-      ext == "F" || ext == "FOR" || ext == "F90" || ext == "F95" || ext == "F03" || ext == "F08" ||
-      ext == "fpp" || ext == "FPP")
-    return Language::Fortran;
-  if (ext == "o" || ext == "obj")
-    return Language::Object;
-  if (ext == "a")
-    return Language::Archive;
-  if (ext == "so" || base.find(".so.") != std::string_view::npos)
+  if (const auto lang = lookUp(kExtensions, base.substr(dot + 1)))
+    return *lang;
+  if (base.find(".so.") != std::string_view::npos) // libz.so.1
     return Language::SharedLib;
   return Language::LinkerInput;
 }
 
 Language languageFromXName(std::string_view name) {
-  if (name == "none")
-    return Language::None;
-  if (name == "c" || name == "cpp-output")
-    return Language::C;
-  if (name == "c++" || name == "c++-cpp-output" || name == "c++-module")
-    return Language::Cxx;
-  if (name == "objective-c" || name == "objective-c-cpp-output" || name == "objc-cpp-output")
-    return Language::ObjC;
-  if (name == "objective-c++" || name == "objective-c++-cpp-output" || name == "objc++-cpp-output")
-    return Language::ObjCxx;
-  if (name == "ir" || name == "lto-ir")
-    return Language::Ir;
-  if (name == "assembler")
-    return Language::Asm;
-  if (name == "assembler-with-cpp")
-    return Language::AsmCpp;
+  if (const auto lang = lookUp(kXNames, name))
+    return *lang;
   if (endsWith(name, "-header") || endsWith(name, "-header-unit"))
     return Language::Header;
-  if (name == "cuda" || name == "hip" || name == "cl" || name == "clcpp")
-    return Language::Offload;
-  if (name == "f95" || name == "f95-cpp-input") // the driver's only Fortran names
-    return Language::Fortran;
   return Language::Unknown;
 }
 
@@ -573,54 +627,152 @@ bool isStartupObject(std::string_view path) {
 
 // --- the compiler driver -------------------------------------------------------------
 
-Classification classify(const std::vector<std::string> &original, const ClassifyEnv &env,
-                        Frontend frontend) {
-  Classification c;
-  const ExpandedArgs expanded = expandResponseFiles(original, env);
-  c.usedResponseFiles = expanded.usedResponseFiles;
-  if (!expanded.ok)
-    return passThrough(std::move(c), Reason::UnreadableResponseFile, "@" + expanded.badFile);
-  const auto &args = expanded.args;
+namespace {
 
-  // Facts gathered in one walk.
-  bool compileOnly = false, preprocess = false, depsOnly = false;
-  bool syntaxOnly = false, precompile = false, hashes = false, version = false;
-  bool query = false, lto = false, cc1 = false, endOfOptions = false, ldPath = false;
-  std::string queryArg, ltoArg, driverMode, output, missing, unknownLanguage;
-  std::string offloadArg;
+// What one walk over a compiler driver's arguments learns. The walk only
+// collects (walkDriverArgs); decideDriver() then applies the decision table.
+struct DriverFacts {
+  bool compileOnly = false; // -c, -S
+  bool preprocess = false, depsOnly = false, syntaxOnly = false, precompile = false;
+  bool hashes = false, version = false, query = false, cc1 = false;
+  bool relocatable = false, endOfOptions = false;
+  bool lto = false, ldPath = false;
+  std::string queryArg, ltoArg, driverMode, output, missing, unknownLanguage, offloadArg;
   Language xLanguage = Language::None;
   LinkRegions regions;
-  std::vector<std::size_t> slots;
+  std::vector<std::size_t> slots; // Classification::linkOrderSlots, if a link follows
+};
 
-  auto addInput = [&](const std::string &path, std::size_t i) {
-    Language lang = xLanguage;
-    if (lang == Language::None)
-      lang = path == "-" ? Language::Unknown : languageFromExtension(path);
-    if (path != "-" && !env.isRegularFile(path)) {
-      if (missing.empty())
-        missing = path;
-      return;
-    }
-    if (xLanguage == Language::Unknown && unknownLanguage.empty())
-      unknownLanguage = path;
-    const int origin = expanded.origin[i];
-    c.inputs.push_back({path, lang, origin});
-    c.readsStdin |= path == "-";
-    const bool movable = lang == Language::Object || isSourceLanguage(lang);
-    if (movable && xLanguage == Language::None && !regions.active() && origin >= 0 && path != "-" &&
-        !isStartupObject(path))
-      slots.push_back(static_cast<std::size_t>(origin));
-  };
+// The effects that raise one fact and do nothing else: data, like kExact.
+struct FlagEffect {
+  Effect effect;
+  bool DriverFacts::*flag;
+};
+constexpr FlagEffect kFlagEffects[] = {
+    {Effect::Compile, &DriverFacts::compileOnly},
+    {Effect::Assemble, &DriverFacts::compileOnly},
+    {Effect::Preprocess, &DriverFacts::preprocess},
+    {Effect::DepsOnly, &DriverFacts::depsOnly},
+    {Effect::SyntaxOnly, &DriverFacts::syntaxOnly},
+    {Effect::Precompile, &DriverFacts::precompile},
+    {Effect::Hashes, &DriverFacts::hashes},
+    {Effect::Version, &DriverFacts::version},
+    {Effect::Cc1, &DriverFacts::cc1},
+    {Effect::Relocatable, &DriverFacts::relocatable},
+    {Effect::EndOfOptions, &DriverFacts::endOfOptions},
+};
 
+bool DriverFacts::*flagOf(Effect effect) {
+  for (const auto &f : kFlagEffects)
+    if (f.effect == effect)
+      return f.flag;
+  return nullptr;
+}
+
+// One input file (or "-"): its language from -x or its extension, and whether
+// it may trade places for the link-order factor.
+void addDriverInput(DriverFacts &f, Classification &c, const ClassifyEnv &env,
+                    const std::string &path, int origin) {
+  Language lang = f.xLanguage;
+  if (lang == Language::None)
+    lang = path == "-" ? Language::Unknown : languageFromExtension(path);
+  if (path != "-" && !env.isRegularFile(path)) {
+    if (f.missing.empty())
+      f.missing = path;
+    return;
+  }
+  if (f.xLanguage == Language::Unknown && f.unknownLanguage.empty())
+    f.unknownLanguage = path;
+  c.inputs.push_back({path, lang, origin});
+  c.readsStdin |= path == "-";
+  const bool movable = lang == Language::Object || isSourceLanguage(lang);
+  if (movable && f.xLanguage == Language::None && !f.regions.active() && origin >= 0 &&
+      path != "-" && !isStartupObject(path))
+    f.slots.push_back(static_cast<std::size_t>(origin));
+}
+
+// One option of the table with a value or more than a flag (kFlagEffects has
+// the others). `exact`: written alone, its value (if any) was the next argument.
+void seeDriverOption(DriverFacts &f, Classification &c, const ClassifyEnv &env, Effect effect,
+                     const std::string &arg, const std::string &value, bool exact) {
+  switch (effect) {
+  case Effect::Query:
+    f.query = true;
+    if (f.queryArg.empty())
+      f.queryArg = arg;
+    break;
+  case Effect::Language:
+    f.xLanguage = languageFromXName(value);
+    break;
+  case Effect::Output:
+    f.output = value;
+    break;
+  case Effect::Library:
+    ++c.libraryCount;
+    break;
+  case Effect::LinkerArgs:
+    seeLinkerArgs(c, f.regions, value, /*splitCommas=*/true, env);
+    break;
+  case Effect::LinkerArg:
+    seeLinkerArgs(c, f.regions, value, /*splitCommas=*/false, env);
+    break;
+  case Effect::FuseLd:
+    if (f.ldPath)
+      break; // clang: --ld-path= wins over -fuse-ld=
+    c.userLinker = value;
+    c.nonLldLinker = !isLld(value);
+    break;
+  case Effect::LdPath:
+    f.ldPath = true;
+    c.userLinker = value;
+    c.nonLldLinker = !isLld(value);
+    break;
+  case Effect::LinkerScript:
+    if (c.layoutOption.empty())
+      c.layoutOption = exact ? "-T " + value : arg;
+    break;
+  case Effect::Lto:
+    f.lto = true;
+    f.ltoArg = arg;
+    break;
+  case Effect::NoLto:
+    f.lto = false;
+    break;
+  case Effect::DriverMode:
+    f.driverMode = value;
+    break;
+  case Effect::Target:
+    c.target = value;
+    break;
+  case Effect::Offload:
+    if (f.offloadArg.empty())
+      f.offloadArg = arg;
+    break;
+  case Effect::LinkerZ:
+    seeZKeyword(c, value);
+    break;
+  default:
+    // Effect::None; DepsSide (-MD/-MMD: dependencies as a side output of a
+    // real compile); Verbose (-v with inputs compiles verbosely, -v alone has
+    // no inputs); and the flags of kFlagEffects.
+    break;
+  }
+}
+
+// The one walk: inputs in order, and the facts of every option in the table.
+// Options not in the table are forwarded verbatim and decide nothing.
+void walkDriverArgs(DriverFacts &f, Classification &c, const ExpandedArgs &expanded,
+                    const ClassifyEnv &env) {
+  const auto &args = expanded.args;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string &arg = args[i];
-    if (endOfOptions || arg == "-" || arg.empty() || arg[0] != '-') {
-      addInput(arg, i);
+    if (f.endOfOptions || arg == "-" || arg.empty() || arg[0] != '-') {
+      addDriverInput(f, c, env, arg, expanded.origin[i]);
       continue;
     }
     const OptionSpec *spec = findOption(arg);
     if (!spec)
-      continue; // unknown options are forwarded verbatim and decide nothing
+      continue;
     const bool exact = arg == spec->name;
     std::string value;
     if (spec->separate && (exact || spec->name == "-Xarch_")) {
@@ -629,180 +781,113 @@ Classification classify(const std::vector<std::string> &original, const Classify
     } else if (!exact) {
       value = arg.substr(spec->name.size());
     }
-    switch (spec->effect) {
-    case Effect::None:
-      break;
-    case Effect::Compile:
-    case Effect::Assemble:
-      compileOnly = true;
-      break;
-    case Effect::Preprocess:
-      preprocess = true;
-      break;
-    case Effect::DepsOnly:
-      depsOnly = true;
-      break;
-    case Effect::DepsSide:
-      break; // -MD/-MMD: dependencies as a side output of a real compile
-    case Effect::SyntaxOnly:
-      syntaxOnly = true;
-      break;
-    case Effect::Precompile:
-      precompile = true;
-      break;
-    case Effect::Hashes:
-      hashes = true;
-      break;
-    case Effect::Version:
-      version = true;
-      break;
-    case Effect::Query:
-      query = true;
-      if (queryArg.empty())
-        queryArg = arg;
-      break;
-    case Effect::Verbose:
-      break; // -v with inputs compiles verbosely; -v alone has no inputs
-    case Effect::Language:
-      xLanguage = languageFromXName(value);
-      break;
-    case Effect::Output:
-      output = value;
-      break;
-    case Effect::Library:
-      ++c.libraryCount;
-      break;
-    case Effect::LinkerArgs:
-      seeLinkerArgs(c, regions, value, /*splitCommas=*/true, env);
-      break;
-    case Effect::LinkerArg:
-      seeLinkerArgs(c, regions, value, /*splitCommas=*/false, env);
-      break;
-    case Effect::FuseLd:
-      if (ldPath)
-        break; // clang: --ld-path= wins over -fuse-ld=
-      c.userLinker = value;
-      c.nonLldLinker = !isLld(value);
-      break;
-    case Effect::LdPath:
-      ldPath = true;
-      c.userLinker = value;
-      c.nonLldLinker = !isLld(value);
-      break;
-    case Effect::LinkerScript:
-      if (c.layoutOption.empty())
-        c.layoutOption = exact ? "-T " + value : arg;
-      break;
-    case Effect::Lto:
-      lto = true;
-      ltoArg = arg;
-      break;
-    case Effect::NoLto:
-      lto = false;
-      break;
-    case Effect::Cc1:
-      cc1 = true;
-      break;
-    case Effect::DriverMode:
-      driverMode = value;
-      break;
-    case Effect::Target:
-      c.target = value;
-      break;
-    case Effect::Offload:
-      if (offloadArg.empty())
-        offloadArg = arg;
-      break;
-    case Effect::LinkerZ:
-      seeZKeyword(c, value);
-      break;
-    case Effect::Relocatable:
-      c.relocatable = true;
-      break;
-    case Effect::EndOfOptions:
-      endOfOptions = true;
-      break;
-    }
+    if (bool DriverFacts::*flag = flagOf(spec->effect))
+      f.*flag = true;
+    else
+      seeDriverOption(f, c, env, spec->effect, arg, value, exact);
   }
+  c.relocatable |= f.relocatable;
+}
 
-  // The decision table, most specific rule first.
-  if (cc1)
-    return passThrough(std::move(c), Reason::DriverMode, "-cc1");
-  if (driverMode == "cl" || driverMode == "cpp" || driverMode == "flang")
-    return passThrough(std::move(c), Reason::DriverMode, "--driver-mode=" + driverMode);
-  if (hashes)
-    return passThrough(std::move(c), Reason::PrintCommands, "-###");
-  if (version)
-    return passThrough(std::move(c), Reason::Version, "--version");
-  if (query)
-    return passThrough(std::move(c), Reason::Query, queryArg);
-  if (preprocess)
-    return passThrough(std::move(c), Reason::Preprocess, "-E");
+// A pass-through and the argument that decided it.
+struct Verdict {
+  Reason reason;
+  std::string detail;
+};
+
+// The rules that the options alone decide: what the command asks for is not a
+// code layout. Most specific first.
+std::optional<Verdict> optionVerdict(const DriverFacts &f) {
+  if (f.cc1)
+    return Verdict{Reason::DriverMode, "-cc1"};
+  if (f.driverMode == "cl" || f.driverMode == "cpp" || f.driverMode == "flang")
+    return Verdict{Reason::DriverMode, "--driver-mode=" + f.driverMode};
+  if (f.hashes)
+    return Verdict{Reason::PrintCommands, "-###"};
+  if (f.version)
+    return Verdict{Reason::Version, "--version"};
+  if (f.query)
+    return Verdict{Reason::Query, f.queryArg};
+  if (f.preprocess)
+    return Verdict{Reason::Preprocess, "-E"};
   // -M/-MM imply -E even next to -MD/-MMD (clang -### shows the -E job), so
   // they pass through in every combination; -MD/-MMD alone are a side output.
-  if (depsOnly)
-    return passThrough(std::move(c), Reason::DependenciesOnly, "-M");
-  if (syntaxOnly)
-    return passThrough(std::move(c), Reason::SyntaxOnly, "-fsyntax-only");
-  if (precompile)
-    return passThrough(std::move(c), Reason::Precompile, "--precompile");
-  // -flto* is randomized too: the plugin runs in the pre-link pipeline (clang
-  // invokes the optimizer-last callbacks there, for full and thin LTO) and lld
-  // gives every function of the LTO output its own section, which
-  // --shuffle-sections then orders. Recorded for the log.
-  if (lto)
-    c.lto = ltoArg;
-  c.output = output;
-  if (!missing.empty())
-    return passThrough(std::move(c), Reason::MissingInput, missing);
-  if (!offloadArg.empty())
-    return passThrough(std::move(c), Reason::UnsupportedLanguage, offloadArg);
-  if (!unknownLanguage.empty())
-    return passThrough(std::move(c), Reason::UnknownLanguage, unknownLanguage);
+  if (f.depsOnly)
+    return Verdict{Reason::DependenciesOnly, "-M"};
+  if (f.syntaxOnly)
+    return Verdict{Reason::SyntaxOnly, "-fsyntax-only"};
+  if (f.precompile)
+    return Verdict{Reason::Precompile, "--precompile"};
+  return std::nullopt;
+}
 
-  bool anySource = false, anyAsm = false, anyHeader = false, anyLinkable = false;
-  for (const auto &in : c.inputs) {
+// The rules on inputs we cannot be sure of: a missing file, a device
+// compilation, a language we do not know or cannot lay out.
+std::optional<Verdict> inputVerdict(const DriverFacts &f, const std::vector<Input> &inputs,
+                                    Frontend frontend) {
+  if (!f.missing.empty())
+    return Verdict{Reason::MissingInput, f.missing};
+  if (!f.offloadArg.empty())
+    return Verdict{Reason::UnsupportedLanguage, f.offloadArg};
+  if (!f.unknownLanguage.empty())
+    return Verdict{Reason::UnknownLanguage, f.unknownLanguage};
+  for (const auto &in : inputs) {
     if (in.language == Language::Offload)
-      return passThrough(std::move(c), Reason::UnsupportedLanguage, in.path);
+      return Verdict{Reason::UnsupportedLanguage, in.path};
     // clang compiles a Fortran source by running gcc (gfortran), whose code
     // the plugin cannot lay out: the command runs unchanged, and the log
     // points to alea-fc (rather than silently taking the .f90 for a linker
     // input, or switching the user's Fortran compiler behind their back).
     if (in.language == Language::Fortran && frontend == Frontend::Clang)
-      return passThrough(std::move(c), Reason::FortranViaGcc, in.path);
+      return Verdict{Reason::FortranViaGcc, in.path};
     if (in.language == Language::Unknown) // "-" without -x
-      return passThrough(std::move(c), Reason::UnknownLanguage, in.path);
-    anySource |= isSourceLanguage(in.language);
-    anyAsm |= in.language == Language::Asm || in.language == Language::AsmCpp;
-    anyHeader |= in.language == Language::Header;
-    anyLinkable |= in.language == Language::Object || in.language == Language::Archive ||
-                   in.language == Language::SharedLib || in.language == Language::LinkerInput;
+      return Verdict{Reason::UnknownLanguage, in.path};
   }
-  if (c.inputs.empty() && (compileOnly || c.libraryCount == 0))
-    return passThrough(std::move(c), Reason::NoInputs, "");
+  return std::nullopt;
+}
 
-  if (compileOnly) {
-    if (anySource) {
-      c.mode = Mode::Compile;
-      c.reason = Reason::CompileSources;
-      return c; // no link: nothing to reorder
-    }
-    if (anyHeader)
-      return passThrough(std::move(c), Reason::Precompile, "header input");
-    if (anyAsm)
-      return passThrough(std::move(c), Reason::AssemblerOnly, "");
-    return passThrough(std::move(c), Reason::NoSourceInputs, "");
+// Which kinds of input the command has.
+struct InputKinds {
+  bool source = false, assembler = false, header = false, linkable = false;
+};
+
+InputKinds inputKinds(const std::vector<Input> &inputs) {
+  InputKinds k;
+  for (const auto &in : inputs) {
+    k.source |= isSourceLanguage(in.language);
+    k.assembler |= in.language == Language::Asm || in.language == Language::AsmCpp;
+    k.header |= in.language == Language::Header;
+    k.linkable |= in.language == Language::Object || in.language == Language::Archive ||
+                  in.language == Language::SharedLib || in.language == Language::LinkerInput;
   }
+  return k;
+}
 
-  // A link follows.
-  if (anyHeader)
+// -c / -S: compile sources, or pass through what has nothing to lay out.
+Classification decideCompileOnly(Classification c, const InputKinds &kinds) {
+  if (kinds.source) {
+    c.mode = Mode::Compile;
+    c.reason = Reason::CompileSources;
+    return c; // no link: nothing to reorder
+  }
+  if (kinds.header)
     return passThrough(std::move(c), Reason::Precompile, "header input");
-  if (output == "-")
-    return passThrough(std::move(c), Reason::OutputToStdout, "-o -");
-  if (anyAsm && !anySource && !anyLinkable && c.libraryCount == 0)
+  if (kinds.assembler)
     return passThrough(std::move(c), Reason::AssemblerOnly, "");
-  c.linkOrderSlots = std::move(slots);
-  if (anySource) {
+  return passThrough(std::move(c), Reason::NoSourceInputs, "");
+}
+
+// A link follows (with or without compiling sources first).
+Classification decideLink(Classification c, DriverFacts &f, const InputKinds &kinds,
+                          const ClassifyEnv &env) {
+  if (kinds.header)
+    return passThrough(std::move(c), Reason::Precompile, "header input");
+  if (f.output == "-")
+    return passThrough(std::move(c), Reason::OutputToStdout, "-o -");
+  if (kinds.assembler && !kinds.source && !kinds.linkable && c.libraryCount == 0)
+    return passThrough(std::move(c), Reason::AssemblerOnly, "");
+  c.linkOrderSlots = std::move(f.slots);
+  if (kinds.source) {
     c.mode = Mode::CompileAndLink;
     c.reason = Reason::CompileAndLink;
   } else {
@@ -816,6 +901,42 @@ Classification classify(const std::vector<std::string> &original, const Classify
   if (c.userLinker.empty() && !c.userStack)
     scanStackNotes(c, env);
   return c;
+}
+
+// The decision table over the walk's facts, most specific rule first.
+Classification decideDriver(Classification c, DriverFacts &f, const ClassifyEnv &env,
+                            Frontend frontend) {
+  if (auto v = optionVerdict(f))
+    return passThrough(std::move(c), v->reason, std::move(v->detail));
+  // -flto* is randomized too: the plugin runs in the pre-link pipeline (clang
+  // invokes the optimizer-last callbacks there, for full and thin LTO) and lld
+  // gives every function of the LTO output its own section, which
+  // --shuffle-sections then orders. Recorded for the log.
+  if (f.lto)
+    c.lto = f.ltoArg;
+  c.output = f.output;
+  if (auto v = inputVerdict(f, c.inputs, frontend))
+    return passThrough(std::move(c), v->reason, std::move(v->detail));
+  if (c.inputs.empty() && (f.compileOnly || c.libraryCount == 0))
+    return passThrough(std::move(c), Reason::NoInputs, "");
+  const InputKinds kinds = inputKinds(c.inputs);
+  if (f.compileOnly)
+    return decideCompileOnly(std::move(c), kinds);
+  return decideLink(std::move(c), f, kinds, env);
+}
+
+} // namespace
+
+Classification classify(const std::vector<std::string> &original, const ClassifyEnv &env,
+                        Frontend frontend) {
+  Classification c;
+  const Expected<ExpandedArgs> expanded = expandResponseFiles(original, env);
+  c.usedResponseFiles = !expanded || expanded->usedResponseFiles; // only a @file fails
+  if (!expanded)
+    return passThrough(std::move(c), Reason::UnreadableResponseFile, expanded.error());
+  DriverFacts facts;
+  walkDriverArgs(facts, c, *expanded, env);
+  return decideDriver(std::move(c), facts, env, frontend);
 }
 
 // --- the linker (alea-ld) --------------------------------------------------------------
@@ -895,11 +1016,11 @@ constexpr std::string_view kLinkerSeparate[] = {"o",
 
 Classification classifyLinker(const std::vector<std::string> &original, const ClassifyEnv &env) {
   Classification c;
-  const ExpandedArgs expanded = expandResponseFiles(original, env);
-  c.usedResponseFiles = expanded.usedResponseFiles;
-  if (!expanded.ok)
-    return passThrough(std::move(c), Reason::UnreadableResponseFile, "@" + expanded.badFile);
-  const auto &args = expanded.args;
+  const Expected<ExpandedArgs> expanded = expandResponseFiles(original, env);
+  c.usedResponseFiles = !expanded || expanded->usedResponseFiles; // only a @file fails
+  if (!expanded)
+    return passThrough(std::move(c), Reason::UnreadableResponseFile, expanded.error());
+  const auto &args = expanded->args;
   LinkRegions regions;
   std::string missing, output;
   bool queried = false;
@@ -914,7 +1035,7 @@ Classification classifyLinker(const std::vector<std::string> &original, const Cl
         continue;
       }
       const Language lang = languageFromExtension(arg);
-      const int origin = expanded.origin[i];
+      const int origin = expanded->origin[i];
       c.inputs.push_back({arg, lang, origin});
       if (lang == Language::Object && !regions.active() && origin >= 0 && !isStartupObject(arg))
         c.linkOrderSlots.push_back(static_cast<std::size_t>(origin));

@@ -70,6 +70,187 @@ void shuffleLinkOrder(std::vector<std::string> &args, const std::vector<std::siz
     args[slots[k]] = std::move(moved[k]);
 }
 
+namespace {
+
+// The compile's additions: the plugin, the seed file as a prerequisite, and
+// the sections that section-order needs.
+void addCompileOptions(Tool tool, const Settings &settings, const std::string &plugin, Plan &plan,
+                       std::vector<std::string> &added) {
+  const FactorSet f = settings.factors;
+  // The plugin is loaded even when only link-time factors are on: it writes the
+  // .note.alea record of seed and factors into every object.
+  added.push_back("-fpass-plugin=" + plugin);
+  if (f.has(Factor::SectionOrder) && tool != Tool::Fc) {
+    added.push_back("-ffunction-sections");
+    added.push_back("-fdata-sections");
+  } else if (f.has(Factor::SectionOrder)) {
+    // flang-new-19 rejects both options; the plugin gives each function of
+    // flang's IR a section of its own instead (passes/LayoutPass.cpp).
+    plan.notes.push_back("section-order: flang-new-19 has no -ffunction-sections: the plugin "
+                         "puts each function in a .text.<name> section of its own; flang has "
+                         "no -fdata-sections either: data keeps one section per kind and "
+                         "object (global-order orders the variables inside it)");
+  }
+  // The seed file becomes a prerequisite in the dependency file the compile
+  // writes (-MD, -MMD, -Wp,-MD; whatever -MF/-MT/-MQ say): clang's own
+  // -fdepfile-entry, as for its sanitizer ignore lists. Without a dependency
+  // file it does nothing.
+  if (!settings.seedFile.empty() && (tool == Tool::Cc || tool == Tool::Cxx)) {
+    added.push_back("-Xclang");
+    added.push_back("-fdepfile-entry=" + settings.seedFile);
+  }
+}
+
+// Steps 1-4 of the link (planCommand), decided before anything is added.
+struct LinkChoice {
+  bool elf = false;             // 1. an ELF target
+  bool shuffleWanted = false;   // 2. section-order on, and the command does not shuffle
+  bool ltoPluginWanted = false; // 3. the LTO link should run the plugin
+  bool aleaPicks = false;       // 4. alea-cc would pick lld itself...
+  std::string keep;             //    ...but the link must stay the default linker's (why)
+  bool lld = false;             // the link runs lld
+  bool pluginLoadable = false;  // the linker can load a plugin built for LLVM 19
+  bool ltoPlugin = false;       // lld --load-pass-plugin
+};
+
+LinkChoice chooseLinker(Tool tool, const Classification &c, FactorSet f, const std::string &plugin,
+                        bool linkerLoadsPlugin) {
+  LinkChoice l;
+  l.elf = isElfTarget(c.target);
+  l.shuffleWanted = f.has(Factor::SectionOrder) && !c.userShuffleSections;
+  l.ltoPluginWanted = !plugin.empty() && (tool == Tool::Ld || !c.lto.empty());
+  // Would alea-cc pick lld itself (step 4)? Not where the link must stay the
+  // default linker's (keepDefaultLinker).
+  l.aleaPicks = tool != Tool::Ld && c.userLinker.empty() && l.elf;
+  l.keep = l.aleaPicks ? keepDefaultLinker(c) : std::string();
+  l.lld = l.elf && !c.nonLldLinker && l.keep.empty();
+  // alea-cc: no linker chosen (clang-19 runs its own ld.lld), "lld", or
+  // alea-ld (which passes through to its ALEA_LD under alea-cc); a path or
+  // versioned name must say LLVM 19 (lldLoadsPlugin).
+  l.pluginLoadable = tool == Tool::Ld ? linkerLoadsPlugin
+                                      : c.userLinker.empty() || c.userLinker == "lld" ||
+                                            baseName(c.userLinker) == kLdWrapperName ||
+                                            lldLoadsPlugin(c.userLinker, c.userLinker);
+  l.ltoPlugin = l.lld && l.ltoPluginWanted && l.pluginLoadable;
+  return l;
+}
+
+// The log's notes on what the link choice leaves out, and on -flto.
+void noteLinkChoice(Tool tool, const Classification &c, FactorSet f, const LinkChoice &l,
+                    const std::string &realTool, std::vector<std::string> &notes) {
+  if (f.has(Factor::SectionOrder)) {
+    if (!l.elf)
+      notes.push_back("section-order skipped: target " + c.target + " is not ELF");
+    else if (c.userShuffleSections)
+      notes.push_back("section-order skipped: the command already shuffles sections");
+    else if (!l.keep.empty())
+      notes.push_back("section-order skipped: alea keeps the default linker: " + l.keep);
+    else if (!l.lld)
+      notes.push_back(tool == Tool::Ld
+                          ? std::string("section-order skipped: the real linker is not lld")
+                          : "section-order skipped: linker " + c.userLinker + " is not lld");
+  }
+  if (!c.lto.empty()) {
+    std::string note = c.lto + ": plugin on the pre-link IR";
+    if (l.ltoPlugin)
+      note += " and in the LTO link (lld --load-pass-plugin)";
+    else if (l.lld && l.ltoPluginWanted)
+      note += "; the LTO link does not load the plugin (the linker " + c.userLinker +
+              " is not LLVM 19's lld)";
+    else
+      note += "; the LTO link does not load the plugin (the linker is not lld)";
+    if (l.lld && l.shuffleWanted)
+      note += "; sections shuffled by lld --shuffle-sections";
+    notes.push_back(note);
+  }
+  if (tool == Tool::Ld && l.lld && l.ltoPluginWanted && !l.pluginLoadable)
+    notes.push_back("the LTO link does not load the plugin: the real linker " + realTool +
+                    " is not LLVM 19's lld");
+}
+
+// The link's additions for steps 2-4: lld picked by alea-cc, the plugin in
+// the LTO link, --shuffle-sections.
+void addLinkOptions(Tool tool, const Classification &c, const LinkChoice &l, std::uint64_t seed,
+                    const std::string &plugin, Plan &plan, std::vector<std::string> &added) {
+  if (l.lld && l.aleaPicks && (l.shuffleWanted || l.ltoPluginWanted)) {
+    // We replace the system's default linker (GNU ld on Debian) with lld, so
+    // keep GNU ld's leniency where lld (>= 16) is stricter by default: a
+    // version script may name symbols the link does not define (zlib's
+    // configure probes its shared library with zlib.map and silently drops
+    // the shared build when that link fails). A user's own
+    // -Wl,--no-undefined-version comes later on the line and still wins.
+    added.push_back("-fuse-ld=lld");
+    added.push_back("-Wl,--undefined-version");
+    // GNU ld does not go back to earlier archives, lld does: lld reports
+    // such a reference, and the driver takes it as a rejection, so that
+    // GNU ld's own result decides (runLinkTrial).
+    added.push_back("-Wl,--warn-backrefs");
+    // An object without the note gives GNU ld an executable stack; lld
+    // does so only when told. A user's -z noexecstack comes later and wins.
+    if (!c.userStack && !c.execStackObject.empty()) {
+      added.push_back("-Wl,-z,execstack");
+      plan.notes.push_back("-z execstack: " + c.execStackObject +
+                           " has no non-executable .note.GNU-stack, so GNU ld would make the "
+                           "stack executable");
+    }
+    plan.lldByAlea = true;
+  }
+  const std::string prefix = tool == Tool::Ld ? "" : "-Wl,";
+  if (l.ltoPlugin)
+    added.push_back(prefix + "--load-pass-plugin=" + plugin);
+  if (l.lld && l.shuffleWanted)
+    added.push_back(prefix + "--shuffle-sections=*=" + std::to_string(lldShuffleSeed(seed)));
+}
+
+// Step 5, the link record: what the link really applies, in an object matching
+// the link's first ELF input; or the note why there is none.
+void planLinkRecord(const Classification &c, FactorSet f, const LinkChoice &l, std::uint64_t seed,
+                    Plan &plan, std::vector<std::string> &added) {
+  // LTO runs when an input is bitcode, or when sources are compiled with
+  // -flto in this same command.
+  const bool ltoRuns = c.bitcodeInput || (c.mode == Mode::CompileAndLink && !c.lto.empty());
+  LinkFactors lf;
+  const bool linkOrderApplied = f.has(Factor::LinkOrder) && c.linkOrderSlots.size() >= 2;
+  if (linkOrderApplied)
+    lf.applied.emplace_back(factorName(Factor::LinkOrder));
+  else if (f.has(Factor::LinkOrder))
+    lf.skipped.emplace_back(factorName(Factor::LinkOrder));
+  if (l.lld && l.shuffleWanted)
+    lf.applied.emplace_back(factorName(Factor::SectionOrder));
+  else if (f.has(Factor::SectionOrder))
+    lf.skipped.emplace_back(factorName(Factor::SectionOrder));
+  if (l.ltoPlugin && ltoRuns)
+    lf.applied.emplace_back(kLtoLinkName);
+  // Which object the record must be: only an ELF input of the link itself
+  // says so for sure. Without one (sources, bitcode, -l only) the target is
+  // whatever the compiler driver makes of the command, its --config files,
+  // its default configuration files and CCC_OVERRIDE_OPTIONS: no record,
+  // the compile-time notes of the sources still say seed and factors.
+  std::string why;
+  if (!c.layoutOption.empty())
+    why = c.layoutOption +
+          ": the link places the sections itself (linker script, output format or addresses)";
+  else if (!l.elf)
+    why = "target " + c.target + " is not ELF";
+  else if (!c.elfTarget)
+    why = "no ELF object among the inputs tells the target";
+  if (!why.empty()) {
+    plan.notes.push_back("link record skipped: " + why);
+    return;
+  }
+  LinkRecordPlan record;
+  record.descriptor = linkNoteText(seed, lf.applied, lf.skipped);
+  record.target = *c.elfTarget;
+  record.persistent = c.dependencyFile;
+  record.argIndex = 1 + added.size();
+  added.emplace_back(LinkRecordPlaceholder);
+  if (record.persistent)
+    plan.notes.push_back("link record in the user's cache: the link writes a dependency file");
+  plan.record = std::move(record);
+}
+
+} // namespace
+
 Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classification &c,
                  const Settings &settings, const std::string &realTool, const std::string &plugin,
                  bool linkerLoadsPlugin) {
@@ -88,30 +269,8 @@ Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classifi
 
   if (!c.lto.empty() && !links)
     plan.notes.push_back(c.lto + ": plugin on the pre-link IR");
-  if (compiles) {
-    // The plugin is loaded even when only link-time factors are on: it writes the
-    // .note.alea record of seed and factors into every object.
-    added.push_back("-fpass-plugin=" + plugin);
-    if (f.has(Factor::SectionOrder) && tool != Tool::Fc) {
-      added.push_back("-ffunction-sections");
-      added.push_back("-fdata-sections");
-    } else if (f.has(Factor::SectionOrder)) {
-      // flang-new-19 rejects both options; the plugin gives each function of
-      // flang's IR a section of its own instead (passes/LayoutPass.cpp).
-      plan.notes.push_back("section-order: flang-new-19 has no -ffunction-sections: the plugin "
-                           "puts each function in a .text.<name> section of its own; flang has "
-                           "no -fdata-sections either: data keeps one section per kind and "
-                           "object (global-order orders the variables inside it)");
-    }
-    // The seed file becomes a prerequisite in the dependency file the compile
-    // writes (-MD, -MMD, -Wp,-MD; whatever -MF/-MT/-MQ say): clang's own
-    // -fdepfile-entry, as for its sanitizer ignore lists. Without a dependency
-    // file it does nothing.
-    if (!settings.seedFile.empty() && (tool == Tool::Cc || tool == Tool::Cxx)) {
-      added.push_back("-Xclang");
-      added.push_back("-fdepfile-entry=" + settings.seedFile);
-    }
-  }
+  if (compiles)
+    addCompileOptions(tool, settings, plugin, plan, added);
   if (links) {
     // The link, as one sequence of decisions:
     //  1. can lld do it: an ELF target, and no other linker chosen (alea-ld:
@@ -133,121 +292,10 @@ Plan planCommand(Tool tool, const std::vector<std::string> &args, const Classifi
     //     (Plan::lldByAlea);
     //  5. the link record: what 1-4 (and link-order, below) really applied,
     //     in an object matching the link's first ELF input.
-    const bool elf = isElfTarget(c.target);
-    const bool shuffleWanted = f.has(Factor::SectionOrder) && !c.userShuffleSections;
-    const bool ltoPluginWanted = !plugin.empty() && (tool == Tool::Ld || !c.lto.empty());
-    // Would alea-cc pick lld itself (step 4)? Not where the link must stay the
-    // default linker's (keepDefaultLinker).
-    const bool aleaPicks = tool != Tool::Ld && c.userLinker.empty() && elf;
-    const std::string keep = aleaPicks ? keepDefaultLinker(c) : std::string();
-    const bool lld = elf && !c.nonLldLinker && keep.empty();
-    // alea-cc: no linker chosen (clang-19 runs its own ld.lld), "lld", or
-    // alea-ld (which passes through to its ALEA_LD under alea-cc); a path or
-    // versioned name must say LLVM 19 (lldLoadsPlugin).
-    const bool pluginLoadable = tool == Tool::Ld ? linkerLoadsPlugin
-                                                 : c.userLinker.empty() || c.userLinker == "lld" ||
-                                                       baseName(c.userLinker) == kLdWrapperName ||
-                                                       lldLoadsPlugin(c.userLinker, c.userLinker);
-    const bool ltoPlugin = lld && ltoPluginWanted && pluginLoadable;
-    if (f.has(Factor::SectionOrder)) {
-      if (!elf)
-        plan.notes.push_back("section-order skipped: target " + c.target + " is not ELF");
-      else if (c.userShuffleSections)
-        plan.notes.push_back("section-order skipped: the command already shuffles sections");
-      else if (!keep.empty())
-        plan.notes.push_back("section-order skipped: alea keeps the default linker: " + keep);
-      else if (!lld)
-        plan.notes.push_back(tool == Tool::Ld
-                                 ? std::string("section-order skipped: the real linker is not lld")
-                                 : "section-order skipped: linker " + c.userLinker + " is not lld");
-    }
-    if (!c.lto.empty()) {
-      std::string note = c.lto + ": plugin on the pre-link IR";
-      if (ltoPlugin)
-        note += " and in the LTO link (lld --load-pass-plugin)";
-      else if (lld && ltoPluginWanted)
-        note += "; the LTO link does not load the plugin (the linker " + c.userLinker +
-                " is not LLVM 19's lld)";
-      else
-        note += "; the LTO link does not load the plugin (the linker is not lld)";
-      if (lld && shuffleWanted)
-        note += "; sections shuffled by lld --shuffle-sections";
-      plan.notes.push_back(note);
-    }
-    if (tool == Tool::Ld && lld && ltoPluginWanted && !pluginLoadable)
-      plan.notes.push_back("the LTO link does not load the plugin: the real linker " + realTool +
-                           " is not LLVM 19's lld");
-    if (lld && aleaPicks && (shuffleWanted || ltoPluginWanted)) {
-      // We replace the system's default linker (GNU ld on Debian) with lld, so
-      // keep GNU ld's leniency where lld (>= 16) is stricter by default: a
-      // version script may name symbols the link does not define (zlib's
-      // configure probes its shared library with zlib.map and silently drops
-      // the shared build when that link fails). A user's own
-      // -Wl,--no-undefined-version comes later on the line and still wins.
-      added.push_back("-fuse-ld=lld");
-      added.push_back("-Wl,--undefined-version");
-      // GNU ld does not go back to earlier archives, lld does: lld reports
-      // such a reference, and the driver takes it as a rejection, so that
-      // GNU ld's own result decides (runLinkTrial).
-      added.push_back("-Wl,--warn-backrefs");
-      // An object without the note gives GNU ld an executable stack; lld
-      // does so only when told. A user's -z noexecstack comes later and wins.
-      if (!c.userStack && !c.execStackObject.empty()) {
-        added.push_back("-Wl,-z,execstack");
-        plan.notes.push_back("-z execstack: " + c.execStackObject +
-                             " has no non-executable .note.GNU-stack, so GNU ld would make the "
-                             "stack executable");
-      }
-      plan.lldByAlea = true;
-    }
-    const std::string prefix = tool == Tool::Ld ? "" : "-Wl,";
-    if (ltoPlugin)
-      added.push_back(prefix + "--load-pass-plugin=" + plugin);
-    if (lld && shuffleWanted)
-      added.push_back(prefix + "--shuffle-sections=*=" + std::to_string(lldShuffleSeed(seed)));
-
-    // 5. The link record. LTO runs when an input is bitcode, or when sources
-    //    are compiled with -flto in this same command.
-    const bool ltoRuns = c.bitcodeInput || (c.mode == Mode::CompileAndLink && !c.lto.empty());
-    LinkFactors lf;
-    const bool linkOrderApplied = f.has(Factor::LinkOrder) && c.linkOrderSlots.size() >= 2;
-    if (linkOrderApplied)
-      lf.applied.emplace_back(factorName(Factor::LinkOrder));
-    else if (f.has(Factor::LinkOrder))
-      lf.skipped.emplace_back(factorName(Factor::LinkOrder));
-    if (lld && shuffleWanted)
-      lf.applied.emplace_back(factorName(Factor::SectionOrder));
-    else if (f.has(Factor::SectionOrder))
-      lf.skipped.emplace_back(factorName(Factor::SectionOrder));
-    if (ltoPlugin && ltoRuns)
-      lf.applied.emplace_back(kLtoLinkName);
-    // Which object the record must be: only an ELF input of the link itself
-    // says so for sure. Without one (sources, bitcode, -l only) the target is
-    // whatever the compiler driver makes of the command, its --config files,
-    // its default configuration files and CCC_OVERRIDE_OPTIONS: no record,
-    // the compile-time notes of the sources still say seed and factors.
-    std::string why;
-    if (!c.layoutOption.empty())
-      why = c.layoutOption +
-            ": the link places the sections itself (linker script, output format or addresses)";
-    else if (!elf)
-      why = "target " + c.target + " is not ELF";
-    else if (!c.elfTarget)
-      why = "no ELF object among the inputs tells the target";
-    if (why.empty()) {
-      const ElfTarget &target = *c.elfTarget;
-      LinkRecordPlan record;
-      record.descriptor = linkNoteText(seed, lf.applied, lf.skipped);
-      record.target = target;
-      record.persistent = c.dependencyFile;
-      record.argIndex = 1 + added.size();
-      added.emplace_back(LinkRecordPlaceholder);
-      if (record.persistent)
-        plan.notes.push_back("link record in the user's cache: the link writes a dependency file");
-      plan.record = std::move(record);
-    } else {
-      plan.notes.push_back("link record skipped: " + why);
-    }
+    const LinkChoice link = chooseLinker(tool, c, f, plugin, linkerLoadsPlugin);
+    noteLinkChoice(tool, c, f, link, realTool, plan.notes);
+    addLinkOptions(tool, c, link, seed, plugin, plan, added);
+    planLinkRecord(c, f, link, seed, plan, added);
   }
   if (links && f.has(Factor::LinkOrder)) {
     shuffleLinkOrder(rest, c.linkOrderSlots, seed, c.output.empty() ? "a.out" : c.output);

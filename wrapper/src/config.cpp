@@ -33,36 +33,30 @@ std::string printable(std::string_view s) {
 
 } // namespace
 
-std::string_view toolName(Tool tool) {
-  switch (tool) {
-  case Tool::Cc:
-    return kCcWrapperName;
-  case Tool::Cxx:
-    return kCxxWrapperName;
-  case Tool::Fc:
-    return kFcWrapperName;
-  case Tool::Ld:
-    return kLdWrapperName;
-  }
-  return "alea";
+namespace {
+
+constexpr ToolSpec kTools[] = {
+    {Tool::Cc, kCcWrapperName, kRealCcVariable, "clang-19", "/usr/lib/llvm-19/bin/clang"},
+    {Tool::Cxx, kCxxWrapperName, kRealCxxVariable, "clang++-19", "/usr/lib/llvm-19/bin/clang++"},
+    // Debian's flang-19 package has no flang-19 command.
+    {Tool::Fc, kFcWrapperName, kRealFcVariable, "flang-new-19", "/usr/lib/llvm-19/bin/flang-new"},
+    {Tool::Ld, kLdWrapperName, kRealLdVariable, "ld.lld-19", "/usr/lib/llvm-19/bin/ld.lld"},
+};
+
+} // namespace
+
+const ToolSpec &toolSpec(Tool tool) {
+  for (const ToolSpec &spec : kTools)
+    if (spec.tool == tool)
+      return spec;
+  return kTools[0]; // not reached: every Tool has its row
 }
 
-const char *realToolVariable(Tool tool) {
-  switch (tool) {
-  case Tool::Cc:
-    return kRealCcVariable;
-  case Tool::Cxx:
-    return kRealCxxVariable;
-  case Tool::Fc:
-    return kRealFcVariable;
-  case Tool::Ld:
-    return kRealLdVariable;
-  }
-  return kRealCcVariable;
-}
+std::string_view toolName(Tool tool) { return toolSpec(tool).name; }
 
-std::optional<std::string> readSettings(Tool tool, const EnvLookup &env, Settings &out,
-                                        const SeedFileReader &readFile) {
+const char *realToolVariable(Tool tool) { return toolSpec(tool).realToolVariable; }
+
+Expected<Settings> readSettings(Tool tool, const EnvLookup &env, const SeedFileReader &readFile) {
   Settings s;
   const std::optional<std::string> seedText = env(kSeedVariable);
   const bool seedSet = seedText && !trim(*seedText).empty();
@@ -70,35 +64,37 @@ std::optional<std::string> readSettings(Tool tool, const EnvLookup &env, Setting
     const std::string path(trim(*file));
     const std::string name = std::string(kSeedFileVariable) + "='" + path + "'";
     if (seedSet)
-      return std::string(kSeedVariable) + " and " + kSeedFileVariable +
-             " are both set: set one (the file lets make and ninja rebuild when the seed "
-             "changes)";
+      return fail(std::string(kSeedVariable) + " and " + kSeedFileVariable +
+                  " are both set: set one (the file lets make and ninja rebuild when the seed "
+                  "changes)");
     if (path.front() != '/')
-      return name + " is not an absolute path (build tools run compilers in other directories)";
+      return fail(name +
+                  " is not an absolute path (build tools run compilers in other directories)");
     const std::optional<std::string> content = readFile ? readFile(path) : std::nullopt;
     if (!content)
-      return name + " cannot be read (it must be a readable regular file holding the seed)";
+      return fail(name + " cannot be read (it must be a readable regular file holding the seed)");
     std::uint64_t value = 0;
     if (trimLines(*content).empty())
-      return name + " is empty (it must hold the seed, a decimal or 0x-hexadecimal 64-bit number)";
+      return fail(name +
+                  " is empty (it must hold the seed, a decimal or 0x-hexadecimal 64-bit number)");
     if (!parseSeed(trimLines(*content), value))
-      return name + " holds '" + printable(trimLines(*content)) +
-             "', not a seed (a decimal or 0x-hexadecimal 64-bit number)";
+      return fail(name + " holds '" + printable(trimLines(*content)) +
+                  "', not a seed (a decimal or 0x-hexadecimal 64-bit number)");
     s.seed = value;
     s.seedFile = path;
   } else if (seedSet) {
     std::uint64_t value = 0;
     if (!parseSeed(trim(*seedText), value))
-      return std::string(kSeedVariable) + "='" + *seedText +
-             "' is not a seed (a decimal or 0x-hexadecimal 64-bit number)";
+      return fail(std::string(kSeedVariable) + "='" + *seedText +
+                  "' is not a seed (a decimal or 0x-hexadecimal 64-bit number)");
     s.seed = value;
   }
   // Without a seed the wrapper is exactly the real tool, whatever else is
   // set: the factor list means nothing then, so it is not even checked.
   if (auto factors = env(kFactorsVariable); factors && s.seed)
     if (auto unknown = parseFactors(*factors, s.factors))
-      return "unknown factor '" + std::string(*unknown) + "' in " + kFactorsVariable +
-             " (known: " + formatFactors(FactorSet::all()) + ", all, none)";
+      return fail("unknown factor '" + std::string(*unknown) + "' in " + kFactorsVariable +
+                  " (known: " + formatFactors(FactorSet::all()) + ", all, none)");
   if (auto real = env(realToolVariable(tool)))
     s.realTool = std::string(trim(*real));
   if (auto plugin = env("ALEA_PLUGIN"))
@@ -107,8 +103,7 @@ std::optional<std::string> readSettings(Tool tool, const EnvLookup &env, Setting
     s.logFile = *log;
   if (auto dry = env("ALEA_DRY_RUN"))
     s.dryRun = !dry->empty() && *dry != "0";
-  out = std::move(s);
-  return std::nullopt;
+  return s;
 }
 
 } // namespace alea::wrapper

@@ -130,34 +130,6 @@ int chainDepth(const std::string &chain) {
   return chain.empty() ? 0 : 1 + static_cast<int>(std::count(chain.begin(), chain.end(), ','));
 }
 
-const char *defaultToolName(Tool tool) {
-  switch (tool) {
-  case Tool::Cc:
-    return "clang-19";
-  case Tool::Cxx:
-    return "clang++-19";
-  case Tool::Fc:
-    return "flang-new-19"; // Debian's flang-19 package has no flang-19 command
-  case Tool::Ld:
-    return "ld.lld-19";
-  }
-  return "clang-19";
-}
-
-const char *fallbackToolPath(Tool tool) {
-  switch (tool) {
-  case Tool::Cc:
-    return "/usr/lib/llvm-19/bin/clang";
-  case Tool::Cxx:
-    return "/usr/lib/llvm-19/bin/clang++";
-  case Tool::Fc:
-    return "/usr/lib/llvm-19/bin/flang-new";
-  case Tool::Ld:
-    return "/usr/lib/llvm-19/bin/ld.lld";
-  }
-  return "/usr/lib/llvm-19/bin/clang";
-}
-
 void appendLog(const std::string &file, const std::string &line) {
   if (file.empty())
     return;
@@ -222,8 +194,7 @@ std::vector<char *> cStrings(const std::vector<std::string> &strings) {
 
 } // namespace
 
-std::optional<std::string> materializeLinkRecord(const LinkRecordPlan &plan, bool dryRun,
-                                                 std::string &why) {
+Expected<std::string> materializeLinkRecord(const LinkRecordPlan &plan, bool dryRun) {
   const std::string bytes = writeLinkRecordObject(plan.target, plan.descriptor);
   if (plan.persistent) {
     // Named by its content: the same bytes are the same file for every link
@@ -238,10 +209,8 @@ std::optional<std::string> materializeLinkRecord(const LinkRecordPlan &plan, boo
       dir = std::string(xdg) + "/alea";
     else if (home && home[0] == '/')
       dir = std::string(home) + "/.cache/alea";
-    else {
-      why = "no cache directory (HOME unset)";
-      return std::nullopt;
-    }
+    else
+      return fail("no cache directory (HOME unset)");
     dir += "/link-records";
     const std::string path = dir + "/" + formatSeed(alea::hashName(bytes)).substr(2) + ".o";
     if (dryRun || readWholeFile(path) == bytes)
@@ -254,9 +223,9 @@ std::optional<std::string> materializeLinkRecord(const LinkRecordPlan &plan, boo
     if (fd >= 0)
       ::close(fd);
     if (!ok || ::rename(tmp.c_str(), path.c_str()) != 0) {
-      why = "cannot write " + path + ": " + std::strerror(errno);
+      const std::string why = "cannot write " + path + ": " + std::strerror(errno);
       ::unlink(tmp.c_str());
-      return std::nullopt;
+      return fail(why);
     }
     return path;
   }
@@ -268,20 +237,18 @@ std::optional<std::string> materializeLinkRecord(const LinkRecordPlan &plan, boo
     const char *tmpdir = std::getenv("TMPDIR");
     fd = ::open(tmpdir && tmpdir[0] ? tmpdir : "/tmp", O_TMPFILE | O_RDWR, 0600);
   }
-  if (fd < 0) {
-    why = std::string("no memfd or O_TMPFILE: ") + std::strerror(errno);
-    return std::nullopt;
-  }
+  if (fd < 0)
+    return fail(std::string("no memfd or O_TMPFILE: ") + std::strerror(errno));
   if (fd <= 2) { // stdin/out/err were closed: keep ours off those numbers
     const int high = ::fcntl(fd, F_DUPFD, 3);
     ::close(fd);
     fd = high;
   }
   if (fd < 0 || !writeAll(fd, bytes)) {
-    why = std::string("cannot write the record: ") + std::strerror(errno);
+    const std::string why = std::string("cannot write the record: ") + std::strerror(errno);
     if (fd >= 0)
       ::close(fd);
-    return std::nullopt;
+    return fail(why);
   }
   // Nobody may change it afterwards (memfd only; the seals are a courtesy).
   ::fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
@@ -289,9 +256,8 @@ std::optional<std::string> materializeLinkRecord(const LinkRecordPlan &plan, boo
   struct stat st;
   if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
       st.st_size != static_cast<off_t>(bytes.size())) {
-    why = "/proc is not mounted";
     ::close(fd);
-    return std::nullopt;
+    return fail("/proc is not mounted");
   }
   return path;
 }
@@ -304,7 +270,7 @@ std::string resolveRealTool(Tool tool, const std::string &requested, const std::
     const std::string id = fileIdOf(path);
     return id != self && !chainContains(chain, id);
   };
-  const std::string fallback = fallbackToolPath(tool);
+  const std::string fallback = toolSpec(tool).fallbackPath;
   // Too deep: something leads back here that the ids do not show (a script
   // that runs a fresh copy of itself, a long row of distinct launchers).
   // Only the fixed LLVM 19 path now, never a PATH search.
@@ -336,7 +302,7 @@ std::string resolveRealTool(Tool tool, const std::string &requested, const std::
     if (!found.empty() || chain.empty())
       return found;
   }
-  std::string found = search(defaultToolName(tool));
+  std::string found = search(toolSpec(tool).defaultName);
   if (found.empty() && usable(fallback))
     found = fallback;
   return found;
@@ -344,10 +310,9 @@ std::string resolveRealTool(Tool tool, const std::string &requested, const std::
 
 OdrOutcome runOdrCheck(const std::vector<std::string> &inputs) {
   OdrOutcome out;
-  std::string error;
-  const std::optional<linker::OdrReport> report = linker::checkOdr(inputs, error);
+  const Expected<linker::OdrReport> report = linker::checkOdr(inputs);
   if (!report) {
-    out.note = "odr check skipped: " + error;
+    out.note = "odr check skipped: " + report.error();
     return out;
   }
   if (!report->findings.empty()) {
@@ -503,14 +468,15 @@ int runWrapperSteps(Tool tool, const std::vector<std::string> &args, std::string
   };
 
   // 1. settings
-  Settings settings;
   auto readSeedFile = [](const std::string &path) -> std::optional<std::string> {
     if (!isRegularFile(path))
       return std::nullopt;
     return readBytesAt(path, 0, 4096); // a seed is 20 characters at most
   };
-  if (auto error = readSettings(tool, env, settings, readSeedFile))
-    return configError(tool, *error);
+  Expected<Settings> read = readSettings(tool, env, readSeedFile);
+  if (!read)
+    return configError(tool, read.error());
+  const Settings settings = std::move(*read);
 
   // 2. the real tool, never ourselves or a wrapper that led here
   const std::string chain = env(kChainVariable).value_or("");
@@ -518,10 +484,10 @@ int runWrapperSteps(Tool tool, const std::vector<std::string> &args, std::string
   if (realTool.empty() && chainDepth(chain) >= kMaxChainDepth)
     return configError(tool, "alea wrappers nested " + std::to_string(chainDepth(chain)) +
                                  " deep (a real tool that runs the wrapper again?) and " +
-                                 fallbackToolPath(tool) + " is not usable");
+                                 toolSpec(tool).fallbackPath + " is not usable");
   if (realTool.empty()) {
     const std::string what = settings.realTool.empty()
-                                 ? std::string(defaultToolName(tool)) + " (default)"
+                                 ? std::string(toolSpec(tool).defaultName) + " (default)"
                                  : settings.realTool;
     return configError(tool, std::string("real ") + (tool == Tool::Ld ? "linker" : "compiler") +
                                  " '" + what +
@@ -569,12 +535,11 @@ int runWrapperSteps(Tool tool, const std::vector<std::string> &args, std::string
   // 5. the link record: write the object, put its path in place of the placeholder
   if (d.record && d.record->argIndex < d.argv.size() &&
       d.argv[d.record->argIndex] == LinkRecordPlaceholder) {
-    std::string why;
-    if (auto path = materializeLinkRecord(*d.record, settings.dryRun, why)) {
+    if (auto path = materializeLinkRecord(*d.record, settings.dryRun)) {
       d.argv[d.record->argIndex] = *path;
     } else {
       d.argv.erase(d.argv.begin() + static_cast<std::ptrdiff_t>(d.record->argIndex));
-      d.logHead += " note=\"link record skipped: " + why + "\"";
+      d.logHead += " note=\"link record skipped: " + path.error() + "\"";
     }
     d.logLine = d.logHead + " argv: " + shellJoin(d.argv, ShellQuoting::DisplayLine);
   }

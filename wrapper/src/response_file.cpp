@@ -13,27 +13,26 @@ bool isSpace(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
-// Appends the expansion of one argument; false when a @file cannot be read.
-bool expandOne(const std::string &arg, int origin, int depth, const ClassifyEnv &env,
-               ExpandedArgs &out) {
+// Appends the expansion of one argument; the error names a @file that cannot
+// be read.
+Status expandOne(const std::string &arg, int origin, int depth, const ClassifyEnv &env,
+                 ExpandedArgs &out) {
   if (arg.size() < 2 || arg[0] != '@') {
     out.args.push_back(arg);
     out.origin.push_back(origin);
-    return true;
+    return Status::success();
   }
   const std::string path = arg.substr(1);
   out.usedResponseFiles = true;
   std::optional<std::string> text;
   if (depth < kMaxDepth)
     text = env.readFile(path);
-  if (!text) {
-    out.badFile = path;
-    return false;
-  }
+  if (!text)
+    return fail(arg);
   for (const std::string &word : tokenizeResponseFile(*text))
-    if (!expandOne(word, -1, depth + 1, env, out))
-      return false;
-  return true;
+    if (Status inner = expandOne(word, -1, depth + 1, env, out); !inner)
+      return inner;
+  return Status::success();
 }
 
 } // namespace
@@ -72,13 +71,12 @@ std::vector<std::string> tokenizeResponseFile(std::string_view text) {
   return words;
 }
 
-ExpandedArgs expandResponseFiles(const std::vector<std::string> &args, const ClassifyEnv &env) {
+Expected<ExpandedArgs> expandResponseFiles(const std::vector<std::string> &args,
+                                           const ClassifyEnv &env) {
   ExpandedArgs out;
   for (std::size_t i = 0; i < args.size(); ++i)
-    if (!expandOne(args[i], static_cast<int>(i), 0, env, out)) {
-      out.ok = false;
-      break;
-    }
+    if (Status one = expandOne(args[i], static_cast<int>(i), 0, env, out); !one)
+      return fail(one.error());
   return out;
 }
 

@@ -53,10 +53,16 @@ std::optional<al::OdrReport> check(const std::vector<std::string> &inputs) {
   std::vector<std::string> paths;
   for (const auto &in : inputs)
     paths.push_back(path(in));
-  std::string error;
-  auto report = al::checkOdr(paths, error);
-  EXPECT_TRUE(report) << error;
-  return report;
+  auto report = al::checkOdr(paths);
+  EXPECT_TRUE(report) << report.error();
+  return report ? std::optional(std::move(*report)) : std::nullopt;
+}
+
+// Whether checkOdr checks `paths`; its error (or "") in `error`.
+bool checks(const std::vector<std::string> &paths, std::string &error) {
+  const auto report = al::checkOdr(paths);
+  error = report.error();
+  return report.ok();
 }
 
 const char *const Shared = R"(
@@ -214,13 +220,13 @@ TEST_F(OdrCheck, InputsWithoutDefinitionsToCompareAreListedNotErrors) {
 
 TEST_F(OdrCheck, AnUnreadableOrDamagedInputSkipsTheCheckWithAReason) {
   std::string error;
-  EXPECT_FALSE(al::checkOdr({path("missing.o")}, error));
+  EXPECT_FALSE(checks({path("missing.o")}, error));
   EXPECT_NE(error.find("missing.o: No such file or directory"), std::string::npos) << error;
   // An object cut off in the middle: its section headers are gone.
   compile("a.cpp", "a.o", "-O1", 1);
   run("head -c 300 a.o > cut.o");
   error.clear();
-  EXPECT_FALSE(al::checkOdr({path("cut.o")}, error));
+  EXPECT_FALSE(checks({path("cut.o")}, error));
   EXPECT_NE(error.find("cut.o"), std::string::npos) << error;
 }
 
@@ -274,11 +280,10 @@ template <class T> std::string lib_join(const std::vector<T> &v) {
   std::vector<std::string> paths;
   for (const auto &in : objects)
     paths.push_back(path(in));
-  std::string error;
-  const auto fast = al::checkOdr(paths, error, al::OdrMethod::Fast);
-  ASSERT_TRUE(fast) << error;
-  const auto detailed = al::checkOdr(paths, error, al::OdrMethod::Detailed);
-  ASSERT_TRUE(detailed) << error;
+  const auto fast = al::checkOdr(paths, al::OdrMethod::Fast);
+  ASSERT_TRUE(fast) << fast.error();
+  const auto detailed = al::checkOdr(paths, al::OdrMethod::Detailed);
+  ASSERT_TRUE(detailed) << detailed.error();
   EXPECT_GE(fast->compared, 200u); // the library's inline functions, compared
   // The known findings are there (the NDEBUG reproducer, the weak C function,
   // the inline variable, the assertion of lib_checked)...

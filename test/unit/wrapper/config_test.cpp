@@ -12,15 +12,16 @@ namespace {
 
 std::optional<std::string> read(std::map<std::string, std::string> vars, Settings &out,
                                 Tool tool = Tool::Cc) {
-  return readSettings(
-      tool,
-      [&vars](const char *name) -> std::optional<std::string> {
-        auto it = vars.find(name);
-        if (it == vars.end())
-          return std::nullopt;
-        return it->second;
-      },
-      out);
+  auto settings = readSettings(tool, [&vars](const char *name) -> std::optional<std::string> {
+    auto it = vars.find(name);
+    if (it == vars.end())
+      return std::nullopt;
+    return it->second;
+  });
+  if (!settings)
+    return settings.error();
+  out = std::move(*settings);
+  return std::nullopt;
 }
 
 } // namespace

@@ -332,12 +332,19 @@ TEST(LinkTrial, CapturesStderrOnlyAndTheStatus) {
   EXPECT_FALSE(runCapturingStderr({"/nonexistent/tool"}, {}));
 }
 
+// materializeLinkRecord's path, or nothing with its error in `why`.
+std::optional<std::string> materialize(const LinkRecordPlan &plan, bool dryRun, std::string &why) {
+  auto path = materializeLinkRecord(plan, dryRun);
+  why = path.error();
+  return path ? std::optional<std::string>(*path) : std::nullopt;
+}
+
 TEST(Materialize, MemfdThatAChildProcessCanOpen) {
   LinkRecordPlan plan;
   plan.descriptor = "alea-link-v1 seed=0x0000000000000001 factors=link-order";
   plan.target = x86_64Target();
   std::string why;
-  const auto path = materializeLinkRecord(plan, false, why);
+  const auto path = materialize(plan, false, why);
   ASSERT_TRUE(path) << why;
   ASSERT_EQ(path->rfind("/proc/self/fd/", 0), 0u) << *path;
   const int fd = std::atoi(path->c_str() + 14);
@@ -369,12 +376,12 @@ TEST(Materialize, DependencyFileLinksGetAContentNamedCacheFile) {
   plan.persistent = true;
   std::string why;
   // A dry run names the file but writes nothing.
-  const auto dry = materializeLinkRecord(plan, true, why);
+  const auto dry = materialize(plan, true, why);
   ASSERT_TRUE(dry) << why;
   EXPECT_EQ(dry->rfind(std::string(dir) + "/alea/link-records/", 0), 0u) << *dry;
   struct stat st;
   EXPECT_NE(::stat(dry->c_str(), &st), 0);
-  const auto path = materializeLinkRecord(plan, false, why);
+  const auto path = materialize(plan, false, why);
   ASSERT_TRUE(path) << why;
   EXPECT_EQ(*path, *dry);
   EXPECT_EQ(slurp(*path), writeLinkRecordObject(plan.target, plan.descriptor));
@@ -385,12 +392,12 @@ TEST(Materialize, DependencyFileLinksGetAContentNamedCacheFile) {
   ASSERT_EQ(::stat(path->c_str(), &st), 0);
   const auto mtime = st.st_mtim;
   // The same record again: the same file, untouched (a build tool sees no change).
-  EXPECT_EQ(materializeLinkRecord(plan, false, why), path);
+  EXPECT_EQ(materialize(plan, false, why), path);
   ASSERT_EQ(::stat(path->c_str(), &st), 0);
   EXPECT_EQ(st.st_mtim.tv_sec, mtime.tv_sec);
   EXPECT_EQ(st.st_mtim.tv_nsec, mtime.tv_nsec);
   plan.descriptor += ",x";
-  EXPECT_NE(materializeLinkRecord(plan, false, why), path);
+  EXPECT_NE(materialize(plan, false, why), path);
   if (old)
     ::setenv("XDG_CACHE_HOME", saved.c_str(), 1);
   else

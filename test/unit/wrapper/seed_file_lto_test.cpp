@@ -19,17 +19,20 @@ namespace {
 // Settings from a fake environment and a fake file system.
 std::optional<std::string> read(std::map<std::string, std::string> vars,
                                 std::map<std::string, std::string> files, Settings &out) {
-  return readSettings(
+  auto settings = readSettings(
       Tool::Cc,
       [&vars](const char *name) -> std::optional<std::string> {
         auto it = vars.find(name);
         return it == vars.end() ? std::nullopt : std::optional<std::string>(it->second);
       },
-      out,
       [&files](const std::string &path) -> std::optional<std::string> {
         auto it = files.find(path);
         return it == files.end() ? std::nullopt : std::optional<std::string>(it->second);
       });
+  if (!settings)
+    return settings.error();
+  out = std::move(*settings);
+  return std::nullopt;
 }
 
 Classification compileOf(Mode mode) {
@@ -83,13 +86,10 @@ TEST(SeedFile, BadFilesAreErrors) {
     EXPECT_NE(error->find(message), std::string::npos) << *error;
   }
   // Without a reader nothing can be read.
-  EXPECT_TRUE(readSettings(
-      Tool::Cc,
-      [](const char *name) -> std::optional<std::string> {
-        return std::string(name) == "ALEA_SEED_FILE" ? std::optional<std::string>("/b/seed")
-                                                     : std::nullopt;
-      },
-      s));
+  EXPECT_FALSE(readSettings(Tool::Cc, [](const char *name) -> std::optional<std::string> {
+    return std::string(name) == "ALEA_SEED_FILE" ? std::optional<std::string>("/b/seed")
+                                                 : std::nullopt;
+  }));
 }
 
 TEST(SeedFile, CompilesNameItInTheirDependencyFile) {

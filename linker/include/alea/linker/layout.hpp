@@ -12,6 +12,8 @@
 // themselves (section, owner, types, descriptors) in alea/contract.hpp.
 #pragma once
 
+#include "alea/expected.hpp"
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -127,12 +129,12 @@ struct Layout {
   std::optional<std::uint64_t> seed() const;
 };
 
-// Reads `path`; on failure returns nullopt and sets `error` to one line
-// (missing file, not a regular file, not an ELF file, a truncated or corrupt
-// ELF: a header table, a section or a `.note.alea` note running past the end
-// of the file or of its section). A FIFO, device or directory is refused
-// before it is opened for reading, so the call never blocks.
-std::optional<Layout> readLayout(const std::string &path, std::string &error);
+// Reads `path`; on failure the error is one line (missing file, not a regular
+// file, not an ELF file, a truncated or corrupt ELF: a header table, a section
+// or a `.note.alea` note running past the end of the file or of its section).
+// A FIFO, device or directory is refused before it is opened for reading, so
+// the call never blocks.
+Expected<Layout> readLayout(const std::string &path);
 
 // Layout fingerprint (docs/layout.md): FNV-1a 64 over, for each function in
 // order, the little-endian 64-bit (address - base, size) where base is the

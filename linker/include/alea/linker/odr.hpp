@@ -24,6 +24,8 @@
 // wins in any order.
 #pragma once
 
+#include "alea/expected.hpp"
+
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -56,8 +58,8 @@ struct OdrReport {
 // leaves undefined, to a fixed point; a member that nothing references is not
 // part of the link). Other inputs (shared libraries, bitcode, linker
 // scripts) are listed in `unchecked`. On an input that cannot be read or is
-// not well formed, returns nullopt and sets `error` (the check never fails a
-// link: the caller goes on without it).
+// not well formed, returns the error (the check never fails a link: the
+// caller goes on without it).
 //
 // `method` says how definitions are compared, not what is reported: Fast (the
 // default) first compares cheap fingerprints of each definition (a hash of its
@@ -65,8 +67,8 @@ struct OdrReport {
 // only for the names whose fingerprints differ; Detailed builds the detailed
 // form of every definition. Both give the same report (the tests check it).
 enum class OdrMethod { Fast, Detailed };
-std::optional<OdrReport> checkOdr(const std::vector<std::string> &paths, std::string &error,
-                                  OdrMethod method = OdrMethod::Fast);
+Expected<OdrReport> checkOdr(const std::vector<std::string> &paths,
+                             OdrMethod method = OdrMethod::Fast);
 
 // The record field ` odr=<count>:<name>,<name>...` (alea/contract.hpp
 // kNoteOdrKey): the count of findings and the first mangled names that fit

@@ -12,6 +12,8 @@
 
 #include "alea/wrapper/link_record.hpp"
 
+#include "alea/expected.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -175,13 +177,14 @@ std::vector<std::string> tokenizeResponseFile(std::string_view text);
 struct ExpandedArgs {
   std::vector<std::string> args;
   std::vector<int> origin; // per expanded arg: original index, or -1 if from a @file
-  bool ok = true;
   bool usedResponseFiles = false;
-  std::string badFile; // the @file that could not be read (or recursed)
 };
 
 // Replaces every @file by its tokens, recursively (nested names relative to the
-// current directory, as GCC does; depth limited to catch cycles).
-ExpandedArgs expandResponseFiles(const std::vector<std::string> &args, const ClassifyEnv &env);
+// current directory, as GCC does; depth limited to catch cycles). The error is
+// the @file that could not be read (or recursed) as written, "@name": the
+// classifier's detail for Reason::UnreadableResponseFile.
+Expected<ExpandedArgs> expandResponseFiles(const std::vector<std::string> &args,
+                                           const ClassifyEnv &env);
 
 } // namespace alea::wrapper

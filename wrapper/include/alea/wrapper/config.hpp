@@ -7,6 +7,7 @@
 #pragma once
 
 #include "alea/contract.hpp"
+#include "alea/expected.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -41,10 +42,21 @@ struct Settings {
 // alea-fc is the Fortran compiler driver over flang-new-19 (docs/wrapper.md,
 // "Fortran (alea-fc)").
 enum class Tool { Cc, Cxx, Fc, Ld };
-std::string_view toolName(Tool tool);    // alea-cc, alea-c++, alea-fc, alea-ld
-const char *realToolVariable(Tool tool); // ALEA_CC, ALEA_CXX, ALEA_FC, ALEA_LD
 
-// Reads and validates the settings of `tool`; returns an error message on failure.
+// What each wrapper is, as data: its name, the variable that names its real
+// tool, and where resolveRealTool (driver.hpp) finds the real tool by default.
+struct ToolSpec {
+  Tool tool;
+  std::string_view name;        // alea-cc, alea-c++, alea-fc, alea-ld
+  const char *realToolVariable; // ALEA_CC, ALEA_CXX, ALEA_FC, ALEA_LD
+  const char *defaultName;      // on PATH: clang-19, clang++-19, flang-new-19, ld.lld-19
+  const char *fallbackPath;     // /usr/lib/llvm-19/bin/clang, clang++, flang-new, ld.lld
+};
+const ToolSpec &toolSpec(Tool tool);
+std::string_view toolName(Tool tool);    // toolSpec(tool).name
+const char *realToolVariable(Tool tool); // toolSpec(tool).realToolVariable
+
+// Reads and validates the settings of `tool`, or the error.
 // Without a seed only the real tool, log file and dry run are read, and nothing
 // but a malformed ALEA_SEED itself is an error (the wrapper is the real tool).
 // A non-empty ALEA_SEED_FILE is the seed's source instead of ALEA_SEED: it
@@ -52,7 +64,7 @@ const char *realToolVariable(Tool tool); // ALEA_CC, ALEA_CXX, ALEA_FC, ALEA_LD
 // and line ends around it ignored, is a seed as ALEA_SEED spells it; ALEA_SEED
 // must then be unset or empty. Anything else is an error, whatever else is
 // set. `readFile` reads it (empty: it cannot be read).
-std::optional<std::string> readSettings(Tool tool, const EnvLookup &env, Settings &out,
-                                        const SeedFileReader &readFile = {});
+Expected<Settings> readSettings(Tool tool, const EnvLookup &env,
+                                const SeedFileReader &readFile = {});
 
 } // namespace alea::wrapper

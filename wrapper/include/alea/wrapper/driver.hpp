@@ -98,9 +98,8 @@ Decision decide(const Facts &facts, const std::vector<std::string> &args, const 
 // returns that path: an unnamed memfd (no MFD_CLOEXEC) as /proc/self/fd/<n>,
 // else an O_TMPFILE file; for a link with a dependency file
 // (plan.persistent), a content-named file under $XDG_CACHE_HOME/alea (or
-// ~/.cache/alea), not written in a dry run. Nothing on failure, with `why`.
-std::optional<std::string> materializeLinkRecord(const LinkRecordPlan &plan, bool dryRun,
-                                                 std::string &why);
+// ~/.cache/alea), not written in a dry run; or why it could not.
+Expected<std::string> materializeLinkRecord(const LinkRecordPlan &plan, bool dryRun);
 
 // --- the lld trial ---------------------------------------------------------------
 //
