@@ -1,17 +1,17 @@
 // `alea run CAMPAIGN.toml [--dir D] [--resume]`: runs (or resumes) a campaign
 // and prints its report. Option parsing, signal handling and printing only;
-// the work is alea::runner::runCampaign (runner/include/alea/runner/campaign.hpp).
+// the work is alea::runner::runCampaign (runner/campaign/include/alea/campaign/campaign.hpp).
 #include "command.hpp"
 
 #include "alea/contract.hpp"
 #include "alea/report/escape.hpp"
 #include "alea/report/render.hpp"
-#include "alea/runner/campaign.hpp"
-#include "alea/runner/config.hpp"
-#include "alea/runner/executor.hpp"
-#include "alea/runner/progress.hpp"
-#include "alea/runner/report.hpp"
-#include "alea/runner/validate.hpp"
+#include "alea/campaign/campaign.hpp"
+#include "alea/config/config.hpp"
+#include "alea/exec/executor.hpp"
+#include "alea/exec/progress.hpp"
+#include "alea/store/report.hpp"
+#include "alea/config/validate.hpp"
 #include "alea/words.hpp"
 
 #include <atomic>
