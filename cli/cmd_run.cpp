@@ -73,8 +73,8 @@ int runRun(const RunOptions &opts) {
   auto config = alea::runner::parseCampaign(opts.campaign);
   if (!config)
     throw alea::cli::Error(config.error());
-  // runCampaign checks this too; here, before the campaign line below, so that
-  // a mistake is the one line of output, as with the parser's errors.
+  // Here, before the campaign line below, so that a mistake is the one line
+  // of output, as with the parser's errors (runCampaign is told: validated).
   if (auto valid = alea::runner::validateCampaign(*config, alea::runner::readMachineFacts());
       !valid)
     throw alea::cli::Error(valid.error());
@@ -106,6 +106,7 @@ int runRun(const RunOptions &opts) {
   ro.dir = opts.dir.empty() ? alea::runner::defaultCampaignDir(opts.campaign) : opts.dir;
   ro.requireExisting = opts.resume;
   ro.force = opts.force;
+  ro.validated = true;
   ro.toolDir = selfDirectory();
   for (char **e = environ; *e; ++e)
     ro.baseEnv.emplace_back(*e);

@@ -33,16 +33,6 @@ std::string buildDirectory(const std::string &campaignDir, const std::string &sy
 
 namespace {
 
-void setEnv(std::vector<std::string> &env, const std::string &key, const std::string &value) {
-  std::string prefix = key + "=";
-  for (auto &e : env)
-    if (e.compare(0, prefix.size(), prefix) == 0) {
-      e = prefix + value;
-      return;
-    }
-  env.push_back(prefix + value);
-}
-
 // Copies `from` to a new file `to` with permission bits `perms`; 0 or the
 // errno of the step that failed. (std::filesystem::copy_file reports a short
 // copy, which is how a full disk shows up, as EIO: the real cause is lost.)

@@ -80,16 +80,6 @@ std::vector<std::string> sanitizedEnv(const std::vector<std::string> &base) {
   return env;
 }
 
-void setEnv(std::vector<std::string> &env, const std::string &key, const std::string &value) {
-  std::string prefix = key + "=";
-  for (auto &e : env)
-    if (e.compare(0, prefix.size(), prefix) == 0) {
-      e = prefix + value;
-      return;
-    }
-  env.push_back(prefix + value);
-}
-
 // The base environment of builds and executions, recorded once per campaign
 // (each execution records only what alea adds to it), secrets redacted.
 std::string recordedEnvironment(const std::vector<std::string> &env, const Redactor &redactor) {
@@ -1406,8 +1396,9 @@ std::string newRunToken() {
 Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignOptions &options,
                                       Executor &executor, Progress &progress) {
   // The file's mistakes (placeholders, artifacts, paths, CPUs) before anything is created or built.
-  if (Status s = validateCampaign(cfg, readMachineFacts()); !s)
-    return Error{s.error()};
+  if (!options.validated)
+    if (Status s = validateCampaign(cfg, readMachineFacts()); !s)
+      return Error{s.error()};
   if (!options.force)
     if (Status s = checkPlanSize(cfg); !s)
       return Error{s.error()};
@@ -1475,6 +1466,9 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
       pilotOpts.requireExisting = false;
       pilotOpts.maxExecutions = -1;
       pilotOpts.startMessage.clear();
+      // Checked with cfg: the pilot differs in levels, name and adaptive
+      // settings only, which no check of validateCampaign reads.
+      pilotOpts.validated = true;
       progress.message("pilot run for the \"auto\" levels: " + std::to_string(pl.builds) +
                        " builds x " + std::to_string(pl.executions) + " executions x " +
                        std::to_string(pl.iterations + pl.warmup) + " iterations, in " + pilotDir);

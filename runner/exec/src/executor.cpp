@@ -47,6 +47,16 @@ std::string envValue(const std::vector<std::string> &env, const std::string &nam
   return {};
 }
 
+void setEnv(std::vector<std::string> &env, const std::string &key, const std::string &value) {
+  std::string prefix = key + "=";
+  for (auto &e : env)
+    if (e.compare(0, prefix.size(), prefix) == 0) {
+      e = prefix + value;
+      return;
+    }
+  env.push_back(prefix + value);
+}
+
 std::string resolveProgram(const std::string &program, const std::vector<std::string> &env) {
   if (program.empty())
     return {};

@@ -36,6 +36,10 @@ struct CampaignOptions {
   // Shown (Progress::message) once the directory's lock is held and its store
   // is open: a run refused there prints its error alone.
   std::string startMessage;
+  // The caller has checked the campaign with validateCampaign (validate.hpp)
+  // on this machine: `alea run` does, before its campaign line, so that a
+  // mistake is its one line of output. runCampaign then does not check again.
+  bool validated = false;
 };
 
 struct CampaignOutcome {

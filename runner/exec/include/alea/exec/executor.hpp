@@ -204,6 +204,10 @@ std::vector<std::string> processEnvironment();
 // The value of NAME in a KEY=VALUE list, or "" (tests, path lookup).
 std::string envValue(const std::vector<std::string> &env, const std::string &name);
 
+// Sets KEY to `value` in a KEY=VALUE list: replaces the first entry of KEY,
+// else appends one (the builds' and executions' environments).
+void setEnv(std::vector<std::string> &env, const std::string &key, const std::string &value);
+
 // Resolves argv[0] like execvp with the PATH of `env` (or of this process when
 // env has none); "" when not found.
 std::string resolveProgram(const std::string &program, const std::vector<std::string> &env);
