@@ -9,8 +9,8 @@
 #include "alea/contract.hpp"
 #include "alea/report/escape.hpp"
 #include "alea/report/render.hpp"
-#include "alea/runner/import_export.hpp"
-#include "alea/runner/report.hpp"
+#include "alea/exchange/import_export.hpp"
+#include "alea/store/report.hpp"
 
 #include <cstdio>
 #include <fstream>

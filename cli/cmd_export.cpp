@@ -3,7 +3,7 @@
 // reads. Work in alea::runner::exportLongCsv.
 #include "command.hpp"
 
-#include "alea/runner/import_export.hpp"
+#include "alea/exchange/import_export.hpp"
 
 #include <filesystem>
 #include <fstream>

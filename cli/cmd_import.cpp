@@ -9,8 +9,8 @@
 // alea::runner::importFiles.
 #include "command.hpp"
 
-#include "alea/runner/import_export.hpp"
-#include "alea/runner/report.hpp"
+#include "alea/exchange/import_export.hpp"
+#include "alea/store/report.hpp"
 #include "alea/words.hpp"
 
 #include <cstdio>

@@ -7,7 +7,7 @@
 
 #include "alea/contract.hpp"
 #include "alea/report/render.hpp"
-#include "alea/runner/report.hpp"
+#include "alea/store/report.hpp"
 
 #include <cstdio>
 #include <memory>

@@ -1,17 +1,17 @@
 // `alea run CAMPAIGN.toml [--dir D] [--resume]`: runs (or resumes) a campaign
 // and prints its report. Option parsing, signal handling and printing only;
-// the work is alea::runner::runCampaign (runner/include/alea/runner/campaign.hpp).
+// the work is alea::runner::runCampaign (runner/campaign/include/alea/campaign/campaign.hpp).
 #include "command.hpp"
 
 #include "alea/contract.hpp"
 #include "alea/report/escape.hpp"
 #include "alea/report/render.hpp"
-#include "alea/runner/campaign.hpp"
-#include "alea/runner/config.hpp"
-#include "alea/runner/executor.hpp"
-#include "alea/runner/progress.hpp"
-#include "alea/runner/report.hpp"
-#include "alea/runner/validate.hpp"
+#include "alea/campaign/campaign.hpp"
+#include "alea/config/config.hpp"
+#include "alea/exec/executor.hpp"
+#include "alea/exec/progress.hpp"
+#include "alea/store/report.hpp"
+#include "alea/config/validate.hpp"
 #include "alea/words.hpp"
 
 #include <atomic>
@@ -73,8 +73,8 @@ int runRun(const RunOptions &opts) {
   auto config = alea::runner::parseCampaign(opts.campaign);
   if (!config)
     throw alea::cli::Error(config.error());
-  // runCampaign checks this too; here, before the campaign line below, so that
-  // a mistake is the one line of output, as with the parser's errors.
+  // Here, before the campaign line below, so that a mistake is the one line
+  // of output, as with the parser's errors (runCampaign is told: validated).
   if (auto valid = alea::runner::validateCampaign(*config, alea::runner::readMachineFacts());
       !valid)
     throw alea::cli::Error(valid.error());
@@ -106,6 +106,7 @@ int runRun(const RunOptions &opts) {
   ro.dir = opts.dir.empty() ? alea::runner::defaultCampaignDir(opts.campaign) : opts.dir;
   ro.requireExisting = opts.resume;
   ro.force = opts.force;
+  ro.validated = true;
   ro.toolDir = selfDirectory();
   for (char **e = environ; *e; ++e)
     ro.baseEnv.emplace_back(*e);

@@ -1,10 +1,10 @@
 // `alea __target --workdir W` (hidden): the helper that runs executions on a
 // target machine for a campaign on another host, speaking frames on its
-// stdin and stdout (runner/include/alea/runner/remote.hpp). Started by the
+// stdin and stdout (runner/remote/include/alea/remote/remote.hpp). Started by the
 // host through ssh or a Slurm job, never by users.
 #include "command.hpp"
 
-#include "alea/runner/remote.hpp"
+#include "alea/remote/remote.hpp"
 
 #include <string>
 

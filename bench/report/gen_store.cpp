@@ -22,7 +22,7 @@
 //                              [design=unpaired] (interleaved/duet: the report pairs builds)
 #include "alea/contract.hpp"
 #include "alea/random.hpp"
-#include "alea/runner/store.hpp"
+#include "alea/store/store.hpp"
 
 #include <cmath>
 #include <cstdio>

@@ -22,7 +22,7 @@
 #include "alea/analysis/table.hpp"
 #include "alea/analysis/variance.hpp"
 #include "alea/report/render.hpp"
-#include "alea/runner/report.hpp"
+#include "alea/store/report.hpp"
 
 #include <sys/resource.h>
 

@@ -8,7 +8,7 @@
 // ratio shows what per-execution durability costs. Prints measurements/s,
 // ratios and the store size per million measurements.
 // Usage: alea_bench_store [executions=10000] [iterations=100] [dir=/tmp]
-#include "alea/runner/store.hpp"
+#include "alea/store/store.hpp"
 
 #include "store_test_access.hpp"
 

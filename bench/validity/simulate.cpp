@@ -22,7 +22,7 @@
 #include "alea/analysis/report.hpp"
 #include "alea/analysis/table.hpp"
 #include "alea/random.hpp"
-#include "alea/runner/scheduler.hpp"
+#include "alea/campaign/scheduler.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -324,7 +324,7 @@ CampaignResult simulateCampaign(const Scenario &sc, std::uint64_t seed,
 
   CampaignResult out;
   for (Pairing pairing : {Pairing::Paired, Pairing::Unpaired}) {
-    // As runner/src/report.cpp sets them for a campaign of this shape.
+    // As runner/store/src/report.cpp sets them for a campaign of this shape.
     alea::analysis::ReportOptions ro;
     ro.baseline = "base";
     ro.bootstrapReplicates = bootstrapReplicates;

@@ -6,7 +6,7 @@
 #include "phrases.hpp"
 
 #include "alea/report/plots.hpp"
-#include "alea/runner/config.hpp"
+#include "alea/config/config.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -6,7 +6,7 @@ store passes PRAGMA integrity_check, and that the interrupted campaign equals
 an uninterrupted one with the same seed (plan, builds, padding).
 
 The kills are aimed with alea's test hook ALEA_TEST_KILL_AT=<point>:<n>
-(runner/include/alea/runner/kill_point.hpp): 4 in store creation, 5 among the
+(runner/exec/include/alea/exec/kill_point.hpp): 4 in store creation, 5 among the
 builds and 14 among the executions land there on every machine, fast or slow,
 idle or busy; 6 more kills at random moments come on top.
 

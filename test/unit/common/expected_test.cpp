@@ -4,7 +4,7 @@
 #include <alea/expected.hpp>
 
 #include <alea/analysis/expected.hpp>
-#include <alea/runner/error.hpp>
+#include <alea/config/error.hpp>
 
 #include <gtest/gtest.h>
 

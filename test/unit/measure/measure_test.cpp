@@ -1,9 +1,9 @@
-// Tests of measurement extraction (runner/include/alea/runner/measure.hpp):
+// Tests of measurement extraction (runner/exec/include/alea/exec/measure.hpp):
 // the [measure] table with its error positions, the None/Regex sources, the
 // failure classification, the <alea/iter.h> record format (encoded here, and
 // written by a real C program through a real pipe), and Google Benchmark JSON
 // produced at test time by a real google/benchmark program.
-#include "alea/runner/measure.hpp"
+#include "alea/exec/measure.hpp"
 
 #include <alea/iter.h>
 

@@ -1,11 +1,11 @@
-// Tests of `alea report`'s library (runner/include/alea/runner/report.hpp):
+// Tests of `alea report`'s library (runner/store/include/alea/store/report.hpp):
 // campaign data built by hand (synthetic measurements drawn with alea::Rng
 // from a known model) through buildCampaignReport, and a real SQLite store
 // written with the runner's Store API through loadCampaignData. Expected
 // values are computed here independently from the same inputs (means of the
 // generated data), never copied from the code's output.
 #include "alea/report/render.hpp"
-#include "alea/runner/report.hpp"
+#include "alea/store/report.hpp"
 
 #include "alea/random.hpp"
 #include "store_test_access.hpp"

@@ -10,7 +10,7 @@
 #include "alea/analysis/csv.hpp"
 #include "alea/report/escape.hpp"
 #include "alea/report/render.hpp"
-#include "alea/runner/report.hpp"
+#include "alea/store/report.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "alea/report/render.hpp"
-#include "alea/runner/report.hpp"
+#include "alea/store/report.hpp"
 
 #include <charconv>
 #include <cmath>

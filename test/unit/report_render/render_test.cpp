@@ -5,7 +5,7 @@
 #include "alea/analysis/csv.hpp"
 #include "alea/analysis/planner.hpp"
 #include "alea/analysis/report.hpp"
-#include "alea/runner/config.hpp"
+#include "alea/config/config.hpp"
 #include "render_helpers.hpp"
 #include "suite_fixture.hpp"
 

@@ -1,8 +1,8 @@
 // Build directories and content-addressed artifact snapshots.
 #include "alea/contract.hpp"
-#include "alea/runner/builder.hpp"
-#include "alea/runner/hash.hpp"
-#include "alea/runner/seeds.hpp"
+#include "alea/campaign/builder.hpp"
+#include "alea/exec/hash.hpp"
+#include "alea/campaign/seeds.hpp"
 
 #include "test_util.hpp"
 

@@ -2,11 +2,11 @@
 // their seeds and environment, executions in plan order with their padding,
 // failures recorded while the campaign goes on, resume without duplicates.
 #include "alea/contract.hpp"
-#include "alea/runner/builder.hpp"
-#include "alea/runner/campaign.hpp"
-#include "alea/runner/hash.hpp"
-#include "alea/runner/lock.hpp"
-#include "alea/runner/seeds.hpp"
+#include "alea/campaign/builder.hpp"
+#include "alea/campaign/campaign.hpp"
+#include "alea/exec/hash.hpp"
+#include "alea/campaign/lock.hpp"
+#include "alea/campaign/seeds.hpp"
 
 #include "store_test_access.hpp"
 #include "test_util.hpp"

@@ -1,7 +1,7 @@
 // Campaign file parsing: a complete file, defaults, and malformed files whose
 // single error message must give file, line, column and the expectation.
-#include "alea/runner/config.hpp"
-#include "alea/runner/validate.hpp"
+#include "alea/config/config.hpp"
+#include "alea/config/validate.hpp"
 
 #include "test_util.hpp"
 

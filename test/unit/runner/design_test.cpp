@@ -3,11 +3,11 @@
 // with their CPUs and overlap), the quiet gate driven by a fake clock, the
 // campaign-file keys, and adaptive campaigns that add builds until the ratio's
 // interval is narrow enough or the budget ends.
-#include "alea/runner/campaign.hpp"
-#include "alea/runner/quiet.hpp"
-#include "alea/runner/report.hpp"
-#include "alea/runner/scheduler.hpp"
-#include "alea/runner/validate.hpp"
+#include "alea/campaign/campaign.hpp"
+#include "alea/exec/quiet.hpp"
+#include "alea/store/report.hpp"
+#include "alea/campaign/scheduler.hpp"
+#include "alea/config/validate.hpp"
 
 #include "store_test_access.hpp"
 #include "test_util.hpp"

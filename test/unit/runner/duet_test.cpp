@@ -3,9 +3,9 @@
 // split across reads), the judgment of whole-process executions by their
 // partners' spans, and both schemes on real processes through
 // LocalExecutor::runTogether.
-#include "alea/runner/duet.hpp"
-#include "alea/runner/executor.hpp"
-#include "alea/runner/measure.hpp"
+#include "alea/exec/duet.hpp"
+#include "alea/exec/executor.hpp"
+#include "alea/exec/measure.hpp"
 
 #include "test_util.hpp"
 

@@ -2,10 +2,10 @@
 // timeout killing the process group, environment padding, records pipe,
 // working directory, CPU pinning, ASLR switch-off, spawn failures, the heap
 // start offset's runtime preloaded (its status, the user's LD_PRELOAD kept).
-#include "alea/runner/executor.hpp"
+#include "alea/exec/executor.hpp"
 
 #include "alea/heap_offset.h"
-#include "alea/runner/heap_runtime.hpp"
+#include "alea/exec/heap_runtime.hpp"
 
 #include "test_util.hpp"
 

@@ -1,5 +1,5 @@
 // SHA-256 against the FIPS 180-4 / NIST example vectors.
-#include "alea/runner/hash.hpp"
+#include "alea/exec/hash.hpp"
 
 #include "test_util.hpp"
 

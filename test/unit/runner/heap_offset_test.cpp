@@ -6,9 +6,9 @@
 // runtime moves on real programs by test/e2e/heap_offset_test.py.
 #include "alea/heap_offset.h"
 #include "alea/random.hpp"
-#include "alea/runner/config.hpp"
-#include "alea/runner/heap_runtime.hpp"
-#include "alea/runner/seeds.hpp"
+#include "alea/config/config.hpp"
+#include "alea/exec/heap_runtime.hpp"
+#include "alea/campaign/seeds.hpp"
 
 #include "test_util.hpp"
 

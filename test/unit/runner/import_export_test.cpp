@@ -3,7 +3,7 @@
 // importFiles): hyperfine exports as builds, Google Benchmark files as
 // executions with repetitions as iterations, SPEC CPU runcpu CSVs; format
 // detection; the located errors of each reader.
-#include "alea/runner/import_export.hpp"
+#include "alea/exchange/import_export.hpp"
 
 #include "alea/analysis/csv.hpp"
 

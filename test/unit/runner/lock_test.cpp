@@ -1,7 +1,7 @@
 // The campaign directory's lock: one holder at a time, the holder named to the
 // next who tries, released by the kernel however the holder dies, and a
 // removed lock file noticed by its holder.
-#include "alea/runner/lock.hpp"
+#include "alea/campaign/lock.hpp"
 
 #include "test_util.hpp"
 

@@ -1,7 +1,7 @@
 // Progress output without a terminal (plain lines), durations, and the
 // machine-state comparison that decides what counts as a change.
-#include "alea/runner/machine.hpp"
-#include "alea/runner/progress.hpp"
+#include "alea/exec/machine.hpp"
+#include "alea/exec/progress.hpp"
 
 #include "test_util.hpp"
 

@@ -4,8 +4,8 @@
 // values, curl's -u, token shapes, learned values), what must stay as it is
 // (numbers, paths, ordinary words), idempotence, and the campaign file's text
 // as the store records it.
-#include "alea/runner/config.hpp"
-#include "alea/runner/redact.hpp"
+#include "alea/config/config.hpp"
+#include "alea/config/redact.hpp"
 
 #include <gtest/gtest.h>
 

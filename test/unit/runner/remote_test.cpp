@@ -3,9 +3,9 @@
 // wire values, and a TargetSession driving a real `alea __target` helper
 // started locally (staging with hash checks, blocks with streamed output,
 // cancel, a helper killed mid-execution, reconnecting).
-#include "alea/runner/remote.hpp"
+#include "alea/remote/remote.hpp"
 
-#include "alea/runner/hash.hpp"
+#include "alea/exec/hash.hpp"
 #include "test_util.hpp"
 
 #include <gtest/gtest.h>

@@ -1,8 +1,8 @@
 // Seeds follow the contract of the common brief; the schedule is a seeded,
 // deterministic, complete interleaving; resume skips exactly the done entries.
 #include "alea/random.hpp"
-#include "alea/runner/scheduler.hpp"
-#include "alea/runner/seeds.hpp"
+#include "alea/campaign/scheduler.hpp"
+#include "alea/campaign/seeds.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // stores, atomic execution records (no duplicates, no partial data), RAII
 // transactions, integrity; the readers' read-only open (a store read is never
 // changed; a missing, empty or foreign file is one error).
-#include "alea/runner/store.hpp"
+#include "alea/store/store.hpp"
 
 #include "store_test_access.hpp"
 #include "test_util.hpp"

@@ -2,8 +2,8 @@
 // its errors, machines = "level" checks, the ssh and srun argv (user strings
 // only ever as whole arguments; the remote command one word built by
 // shellJoin), all without a network.
-#include "alea/runner/config.hpp"
-#include "alea/runner/targets.hpp"
+#include "alea/config/config.hpp"
+#include "alea/remote/targets.hpp"
 
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
 // directory: test/unit/support (runner_tests, measure_tests, alea_bench_store).
 #pragma once
 
-#include "alea/runner/store.hpp"
+#include "alea/store/store.hpp"
 
 #include <cstdint>
 #include <string_view>

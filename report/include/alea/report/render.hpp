@@ -7,7 +7,7 @@
 #pragma once
 
 #include "alea/analysis/report.hpp"
-#include "alea/runner/report.hpp"
+#include "alea/store/report.hpp"
 
 #include <optional>
 #include <string>

@@ -1,0 +1,83 @@
+// Builds one system once: runs its build command in a fresh build directory
+// `<campaign>/builds/<system>/<index>/` with CC/CXX/LD pointing at alea's
+// wrappers and ALEA_SEED/ALEA_FACTORS set, then snapshots the artifacts into
+// `<campaign>/objects/<sha256>` (content-addressed, written once) and reads the
+// layout fingerprint of the first artifact (alea_linker's readLayout).
+#pragma once
+
+#include "alea/config/config.hpp"
+#include "alea/exec/executor.hpp"
+#include "alea/store/campaign_dir.hpp"
+#include "alea/store/layout_facts.hpp"
+#include "alea/store/store.hpp"
+
+#include <atomic>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace alea::runner {
+
+struct BuildRequest {
+  const SystemConfig *system = nullptr;
+  int buildIndex = 0;
+  std::uint64_t seed = 0;
+  std::vector<std::string> factors;
+  std::string campaignDir;
+  std::string sourceDir;
+  std::string toolDir; // where alea-cc, alea-c++ and alea-ld are
+  double timeoutSeconds = 3600;
+  std::vector<std::string> baseEnv; // usually this process's environment
+  // Set by Ctrl-C/SIGTERM: the build is killed and its record has status
+  // "cancelled" (not stored: the directory is moved aside on resume).
+  const std::atomic<bool> *cancel = nullptr;
+  // The value of ALEA_JOB for the build's processes (executor.hpp); "" = none.
+  std::string jobMarker;
+};
+
+// The directory of build `index` of `system`.
+std::string buildDirectory(const std::string &campaignDir, const std::string &system, int index);
+
+// The environment the build command gets (base, then CC/CXX/LD, ALEA_SEED,
+// ALEA_FACTORS, ALEA_BUILD_DIR, ALEA_SOURCE_DIR, ALEA_JOB, then the system's
+// env).
+std::vector<std::string> buildEnvironment(const BuildRequest &request);
+
+// Runs the build. The record's status is "ok"; "failed" when the build itself
+// failed (its command's status, signal or timeout, a missing artifact), which
+// the campaign records and never retries; "fault" when something outside the
+// build failed (the build or objects directory cannot be written: disk full,
+// permissions), which is not recorded, so a resumed campaign retries the
+// build; "cancelled" when interrupted (not recorded either). logTail says why.
+// An existing directory (a build interrupted before it was recorded) is moved
+// aside to `<index>.interrupted-<n>`, never reused or deleted.
+BuildRecord runBuild(Executor &executor, const BuildRequest &request);
+
+// Build `request.buildIndex` made from `pilot`, the pilot campaign's build of
+// the same system and index (an "auto" campaign's pilot builds with the
+// campaign's own seeds, seeds.hpp: its builds are the main campaign's first
+// ones). Reusable when the pilot's build succeeded with the same seed, factors
+// and artifacts; its directory is then hard-linked (copied where links fail)
+// to this campaign's build directory and its artifacts snapshotted again,
+// byte-identical (checked). The record keeps the pilot's build seconds and
+// fingerprint; its log starts with kReusedBuildMarker and the pilot's build
+// directory. An error says why the build cannot be reused (then it is built).
+Expected<BuildRecord> reuseBuild(const BuildRecord &pilot, const BuildRequest &request);
+inline constexpr const char *kReusedBuildMarker = "reused the pilot's build ";
+
+// Copies `file` to `<campaignDir>/objects/<sha256>` unless present (through a
+// temporary `<sha256>.tmp.<pid>` and an atomic rename), keeping its permission
+// bits; returns the record or an error naming the file that could not be
+// written (the temporary file is removed).
+Expected<ArtifactRecord> snapshotArtifact(const std::string &campaignDir,
+                                          const std::string &buildDir,
+                                          const std::string &relativePath);
+
+// The part of a temporary snapshot's name before the pid.
+inline constexpr const char *kSnapshotTmpMarker = ".tmp.";
+
+// Removes temporary snapshot files a killed run left in `<campaignDir>/objects`
+// (only the holder of the campaign's lock may call it); returns how many.
+int removeSnapshotLeftovers(const std::string &campaignDir);
+
+} // namespace alea::runner

@@ -1,0 +1,343 @@
+// Build execution and artifact snapshots (see builder.hpp).
+#include "alea/campaign/builder.hpp"
+
+#include "alea/contract.hpp"
+
+#include "alea/exec/hash.hpp"
+#include "alea/exec/machine.hpp"
+#include "alea/campaign/seeds.hpp"
+
+#if __has_include("alea/linker/layout.hpp")
+#include "alea/linker/layout.hpp"
+#define ALEA_HAVE_LINKER 1
+#endif
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace alea::runner {
+
+std::string buildDirectory(const std::string &campaignDir, const std::string &system, int index) {
+  return (fs::path(campaignDir) / "builds" / system / std::to_string(index)).string();
+}
+
+namespace {
+
+// Copies `from` to a new file `to` with permission bits `perms`; 0 or the
+// errno of the step that failed. (std::filesystem::copy_file reports a short
+// copy, which is how a full disk shows up, as EIO: the real cause is lost.)
+int copyFile(const std::string &from, const std::string &to, fs::perms perms) {
+  int in = ::open(from.c_str(), O_RDONLY | O_CLOEXEC);
+  if (in < 0)
+    return errno;
+  int out = ::open(to.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+                   static_cast<mode_t>(perms & fs::perms::mask));
+  if (out < 0) {
+    int err = errno;
+    ::close(in);
+    return err;
+  }
+  int err = 0;
+  char buf[1 << 16];
+  for (;;) {
+    ssize_t n = ::read(in, buf, sizeof buf);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      err = n < 0 ? errno : 0;
+      break;
+    }
+    for (ssize_t done = 0; done < n && !err;) {
+      ssize_t w = ::write(out, buf + done, static_cast<std::size_t>(n - done));
+      if (w < 0 && errno != EINTR)
+        err = errno;
+      else if (w > 0)
+        done += w;
+    }
+    if (err)
+      break;
+  }
+  ::close(in);
+  // close() reports a delayed write error (NFS, some FUSE file systems).
+  if (::close(out) != 0 && !err)
+    err = errno;
+  if (!err && ::chmod(to.c_str(), static_cast<mode_t>(perms & fs::perms::mask)) != 0)
+    err = errno;
+  return err;
+}
+
+std::string tail(const std::string &s, std::size_t n) {
+  return s.size() <= n ? s : s.substr(s.size() - n);
+}
+
+// "CC=<path> (<first line of --version>); CXX=..." for the compilers a build
+// was given; versions are asked once per path and process.
+std::string compilerVersions(const std::vector<std::string> &env) {
+  static std::map<std::string, std::string> cache;
+  std::string out;
+  for (const char *var : {"CC", "CXX"}) {
+    std::string tool = envValue(env, var);
+    if (tool.empty())
+      continue;
+    auto it = cache.find(tool);
+    if (it == cache.end())
+      it = cache.emplace(tool, toolVersion(compilerBehind(tool, env))).first;
+    out += (out.empty() ? "" : "; ") + std::string(var) + "=" + tool;
+    if (!it->second.empty())
+      out += " (" + it->second + ")";
+  }
+  return out;
+}
+
+// A directory left by a build interrupted before it was recorded is moved
+// aside to `<dir>.interrupted-<n>`, never reused or deleted.
+void moveAside(const std::string &dir) {
+  std::error_code ec;
+  if (!fs::exists(dir, ec))
+    return;
+  for (int n = 1;; ++n) {
+    fs::path aside = dir + ".interrupted-" + std::to_string(n);
+    if (!fs::exists(aside, ec)) {
+      fs::rename(dir, aside, ec);
+      return;
+    }
+  }
+}
+
+} // namespace
+
+std::vector<std::string> buildEnvironment(const BuildRequest &req) {
+  std::vector<std::string> env = req.baseEnv;
+  // ALEA_* from the caller's environment would confuse the wrappers: drop them.
+  std::erase_if(env, [](const std::string &e) { return e.rfind("ALEA_", 0) == 0; });
+  fs::path tools(req.toolDir);
+  setEnv(env, "CC", (tools / kCcWrapperName).string());
+  setEnv(env, "CXX", (tools / kCxxWrapperName).string());
+  setEnv(env, "FC", (tools / kFcWrapperName).string());
+  setEnv(env, "LD", (tools / kLdWrapperName).string());
+  setEnv(env, kSeedVariable, formatSeed(req.seed));
+  setEnv(env, kFactorsVariable, joinFactors(req.factors));
+  setEnv(env, "ALEA_BUILD_DIR", buildDirectory(req.campaignDir, req.system->name, req.buildIndex));
+  setEnv(env, "ALEA_SOURCE_DIR", req.sourceDir);
+  if (!req.jobMarker.empty())
+    setEnv(env, kJobVariable, req.jobMarker);
+  for (const auto &[k, v] : req.system->env)
+    setEnv(env, k, v);
+  return env;
+}
+
+Expected<ArtifactRecord> snapshotArtifact(const std::string &campaignDir,
+                                          const std::string &buildDir,
+                                          const std::string &relativePath) {
+  fs::path src = fs::path(buildDir) / relativePath;
+  std::error_code ec;
+  if (!fs::is_regular_file(src, ec))
+    return Error{"artifact '" + relativePath + "' was not produced"};
+  auto hash = sha256File(src.string());
+  if (!hash)
+    return Error{"cannot read artifact '" + src.string() + "'"};
+  ArtifactRecord rec{relativePath, *hash, static_cast<std::int64_t>(fs::file_size(src, ec))};
+  fs::path objects = fs::path(campaignDir) / "objects";
+  fs::create_directories(objects, ec);
+  if (ec)
+    return Error{"cannot create '" + objects.string() + "': " + ec.message()};
+  fs::path dst = objects / *hash;
+  if (fs::exists(dst, ec))
+    return rec;
+  // Copied under a temporary name, then renamed: a reader never sees half an
+  // object. A failed copy (disk full) removes its temporary file at once; one
+  // left by a killed run is removed when the campaign resumes
+  // (removeSnapshotLeftovers).
+  fs::path tmp = objects / (*hash + kSnapshotTmpMarker + std::to_string(::getpid()));
+  auto failed = [&](const fs::path &file, int err) {
+    std::error_code ignored;
+    fs::remove(tmp, ignored);
+    return Error{"cannot snapshot artifact '" + relativePath + "' into '" + file.string() +
+                 "': " + errnoText(err)};
+  };
+  if (int err = copyFile(src.string(), tmp.string(), fs::status(src, ec).permissions()); err)
+    return failed(tmp, err);
+  fs::rename(tmp, dst, ec);
+  if (ec)
+    return failed(dst, ec.value());
+  return rec;
+}
+
+int removeSnapshotLeftovers(const std::string &campaignDir) {
+  std::error_code ec;
+  int removed = 0;
+  for (fs::directory_iterator it(fs::path(campaignDir) / "objects", ec), end; !ec && it != end;
+       it.increment(ec))
+    if (it->path().filename().string().find(kSnapshotTmpMarker) != std::string::npos) {
+      std::error_code ignored;
+      removed += fs::remove(it->path(), ignored) ? 1 : 0;
+    }
+  return removed;
+}
+
+BuildRecord runBuild(Executor &executor, const BuildRequest &req) {
+  BuildRecord rec;
+  rec.buildIndex = req.buildIndex;
+  rec.seed = req.seed;
+  rec.factors = joinFactors(req.factors);
+  std::string dir = buildDirectory(req.campaignDir, req.system->name, req.buildIndex);
+  rec.dir = dir;
+  std::error_code ec;
+  moveAside(dir);
+  fs::create_directories(dir, ec);
+  if (ec) {
+    rec.status = "fault";
+    rec.logTail = "cannot create build directory '" + dir + "': " + ec.message();
+    return rec;
+  }
+  const PlaceholderList values = placeholderValues(BuildPlaceholders{
+      req.sourceDir, dir, req.campaignDir, req.system->name, formatSeed(req.seed), req.buildIndex});
+  const std::map<std::string, std::string> vars(values.begin(), values.end());
+  ExecutionRequest ex;
+  ex.env = buildEnvironment(req);
+  ex.workdir = dir;
+  ex.timeoutSeconds = req.timeoutSeconds;
+  ex.cancel = req.cancel;
+  ex.stdoutLimit = 8192;
+  ex.stderrTail = 8192;
+  const CommandSpec &cmd = req.system->build;
+  std::string error;
+  if (cmd.isShell()) {
+    auto s = substitute(cmd.shell, vars, SubstituteFor::ShellText);
+    if (!s)
+      error = s.error();
+    else
+      ex.argv = {"/bin/sh", "-c", *s};
+  } else {
+    for (const auto &a : cmd.argv) {
+      auto s = substitute(a, vars);
+      if (!s) {
+        error = s.error();
+        break;
+      }
+      ex.argv.push_back(*s);
+    }
+  }
+  if (!error.empty()) {
+    rec.status = "failed";
+    rec.logTail = error;
+    return rec;
+  }
+  ExecutionResult r = executor.run(ex);
+  if (r.cancelled) {
+    rec.status = "cancelled";
+    return rec;
+  }
+  rec.seconds = r.output.wallSeconds;
+  rec.compilers = compilerVersions(ex.env);
+  std::string log = tail(r.output.stdoutText, 4096) + tail(r.output.stderrTail, 4096);
+  if (r.spawnFailed || r.output.timedOut || r.output.signal || r.output.exitCode != 0) {
+    rec.status = "failed";
+    std::string why = r.spawnFailed       ? r.spawnError
+                      : r.output.timedOut ? "build timed out"
+                      : r.output.signal
+                          ? "build killed by signal " + std::to_string(r.output.signal)
+                          : "build exited with status " + std::to_string(r.output.exitCode);
+    rec.logTail = tail(log, 4096) + (log.empty() ? "" : "\n") + why;
+    return rec;
+  }
+  // A missing artifact is the build's own failure; failing to copy one that
+  // exists (disk full, permissions) is a fault of the campaign directory.
+  for (const auto &a : req.system->artifacts)
+    if (!fs::is_regular_file(fs::path(dir) / a, ec)) {
+      rec.status = "failed";
+      rec.logTail =
+          tail(log, 4096) + (log.empty() ? "" : "\n") + "artifact '" + a + "' was not produced";
+      return rec;
+    }
+  for (const auto &a : req.system->artifacts) {
+    auto snap = snapshotArtifact(req.campaignDir, dir, a);
+    if (!snap) {
+      rec.status = "fault";
+      rec.logTail = snap.error();
+      return rec;
+    }
+    rec.artifacts.push_back(*snap);
+  }
+  if (!rec.artifacts.empty()) {
+    rec.binaryHash = rec.artifacts.front().objectHash;
+#ifdef ALEA_HAVE_LINKER
+    // A file without functions or code has no fingerprint ("" = unknown),
+    // not the hash of nothing that all such files would share.
+    if (auto layout =
+            alea::linker::readLayout((fs::path(dir) / rec.artifacts.front().path).string());
+        layout && layout->basis != alea::linker::FingerprintBasis::Nothing)
+      rec.fingerprint = alea::linker::hex16(layout->fingerprint);
+#endif
+  }
+  rec.status = "ok";
+  rec.logTail = tail(log, 2048);
+  return rec;
+}
+
+Expected<BuildRecord> reuseBuild(const BuildRecord &pilot, const BuildRequest &req) {
+  // Decide: the pilot's build is this build only if it was made from the same
+  // seed and factors and produced the artifacts this system keeps.
+  if (pilot.status != "ok")
+    return Error{"the pilot's build " + pilot.status};
+  if (pilot.seed != req.seed || pilot.factors != joinFactors(req.factors))
+    return Error{"the pilot's build has another seed or other factors"};
+  std::set<std::string> wanted(req.system->artifacts.begin(), req.system->artifacts.end()), had;
+  for (const auto &a : pilot.artifacts)
+    had.insert(a.path);
+  if (wanted != had)
+    return Error{"the pilot's build kept other artifacts"};
+  std::error_code ec;
+  if (pilot.dir.empty() || !fs::is_directory(pilot.dir, ec))
+    return Error{"the pilot's build directory '" + pilot.dir + "' is gone"};
+  // Act: the pilot's build directory becomes this build's, hard-linked file by
+  // file (it is inside the campaign directory, so on the same file system; a
+  // file system without hard links gets copies). The pilot's files are not
+  // written again, so its own store stays true.
+  const std::string dir = buildDirectory(req.campaignDir, req.system->name, req.buildIndex);
+  moveAside(dir);
+  fs::create_directories(fs::path(dir).parent_path(), ec);
+  const auto options = fs::copy_options::recursive | fs::copy_options::copy_symlinks;
+  fs::copy(pilot.dir, dir, options | fs::copy_options::create_hard_links, ec);
+  if (ec) {
+    std::error_code ignored;
+    fs::remove_all(dir, ignored);
+    ec.clear();
+    fs::copy(pilot.dir, dir, options, ec);
+  }
+  if (ec)
+    return Error{"cannot copy the pilot's build directory '" + pilot.dir + "' to '" + dir +
+                 "': " + ec.message()};
+  BuildRecord rec = pilot;
+  rec.id = 0;
+  rec.systemId = 0;
+  rec.buildIndex = req.buildIndex;
+  rec.dir = dir;
+  rec.artifacts.clear();
+  // The snapshots are taken again (into this campaign's objects/) and must be
+  // the pilot's bytes: a build directory changed since the pilot is rebuilt.
+  for (const auto &a : pilot.artifacts) {
+    auto snap = snapshotArtifact(req.campaignDir, dir, a.path);
+    if (!snap)
+      return Error{snap.error()};
+    if (snap->objectHash != a.objectHash)
+      return Error{"artifact '" + a.path + "' changed since the pilot built it"};
+    rec.artifacts.push_back(*snap);
+  }
+  // The build's cost stays the pilot's measured seconds (the planner's and
+  // the report's build cost); the log says where the build came from.
+  rec.logTail = std::string(kReusedBuildMarker) + pilot.dir + "\n" + pilot.logTail;
+  return rec;
+}
+
+} // namespace alea::runner

@@ -1,0 +1,1641 @@
+// The campaign loop (see campaign.hpp). Order of work: store + meta, machine
+// state, systems and benchmarks, builds (each recorded once), the plan (once),
+// then the pending executions in plan order. Every step is idempotent against
+// what the store already holds, which is what makes `alea run` resumable after
+// a kill -9 at any moment.
+#include "alea/campaign/campaign.hpp"
+
+#include "alea/campaign/autolevels.hpp"
+#include "alea/campaign/builder.hpp"
+#include "alea/exec/duet.hpp"
+#include "alea/exec/hash.hpp"
+#include "alea/campaign/lock.hpp"
+#include "alea/exec/machine.hpp"
+#include "alea/exec/quiet.hpp"
+#include "alea/config/redact.hpp"
+#include "alea/store/report.hpp"
+#include "alea/campaign/scheduler.hpp"
+#include "alea/campaign/seeds.hpp"
+#include "alea/remote/targets.hpp"
+#include "alea/config/validate.hpp"
+
+#include "alea/analysis/ratio_planner.hpp"
+#include "alea/contract.hpp"
+#include "alea/random.hpp"
+#include "alea/words.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <cstdio>
+#include <deque>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <set>
+#include <sys/stat.h>
+#include <thread>
+
+namespace fs = std::filesystem;
+
+namespace alea::runner {
+
+std::string defaultCampaignDir(const std::string &campaignFile) {
+  fs::path p(campaignFile);
+  return (p.parent_path() / (p.stem().string() + ".alea")).string();
+}
+
+namespace {
+
+// Creates the campaign directory private to the user (0700: its store holds
+// environments, commands and logs), and its missing parents as `mkdir -p`
+// does (the umask's mode). An existing directory keeps its mode: the user
+// chose it.
+std::error_code createCampaignDirectory(const std::string &dir) {
+  std::error_code ec;
+  const fs::path path(dir);
+  if (path.has_parent_path())
+    fs::create_directories(path.parent_path(), ec);
+  if (ec)
+    return ec;
+  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
+    return {errno, std::generic_category()};
+  if (!fs::is_directory(dir, ec) && !ec)
+    ec = std::make_error_code(std::errc::not_a_directory);
+  return ec;
+}
+
+std::vector<std::string> sanitizedEnv(const std::vector<std::string> &base) {
+  std::vector<std::string> env;
+  for (const auto &e : base)
+    if (e.rfind("ALEA_", 0) != 0)
+      env.push_back(e);
+  return env;
+}
+
+// The base environment of builds and executions, recorded once per campaign
+// (each execution records only what alea adds to it), secrets redacted.
+std::string recordedEnvironment(const std::vector<std::string> &env, const Redactor &redactor) {
+  std::string out;
+  for (const auto &e : env)
+    out += redactor.entry(e) + "\n";
+  return out;
+}
+
+// The campaign's redactor (redact.hpp): its redact_env patterns, and the
+// secrets of the environment, of its env tables and of its commands, which
+// are then hidden wherever they turn up (a build that prints its $GH_PAT, a
+// log that echoes a password).
+Redactor campaignRedactor(const CampaignConfig &cfg, const std::vector<std::string> &env) {
+  Redactor redactor(cfg.redactEnv);
+  for (const auto &e : env)
+    redactor.learnEntry(e);
+  auto learnEnv = [&](const std::map<std::string, std::string> &table) {
+    for (const auto &[k, v] : table)
+      redactor.learnEntry(k + "=" + v);
+  };
+  auto learnCommand = [&](const CommandSpec &command) {
+    redactor.learnText(command.shell);
+    redactor.learnArgv(command.argv);
+  };
+  for (const auto &s : cfg.systems) {
+    learnEnv(s.env);
+    learnCommand(s.build);
+  }
+  for (const auto &b : cfg.benchmarks) {
+    learnEnv(b.env);
+    learnCommand(b.command);
+  }
+  for (const auto &t : cfg.targets)
+    learnEnv(t.env);
+  return redactor;
+}
+
+std::string statusFor(const ExecutionResult &r) {
+  if (r.spawnFailed)
+    return "spawn";
+  if (r.output.timedOut)
+    return "timeout";
+  if (r.output.signal)
+    return "signal";
+  return "exit";
+}
+
+// The compilers whose versions the machine record holds: clang-19 and any a
+// system names in its environment.
+std::vector<std::string> machineCompilers(const CampaignConfig &cfg) {
+  std::vector<std::string> compilers{"clang-19"};
+  std::set<std::string> seen(compilers.begin(), compilers.end());
+  for (const auto &s : cfg.systems)
+    for (const char *k : {"CC", "CXX", kRealCcVariable, kRealCxxVariable})
+      if (auto it = s.env.find(k); it != s.env.end() && seen.insert(it->second).second)
+        compilers.push_back(it->second);
+  return compilers;
+}
+
+// The compilers a build asks for their versions (builder.cpp: CC and CXX of
+// the build environment, the wrappers unless the system sets its own, each
+// answered by the real compiler behind it).
+std::vector<std::string> buildCompilers(const CampaignConfig &cfg, const CampaignOptions &opts) {
+  std::vector<std::string> tools;
+  for (const auto &s : cfg.systems) {
+    std::vector<std::string> env; // the system's own settings, as the build sees them
+    for (const auto &[k, v] : s.env)
+      env.push_back(k + "=" + v);
+    auto cc = s.env.find("CC"), cxx = s.env.find("CXX");
+    tools.push_back(compilerBehind(
+        cc != s.env.end() ? cc->second : (fs::path(opts.toolDir) / kCcWrapperName).string(), env));
+    tools.push_back(compilerBehind(
+        cxx != s.env.end() ? cxx->second : (fs::path(opts.toolDir) / kCxxWrapperName).string(),
+        env));
+  }
+  return tools;
+}
+
+// Where a job runs: the host, or a target with its own paths, environment
+// and overrides (targets.hpp).
+struct Place {
+  std::string target; // "" = this host
+  std::string sourceDir, campaignDir;
+  std::map<std::int64_t, std::string> buildDirs; // build id -> its directory there
+  const std::vector<std::string> *baseEnv = nullptr;
+  std::map<std::string, std::string> env; // the target's overrides
+  std::vector<int> cpus;
+  bool disableAslr = false;
+  std::int64_t machineId = 0;
+};
+
+struct Run {
+  const CampaignConfig &cfg;
+  const CampaignOptions &opts;
+  Executor &executor;
+  Progress &progress;
+  CampaignLock &lock;
+  Store store;
+  CampaignOutcome outcome;
+  LevelCounts levels;
+  std::vector<std::int64_t> systemIds, benchmarkIds;
+  std::map<std::int64_t, std::size_t> systemIndex, benchmarkIndex; // id -> config index
+  std::map<std::pair<std::int64_t, int>, BuildRecord> builds;      // (system id, index)
+  MachineState machine;
+  std::int64_t machineId = 0;
+  Design design = Design::Unpaired;       // as recorded (old stores: unpaired)
+  std::vector<std::vector<int>> duetSets; // design = "duet": one CPU set per system
+
+  std::vector<std::string> baseEnv; // sanitizedEnv(opts.baseEnv), computed once
+  Redactor redactor;                // what the store records passes through it
+  // An "auto" campaign's pilot store (read only): its builds are this
+  // campaign's first builds, same seeds, reused instead of rebuilt.
+  std::optional<Store> pilot;
+
+  // This run's name in the lock file and in its jobs' ALEA_JOB markers.
+  std::string runToken;
+  // The processes an interrupted run left running, ended when this one
+  // started, by plan position: recorded as leftovers of that position's
+  // execution when it runs again (meta "interrupted_leftovers" keeps them
+  // until then, whatever stops this run).
+  std::map<std::int64_t, std::string> interruptedLeftovers;
+
+  Run(const CampaignConfig &c, const CampaignOptions &o, Executor &e, Progress &p,
+      CampaignLock &l, Store s)
+      : cfg(c), opts(o), executor(e), progress(p), lock(l), store(std::move(s)),
+        baseEnv(sanitizedEnv(o.baseEnv)), redactor(campaignRedactor(c, baseEnv)) {
+    store.redactWith(redactor);
+  }
+
+  // Checked before every record: a run whose lock file was removed or replaced
+  // may no longer be the only writer, so it stops instead of writing on.
+  Status stillOwner() const {
+    if (lock.held())
+      return {};
+    return Error{"lost the lock of campaign directory '" + opts.dir + "' (" + lock.path() +
+                 " was removed or replaced while this run held it); stopped without recording "
+                 "more: run `alea run` again to resume"};
+  }
+
+  // ALEA_JOB=<run>-<kind><id> (executor.hpp) of a build ('b', id = system
+  // index << 32 | build index) or an execution ('e', id = plan position):
+  // the same length for every job, so that the marker does not move the
+  // environment's size (that is env_padding's job).
+  std::string jobMarker(char kind, std::uint64_t id) const {
+    char text[20];
+    std::snprintf(text, sizeof text, "%c%016llx", kind, static_cast<unsigned long long>(id));
+    return runToken + "-" + text;
+  }
+
+  // The id of a jobMarker's <kind><id> ('b' or 'e' and 16 hex digits).
+  static std::optional<std::uint64_t> jobId(std::string_view job) {
+    std::uint64_t id = 0;
+    if (job.size() != 17 || (job[0] != 'e' && job[0] != 'b'))
+      return std::nullopt;
+    auto [end, ec] = std::from_chars(job.data() + 1, job.data() + job.size(), id, 16);
+    if (ec != std::errc() || end != job.data() + job.size())
+      return std::nullopt;
+    return id;
+  }
+
+  // Ends what an earlier run of this directory still has running (it was
+  // killed: no chance to end its builds and executions itself), then names
+  // this run in the lock file. Executions it interrupted run again: their
+  // processes are recorded as that execution's leftovers; an interrupted
+  // build is built again in a fresh directory. Processes of recorded builds
+  // (compiler servers) and recorded executions (leftovers = "keep") are left
+  // alone, as a run leaves them.
+  Status endEarlierRuns() {
+    std::set<std::int64_t> completed = store.completedPositions();
+    std::map<std::uint64_t, bool> recordedBuilds;
+    auto spare = [&](std::string_view job) {
+      std::optional<std::uint64_t> parsed = jobId(job);
+      if (!parsed)
+        return false; // a job this alea does not know cannot be recorded
+      std::uint64_t id = *parsed;
+      if (job[0] == 'e')
+        return completed.count(static_cast<std::int64_t>(id)) > 0;
+      auto [it, fresh] = recordedBuilds.emplace(id, false);
+      if (fresh) {
+        std::size_t s = static_cast<std::size_t>(id >> 32);
+        if (s < cfg.systems.size())
+          if (auto sid = store.findSystemId(cfg.systems[s].name))
+            it->second = store.findBuild(*sid, static_cast<int>(id & 0xffffffffu)).has_value();
+      }
+      return it->second;
+    };
+    std::map<std::int64_t, std::string> found; // position -> "pid 1 (x), ..."
+    for (const std::string &earlier : lock.earlierRuns())
+      for (const MarkedProcess &p : endMarkedProcesses(earlier, spare)) {
+        std::string what = "pid " + std::to_string(p.pid) + " (" + p.name + ")";
+        std::optional<std::uint64_t> id = jobId(p.job);
+        if (id && p.job[0] == 'e') {
+          std::string &list = found[static_cast<std::int64_t>(*id)];
+          list += (list.empty() ? "" : ", ") + what;
+          continue;
+        }
+        std::string job = "job " + p.job + " of an interrupted run";
+        if (std::size_t s = id ? static_cast<std::size_t>(*id >> 32) : 0;
+            id && s < cfg.systems.size())
+          job = "build " + cfg.systems[s].name + " #" + std::to_string(*id & 0xffffffffu) +
+                " of an interrupted run (the build runs again)";
+        progress.message("ended " + what + ", left running by " + job);
+      }
+    // The list kept from before, less the executions recorded since.
+    std::map<std::int64_t, std::string> kept;
+    std::string text = store.meta("interrupted_leftovers").value_or("");
+    for (std::size_t at = 0; at < text.size();) {
+      std::size_t end = text.find('\n', at);
+      if (end == std::string::npos)
+        end = text.size();
+      std::string line = text.substr(at, end - at);
+      if (auto tab = line.find('\t'); tab != std::string::npos) {
+        std::int64_t position = std::atoll(line.c_str());
+        if (!completed.count(position))
+          kept[position] = line.substr(tab + 1);
+      }
+      at = end + 1;
+    }
+    for (const auto &[position, list] : found) {
+      std::string entry = "killed " + list +
+                          " when the campaign resumed: the execution was interrupted (alea was "
+                          "killed) and they ran on";
+      progress.message("ended processes an interrupted execution left running (plan position " +
+                       std::to_string(position) + "): " + list);
+      std::string &k = kept[position];
+      k = k.empty() ? entry : k + "; " + entry;
+    }
+    std::string updated;
+    for (const auto &[position, entry] : kept)
+      updated += std::to_string(position) + "\t" + entry + "\n";
+    if (updated != text)
+      if (Status s = store.setMeta("interrupted_leftovers", updated); !s)
+        return s;
+    interruptedLeftovers = std::move(kept);
+    return lock.recordRun(runToken);
+  }
+
+  Status checkMeta() {
+    if (auto from = store.meta("imported_from"))
+      return Error{"the store in '" + opts.dir + "' was imported from " + *from +
+                   "; it cannot be run as a campaign"};
+    std::string digest = sha256Hex(cfg.text);
+    if (auto old = store.meta("config_sha256")) {
+      if (*old != digest)
+        return Error{"the campaign directory '" + opts.dir +
+                     "' holds a campaign made from a different campaign file (sha256 " +
+                     old->substr(0, 12) + "..., now " + digest.substr(0, 12) +
+                     "...); use another --dir, or restore the original file to resume"};
+      return {};
+    }
+    Transaction txn(store);
+    for (auto [k, v] : std::initializer_list<std::pair<const char *, std::string>>{
+             {"config_sha256", digest},
+             {"config_text", recordedCampaignText(cfg, redactor)},
+             {"config_path", cfg.path},
+             {"campaign_name", redactor.text(cfg.name)},
+             {"campaign_seed", formatSeed(cfg.seed)},
+             {"confidence", std::to_string(cfg.confidence)},
+             {"threshold", std::to_string(cfg.threshold)},
+             {"factors", describeFactors(cfg.factors)},
+             {"baseline", cfg.baseline() ? cfg.baseline()->name : ""},
+             {"design", designName(cfg.design)},
+             {"target_half_width", std::to_string(cfg.targetHalfWidth)},
+             {"levels.builds", std::to_string(levels.builds)},
+             {"levels.executions", std::to_string(levels.executions)},
+             {"levels.iterations", std::to_string(levels.iterations)},
+             {"levels.warmup", std::to_string(levels.warmup)},
+             {"environment", recordedEnvironment(baseEnv, redactor)}})
+      if (Status s = store.setMeta(k, v); !s)
+        return s;
+    return txn.commit();
+  }
+
+  Status recordMachine(bool resumed) {
+    machine = readMachineState(machineCompilers(cfg));
+    // Resuming on another machine, or after the governor, ASLR, kernel or
+    // compilers changed, splits the campaign's data in two populations: the
+    // resume row says so as a change, and the report warns.
+    std::string reason = resumed ? "resume" : "start";
+    if (resumed)
+      if (std::optional<MachineState> before = store.lastMachine()) {
+        std::string what;
+        for (const auto &c : machineChanges(*before, store.recorded(machine)))
+          if (c != "load") // the load at a resume says nothing about the run before
+            what += (what.empty() ? "" : ",") + c;
+        if (!what.empty())
+          reason = "change on resume: " + what;
+      }
+    auto id = store.addMachine(machine, reason);
+    if (!id)
+      return Error{id.error()};
+    machineId = *id;
+    if (machine.aslr == 0 && !cfg.disableAslr)
+      outcome.warnings.push_back("ASLR is off on this machine (randomize_va_space = 0)");
+    return {};
+  }
+
+  void recheckMachine() {
+    MachineState now = recheckMachineState(machine);
+    std::vector<std::string> changes = machineChanges(machine, now);
+    if (changes.empty())
+      return;
+    std::string what;
+    for (const auto &c : changes)
+      what += (what.empty() ? "" : ",") + c;
+    if (auto id = store.addMachine(now, "change: " + what)) {
+      machineId = *id;
+      progress.message("machine state changed: " + what);
+    }
+    machine = now;
+  }
+
+  Status ensureEntities() {
+    for (std::size_t i = 0; i < cfg.systems.size(); ++i) {
+      auto id =
+          store.ensureSystem(cfg.systems[i].name, cfg.systems[i].baseline, static_cast<int>(i));
+      if (!id)
+        return Error{id.error()};
+      systemIds.push_back(*id);
+      systemIndex[*id] = i;
+    }
+    for (std::size_t i = 0; i < cfg.benchmarks.size(); ++i) {
+      auto id = store.ensureBenchmark(cfg.benchmarks[i].name, static_cast<int>(i),
+                                      cfg.benchmarks[i].measure.valueUnit());
+      if (!id)
+        return Error{id.error()};
+      benchmarkIds.push_back(*id);
+      benchmarkIndex[*id] = i;
+    }
+    return {};
+  }
+
+  Status doBuilds() {
+    for (std::size_t s = 0; s < cfg.systems.size(); ++s) {
+      const SystemConfig &sys = cfg.systems[s];
+      std::map<std::string, int> fingerprints;
+      std::map<std::string, std::vector<int>> odr; // ODR findings -> builds carrying them
+      for (int b = 0; b < levels.builds; ++b) {
+        if (opts.cancel && opts.cancel->load())
+          return {};
+        std::optional<BuildRecord> rec = store.findBuild(systemIds[s], b);
+        if (!rec) {
+          BuildRequest req;
+          req.system = &sys;
+          req.buildIndex = b;
+          req.seed = campaignBuildSeed(cfg.seed, pairedDesign(cfg.design), sys.name, b);
+          req.factors = sys.factors ? *sys.factors : cfg.factors;
+          req.campaignDir = opts.dir;
+          req.sourceDir = cfg.sourceDir;
+          req.toolDir = opts.toolDir;
+          req.timeoutSeconds = cfg.buildTimeoutSeconds;
+          req.baseEnv = baseEnv;
+          req.cancel = opts.cancel;
+          req.jobMarker = jobMarker('b', static_cast<std::uint64_t>(s) << 32 |
+                                             static_cast<std::uint64_t>(b));
+          const std::string which =
+              sys.name + " #" + std::to_string(b) + " (seed " + formatSeed(req.seed) + ")";
+          std::optional<BuildRecord> reused;
+          if (pilot)
+            if (auto id = pilot->findSystemId(sys.name))
+              if (auto made = pilot->findBuild(*id, b)) {
+                auto r = reuseBuild(*made, req);
+                if (r) {
+                  reused = std::move(*r);
+                  progress.message("build " + which + ": reused the pilot's build, not rebuilt");
+                } else {
+                  progress.message("build " + which + ": the pilot's build is not reused (" +
+                                   r.error() + ")");
+                }
+              }
+          if (!reused)
+            progress.message("building " + which);
+          BuildRecord built = reused ? std::move(*reused) : runBuild(executor, req);
+          if (built.status == "cancelled")
+            return {}; // not recorded: resumed, the directory is moved aside
+          if (built.status == "fault")
+            return Error{"build " + sys.name + " #" + std::to_string(b) + ": " + built.logTail +
+                         "; the build is not recorded, `alea run` again retries it"};
+          if (Status owner = stillOwner(); !owner)
+            return owner;
+          built.systemId = systemIds[s];
+          auto id = store.recordBuild(built);
+          if (!id)
+            return Error{id.error()};
+          built.id = *id;
+          if (built.status != "ok")
+            progress.message("build " + sys.name + " #" + std::to_string(b) + " FAILED: " +
+                             redactor.text(built.logTail.substr(built.logTail.rfind('\n') + 1)));
+          rec = built;
+        }
+        if (rec->status == "failed")
+          outcome.warnings.push_back("build " + sys.name + " #" + std::to_string(b) +
+                                     " failed; its executions are recorded as failures");
+        if (!rec->fingerprint.empty()) {
+          auto [it, fresh] = fingerprints.emplace(rec->fingerprint, b);
+          if (!fresh && rec->factors != "none")
+            outcome.warnings.push_back(identicalLayoutsWarning(
+                sys.name, {it->second, b}, static_cast<std::size_t>(levels.builds),
+                layoutFactsOf(objectPath(opts.dir, rec->binaryHash))));
+        }
+        if (rec->status == "ok" && !rec->binaryHash.empty())
+          if (std::string found = odrFindings(objectPath(opts.dir, rec->binaryHash));
+              !found.empty())
+            odr[found].push_back(b);
+        builds[{systemIds[s], b}] = *rec;
+      }
+      for (const auto &[found, which] : odr)
+        outcome.warnings.push_back(odrWarning(sys.name, which, found));
+    }
+    return {};
+  }
+
+  Expected<std::vector<PlanEntry>> plan() {
+    if (!store.hasPlan()) {
+      ScheduleShape shape{systemIds, benchmarkIds, levels.builds, levels.executions, design};
+      std::vector<PlanEntry> p = makeSchedule(shape, cfg.seed);
+      if (Status s = store.savePlan(p); !s)
+        return Error{s.error()};
+      return p;
+    }
+    return store.loadPlan();
+  }
+
+  // Adaptive campaigns: the number of builds (per system) to add now, 0 to
+  // stop. Decided on the precision of the ratios (their CIs' relative
+  // half-widths) and the time spent, never on the estimates or decisions.
+  Expected<int> nextBatch() {
+    const AdaptiveStop &a = cfg.adaptive;
+    auto data = loadCampaignData(store);
+    if (!data)
+      return Error{data.error()};
+    CampaignReportOptions ro;
+    ro.bootstrapReplicates = 1000;
+    ro.targetHalfWidth = a.halfWidth > 0 ? a.halfWidth : 0.01;
+    ro.planKeepsLowerCounts = true;
+    CampaignReport report = buildCampaignReport(*data, ro);
+    double spent = store.machineSeconds();
+    analysis::StoppingInput in;
+    in.targetHalfWidth = a.halfWidth; // 0: only the budget stops
+    in.builds = static_cast<std::size_t>(levels.builds);
+    in.maxBuilds = static_cast<std::size_t>(a.maxBuilds);
+    if (a.timeBudgetSeconds > 0) {
+      double perBuild = spent / levels.builds; // every system and benchmark
+      in.remainingBudgetBuilds = static_cast<std::size_t>(
+          std::max(0.0, std::floor((a.timeBudgetSeconds - spent) / std::max(perBuild, 1e-9))));
+    }
+    std::vector<analysis::StoppingDecision> decisions;
+    if (report.analysis)
+      for (const auto &b : report.analysis->benchmarks) {
+        for (const auto &r : b.ratios) {
+          analysis::StoppingInput one = in;
+          one.halfWidth = r.fieller ? analysis::relativeHalfWidth(*r.fieller, r.estimate)
+                                    : std::numeric_limits<double>::infinity();
+          if (r.ratioPlan.ok && r.ratioPlan.reachable)
+            one.plannedBuilds = r.ratioPlan.counts.front();
+          decisions.push_back(analysis::stoppingRule(one));
+        }
+        if (b.ratios.empty()) // one system: the precision of its mean
+          for (const auto &sys : b.systems) {
+            analysis::StoppingInput one = in;
+            one.halfWidth = analysis::relativeHalfWidth(sys.ci.interval, sys.mean);
+            decisions.push_back(analysis::stoppingRule(one));
+          }
+      }
+    if (decisions.empty()) {
+      in.halfWidth = std::numeric_limits<double>::infinity();
+      decisions.push_back(analysis::stoppingRule(in));
+    }
+    analysis::StoppingDecision step = analysis::combineStopping(decisions);
+    std::string line = "adaptive: " + std::to_string(levels.builds) + " builds, " +
+                       std::to_string(static_cast<long long>(spent)) +
+                       " s of machine time: " + step.explanation;
+    progress.message(line);
+    std::string log = store.meta("adaptive_log").value_or("");
+    if (Status s = store.setMeta("adaptive_log", log + line + "\n"); !s)
+      return Error{s.error()};
+    if (step.stop)
+      return 0;
+    int more = static_cast<int>(step.addBuilds);
+    // Machine as a level: every machine gets the same number of new builds.
+    if (cfg.machines == Machines::Level && !cfg.targets.empty()) {
+      int m = static_cast<int>(cfg.targets.size());
+      more = (more + m - 1) / m * m;
+    }
+    return more;
+  }
+
+  // Plans `more` builds of every system after the current ones, and records
+  // the new count with them (one transaction: a kill leaves both or neither).
+  Status extendPlan(std::vector<PlanEntry> &plan, int more) {
+    ScheduleShape shape{systemIds,         benchmarkIds, levels.builds + more,
+                        levels.executions, design,       levels.builds};
+    std::int64_t position = plan.empty() ? 0 : plan.back().position + 1, block = 0;
+    for (const auto &p : plan)
+      block = std::max(block, p.block + 1);
+    std::vector<PlanEntry> added = makeSchedule(shape, cfg.seed, position, block);
+    levels.builds += more;
+    if (Status s = store.savePlan(added, {{"levels.builds", std::to_string(levels.builds)}}); !s)
+      return s;
+    plan.insert(plan.end(), added.begin(), added.end());
+    return {};
+  }
+
+  // One execution on its way: prepared (the request), run, then recorded.
+  struct Job {
+    PlanEntry entry;
+    const SystemConfig *sys = nullptr;
+    const BenchmarkConfig *bench = nullptr;
+    ExecutionRecord rec;
+    std::vector<MeasurementRecord> values;
+    ExecutionRequest req;
+    std::unique_ptr<IterationStream> stream; // the request's sink
+    bool runnable = false;                   // false: recorded as a failure without running
+  };
+
+  // The request of one execution, or its failure when it cannot run (its
+  // build failed, a placeholder did not substitute).
+  Job prepare(const PlanEntry &entry, const Place &place) {
+    Job job;
+    job.entry = entry;
+    const SystemConfig &sys = *(job.sys = &cfg.systems[systemIndex.at(entry.systemId)]);
+    const BenchmarkConfig &bench =
+        *(job.bench = &cfg.benchmarks[benchmarkIndex.at(entry.benchmarkId)]);
+    const BuildRecord &build = builds.at({entry.systemId, entry.buildIndex});
+    ExecutionRecord &rec = job.rec;
+    rec.planPosition = entry.position;
+    rec.buildId = build.id;
+    rec.benchmarkId = entry.benchmarkId;
+    rec.executionIndex = entry.executionIndex;
+    rec.machineId = place.machineId;
+    rec.target = place.target;
+    if (build.status != "ok") {
+      rec.status = "build";
+      rec.error = "build " + sys.name + " #" + std::to_string(entry.buildIndex) + " failed";
+      return job;
+    }
+    // Where the build is where it runs (on a target: staged there).
+    auto staged = place.buildDirs.find(build.id);
+    const std::string &buildDir = staged != place.buildDirs.end() ? staged->second : build.dir;
+    // The placeholders' values, built only when a text has a placeholder
+    // (most commands have none: nothing to build per execution).
+    std::optional<std::map<std::string, std::string>> vars;
+    auto placeholders = [&]() -> const std::map<std::string, std::string> & {
+      if (!vars) {
+        const PlaceholderList values = placeholderValues(BenchmarkPlaceholders{
+            place.sourceDir, buildDir, place.campaignDir, sys.name, bench.name, entry.buildIndex,
+            entry.executionIndex, levels.warmup + levels.iterations});
+        vars.emplace(values.begin(), values.end());
+        for (const auto &a : build.artifacts)
+          (*vars)["artifact:" + a.path] =
+              place.target.empty() ? objectPath(opts.dir, a.objectHash) : buildDir + "/" + a.path;
+      }
+      return *vars;
+    };
+    ExecutionRequest &req = job.req;
+    std::string error;
+    auto sub = [&](const std::string &text, SubstituteFor target = SubstituteFor::Literal) {
+      if (text.find('{') == std::string::npos)
+        return text; // substitute() would return it unchanged
+      auto r = substitute(text, placeholders(), target);
+      if (!r) {
+        error = r.error();
+        return std::string();
+      }
+      return *r;
+    };
+    if (bench.command.isShell()) {
+      req.argv = {"/bin/sh", "-c", sub(bench.command.shell, SubstituteFor::ShellText)};
+    } else {
+      for (const auto &a : bench.command.argv)
+        req.argv.push_back(sub(a));
+    }
+    req.workdir = bench.workdir.empty() ? buildDir : sub(bench.workdir);
+    if (!req.workdir.empty() && fs::path(req.workdir).is_relative())
+      req.workdir = (fs::path(place.sourceDir) / req.workdir).string();
+    if (!bench.stdinFile.empty()) {
+      req.stdinPath = sub(bench.stdinFile);
+      if (fs::path(req.stdinPath).is_relative())
+        req.stdinPath = (fs::path(place.sourceDir) / req.stdinPath).string();
+    }
+    req.env = *place.baseEnv;
+    for (const auto &[k, v] : place.env)
+      setEnv(req.env, k, v);
+    setEnv(req.env, "ALEA_ITERATIONS", std::to_string(levels.warmup + levels.iterations));
+    setEnv(req.env, "ALEA_BUILD_DIR", buildDir);
+    // What the iteration source needs from the program (gbench: JSON output,
+    // repetitions); the benchmark's own env may still override it.
+    for (const auto &[k, v] : sourceEnvironment(bench.measure, levels.warmup + levels.iterations))
+      setEnv(req.env, k, v);
+    for (const auto &[k, v] : bench.env)
+      setEnv(req.env, k, sub(v));
+    if (place.target.empty()) // a target's helper runs it: no process here
+      setEnv(req.env, kJobVariable,
+             jobMarker('e', static_cast<std::uint64_t>(entry.position)));
+    req.timeoutSeconds = bench.timeoutSeconds > 0 ? bench.timeoutSeconds : cfg.timeoutSeconds;
+    req.cpus = place.cpus;
+    req.disableAslr = place.disableAslr;
+    req.envPadBytes =
+        envPaddingSize(build.seed, entry.executionIndex, cfg.envPadMin, cfg.envPadMax);
+    // The system's factor list decides, as for its builds.
+    const bool heapOn = heapOffsetOn(sys.factors ? *sys.factors : cfg.factors);
+    req.heapOffset = heapOn ? heapOffsetBytes(build.seed, entry.executionIndex) : -1;
+    req.recordsPipe = bench.measure.source == IterationSource::Records;
+    req.expectedExit = bench.expectedExit;
+    // Only the regex (on stdout) and Google Benchmark sources read stdout; for
+    // the others it goes to /dev/null, as with hyperfine -N.
+    req.captureStdout = bench.measure.source == IterationSource::GoogleBenchmarkJson ||
+                        (bench.measure.source == IterationSource::Regex &&
+                         bench.measure.stream == OutputStream::Stdout);
+    req.cancel = opts.cancel;
+    // Iterations are extracted while the output streams in: the executor
+    // keeps only the tails it needs for the record.
+    job.stream = std::make_unique<IterationStream>(bench.measure);
+    req.sink = job.stream.get();
+    req.stdoutLimit = 0;
+    req.watchLeftovers = true;
+    req.killLeftovers = cfg.killLeftovers;
+    rec.envPadding = req.envPadBytes;
+    for (const auto &e : req.env)
+      if (e.rfind("ALEA_", 0) == 0 || e.rfind("BENCHMARK_", 0) == 0 ||
+          (!bench.env.empty() && bench.env.count(e.substr(0, e.find('=')))))
+        rec.environment.append(redactor.entry(e)).push_back('\n');
+    rec.environment += "ALEA_ENV_PAD=<" + std::to_string(req.envPadBytes) + " bytes>\n";
+    if (heapOn) {
+      rec.heapOffset = req.heapOffset;
+      rec.environment += std::string(ALEA_HEAP_OFFSET_VARIABLE) + "=<" +
+                         std::to_string(req.heapOffset) + " bytes>\n";
+    } else {
+      rec.heapStatus = ALEA_HEAP_OFF;
+    }
+    rec.environment += std::string("aslr=") + (place.disableAslr ? "off" : "system") + "\n";
+    rec.cpus = cpuList(req.cpus);
+    if (!error.empty()) {
+      rec.status = "spawn";
+      rec.error = error;
+      return job;
+    }
+    job.runnable = true;
+    return job;
+  }
+
+  // The record of a job that ran, from what the executor saw.
+  void finish(Job &job, const ExecutionResult &r) {
+    ExecutionRecord &rec = job.rec;
+    const BenchmarkConfig &bench = *job.bench;
+    const SystemConfig &sys = *job.sys;
+    std::vector<MeasurementRecord> &values = job.values;
+    const ExecutionOutput &out = r.output;
+    rec.exitCode = out.exitCode;
+    rec.signal = out.signal;
+    rec.wallSeconds = out.wallSeconds;
+    rec.userSeconds = out.userSeconds;
+    rec.sysSeconds = out.sysSeconds;
+    rec.maxRssKib = out.maxRssKiB;
+    rec.stderrTail = out.stderrTail;
+    if (rec.heapOffset)
+      rec.heapStatus = r.heapStatus;
+    if (!r.leftovers.empty()) {
+      std::string list;
+      for (const auto &p : r.leftovers)
+        list += (list.empty() ? "" : ", ") + p;
+      rec.leftovers = (r.leftoversKilled ? "killed " : "left running ") + list;
+      progress.message(bench.name + " on " + sys.name +
+                       " left processes running after it "
+                       "ended: " +
+                       rec.leftovers);
+    }
+    if (r.spawnFailed) {
+      rec.status = "spawn";
+      rec.error = r.spawnError;
+    } else {
+      Extraction ex = measureExecution(*job.stream, out, bench.expectedExit);
+      if (!ex.ok()) {
+        rec.status = describeFailure(out, bench.expectedExit).empty() ? "iterations" : statusFor(r);
+        rec.error = ex.error;
+      } else if (static_cast<int>(ex.values.size()) <= levels.warmup) {
+        rec.status = "iterations";
+        rec.error = "only " + std::to_string(ex.values.size()) +
+                    " iterations, all within the warm-up of " + std::to_string(levels.warmup);
+      } else {
+        rec.status = "ok";
+        for (std::size_t i = 0; i < ex.values.size(); ++i)
+          values.push_back(
+              {static_cast<int>(i), ex.values[i], static_cast<int>(i) < levels.warmup});
+      }
+    }
+    // A duet's execution that a partner left running alone (duet.hpp) is
+    // recorded, its values not: the ratio is that of partners side by side.
+    if (!r.duetAlone.empty() && rec.status == "ok") {
+      rec.status = "alone";
+      rec.error = r.duetAlone;
+      values.clear();
+    }
+    if (!r.duetSync.empty()) {
+      rec.duetSync = r.duetSync;
+      if (r.duetSync == duetSyncName(DuetSync::Barrier))
+        rec.duetBarriers = r.duetBarriers;
+      else
+        rec.duetRestarts = r.duetRestarts;
+    }
+    rec.startedAt = r.startedAt;
+    rec.voluntarySwitches = r.voluntarySwitches;
+    rec.involuntarySwitches = r.involuntarySwitches;
+    rec.migrations = r.migrations;
+    rec.cpuMhz = r.cpuMhz;
+    rec.otherLoad = r.otherLoad;
+  }
+
+  // A block of executions: one, or a duet's (run at the same time, each on
+  // its own CPU set, drawn at random per block and recorded), behind the
+  // quiet gate if there is one; recorded in one transaction.
+  Status executeBlock(std::span<const PlanEntry> entries, std::int64_t &failed) {
+    std::vector<Job> jobs;
+    for (const PlanEntry &e : entries)
+      jobs.push_back(prepare(e, hostPlace()));
+    std::vector<ExecutionRequest> requests = blockRequests(jobs, entries[0].block);
+    BlockResult block = executor.runBlock(requests, blockOptions(requests.size()));
+    if (block.cancelled)
+      return Error{"cancelled"};
+    complete(jobs, block);
+    return recordJobs(jobs, failed);
+  }
+
+  // The host as the place of executions (campaigns without targets).
+  Place hostPlace() const {
+    Place p;
+    p.sourceDir = cfg.sourceDir;
+    p.campaignDir = opts.dir;
+    p.baseEnv = &baseEnv;
+    p.cpus = cfg.cpus;
+    p.disableAslr = cfg.disableAslr;
+    p.machineId = machineId;
+    return p;
+  }
+
+  BlockOptions blockOptions(std::size_t runnable) const {
+    BlockOptions o;
+    o.together = design == Design::Duet && runnable > 1;
+    o.quiet = cfg.quiet;
+    return o;
+  }
+
+  // The requests of a block's runnable jobs; a duet's get their CPU sets.
+  std::vector<ExecutionRequest> blockRequests(std::vector<Job> &jobs, std::int64_t block) {
+    return blockRequests(jobs, block, duetSets);
+  }
+  std::vector<ExecutionRequest> blockRequests(std::vector<Job> &jobs, std::int64_t block,
+                                              const std::vector<std::vector<int>> &sets) {
+    std::vector<Job *> runnable;
+    for (Job &j : jobs)
+      if (j.runnable)
+        runnable.push_back(&j);
+    if (design == Design::Duet && runnable.size() > 1 && !sets.empty()) {
+      std::vector<std::size_t> order(sets.size());
+      for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+      Rng rng(mixSeed(mixSeed(cfg.seed, "duet"), static_cast<std::uint64_t>(block)));
+      alea::shuffle(order.begin(), order.end(), rng);
+      for (std::size_t i = 0; i < runnable.size(); ++i) {
+        runnable[i]->req.cpus = sets[order[i % order.size()]];
+        runnable[i]->rec.cpus = cpuList(runnable[i]->req.cpus);
+      }
+    }
+    std::vector<ExecutionRequest> requests;
+    for (Job *j : runnable)
+      requests.push_back(j->req);
+    return requests;
+  }
+
+  // The runnable jobs' records from the block's results (in the same order).
+  void complete(std::vector<Job> &jobs, const BlockResult &block) {
+    std::size_t i = 0;
+    bool together = false;
+    for (Job &job : jobs)
+      if (job.runnable) {
+        const ExecutionResult &r = block.results[i++];
+        finish(job, r);
+        if (block.gate) {
+          job.rec.quietWait = block.gate->waited;
+          job.rec.ranBusy = block.gate->ranBusy;
+        }
+        together = together || design == Design::Duet;
+      }
+    if (together && block.results.size() > 1) {
+      // The executor's own judgment, else (an executor that ran them one
+      // after the other: fakes) the overlap of their processes' spans.
+      std::vector<DuetPartnerRun> spans;
+      for (const ExecutionResult &r : block.results)
+        spans.push_back({r.steadyStart, r.steadyEnd, r.steadyStart, r.steadyEnd, false, {}, {}});
+      std::vector<DuetJudgment> judged = judgeDuet(spans);
+      std::size_t k = 0;
+      for (Job &job : jobs)
+        if (job.runnable) {
+          const ExecutionResult &r = block.results[k];
+          job.rec.overlap = r.overlap ? *r.overlap : judged[k].overlap;
+          ++k;
+        }
+    }
+  }
+
+  Status recordJobs(const std::vector<Job> &jobs, std::int64_t &failed) {
+    std::vector<ExecutionRecord> merged;
+    merged.reserve(jobs.size()); // records below point into it
+    std::vector<RecordedExecution> records;
+    for (const Job &j : jobs) {
+      if (j.rec.status != "ok")
+        ++failed;
+      const ExecutionRecord *rec = &j.rec;
+      // What its interrupted run left running, after its own (a "left
+      // running" of its own stays first: the report tells kept ones by it).
+      if (auto it = interruptedLeftovers.find(j.rec.planPosition);
+          it != interruptedLeftovers.end()) {
+        rec = &merged.emplace_back(j.rec);
+        merged.back().leftovers =
+            j.rec.leftovers.empty() ? it->second : j.rec.leftovers + "; " + it->second;
+      }
+      records.push_back({*rec, j.values, j.bench->measure.valueUnit()});
+    }
+    if (Status owner = stillOwner(); !owner)
+      return owner;
+    return store.recordExecutions(records);
+  }
+
+  // ---- campaigns on [[target]]s (targets.hpp, docs/targets.md) -------------
+
+  std::vector<std::unique_ptr<Target>> targets;
+
+  // One target's worker thread: it connects (again, after a loss), stages
+  // the builds of its unit there, prepares and runs the unit; the campaign
+  // thread records what it brings back. One unit at a time per target.
+  struct Worker {
+    Target *target = nullptr;
+    std::size_t index = 0;
+    std::thread thread;
+    // Set by the campaign thread (under the loop's mutex).
+    std::optional<std::vector<PlanEntry>> unit;
+    bool stop = false;
+    // Set by the worker when the unit is done (under the mutex).
+    bool done = false;
+    std::vector<Job> jobs;
+    BlockResult block;
+    std::string error;      // lost or could not run: the unit runs again
+    bool notRun = false;    // interrupted before it ran: not a failure
+    bool lostInRun = false; // the session was lost while the unit ran
+    // Set by the worker once its target (re)connected; the campaign thread
+    // records the connection (targetConnected) and clears it.
+    bool connectPending = false;
+    // Campaign-thread state.
+    bool busy = false, retired = false;
+    int failuresInARow = 0;
+    std::int64_t order = 0, machineId = 0, jobRow = 0;
+    std::vector<std::vector<int>> duetSets; // the worker's own
+    MachineState machine;                   // its target's, as last recorded
+    std::optional<MachineState> machineAfter; // as the target sent it after the unit
+  };
+  std::mutex loopMutex;
+  std::condition_variable loopCv;
+
+  TargetContext targetContext() {
+    TargetContext c;
+    c.campaignDir = opts.dir;
+    c.campaignKey =
+        sha256Hex(store.meta("config_sha256").value_or("") + "\n" + opts.dir).substr(0, 16);
+    c.sourceDir = cfg.sourceDir;
+    std::error_code ec;
+    c.aleaPath = fs::read_symlink("/proc/self/exe", ec).string();
+    if (!opts.aleaPath.empty())
+      c.aleaPath = opts.aleaPath;
+    for (const auto &b : cfg.benchmarks) {
+      c.inputs.insert(c.inputs.end(), b.inputs.begin(), b.inputs.end());
+      if (!b.stdinFile.empty() && b.stdinFile.find('{') == std::string::npos)
+        c.inputs.push_back(b.stdinFile);
+    }
+    return c;
+  }
+
+  // A target that fails this many times in a row (cannot connect, loses its
+  // session or job, cannot stage) is taken out of the campaign.
+  static constexpr int kTargetFailuresInARow = 5;
+  // A unit lost this many times while it ran is recorded as failed ("lost").
+  static constexpr int kUnitLosses = 3;
+
+  // Runs in the worker's thread.
+  void work(Worker &w) {
+    for (;;) {
+      std::vector<PlanEntry> unit;
+      int failures = 0;
+      {
+        std::unique_lock<std::mutex> lock(loopMutex);
+        loopCv.wait(lock, [&] { return w.stop || w.unit; });
+        if (w.stop)
+          return;
+        unit = *w.unit;
+        failures = w.failuresInARow;
+      }
+      // After a failure, again at once; after more, a pause before trying
+      // again (0.5 s, 1 s, 2 s, ..., at most 30 s): a dropped network or a
+      // rebooting machine needs a moment.
+      if (failures > 1) {
+        auto until = std::chrono::steady_clock::now() +
+                     std::chrono::milliseconds(std::min(30000, 500 << std::min(failures - 2, 6)));
+        while (std::chrono::steady_clock::now() < until && !(opts.cancel && opts.cancel->load()))
+          std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+      std::vector<Job> jobs;
+      BlockResult block;
+      std::string error;
+      bool notRun = false, lostInRun = false;
+      Target &t = *w.target;
+      auto cancelled = [&] { return opts.cancel && opts.cancel->load(); };
+      try {
+        if (cancelled()) {
+          notRun = true;
+        } else if (!t.connected()) {
+          if (Status s = t.connect(opts.cancel); !s) {
+            error = s.error();
+            notRun = cancelled();
+          } else {
+            if (design == Design::Duet) { // the target's CPUs, split per system
+              CampaignConfig own = cfg;
+              if (t.config().cpus)
+                own.cpus = *t.config().cpus;
+              w.duetSets = duetCpuSets(own, t.session().cpus);
+            }
+            // The campaign thread records the machine state and the Slurm
+            // job before anything runs there (a kill then still finds it).
+            std::unique_lock<std::mutex> lock(loopMutex);
+            w.connectPending = true;
+            loopCv.notify_all();
+            loopCv.wait(lock, [&] { return !w.connectPending || w.stop; });
+          }
+        }
+        if (error.empty() && !notRun) {
+          Place place;
+          place.target = t.name();
+          place.baseEnv = &t.environment();
+          place.env = t.config().env;
+          place.cpus = t.config().cpus ? *t.config().cpus : cfg.cpus;
+          place.disableAslr = t.config().disableAslr.value_or(cfg.disableAslr);
+          place.campaignDir = t.campaignDir();
+          if (auto src = t.sourceDir())
+            place.sourceDir = *src;
+          else
+            error = src.error();
+          for (const PlanEntry &e : unit) {
+            const BuildRecord &b = builds.at({e.systemId, e.buildIndex});
+            if (!error.empty() || b.status != "ok" || place.buildDirs.count(b.id))
+              continue;
+            if (auto dir = t.buildDir(b))
+              place.buildDirs[b.id] = *dir;
+            else
+              error = dir.error();
+          }
+          if (error.empty() && cancelled())
+            notRun = true;
+          if (error.empty() && !notRun) {
+            for (const PlanEntry &e : unit)
+              jobs.push_back(prepare(e, place));
+            std::vector<ExecutionRequest> requests =
+                blockRequests(jobs, unit.front().block, w.duetSets);
+            block = t.executor().runBlock(requests, blockOptions(requests.size()));
+            for (const auto &r : block.results)
+              if (r.lost && error.empty()) {
+                error = r.lostReason;
+                lostInRun = true;
+              }
+          }
+        }
+      } catch (const std::exception &e) { // a malformed answer from the target
+        error = std::string("target '") + t.name() + "': " + e.what();
+      }
+      if (!error.empty())
+        t.disconnect();
+      std::lock_guard<std::mutex> lock(loopMutex);
+      w.unit.reset();
+      w.done = true;
+      w.jobs = std::move(jobs);
+      w.block = std::move(block);
+      w.error = error;
+      w.notRun = notRun;
+      w.lostInRun = lostInRun;
+      w.machineAfter.reset();
+      if (error.empty() && t.connected())
+        w.machineAfter = t.session().lastMachine;
+      loopCv.notify_all();
+    }
+  }
+
+  // Slurm jobs a killed run left: still running ones are cancelled (their
+  // executions in flight were never recorded and run again); every job's
+  // last state is recorded.
+  void settleOldJobs() {
+    for (const auto &job : store.jobs()) {
+      if (!job.state.empty())
+        continue;
+      std::string state = slurmJobState(job.jobId);
+      if (state == "RUNNING" || state == "PENDING" || state == "CONFIGURING" ||
+          state == "COMPLETING") {
+        cancelSlurmJob(job.jobId);
+        progress.message("target " + job.target + ": job " + job.jobId +
+                         " of an interrupted run was still " + state + "; cancelled it");
+        state = "CANCELLED (left by an interrupted run)";
+      }
+      (void)store.setJobState(job.id, state.empty() ? "gone" : state);
+    }
+  }
+
+  void endJob(Worker &w) {
+    if (!w.jobRow)
+      return;
+    // Its final state, once Slurm has one (a job is COMPLETING for a moment
+    // after its step ended); a job that still runs after its session was
+    // lost is cancelled, so that it frees the node.
+    std::string state;
+    for (int i = 0; i < 100; ++i) {
+      state = slurmJobState(w.target->jobId());
+      if (state == "RUNNING" && i == 0)
+        cancelSlurmJob(w.target->jobId());
+      if (state != "RUNNING" && state != "COMPLETING" && state != "CONFIGURING" &&
+          state != "PENDING")
+        break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+    (void)store.setJobState(w.jobRow, state.empty() ? "ended" : state);
+    w.jobRow = 0;
+  }
+
+  // The campaign thread's side of a worker whose target just connected: its
+  // machine state, a check against the other targets of a pool, its job.
+  void targetConnected(Worker &w, std::vector<Worker> &workers, bool resumed) {
+    Target &t = *w.target;
+    std::string reason = resumed ? "resume" : "start";
+    if (auto before = store.lastMachine(t.name())) {
+      std::string what;
+      for (const auto &c : machineChanges(*before, store.recorded(t.machine())))
+        if (c != "load")
+          what += (what.empty() ? "" : ",") + c;
+      reason = what.empty() ? "reconnect" : "change on reconnect: " + what;
+    }
+    if (auto id = store.addMachine(t.machine(), reason, t.name()))
+      w.machineId = *id;
+    w.machine = t.machine();
+    progress.message("target " + t.name() + ": " + t.machine().hostname + ", " +
+                     t.machine().cpuModel + ", " + std::to_string(t.machine().cpuCount) + " CPUs" +
+                     (t.jobId().empty() ? "" : ", Slurm job " + t.jobId()));
+    if (!t.jobId().empty())
+      if (auto row = store.recordJob(t.name(), t.jobId()))
+        w.jobRow = *row;
+    if (cfg.machines == Machines::Pool)
+      warnDifferentTargets(w, workers);
+  }
+
+  // The shared libraries the executables staged on w's target lack there,
+  // each reported once (before the executions that need them are recorded).
+  void reportMissingLibraries(Worker &w) {
+    for (const auto &[path, libs] : w.target->missingLibraries) {
+      std::string names;
+      for (const auto &l : libs)
+        names += (names.empty() ? "" : ", ") + l;
+      std::string line =
+          "target " + w.target->name() + ": " + path + " lacks shared libraries: " + names;
+      if (std::find(outcome.warnings.begin(), outcome.warnings.end(), line) ==
+          outcome.warnings.end()) {
+        progress.message(line);
+        outcome.warnings.push_back(line);
+      }
+    }
+  }
+
+  // machines = "pool" assumes identical targets: a warning when two differ.
+  void warnDifferentTargets(const Worker &w, const std::vector<Worker> &workers) {
+    for (const Worker &o : workers)
+      if (&o != &w && o.machineId) {
+        const MachineState &a = o.machine, &b = w.machine;
+        std::string diff;
+        auto add = [&](bool differ, const char *what) {
+          if (differ)
+            diff += (diff.empty() ? "" : ", ") + std::string(what);
+        };
+        add(a.cpuModel != b.cpuModel, "CPU model");
+        add(a.cpuCount != b.cpuCount, "CPU count");
+        add(a.kernel != b.kernel, "kernel");
+        add(a.governor != b.governor, "governor");
+        add(a.aslr != b.aslr, "ASLR");
+        std::string line = "targets " + o.target->name() + " and " + w.target->name() +
+                           " differ (" + diff +
+                           ") but machines = \"pool\" assumes identical hardware";
+        if (!diff.empty() && std::find(outcome.warnings.begin(), outcome.warnings.end(), line) ==
+                                 outcome.warnings.end())
+          outcome.warnings.push_back(line);
+        break;
+      }
+  }
+
+  // Runs the pending entries on the targets, all busy at once, recording
+  // results as they arrive. A unit is a block (paired designs: a block stays
+  // on one target) or one execution; with machines = "level" build i runs on
+  // target i mod M, in a pool any free target takes the next unit in plan
+  // order. A unit whose target was lost runs again (never recorded twice:
+  // only a whole result is recorded); a target that fails 5 times in a row
+  // is taken out.
+  Status runOnTargets(const std::vector<PlanEntry> &pending, std::int64_t &finished,
+                      std::int64_t total, std::int64_t &failed, std::int64_t &ranHere,
+                      bool resumed) {
+    std::vector<std::vector<PlanEntry>> units;
+    for (std::size_t i = 0; i < pending.size();) {
+      std::size_t j = i + 1;
+      if (design != Design::Unpaired && pending[i].block >= 0)
+        while (j < pending.size() && pending[j].block == pending[i].block)
+          ++j;
+      units.emplace_back(pending.begin() + static_cast<std::ptrdiff_t>(i),
+                         pending.begin() + static_cast<std::ptrdiff_t>(j));
+      i = j;
+    }
+    std::deque<std::size_t> queue;
+    for (std::size_t u = 0; u < units.size(); ++u)
+      queue.push_back(u);
+    std::vector<Worker> workers(targets.size());
+    std::map<std::size_t, std::size_t> running; // worker -> unit
+    std::map<std::size_t, int> unitLosses;      // unit -> times lost while it ran
+    for (std::size_t k = 0; k < targets.size(); ++k) {
+      workers[k].target = targets[k].get();
+      workers[k].index = k;
+      workers[k].order = store.lastTargetOrder(targets[k]->name());
+      workers[k].retired = retired.count(targets[k]->name()) > 0;
+    }
+    for (Worker &w : workers)
+      w.thread = std::thread([this, &w] { work(w); });
+    auto eligible = [&](std::size_t u, std::size_t k) {
+      return cfg.machines == Machines::Pool ||
+             static_cast<std::size_t>(units[u].front().buildIndex) % targets.size() == k;
+    };
+    Status status;
+    std::int64_t dispatched = 0;
+    auto stopping = [&] {
+      return (opts.cancel && opts.cancel->load()) || outcome.cancelled || !status;
+    };
+    // Gives w the first unit of the queue it may run (the loop's mutex held).
+    auto assignNext = [&](Worker &w) {
+      for (auto it = queue.begin(); it != queue.end(); ++it)
+        if (eligible(*it, w.index)) {
+          w.unit = units[*it];
+          w.busy = true;
+          running[w.index] = *it;
+          dispatched += static_cast<std::int64_t>(units[*it].size());
+          queue.erase(it);
+          return;
+        }
+    };
+    std::unique_lock<std::mutex> lock(loopMutex);
+    for (;;) {
+      if (!stopping())
+        for (Worker &w : workers) {
+          if (w.busy || w.retired)
+            continue;
+          if (opts.maxExecutions >= 0 && ranHere + dispatched >= opts.maxExecutions)
+            break;
+          assignNext(w);
+        }
+      loopCv.notify_all();
+      bool anyBusy = std::any_of(workers.begin(), workers.end(), [](auto &w) { return w.busy; });
+      if (!anyBusy)
+        break;
+      loopCv.wait_for(lock, std::chrono::milliseconds(100), [&] {
+        return std::any_of(workers.begin(), workers.end(),
+                           [](auto &w) { return w.done || w.connectPending; });
+      });
+      for (Worker &w : workers) {
+        if (w.connectPending) {
+          lock.unlock();
+          targetConnected(w, workers, resumed);
+          lock.lock();
+          w.connectPending = false;
+          loopCv.notify_all();
+        }
+        if (!w.done)
+          continue;
+        w.done = false;
+        w.busy = false;
+        std::size_t u = running.at(w.index);
+        running.erase(w.index);
+        dispatched -= static_cast<std::int64_t>(units[u].size());
+        // The worker's results, taken before it may get its next unit.
+        std::vector<Job> jobs = std::move(w.jobs);
+        BlockResult block = std::move(w.block);
+        std::optional<MachineState> now = std::move(w.machineAfter);
+        bool succeeded = w.error.empty() && !w.notRun && !block.cancelled;
+        // A target that succeeded gets its next unit before this one is
+        // recorded: the commit (tens of microseconds) does not keep it idle.
+        if (succeeded && opts.maxExecutions < 0 && !stopping() && !w.retired) {
+          assignNext(w);
+          loopCv.notify_all();
+        }
+        lock.unlock();
+        reportMissingLibraries(w);
+        if (w.notRun) {
+          queue.push_front(u);
+          std::sort(queue.begin(), queue.end());
+        } else if (!w.error.empty() && w.lostInRun && ++unitLosses[u] >= kUnitLosses) {
+          // Lost every time it ran (it may be what kills the session: the
+          // helper OOM-killed, a full disk): recorded as failed, so that it
+          // cannot take every target out.
+          endJob(w);
+          ++w.failuresInARow;
+          std::vector<Job> jobs;
+          for (const PlanEntry &e : units[u]) {
+            jobs.push_back(prepare(e, hostPlace()));
+            Job &j = jobs.back();
+            j.rec.status = "lost";
+            j.rec.error = "lost " + std::to_string(unitLosses[u]) +
+                          " times while running on targets (last on " + w.target->name() + ": " +
+                          w.error + ")";
+            j.rec.target = w.target->name();
+            j.rec.machineId = w.machineId;
+            j.rec.targetOrder = ++w.order;
+          }
+          if (Status st = recordJobs(jobs, failed); !st)
+            status = st;
+          finished += static_cast<std::int64_t>(jobs.size());
+          ranHere += static_cast<std::int64_t>(jobs.size());
+          progress.message("target " + w.target->name() + ": " + jobs.front().rec.error +
+                           "; recorded as failed");
+        } else if (!w.error.empty()) {
+          endJob(w);
+          queue.push_front(u); // in plan order: it was the earliest this target took
+          std::sort(queue.begin(), queue.end());
+          ++w.failuresInARow;
+
+          progress.message("target " + w.target->name() + ": " + w.error +
+                           "; its execution will run again");
+          if (w.failuresInARow >= kTargetFailuresInARow) {
+            w.retired = true;
+            retired.insert(w.target->name());
+            outcome.warnings.push_back("target " + w.target->name() + " was taken out after " +
+                                       std::to_string(w.failuresInARow) +
+                                       " failures in a row (last: " + w.error + ")");
+            progress.message(outcome.warnings.back());
+          }
+        } else if (block.cancelled) {
+          outcome.cancelled = true;
+        } else {
+          w.failuresInARow = 0;
+          complete(jobs, block);
+          for (Job &j : jobs) {
+            j.rec.machineId = w.machineId;
+            j.rec.targetOrder = ++w.order;
+          }
+          if (Status s = recordJobs(jobs, failed); !s)
+            status = s;
+          std::int64_t n = static_cast<std::int64_t>(jobs.size());
+          ranHere += n;
+          finished += n;
+          progress.update(finished, total, failed);
+          if (now) {
+            std::string what;
+            for (const auto &c : machineChanges(w.machine, *now))
+              what += (what.empty() ? "" : ",") + c;
+            if (!what.empty()) {
+              if (auto id = store.addMachine(*now, "change: " + what, w.target->name())) {
+                w.machineId = *id;
+                progress.message("target " + w.target->name() + ": machine state changed: " + what);
+              }
+              w.machine = *now; // the baseline of the next comparison, as for the host
+            }
+          }
+        }
+        lock.lock();
+      }
+      bool allOut = std::all_of(workers.begin(), workers.end(), [](auto &w) { return w.retired; });
+      if (allOut && !queue.empty() && status) {
+        status = Error{"every target was taken out (see the warnings); `alea run` again resumes"};
+      }
+    }
+    for (Worker &w : workers)
+      w.stop = true;
+    loopCv.notify_all();
+    lock.unlock();
+    for (Worker &w : workers)
+      w.thread.join();
+    // Ctrl-C may arrive between two blocks, when no block reports it: decided
+    // here, before the jobs end, so that an interrupted run's jobs are
+    // cancelled (scancel) rather than left to complete when their session
+    // closes.
+    if (opts.cancel && opts.cancel->load())
+      outcome.cancelled = true;
+    for (Worker &w : workers) {
+      if (w.target->connected() && !w.target->jobId().empty() && outcome.cancelled)
+        cancelSlurmJob(w.target->jobId());
+      w.target->disconnect();
+      endJob(w);
+    }
+    if (!queue.empty() && status && !outcome.cancelled &&
+        !(opts.maxExecutions >= 0 && ranHere >= opts.maxExecutions))
+      outcome.warnings.push_back(counted(queue.size(),
+                                         "execution unit") +
+                                 " could not run on any target; `alea run` again retries them");
+    return status;
+  }
+  std::set<std::string> retired; // targets taken out in this run
+};
+
+// A run's name (lock.hpp, ALEA_JOB): 64 random bits in hex.
+std::string newRunToken() {
+  std::random_device device;
+  std::uint64_t bits = (static_cast<std::uint64_t>(device()) << 32) ^ device();
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(bits));
+  return text;
+}
+
+} // namespace
+
+Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignOptions &options,
+                                      Executor &executor, Progress &progress) {
+  // The file's mistakes (placeholders, artifacts, paths, CPUs) before anything is created or built.
+  if (!options.validated)
+    if (Status s = validateCampaign(cfg, readMachineFacts()); !s)
+      return Error{s.error()};
+  if (!options.force)
+    if (Status s = checkPlanSize(cfg); !s)
+      return Error{s.error()};
+  // Children run in their build directories: every path handed to them is absolute.
+  CampaignOptions opts = options;
+  std::error_code absEc;
+  opts.dir = fs::absolute(options.dir, absEc).lexically_normal().string();
+  if (!opts.dir.empty() && opts.dir.back() == '/')
+    opts.dir.pop_back();
+  std::error_code ec;
+  std::string path = storePath(opts.dir);
+  bool existed = fs::exists(path, ec);
+  bool automatic = cfg.anyAuto() || cfg.warmup.automatic;
+  std::string pilotDir = (fs::path(opts.dir) / "pilot").string();
+  if (opts.requireExisting && !existed && !(automatic && fs::exists(storePath(pilotDir), ec)))
+    return Error{"nothing to resume: no store at '" + path + "'"};
+  ec = createCampaignDirectory(opts.dir);
+  if (ec)
+    return Error{"cannot create campaign directory '" + opts.dir + "': " + ec.message()};
+  // One writer per directory, from here until this function returns.
+  auto lock = CampaignLock::acquire(opts.dir);
+  if (!lock)
+    return Error{lock.error(), lock.errorKind()};
+  // The compilers' --version answers (tens of ms each) are asked concurrently,
+  // with each other and with the store's set-up; all are in before the first
+  // build or execution runs (waitToolVersions below).
+  prefetchToolVersions(machineCompilers(cfg));
+  // An existing store that is not one (empty, truncated, foreign) is an
+  // error, never replaced: the directory is left as it is.
+  auto store = Store::open(path);
+  if (!store)
+    return Error{store.error()};
+  // --resume continues a campaign, never starts one (a store can exist
+  // without one: its creator was stopped before it recorded the campaign).
+  if (opts.requireExisting && !store->meta("config_sha256") &&
+      !(automatic && fs::exists(storePath(pilotDir), ec)))
+    return Error{"nothing to resume: the store '" + path +
+                 "' holds no campaign yet (the run that made it stopped first); run without "
+                 "--resume to start it"};
+  if (!opts.startMessage.empty())
+    progress.message(opts.startMessage);
+  if (int n = removeSnapshotLeftovers(opts.dir); n > 0)
+    progress.message("removed " + counted(n, "partial artifact snapshot") +
+                     " left by an interrupted run");
+  if (automatic || store->summary().builds <
+                       static_cast<std::int64_t>(cfg.systems.size()) * cfg.builds.count)
+    prefetchToolVersions(buildCompilers(cfg, opts));
+  Run run(cfg, opts, executor, progress, *lock, std::move(*store));
+  run.outcome.storePath = path;
+  run.levels = {cfg.builds.count, cfg.executions.count, cfg.iterations.count, cfg.warmup.count};
+  if (automatic) {
+    auto recorded = [&](const char *key) { return run.store.meta(key); };
+    if (recorded("config_sha256") && recorded("levels.builds")) {
+      // Resuming: the counts were planned (and recorded) before.
+      run.levels = {std::atoi(recorded("levels.builds")->c_str()),
+                    std::atoi(recorded("levels.executions")->c_str()),
+                    std::atoi(recorded("levels.iterations")->c_str()),
+                    std::atoi(recorded("levels.warmup")->c_str())};
+    } else {
+      CampaignConfig pilotCfg = pilotConfig(cfg);
+      pilotCfg.machines = Machines::Pool; // the pilot estimates builds and executions only
+      LevelCounts pl = pilotCounts(cfg);
+      CampaignOptions pilotOpts = opts;
+      pilotOpts.dir = pilotDir;
+      pilotOpts.requireExisting = false;
+      pilotOpts.maxExecutions = -1;
+      pilotOpts.startMessage.clear();
+      // Checked with cfg: the pilot differs in levels, name and adaptive
+      // settings only, which no check of validateCampaign reads.
+      pilotOpts.validated = true;
+      progress.message("pilot run for the \"auto\" levels: " + std::to_string(pl.builds) +
+                       " builds x " + std::to_string(pl.executions) + " executions x " +
+                       std::to_string(pl.iterations + pl.warmup) + " iterations, in " + pilotDir);
+      auto pilot = runCampaign(pilotCfg, pilotOpts, executor, progress);
+      if (!pilot)
+        return Error{"pilot run: " + pilot.error()};
+      if (pilot->cancelled) {
+        pilot->warnings.push_back("interrupted during the pilot run");
+        return *pilot;
+      }
+      auto pilotStore = Store::openReadOnly(storePath(pilotDir)); // read only: planner, reuse
+      if (!pilotStore)
+        return Error{pilotStore.error()};
+      auto planned = planFromPilot(cfg, *pilotStore, pl);
+      if (!planned)
+        return Error{"planning from the pilot run: " + planned.error()};
+      for (const auto &line : planned->explanation)
+        progress.message("plan: " + line);
+      run.levels = planned->counts;
+      if (cfg.machines == Machines::Level && !cfg.targets.empty()) {
+        // Every machine runs the same number of builds.
+        int m = static_cast<int>(cfg.targets.size());
+        run.levels.builds = (run.levels.builds + m - 1) / m * m;
+      }
+      std::string text;
+      for (const auto &line : planned->explanation)
+        text += line + "\n";
+      if (Status st = run.store.setMeta("auto_plan", text); !st)
+        return Error{st.error()};
+    }
+  }
+  if (automatic && fs::exists(storePath(pilotDir), ec))
+    if (auto pilotStore = Store::openReadOnly(storePath(pilotDir)))
+      run.pilot.emplace(std::move(*pilotStore));
+  if (Status s = run.checkMeta(); !s)
+    return Error{s.error()};
+  run.runToken = newRunToken();
+  if (Status s = run.endEarlierRuns(); !s)
+    return Error{s.error()};
+  // The design and the builds the store was planned with (an adaptive
+  // campaign adds builds; a store from before designs is unpaired).
+  run.design =
+      parseDesign(run.store.meta("design").value_or("unpaired")).value_or(Design::Unpaired);
+  if (auto b = run.store.meta("levels.builds"))
+    run.levels.builds = std::max(run.levels.builds, std::atoi(b->c_str()));
+  if (run.design == Design::Duet)
+    run.duetSets = duetCpuSets(cfg, readMachineFacts().cpus);
+  // The precision asked for, which the report's plans aim at: an adaptive
+  // run's target (from the file or the command line) replaces the levels'.
+  if (cfg.adaptive.enabled && cfg.adaptive.halfWidth > 0)
+    if (Status s = run.store.setMeta("target_half_width", std::to_string(cfg.adaptive.halfWidth));
+        !s)
+      return Error{s.error()};
+  bool resumed = run.store.hasPlan() || run.store.summary().builds > 0;
+  if (Status s = run.recordMachine(resumed); !s)
+    return Error{s.error()};
+  if (Status s = run.ensureEntities(); !s)
+    return Error{s.error()};
+  waitToolVersions();
+  if (Status s = run.doBuilds(); !s)
+    return Error{s.error()};
+  if (opts.cancel && opts.cancel->load()) {
+    // Interrupted during the builds: no plan is stored yet, but the campaign
+    // plans this many executions (a resumed run makes that plan).
+    run.outcome.cancelled = true;
+    run.outcome.summary = run.store.summary();
+    if (!run.store.hasPlan())
+      run.outcome.summary.planned = static_cast<std::int64_t>(cfg.systems.size()) *
+                                    static_cast<std::int64_t>(cfg.benchmarks.size()) *
+                                    run.levels.builds * run.levels.executions;
+    return run.outcome;
+  }
+  auto plan = run.plan();
+  if (!plan)
+    return Error{plan.error()};
+  if (!cfg.targets.empty()) {
+    // The targets the campaign runs on, and how machines enter the analysis.
+    std::string names;
+    for (const auto &t : cfg.targets)
+      names += (names.empty() ? "" : ",") + t.name;
+    if (Status s = run.store.setMeta("targets", names); !s)
+      return Error{s.error()};
+    if (Status s = run.store.setMeta("machines", cfg.machines == Machines::Pool ? "pool" : "level");
+        !s)
+      return Error{s.error()};
+    run.settleOldJobs();
+    TargetContext context = run.targetContext();
+    for (const auto &t : cfg.targets)
+      run.targets.push_back(makeTarget(t, context));
+  }
+  std::int64_t failed = run.store.summary().failed;
+  std::int64_t ranHere = 0;
+  auto lastCheck = std::chrono::steady_clock::now();
+  for (;;) {
+    std::set<std::int64_t> done = run.store.completedPositions();
+    std::vector<PlanEntry> pending = pendingEntries(*plan, done);
+    std::int64_t total = static_cast<std::int64_t>(plan->size());
+    std::int64_t finished = total - static_cast<std::int64_t>(pending.size());
+    progress.start(finished, total);
+    if (!run.targets.empty()) {
+      if (Status s = run.runOnTargets(pending, finished, total, failed, ranHere, resumed); !s)
+        return Error{s.error()};
+      pending.clear();
+    }
+    for (std::size_t i = 0; i < pending.size();) {
+      if (opts.maxExecutions >= 0 && ranHere >= opts.maxExecutions)
+        break;
+      if (opts.cancel && opts.cancel->load()) {
+        run.outcome.cancelled = true;
+        break;
+      }
+      // A duet's block runs together; every other entry on its own.
+      std::size_t j = i + 1;
+      if (run.design == Design::Duet && pending[i].block >= 0)
+        while (j < pending.size() && pending[j].block == pending[i].block)
+          ++j;
+      Status s = run.executeBlock(std::span(pending).subspan(i, j - i), failed);
+      if (!s) {
+        if (opts.cancel && opts.cancel->load()) {
+          run.outcome.cancelled = true;
+          break;
+        }
+        return Error{s.error()};
+      }
+      std::int64_t n = static_cast<std::int64_t>(j - i);
+      ranHere += n;
+      finished += n;
+      i = j;
+      progress.update(finished, total, failed);
+      // Cheap re-check of the machine state, at most once per second.
+      if (opts.recheckMachine &&
+          std::chrono::steady_clock::now() - lastCheck >= std::chrono::seconds(1)) {
+        run.recheckMachine();
+        lastCheck = std::chrono::steady_clock::now();
+      }
+    }
+    progress.finish();
+    if (run.outcome.cancelled || !cfg.adaptive.enabled ||
+        (opts.maxExecutions >= 0 && ranHere >= opts.maxExecutions) ||
+        run.store.completedPositions().size() < plan->size())
+      break;
+    // Adaptive: more builds, or stop (on precision or budget, never on the answer).
+    auto more = run.nextBatch();
+    if (!more)
+      return Error{more.error()};
+    if (*more == 0)
+      break;
+    if (Status s = run.extendPlan(*plan, *more); !s)
+      return Error{s.error()};
+    if (Status s = run.doBuilds(); !s)
+      return Error{s.error()};
+    if (opts.cancel && opts.cancel->load()) {
+      run.outcome.cancelled = true;
+      break;
+    }
+  }
+  run.outcome.summary = run.store.summary();
+  run.outcome.complete = run.outcome.summary.executed == run.outcome.summary.planned;
+  if (run.outcome.summary.failed > 0)
+    run.outcome.warnings.push_back(std::to_string(run.outcome.summary.failed) + " of " +
+                                   counted(run.outcome.summary.executed, "execution") +
+                                   " failed (recorded, not used as data)");
+  if (run.outcome.summary.machineChanges > 0)
+    run.outcome.warnings.push_back("the machine state changed " +
+                                   counted(run.outcome.summary.machineChanges, "time") +
+                                   " during the campaign (see the machine table)");
+  return run.outcome;
+}
+
+} // namespace alea::runner

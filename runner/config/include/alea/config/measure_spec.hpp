@@ -1,0 +1,93 @@
+// A campaign's `[measure]` table (docs/measure.md): where the iterations of an
+// execution come from (none: the child's wall clock or wait4(2) rusage, as
+// hyperfine does; a regex over the program's output; Google Benchmark's JSON
+// output; the binary records of <alea/iter.h>), parsed into a MeasureSpec.
+// The extraction that follows the spec at run time is exec/measure.hpp.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <toml++/toml.h>
+
+namespace alea::runner {
+
+// Where the iterations of an execution come from (issue 4, "Measurement").
+enum class IterationSource {
+  None,                // one measurement per execution: `metric` below
+  Regex,               // every match of `regex` in the output, first group
+  GoogleBenchmarkJson, // --benchmark_format=json on stdout
+  Records, // <alea/iter.h> binary records from the ALEA_ITER_FD pipe
+};
+
+// What the None source measures for the whole child process.
+enum class Metric {
+  Wall, // wall-clock seconds from spawn to reap
+  User, // ru_utime of the child (wait4)
+  Sys,  // ru_stime of the child
+  Cpu,  // user + sys
+  Rss,  // peak resident set, in KiB (ru_maxrss); not a time
+};
+
+enum class GbenchField { RealTime, CpuTime };
+
+// Which output stream the Regex source scans.
+enum class OutputStream { Stdout, Stderr };
+
+struct MeasureSpec {
+  IterationSource source = IterationSource::None;
+  Metric metric = Metric::Wall; // None source only
+  // Regex source: ECMAScript syntax, searched repeatedly over the whole text;
+  // the first capture group of each match is a decimal number, one iteration.
+  std::string regex;
+  OutputStream stream = OutputStream::Stdout;
+  // Unit of the numbers the Regex source captures ("ns", "us", "ms", "s",
+  // "min"): values are multiplied by unitScale to give seconds.
+  std::string unit = "s";
+  double unitScale = 1.0;
+  // Google Benchmark source: the per-iteration time field, and an ECMAScript
+  // regex searched in each benchmark "name", as --benchmark_filter does
+  // (empty: every benchmark); the selected entries must all be repetitions of
+  // one benchmark (same "run_name"). Aggregate entries (mean,
+  // median, stddev of --benchmark_repetitions) are always skipped; each
+  // remaining entry (one repetition) is one iteration, converted to seconds
+  // with its own "time_unit".
+  GbenchField gbenchField = GbenchField::RealTime;
+  std::string gbenchFilter;
+
+  // The unit of the extracted values as stored ("s", or "KiB" for Rss).
+  std::string valueUnit() const;
+};
+
+// A campaign-file error with its position (1-based; 0 when unknown).
+struct MeasureSpecError {
+  std::string
+      message; // what was expected, e.g. "expected one of none, regex..."
+  int line = 0;
+  int column = 0;
+};
+
+struct MeasureSpecResult {
+  MeasureSpec spec;
+  std::optional<MeasureSpecError> error;
+  bool ok() const { return !error; }
+};
+
+// Parses a `[measure]` table (or a benchmark's `measure = {...}` inline table):
+//   source  = "none" | "regex" | "gbench" | "records"     (default "none")
+//   metric  = "wall" | "user" | "sys" | "cpu" | "rss"     (source none)
+//   regex   = '...'  (required for source regex, must have >= 1 group)
+//   stream  = "stdout" | "stderr"                         (source regex)
+//   unit    = "ns" | "us" | "ms" | "s" | "min"            (source regex)
+//   field   = "real_time" | "cpu_time"                    (source gbench)
+//   filter  = '...'                                       (source gbench)
+// Unknown keys, wrong types, and keys that do not apply to the chosen source
+// are errors carrying the offending node's line and column.
+MeasureSpecResult parseMeasureSpec(const toml::table &table);
+
+// Seconds per unit for the unit names above (also "m" is NOT accepted:
+// ambiguous). Returns nullopt for an unknown unit.
+std::optional<double> unitToSeconds(std::string_view unit);
+
+} // namespace alea::runner

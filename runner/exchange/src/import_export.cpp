@@ -1,0 +1,527 @@
+// Export to and import from the long CSV, and the import of several files
+// of other tools into one store (see import_export.hpp): format detection,
+// the numbering of builds and executions, and the writing. Imported data
+// becomes a regular store: systems, benchmarks, builds marked "imported", a
+// plan in file order, executions with status ok, measurements; so `alea
+// report` treats it like a campaign. The readers of hyperfine and Google
+// Benchmark JSON are in import_json.cpp, of runcpu's CSV in import_spec.cpp.
+#include "alea/exchange/import_export.hpp"
+
+#include "import_rows.hpp"
+#include "alea/exec/json_parse.hpp"
+
+#include "alea/analysis/csv.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <tuple>
+
+namespace alea::runner {
+
+namespace {
+
+// %HH for the bytes that would end or split the comment line.
+std::string percentEncode(std::string_view v) {
+  std::string o;
+  for (char c : v) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u <= 0x20 || u >= 0x7F || c == '%' || c == '#') {
+      char buf[4];
+      std::snprintf(buf, sizeof buf, "%%%02X", u);
+      o += buf;
+    } else {
+      o += c;
+    }
+  }
+  return o;
+}
+
+std::optional<std::string> percentDecode(std::string_view v) {
+  std::string o;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (v[i] != '%') {
+      o += v[i];
+      continue;
+    }
+    unsigned byte = 0;
+    if (i + 2 >= v.size())
+      return std::nullopt;
+    auto [p, ec] = std::from_chars(v.data() + i + 1, v.data() + i + 3, byte, 16);
+    if (ec != std::errc() || p != v.data() + i + 3)
+      return std::nullopt;
+    o += static_cast<char>(byte);
+    i += 2;
+  }
+  return o;
+}
+
+std::string shortest(double v) {
+  char num[64];
+  auto [end, ec] = std::to_chars(num, num + sizeof num, v);
+  return std::string(num, end);
+}
+
+constexpr std::string_view kCommentTag = " alea:";
+
+} // namespace
+
+std::string exportComment(const ExportSettings &s) {
+  std::string o(kCommentTag);
+  if (!s.design.empty())
+    o += " design=" + percentEncode(s.design);
+  if (s.threshold)
+    o += " threshold=" + shortest(*s.threshold);
+  if (s.confidence)
+    o += " confidence=" + shortest(*s.confidence);
+  if (!s.baseline.empty())
+    o += " baseline=" + percentEncode(s.baseline);
+  return o;
+}
+
+Expected<std::optional<ExportSettings>> readExportComment(const std::vector<std::string> &comments) {
+  for (const std::string &c : comments) {
+    if (!std::string_view(c).starts_with(kCommentTag))
+      continue;
+    ExportSettings s;
+    std::string_view rest = std::string_view(c).substr(kCommentTag.size());
+    while (!rest.empty()) {
+      const std::size_t start = rest.find_first_not_of(' ');
+      if (start == std::string_view::npos)
+        break;
+      rest.remove_prefix(start);
+      const std::size_t end = std::min(rest.find(' '), rest.size());
+      const std::string_view item = rest.substr(0, end);
+      rest.remove_prefix(end);
+      const std::size_t eq = item.find('=');
+      if (eq == std::string_view::npos)
+        return Error{"'#" + c + "': expected key=value, not '" + std::string(item) + "'"};
+      const std::string_view key = item.substr(0, eq);
+      const auto value = percentDecode(item.substr(eq + 1));
+      if (!value)
+        return Error{"'#" + c + "': bad %-escape in '" + std::string(item) + "'"};
+      // A threshold in [0, 1), a confidence in (0, 1).
+      auto fraction = [&](std::optional<double> &into, bool zero) -> Status {
+        double v = 0;
+        auto [p, ec] = std::from_chars(value->data(), value->data() + value->size(), v);
+        if (ec != std::errc() || p != value->data() + value->size() ||
+            !((zero ? v >= 0 : v > 0) && v < 1))
+          return Error{"'#" + c + "': " + std::string(key) + " '" + *value +
+                       "' is not a fraction in " + (zero ? "[0, 1)" : "(0, 1)")};
+        into = v;
+        return {};
+      };
+      if (key == "design") {
+        if (*value != "unpaired" && *value != "interleaved" && *value != "duet")
+          return Error{"'#" + c + "': unknown design '" + *value + "'"};
+        s.design = *value;
+      } else if (key == "threshold") {
+        if (Status st = fraction(s.threshold, true); !st)
+          return Error{st.error()};
+      } else if (key == "confidence") {
+        if (Status st = fraction(s.confidence, false); !st)
+          return Error{st.error()};
+      } else if (key == "baseline") {
+        s.baseline = *value;
+      }
+    }
+    return std::optional<ExportSettings>(std::move(s));
+  }
+  return std::optional<ExportSettings>();
+}
+
+Expected<std::size_t> exportLongCsv(Store &store, std::ostream &out) {
+  // The settings `alea report` analyses the store with (report_data.cpp).
+  ExportSettings settings;
+  settings.design = store.meta("design").value_or("");
+  auto number = [&](const char *key) -> std::optional<double> {
+    const auto v = store.meta(key);
+    double d = 0;
+    if (!v || v->empty())
+      return std::nullopt;
+    auto [p, ec] = std::from_chars(v->data(), v->data() + v->size(), d);
+    return ec == std::errc() && p == v->data() + v->size() ? std::optional<double>(d)
+                                                          : std::nullopt;
+  };
+  settings.threshold = number("threshold");
+  settings.confidence = number("confidence");
+  settings.baseline = store.meta("baseline").value_or("");
+  if (settings.baseline.empty())
+    if (auto systems = store.systems())
+      for (const SystemRow &sys : *systems)
+        if (sys.baseline) {
+          settings.baseline = sys.name;
+          break;
+        }
+  if (const std::string comment = exportComment(settings); comment != kCommentTag)
+    out << '#' << comment << '\n';
+  out << "system,benchmark,build,execution,iteration,value\n";
+  std::size_t n = 0;
+  char num[64];
+  // Row by row from the store, without a vector of copied rows in between.
+  Status read = store.visitMeasurements(/*includeWarmup=*/false, [&](const MeasurementView &r) {
+    // Shortest text that reads back to the same double (std::to_chars).
+    auto [end, ec] = std::to_chars(num, num + sizeof num, r.value);
+    out << analysis::csvField(r.system) << ',' << analysis::csvField(r.benchmark) << ',' << r.build
+        << ',' << r.execution << ',' << r.iteration << ',';
+    out.write(num, end - num);
+    out << '\n';
+    ++n;
+  });
+  if (!read)
+    return Error{read.error()};
+  if (!out)
+    return Error{"cannot write the CSV output"};
+  return n;
+}
+
+namespace {
+
+// The measurements of one import, keyed by their place in the levels.
+struct ImportRow {
+  std::string system, benchmark;
+  int build = 0, execution = 0, iteration = 0;
+  double value = 0;
+};
+
+// `name` becomes the campaign's name, `source` is said where the data came
+// from (the build rows, the executions' environment, errors).
+// `settings`: an exported CSV's (design, threshold, confidence, baseline),
+// kept as the campaign's.
+Expected<ImportSummary> writeRows(const std::vector<ImportRow> &rows, const std::string &name,
+                                  const std::string &source, Store &store,
+                                  const ExportSettings &settings = {}) {
+  if (store.hasPlan() || store.summary().builds > 0)
+    return Error{"the store '" + store.path() + "' already holds data; import into a new store"};
+  ImportSummary sum;
+  Transaction txn(store);
+  if (!txn.active())
+    return Error{"cannot begin a transaction: " + store.lastError()};
+  std::map<std::string, std::int64_t> systems, benchmarks;
+  std::map<std::pair<std::int64_t, int>, std::int64_t> builds;
+  // Executions: (system, benchmark, build, execution) -> plan position.
+  std::map<std::tuple<std::int64_t, std::int64_t, int, int>, std::int64_t> executions;
+  std::vector<std::vector<MeasurementRecord>> values;
+  std::vector<PlanEntry> plan;
+  for (const ImportRow &r : rows) {
+    auto [sys, newSys] = systems.try_emplace(r.system, 0);
+    if (newSys) {
+      auto id =
+          store.ensureSystem(r.system, systems.size() == 1, static_cast<int>(systems.size() - 1));
+      if (!id)
+        return Error{id.error()};
+      sys->second = *id;
+    }
+    auto [bench, newBench] = benchmarks.try_emplace(r.benchmark, 0);
+    if (newBench) {
+      auto id = store.ensureBenchmark(r.benchmark, static_cast<int>(benchmarks.size() - 1), "s");
+      if (!id)
+        return Error{id.error()};
+      bench->second = *id;
+    }
+    auto [build, newBuild] = builds.try_emplace({sys->second, r.build}, 0);
+    if (newBuild) {
+      auto id = store.importBuild(sys->second, r.build, source);
+      if (!id)
+        return Error{id.error()};
+      build->second = *id;
+    }
+    auto key = std::make_tuple(sys->second, bench->second, r.build, r.execution);
+    auto [exec, newExec] = executions.try_emplace(key, static_cast<std::int64_t>(plan.size()));
+    if (newExec) {
+      plan.push_back({exec->second, sys->second, bench->second, r.build, r.execution});
+      values.emplace_back();
+    }
+    values[static_cast<std::size_t>(exec->second)].push_back({r.iteration, r.value, false});
+  }
+  std::vector<ImportedExecution> imported;
+  imported.reserve(plan.size());
+  for (const PlanEntry &p : plan) {
+    auto &v = values[static_cast<std::size_t>(p.position)];
+    // An iteration given twice: said here with its place in the levels (the
+    // store would only report a constraint).
+    std::sort(v.begin(), v.end(), [](const MeasurementRecord &a, const MeasurementRecord &b) {
+      return a.iteration < b.iteration;
+    });
+    auto twice = std::adjacent_find(v.begin(), v.end(), [](const auto &a, const auto &b) {
+      return a.iteration == b.iteration;
+    });
+    if (twice != v.end())
+      return Error{"duplicate measurement in " + source + ": system " + std::to_string(p.systemId) +
+                   ", build " + std::to_string(p.buildIndex) + ", execution " +
+                   std::to_string(p.executionIndex) + ", iteration " +
+                   std::to_string(twice->iteration) + " appears twice"};
+    imported.push_back({p, builds.at({p.systemId, p.buildIndex}), v});
+    sum.measurements += v.size();
+  }
+  if (Status s = store.importExecutions(imported, "imported from " + source, "s"); !s)
+    return Error{s.error()};
+  std::vector<std::pair<const char *, std::string>> meta{
+      {"campaign_name", name},
+      {"imported_from", source},
+      {"baseline", !settings.baseline.empty() && systems.count(settings.baseline)
+                       ? settings.baseline
+                       : rows.empty() ? "" : rows.front().system}};
+  if (!settings.design.empty())
+    meta.push_back({"design", settings.design});
+  if (settings.threshold)
+    meta.push_back({"threshold", shortest(*settings.threshold)});
+  if (settings.confidence)
+    meta.push_back({"confidence", shortest(*settings.confidence)});
+  for (const auto &[k, v] : meta)
+    if (Status s = store.setMeta(k, v); !s)
+      return Error{s.error()};
+  if (Status s = txn.commit(); !s)
+    return Error{s.error()};
+  sum.systems = systems.size();
+  sum.benchmarks = benchmarks.size();
+  sum.builds = builds.size();
+  sum.executions = plan.size();
+  return sum;
+}
+
+bool allIntegers(const analysis::Table &t, std::size_t level) {
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const std::string &s = t.label(i, level);
+    int v;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || p != s.data() + s.size() || v < 0)
+      return false;
+  }
+  return true;
+}
+
+} // namespace
+
+Expected<ImportSummary> importLongCsv(std::string_view text, const std::string &fileName,
+                                      Store &store, const std::string &name) {
+  analysis::CsvResult parsed = analysis::parseCsv(text);
+  if (parsed.error)
+    return Error{parsed.error->format(fileName)};
+  auto settings = readExportComment(parsed.comments);
+  if (!settings)
+    return Error{fileName + ": " + settings.error()};
+  const analysis::Table &t = *parsed.table;
+  const std::vector<std::string> known{"build", "execution", "iteration"};
+  std::vector<int> slot; // level -> 0 build, 1 execution, 2 iteration
+  int last = -1;
+  for (const auto &name : t.levels()) {
+    auto it = std::find(known.begin(), known.end(), name);
+    if (it == known.end())
+      return Error{fileName + ":1: level column '" + name +
+                   "' has no place in a store (expected build, execution, iteration)"};
+    int k = static_cast<int>(it - known.begin());
+    if (k <= last)
+      return Error{fileName + ":1: level columns must be in the order build, execution, iteration"};
+    last = k;
+    slot.push_back(k);
+  }
+  std::vector<bool> numeric;
+  for (std::size_t l = 0; l < t.levels().size(); ++l)
+    numeric.push_back(allIntegers(t, l));
+  // Non-numeric labels: numbered by first appearance within their parent unit.
+  std::vector<std::map<std::string, int>> firstSeen(t.levels().size());
+  std::vector<ImportRow> rows;
+  rows.reserve(t.size());
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const analysis::Row &r = t.row(i);
+    ImportRow row;
+    row.system = t.systems()[r.system];
+    row.benchmark = t.benchmarks().empty() || t.benchmarks()[r.benchmark].empty()
+                        ? "default"
+                        : t.benchmarks()[r.benchmark];
+    row.value = r.value;
+    std::string parent = row.system + '\x1f' + row.benchmark;
+    int idx[3] = {0, 0, 0};
+    for (std::size_t l = 0; l < t.levels().size(); ++l) {
+      const std::string &label = t.label(i, l);
+      int v;
+      if (numeric[l]) {
+        std::from_chars(label.data(), label.data() + label.size(), v);
+      } else {
+        auto &seen = firstSeen[l];
+        std::string key = parent + '\x1f' + label;
+        auto [it, fresh] = seen.try_emplace(key, 0);
+        if (fresh) {
+          int n = 0;
+          for (const auto &[k, val] : seen)
+            if (k.compare(0, parent.size() + 1, parent + '\x1f') == 0 && k != key)
+              ++n;
+          it->second = n;
+        }
+        v = it->second;
+      }
+      idx[slot[l]] = v;
+      parent += '\x1f' + label;
+    }
+    row.build = idx[0];
+    row.execution = idx[1];
+    row.iteration = idx[2];
+    rows.push_back(std::move(row));
+  }
+  return writeRows(rows, name.empty() ? std::filesystem::path(fileName).stem().string() : name,
+                   fileName, store, settings->value_or(ExportSettings{}));
+}
+
+std::string_view importFormatName(ImportFormat format) {
+  switch (format) {
+  case ImportFormat::Auto:
+    return "auto";
+  case ImportFormat::Csv:
+    return "csv";
+  case ImportFormat::Hyperfine:
+    return "hyperfine";
+  case ImportFormat::Gbench:
+    return "gbench";
+  case ImportFormat::Spec:
+    return "spec";
+  }
+  return "auto";
+}
+
+std::optional<ImportFormat> importFormatFromName(std::string_view name) {
+  for (ImportFormat f : {ImportFormat::Auto, ImportFormat::Csv, ImportFormat::Hyperfine,
+                         ImportFormat::Gbench, ImportFormat::Spec})
+    if (importFormatName(f) == name)
+      return f;
+  return std::nullopt;
+}
+
+Expected<ImportFormat> importFormatOf(std::string_view text, const std::string &fileName) {
+  // A byte order mark (Windows editors and PowerShell's `Out-File -Encoding
+  // utf8` write one) is not data; left in place it would hide a JSON file's
+  // opening brace. The readers skip it themselves.
+  std::size_t first = text.find_first_not_of(" \t\r\n", import::bomLength(text));
+  if (first != std::string_view::npos && text[first] == '{') {
+    // Google Benchmark writes NaN/Infinity for non-finite counters: not JSON,
+    // but not a reason to mistake the file for another format.
+    if (text.find("\"benchmarks\"") != std::string_view::npos &&
+        text.find("\"results\"") == std::string_view::npos)
+      return ImportFormat::Gbench;
+    JsonDocument doc = parseJsonDocument(text);
+    if (!doc.ok())
+      return Error{fileName + ": " + doc.error};
+    if (doc.value.contains("results"))
+      return ImportFormat::Hyperfine;
+    if (doc.value.contains("benchmarks"))
+      return ImportFormat::Gbench;
+    return Error{fileName + ": a JSON object that is neither a hyperfine export (a \"results\" "
+                            "array) nor Google Benchmark output (a \"benchmarks\" array)"};
+  }
+  // runcpu's result CSV: a section title line "Full Results Table", quoted or not.
+  for (std::size_t at = 0; (at = text.find("Full Results Table", at)) != std::string_view::npos;
+       ++at) {
+    std::size_t lineStart = text.rfind('\n', at);
+    lineStart = lineStart == std::string_view::npos ? 0 : lineStart + 1;
+    std::string_view before = text.substr(lineStart, at - lineStart);
+    if (before.empty() || before == "\"" || before == "\xEF\xBB\xBF" || before == "\xEF\xBB\xBF\"")
+      return ImportFormat::Spec;
+  }
+  return ImportFormat::Csv;
+}
+
+namespace {
+
+Expected<std::string> readWhole(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return Error{"cannot read '" + path + "'"};
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+} // namespace
+
+Expected<ImportSummary> importFiles(std::span<const ImportInput> inputs, Store &store,
+                                    const std::string &name) {
+  if (inputs.empty())
+    return Error{"no file to import"};
+  std::vector<ImportRow> rows;
+  std::vector<std::string> notes;
+  // Builds of files without one: 0, 1, ... per system option.
+  std::map<std::string, int> nextBuild;
+  // Executions: numbered in the order read within (system, benchmark, build).
+  std::map<std::tuple<std::string, std::string, int>, int> nextExecution;
+  const std::string defaultBenchmark = std::filesystem::path(inputs.front().path).stem().string();
+  std::string source;
+  for (const ImportInput &in : inputs) {
+    source += (source.empty() ? "" : ", ") + in.path;
+    auto text = readWhole(in.path);
+    if (!text)
+      return Error{text.error()};
+    ImportFormat format = in.format;
+    if (format == ImportFormat::Auto) {
+      auto detected = importFormatOf(*text, in.path);
+      if (!detected)
+        return Error{detected.error()};
+      format = *detected;
+    }
+    if (format == ImportFormat::Csv) {
+      // The long CSV names its systems, benchmarks and levels itself.
+      if (inputs.size() != 1 || !in.system.empty() || in.build || !in.benchmark.empty())
+        return Error{in.path + ": a long CSV names its systems, benchmarks and levels itself: " +
+                     "import it alone, without --system, --build or --benchmark"};
+      return importLongCsv(*text, in.path, store, name);
+    }
+    Expected<import::ParsedFile> parsed = Error{""};
+    switch (format) {
+    case ImportFormat::Hyperfine:
+      parsed = import::readHyperfine(*text, in, defaultBenchmark);
+      break;
+    case ImportFormat::Gbench:
+      parsed = import::readGbench(*text, in);
+      break;
+    default:
+      parsed = import::readSpecCsv(*text, in);
+      break;
+    }
+    if (!parsed)
+      return Error{parsed.error()}; // the reader names the file and the place
+    for (const std::string &n : parsed->notes)
+      notes.push_back(in.path + ": " + n);
+    const int build = in.build ? *in.build : nextBuild[in.system]++;
+    for (const import::ParsedExecution &e : parsed->executions) {
+      int &execution = nextExecution[{e.system, e.benchmark, build}];
+      for (std::size_t i = 0; i < e.values.size(); ++i)
+        rows.push_back({e.system, e.benchmark, build, execution, static_cast<int>(i), e.values[i]});
+      ++execution;
+    }
+  }
+  if (rows.empty())
+    return Error{source + ": no measurements"};
+  auto sum = writeRows(rows, name.empty() ? defaultBenchmark : name, source, store);
+  if (sum)
+    sum->notes = std::move(notes);
+  return sum;
+}
+
+Expected<ImportSummary> importHyperfineJson(std::string_view text, const std::string &fileName,
+                                            Store &store, const std::string &benchmark) {
+  ImportInput in;
+  in.path = fileName;
+  auto parsed = import::readHyperfine(text, in, benchmark);
+  if (!parsed)
+    return Error{parsed.error()};
+  std::vector<ImportRow> rows;
+  std::map<std::string, int> executions;
+  for (const import::ParsedExecution &e : parsed->executions)
+    rows.push_back({e.system, e.benchmark, 0, executions[e.system]++, 0, e.values.front()});
+  auto sum = writeRows(rows, std::filesystem::path(fileName).stem().string(), fileName, store);
+  if (sum)
+    sum->notes = parsed->notes;
+  return sum;
+}
+
+Expected<ImportSummary> importFile(const std::string &path, Store &store) {
+  ImportInput in;
+  in.path = path;
+  return importFiles(std::span<const ImportInput>(&in, 1), store);
+}
+
+} // namespace alea::runner
