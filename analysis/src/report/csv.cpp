@@ -3,7 +3,8 @@
 // problem into one located message.
 #include "alea/analysis/csv.hpp"
 
-#include "alea/analysis/expected.hpp"
+#include "alea/analysis/message.hpp"
+#include "alea/expected.hpp"
 
 #include <algorithm>
 #include <charconv>

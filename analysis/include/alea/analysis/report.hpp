@@ -23,7 +23,7 @@
 
 #include "alea/analysis/bootstrap.hpp"
 #include "alea/analysis/decision.hpp"
-#include "alea/analysis/expected.hpp"
+#include "alea/expected.hpp"
 #include "alea/analysis/fieller.hpp"
 #include "alea/analysis/interval.hpp"
 #include "alea/analysis/resampling.hpp"
