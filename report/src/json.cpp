@@ -87,7 +87,9 @@ Json planCounts(const std::vector<std::string> &names, const std::vector<std::si
   return a;
 }
 
-Json jsonPlan(const PlanAdvice &p) {
+// The opening both plans' objects share: "ok", then "error" alone (when no
+// plan) or the "counts"; the caller adds its own keys after the counts.
+Json jsonPlanCounts(const PlanCounts &p) {
   Json o = Json::object();
   o["ok"] = p.ok;
   if (!p.ok) {
@@ -95,6 +97,13 @@ Json jsonPlan(const PlanAdvice &p) {
     return o;
   }
   o["counts"] = planCounts(p.levelNames, p.counts, p.removed);
+  return o;
+}
+
+Json jsonPlan(const PlanAdvice &p) {
+  Json o = jsonPlanCounts(p);
+  if (!p.ok)
+    return o;
   o["target_half_width"] = p.targetHalfWidth > 0 ? num(p.targetHalfWidth) : Json(nullptr);
   o["top_units_needed"] = optionalCount(p.topUnitsNeeded);
   // What to run: at least kMinimumTopCount (KJ13 §11).
@@ -171,13 +180,9 @@ Json jsonLayout(const SystemReport &s) {
 }
 
 Json jsonRatioPlan(const RatioPlanAdvice &p) {
-  Json o = Json::object();
-  o["ok"] = p.ok;
-  if (!p.ok) {
-    o["error"] = p.error;
+  Json o = jsonPlanCounts(p);
+  if (!p.ok)
     return o;
-  }
-  o["counts"] = planCounts(p.levelNames, p.counts, p.removed);
   o["target_half_width"] = num(p.targetHalfWidth);
   o["reachable"] = p.reachable;
   o["predicted_half_width"] = num(p.predictedHalfWidth); // null: unbounded

@@ -20,6 +20,17 @@ std::string g3Value(double v) {
   return buf;
 }
 
+// The planner's count per level into the advice (both planners' levels
+// have a name, a count and whether the plan removed the level).
+template <typename Level>
+void takeLevels(PlanCounts &advice, const std::vector<Level> &levels) {
+  for (const auto &l : levels) {
+    advice.levelNames.push_back(l.name);
+    advice.counts.push_back(l.count);
+    advice.removed.push_back(l.removed);
+  }
+}
+
 } // namespace
 
 Expected<std::vector<double>> overheadsFor(const std::vector<double> &costs, std::size_t depth) {
@@ -65,11 +76,7 @@ PlanAdvice advise(const Hierarchy &h, const std::vector<double> &costs,
         top + " SD of " + percent(std::sqrt(plan->top.t2) / plan->grandMean, 2) + " of the mean";
   }
   const double mean = plan->grandMean;
-  for (const auto &l : plan->levels) {
-    advice.levelNames.push_back(l.name);
-    advice.counts.push_back(l.count);
-    advice.removed.push_back(l.removed);
-  }
+  takeLevels(advice, plan->levels);
   advice.costPerTopUnit = plan->costPerTopUnit;
   std::size_t top = h.topCount();
   if (targetHalfWidth) {
@@ -115,11 +122,7 @@ RatioPlanAdvice adviseRatio(const Hierarchy &candidate, const Hierarchy &baselin
     advice.error = plan.error();
     return advice;
   }
-  for (const auto &l : plan->levels) {
-    advice.levelNames.push_back(l.name);
-    advice.counts.push_back(l.count);
-    advice.removed.push_back(l.removed);
-  }
+  takeLevels(advice, plan->levels);
   advice.reachable = plan->reachable;
   advice.predictedHalfWidth = plan->predictedHalfWidth;
   advice.costPerPair = plan->costPerPair;
