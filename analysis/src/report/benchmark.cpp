@@ -5,6 +5,72 @@
 
 namespace alea::analysis::detail {
 
+namespace {
+
+// What the diagnostics and the intervals of each system say about its data:
+// layout modes, outlying top-level means, trends, far-out measurements, a top
+// level without variation, a mean's interval reaching below zero.
+void addSystemWarnings(BenchmarkReport &br, const std::vector<std::string> &levels) {
+  const std::string &top = levels[0];
+  for (const auto &s : br.systems) {
+    const DiagnosticsReport &d = s.diagnostics;
+    if (!d.ok)
+      continue;
+    if (d.multimodal)
+      br.warnings.push_back(s.name + ": " + top + " means form two clusters (" +
+                            std::to_string(d.lowUnits) + " low, " + std::to_string(d.highUnits) +
+                            " high, " + percent(d.modeGap) + " apart): layout modes");
+    if (!d.outlierUnits.empty()) {
+      std::string units;
+      for (const auto &u : d.outlierUnits)
+        units += (units.empty() ? "" : ", ") + u;
+      br.warnings.push_back(s.name + ": outlying " + top + " " +
+                            (d.outlierUnits.size() == 1 ? "mean" : "means") + " (" + units +
+                            "), kept");
+    }
+    if (d.trendFlagged > 0) {
+      // Times that fall are a warm-up still going on; times that rise are
+      // something else (a slowdown as the process runs): say which.
+      const std::size_t down = d.trendDecreasing, up = d.trendFlagged - d.trendDecreasing;
+      std::string which;
+      if (down > 0)
+        which = std::to_string(down) + " decreasing: warm-up not over?";
+      if (up > 0)
+        which += (which.empty() ? "" : "; ") + std::to_string(up) +
+                 " increasing: slowing down as they run?";
+      br.warnings.push_back(s.name + ": " + std::to_string(d.trendFlagged) + " of " +
+                            std::to_string(d.trendExecutions) + " " +
+                            levels[levels.size() - 2] +
+                            "s still trend over their " + levels.back() + "s (" + which +
+                            ")");
+    }
+    if (d.measurementFarOut > 0)
+      br.warnings.push_back(s.name + ": " + std::to_string(d.measurementFarOut) +
+                            " far-out measurements (beyond 3 IQR), kept");
+  }
+  for (const auto &s : br.systems)
+    if (s.topLevelWithoutVariation)
+      br.warnings.push_back(s.name + ": the " + levels[0] +
+                            " level shows no variation beyond the levels below "
+                            "(T^2 <= 0)");
+  // Values are positive (times, sizes), a mean's interval is not: with few
+  // top-level units the t quantile is large (12.7 with 2) and the interval
+  // can reach below zero (the scale is a positive factor: the sign is the
+  // same before unscaling). Said, not cut: the interval is the method's.
+  for (const auto &s : br.systems)
+    if (s.ci.interval.lower < 0)
+      br.warnings.push_back(s.name + ": the " +
+                            (s.ci.method == IntervalMethod::T ? "t" : "normal") +
+                            " interval of the mean reaches below zero, which no measured "
+                            "value can (" +
+                            std::to_string(s.shape.empty() ? 0 : s.shape[0]) + " " + top +
+                            "s: few degrees of freedom): read its lower bound as 0, or use the "
+                            "bootstrap interval, and run more " +
+                            top + "s");
+}
+
+} // namespace
+
 Expected<BenchmarkAnalysis> analyseBenchmark(const BenchmarkData &bench, const ValueScale &scale,
                                              const std::string &baseline, const Table &table,
                                              const BalanceResult &balanced,
@@ -80,62 +146,7 @@ Expected<BenchmarkAnalysis> analyseBenchmark(const BenchmarkData &bench, const V
     out.suite.emplace_back(c.report.candidate, std::move(e));
     br.ratios.push_back(std::move(c.report));
   }
-  const std::string &top = table.levels()[0];
-  for (const auto &s : br.systems) {
-    const DiagnosticsReport &d = s.diagnostics;
-    if (!d.ok)
-      continue;
-    if (d.multimodal)
-      br.warnings.push_back(s.name + ": " + top + " means form two clusters (" +
-                            std::to_string(d.lowUnits) + " low, " + std::to_string(d.highUnits) +
-                            " high, " + percent(d.modeGap) + " apart): layout modes");
-    if (!d.outlierUnits.empty()) {
-      std::string units;
-      for (const auto &u : d.outlierUnits)
-        units += (units.empty() ? "" : ", ") + u;
-      br.warnings.push_back(s.name + ": outlying " + top + " " +
-                            (d.outlierUnits.size() == 1 ? "mean" : "means") + " (" + units +
-                            "), kept");
-    }
-    if (d.trendFlagged > 0) {
-      // Times that fall are a warm-up still going on; times that rise are
-      // something else (a slowdown as the process runs): say which.
-      const std::size_t down = d.trendDecreasing, up = d.trendFlagged - d.trendDecreasing;
-      std::string which;
-      if (down > 0)
-        which = std::to_string(down) + " decreasing: warm-up not over?";
-      if (up > 0)
-        which += (which.empty() ? "" : "; ") + std::to_string(up) +
-                 " increasing: slowing down as they run?";
-      br.warnings.push_back(s.name + ": " + std::to_string(d.trendFlagged) + " of " +
-                            std::to_string(d.trendExecutions) + " " +
-                            table.levels()[table.levels().size() - 2] +
-                            "s still trend over their " + table.levels().back() + "s (" + which +
-                            ")");
-    }
-    if (d.measurementFarOut > 0)
-      br.warnings.push_back(s.name + ": " + std::to_string(d.measurementFarOut) +
-                            " far-out measurements (beyond 3 IQR), kept");
-  }
-  for (const auto &s : br.systems)
-    if (s.topLevelWithoutVariation)
-      br.warnings.push_back(s.name + ": the " + table.levels()[0] +
-                            " level shows no variation beyond the levels below "
-                            "(T^2 <= 0)");
-  // Values are positive (times, sizes), a mean's interval is not: with few
-  // top-level units the t quantile is large (12.7 with 2) and the interval
-  // can reach below zero (the scale is a positive factor: the sign is the
-  // same before unscaling). Said, not cut: the interval is the method's.
-  for (const auto &s : br.systems)
-    if (s.ci.interval.lower < 0)
-      br.warnings.push_back(s.name + ": the " +
-                            (s.ci.method == IntervalMethod::T ? "t" : "normal") +
-                            " interval of the mean reaches below zero, which no measured "
-                            "value can (" +
-                            std::to_string(s.shape.empty() ? 0 : s.shape[0]) + " " + top +
-                            "s: few degrees of freedom): read its lower bound as 0, or use the "
-                            "bootstrap interval, and run more " +
-                            top + "s");
+  addSystemWarnings(br, table.levels());
   if (auto unscaled = unscaleBenchmark(br, scale); !unscaled)
     return fail(unscaled.error());
   return out;

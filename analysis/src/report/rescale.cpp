@@ -81,10 +81,10 @@ std::string unscaleLevels(std::vector<LevelReport> &levels, int exponent) {
 // reported: that fails, naming the values; a variance component beyond it (or
 // below it) is left infinite (or 0) with a warning of the benchmark, since
 // the intervals and ratios the report is about are fine.
-Expected<bool> unscaleBenchmark(BenchmarkReport &b, const ValueScale &scale) {
+Status unscaleBenchmark(BenchmarkReport &b, const ValueScale &scale) {
   const int e = scale.exponent;
   if (e == 0)
-    return true;
+    return Status::success();
   const auto back = [e](double &v) { v = std::ldexp(v, e); };
   const auto backInterval = [&](Interval &i) {
     back(i.lower);
@@ -120,7 +120,7 @@ Expected<bool> unscaleBenchmark(BenchmarkReport &b, const ValueScale &scale) {
                          " the double range in the data's unit and show as " +
                          (levels == "exceed" ? "infinite (null in JSON)" : "0") +
                          "; the intervals, ratios and variance shares are unaffected");
-  return true;
+  return Status::success();
 }
 
 } // namespace alea::analysis::detail

@@ -73,7 +73,7 @@ std::string balanceWarning(const std::vector<DroppedUnits> &dropped);
 std::vector<Expected<ValueScale>> scaleBenchmarks(std::vector<BenchmarkData> &benchmarks);
 double timesPowerOfTwo(double v, long sum, long count);
 std::string unscaleLevels(std::vector<LevelReport> &levels, int exponent);
-Expected<bool> unscaleBenchmark(BenchmarkReport &b, const ValueScale &scale);
+Status unscaleBenchmark(BenchmarkReport &b, const ValueScale &scale);
 
 // --- pairing.cpp: paired designs (issue 8) --------------------------------------------
 
