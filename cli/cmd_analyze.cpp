@@ -3,6 +3,7 @@
 // the report model and formatter of alea_analysis; errors are thrown once as
 // alea::cli::Error ("data.csv:17:4: value "abc" is not a number").
 #include "command.hpp"
+#include "measurement_file.hpp"
 
 #include "alea/analysis/csv.hpp"
 #include "alea/analysis/report.hpp"
@@ -13,10 +14,7 @@
 #include "alea/store/report.hpp"
 
 #include <cstdio>
-#include <fstream>
-#include <iostream>
 #include <memory>
-#include <sstream>
 
 namespace {
 
@@ -45,20 +43,6 @@ struct AnalyzeOptions {
   std::string output;
   std::string plots;
 };
-
-std::string readFile(const std::string &path) {
-  if (path == "-") {
-    std::ostringstream s;
-    s << std::cin.rdbuf();
-    return s.str();
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw alea::cli::Error("cannot read " + path);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 double fraction(const std::string &text, const char *option) {
   auto v = alea::analysis::parseFraction(text);
@@ -113,11 +97,7 @@ int runAnalyze(const AnalyzeOptions &o) {
   ro.pairing = o.paired ? an::Pairing::Paired : an::Pairing::Unpaired;
   ro.allPairs = o.allPairs;
 
-  an::CsvOptions co;
-  co.levels = o.levels;
-  const auto parsed = an::parseCsv(readFile(o.file), co);
-  if (parsed.error)
-    throw alea::cli::Error(parsed.error->format(o.file));
+  const auto parsed = alea::cli::loadMeasurements(o.file, o.levels);
   // The settings of the campaign the file was exported from (`alea export`
   // writes them in a comment line): the analysis `alea report` made of it,
   // unless the command line says otherwise.
@@ -156,12 +136,8 @@ int runAnalyze(const AnalyzeOptions &o) {
                            "override it)\n",
                    alea::report::plainText(o.file).c_str(), used.c_str());
   }
-  if (!o.costs.empty()) {
-    auto costs = an::parseCosts(o.costs, parsed.table->levels());
-    if (!costs)
-      throw alea::cli::Error("--costs: " + costs.error());
-    ro.costs = *costs;
-  }
+  if (!o.costs.empty())
+    ro.costs = alea::cli::costsOption(o.costs, parsed.table->levels());
   auto report = alea::runner::analyzeTable(*parsed.table, ro);
   if (!report)
     throw alea::cli::Error(o.file + ": " + report.error());

@@ -3,15 +3,14 @@
 // removal), top-level units for a target half-width or a time budget, the
 // predicted half-width, and the KJ13 Tables 6/7 rule. See docs/analyze.md.
 #include "command.hpp"
+#include "measurement_file.hpp"
 
 #include "alea/analysis/csv.hpp"
 #include "alea/analysis/report.hpp"
 #include "alea/report/render.hpp"
 
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 namespace {
 
@@ -53,22 +52,9 @@ int runPlan(const PlanOptions &o) {
     throw alea::cli::Error("--unbalanced: \"" + o.unbalanced +
                            "\" is not auto, trim, mixed, drop or error");
 
-  std::ifstream in(o.file, std::ios::binary);
-  if (!in)
-    throw alea::cli::Error("cannot read " + o.file);
-  std::ostringstream text;
-  text << in.rdbuf();
-  an::CsvOptions co;
-  co.levels = o.levels;
-  const auto parsed = an::parseCsv(text.str(), co);
-  if (parsed.error)
-    throw alea::cli::Error(parsed.error->format(o.file));
-  if (!o.costs.empty()) {
-    auto costs = an::parseCosts(o.costs, parsed.table->levels());
-    if (!costs)
-      throw alea::cli::Error("--costs: " + costs.error());
-    req.costs = *costs;
-  }
+  const auto parsed = alea::cli::loadMeasurements(o.file, o.levels);
+  if (!o.costs.empty())
+    req.costs = alea::cli::costsOption(o.costs, parsed.table->levels());
   auto plans = an::buildPlans(*parsed.table, req, *policy);
   if (!plans)
     throw alea::cli::Error(o.file + ": " + plans.error());
@@ -80,7 +66,7 @@ void setupPlan(CLI::App &app) {
   auto o = std::make_shared<PlanOptions>();
   auto *sub = app.add_subcommand(
       "plan", "Optimal repetition counts per level from pilot data (Kalibera & Jones)");
-  sub->add_option("file", o->file, "pilot data, long-form CSV")->required();
+  sub->add_option("file", o->file, "pilot data, long-form CSV (- for standard input)")->required();
   sub->add_option("--levels", o->levels, "level columns, highest first (default: header)")
       ->delimiter(',');
   sub->add_option("--costs", o->costs,

@@ -55,6 +55,123 @@ std::vector<const RatioReport *> ratiosAndPairs(const BenchmarkReport &b) {
   return v;
 }
 
+// One system's rows: its mean with both intervals, the variance shares, the
+// layout effect.
+void systemRows(std::string &o, const std::string &bench, const SystemReport &s) {
+  o += csvRow({bench, s.name, "", "mean", methodName(s.ci.method), csvNum(s.mean),
+               csvNum(s.ci.interval.lower), csvNum(s.ci.interval.upper), ""});
+  o += csvRow({bench, s.name, "", "mean", "bootstrap", csvNum(s.mean),
+               csvNum(s.bootstrap.interval.lower), csvNum(s.bootstrap.interval.upper), ""});
+  for (const auto &l : s.levels)
+    o += csvRow({bench, s.name, "", "share", l.name, csvNum(l.share), "", "", ""});
+  // The layout effect (LayoutEffect): sd relative to the mean with its MLS
+  // interval, the spread expected of the data's layouts, the observed one.
+  const LayoutEffect &le = s.layout;
+  if (le.ok) {
+    o += csvRow({bench, s.name, "", "layout_sd", "mls", csvNum(le.relativeSd),
+                 csvNum(le.relativeSdCi.lower), csvNum(le.relativeSdCi.upper), ""});
+    o += csvRow({bench, s.name, "", "layout_spread", "expected_" + std::to_string(le.units),
+                 csvNum(le.expectedSpread), csvNum(le.expectedSpreadCi.lower),
+                 csvNum(le.expectedSpreadCi.upper), ""});
+  }
+  o += csvRow({bench, s.name, "", "layout_spread", "observed_includes_execution_noise",
+               csvNum(le.observedSpread), "", "", ""});
+}
+
+// One comparison's rows: both intervals, the sentence, the Speedup-Test,
+// Holm's family, the pairing and the ratio plan.
+void ratioRows(std::string &o, const std::string &bench, const RatioReport &x, const Report &r) {
+  // Each row's decision is the decision on that row's interval (TR 2012
+  // §4.2, strict inequalities); the report's decision is the Fieller row's
+  // when it is bounded (decision_basis). An unbounded Fieller interval has
+  // no decision of its own: inconclusive.
+  const Decision fieller = x.fieller ? decide(*x.fieller, x.threshold) : Decision::Inconclusive;
+  o += csvRow({bench, x.candidate, x.baseline, "ratio", "fieller", csvNum(x.estimate),
+               x.fieller ? csvNum(x.fieller->lower) : "",
+               x.fieller ? csvNum(x.fieller->upper) : "", std::string(decisionKey(fieller))});
+  o += csvRow({bench, x.candidate, x.baseline, "ratio", "bootstrap", csvNum(x.estimate),
+               csvNum(x.bootstrap.lower), csvNum(x.bootstrap.upper),
+               std::string(decisionKey(decide(x.bootstrap, x.threshold)))});
+  // The sentence in words (in `method`, as warnings are), the
+  // Speedup-Test's verdicts, and Holm's family-wise decision.
+  o += csvRow({bench, x.candidate, x.baseline, "in_words", ratioInWords(x, r.levels[0]),
+               csvNum(x.estimate), "", "", std::string(decisionKey(x.decision))});
+  if (x.speedupTest && x.speedupTest->ok) {
+    const SpeedupTestReport &t = *x.speedupTest;
+    o += csvRow({bench, x.candidate, x.baseline, "speedup_test", "mean", csvNum(t.meanSpeedup),
+                 "", "", t.meanVerdict});
+    o += csvRow({bench, x.candidate, x.baseline, "speedup_test", "median",
+                 csvNum(t.medianSpeedup), "", "", t.medianVerdict});
+    o += csvRow({bench, x.candidate, x.baseline, "speedup_test", "p_baseline_slower",
+                 csvNum(t.probabilityBaselineSlower), "", "", ""});
+  }
+  if (x.family) {
+    const RatioReport::Family &f = *x.family;
+    o += csvRow({bench, x.candidate, x.baseline, "ratio", "holm", csvNum(x.estimate),
+                 f.interval ? csvNum(f.interval->lower) : "",
+                 f.interval ? csvNum(f.interval->upper) : "",
+                 std::string(decisionKey(f.decision))});
+    o += csvRow({bench, x.candidate, x.baseline, "p_value", "holm_adjusted",
+                 csvNum(f.adjustedP), "", "", ""});
+  }
+  // With pairing requested: the note in `method` (as a warning's
+  // message), the pair correlation as the estimate, paired/unpaired as
+  // the decision.
+  if (r.options.pairing == Pairing::Paired)
+    o += csvRow({bench, x.candidate, x.baseline, "pairing", x.pairingNote,
+                 x.paired ? csvNum(x.pairCorrelation) : "", "", "",
+                 x.paired ? "paired" : "unpaired"});
+  // The ratio plan (RatioReport::ratioPlan): the count per level (the
+  // top level's = units per system), then its figures; a fallback note
+  // goes with the warnings.
+  const RatioPlanAdvice &p = x.ratioPlan;
+  const auto planRow = [&](const std::string &method, const Cell &estimate) {
+    o += csvRow({bench, x.candidate, x.baseline, "ratio_plan", method, estimate, "", "", ""});
+  };
+  if (p.ok) {
+    for (std::size_t i = 0; i < p.levelNames.size(); ++i)
+      planRow(p.levelNames[i], csvCount(p.counts[i]));
+    planRow("target_half_width", csvNum(p.targetHalfWidth));
+    planRow("predicted_half_width", csvNum(p.predictedHalfWidth));
+    planRow("reachable", csvCount(p.reachable ? 1 : 0));
+    planRow("total_cost", csvNum(p.totalCost));
+    planRow("total_time", p.defaultCosts ? Cell("") : csvNum(p.totalTime));
+    planRow("upper_bound_used", csvCount(p.upperBound ? 1 : 0));
+  }
+}
+
+// One candidate's suite rows: the geometric-mean ratio, the benchmarks left
+// out, Touati's proportion, benchmarks needed and gain factors.
+void suiteRows(std::string &o, const SuiteRatioReport &s) {
+  o += csvRow({"", s.candidate, s.baseline, "geomean_ratio", "bootstrap", csvNum(s.geometricMean),
+               csvNum(s.bootstrap.lower), csvNum(s.bootstrap.upper),
+               std::string(decisionKey(s.decision))});
+  for (const auto &left : s.leftOut)
+    o += csvRow({left, s.candidate, s.baseline, "geomean_ratio", "left_out", "", "", "", ""});
+  auto row = [&](const char *statistic, const char *method, const Cell &estimate,
+                 const Cell &lower = Cell(""), const Cell &upper = Cell("")) {
+    o += csvRow({"", s.candidate, s.baseline, statistic, method, estimate, lower, upper, ""});
+  };
+  if (s.proportion) {
+    const SuiteProportion &p = *s.proportion;
+    row("proportion_faster", "prop.test", csvNum(p.proportion), csvNum(p.lower), csvNum(p.upper));
+    row("proportion_faster", "wald", csvNum(p.proportion), csvNum(p.waldLower),
+        csvNum(p.waldUpper));
+  }
+  if (s.benchmarksNeeded)
+    row("benchmarks_needed", "observed", csvCount(*s.benchmarksNeeded));
+  if (s.benchmarksNeededWorstCase)
+    row("benchmarks_needed", "worst_case", csvCount(*s.benchmarksNeededWorstCase));
+  const std::pair<const char *, const std::optional<double> *> gains[] = {
+      {"all", &s.gainAll},
+      {"all_unit_weights", &s.gainAllUnitWeights},
+      {"faster", &s.gainFaster},
+      {"faster_unit_weights", &s.gainFasterUnitWeights}};
+  for (const auto &[method, g] : gains)
+    if (*g)
+      row("gain_factor", method, csvNum(**g));
+}
+
 std::string engineCsv(const Report &r) {
   std::string o = csvRow({"benchmark", "system", "baseline", "statistic", "method", "estimate",
                           "lower", "upper", "decision"});
@@ -62,116 +179,13 @@ std::string engineCsv(const Report &r) {
     // A benchmark without statistics: its reason in `method`, as a warning's.
     if (!b.error.empty())
       o += csvRow({b.name, "", "", "error", b.error, "", "", "", ""});
-    for (const auto &s : b.systems) {
-      o += csvRow({b.name, s.name, "", "mean", methodName(s.ci.method), csvNum(s.mean),
-                   csvNum(s.ci.interval.lower), csvNum(s.ci.interval.upper), ""});
-      o += csvRow({b.name, s.name, "", "mean", "bootstrap", csvNum(s.mean),
-                   csvNum(s.bootstrap.interval.lower), csvNum(s.bootstrap.interval.upper), ""});
-      for (const auto &l : s.levels)
-        o += csvRow({b.name, s.name, "", "share", l.name, csvNum(l.share), "", "", ""});
-      // The layout effect (LayoutEffect): sd relative to the mean with its MLS
-      // interval, the spread expected of the data's layouts, the observed one.
-      const LayoutEffect &le = s.layout;
-      if (le.ok) {
-        o += csvRow({b.name, s.name, "", "layout_sd", "mls", csvNum(le.relativeSd),
-                     csvNum(le.relativeSdCi.lower), csvNum(le.relativeSdCi.upper), ""});
-        o += csvRow({b.name, s.name, "", "layout_spread", "expected_" + std::to_string(le.units),
-                     csvNum(le.expectedSpread), csvNum(le.expectedSpreadCi.lower),
-                     csvNum(le.expectedSpreadCi.upper), ""});
-      }
-      o += csvRow({b.name, s.name, "", "layout_spread", "observed_includes_execution_noise",
-                   csvNum(le.observedSpread), "", "", ""});
-    }
-    for (const auto *xp : ratiosAndPairs(b)) {
-      const RatioReport &x = *xp;
-      // Each row's decision is the decision on that row's interval (TR 2012
-      // §4.2, strict inequalities); the report's decision is the Fieller row's
-      // when it is bounded (decision_basis). An unbounded Fieller interval has
-      // no decision of its own: inconclusive.
-      const Decision fieller = x.fieller ? decide(*x.fieller, x.threshold) : Decision::Inconclusive;
-      o += csvRow({b.name, x.candidate, x.baseline, "ratio", "fieller", csvNum(x.estimate),
-                   x.fieller ? csvNum(x.fieller->lower) : "",
-                   x.fieller ? csvNum(x.fieller->upper) : "", std::string(decisionKey(fieller))});
-      o += csvRow({b.name, x.candidate, x.baseline, "ratio", "bootstrap", csvNum(x.estimate),
-                   csvNum(x.bootstrap.lower), csvNum(x.bootstrap.upper),
-                   std::string(decisionKey(decide(x.bootstrap, x.threshold)))});
-      // The sentence in words (in `method`, as warnings are), the
-      // Speedup-Test's verdicts, and Holm's family-wise decision.
-      o += csvRow({b.name, x.candidate, x.baseline, "in_words", ratioInWords(x, r.levels[0]),
-                   csvNum(x.estimate), "", "", std::string(decisionKey(x.decision))});
-      if (x.speedupTest && x.speedupTest->ok) {
-        const SpeedupTestReport &t = *x.speedupTest;
-        o += csvRow({b.name, x.candidate, x.baseline, "speedup_test", "mean", csvNum(t.meanSpeedup),
-                     "", "", t.meanVerdict});
-        o += csvRow({b.name, x.candidate, x.baseline, "speedup_test", "median",
-                     csvNum(t.medianSpeedup), "", "", t.medianVerdict});
-        o += csvRow({b.name, x.candidate, x.baseline, "speedup_test", "p_baseline_slower",
-                     csvNum(t.probabilityBaselineSlower), "", "", ""});
-      }
-      if (x.family) {
-        const RatioReport::Family &f = *x.family;
-        o += csvRow({b.name, x.candidate, x.baseline, "ratio", "holm", csvNum(x.estimate),
-                     f.interval ? csvNum(f.interval->lower) : "",
-                     f.interval ? csvNum(f.interval->upper) : "",
-                     std::string(decisionKey(f.decision))});
-        o += csvRow({b.name, x.candidate, x.baseline, "p_value", "holm_adjusted",
-                     csvNum(f.adjustedP), "", "", ""});
-      }
-      // With pairing requested: the note in `method` (as a warning's
-      // message), the pair correlation as the estimate, paired/unpaired as
-      // the decision.
-      if (r.options.pairing == Pairing::Paired)
-        o += csvRow({b.name, x.candidate, x.baseline, "pairing", x.pairingNote,
-                     x.paired ? csvNum(x.pairCorrelation) : "", "", "",
-                     x.paired ? "paired" : "unpaired"});
-      // The ratio plan (RatioReport::ratioPlan): the count per level (the
-      // top level's = units per system), then its figures; a fallback note
-      // goes with the warnings.
-      const RatioPlanAdvice &p = x.ratioPlan;
-      const auto planRow = [&](const std::string &method, const Cell &estimate) {
-        o += csvRow({b.name, x.candidate, x.baseline, "ratio_plan", method, estimate, "", "", ""});
-      };
-      if (p.ok) {
-        for (std::size_t i = 0; i < p.levelNames.size(); ++i)
-          planRow(p.levelNames[i], csvCount(p.counts[i]));
-        planRow("target_half_width", csvNum(p.targetHalfWidth));
-        planRow("predicted_half_width", csvNum(p.predictedHalfWidth));
-        planRow("reachable", csvCount(p.reachable ? 1 : 0));
-        planRow("total_cost", csvNum(p.totalCost));
-        planRow("total_time", p.defaultCosts ? Cell("") : csvNum(p.totalTime));
-        planRow("upper_bound_used", csvCount(p.upperBound ? 1 : 0));
-      }
-    }
+    for (const auto &s : b.systems)
+      systemRows(o, b.name, s);
+    for (const auto *x : ratiosAndPairs(b))
+      ratioRows(o, b.name, *x, r);
   }
-  for (const auto &s : r.suite) {
-    o += csvRow({"", s.candidate, s.baseline, "geomean_ratio", "bootstrap", csvNum(s.geometricMean),
-                 csvNum(s.bootstrap.lower), csvNum(s.bootstrap.upper),
-                 std::string(decisionKey(s.decision))});
-    for (const auto &left : s.leftOut)
-      o += csvRow({left, s.candidate, s.baseline, "geomean_ratio", "left_out", "", "", "", ""});
-    auto row = [&](const char *statistic, const char *method, const Cell &estimate,
-                   const Cell &lower = Cell(""), const Cell &upper = Cell("")) {
-      o += csvRow({"", s.candidate, s.baseline, statistic, method, estimate, lower, upper, ""});
-    };
-    if (s.proportion) {
-      const SuiteProportion &p = *s.proportion;
-      row("proportion_faster", "prop.test", csvNum(p.proportion), csvNum(p.lower), csvNum(p.upper));
-      row("proportion_faster", "wald", csvNum(p.proportion), csvNum(p.waldLower),
-          csvNum(p.waldUpper));
-    }
-    if (s.benchmarksNeeded)
-      row("benchmarks_needed", "observed", csvCount(*s.benchmarksNeeded));
-    if (s.benchmarksNeededWorstCase)
-      row("benchmarks_needed", "worst_case", csvCount(*s.benchmarksNeededWorstCase));
-    const std::pair<const char *, const std::optional<double> *> gains[] = {
-        {"all", &s.gainAll},
-        {"all_unit_weights", &s.gainAllUnitWeights},
-        {"faster", &s.gainFaster},
-        {"faster_unit_weights", &s.gainFasterUnitWeights}};
-    for (const auto &[method, g] : gains)
-      if (*g)
-        row("gain_factor", method, csvNum(**g));
-  }
+  for (const auto &s : r.suite)
+    suiteRows(o, s);
   for (const auto &e : r.suiteSystems) {
     const std::pair<const char *, double> values[] = {
         {"observed", e.observed},     {"min", e.summary.minimum}, {"q1", e.summary.q1},

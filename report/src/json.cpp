@@ -73,6 +73,16 @@ Json jsonLevels(const std::vector<LevelReport> &levels) {
   return a;
 }
 
+// How a part of the report that can fail opens its object: "ok", and
+// "error" when not ok (the part's own keys follow only when ok).
+Json okOrError(bool ok, const std::string &error) {
+  Json o = Json::object();
+  o["ok"] = ok;
+  if (!ok)
+    o["error"] = error;
+  return o;
+}
+
 // "counts": one {name, n, removed} per level, highest first.
 Json planCounts(const std::vector<std::string> &names, const std::vector<std::size_t> &counts,
                 const std::vector<bool> &removed) {
@@ -87,14 +97,20 @@ Json planCounts(const std::vector<std::string> &names, const std::vector<std::si
   return a;
 }
 
-Json jsonPlan(const PlanAdvice &p) {
-  Json o = Json::object();
-  o["ok"] = p.ok;
-  if (!p.ok) {
-    o["error"] = p.error;
+// The opening both plans' objects share: "ok", then "error" alone (when no
+// plan) or the "counts"; the caller adds its own keys after the counts.
+Json jsonPlanCounts(const PlanCounts &p) {
+  Json o = okOrError(p.ok, p.error);
+  if (!p.ok)
     return o;
-  }
   o["counts"] = planCounts(p.levelNames, p.counts, p.removed);
+  return o;
+}
+
+Json jsonPlan(const PlanAdvice &p) {
+  Json o = jsonPlanCounts(p);
+  if (!p.ok)
+    return o;
   o["target_half_width"] = p.targetHalfWidth > 0 ? num(p.targetHalfWidth) : Json(nullptr);
   o["top_units_needed"] = optionalCount(p.topUnitsNeeded);
   // What to run: at least kMinimumTopCount (KJ13 §11).
@@ -109,12 +125,9 @@ Json jsonPlan(const PlanAdvice &p) {
 }
 
 Json jsonDiagnostics(const DiagnosticsReport &d) {
-  Json o = Json::object();
-  o["ok"] = d.ok;
-  if (!d.ok) {
-    o["error"] = d.error;
+  Json o = okOrError(d.ok, d.error);
+  if (!d.ok)
     return o;
-  }
   o["measurement_outliers"] = d.measurementOutliers;
   o["measurement_far_out"] = d.measurementFarOut;
   o["outlier_units"] = strings(d.outlierUnits);
@@ -171,13 +184,9 @@ Json jsonLayout(const SystemReport &s) {
 }
 
 Json jsonRatioPlan(const RatioPlanAdvice &p) {
-  Json o = Json::object();
-  o["ok"] = p.ok;
-  if (!p.ok) {
-    o["error"] = p.error;
+  Json o = jsonPlanCounts(p);
+  if (!p.ok)
     return o;
-  }
-  o["counts"] = planCounts(p.levelNames, p.counts, p.removed);
   o["target_half_width"] = num(p.targetHalfWidth);
   o["reachable"] = p.reachable;
   o["predicted_half_width"] = num(p.predictedHalfWidth); // null: unbounded
@@ -196,12 +205,9 @@ Json jsonSpeedupTest(const std::optional<SpeedupTestReport> &test) {
   if (!test)
     return nullptr;
   const SpeedupTestReport &t = *test;
-  Json o = Json::object();
-  o["ok"] = t.ok;
-  if (!t.ok) {
-    o["error"] = t.error;
+  Json o = okOrError(t.ok, t.error);
+  if (!t.ok)
     return o;
-  }
   o["mean_speedup"] = num(t.meanSpeedup);
   o["median_speedup"] = num(t.medianSpeedup);
   o["mean_verdict"] = t.meanVerdict;

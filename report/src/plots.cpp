@@ -309,6 +309,53 @@ std::string arrowPath(double x, double y, int dir) {
   return d;
 }
 
+// One drawable row's intervals at height cy: Fieller's (a diamond for a
+// suite row, a line with a square estimate otherwise; an arrow where a bound
+// is open) and the bootstrap's thin bracket under it.
+void drawForestIntervals(Writer &w, const ForestRow &r, const Scale &sx, const Area &a, double cy,
+                         const std::string &colour0, const std::string &colour1) {
+  // A bound that is missing, infinite or not positive runs to the edge.
+  bool openLeft = !positive(r.lower), openRight = !(r.upper && std::isfinite(*r.upper));
+  double lx = openLeft ? a.left : std::max(a.left, sx(*r.lower));
+  double rx = openRight ? a.right : std::min(a.right, sx(*r.upper));
+  double ex = sx(r.estimate);
+  if (r.suiteRow) {
+    w.empty("path",
+            {{"class", "estimate ci fieller"},
+             {"d", cat("M", coord(lx), ",", coord(cy), "L", coord(ex), ",", coord(cy - 7), "L",
+                       coord(rx), ",", coord(cy), "L", coord(ex), ",", coord(cy + 7), "z")},
+             {"fill", colour0}});
+  } else {
+    w.empty("line", {{"class", "ci fieller"},
+                     {"x1", lx},
+                     {"y1", cy},
+                     {"x2", rx},
+                     {"y2", cy},
+                     {"stroke", colour0},
+                     {"stroke-width", 2.5}});
+    w.empty("path", {{"class", "estimate"},
+                     {"d", svg::markerPath(svg::Marker::Square, ex, cy, 4.5)},
+                     {"fill", colour0}});
+  }
+  if (openLeft)
+    w.empty("path",
+            {{"class", "unbounded"}, {"d", arrowPath(a.left, cy, -1)}, {"fill", colour0}});
+  if (openRight)
+    w.empty("path",
+            {{"class", "unbounded"}, {"d", arrowPath(a.right, cy, 1)}, {"fill", colour0}});
+  if (positive(r.bootLower) && positive(r.bootUpper)) {
+    double by = cy + (r.suiteRow ? 10 : 7);
+    double bl = sx(*r.bootLower), bu = sx(*r.bootUpper);
+    w.empty("path",
+            {{"class", "ci bootstrap"},
+             {"d", cat("M", coord(bl), ",", coord(by - 2), "v4M", coord(bl), ",", coord(by),
+                       "H", coord(bu), "M", coord(bu), ",", coord(by - 2), "v4")},
+             {"fill", "none"},
+             {"stroke", colour1},
+             {"stroke-width", 1.2}});
+  }
+}
+
 } // namespace
 
 std::string noDataPlot(const PlotText &text, std::string_view cls) {
@@ -461,46 +508,7 @@ std::string forestPlot(const std::vector<ForestRow> &rows, double threshold, con
             {"font-weight", r.suiteRow ? "600" : "400"}},
            svg::fit(r.label, labelWidth, svg::kFontSize));
     if (drawable(r)) {
-      // A bound that is missing, infinite or not positive runs to the edge.
-      bool openLeft = !positive(r.lower), openRight = !(r.upper && std::isfinite(*r.upper));
-      double lx = openLeft ? a.left : std::max(a.left, sx(*r.lower));
-      double rx = openRight ? a.right : std::min(a.right, sx(*r.upper));
-      double ex = sx(r.estimate);
-      if (r.suiteRow) {
-        w.empty("path",
-                {{"class", "estimate ci fieller"},
-                 {"d", cat("M", coord(lx), ",", coord(cy), "L", coord(ex), ",", coord(cy - 7), "L",
-                           coord(rx), ",", coord(cy), "L", coord(ex), ",", coord(cy + 7), "z")},
-                 {"fill", colour0}});
-      } else {
-        w.empty("line", {{"class", "ci fieller"},
-                         {"x1", lx},
-                         {"y1", cy},
-                         {"x2", rx},
-                         {"y2", cy},
-                         {"stroke", colour0},
-                         {"stroke-width", 2.5}});
-        w.empty("path", {{"class", "estimate"},
-                         {"d", svg::markerPath(svg::Marker::Square, ex, cy, 4.5)},
-                         {"fill", colour0}});
-      }
-      if (openLeft)
-        w.empty("path",
-                {{"class", "unbounded"}, {"d", arrowPath(a.left, cy, -1)}, {"fill", colour0}});
-      if (openRight)
-        w.empty("path",
-                {{"class", "unbounded"}, {"d", arrowPath(a.right, cy, 1)}, {"fill", colour0}});
-      if (positive(r.bootLower) && positive(r.bootUpper)) {
-        double by = cy + (r.suiteRow ? 10 : 7);
-        double bl = sx(*r.bootLower), bu = sx(*r.bootUpper);
-        w.empty("path",
-                {{"class", "ci bootstrap"},
-                 {"d", cat("M", coord(bl), ",", coord(by - 2), "v4M", coord(bl), ",", coord(by),
-                           "H", coord(bu), "M", coord(bu), ",", coord(by - 2), "v4")},
-                 {"fill", "none"},
-                 {"stroke", colour1},
-                 {"stroke-width", 1.2}});
-      }
+      drawForestIntervals(w, r, sx, a, cy, colour0, colour1);
     } else {
       w.text("text",
              {{"class", "note"},

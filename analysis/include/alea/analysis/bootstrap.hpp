@@ -10,7 +10,7 @@
 // stream (the two systems are resampled independently of each other).
 #pragma once
 
-#include "alea/analysis/expected.hpp"
+#include "alea/expected.hpp"
 #include "alea/analysis/hierarchy.hpp"
 #include "alea/analysis/interval.hpp"
 

@@ -19,7 +19,7 @@
 //    false-discovery-rate adjustment across executions.
 #pragma once
 
-#include "alea/analysis/expected.hpp"
+#include "alea/expected.hpp"
 #include "alea/analysis/hierarchy.hpp"
 
 #include <cstddef>

@@ -8,7 +8,7 @@
 // result says Unbounded with no numbers (never NaN, never swapped bounds).
 #pragma once
 
-#include "alea/analysis/expected.hpp"
+#include "alea/expected.hpp"
 #include "alea/analysis/hierarchy.hpp"
 #include "alea/analysis/interval.hpp"
 

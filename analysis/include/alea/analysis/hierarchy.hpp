@@ -9,7 +9,7 @@
 // bottom-up (level 1 = measurement); the .cpp files translate and cite both.
 #pragma once
 
-#include "alea/analysis/expected.hpp"
+#include "alea/expected.hpp"
 
 #include <cstddef>
 #include <span>

@@ -10,7 +10,7 @@
 // in, value structs out; bad input is an Expected failure, never a throw.
 #pragma once
 
-#include "alea/analysis/expected.hpp"
+#include "alea/expected.hpp"
 
 #include <cstddef>
 #include <span>

@@ -5,7 +5,7 @@
 // value type and the quantile helpers shared by Fieller and the planner.
 #pragma once
 
-#include "alea/analysis/expected.hpp"
+#include "alea/expected.hpp"
 #include "alea/analysis/hierarchy.hpp"
 
 #include <cstddef>

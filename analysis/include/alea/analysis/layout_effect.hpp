@@ -7,7 +7,7 @@
 // of n standard normals (Tippett 1925; the d2 constant of control charts).
 #pragma once
 
-#include "alea/analysis/expected.hpp"
+#include "alea/expected.hpp"
 #include "alea/analysis/hierarchy.hpp"
 #include "alea/analysis/interval.hpp"
 #include "alea/analysis/report.hpp"

@@ -28,7 +28,7 @@
 //    unobservable frequency are counts (no test).
 #pragma once
 
-#include "alea/analysis/expected.hpp"
+#include "alea/expected.hpp"
 
 #include <cstddef>
 #include <optional>

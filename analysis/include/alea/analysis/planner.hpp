@@ -12,7 +12,7 @@
 // its c_n, the last entry its c_1.)
 #pragma once
 
-#include "alea/analysis/expected.hpp"
+#include "alea/expected.hpp"
 #include "alea/analysis/hierarchy.hpp"
 #include "alea/analysis/variance.hpp"
 

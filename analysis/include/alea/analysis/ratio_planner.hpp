@@ -26,7 +26,7 @@
 // averaged costs), and eq. 14 minimises the combined variance for that cost.
 #pragma once
 
-#include "alea/analysis/expected.hpp"
+#include "alea/expected.hpp"
 #include "alea/analysis/hierarchy.hpp"
 #include "alea/analysis/interval.hpp"
 #include "alea/analysis/planner.hpp"

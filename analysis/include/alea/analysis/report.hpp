@@ -23,7 +23,7 @@
 
 #include "alea/analysis/bootstrap.hpp"
 #include "alea/analysis/decision.hpp"
-#include "alea/analysis/expected.hpp"
+#include "alea/expected.hpp"
 #include "alea/analysis/fieller.hpp"
 #include "alea/analysis/interval.hpp"
 #include "alea/analysis/resampling.hpp"
@@ -111,18 +111,24 @@ struct LevelReport {
   bool removed = false; // T^2 <= 0: pooled into the level below for planning
 };
 
-// The planner's advice for the next campaign of one system.
-struct PlanAdvice {
+// What both planners advise (PlanAdvice for one system's mean,
+// RatioPlanAdvice for a ratio): the count per level that reaches a target
+// relative half-width, or why there is no plan.
+struct PlanCounts {
   bool ok = false;
-  std::string error;                         // why no plan (when !ok)
-  std::vector<std::string> levelNames;       // highest first
-  std::vector<std::size_t> counts;           // per level; counts[0] = top units needed
-  std::vector<bool> removed;                 // levels the plan drops (count 1)
+  std::string error;                   // why no plan (when !ok)
+  std::vector<std::string> levelNames; // highest first
+  std::vector<std::size_t> counts;     // per level; counts[0]: top-level units (per system)
+  std::vector<bool> removed;           // levels the plan drops (count 1)
+  double targetHalfWidth = 0;          // relative (to the mean or to the ratio)
+  double predictedHalfWidth = 0;       // relative, with counts[0] top-level units
+  bool defaultCosts = true;            // ReportOptions::costs was empty
+};
+
+// The planner's advice for the next campaign of one system.
+struct PlanAdvice : PlanCounts {
   std::optional<std::size_t> topUnitsNeeded; // for targetHalfWidth; none if > 1000
-  double targetHalfWidth = 0;                // relative
-  double predictedHalfWidth = 0;             // relative, with counts[0] top units
   double costPerTopUnit = 0;                 // in measurements
-  bool defaultCosts = true;
   // The top level showed T^2 <= 0: planned with the upper confidence bound of
   // its variance (planner.hpp topComponentForPlanning); topNote says so with
   // the number.
@@ -132,22 +138,15 @@ struct PlanAdvice {
 
 // The ratio planner's advice for one candidate vs the baseline
 // (ratio_planner.hpp): the counts that reach ReportOptions::targetHalfWidth
-// on the RATIO (relative), with the same lower counts for both systems.
-struct RatioPlanAdvice {
-  bool ok = false;
-  std::string error;                   // why no plan (when !ok)
-  std::vector<std::string> levelNames; // highest first
-  std::vector<std::size_t> counts;     // counts[0] = top-level units per system
-  std::vector<bool> removed;           // levels the plan drops (count 1)
-  bool reachable = false;              // counts[0] <= the cap (1000)
-  double targetHalfWidth = 0;          // relative to the ratio
-  double predictedHalfWidth = 0;       // relative, Fieller, with counts[0]
-  double rho = 0;                      // correlation of paired top-level means used
-  double costPerPair = 0;              // one top-level unit of each system, in measurements
-  double totalCost = 0;                // counts[0] x costPerPair, in measurements
-  double measurementValue = 0;         // mean measurement of the pair (data unit)
-  double totalTime = 0;                // totalCost x measurementValue (data unit)
-  bool defaultCosts = true;
+// on the RATIO (relative), with the same lower counts for both systems;
+// predictedHalfWidth is Fieller's.
+struct RatioPlanAdvice : PlanCounts {
+  bool reachable = false;         // counts[0] <= the cap (1000)
+  double rho = 0;                 // correlation of paired top-level means used
+  double costPerPair = 0;         // one top-level unit of each system, in measurements
+  double totalCost = 0;           // counts[0] x costPerPair, in measurements
+  double measurementValue = 0;    // mean measurement of the pair (data unit)
+  double totalTime = 0;           // totalCost x measurementValue (data unit)
   bool upperBound = false;        // the T^2 <= 0 fallback was used
   std::vector<std::string> notes; // one sentence per fallback, with the number
 };

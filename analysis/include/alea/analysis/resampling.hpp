@@ -11,7 +11,7 @@
 // results are reproducible from the seed and identical for any thread count.
 #pragma once
 
-#include "alea/analysis/expected.hpp"
+#include "alea/expected.hpp"
 #include "alea/analysis/hierarchy.hpp"
 
 #include <cstddef>

@@ -25,7 +25,7 @@
 //    estimators' squares and fourth powers fit a double.
 #pragma once
 
-#include "alea/analysis/expected.hpp"
+#include "alea/expected.hpp"
 
 #include <span>
 #include <string>

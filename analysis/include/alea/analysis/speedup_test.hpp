@@ -13,7 +13,7 @@
 // every choice the papers leave open is a named option below.
 #pragma once
 
-#include "alea/analysis/expected.hpp"
+#include "alea/expected.hpp"
 #include "alea/analysis/hierarchy.hpp"
 #include "alea/analysis/htest.hpp"
 

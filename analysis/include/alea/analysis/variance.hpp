@@ -8,7 +8,7 @@
 // All vectors here are indexed HIGHEST LEVEL FIRST, like Hierarchy::shape.
 #pragma once
 
-#include "alea/analysis/expected.hpp"
+#include "alea/expected.hpp"
 #include "alea/analysis/hierarchy.hpp"
 
 #include <cstddef>

@@ -3,7 +3,8 @@
 // problem into one located message.
 #include "alea/analysis/csv.hpp"
 
-#include "alea/analysis/expected.hpp"
+#include "alea/analysis/message.hpp"
+#include "alea/expected.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -209,6 +210,52 @@ bool parseNumber(const std::string &text, double &out) {
   return ec == std::errc() && ptr == last;
 }
 
+// The level columns, highest first: those --levels names, else every column
+// but system, benchmark and value in header order; or why they cannot be.
+std::optional<CsvError> chooseLevels(const Record &header,
+                                     const std::map<std::string, std::size_t> &columnOf,
+                                     const CsvOptions &options, std::vector<std::string> &levels,
+                                     std::vector<std::size_t> &levelCols) {
+  if (!options.levels.empty()) {
+    for (const auto &name : options.levels) {
+      if (name == "system" || name == "benchmark" || name == "value")
+        return CsvError{header.line, 1, "column " + quoted(name) + " cannot be a level"};
+      auto it = columnOf.find(name);
+      if (it == columnOf.end())
+        return CsvError{header.line, 1,
+                        "missing level column " + quoted(name) +
+                            " in header (levels: " + joinNames(options.levels) + ")"};
+      if (std::find(levels.begin(), levels.end(), name) != levels.end())
+        return CsvError{header.line, 1, "level " + quoted(name) + " named twice"};
+      levels.push_back(name);
+      levelCols.push_back(it->second);
+    }
+  } else {
+    for (std::size_t i = 0; i < header.fields.size(); ++i) {
+      const std::string &name = header.fields[i].text;
+      if (name == "system" || name == "benchmark" || name == "value")
+        continue;
+      levels.push_back(name);
+      levelCols.push_back(i);
+    }
+  }
+  return std::nullopt;
+}
+
+// A measurement's value: a finite number > 0 (times), or why not.
+std::optional<CsvError> readValue(const Field &val, double &value) {
+  if (val.text.empty())
+    return CsvError{val.line, val.column, "empty value"};
+  if (!parseNumber(val.text, value))
+    return CsvError{val.line, val.column, "value " + quoted(val.text) + " is not a number"};
+  if (!std::isfinite(value))
+    return CsvError{val.line, val.column, "value " + quoted(val.text) + " is not finite"};
+  if (!(value > 0))
+    return CsvError{val.line, val.column,
+                    "value " + quoted(val.text) + " is not positive (times must be > 0)"};
+  return std::nullopt;
+}
+
 } // namespace
 
 CsvResult parseCsv(std::string_view text, const CsvOptions &options) {
@@ -252,34 +299,9 @@ CsvResult parseCsv(std::string_view text, const CsvOptions &options) {
   const std::size_t benchCol = columnOf.count("benchmark") ? columnOf["benchmark"] : kNone;
   std::vector<std::string> levels;
   std::vector<std::size_t> levelCols;
-  if (!options.levels.empty()) {
-    for (const auto &name : options.levels) {
-      if (name == "system" || name == "benchmark" || name == "value") {
-        result.error = CsvError{header.line, 1, "column " + quoted(name) + " cannot be a level"};
-        return result;
-      }
-      auto it = columnOf.find(name);
-      if (it == columnOf.end()) {
-        result.error = CsvError{header.line, 1,
-                                "missing level column " + quoted(name) +
-                                    " in header (levels: " + joinNames(options.levels) + ")"};
-        return result;
-      }
-      if (std::find(levels.begin(), levels.end(), name) != levels.end()) {
-        result.error = CsvError{header.line, 1, "level " + quoted(name) + " named twice"};
-        return result;
-      }
-      levels.push_back(name);
-      levelCols.push_back(it->second);
-    }
-  } else {
-    for (std::size_t i = 0; i < header.fields.size(); ++i) {
-      const std::string &name = header.fields[i].text;
-      if (name == "system" || name == "benchmark" || name == "value")
-        continue;
-      levels.push_back(name);
-      levelCols.push_back(i);
-    }
+  if (auto e = chooseLevels(header, columnOf, options, levels, levelCols)) {
+    result.error = *e;
+    return result;
   }
   if (levels.empty()) {
     result.error = CsvError{header.line, 1,
@@ -328,22 +350,8 @@ CsvResult parseCsv(std::string_view text, const CsvOptions &options) {
     }
     const Field &val = rec.fields[valueCol];
     double value = 0;
-    if (val.text.empty()) {
-      result.error = CsvError{val.line, val.column, "empty value"};
-      return result;
-    }
-    if (!parseNumber(val.text, value)) {
-      result.error =
-          CsvError{val.line, val.column, "value " + quoted(val.text) + " is not a number"};
-      return result;
-    }
-    if (!std::isfinite(value)) {
-      result.error = CsvError{val.line, val.column, "value " + quoted(val.text) + " is not finite"};
-      return result;
-    }
-    if (!(value > 0)) {
-      result.error = CsvError{val.line, val.column,
-                              "value " + quoted(val.text) + " is not positive (times must be > 0)"};
+    if (auto e = readValue(val, value)) {
+      result.error = *e;
       return result;
     }
     const std::string bench = benchCol != kNone ? rec.fields[benchCol].text : std::string();

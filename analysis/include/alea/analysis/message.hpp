@@ -1,19 +1,13 @@
-// The statistics engine's return type is alea's one Expected (common/,
-// alea/expected.hpp); these names keep the engine's spelling of it:
-// `return fail("...")` into an Expected<T>, whose error() is one sentence;
-// and how such a sentence shows data (a CSV cell, a system name).
+// How an error message of the statistics engine shows data (a CSV cell, a
+// system name): escaped so that the message stays one line. The messages
+// themselves travel in alea's one Expected (alea/expected.hpp).
 #pragma once
-
-#include "alea/expected.hpp"
 
 #include <cstdio>
 #include <string>
 #include <string_view>
 
 namespace alea::analysis {
-
-using alea::Expected;
-using alea::fail;
 
 // `text` as a message shows it: control characters escaped C style (\0 for
 // NUL, \t, \n, \r, \xHH for the others and DEL), so that a message stays

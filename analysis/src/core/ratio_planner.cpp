@@ -69,8 +69,11 @@ Expected<RatioPlan> planRatio(const Hierarchy &candidate, const Hierarchy &basel
   return planRatio(ratioPilotOf(candidate), ratioPilotOf(baseline), options);
 }
 
-Expected<RatioPlan> planRatio(const RatioPilot &cand, const RatioPilot &base,
-                              const RatioPlanOptions &options) {
+namespace {
+
+// The two pilots and the options as planRatio needs them, or why not.
+Status checkInputs(const RatioPilot &cand, const RatioPilot &base,
+                   const RatioPlanOptions &options) {
   for (const auto &[p, which] : {std::pair{&cand, "candidate"}, std::pair{&base, "baseline"}})
     if (std::string problem = checkPilot(*p, which); !problem.empty())
       return fail(std::move(problem));
@@ -101,6 +104,16 @@ Expected<RatioPlan> planRatio(const RatioPilot &cand, const RatioPilot &base,
       if (n == 0)
         return fail("the fixed lower counts must be >= 1");
   }
+  return Status::success();
+}
+
+} // namespace
+
+Expected<RatioPlan> planRatio(const RatioPilot &cand, const RatioPilot &base,
+                              const RatioPlanOptions &options) {
+  if (Status inputs = checkInputs(cand, base, options); !inputs)
+    return fail(inputs.error());
+  const std::size_t d = cand.shape.size();
 
   RatioPlan plan;
   plan.targetHalfWidth = options.targetHalfWidth;

@@ -1,0 +1,57 @@
+// The measurement file of `alea analyze` and `alea plan`: a long-form CSV read
+// from a path (standard input for "-"), parsed with the --levels given, and
+// the --costs option read against the file's levels. Shared by the two
+// commands so that both read, and fail on, the file the same way; errors are
+// thrown as alea::cli::Error like every command's.
+#pragma once
+
+#include "command.hpp"
+
+#include "alea/analysis/csv.hpp"
+#include "alea/analysis/report.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace alea::cli {
+
+// The whole file, or standard input for "-".
+inline std::string readMeasurementText(const std::string &path) {
+  if (path == "-") {
+    std::ostringstream s;
+    s << std::cin.rdbuf();
+    return s.str();
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw Error("cannot read " + path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The parsed file (table and comment lines); a parse error names the file,
+// line and column ("data.csv:17:4: value "abc" is not a number").
+inline analysis::CsvResult loadMeasurements(const std::string &path,
+                                            const std::vector<std::string> &levels) {
+  analysis::CsvOptions co;
+  co.levels = levels;
+  auto parsed = analysis::parseCsv(readMeasurementText(path), co);
+  if (parsed.error)
+    throw Error(parsed.error->format(path));
+  return parsed;
+}
+
+// --costs against the table's levels (analysis::parseCosts).
+inline std::vector<double> costsOption(const std::string &text,
+                                       const std::vector<std::string> &levels) {
+  auto costs = analysis::parseCosts(text, levels);
+  if (!costs)
+    throw Error("--costs: " + costs.error());
+  return *costs;
+}
+
+} // namespace alea::cli
