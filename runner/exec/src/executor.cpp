@@ -276,6 +276,30 @@ unsigned long long bootTicksSecondAgo() {
   return ticks > static_cast<unsigned long long>(hz) ? ticks - hz : 0;
 }
 
+// Whether a process is already dying of a SIGKILL (ours: a timeout, a cancel,
+// the end of a duet's restarts kills the execution's process group): pending
+// in /proc/<pid>/status's SigPnd or ShdPnd. Such a process was ended, not left
+// running; between the kill and its exit it is neither a zombie nor gone.
+bool dyingOfSigkill(pid_t pid) {
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/%d/status", static_cast<int>(pid));
+  int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  char buf[4096];
+  ssize_t n = ::read(fd, buf, sizeof buf - 1);
+  ::close(fd);
+  if (n <= 0)
+    return false;
+  buf[n] = '\0';
+  const unsigned long long kill = 1ULL << (SIGKILL - 1);
+  for (const char *key : {"\nSigPnd:", "\nShdPnd:"})
+    if (const char *at = std::strstr(buf, key))
+      if (std::strtoull(at + std::strlen(key), nullptr, 16) & kill)
+        return true;
+  return false;
+}
+
 // This process's children: what every thread's /proc/self/task/<tid>/children
 // lists (an orphan is reparented to one thread of its subreaper).
 std::vector<pid_t> ownChildren() {
@@ -965,6 +989,10 @@ std::vector<std::string> LocalExecutor::collectLeftovers(unsigned long long chil
       }
       if (st->startTime < childStart || std::count(kept_.begin(), kept_.end(), c))
         continue; // not of this execution, or a leftover already reported
+      if (dyingOfSigkill(c)) { // killed with its group (a duet's restart): reap it
+        ::waitpid(c, nullptr, 0);
+        continue;
+      }
       if (std::find(seen.begin(), seen.end(), c) == seen.end()) {
         seen.push_back(c);
         found.push_back("pid " + std::to_string(c) + " (" + st->name + ")");
