@@ -2,7 +2,8 @@
 // Store::handle() and Store::exec() are private so that every statement of
 // alea itself lives in store.cpp; a test that checks a row directly, breaks a
 // store on purpose or reads a pragma goes through this one friend. Include
-// directory: test/unit/support (runner_tests, measure_tests, alea_bench_store).
+// directory: test/unit/support (store_tests, campaign_tests, measure_tests,
+// alea_bench_store).
 #pragma once
 
 #include "alea/store/store.hpp"
