@@ -31,6 +31,8 @@ PACKAGES=(
   # scripts/long_functions.py finds the functions over 150 lines with libclang's Python
   # bindings (run by Debian's /usr/bin/python3, where this package installs them)
   python3-clang-19
+  # the tree's format (.clang-format: LLVM style): `clang-format-19 -i` on a file you edit
+  clang-format-19
 )
 
 SUDO=""
