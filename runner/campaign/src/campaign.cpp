@@ -684,13 +684,29 @@ struct Run {
     if (place.target.empty()) // a target's helper runs it: no process here
       setEnv(req.env, kJobVariable,
              jobMarker('e', static_cast<std::uint64_t>(entry.position)));
+    // The system's factor list decides, as for its builds.
+    const bool heapOn = heapOffsetOn(sys.factors ? *sys.factors : cfg.factors);
+    configureRequest(job, place, build, heapOn);
+    recordRequest(job, place, heapOn);
+    if (!error.empty()) {
+      rec.status = "spawn";
+      rec.error = error;
+      return job;
+    }
+    job.runnable = true;
+    return job;
+  }
+
+  // The request's limits, placement, layout offsets and output channels.
+  void configureRequest(Job &job, const Place &place, const BuildRecord &build, bool heapOn) {
+    const BenchmarkConfig &bench = *job.bench;
+    const PlanEntry &entry = job.entry;
+    ExecutionRequest &req = job.req;
     req.timeoutSeconds = bench.timeoutSeconds > 0 ? bench.timeoutSeconds : cfg.timeoutSeconds;
     req.cpus = place.cpus;
     req.disableAslr = place.disableAslr;
     req.envPadBytes =
         envPaddingSize(build.seed, entry.executionIndex, cfg.envPadMin, cfg.envPadMax);
-    // The system's factor list decides, as for its builds.
-    const bool heapOn = heapOffsetOn(sys.factors ? *sys.factors : cfg.factors);
     req.heapOffset = heapOn ? heapOffsetBytes(build.seed, entry.executionIndex) : -1;
     req.recordsPipe = bench.measure.source == IterationSource::Records;
     req.expectedExit = bench.expectedExit;
@@ -707,6 +723,14 @@ struct Run {
     req.stdoutLimit = 0;
     req.watchLeftovers = true;
     req.killLeftovers = cfg.killLeftovers;
+  }
+
+  // What the store records of the request: its padding, the environment it
+  // set (redacted), heap offset, ASLR and CPUs.
+  void recordRequest(Job &job, const Place &place, bool heapOn) {
+    const BenchmarkConfig &bench = *job.bench;
+    const ExecutionRequest &req = job.req;
+    ExecutionRecord &rec = job.rec;
     rec.envPadding = req.envPadBytes;
     for (const auto &e : req.env)
       if (e.rfind("ALEA_", 0) == 0 || e.rfind("BENCHMARK_", 0) == 0 ||
@@ -722,13 +746,6 @@ struct Run {
     }
     rec.environment += std::string("aslr=") + (place.disableAslr ? "off" : "system") + "\n";
     rec.cpus = cpuList(req.cpus);
-    if (!error.empty()) {
-      rec.status = "spawn";
-      rec.error = error;
-      return job;
-    }
-    job.runnable = true;
-    return job;
   }
 
   // The record of a job that ran, from what the executor saw.
