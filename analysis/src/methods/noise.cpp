@@ -390,25 +390,18 @@ int mechanismSign(const std::string &kind) {
   return 0;
 }
 
-} // namespace
-
-Expected<NoiseDiagnosis> diagnoseNoise(std::span<const ExecutionObservation> executions,
-                                       const NoiseOptions &o) {
-  for (const auto &e : executions)
-    if (!std::isfinite(e.value) || !std::isfinite(e.startedAt))
-      return fail("noise diagnosis: non-finite value or start time");
-
-  // Residuals from the build means: value / mean - 1 (relative, so systems of
-  // different speed are comparable).
+// The residuals from the build means, value / mean - 1 (relative, so systems
+// of different speed are comparable), in order of start time; an execution
+// in a build with fewer than 2 is excluded (counted in d).
+Expected<std::vector<Observed>>
+residualsFromBuildMeans(std::span<const ExecutionObservation> executions, NoiseDiagnosis &d) {
   std::map<std::pair<std::size_t, std::size_t>, std::pair<double, std::size_t>> builds;
   for (const auto &e : executions) {
     auto &[sum, count] = builds[{e.system, e.build}];
     sum += e.value;
     ++count;
   }
-  NoiseDiagnosis d;
   std::vector<Observed> data;
-  std::vector<std::size_t> groupOf;
   std::map<std::pair<std::size_t, std::size_t>, std::size_t> groupIndex;
   for (const auto &[key, sc] : builds) {
     if (sc.second < 2)
@@ -431,14 +424,21 @@ Expected<NoiseDiagnosis> diagnoseNoise(std::span<const ExecutionObservation> exe
       continue;
     }
     data.push_back({e.value / (sum / static_cast<double>(count)) - 1, &e, groupIndex[key]});
-    groupOf.push_back(groupIndex[key]);
   }
   d.executions = data.size();
   d.builds = groupIndex.size();
   if (data.size() < 3)
     return fail("noise diagnosis needs at least 3 executions in builds with 2 or more");
+  return data;
+}
 
-  // The tested findings, then Holm over them.
+// The tested findings (drift, trend, the covariates), Holm-adjusted over
+// them, into d.findings.
+void addTestedFindings(const std::vector<Observed> &data, const NoiseOptions &o,
+                       NoiseDiagnosis &d) {
+  std::vector<std::size_t> groupOf;
+  for (const auto &x : data)
+    groupOf.push_back(x.group);
   std::vector<NoiseFinding> tested;
   std::vector<double> residuals;
   for (const auto &x : data)
@@ -483,8 +483,12 @@ Expected<NoiseDiagnosis> diagnoseNoise(std::span<const ExecutionObservation> exe
     describe(f, data, o, lag ? &*lag : nullptr);
     d.findings.push_back(f);
   }
+}
 
-  // Counts and what could not be observed.
+// The findings counted rather than tested: a busy machine, executions the
+// quiet gate let run busy, the CPU frequency when it was not tested, ASLR.
+void addObservedFindings(const std::vector<Observed> &data, const NoiseOptions &o,
+                         NoiseDiagnosis &d) {
   std::size_t busy = 0, aslr = 0, withMhz = 0;
   double firstMhz = 0;
   for (const auto &x : data) {
@@ -559,6 +563,21 @@ Expected<NoiseDiagnosis> diagnoseNoise(std::span<const ExecutionObservation> exe
              "ratio averages over, not noise)";
     d.findings.push_back(f);
   }
+}
+
+} // namespace
+
+Expected<NoiseDiagnosis> diagnoseNoise(std::span<const ExecutionObservation> executions,
+                                       const NoiseOptions &o) {
+  for (const auto &e : executions)
+    if (!std::isfinite(e.value) || !std::isfinite(e.startedAt))
+      return fail("noise diagnosis: non-finite value or start time");
+  NoiseDiagnosis d;
+  auto data = residualsFromBuildMeans(executions, d);
+  if (!data)
+    return Error{data.error()};
+  addTestedFindings(*data, o, d);
+  addObservedFindings(*data, o, d);
   // Sources of noise first, then artifacts, then the rest, each in kind order.
   const auto cls = [](const NoiseFinding &f) { return !f.significant ? 2 : f.artifact ? 1 : 0; };
   std::stable_sort(d.findings.begin(), d.findings.end(), [&](const auto &a, const auto &b) {

@@ -159,6 +159,15 @@ std::vector<std::string> buildCompilers(const CampaignConfig &cfg, const Campaig
   return tools;
 }
 
+// A run's name (lock.hpp, ALEA_JOB): 64 random bits in hex.
+std::string newRunToken() {
+  std::random_device device;
+  std::uint64_t bits = (static_cast<std::uint64_t>(device()) << 32) ^ device();
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(bits));
+  return text;
+}
+
 // Where a job runs: the host, or a target with its own paths, environment
 // and overrides (targets.hpp).
 struct Place {
@@ -675,13 +684,29 @@ struct Run {
     if (place.target.empty()) // a target's helper runs it: no process here
       setEnv(req.env, kJobVariable,
              jobMarker('e', static_cast<std::uint64_t>(entry.position)));
+    // The system's factor list decides, as for its builds.
+    const bool heapOn = heapOffsetOn(sys.factors ? *sys.factors : cfg.factors);
+    configureRequest(job, place, build, heapOn);
+    recordRequest(job, place, heapOn);
+    if (!error.empty()) {
+      rec.status = "spawn";
+      rec.error = error;
+      return job;
+    }
+    job.runnable = true;
+    return job;
+  }
+
+  // The request's limits, placement, layout offsets and output channels.
+  void configureRequest(Job &job, const Place &place, const BuildRecord &build, bool heapOn) {
+    const BenchmarkConfig &bench = *job.bench;
+    const PlanEntry &entry = job.entry;
+    ExecutionRequest &req = job.req;
     req.timeoutSeconds = bench.timeoutSeconds > 0 ? bench.timeoutSeconds : cfg.timeoutSeconds;
     req.cpus = place.cpus;
     req.disableAslr = place.disableAslr;
     req.envPadBytes =
         envPaddingSize(build.seed, entry.executionIndex, cfg.envPadMin, cfg.envPadMax);
-    // The system's factor list decides, as for its builds.
-    const bool heapOn = heapOffsetOn(sys.factors ? *sys.factors : cfg.factors);
     req.heapOffset = heapOn ? heapOffsetBytes(build.seed, entry.executionIndex) : -1;
     req.recordsPipe = bench.measure.source == IterationSource::Records;
     req.expectedExit = bench.expectedExit;
@@ -698,6 +723,14 @@ struct Run {
     req.stdoutLimit = 0;
     req.watchLeftovers = true;
     req.killLeftovers = cfg.killLeftovers;
+  }
+
+  // What the store records of the request: its padding, the environment it
+  // set (redacted), heap offset, ASLR and CPUs.
+  void recordRequest(Job &job, const Place &place, bool heapOn) {
+    const BenchmarkConfig &bench = *job.bench;
+    const ExecutionRequest &req = job.req;
+    ExecutionRecord &rec = job.rec;
     rec.envPadding = req.envPadBytes;
     for (const auto &e : req.env)
       if (e.rfind("ALEA_", 0) == 0 || e.rfind("BENCHMARK_", 0) == 0 ||
@@ -713,13 +746,6 @@ struct Run {
     }
     rec.environment += std::string("aslr=") + (place.disableAslr ? "off" : "system") + "\n";
     rec.cpus = cpuList(req.cpus);
-    if (!error.empty()) {
-      rec.status = "spawn";
-      rec.error = error;
-      return job;
-    }
-    job.runnable = true;
-    return job;
   }
 
   // The record of a job that ran, from what the executor saw.
@@ -1175,32 +1201,50 @@ struct Run {
       }
   }
 
-  // Runs the pending entries on the targets, all busy at once, recording
-  // results as they arrive. A unit is a block (paired designs: a block stays
-  // on one target) or one execution; with machines = "level" build i runs on
-  // target i mod M, in a pool any free target takes the next unit in plan
-  // order. A unit whose target was lost runs again (never recorded twice:
-  // only a whole result is recorded); a target that fails 5 times in a row
-  // is taken out.
-  Status runOnTargets(const std::vector<PlanEntry> &pending, std::int64_t &finished,
-                      std::int64_t total, std::int64_t &failed, std::int64_t &ranHere,
-                      bool resumed) {
+  // The executions counted across the loop's rounds: the progress line shows
+  // finished of total and failed; ranHere, what this `alea run` executed, is
+  // what --max-executions limits.
+  struct Tally {
+    std::int64_t finished = 0, total = 0, failed = 0, ranHere = 0;
+  };
+
+  bool interrupted() const { return opts.cancel && opts.cancel->load(); }
+  // --max-executions reached by `ran` executions of this run.
+  bool budgetSpent(std::int64_t ran) const {
+    return opts.maxExecutions >= 0 && ran >= opts.maxExecutions;
+  }
+
+  // What runOnTargets hands out, under the loop's mutex: the units (a paired
+  // design's block, which stays on one target, or one execution), those not
+  // yet given out in plan order, and which worker runs which.
+  struct Dispatch {
     std::vector<std::vector<PlanEntry>> units;
+    std::deque<std::size_t> queue;
+    std::map<std::size_t, std::size_t> running; // worker -> unit
+    std::map<std::size_t, int> unitLosses;      // unit -> times lost while it ran
+    std::int64_t dispatched = 0;                // executions in running units
+    Status status;
+  };
+
+  Dispatch dispatchUnits(const std::vector<PlanEntry> &pending) const {
+    Dispatch d;
     for (std::size_t i = 0; i < pending.size();) {
       std::size_t j = i + 1;
       if (design != Design::Unpaired && pending[i].block >= 0)
         while (j < pending.size() && pending[j].block == pending[i].block)
           ++j;
-      units.emplace_back(pending.begin() + static_cast<std::ptrdiff_t>(i),
-                         pending.begin() + static_cast<std::ptrdiff_t>(j));
+      d.units.emplace_back(pending.begin() + static_cast<std::ptrdiff_t>(i),
+                           pending.begin() + static_cast<std::ptrdiff_t>(j));
       i = j;
     }
-    std::deque<std::size_t> queue;
-    for (std::size_t u = 0; u < units.size(); ++u)
-      queue.push_back(u);
-    std::vector<Worker> workers(targets.size());
-    std::map<std::size_t, std::size_t> running; // worker -> unit
-    std::map<std::size_t, int> unitLosses;      // unit -> times lost while it ran
+    for (std::size_t u = 0; u < d.units.size(); ++u)
+      d.queue.push_back(u);
+    return d;
+  }
+
+  // One worker thread per target, continuing its target's order of
+  // executions; a target taken out earlier in this run stays out.
+  void startWorkers(std::vector<Worker> &workers) {
     for (std::size_t k = 0; k < targets.size(); ++k) {
       workers[k].target = targets[k].get();
       workers[k].index = k;
@@ -1209,36 +1253,53 @@ struct Run {
     }
     for (Worker &w : workers)
       w.thread = std::thread([this, &w] { work(w); });
-    auto eligible = [&](std::size_t u, std::size_t k) {
+  }
+
+  bool stopping(const Dispatch &d) const { return interrupted() || outcome.cancelled || !d.status; }
+
+  // Gives w the first unit of the queue it may run (the loop's mutex held):
+  // with machines = "level" build i runs on target i mod M only.
+  void assignNext(Dispatch &d, Worker &w) {
+    auto eligible = [&](std::size_t u) {
       return cfg.machines == Machines::Pool ||
-             static_cast<std::size_t>(units[u].front().buildIndex) % targets.size() == k;
+             static_cast<std::size_t>(d.units[u].front().buildIndex) % targets.size() == w.index;
     };
-    Status status;
-    std::int64_t dispatched = 0;
-    auto stopping = [&] {
-      return (opts.cancel && opts.cancel->load()) || outcome.cancelled || !status;
-    };
-    // Gives w the first unit of the queue it may run (the loop's mutex held).
-    auto assignNext = [&](Worker &w) {
-      for (auto it = queue.begin(); it != queue.end(); ++it)
-        if (eligible(*it, w.index)) {
-          w.unit = units[*it];
-          w.busy = true;
-          running[w.index] = *it;
-          dispatched += static_cast<std::int64_t>(units[*it].size());
-          queue.erase(it);
-          return;
-        }
-    };
+    for (auto it = d.queue.begin(); it != d.queue.end(); ++it)
+      if (eligible(*it)) {
+        w.unit = d.units[*it];
+        w.busy = true;
+        d.running[w.index] = *it;
+        d.dispatched += static_cast<std::int64_t>(d.units[*it].size());
+        d.queue.erase(it);
+        return;
+      }
+  }
+
+  // A unit that did not complete goes back to the queue, in plan order: it
+  // was the earliest its target took.
+  static void requeue(Dispatch &d, std::size_t u) {
+    d.queue.push_front(u);
+    std::sort(d.queue.begin(), d.queue.end());
+  }
+
+  // Runs the pending entries on the targets, all busy at once, recording
+  // results as they arrive. In a pool any free target takes the next unit in
+  // plan order. A unit whose target was lost runs again (never recorded
+  // twice: only a whole result is recorded); a target that fails 5 times in
+  // a row is taken out.
+  Status runOnTargets(const std::vector<PlanEntry> &pending, Tally &tally, bool resumed) {
+    Dispatch d = dispatchUnits(pending);
+    std::vector<Worker> workers(targets.size());
+    startWorkers(workers);
     std::unique_lock<std::mutex> lock(loopMutex);
     for (;;) {
-      if (!stopping())
+      if (!stopping(d))
         for (Worker &w : workers) {
           if (w.busy || w.retired)
             continue;
-          if (opts.maxExecutions >= 0 && ranHere + dispatched >= opts.maxExecutions)
+          if (budgetSpent(tally.ranHere + d.dispatched))
             break;
-          assignNext(w);
+          assignNext(d, w);
         }
       loopCv.notify_all();
       bool anyBusy = std::any_of(workers.begin(), workers.end(), [](auto &w) { return w.busy; });
@@ -1256,115 +1317,146 @@ struct Run {
           w.connectPending = false;
           loopCv.notify_all();
         }
-        if (!w.done)
-          continue;
-        w.done = false;
-        w.busy = false;
-        std::size_t u = running.at(w.index);
-        running.erase(w.index);
-        dispatched -= static_cast<std::int64_t>(units[u].size());
-        // The worker's results, taken before it may get its next unit.
-        std::vector<Job> jobs = std::move(w.jobs);
-        BlockResult block = std::move(w.block);
-        std::optional<MachineState> now = std::move(w.machineAfter);
-        bool succeeded = w.error.empty() && !w.notRun && !block.cancelled;
-        // A target that succeeded gets its next unit before this one is
-        // recorded: the commit (tens of microseconds) does not keep it idle.
-        if (succeeded && opts.maxExecutions < 0 && !stopping() && !w.retired) {
-          assignNext(w);
-          loopCv.notify_all();
-        }
-        lock.unlock();
-        reportMissingLibraries(w);
-        if (w.notRun) {
-          queue.push_front(u);
-          std::sort(queue.begin(), queue.end());
-        } else if (!w.error.empty() && w.lostInRun && ++unitLosses[u] >= kUnitLosses) {
-          // Lost every time it ran (it may be what kills the session: the
-          // helper OOM-killed, a full disk): recorded as failed, so that it
-          // cannot take every target out.
-          endJob(w);
-          ++w.failuresInARow;
-          std::vector<Job> jobs;
-          for (const PlanEntry &e : units[u]) {
-            jobs.push_back(prepare(e, hostPlace()));
-            Job &j = jobs.back();
-            j.rec.status = "lost";
-            j.rec.error = "lost " + std::to_string(unitLosses[u]) +
-                          " times while running on targets (last on " + w.target->name() + ": " +
-                          w.error + ")";
-            j.rec.target = w.target->name();
-            j.rec.machineId = w.machineId;
-            j.rec.targetOrder = ++w.order;
-          }
-          if (Status st = recordJobs(jobs, failed); !st)
-            status = st;
-          finished += static_cast<std::int64_t>(jobs.size());
-          ranHere += static_cast<std::int64_t>(jobs.size());
-          progress.message("target " + w.target->name() + ": " + jobs.front().rec.error +
-                           "; recorded as failed");
-        } else if (!w.error.empty()) {
-          endJob(w);
-          queue.push_front(u); // in plan order: it was the earliest this target took
-          std::sort(queue.begin(), queue.end());
-          ++w.failuresInARow;
-
-          progress.message("target " + w.target->name() + ": " + w.error +
-                           "; its execution will run again");
-          if (w.failuresInARow >= kTargetFailuresInARow) {
-            w.retired = true;
-            retired.insert(w.target->name());
-            outcome.warnings.push_back("target " + w.target->name() + " was taken out after " +
-                                       std::to_string(w.failuresInARow) +
-                                       " failures in a row (last: " + w.error + ")");
-            progress.message(outcome.warnings.back());
-          }
-        } else if (block.cancelled) {
-          outcome.cancelled = true;
-        } else {
-          w.failuresInARow = 0;
-          complete(jobs, block);
-          for (Job &j : jobs) {
-            j.rec.machineId = w.machineId;
-            j.rec.targetOrder = ++w.order;
-          }
-          if (Status s = recordJobs(jobs, failed); !s)
-            status = s;
-          std::int64_t n = static_cast<std::int64_t>(jobs.size());
-          ranHere += n;
-          finished += n;
-          progress.update(finished, total, failed);
-          if (now) {
-            std::string what;
-            for (const auto &c : machineChanges(w.machine, *now))
-              what += (what.empty() ? "" : ",") + c;
-            if (!what.empty()) {
-              if (auto id = store.addMachine(*now, "change: " + what, w.target->name())) {
-                w.machineId = *id;
-                progress.message("target " + w.target->name() + ": machine state changed: " + what);
-              }
-              w.machine = *now; // the baseline of the next comparison, as for the host
-            }
-          }
-        }
-        lock.lock();
+        if (w.done)
+          collect(d, w, lock, tally);
       }
       bool allOut = std::all_of(workers.begin(), workers.end(), [](auto &w) { return w.retired; });
-      if (allOut && !queue.empty() && status) {
-        status = Error{"every target was taken out (see the warnings); `alea run` again resumes"};
+      if (allOut && !d.queue.empty() && d.status) {
+        d.status = Error{"every target was taken out (see the warnings); `alea run` again resumes"};
       }
     }
+    stopWorkers(workers, lock);
+    if (!d.queue.empty() && d.status && !outcome.cancelled && !budgetSpent(tally.ranHere))
+      outcome.warnings.push_back(counted(d.queue.size(),
+                                         "execution unit") +
+                                 " could not run on any target; `alea run` again retries them");
+    return d.status;
+  }
+
+  // A worker's unit came back (the loop's mutex held on entry and on return,
+  // released while the unit is recorded): recorded, or queued to run again.
+  void collect(Dispatch &d, Worker &w, std::unique_lock<std::mutex> &lock, Tally &tally) {
+    w.done = false;
+    w.busy = false;
+    std::size_t u = d.running.at(w.index);
+    d.running.erase(w.index);
+    d.dispatched -= static_cast<std::int64_t>(d.units[u].size());
+    // The worker's results, taken before it may get its next unit.
+    std::vector<Job> jobs = std::move(w.jobs);
+    BlockResult block = std::move(w.block);
+    std::optional<MachineState> now = std::move(w.machineAfter);
+    bool succeeded = w.error.empty() && !w.notRun && !block.cancelled;
+    // A target that succeeded gets its next unit before this one is
+    // recorded: the commit (tens of microseconds) does not keep it idle.
+    if (succeeded && opts.maxExecutions < 0 && !stopping(d) && !w.retired) {
+      assignNext(d, w);
+      loopCv.notify_all();
+    }
+    lock.unlock();
+    reportMissingLibraries(w);
+    Status recorded;
+    if (w.notRun) {
+      requeue(d, u);
+    } else if (!w.error.empty() && w.lostInRun && ++d.unitLosses[u] >= kUnitLosses) {
+      recorded = recordLostUnit(w, d.units[u], d.unitLosses[u], tally);
+    } else if (!w.error.empty()) {
+      endJob(w);
+      requeue(d, u);
+      targetFailed(w);
+    } else if (block.cancelled) {
+      outcome.cancelled = true;
+    } else {
+      recorded = recordUnit(w, jobs, block, now, tally);
+    }
+    if (!recorded)
+      d.status = recorded;
+    lock.lock();
+  }
+
+  // A unit lost every time it ran (it may be what kills the session: the
+  // helper OOM-killed, a full disk) is recorded as failed, so that it cannot
+  // take every target out.
+  Status recordLostUnit(Worker &w, const std::vector<PlanEntry> &unit, int losses, Tally &tally) {
+    endJob(w);
+    ++w.failuresInARow;
+    std::vector<Job> jobs;
+    for (const PlanEntry &e : unit) {
+      jobs.push_back(prepare(e, hostPlace()));
+      Job &j = jobs.back();
+      j.rec.status = "lost";
+      j.rec.error = "lost " + std::to_string(losses) +
+                    " times while running on targets (last on " + w.target->name() + ": " +
+                    w.error + ")";
+      j.rec.target = w.target->name();
+      j.rec.machineId = w.machineId;
+      j.rec.targetOrder = ++w.order;
+    }
+    Status recorded = recordJobs(jobs, tally.failed);
+    tally.finished += static_cast<std::int64_t>(jobs.size());
+    tally.ranHere += static_cast<std::int64_t>(jobs.size());
+    progress.message("target " + w.target->name() + ": " + jobs.front().rec.error +
+                     "; recorded as failed");
+    return recorded;
+  }
+
+  // A target lost its unit or could not run it (the unit runs again): after
+  // kTargetFailuresInARow such failures it is taken out of the campaign.
+  void targetFailed(Worker &w) {
+    ++w.failuresInARow;
+    progress.message("target " + w.target->name() + ": " + w.error +
+                     "; its execution will run again");
+    if (w.failuresInARow >= kTargetFailuresInARow) {
+      w.retired = true;
+      retired.insert(w.target->name());
+      outcome.warnings.push_back("target " + w.target->name() + " was taken out after " +
+                                 std::to_string(w.failuresInARow) +
+                                 " failures in a row (last: " + w.error + ")");
+      progress.message(outcome.warnings.back());
+    }
+  }
+
+  // A unit that ran: recorded in the target's order, on the target's
+  // machine row; a change of the target's machine state is a new row.
+  Status recordUnit(Worker &w, std::vector<Job> &jobs, const BlockResult &block,
+                    const std::optional<MachineState> &now, Tally &tally) {
+    w.failuresInARow = 0;
+    complete(jobs, block);
+    for (Job &j : jobs) {
+      j.rec.machineId = w.machineId;
+      j.rec.targetOrder = ++w.order;
+    }
+    Status recorded = recordJobs(jobs, tally.failed);
+    std::int64_t n = static_cast<std::int64_t>(jobs.size());
+    tally.ranHere += n;
+    tally.finished += n;
+    progress.update(tally.finished, tally.total, tally.failed);
+    if (now) {
+      std::string what;
+      for (const auto &c : machineChanges(w.machine, *now))
+        what += (what.empty() ? "" : ",") + c;
+      if (!what.empty()) {
+        if (auto id = store.addMachine(*now, "change: " + what, w.target->name())) {
+          w.machineId = *id;
+          progress.message("target " + w.target->name() + ": machine state changed: " + what);
+        }
+        w.machine = *now; // the baseline of the next comparison, as for the host
+      }
+    }
+    return recorded;
+  }
+
+  // Stops the workers, then ends what they leave on the targets. Ctrl-C may
+  // arrive between two blocks, when no block reports it: decided here,
+  // before the jobs end, so that an interrupted run's jobs are cancelled
+  // (scancel) rather than left to complete when their session closes.
+  void stopWorkers(std::vector<Worker> &workers, std::unique_lock<std::mutex> &lock) {
     for (Worker &w : workers)
       w.stop = true;
     loopCv.notify_all();
     lock.unlock();
     for (Worker &w : workers)
       w.thread.join();
-    // Ctrl-C may arrive between two blocks, when no block reports it: decided
-    // here, before the jobs end, so that an interrupted run's jobs are
-    // cancelled (scancel) rather than left to complete when their session
-    // closes.
-    if (opts.cancel && opts.cancel->load())
+    if (interrupted())
       outcome.cancelled = true;
     for (Worker &w : workers) {
       if (w.target->connected() && !w.target->jobId().empty() && outcome.cancelled)
@@ -1372,67 +1464,283 @@ struct Run {
       w.target->disconnect();
       endJob(w);
     }
-    if (!queue.empty() && status && !outcome.cancelled &&
-        !(opts.maxExecutions >= 0 && ranHere >= opts.maxExecutions))
-      outcome.warnings.push_back(counted(queue.size(),
-                                         "execution unit") +
-                                 " could not run on any target; `alea run` again retries them");
-    return status;
   }
   std::set<std::string> retired; // targets taken out in this run
+
+  // ---- the steps of runCampaign --------------------------------------------
+
+  // An "auto" campaign's levels: those planned (and recorded) by the run
+  // that started it, or planned now from a pilot run in pilotDir (which
+  // estimates builds and executions only). Returns the pilot's outcome when
+  // the pilot was interrupted: the campaign stops there.
+  Expected<std::optional<CampaignOutcome>> planAutoLevels(const std::string &pilotDir) {
+    auto recorded = [&](const char *key) { return store.meta(key); };
+    if (recorded("config_sha256") && recorded("levels.builds")) {
+      // Resuming: the counts were planned (and recorded) before.
+      levels = {std::atoi(recorded("levels.builds")->c_str()),
+                std::atoi(recorded("levels.executions")->c_str()),
+                std::atoi(recorded("levels.iterations")->c_str()),
+                std::atoi(recorded("levels.warmup")->c_str())};
+      return std::optional<CampaignOutcome>();
+    }
+    CampaignConfig pilotCfg = pilotConfig(cfg);
+    pilotCfg.machines = Machines::Pool; // the pilot estimates builds and executions only
+    LevelCounts pl = pilotCounts(cfg);
+    CampaignOptions pilotOpts = opts;
+    pilotOpts.dir = pilotDir;
+    pilotOpts.requireExisting = false;
+    pilotOpts.maxExecutions = -1;
+    pilotOpts.startMessage.clear();
+    // Checked with cfg: the pilot differs in levels, name and adaptive
+    // settings only, which no check of validateCampaign reads.
+    pilotOpts.validated = true;
+    progress.message("pilot run for the \"auto\" levels: " + std::to_string(pl.builds) +
+                     " builds x " + std::to_string(pl.executions) + " executions x " +
+                     std::to_string(pl.iterations + pl.warmup) + " iterations, in " + pilotDir);
+    auto pilotRun = runCampaign(pilotCfg, pilotOpts, executor, progress);
+    if (!pilotRun)
+      return Error{"pilot run: " + pilotRun.error()};
+    if (pilotRun->cancelled) {
+      pilotRun->warnings.push_back("interrupted during the pilot run");
+      return std::optional<CampaignOutcome>(std::move(*pilotRun));
+    }
+    auto pilotStore = Store::openReadOnly(storePath(pilotDir)); // read only: planner, reuse
+    if (!pilotStore)
+      return Error{pilotStore.error()};
+    auto planned = planFromPilot(cfg, *pilotStore, pl);
+    if (!planned)
+      return Error{"planning from the pilot run: " + planned.error()};
+    for (const auto &line : planned->explanation)
+      progress.message("plan: " + line);
+    levels = planned->counts;
+    if (cfg.machines == Machines::Level && !cfg.targets.empty()) {
+      // Every machine runs the same number of builds.
+      int m = static_cast<int>(cfg.targets.size());
+      levels.builds = (levels.builds + m - 1) / m * m;
+    }
+    std::string text;
+    for (const auto &line : planned->explanation)
+      text += line + "\n";
+    if (Status st = store.setMeta("auto_plan", text); !st)
+      return Error{st.error()};
+    return std::optional<CampaignOutcome>();
+  }
+
+  // What this run continues from: the pilot's builds (reused), the recorded
+  // campaign (checkMeta), earlier runs' processes (ended), and the design and
+  // builds the store was planned with (an adaptive campaign adds builds; a
+  // store from before designs is unpaired).
+  Status continueFromStore(bool automatic, const std::string &pilotDir) {
+    std::error_code ec;
+    if (automatic && fs::exists(storePath(pilotDir), ec))
+      if (auto pilotStore = Store::openReadOnly(storePath(pilotDir)))
+        pilot.emplace(std::move(*pilotStore));
+    if (Status s = checkMeta(); !s)
+      return s;
+    runToken = newRunToken();
+    if (Status s = endEarlierRuns(); !s)
+      return s;
+    design = parseDesign(store.meta("design").value_or("unpaired")).value_or(Design::Unpaired);
+    if (auto b = store.meta("levels.builds"))
+      levels.builds = std::max(levels.builds, std::atoi(b->c_str()));
+    if (design == Design::Duet)
+      duetSets = duetCpuSets(cfg, readMachineFacts().cpus);
+    // The precision asked for, which the report's plans aim at: an adaptive
+    // run's target (from the file or the command line) replaces the levels'.
+    if (cfg.adaptive.enabled && cfg.adaptive.halfWidth > 0)
+      if (Status s = store.setMeta("target_half_width", std::to_string(cfg.adaptive.halfWidth));
+          !s)
+        return s;
+    return {};
+  }
+
+  // Interrupted during the builds: no plan is stored yet, but the campaign
+  // plans this many executions (a resumed run makes that plan).
+  CampaignOutcome cancelledInBuilds() {
+    outcome.cancelled = true;
+    outcome.summary = store.summary();
+    if (!store.hasPlan())
+      outcome.summary.planned = static_cast<std::int64_t>(cfg.systems.size()) *
+                                static_cast<std::int64_t>(cfg.benchmarks.size()) * levels.builds *
+                                levels.executions;
+    return outcome;
+  }
+
+  // The targets the campaign runs on, and how machines enter the analysis,
+  // recorded; the jobs an earlier run left settled; one Target each.
+  Status connectTargets() {
+    if (cfg.targets.empty())
+      return {};
+    std::string names;
+    for (const auto &t : cfg.targets)
+      names += (names.empty() ? "" : ",") + t.name;
+    if (Status s = store.setMeta("targets", names); !s)
+      return s;
+    if (Status s = store.setMeta("machines", cfg.machines == Machines::Pool ? "pool" : "level"); !s)
+      return s;
+    settleOldJobs();
+    TargetContext context = targetContext();
+    for (const auto &t : cfg.targets)
+      targets.push_back(makeTarget(t, context));
+    return {};
+  }
+
+  // Runs the plan's pending executions, on the targets or on this host, in
+  // rounds: after each, an adaptive campaign extends the plan with more
+  // builds, or stops (on precision or budget, never on the answer).
+  Status executePlan(std::vector<PlanEntry> &plan, bool resumed) {
+    Tally tally;
+    tally.failed = store.summary().failed;
+    auto lastCheck = std::chrono::steady_clock::now();
+    for (;;) {
+      std::set<std::int64_t> done = store.completedPositions();
+      std::vector<PlanEntry> pending = pendingEntries(plan, done);
+      tally.total = static_cast<std::int64_t>(plan.size());
+      tally.finished = tally.total - static_cast<std::int64_t>(pending.size());
+      progress.start(tally.finished, tally.total);
+      if (!targets.empty()) {
+        if (Status s = runOnTargets(pending, tally, resumed); !s)
+          return s;
+        pending.clear();
+      }
+      if (Status s = runOnHost(pending, tally, lastCheck); !s)
+        return s;
+      progress.finish();
+      if (outcome.cancelled || !cfg.adaptive.enabled || budgetSpent(tally.ranHere) ||
+          store.completedPositions().size() < plan.size())
+        return {};
+      auto more = nextBatch();
+      if (!more)
+        return Error{more.error()};
+      if (*more == 0)
+        return {};
+      if (Status s = extendPlan(plan, *more); !s)
+        return s;
+      if (Status s = doBuilds(); !s)
+        return s;
+      if (interrupted()) {
+        outcome.cancelled = true;
+        return {};
+      }
+    }
+  }
+
+  // Runs the pending executions on this host in plan order (a duet's block
+  // together, every other entry on its own) until they are done, the
+  // execution budget is spent or the run is interrupted.
+  Status runOnHost(const std::vector<PlanEntry> &pending, Tally &tally,
+                   std::chrono::steady_clock::time_point &lastCheck) {
+    for (std::size_t i = 0; i < pending.size();) {
+      if (budgetSpent(tally.ranHere))
+        break;
+      if (interrupted()) {
+        outcome.cancelled = true;
+        break;
+      }
+      std::size_t j = i + 1;
+      if (design == Design::Duet && pending[i].block >= 0)
+        while (j < pending.size() && pending[j].block == pending[i].block)
+          ++j;
+      Status s = executeBlock(std::span(pending).subspan(i, j - i), tally.failed);
+      if (!s) {
+        if (interrupted()) {
+          outcome.cancelled = true;
+          break;
+        }
+        return s;
+      }
+      std::int64_t n = static_cast<std::int64_t>(j - i);
+      tally.ranHere += n;
+      tally.finished += n;
+      i = j;
+      progress.update(tally.finished, tally.total, tally.failed);
+      // Cheap re-check of the machine state, at most once per second.
+      if (opts.recheckMachine &&
+          std::chrono::steady_clock::now() - lastCheck >= std::chrono::seconds(1)) {
+        recheckMachine();
+        lastCheck = std::chrono::steady_clock::now();
+      }
+    }
+    return {};
+  }
+
+  // The outcome: the store's summary, with warnings for failed executions
+  // and changes of the machine state.
+  CampaignOutcome finishOutcome() {
+    outcome.summary = store.summary();
+    outcome.complete = outcome.summary.executed == outcome.summary.planned;
+    if (outcome.summary.failed > 0)
+      outcome.warnings.push_back(std::to_string(outcome.summary.failed) + " of " +
+                                 counted(outcome.summary.executed, "execution") +
+                                 " failed (recorded, not used as data)");
+    if (outcome.summary.machineChanges > 0)
+      outcome.warnings.push_back("the machine state changed " +
+                                 counted(outcome.summary.machineChanges, "time") +
+                                 " during the campaign (see the machine table)");
+    return outcome;
+  }
 };
 
-// A run's name (lock.hpp, ALEA_JOB): 64 random bits in hex.
-std::string newRunToken() {
-  std::random_device device;
-  std::uint64_t bits = (static_cast<std::uint64_t>(device()) << 32) ^ device();
-  char text[17];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(bits));
-  return text;
-}
-
-} // namespace
-
-Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignOptions &options,
-                                      Executor &executor, Progress &progress) {
-  // The file's mistakes (placeholders, artifacts, paths, CPUs) before anything is created or built.
+// The campaign file's mistakes (placeholders, artifacts, paths, CPUs) and a
+// plan too large to be meant (unless --force), found before anything is
+// created or built.
+Status checkCampaignFile(const CampaignConfig &cfg, const CampaignOptions &options) {
   if (!options.validated)
     if (Status s = validateCampaign(cfg, readMachineFacts()); !s)
-      return Error{s.error()};
+      return s;
   if (!options.force)
     if (Status s = checkPlanSize(cfg); !s)
-      return Error{s.error()};
-  // Children run in their build directories: every path handed to them is absolute.
+      return s;
+  return {};
+}
+
+// Children run in their build directories: every path handed to them is
+// absolute, the campaign directory's first.
+CampaignOptions withAbsoluteDir(const CampaignOptions &options) {
   CampaignOptions opts = options;
   std::error_code absEc;
   opts.dir = fs::absolute(options.dir, absEc).lexically_normal().string();
   if (!opts.dir.empty() && opts.dir.back() == '/')
     opts.dir.pop_back();
+  return opts;
+}
+
+// What a run holds from its start to its end: the campaign directory's lock
+// (one writer per directory) and its store.
+struct OpenedCampaign {
+  CampaignLock lock;
+  Store store;
+};
+
+// Opens the campaign directory (created if new), locks it and opens its
+// store, leaving the directory as it is on any error. --resume continues a
+// campaign, never starts one: it needs a store that holds one (or an "auto"
+// campaign's pilot store).
+Expected<OpenedCampaign> openCampaign(const CampaignConfig &cfg, const CampaignOptions &opts,
+                                      const std::string &path, bool automatic,
+                                      const std::string &pilotDir, Progress &progress) {
   std::error_code ec;
-  std::string path = storePath(opts.dir);
   bool existed = fs::exists(path, ec);
-  bool automatic = cfg.anyAuto() || cfg.warmup.automatic;
-  std::string pilotDir = (fs::path(opts.dir) / "pilot").string();
   if (opts.requireExisting && !existed && !(automatic && fs::exists(storePath(pilotDir), ec)))
     return Error{"nothing to resume: no store at '" + path + "'"};
   ec = createCampaignDirectory(opts.dir);
   if (ec)
     return Error{"cannot create campaign directory '" + opts.dir + "': " + ec.message()};
-  // One writer per directory, from here until this function returns.
+  // One writer per directory, from here until runCampaign returns.
   auto lock = CampaignLock::acquire(opts.dir);
   if (!lock)
     return Error{lock.error(), lock.errorKind()};
   // The compilers' --version answers (tens of ms each) are asked concurrently,
   // with each other and with the store's set-up; all are in before the first
-  // build or execution runs (waitToolVersions below).
+  // build or execution runs (waitToolVersions in runCampaign).
   prefetchToolVersions(machineCompilers(cfg));
   // An existing store that is not one (empty, truncated, foreign) is an
   // error, never replaced: the directory is left as it is.
   auto store = Store::open(path);
   if (!store)
     return Error{store.error()};
-  // --resume continues a campaign, never starts one (a store can exist
-  // without one: its creator was stopped before it recorded the campaign).
+  // A store can exist without a campaign: its creator was stopped before it
+  // recorded the campaign.
   if (opts.requireExisting && !store->meta("config_sha256") &&
       !(automatic && fs::exists(storePath(pilotDir), ec)))
     return Error{"nothing to resume: the store '" + path +
@@ -1446,196 +1754,62 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
   if (automatic || store->summary().builds <
                        static_cast<std::int64_t>(cfg.systems.size()) * cfg.builds.count)
     prefetchToolVersions(buildCompilers(cfg, opts));
-  Run run(cfg, opts, executor, progress, *lock, std::move(*store));
+  return OpenedCampaign{std::move(*lock), std::move(*store)};
+}
+
+} // namespace
+
+// The campaign as one sequence of steps, each idempotent against what the
+// store already holds (see the file comment).
+Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignOptions &options,
+                                      Executor &executor, Progress &progress) {
+  if (Status s = checkCampaignFile(cfg, options); !s)
+    return Error{s.error()};
+  CampaignOptions opts = withAbsoluteDir(options);
+  std::string path = storePath(opts.dir);
+  bool automatic = cfg.anyAuto() || cfg.warmup.automatic;
+  std::string pilotDir = (fs::path(opts.dir) / "pilot").string();
+  // Directory, lock, store: held until this function returns.
+  auto opened = openCampaign(cfg, opts, path, automatic, pilotDir, progress);
+  if (!opened)
+    return Error{opened.error(), opened.errorKind()};
+  Run run(cfg, opts, executor, progress, opened->lock, std::move(opened->store));
   run.outcome.storePath = path;
+  // The levels: the file's counts, or for "auto" ones planned from a pilot.
   run.levels = {cfg.builds.count, cfg.executions.count, cfg.iterations.count, cfg.warmup.count};
   if (automatic) {
-    auto recorded = [&](const char *key) { return run.store.meta(key); };
-    if (recorded("config_sha256") && recorded("levels.builds")) {
-      // Resuming: the counts were planned (and recorded) before.
-      run.levels = {std::atoi(recorded("levels.builds")->c_str()),
-                    std::atoi(recorded("levels.executions")->c_str()),
-                    std::atoi(recorded("levels.iterations")->c_str()),
-                    std::atoi(recorded("levels.warmup")->c_str())};
-    } else {
-      CampaignConfig pilotCfg = pilotConfig(cfg);
-      pilotCfg.machines = Machines::Pool; // the pilot estimates builds and executions only
-      LevelCounts pl = pilotCounts(cfg);
-      CampaignOptions pilotOpts = opts;
-      pilotOpts.dir = pilotDir;
-      pilotOpts.requireExisting = false;
-      pilotOpts.maxExecutions = -1;
-      pilotOpts.startMessage.clear();
-      // Checked with cfg: the pilot differs in levels, name and adaptive
-      // settings only, which no check of validateCampaign reads.
-      pilotOpts.validated = true;
-      progress.message("pilot run for the \"auto\" levels: " + std::to_string(pl.builds) +
-                       " builds x " + std::to_string(pl.executions) + " executions x " +
-                       std::to_string(pl.iterations + pl.warmup) + " iterations, in " + pilotDir);
-      auto pilot = runCampaign(pilotCfg, pilotOpts, executor, progress);
-      if (!pilot)
-        return Error{"pilot run: " + pilot.error()};
-      if (pilot->cancelled) {
-        pilot->warnings.push_back("interrupted during the pilot run");
-        return *pilot;
-      }
-      auto pilotStore = Store::openReadOnly(storePath(pilotDir)); // read only: planner, reuse
-      if (!pilotStore)
-        return Error{pilotStore.error()};
-      auto planned = planFromPilot(cfg, *pilotStore, pl);
-      if (!planned)
-        return Error{"planning from the pilot run: " + planned.error()};
-      for (const auto &line : planned->explanation)
-        progress.message("plan: " + line);
-      run.levels = planned->counts;
-      if (cfg.machines == Machines::Level && !cfg.targets.empty()) {
-        // Every machine runs the same number of builds.
-        int m = static_cast<int>(cfg.targets.size());
-        run.levels.builds = (run.levels.builds + m - 1) / m * m;
-      }
-      std::string text;
-      for (const auto &line : planned->explanation)
-        text += line + "\n";
-      if (Status st = run.store.setMeta("auto_plan", text); !st)
-        return Error{st.error()};
-    }
+    auto pilotStopped = run.planAutoLevels(pilotDir);
+    if (!pilotStopped)
+      return Error{pilotStopped.error()};
+    if (*pilotStopped)
+      return std::move(**pilotStopped);
   }
-  if (automatic && fs::exists(storePath(pilotDir), ec))
-    if (auto pilotStore = Store::openReadOnly(storePath(pilotDir)))
-      run.pilot.emplace(std::move(*pilotStore));
-  if (Status s = run.checkMeta(); !s)
+  // What the store and earlier runs left: checked, ended, continued.
+  if (Status s = run.continueFromStore(automatic, pilotDir); !s)
     return Error{s.error()};
-  run.runToken = newRunToken();
-  if (Status s = run.endEarlierRuns(); !s)
-    return Error{s.error()};
-  // The design and the builds the store was planned with (an adaptive
-  // campaign adds builds; a store from before designs is unpaired).
-  run.design =
-      parseDesign(run.store.meta("design").value_or("unpaired")).value_or(Design::Unpaired);
-  if (auto b = run.store.meta("levels.builds"))
-    run.levels.builds = std::max(run.levels.builds, std::atoi(b->c_str()));
-  if (run.design == Design::Duet)
-    run.duetSets = duetCpuSets(cfg, readMachineFacts().cpus);
-  // The precision asked for, which the report's plans aim at: an adaptive
-  // run's target (from the file or the command line) replaces the levels'.
-  if (cfg.adaptive.enabled && cfg.adaptive.halfWidth > 0)
-    if (Status s = run.store.setMeta("target_half_width", std::to_string(cfg.adaptive.halfWidth));
-        !s)
-      return Error{s.error()};
   bool resumed = run.store.hasPlan() || run.store.summary().builds > 0;
+  // The machine, systems and benchmarks, recorded once.
   if (Status s = run.recordMachine(resumed); !s)
     return Error{s.error()};
   if (Status s = run.ensureEntities(); !s)
     return Error{s.error()};
   waitToolVersions();
+  // The builds, each recorded once.
   if (Status s = run.doBuilds(); !s)
     return Error{s.error()};
-  if (opts.cancel && opts.cancel->load()) {
-    // Interrupted during the builds: no plan is stored yet, but the campaign
-    // plans this many executions (a resumed run makes that plan).
-    run.outcome.cancelled = true;
-    run.outcome.summary = run.store.summary();
-    if (!run.store.hasPlan())
-      run.outcome.summary.planned = static_cast<std::int64_t>(cfg.systems.size()) *
-                                    static_cast<std::int64_t>(cfg.benchmarks.size()) *
-                                    run.levels.builds * run.levels.executions;
-    return run.outcome;
-  }
+  if (run.interrupted())
+    return run.cancelledInBuilds();
+  // The plan, made once: the order of every execution.
   auto plan = run.plan();
   if (!plan)
     return Error{plan.error()};
-  if (!cfg.targets.empty()) {
-    // The targets the campaign runs on, and how machines enter the analysis.
-    std::string names;
-    for (const auto &t : cfg.targets)
-      names += (names.empty() ? "" : ",") + t.name;
-    if (Status s = run.store.setMeta("targets", names); !s)
-      return Error{s.error()};
-    if (Status s = run.store.setMeta("machines", cfg.machines == Machines::Pool ? "pool" : "level");
-        !s)
-      return Error{s.error()};
-    run.settleOldJobs();
-    TargetContext context = run.targetContext();
-    for (const auto &t : cfg.targets)
-      run.targets.push_back(makeTarget(t, context));
-  }
-  std::int64_t failed = run.store.summary().failed;
-  std::int64_t ranHere = 0;
-  auto lastCheck = std::chrono::steady_clock::now();
-  for (;;) {
-    std::set<std::int64_t> done = run.store.completedPositions();
-    std::vector<PlanEntry> pending = pendingEntries(*plan, done);
-    std::int64_t total = static_cast<std::int64_t>(plan->size());
-    std::int64_t finished = total - static_cast<std::int64_t>(pending.size());
-    progress.start(finished, total);
-    if (!run.targets.empty()) {
-      if (Status s = run.runOnTargets(pending, finished, total, failed, ranHere, resumed); !s)
-        return Error{s.error()};
-      pending.clear();
-    }
-    for (std::size_t i = 0; i < pending.size();) {
-      if (opts.maxExecutions >= 0 && ranHere >= opts.maxExecutions)
-        break;
-      if (opts.cancel && opts.cancel->load()) {
-        run.outcome.cancelled = true;
-        break;
-      }
-      // A duet's block runs together; every other entry on its own.
-      std::size_t j = i + 1;
-      if (run.design == Design::Duet && pending[i].block >= 0)
-        while (j < pending.size() && pending[j].block == pending[i].block)
-          ++j;
-      Status s = run.executeBlock(std::span(pending).subspan(i, j - i), failed);
-      if (!s) {
-        if (opts.cancel && opts.cancel->load()) {
-          run.outcome.cancelled = true;
-          break;
-        }
-        return Error{s.error()};
-      }
-      std::int64_t n = static_cast<std::int64_t>(j - i);
-      ranHere += n;
-      finished += n;
-      i = j;
-      progress.update(finished, total, failed);
-      // Cheap re-check of the machine state, at most once per second.
-      if (opts.recheckMachine &&
-          std::chrono::steady_clock::now() - lastCheck >= std::chrono::seconds(1)) {
-        run.recheckMachine();
-        lastCheck = std::chrono::steady_clock::now();
-      }
-    }
-    progress.finish();
-    if (run.outcome.cancelled || !cfg.adaptive.enabled ||
-        (opts.maxExecutions >= 0 && ranHere >= opts.maxExecutions) ||
-        run.store.completedPositions().size() < plan->size())
-      break;
-    // Adaptive: more builds, or stop (on precision or budget, never on the answer).
-    auto more = run.nextBatch();
-    if (!more)
-      return Error{more.error()};
-    if (*more == 0)
-      break;
-    if (Status s = run.extendPlan(*plan, *more); !s)
-      return Error{s.error()};
-    if (Status s = run.doBuilds(); !s)
-      return Error{s.error()};
-    if (opts.cancel && opts.cancel->load()) {
-      run.outcome.cancelled = true;
-      break;
-    }
-  }
-  run.outcome.summary = run.store.summary();
-  run.outcome.complete = run.outcome.summary.executed == run.outcome.summary.planned;
-  if (run.outcome.summary.failed > 0)
-    run.outcome.warnings.push_back(std::to_string(run.outcome.summary.failed) + " of " +
-                                   counted(run.outcome.summary.executed, "execution") +
-                                   " failed (recorded, not used as data)");
-  if (run.outcome.summary.machineChanges > 0)
-    run.outcome.warnings.push_back("the machine state changed " +
-                                   counted(run.outcome.summary.machineChanges, "time") +
-                                   " during the campaign (see the machine table)");
-  return run.outcome;
+  // The targets, if the campaign runs elsewhere than here.
+  if (Status s = run.connectTargets(); !s)
+    return Error{s.error()};
+  // The pending executions, each recorded as it completes.
+  if (Status s = run.executePlan(*plan, resumed); !s)
+    return Error{s.error()};
+  return run.finishOutcome();
 }
 
 } // namespace alea::runner

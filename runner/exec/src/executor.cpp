@@ -332,8 +332,6 @@ std::vector<pid_t> ownChildren() {
   return out;
 }
 
-// /dev/null, opened once per process (close-on-exec; the children get it
-// through dup2), for stdin and for an output nobody reads.
 // se.nr_migrations of /proc/PID/sched (kernels with CONFIG_SCHED_DEBUG);
 // none when absent.
 std::optional<std::int64_t> schedMigrations(pid_t pid) {
@@ -357,48 +355,19 @@ std::optional<std::int64_t> schedMigrations(pid_t pid) {
   return std::strtoll(colon + 1, nullptr, 10);
 }
 
+// /dev/null, opened once per process (close-on-exec; the children get it
+// through dup2), for stdin and for an output nobody reads.
 int devNull() {
   static const int fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
   return fd;
 }
 
-} // namespace
-
-ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
-  ExecutionResult result;
-  auto fail = [&](std::string why) {
-    result.spawnFailed = true;
-    result.spawnError = std::move(why);
-    result.output.exitCode = 127;
-    return result;
-  };
-  if (req.argv.empty())
-    return fail("empty command");
-  std::string program = resolveProgram(req.argv[0], req.env);
-  if (program.empty())
-    return fail("command not found: " + req.argv[0]);
-  if (!req.workdir.empty()) {
-    struct stat st;
-    if (::stat(req.workdir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-      return fail("working directory does not exist: " + req.workdir);
-  }
-  Fd inFd;
-  if (!req.stdinPath.empty()) {
-    inFd.fd = ::open(req.stdinPath.c_str(), O_RDONLY | O_CLOEXEC);
-    if (inFd.fd < 0)
-      return fail("cannot open stdin file '" + req.stdinPath + "': " + std::strerror(errno));
-  } else if (devNull() < 0) {
-    return fail(std::string("cannot open /dev/null: ") + std::strerror(errno));
-  }
-  Fd outR, outW, errR, errW, recR, recW;
-  if ((req.captureStdout && !makePipe(outR, outW)) || !makePipe(errR, errW) ||
-      (req.recordsPipe && !makePipe(recR, recW)))
-    return fail(std::string("pipe: ") + std::strerror(errno));
-
-  // The heap start offset: a static executable is not reached by LD_PRELOAD
-  // (recorded as such); otherwise the runtime is preloaded after the user's
-  // own LD_PRELOAD and reports into a file of its own.
-  HeapReport heapReport;
+// The heap start offset: a static executable is not reached by LD_PRELOAD
+// (recorded as such); otherwise the runtime is preloaded after the user's
+// own LD_PRELOAD and reports into a file of its own. Returns the
+// environment entries that preload it (none when it is not preloaded).
+std::vector<std::string> heapPreload(const ExecutionRequest &req, const std::string &program,
+                                     HeapReport &heapReport, ExecutionResult &result) {
   std::vector<std::string> heapEnv;
   if (req.heapOffset >= 0) {
     if (isStaticExecutable(program).value_or(false)) {
@@ -414,88 +383,96 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
                  std::string(ALEA_HEAP_REPORT_VARIABLE) + "=" + heapReport.path};
     }
   }
+  return heapEnv;
+}
 
-  // Everything the child needs is built before fork (only async-signal-safe
-  // calls after it).
-  // (The request's strings are pointed to, not copied.)
+// The child's argv, environment and CPU set, built before the fork (only
+// async-signal-safe calls after it). The pointers point into the request's
+// strings, heapEnv's and this object's own (not copied): it stays where it
+// was made.
+struct ChildArgs {
   std::string iterFd, duetFd, envPad;
-  if (req.recordsPipe)
-    iterFd = "ALEA_ITER_FD=" + std::to_string(kRecordsFd);
-  if (req.duetFd >= 0)
-    duetFd = "ALEA_DUET_FD=" + std::to_string(kDuetFd);
-  if (req.envPadBytes >= 0) {
-    envPad.reserve(13 + static_cast<std::size_t>(req.envPadBytes));
-    envPad = "ALEA_ENV_PAD=";
-    envPad.append(static_cast<std::size_t>(req.envPadBytes), 'x');
-  }
-  std::vector<char *> argvPtrs, envPtrs;
-  argvPtrs.reserve(req.argv.size() + 1);
-  envPtrs.reserve(req.env.size() + 6);
-  for (const auto &a : req.argv)
-    argvPtrs.push_back(const_cast<char *>(a.c_str()));
-  argvPtrs.push_back(nullptr);
-  for (const auto &e : req.env)
-    if (heapEnv.empty() || e.rfind("LD_PRELOAD=", 0) != 0) // heapEnv has the joined one
-      envPtrs.push_back(const_cast<char *>(e.c_str()));
-  for (auto &e : heapEnv)
-    envPtrs.push_back(e.data());
-  if (req.recordsPipe)
-    envPtrs.push_back(iterFd.data());
-  if (req.duetFd >= 0)
-    envPtrs.push_back(duetFd.data());
-  if (req.envPadBytes >= 0)
-    envPtrs.push_back(envPad.data());
-  envPtrs.push_back(nullptr);
+  std::vector<char *> argv, env;
   cpu_set_t cpuSet;
-  CPU_ZERO(&cpuSet);
-  for (int c : req.cpus)
-    if (c >= 0 && c < CPU_SETSIZE)
-      CPU_SET(c, &cpuSet);
-  volatile int failStep = 0, failErrno = 0;
-  ChildSetup child{req.workdir.empty() ? nullptr : req.workdir.c_str(),
-                   program.c_str(),
-                   argvPtrs.data(),
-                   envPtrs.data(),
-                   &cpuSet,
-                   !req.cpus.empty(),
-                   req.disableAslr,
-                   req.recordsPipe,
-                   inFd.fd >= 0 ? inFd.fd : devNull(),
-                   req.captureStdout ? outW.fd : devNull(),
-                   errW.fd,
-                   recW.fd,
-                   req.duetFd,
-                   ::getpid(),
-                   &failStep,
-                   &failErrno};
 
-  // While the child runs, orphans of its tree are reparented to us (not to
-  // init), so that the ones still running after it can be found.
-  int wasSubreaper = 0;
-  unsigned long long childStart = 0; // leftovers started after it
-  if (req.watchLeftovers) {
-    ::prctl(PR_GET_CHILD_SUBREAPER, &wasSubreaper);
-    ::prctl(PR_SET_CHILD_SUBREAPER, 1);
-    childStart = bootTicksSecondAgo();
+  ChildArgs(const ExecutionRequest &req, std::vector<std::string> &heapEnv) {
+    if (req.recordsPipe)
+      iterFd = "ALEA_ITER_FD=" + std::to_string(kRecordsFd);
+    if (req.duetFd >= 0)
+      duetFd = "ALEA_DUET_FD=" + std::to_string(kDuetFd);
+    if (req.envPadBytes >= 0) {
+      envPad.reserve(13 + static_cast<std::size_t>(req.envPadBytes));
+      envPad = "ALEA_ENV_PAD=";
+      envPad.append(static_cast<std::size_t>(req.envPadBytes), 'x');
+    }
+    argv.reserve(req.argv.size() + 1);
+    env.reserve(req.env.size() + 6);
+    for (const auto &a : req.argv)
+      argv.push_back(const_cast<char *>(a.c_str()));
+    argv.push_back(nullptr);
+    for (const auto &e : req.env)
+      if (heapEnv.empty() || e.rfind("LD_PRELOAD=", 0) != 0) // heapEnv has the joined one
+        env.push_back(const_cast<char *>(e.c_str()));
+    for (auto &e : heapEnv)
+      env.push_back(e.data());
+    if (req.recordsPipe)
+      env.push_back(iterFd.data());
+    if (req.duetFd >= 0)
+      env.push_back(duetFd.data());
+    if (req.envPadBytes >= 0)
+      env.push_back(envPad.data());
+    env.push_back(nullptr);
+    CPU_ZERO(&cpuSet);
+    for (int c : req.cpus)
+      if (c >= 0 && c < CPU_SETSIZE)
+        CPU_SET(c, &cpuSet);
   }
+  ChildArgs(const ChildArgs &) = delete;
+  ChildArgs &operator=(const ChildArgs &) = delete;
+};
 
-  auto start = std::chrono::steady_clock::now();
-  result.startedAt =
-      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-  // vfork: the child shares our memory until execve (no page-table copy, as
-  // posix_spawn does); it runs childExec, which only makes system calls.
+// vfork: the child shares our memory until execve (no page-table copy, as
+// posix_spawn does); it runs childExec, which only makes system calls. In a
+// frame of its own, so that no local of LocalExecutor::run lives across the
+// vfork (gcc's -Wclobbered); the child never returns from here.
+[[gnu::noinline]] pid_t spawnChild(const ChildSetup &child) {
   pid_t pid = ::vfork();
   if (pid == 0)
     childExec(child);
-  if (pid < 0)
-    return fail(std::string("vfork: ") + std::strerror(errno));
-  // No setpgid(pid, pid) here: vfork resumes us only after the child's
-  // execve (or exit), so its own setpgid(0, 0) is done before any kill(-pid).
-  outW.reset();
-  errW.reset();
-  recW.reset();
-  inFd.reset();
+  return pid;
+}
 
+// How the child ended: its wait status, resource usage and end time.
+struct ChildEnd {
+  int status = 0;
+  struct rusage ru {};
+  std::chrono::steady_clock::time_point end{};
+};
+
+// How long superviseChild's poll may wait, in ms (-1: no limit): until
+// `limit`; at most 5 ms when the child itself must be polled (no pidfd);
+// at most 250 ms with a cancel flag, which is normally seen when a signal
+// interrupts poll: the look covers a signal that landed just before it.
+int pollWaitMs(std::chrono::steady_clock::time_point now,
+               std::chrono::steady_clock::time_point limit, bool pollChild, bool cancelFlag) {
+  int waitMs = -1;
+  if (limit != std::chrono::steady_clock::time_point::max())
+    waitMs = static_cast<int>(std::clamp<long long>(
+        std::chrono::duration_cast<std::chrono::milliseconds>(limit - now).count() + 1, 0,
+        std::numeric_limits<int>::max())); // poll's int: 24 days, then it looks again
+  if (pollChild)
+    waitMs = waitMs < 0 ? 5 : std::min(waitMs, 5);
+  if (cancelFlag)
+    waitMs = waitMs < 0 ? 250 : std::min(waitMs, 250);
+  return waitMs;
+}
+
+// Watches the child until it has ended and its pipes are drained: reads its
+// output, records and stderr tail as they come, kills its process group on
+// cancel, stop request or timeout, and reaps it.
+ChildEnd superviseChild(const ExecutionRequest &req, pid_t pid,
+                        std::chrono::steady_clock::time_point start, Fd &outR, Fd &errR,
+                        Fd &recR, ExecutionResult &result) {
   int pidFd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
   // At most kMaxSeconds (the campaign file's bound): a longer duration would
   // overflow the clock's nanoseconds and put the deadline in the past.
@@ -505,9 +482,16 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
                         std::chrono::duration<double>(std::min(req.timeoutSeconds, kMaxSeconds)))
           : std::chrono::steady_clock::time_point::max();
   bool exited = false, killed = false;
-  int status = 0;
-  struct rusage ru {};
-  std::chrono::steady_clock::time_point end{};
+  ChildEnd ended;
+  int &status = ended.status;
+  struct rusage &ru = ended.ru;
+  std::chrono::steady_clock::time_point &end = ended.end;
+  // SIGKILL to the child's process group and to the child itself.
+  auto killTree = [&] {
+    ::kill(-pid, SIGKILL);
+    ::kill(pid, SIGKILL);
+    killed = true;
+  };
   char buf[65536];
   std::size_t errKeep = std::max<std::size_t>(req.stderrTail, 1);
 
@@ -545,15 +529,11 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
       fds[idxStop = n++] = {req.stopFd, POLLIN, 0};
     auto now = std::chrono::steady_clock::now();
     if (!exited && !killed && req.cancel && req.cancel->load()) {
-      ::kill(-pid, SIGKILL);
-      ::kill(pid, SIGKILL);
-      killed = true;
+      killTree();
       result.cancelled = true;
     }
     if (!exited && !killed && now >= deadline) {
-      ::kill(-pid, SIGKILL);
-      ::kill(pid, SIGKILL);
-      killed = true;
+      killTree();
       result.output.timedOut = true;
     }
     if (exited && now >= drainDeadline) {
@@ -561,19 +541,9 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
       ::kill(-pid, SIGKILL);
       break;
     }
-    int waitMs = -1;
     auto limit = exited ? drainDeadline : (killed ? now + std::chrono::milliseconds(50) : deadline);
-    if (limit != std::chrono::steady_clock::time_point::max())
-      waitMs = static_cast<int>(std::clamp<long long>(
-          std::chrono::duration_cast<std::chrono::milliseconds>(limit - now).count() + 1, 0,
-          std::numeric_limits<int>::max())); // poll's int: 24 days, then it looks again
-    if (!exited && pidFd < 0)
-      waitMs = waitMs < 0 ? 5 : std::min(waitMs, 5); // no pidfd: poll the child
-    // A cancel flag is normally seen when a signal interrupts poll; a look
-    // every 250 ms covers a signal that landed just before it.
-    if (req.cancel)
-      waitMs = waitMs < 0 ? 250 : std::min(waitMs, 250);
-    int rc = ::poll(fds, static_cast<nfds_t>(n), waitMs);
+    int rc = ::poll(fds, static_cast<nfds_t>(n),
+                    pollWaitMs(now, limit, !exited && pidFd < 0, req.cancel != nullptr));
     if (rc < 0 && errno != EINTR)
       break;
     auto readInto = [&](int idx, Fd &fd, OutputChannel channel, std::string *dst,
@@ -591,9 +561,7 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
       }
     };
     if (rc > 0 && idxStop >= 0 && fds[idxStop].revents != 0) {
-      ::kill(-pid, SIGKILL);
-      ::kill(pid, SIGKILL);
-      killed = true;
+      killTree();
     }
     if (rc > 0) {
       readInto(idxOut, outR, OutputChannel::Stdout, &result.output.stdoutText, req.stdoutLimit);
@@ -612,12 +580,17 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
     reap(0);
   if (pidFd >= 0)
     ::close(pidFd);
-  if (req.watchLeftovers) {
-    result.leftovers = collectLeftovers(childStart, req.killLeftovers);
-    result.leftoversKilled = req.killLeftovers && !result.leftovers.empty();
-    ::prctl(PR_SET_CHILD_SUBREAPER, wasSubreaper);
-  }
+  return ended;
+}
 
+// The result's fields from how the child ended: times, resources, exit
+// status or signal, heap status, and a failed step of the child's set-up.
+void recordChildEnd(const ExecutionRequest &req, const ChildEnd &ended,
+                    std::chrono::steady_clock::time_point start, const HeapReport &heapReport,
+                    int failStep, int failErrno, ExecutionResult &result) {
+  const int status = ended.status;
+  const struct rusage &ru = ended.ru;
+  const std::chrono::steady_clock::time_point end = ended.end;
   trimTail(result.output.stdoutText, req.stdoutLimit);
   trimTail(result.output.stderrTail, req.stderrTail);
   if (!heapReport.path.empty())
@@ -646,6 +619,93 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
   }
   if (result.output.timedOut)
     result.output.signal = 0;
+}
+
+} // namespace
+
+ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
+  ExecutionResult result;
+  auto fail = [&](std::string why) {
+    result.spawnFailed = true;
+    result.spawnError = std::move(why);
+    result.output.exitCode = 127;
+    return result;
+  };
+  if (req.argv.empty())
+    return fail("empty command");
+  std::string program = resolveProgram(req.argv[0], req.env);
+  if (program.empty())
+    return fail("command not found: " + req.argv[0]);
+  if (!req.workdir.empty()) {
+    struct stat st;
+    if (::stat(req.workdir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+      return fail("working directory does not exist: " + req.workdir);
+  }
+  Fd inFd;
+  if (!req.stdinPath.empty()) {
+    inFd.fd = ::open(req.stdinPath.c_str(), O_RDONLY | O_CLOEXEC);
+    if (inFd.fd < 0)
+      return fail("cannot open stdin file '" + req.stdinPath + "': " + std::strerror(errno));
+  } else if (devNull() < 0) {
+    return fail(std::string("cannot open /dev/null: ") + std::strerror(errno));
+  }
+  Fd outR, outW, errR, errW, recR, recW;
+  if ((req.captureStdout && !makePipe(outR, outW)) || !makePipe(errR, errW) ||
+      (req.recordsPipe && !makePipe(recR, recW)))
+    return fail(std::string("pipe: ") + std::strerror(errno));
+
+  HeapReport heapReport;
+  std::vector<std::string> heapEnv = heapPreload(req, program, heapReport, result);
+  ChildArgs args(req, heapEnv);
+  volatile int failStep = 0, failErrno = 0;
+  ChildSetup child{req.workdir.empty() ? nullptr : req.workdir.c_str(),
+                   program.c_str(),
+                   args.argv.data(),
+                   args.env.data(),
+                   &args.cpuSet,
+                   !req.cpus.empty(),
+                   req.disableAslr,
+                   req.recordsPipe,
+                   inFd.fd >= 0 ? inFd.fd : devNull(),
+                   req.captureStdout ? outW.fd : devNull(),
+                   errW.fd,
+                   recW.fd,
+                   req.duetFd,
+                   ::getpid(),
+                   &failStep,
+                   &failErrno};
+
+  // While the child runs, orphans of its tree are reparented to us (not to
+  // init), so that the ones still running after it can be found.
+  int wasSubreaper = 0;
+  unsigned long long childStart = 0; // leftovers started after it
+  if (req.watchLeftovers) {
+    ::prctl(PR_GET_CHILD_SUBREAPER, &wasSubreaper);
+    ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+    childStart = bootTicksSecondAgo();
+  }
+
+  auto start = std::chrono::steady_clock::now();
+  result.startedAt =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  pid_t pid = spawnChild(child);
+  if (pid < 0)
+    return fail(std::string("vfork: ") + std::strerror(errno));
+  // No setpgid(pid, pid) here: vfork resumes us only after the child's
+  // execve (or exit), so its own setpgid(0, 0) is done before any kill(-pid).
+  outW.reset();
+  errW.reset();
+  recW.reset();
+  inFd.reset();
+
+  ChildEnd ended = superviseChild(req, pid, start, outR, errR, recR, result);
+  if (req.watchLeftovers) {
+    result.leftovers = collectLeftovers(childStart, req.killLeftovers);
+    result.leftoversKilled = req.killLeftovers && !result.leftovers.empty();
+    ::prctl(PR_SET_CHILD_SUBREAPER, wasSubreaper);
+  }
+
+  recordChildEnd(req, ended, start, heapReport, failStep, failErrno, result);
   return result;
 }
 
