@@ -11,7 +11,7 @@
 #include "alea/report/escape.hpp"
 #include "alea/report/render.hpp"
 #include "alea/exchange/import_export.hpp"
-#include "alea/store/report.hpp"
+#include "alea/model/campaign_report.hpp"
 
 #include <cstdio>
 #include <memory>
@@ -138,7 +138,7 @@ int runAnalyze(const AnalyzeOptions &o) {
   }
   if (!o.costs.empty())
     ro.costs = alea::cli::costsOption(o.costs, parsed.table->levels());
-  auto report = alea::runner::analyzeTable(*parsed.table, ro);
+  auto report = alea::model::analyzeTable(*parsed.table, ro);
   if (!report)
     throw alea::cli::Error(o.file + ": " + report.error());
   if (auto s = alea::report::writeReport(*report, *format, o.output, o.plots); !s)
