@@ -324,7 +324,7 @@ CampaignResult simulateCampaign(const Scenario &sc, std::uint64_t seed,
 
   CampaignResult out;
   for (Pairing pairing : {Pairing::Paired, Pairing::Unpaired}) {
-    // As runner/store/src/report.cpp sets them for a campaign of this shape.
+    // As report/model/src/campaign_report.cpp sets them for a campaign of this shape.
     alea::analysis::ReportOptions ro;
     ro.baseline = "base";
     ro.bootstrapReplicates = bootstrapReplicates;

@@ -1252,14 +1252,14 @@ Expected<std::vector<FailedExecution>> Store::failedExecutions() {
       "WHERE e.status <> 'ok' ORDER BY e.plan_position",
       "failed executions", [](const Statement &st) {
         return FailedExecution{.system = st.columnText(0),
-                                  .benchmark = st.columnText(1),
-                                  .buildIndex = static_cast<int>(st.columnInt(2)),
-                                  .executionIndex = static_cast<int>(st.columnInt(3)),
-                                  .status = st.columnText(4),
-                                  .exitCode = static_cast<int>(st.columnInt(5)),
-                                  .signal = static_cast<int>(st.columnInt(6)),
-                                  .error = st.columnText(7),
-                                  .stderrTail = st.columnText(8)};
+                               .benchmark = st.columnText(1),
+                               .buildIndex = static_cast<int>(st.columnInt(2)),
+                               .executionIndex = static_cast<int>(st.columnInt(3)),
+                               .status = st.columnText(4),
+                               .exitCode = static_cast<int>(st.columnInt(5)),
+                               .signal = static_cast<int>(st.columnInt(6)),
+                               .error = st.columnText(7),
+                               .stderrTail = st.columnText(8)};
       });
 }
 
@@ -1276,8 +1276,8 @@ Expected<std::vector<LeftoverGroup>> Store::leftovers() {
                                "ORDER BY b.position, s.position",
                                "leftover processes", [](const Statement &st) {
                                  return LeftoverGroup{st.columnText(0), st.columnText(1),
-                                                    static_cast<int>(st.columnInt(2)),
-                                                    st.columnText(3), st.columnInt(4) != 0};
+                                                      static_cast<int>(st.columnInt(2)),
+                                                      st.columnText(3), st.columnInt(4) != 0};
                                });
 }
 
@@ -1289,13 +1289,13 @@ Expected<std::vector<StoredBuild>> Store::builds() {
                             "ORDER BY s.position, bu.build_index",
                             "builds", [](const Statement &st) {
                               return StoredBuild{.system = st.columnText(0),
-                                              .buildIndex = static_cast<int>(st.columnInt(1)),
-                                              .seed = st.columnText(2),
-                                              .status = st.columnText(3),
-                                              .seconds = st.columnDouble(4),
-                                              .fingerprint = st.columnText(5),
-                                              .binaryHash = st.columnText(6),
-                                              .logTail = st.columnText(7)};
+                                                 .buildIndex = static_cast<int>(st.columnInt(1)),
+                                                 .seed = st.columnText(2),
+                                                 .status = st.columnText(3),
+                                                 .seconds = st.columnDouble(4),
+                                                 .fingerprint = st.columnText(5),
+                                                 .binaryHash = st.columnText(6),
+                                                 .logTail = st.columnText(7)};
                             });
 }
 

@@ -350,7 +350,7 @@ public:
   // "ok" when PRAGMA integrity_check is clean, else its first message.
   std::string integrityCheck();
 
-  // The report's reads (report_data.cpp), in store order; errors name the
+  // The report's reads (campaign_data.cpp), in store order; errors name the
   // SQLite failure.
   Expected<std::vector<SystemRow>> systems();
   Expected<std::vector<BenchmarkRow>> benchmarks();
