@@ -10,8 +10,9 @@
 #include "alea/contract.hpp"
 #include "alea/report/escape.hpp"
 #include "alea/report/render.hpp"
-#include "alea/exchange/import_export.hpp"
-#include "alea/store/report.hpp"
+#include "alea/model/campaign_report.hpp"
+#include "alea/model/export_settings.hpp"
+#include "alea/records.hpp"
 
 #include <cstdio>
 #include <memory>
@@ -101,11 +102,11 @@ int runAnalyze(const AnalyzeOptions &o) {
   // The settings of the campaign the file was exported from (`alea export`
   // writes them in a comment line): the analysis `alea report` made of it,
   // unless the command line says otherwise.
-  const auto settings = alea::runner::readExportComment(parsed.comments);
+  const auto settings = alea::model::readExportComment(parsed.comments);
   if (!settings)
     throw alea::cli::Error(o.file + ": " + settings.error());
   if (*settings) {
-    const alea::runner::ExportSettings &es = **settings;
+    const alea::model::ExportSettings &es = **settings;
     auto percent = [](double fraction) {
       char buf[32];
       std::snprintf(buf, sizeof buf, "%g%%", fraction * 100);
@@ -113,7 +114,8 @@ int runAnalyze(const AnalyzeOptions &o) {
     };
     std::string used;
     if (!es.design.empty() && !o.paired && !o.unpaired) {
-      ro.pairing = es.design == "unpaired" ? an::Pairing::Unpaired : an::Pairing::Paired;
+      ro.pairing = alea::pairedDesign(*alea::parseDesign(es.design)) ? an::Pairing::Paired
+                                                                   : an::Pairing::Unpaired;
       used += std::string(ro.pairing == an::Pairing::Paired ? "paired" : "unpaired") +
               " (design " + es.design + ")";
     }
@@ -138,7 +140,7 @@ int runAnalyze(const AnalyzeOptions &o) {
   }
   if (!o.costs.empty())
     ro.costs = alea::cli::costsOption(o.costs, parsed.table->levels());
-  auto report = alea::runner::analyzeTable(*parsed.table, ro);
+  auto report = alea::model::analyzeTable(*parsed.table, ro);
   if (!report)
     throw alea::cli::Error(o.file + ": " + report.error());
   if (auto s = alea::report::writeReport(*report, *format, o.output, o.plots); !s)

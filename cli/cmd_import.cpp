@@ -10,7 +10,7 @@
 #include "command.hpp"
 
 #include "alea/exchange/import_export.hpp"
-#include "alea/store/report.hpp"
+#include "alea/store/campaign_data.hpp"
 #include "alea/words.hpp"
 
 #include <cstdio>

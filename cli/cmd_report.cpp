@@ -7,7 +7,7 @@
 
 #include "alea/contract.hpp"
 #include "alea/report/render.hpp"
-#include "alea/store/report.hpp"
+#include "alea/store/campaign_data.hpp"
 
 #include <cstdio>
 #include <memory>
@@ -31,7 +31,7 @@ int runReport(const ReportOptions &opts) {
   if (!format)
     throw alea::cli::Error("unknown report format '" + opts.format + "' (expected " +
                            alea::report::formatNames() + ")");
-  alea::runner::CampaignReportOptions ro;
+  alea::model::CampaignReportOptions ro;
   ro.bootstrapReplicates = opts.replicates;
   ro.threads = opts.threads;
   ro.allPairs = opts.allPairs;
@@ -46,7 +46,7 @@ int runReport(const ReportOptions &opts) {
   auto data = alea::runner::loadCampaignData(opts.store);
   if (!data)
     throw alea::cli::Error(data.error());
-  const auto report = alea::runner::buildCampaignReport(*data, ro);
+  const auto report = alea::model::buildCampaignReport(*data, ro);
   if (auto s = alea::report::writeReport(report, *format, opts.output, opts.plots); !s)
     throw alea::cli::Error(s.error());
   return 0;

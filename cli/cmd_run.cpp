@@ -10,7 +10,7 @@
 #include "alea/config/config.hpp"
 #include "alea/exec/executor.hpp"
 #include "alea/exec/progress.hpp"
-#include "alea/store/report.hpp"
+#include "alea/store/campaign_data.hpp"
 #include "alea/config/validate.hpp"
 #include "alea/words.hpp"
 
@@ -66,7 +66,7 @@ std::string targetsLine(const alea::runner::CampaignConfig &config) {
   for (const auto &t : config.targets)
     names += (names.empty() ? "" : ", ") + t.name;
   return ", on " + alea::counted(config.targets.size(), "target") + " (" +
-         (config.machines == alea::runner::Machines::Pool ? "pool" : "level") + "): " + names;
+         alea::machinesName(config.machines) + "): " + names;
 }
 
 int runRun(const RunOptions &opts) {
@@ -160,7 +160,7 @@ int runRun(const RunOptions &opts) {
     auto data = alea::runner::loadCampaignData(outcome->storePath);
     if (!data)
       throw alea::cli::Error(data.error());
-    auto report = alea::runner::buildCampaignReport(*data);
+    auto report = alea::model::buildCampaignReport(*data);
     if (auto w = alea::report::writeReport(report, *format, "-"); !w)
       throw alea::cli::Error(w.error());
   }

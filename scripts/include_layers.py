@@ -22,13 +22,12 @@ import sys
 LAYERS = [
     ["common"],
     ["analysis", "linker", "passes"],
-    ["wrapper"],
-    ["runner/config"],
+    ["wrapper", "report/model"],
+    ["report", "runner/config"],
     ["runner/exec"],
     ["runner/store"],
     ["runner/remote", "runner/exchange"],
     ["runner/campaign"],
-    ["report"],
     ["cli"],
 ]
 

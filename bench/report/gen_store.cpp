@@ -127,7 +127,7 @@ int main(int argc, char **argv) {
                               {"levels.executions", std::to_string(executions)},
                               {"levels.iterations", std::to_string(iterations)},
                               {"levels.warmup", std::to_string(warmup)}}));
-  MachineState machine;
+  alea::MachineState machine;
   const std::int64_t machineId = check(store.addMachine(machine, "start"));
 
   // Layout effect of (system, benchmark, build), drawn up front.

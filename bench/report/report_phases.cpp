@@ -22,7 +22,7 @@
 #include "alea/analysis/table.hpp"
 #include "alea/analysis/variance.hpp"
 #include "alea/report/render.hpp"
-#include "alea/store/report.hpp"
+#include "alea/store/campaign_data.hpp"
 
 #include <sys/resource.h>
 
@@ -115,7 +115,7 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "alea_report_phases: %s\n", data.error().c_str());
     return 1;
   }
-  alea::runner::CampaignReportOptions ro;
+  alea::model::CampaignReportOptions ro;
   ro.bootstrapReplicates = replicates;
   ro.threads = threads;
   {

@@ -271,7 +271,7 @@ CampaignResult simulateCampaign(const Scenario &sc, std::uint64_t seed,
   shape.benchmarkIds = {1};
   shape.builds = sc.builds;
   shape.executions = sc.executions;
-  shape.design = runner::Design::Interleaved;
+  shape.design = alea::Design::Interleaved;
   std::vector<runner::PlanEntry> plan = runner::makeSchedule(shape, seed);
   if (sc.clustered) // blocks of one build together, each block's order kept
     std::stable_sort(plan.begin(), plan.end(), [](const auto &a, const auto &b) {
@@ -324,7 +324,7 @@ CampaignResult simulateCampaign(const Scenario &sc, std::uint64_t seed,
 
   CampaignResult out;
   for (Pairing pairing : {Pairing::Paired, Pairing::Unpaired}) {
-    // As runner/store/src/report.cpp sets them for a campaign of this shape.
+    // As report/model/src/campaign_report.cpp sets them for a campaign of this shape.
     alea::analysis::ReportOptions ro;
     ro.baseline = "base";
     ro.bootstrapReplicates = bootstrapReplicates;

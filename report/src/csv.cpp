@@ -225,7 +225,7 @@ std::string engineCsv(const Report &r) {
 }
 
 // The campaign's rows, in the same columns: failures and the noise findings.
-std::string campaignCsv(const runner::CampaignReport &r) {
+std::string campaignCsv(const model::CampaignReport &r) {
   std::string o;
   for (const auto &n : r.noise)
     if (n.diagnosis)
@@ -244,7 +244,7 @@ std::string campaignCsv(const runner::CampaignReport &r) {
 
 } // namespace
 
-std::string renderCsv(const runner::CampaignReport &r) {
+std::string renderCsv(const model::CampaignReport &r) {
   std::string o = r.analysis ? engineCsv(*r.analysis)
                              : csvRow({"benchmark", "system", "baseline", "statistic", "method",
                                        "estimate", "lower", "upper", "decision"});

@@ -6,7 +6,7 @@
 #include "phrases.hpp"
 
 #include "alea/report/plots.hpp"
-#include "alea/config/config.hpp"
+#include "alea/records.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -27,22 +27,22 @@ std::string slug(const std::string &name, std::set<std::string> &used) {
     s += std::isalnum(c) ? static_cast<char>(std::tolower(c)) : '-';
   if (s.empty())
     s = "benchmark";
-  std::string unique = s.substr(0, runner::kMaxBenchmarkNameBytes);
+  std::string unique = s.substr(0, alea::kMaxBenchmarkNameBytes);
   for (int i = 2; !used.insert(unique).second; ++i) {
     const std::string suffix = "-" + std::to_string(i);
-    unique = s.substr(0, runner::kMaxBenchmarkNameBytes - suffix.size()) + suffix;
+    unique = s.substr(0, alea::kMaxBenchmarkNameBytes - suffix.size()) + suffix;
   }
   return unique;
 }
 
 std::string benchName(const std::string &b) { return b.empty() ? "the benchmark" : b; }
 
-std::string unitOf(const runner::CampaignReport &r, const std::string &benchmark) {
+std::string unitOf(const model::CampaignReport &r, const std::string &benchmark) {
   const auto u = r.units.find(benchmark);
   return u != r.units.end() ? u->second : r.campaign ? "s" : "";
 }
 
-Figure forest(const runner::CampaignReport &r) {
+Figure forest(const model::CampaignReport &r) {
   const analysis::Report &a = *r.analysis;
   std::vector<ForestRow> rows;
   std::string alt;
@@ -86,7 +86,7 @@ Figure forest(const runner::CampaignReport &r) {
 
 // The figures of one benchmark: builds, executions, variance shares, drift,
 // warm-up.
-void benchmarkFigures(const runner::CampaignReport &r, const analysis::BenchmarkReport &b,
+void benchmarkFigures(const model::CampaignReport &r, const analysis::BenchmarkReport &b,
                       const BenchmarkFigures *f, const std::string &id, std::vector<Figure> &out) {
   const std::string name = benchName(b.name);
   const std::string unit = f ? unitOf(r, f->benchmark) : unitOf(r, b.name);
@@ -182,7 +182,7 @@ void benchmarkFigures(const runner::CampaignReport &r, const analysis::Benchmark
 
 } // namespace
 
-std::vector<Figure> figures(const runner::CampaignReport &r) {
+std::vector<Figure> figures(const model::CampaignReport &r) {
   std::vector<Figure> out;
   if (!r.analysis)
     return out;

@@ -67,7 +67,7 @@ std::string list(const std::vector<std::string> &items, const char *cls = nullpt
   return o + "</ul>\n";
 }
 
-std::string headlines(const runner::CampaignReport &r) {
+std::string headlines(const model::CampaignReport &r) {
   const Report &a = *r.analysis;
   std::string o = "<section id=\"headline\">\n<h2>In a sentence</h2>\n";
   bool any = false;
@@ -161,7 +161,7 @@ std::string ratiosTable(const Report &a, const BenchmarkReport &b) {
   return o + "</tbody></table></div>\n";
 }
 
-std::string benchmarkSection(const runner::CampaignReport &r, const BenchmarkReport &b,
+std::string benchmarkSection(const model::CampaignReport &r, const BenchmarkReport &b,
                              const std::vector<Figure> &figs) {
   const Report &a = *r.analysis;
   const auto u = r.units.find(b.name);
@@ -232,7 +232,7 @@ std::string planSection(const Report &a) {
          "</section>\n";
 }
 
-std::string warningsSection(const runner::CampaignReport &r) {
+std::string warningsSection(const model::CampaignReport &r) {
   std::vector<std::string> all;
   if (r.analysis) {
     for (const auto &b : r.analysis->benchmarks)
@@ -249,7 +249,7 @@ std::string warningsSection(const runner::CampaignReport &r) {
          (all.empty() ? std::string("<p>None.</p>\n") : list(all, "warnings")) + "</section>\n";
 }
 
-std::string noiseSection(const runner::CampaignReport &r) {
+std::string noiseSection(const model::CampaignReport &r) {
   if (r.noise.empty())
     return "";
   std::string o = "<section id=\"noise\">\n<h2>Noise diagnosis</h2>\n";
@@ -261,7 +261,7 @@ std::string noiseSection(const runner::CampaignReport &r) {
   return o + "</section>\n";
 }
 
-std::string failuresSection(const runner::CampaignReport &r) {
+std::string failuresSection(const model::CampaignReport &r) {
   if (r.failures.empty())
     return "";
   std::string o = "<section id=\"failures\">\n<h2>Failures (recorded, not used as data)</h2>\n"
@@ -276,7 +276,7 @@ std::string failuresSection(const runner::CampaignReport &r) {
   return o + "</tbody></table></div>\n</section>\n";
 }
 
-std::string factsSection(const runner::CampaignReport &r) {
+std::string factsSection(const model::CampaignReport &r) {
   std::string o = "<section id=\"facts\">\n<h2>The campaign</h2>\n<div class=\"table-wrap\"><table"
                   " class=\"facts\"><tbody>\n";
   auto row = [&](const std::string &k, const std::string &v) {
@@ -313,7 +313,7 @@ std::string factsSection(const runner::CampaignReport &r) {
 
 } // namespace
 
-std::string renderHtml(const runner::CampaignReport &r) {
+std::string renderHtml(const model::CampaignReport &r) {
   const std::string title =
       r.campaign ? "alea report: " + (r.name.empty() ? std::string("(unnamed)") : r.name)
                  : std::string("alea analysis");

@@ -496,7 +496,7 @@ Json engineDoc(const Report &r) {
   return doc;
 }
 
-Json jsonNoise(const runner::CampaignReport::Noise &n) {
+Json jsonNoise(const model::CampaignReport::Noise &n) {
   Json o = Json::object();
   o["benchmark"] = n.benchmark;
   o["error"] = n.diagnosis ? Json(nullptr) : Json(n.error);
@@ -523,7 +523,7 @@ Json jsonNoise(const runner::CampaignReport::Noise &n) {
 
 // `alea report`'s document (docs/measure.md): the campaign's facts and the
 // engine's document, or null when nothing could be analysed.
-Json campaignDoc(const runner::CampaignReport &r) {
+Json campaignDoc(const model::CampaignReport &r) {
   Json c = Json::object();
   c["name"] = r.name;
   c["store"] = r.storePath;
@@ -546,7 +546,7 @@ Json campaignDoc(const runner::CampaignReport &r) {
     Json o = Json::object();
     o["name"] = t.name;
     if (t.machine) {
-      const runner::MachineState &m = *t.machine;
+      const alea::MachineState &m = *t.machine;
       o["hostname"] = m.hostname;
       o["cpu_model"] = m.cpuModel;
       o["cpus"] = m.cpuCount;
@@ -601,7 +601,7 @@ std::string dump(const Json &doc) {
 
 } // namespace
 
-std::string renderJson(const runner::CampaignReport &r) {
+std::string renderJson(const model::CampaignReport &r) {
   if (!r.campaign)
     return dump(r.analysis ? engineDoc(*r.analysis) : Json(nullptr));
   return dump(campaignDoc(r));

@@ -58,7 +58,7 @@ std::string layoutTable(const Report &a) {
 
 } // namespace
 
-std::string renderLatex(const runner::CampaignReport &r) {
+std::string renderLatex(const model::CampaignReport &r) {
   if (!r.analysis)
     return "% alea: no statistics: " + latexComment(r.analysisError) + "\n";
   const Report &a = *r.analysis;

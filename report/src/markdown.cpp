@@ -153,7 +153,7 @@ std::string engineMd(const Report &r) {
   return o;
 }
 
-std::string campaignMd(const runner::CampaignReport &r) {
+std::string campaignMd(const model::CampaignReport &r) {
   std::string o = "# alea campaign report: " + markdownText(r.name) + "\n\n" +
                   markdownText(summaryLine(r)) + "\n\nStore: " + markdownCode(r.storePath) +
                   "\n\n";
@@ -193,7 +193,7 @@ std::string demoted(const std::string &md) {
   return o;
 }
 
-std::string noiseMd(const runner::CampaignReport &r) {
+std::string noiseMd(const model::CampaignReport &r) {
   if (r.noise.empty())
     return "";
   std::string o = "## Noise diagnosis\n\n";
@@ -210,7 +210,7 @@ std::string noiseMd(const runner::CampaignReport &r) {
   return o;
 }
 
-std::string failuresMd(const runner::CampaignReport &r) {
+std::string failuresMd(const model::CampaignReport &r) {
   if (r.failures.empty())
     return "";
   std::string o = "## Failures\n\n| benchmark | system | executions | status | cause |\n"
@@ -224,7 +224,7 @@ std::string failuresMd(const runner::CampaignReport &r) {
 
 } // namespace
 
-std::string renderMarkdown(const runner::CampaignReport &r) {
+std::string renderMarkdown(const model::CampaignReport &r) {
   if (!r.campaign)
     return r.analysis ? engineMd(*r.analysis)
                       : "No statistics: " + markdownText(r.analysisError) + "\n";

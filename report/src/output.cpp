@@ -14,19 +14,19 @@ namespace alea::report {
 
 namespace {
 
-runner::Status writeFile(const std::string &path, const std::string &text) {
+alea::Status writeFile(const std::string &path, const std::string &text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (out)
     out << text;
   out.close();
   if (!out)
-    return runner::Error{"cannot write " + path + ": " + std::strerror(errno)};
+    return alea::Error{"cannot write " + path + ": " + std::strerror(errno)};
   return {};
 }
 
 } // namespace
 
-runner::Status writeReport(const runner::CampaignReport &report, Format format,
+alea::Status writeReport(const model::CampaignReport &report, Format format,
                            const std::string &output, const std::string &plotsDir) {
   const std::string text = render(report, format);
   if (output.empty() || output == "-") {
@@ -40,7 +40,7 @@ runner::Status writeReport(const runner::CampaignReport &report, Format format,
   std::error_code ec;
   std::filesystem::create_directories(plotsDir, ec);
   if (ec)
-    return runner::Error{"cannot create " + plotsDir + ": " + ec.message()};
+    return alea::Error{"cannot create " + plotsDir + ": " + ec.message()};
   for (const Figure &f : figures(report))
     if (auto s = writeFile((std::filesystem::path(plotsDir) / (f.id + ".svg")).string(),
                            svg::standalone(f.svg));

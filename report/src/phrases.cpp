@@ -385,7 +385,7 @@ std::string joined(const std::vector<std::string> &v, const char *sep) {
   return out;
 }
 
-std::string summaryLine(const runner::CampaignReport &r) {
+std::string summaryLine(const model::CampaignReport &r) {
   std::string systems;
   for (std::size_t i = 0; i < r.systems.size(); ++i) {
     systems += (i ? ", " : "") + r.systems[i];
@@ -407,10 +407,10 @@ std::string warmupText(int iterations) {
                         : std::string("none (every iteration is measured)");
 }
 
-std::string targetText(const runner::TargetReport &t) {
+std::string targetText(const model::TargetReport &t) {
   if (!t.machine)
     return t.name + ": no machine state recorded (the target never answered)";
-  return t.name + ": " + runner::describeMachine(*t.machine) +
+  return t.name + ": " + alea::describeMachine(*t.machine) +
          (t.machine->kernel.empty() ? std::string() : "; kernel " + t.machine->kernel);
 }
 

@@ -14,12 +14,12 @@
 namespace alea::report {
 
 // One renderer per format (text.cpp, markdown.cpp, ...), dispatched by render().
-std::string renderText(const runner::CampaignReport &r);
-std::string renderMarkdown(const runner::CampaignReport &r);
-std::string renderJson(const runner::CampaignReport &r);
-std::string renderCsv(const runner::CampaignReport &r);
-std::string renderHtml(const runner::CampaignReport &r);
-std::string renderLatex(const runner::CampaignReport &r);
+std::string renderText(const model::CampaignReport &r);
+std::string renderMarkdown(const model::CampaignReport &r);
+std::string renderJson(const model::CampaignReport &r);
+std::string renderCsv(const model::CampaignReport &r);
+std::string renderHtml(const model::CampaignReport &r);
+std::string renderLatex(const model::CampaignReport &r);
 // `alea plan`'s renderers, in the same files.
 std::string textPlans(const analysis::PlanSet &p);
 std::string jsonPlans(const analysis::PlanSet &p);
@@ -67,11 +67,11 @@ std::string noStatisticsText(const analysis::BenchmarkReport &b);
 std::string quantity(double v, const std::string &unit);
 std::string joined(const std::vector<std::string> &v, const char *sep = ", ");
 // "2 systems [a (baseline), b], 3 benchmarks; 20 builds, ..." (campaigns).
-std::string summaryLine(const runner::CampaignReport &r);
+std::string summaryLine(const model::CampaignReport &r);
 // The warm-up applied: "2 iterations dropped at the start of every execution".
 std::string warmupText(int iterations);
 // One [[target]]: "a: host: CPU, 4 CPUs, ASLR on; kernel 6.1.0 ...".
-std::string targetText(const runner::TargetReport &t);
+std::string targetText(const model::TargetReport &t);
 // A number as JSON and CSV write it: shortest round trip; "" when not finite.
 std::string number(double d);
 // The layout effect of one system in words (analysis::LayoutEffect): the sd

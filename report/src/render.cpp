@@ -30,7 +30,7 @@ std::optional<Format> parseFormat(std::string_view name) {
 
 std::string formatNames() { return "text, md, json, csv, html or latex"; }
 
-std::string render(const runner::CampaignReport &report, Format format) {
+std::string render(const model::CampaignReport &report, Format format) {
   switch (format) {
   case Format::Markdown:
     return renderMarkdown(report);

@@ -140,7 +140,7 @@ std::string layoutLead(const Report &r) {
   return o + "\n";
 }
 
-std::string campaignText(const runner::CampaignReport &r) {
+std::string campaignText(const model::CampaignReport &r) {
   std::string o;
   line(o, "",
        "campaign " + (r.name.empty() ? std::string("(unnamed)") : r.name) + "  [" + r.storePath +
@@ -158,7 +158,7 @@ std::string campaignText(const runner::CampaignReport &r) {
   return o + "\n";
 }
 
-std::string noiseText(const runner::CampaignReport &r) {
+std::string noiseText(const model::CampaignReport &r) {
   std::string o;
   for (const auto &n : r.noise) {
     o += "\n";
@@ -174,7 +174,7 @@ std::string noiseText(const runner::CampaignReport &r) {
   return o;
 }
 
-std::string failuresText(const runner::CampaignReport &r) {
+std::string failuresText(const model::CampaignReport &r) {
   if (r.failures.empty())
     return "";
   std::string o = "\nfailures (recorded, not used as data):\n";
@@ -195,7 +195,7 @@ std::string failuresText(const runner::CampaignReport &r) {
 
 } // namespace
 
-std::string renderText(const runner::CampaignReport &r) {
+std::string renderText(const model::CampaignReport &r) {
   std::string o = r.campaign ? campaignText(r) : std::string();
   if (r.analysis) {
     if (r.layoutStudy)

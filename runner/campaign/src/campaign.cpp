@@ -13,7 +13,7 @@
 #include "alea/exec/machine.hpp"
 #include "alea/exec/quiet.hpp"
 #include "alea/config/redact.hpp"
-#include "alea/store/report.hpp"
+#include "alea/store/campaign_data.hpp"
 #include "alea/campaign/scheduler.hpp"
 #include "alea/campaign/seeds.hpp"
 #include "alea/remote/targets.hpp"
@@ -521,11 +521,11 @@ struct Run {
     auto data = loadCampaignData(store);
     if (!data)
       return Error{data.error()};
-    CampaignReportOptions ro;
+    model::CampaignReportOptions ro;
     ro.bootstrapReplicates = 1000;
     ro.targetHalfWidth = a.halfWidth > 0 ? a.halfWidth : 0.01;
     ro.planKeepsLowerCounts = true;
-    CampaignReport report = buildCampaignReport(*data, ro);
+    model::CampaignReport report = model::buildCampaignReport(*data, ro);
     double spent = store.machineSeconds();
     analysis::StoppingInput in;
     in.targetHalfWidth = a.halfWidth; // 0: only the budget stops
@@ -1576,7 +1576,7 @@ struct Run {
       names += (names.empty() ? "" : ",") + t.name;
     if (Status s = store.setMeta("targets", names); !s)
       return s;
-    if (Status s = store.setMeta("machines", cfg.machines == Machines::Pool ? "pool" : "level"); !s)
+    if (Status s = store.setMeta("machines", machinesName(cfg.machines)); !s)
       return s;
     settleOldJobs();
     TargetContext context = targetContext();

@@ -293,10 +293,11 @@ public:
                "quiet", "machines"});
     if (auto *n = t.get("machines")) {
       std::string m = getString(*n, "campaign.machines");
-      if (m != "pool" && m != "level")
+      auto machines = parseMachines(m);
+      if (!machines)
         fail(*n, "expected machines = \"pool\" (identical targets sharing the executions) or "
                  "\"level\" (machine as the top random level)");
-      cfg.machines = m == "pool" ? Machines::Pool : Machines::Level;
+      cfg.machines = *machines;
     }
     if (auto *n = t.get("name"))
       cfg.name = getString(*n, "campaign.name");
@@ -1053,25 +1054,6 @@ Status checkPlanSize(const CampaignConfig &cfg) {
           std::to_string(kMaxPlannedExecutions) +
           " alea plans unless forced; lower the levels, or run them anyway with `alea run "
           "--force`")};
-}
-
-const char *designName(Design design) {
-  switch (design) {
-  case Design::Unpaired:
-    return "unpaired";
-  case Design::Interleaved:
-    return "interleaved";
-  case Design::Duet:
-    return "duet";
-  }
-  return "unpaired";
-}
-
-std::optional<Design> parseDesign(std::string_view name) {
-  for (Design d : {Design::Unpaired, Design::Interleaved, Design::Duet})
-    if (name == designName(d))
-      return d;
-  return std::nullopt;
 }
 
 } // namespace alea::runner

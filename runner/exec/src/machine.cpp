@@ -225,12 +225,6 @@ void waitToolVersions() {
     f.wait();
 }
 
-std::string describeMachine(const MachineState &m) {
-  return m.hostname + ": " + m.cpuModel + ", " + std::to_string(m.cpuCount) +
-         (m.cpuCount == 1 ? " CPU" : " CPUs") + (m.governor.empty() ? "" : ", governor " + m.governor) +
-         (m.aslr == 0 ? ", ASLR off" : m.aslr > 0 ? ", ASLR on" : "");
-}
-
 MachineState readMachineState(const std::vector<std::string> &compilers) {
   MachineState m;
   char host[256] = {};

@@ -1239,10 +1239,10 @@ Expected<std::vector<BenchmarkRow>> Store::benchmarks() {
                                 });
 }
 
-Expected<std::vector<FailedExecutionRow>> Store::failedExecutions() {
+Expected<std::vector<FailedExecution>> Store::failedExecutions() {
   // A failed build leaves build_id NULL or pointing to a failed build: the
   // plan row still names its system and build index.
-  return readRows<FailedExecutionRow>(
+  return readRows<FailedExecution>(
       db_,
       "SELECT s.name, b.name, p.build_index, e.execution_index, e.status, "
       "e.exit_code, e.signal, e.error, e.stderr_tail "
@@ -1251,22 +1251,22 @@ Expected<std::vector<FailedExecutionRow>> Store::failedExecutions() {
       "JOIN benchmark b ON b.id = e.benchmark_id "
       "WHERE e.status <> 'ok' ORDER BY e.plan_position",
       "failed executions", [](const Statement &st) {
-        return FailedExecutionRow{.system = st.columnText(0),
-                                  .benchmark = st.columnText(1),
-                                  .buildIndex = static_cast<int>(st.columnInt(2)),
-                                  .executionIndex = static_cast<int>(st.columnInt(3)),
-                                  .status = st.columnText(4),
-                                  .exitCode = static_cast<int>(st.columnInt(5)),
-                                  .signal = static_cast<int>(st.columnInt(6)),
-                                  .error = st.columnText(7),
-                                  .stderrTail = st.columnText(8)};
+        return FailedExecution{.system = st.columnText(0),
+                               .benchmark = st.columnText(1),
+                               .buildIndex = static_cast<int>(st.columnInt(2)),
+                               .executionIndex = static_cast<int>(st.columnInt(3)),
+                               .status = st.columnText(4),
+                               .exitCode = static_cast<int>(st.columnInt(5)),
+                               .signal = static_cast<int>(st.columnInt(6)),
+                               .error = st.columnText(7),
+                               .stderrTail = st.columnText(8)};
       });
 }
 
-Expected<std::vector<LeftoverRow>> Store::leftovers() {
+Expected<std::vector<LeftoverGroup>> Store::leftovers() {
   if (version() < 3) // the leftovers column came with migration 3
-    return std::vector<LeftoverRow>{};
-  return readRows<LeftoverRow>(db_,
+    return std::vector<LeftoverGroup>{};
+  return readRows<LeftoverGroup>(db_,
                                "SELECT s.name, b.name, count(*), min(e.leftovers), "
                                "max(e.leftovers LIKE 'left running%') "
                                "FROM execution e JOIN plan p ON p.position = e.plan_position "
@@ -1275,27 +1275,27 @@ Expected<std::vector<LeftoverRow>> Store::leftovers() {
                                "WHERE e.leftovers IS NOT NULL GROUP BY s.id, b.id "
                                "ORDER BY b.position, s.position",
                                "leftover processes", [](const Statement &st) {
-                                 return LeftoverRow{st.columnText(0), st.columnText(1),
-                                                    static_cast<int>(st.columnInt(2)),
-                                                    st.columnText(3), st.columnInt(4) != 0};
+                                 return LeftoverGroup{st.columnText(0), st.columnText(1),
+                                                      static_cast<int>(st.columnInt(2)),
+                                                      st.columnText(3), st.columnInt(4) != 0};
                                });
 }
 
-Expected<std::vector<BuildRow>> Store::builds() {
-  return readRows<BuildRow>(db_,
+Expected<std::vector<StoredBuild>> Store::builds() {
+  return readRows<StoredBuild>(db_,
                             "SELECT s.name, bu.build_index, bu.seed, bu.status, bu.build_seconds, "
                             "bu.fingerprint, bu.binary_hash, bu.log_tail "
                             "FROM build bu JOIN system s ON s.id = bu.system_id "
                             "ORDER BY s.position, bu.build_index",
                             "builds", [](const Statement &st) {
-                              return BuildRow{.system = st.columnText(0),
-                                              .buildIndex = static_cast<int>(st.columnInt(1)),
-                                              .seed = st.columnText(2),
-                                              .status = st.columnText(3),
-                                              .seconds = st.columnDouble(4),
-                                              .fingerprint = st.columnText(5),
-                                              .binaryHash = st.columnText(6),
-                                              .logTail = st.columnText(7)};
+                              return StoredBuild{.system = st.columnText(0),
+                                                 .buildIndex = static_cast<int>(st.columnInt(1)),
+                                                 .seed = st.columnText(2),
+                                                 .status = st.columnText(3),
+                                                 .seconds = st.columnDouble(4),
+                                                 .fingerprint = st.columnText(5),
+                                                 .binaryHash = st.columnText(6),
+                                                 .logTail = st.columnText(7)};
                             });
 }
 

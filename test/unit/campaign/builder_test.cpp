@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iterator>
 
+using namespace alea;
 using namespace alea::runner;
 namespace fs = std::filesystem;
 

@@ -5,7 +5,7 @@
 // interval is narrow enough or the budget ends.
 #include "alea/campaign/campaign.hpp"
 #include "alea/exec/quiet.hpp"
-#include "alea/store/report.hpp"
+#include "alea/store/campaign_data.hpp"
 #include "alea/campaign/scheduler.hpp"
 #include "alea/config/validate.hpp"
 
@@ -21,7 +21,9 @@
 #include <sstream>
 #include <tuple>
 
+using namespace alea;
 using namespace alea::runner;
+using namespace alea::model;
 namespace fs = std::filesystem;
 
 namespace {

@@ -20,6 +20,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+using namespace alea;
 using namespace alea::runner;
 
 namespace {

@@ -1,11 +1,12 @@
-// Tests of `alea report`'s library (runner/store/include/alea/store/report.hpp):
+// Tests of `alea report`'s library (report/model's alea/model/campaign_report.hpp
+// and runner/store's alea/store/campaign_data.hpp):
 // campaign data built by hand (synthetic measurements drawn with alea::Rng
 // from a known model) through buildCampaignReport, and a real SQLite store
 // written with the runner's Store API through loadCampaignData. Expected
 // values are computed here independently from the same inputs (means of the
 // generated data), never copied from the code's output.
 #include "alea/report/render.hpp"
-#include "alea/store/report.hpp"
+#include "alea/store/campaign_data.hpp"
 
 #include "alea/random.hpp"
 #include "store_test_access.hpp"
@@ -21,6 +22,8 @@
 #include <unistd.h>
 
 namespace alea::runner {
+
+using namespace alea::model;
 namespace {
 
 bool contains(const std::vector<std::string> &v, const std::string &needle) {

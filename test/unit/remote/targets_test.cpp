@@ -9,6 +9,7 @@
 
 #include <algorithm>
 
+using namespace alea;
 using namespace alea::runner;
 
 namespace {

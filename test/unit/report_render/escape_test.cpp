@@ -10,7 +10,7 @@
 #include "alea/analysis/csv.hpp"
 #include "alea/report/escape.hpp"
 #include "alea/report/render.hpp"
-#include "alea/store/report.hpp"
+#include "alea/model/campaign_report.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -22,8 +22,8 @@
 #include <vector>
 
 using namespace alea::report;
-using alea::runner::CampaignData;
-using alea::runner::CampaignReport;
+using alea::model::CampaignData;
+using alea::model::CampaignReport;
 
 namespace {
 
@@ -66,7 +66,7 @@ CampaignData hostileData() {
       }
   d.planned = 24;
   d.executed = 23;
-  alea::runner::FailedExecution f;
+  alea::FailedExecution f;
   f.system = kSpecials;
   f.benchmark = kMarkup;
   f.buildIndex = 2;
@@ -83,9 +83,9 @@ CampaignData hostileData() {
 
 const CampaignReport &hostile() {
   static const CampaignReport r = [] {
-    alea::runner::CampaignReportOptions o;
+    alea::model::CampaignReportOptions o;
     o.bootstrapReplicates = 1000;
-    return alea::runner::buildCampaignReport(hostileData(), o);
+    return alea::model::buildCampaignReport(hostileData(), o);
   }();
   return r;
 }

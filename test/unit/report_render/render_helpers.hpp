@@ -3,7 +3,7 @@
 #pragma once
 
 #include "alea/report/render.hpp"
-#include "alea/store/report.hpp"
+#include "alea/model/campaign_report.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -16,7 +16,7 @@ using report::Format;
 using report::parseFormat;
 
 inline std::string formatReport(const Report &r, Format f) {
-  runner::CampaignReport c;
+  model::CampaignReport c;
   c.campaign = false;
   c.analysis = r;
   return report::render(c, f);

@@ -5,7 +5,7 @@
 #include "alea/analysis/csv.hpp"
 #include "alea/analysis/planner.hpp"
 #include "alea/analysis/report.hpp"
-#include "alea/config/config.hpp"
+#include "alea/records.hpp"
 #include "render_helpers.hpp"
 #include "suite_fixture.hpp"
 
@@ -900,8 +900,8 @@ TEST(FormatLayout, ZeroLayoutShareNeverStatesAnUnqualifiedSpread) {
 // to the same file name, still get two names that fit a file name with the
 // longest prefix, executions-<name>.svg (NAME_MAX = 255 bytes).
 TEST(Figures, FileNamesOfTheLongestBenchmarkNamesFitAndStayUnique) {
-  const std::string upper(alea::runner::kMaxBenchmarkNameBytes, 'B');
-  const std::string lower(alea::runner::kMaxBenchmarkNameBytes, 'b');
+  const std::string upper(alea::kMaxBenchmarkNameBytes, 'B');
+  const std::string lower(alea::kMaxBenchmarkNameBytes, 'b');
   std::string csv = "system,benchmark,build,value\n";
   for (const std::string &bench : {upper, lower})
     for (const char *sys : {"old", "new"})
@@ -912,7 +912,7 @@ TEST(Figures, FileNamesOfTheLongestBenchmarkNamesFitAndStayUnique) {
   ASSERT_FALSE(p.error);
   auto r = buildReport(*p.table);
   ASSERT_TRUE(r.ok());
-  alea::runner::CampaignReport c;
+  alea::model::CampaignReport c;
   c.campaign = false;
   c.analysis = *r;
   std::set<std::string> variance;

@@ -20,6 +20,7 @@
 #include <functional>
 #include <sstream>
 
+using namespace alea;
 using namespace alea::runner;
 
 namespace {

@@ -1,4 +1,4 @@
-// alea's reports: one report value (runner::CampaignReport: the engine's
+// alea's reports: one report value (model::CampaignReport: the engine's
 // statistics, the figures' numbers and, for a campaign store, the campaign's
 // facts) rendered by one renderer per format. Renderers compute nothing: every
 // number comes from analysis/ (statistics, figures) or the runner (campaign
@@ -7,7 +7,7 @@
 #pragma once
 
 #include "alea/analysis/report.hpp"
-#include "alea/store/report.hpp"
+#include "alea/model/campaign_report.hpp"
 
 #include <optional>
 #include <string>
@@ -26,7 +26,7 @@ std::string formatNames();
 // The JSON schema version written as "alea_report" / "alea_plan".
 inline constexpr int kReportSchemaVersion = 1;
 
-std::string render(const runner::CampaignReport &report, Format format);
+std::string render(const model::CampaignReport &report, Format format);
 
 // `alea plan`: text, Markdown, JSON or CSV (HTML and LaTeX fall back to text).
 std::string renderPlans(const analysis::PlanSet &plans, Format format);
@@ -41,11 +41,11 @@ struct Figure {
   bool overview = false; // about every benchmark (the forest plot)
   std::string benchmark; // otherwise: the benchmark it shows
 };
-std::vector<Figure> figures(const runner::CampaignReport &report);
+std::vector<Figure> figures(const model::CampaignReport &report);
 
 // Renders `report` to `output` (a file; "" or "-": standard output) and, when
 // `plotsDir` is not empty, writes every figure there as <id>.svg.
-runner::Status writeReport(const runner::CampaignReport &report, Format format,
+alea::Status writeReport(const model::CampaignReport &report, Format format,
                            const std::string &output, const std::string &plotsDir = "");
 
 // "faster", "slower", "no_change", "inconclusive" (JSON and CSV spelling).

@@ -9,6 +9,7 @@
 #include "alea/config/error.hpp"
 #include "alea/config/measure_spec.hpp"
 #include "alea/config/redact.hpp"
+#include "alea/records.hpp"
 
 #include <climits>
 #include <cstdint>
@@ -27,16 +28,8 @@ struct SourcePos {
   int line = 0, column = 0;
 };
 
-// The longest names, in bytes. Each name becomes part of a file name, which
-// the kernel limits to NAME_MAX (255) bytes: a system names its builds'
-// directory `builds/<system>/`, a target its session log
-// `targets/<target>.log`, and a benchmark the figures of `alea report
-// --plots`, of which `executions-<benchmark>.svg` is the longest
-// (report/src/figures.cpp keeps every figure's name within it).
-inline constexpr std::size_t kMaxSystemNameBytes = NAME_MAX;
-inline constexpr std::size_t kMaxTargetNameBytes = NAME_MAX - std::string_view(".log").size();
-inline constexpr std::size_t kMaxBenchmarkNameBytes =
-    NAME_MAX - std::string_view("executions-").size() - std::string_view(".svg").size();
+// The longest names (kMax*NameBytes) are in alea/records.hpp: the report
+// keeps its figures' file names within them too.
 
 // Bounds of the campaign file's numbers, checked when it is parsed.
 // Durations (timeouts, waits, budgets): at most 1e9 s (31 years), so that a
@@ -92,16 +85,8 @@ struct BenchmarkConfig {
   std::map<std::string, SourcePos> envAt;
 };
 
-// How the executions of a campaign are ordered and paired (scheduler.hpp,
-// docs/campaign.md "Designs"): every execution in one random order
-// (unpaired); in blocks holding build i of every system, close together in
-// time (interleaved, RMIT: Abedi & Brecht 2017); or a block's executions at
-// the same time on disjoint CPUs (duet: Bulej et al. 2020).
-enum class Design { Unpaired, Interleaved, Duet };
-const char *designName(Design design);
-std::optional<Design> parseDesign(std::string_view name);
-// The paired designs pair build i of every system (the analysis uses it).
-inline bool pairedDesign(Design design) { return design != Design::Unpaired; }
+// The design and the machines setting (Design, Machines) are records of
+// the campaign: alea/records.hpp, with their names.
 
 // The quiet-machine gate: before each execution, wait (at most waitSeconds)
 // until other processes keep fewer than `load` CPUs busy.
@@ -144,10 +129,6 @@ struct TargetConfig {
   SourcePos at;
 };
 
-// How several targets enter the experiment: one pool of identical machines
-// that share the executions, or machine as the top random level (builds are
-// nested in machines: build i runs on target i mod M).
-enum class Machines { Pool, Level };
 
 struct CampaignConfig {
   std::string path;      // the campaign file

@@ -8,6 +8,7 @@
 // systems and builds (docs/measure.md "Importing measurements").
 #pragma once
 
+#include "alea/model/export_settings.hpp"
 #include "alea/config/error.hpp"
 #include "alea/exec/measure.hpp"
 #include "alea/store/campaign_dir.hpp"
@@ -22,27 +23,11 @@
 
 namespace alea::runner {
 
-// What a campaign's analysis depends on beyond its measurements, carried by
-// the exported CSV in a comment line before the header, so that `alea
-// analyze` (and `alea import`) of the file analyse it as `alea report`
-// analyses the store (docs/analyze.md, "Settings in the file"):
-//   # alea: design=interleaved threshold=0.02 confidence=0.95 baseline=O1
-// Values are percent-encoded (%HH) where they hold a space, '%', '#' or a
-// byte outside printable ASCII, so that no name ends the line.
-struct ExportSettings {
-  std::string design;                // "unpaired", "interleaved", "duet"; "" unknown
-  std::optional<double> threshold;   // relative (0.02 = 2%)
-  std::optional<double> confidence;  // 0.95
-  std::string baseline;              // "" unknown
-};
-
-// The comment line's text after '#' (no newline).
-std::string exportComment(const ExportSettings &s);
-
-// The settings of the first comment line that is alea's (" alea: ..."),
-// nullopt when none is; an error names what is malformed. Unknown keys are
-// skipped (a later alea may write more).
-Expected<std::optional<ExportSettings>> readExportComment(const std::vector<std::string> &comments);
+// The settings line an export carries (alea/model/export_settings.hpp, read
+// by `alea analyze` without the runner); named here as the exchange uses it.
+using model::exportComment;
+using model::ExportSettings;
+using model::readExportComment;
 
 // Writes the long CSV of the store's data, after the comment line of the
 // store's settings; returns the number of rows.

@@ -4,26 +4,13 @@
 // (governor, ASLR, kernel, CPU count) is recorded in the store and reported.
 #pragma once
 
+#include "alea/records.hpp"
+
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace alea::runner {
-
-struct MachineState {
-  std::string hostname;
-  std::string cpuModel;
-  int cpuCount = 0;
-  std::string governor;  // cpu0's scaling governor, "" when cpufreq is absent
-  std::string kernel;    // uname -r + -v
-  int aslr = -1;         // /proc/sys/kernel/randomize_va_space, -1 unknown
-  double load1 = 0;      // 1-minute load average
-  std::string compilers; // first line of `<cc> --version` for each compiler
-};
-
-// The machine in one phrase, as the reports say it: "host: CPU model, 4 CPUs,
-// governor performance, ASLR on" (the kernel and compilers apart).
-std::string describeMachine(const MachineState &m);
 
 // Reads everything (spawns the compilers for their versions: a few ms each).
 MachineState readMachineState(const std::vector<std::string> &compilers);

@@ -12,6 +12,7 @@
 
 #include "alea/config/error.hpp"
 #include "alea/exec/machine.hpp"
+#include "alea/records.hpp"
 #include "alea/config/redact.hpp"
 
 #include <cstdint>
@@ -207,34 +208,6 @@ struct BenchmarkRow {
   std::string unit; // of its values: "s" or "KiB"
 };
 
-// One execution whose status is not ok. The system and build index come from
-// its plan entry, so the executions of a failed build are named too.
-struct FailedExecutionRow {
-  std::string system, benchmark;
-  int buildIndex = 0, executionIndex = 0;
-  std::string status; // ExecutionRecord::status
-  int exitCode = 0, signal = 0;
-  std::string error, stderrTail;
-};
-
-// The executions of one (system, benchmark) that left processes running.
-struct LeftoverRow {
-  std::string system, benchmark;
-  int count = 0;       // executions
-  std::string example; // the first record in text order ("killed pid 12 (x)", ...)
-  bool kept = false;   // some were left running, not killed
-};
-
-// A build as the report shows it (BuildRecord is the campaign loop's).
-struct BuildRow {
-  std::string system;
-  int buildIndex = 0;
-  std::string seed;   // as stored: "0x" + 16 hex digits
-  std::string status; // "ok" | "failed" | "imported"
-  double seconds = 0;
-  std::string fingerprint, binaryHash, logTail; // "" when unknown
-};
-
 // A machine state recorded because something changed during the campaign.
 struct MachineChangeRow {
   std::string recordedAt; // ISO 8601, UTC
@@ -247,29 +220,6 @@ struct ImportedExecution {
   PlanEntry plan;
   std::int64_t buildId = 0;
   std::span<const MeasurementRecord> measurements;
-};
-
-// One successful execution with the conditions it ran under (the noise
-// diagnosis); stores before schema 4 have none.
-struct ExecutionConditions {
-  std::string system, benchmark;
-  int build = 0, execution = 0;
-  double value = 0;     // mean of its measurements after warm-up
-  double startedAt = 0; // epoch seconds
-  std::int64_t envPadding = 0;
-  std::optional<double> otherLoad, cpuMhz;
-  std::optional<double> overlap; // duet: share of its time its partner ran too
-  std::optional<std::int64_t> migrations, involuntarySwitches;
-  std::string cpus; // "" = any CPU
-  bool aslrOff = false, ranBusy = false;
-};
-
-// The executions of a duet kept together by one scheme ("barrier" or
-// "overlap"): how many, the barriers they passed, the restarts that kept
-// them company, and how many a partner left alone (status "alone").
-struct DuetSyncRow {
-  std::string sync;
-  std::int64_t executions = 0, barriers = 0, restarts = 0, alone = 0;
 };
 
 struct StoreSummary {
@@ -400,17 +350,17 @@ public:
   // "ok" when PRAGMA integrity_check is clean, else its first message.
   std::string integrityCheck();
 
-  // The report's reads (report_data.cpp), in store order; errors name the
+  // The report's reads (campaign_data.cpp), in store order; errors name the
   // SQLite failure.
   Expected<std::vector<SystemRow>> systems();
   Expected<std::vector<BenchmarkRow>> benchmarks();
   // In plan order.
-  Expected<std::vector<FailedExecutionRow>> failedExecutions();
+  Expected<std::vector<FailedExecution>> failedExecutions();
   // Per (system, benchmark), benchmark then system order; none in stores
   // before schema 3, which did not record them.
-  Expected<std::vector<LeftoverRow>> leftovers();
+  Expected<std::vector<LeftoverGroup>> leftovers();
   // In system order, then build index.
-  Expected<std::vector<BuildRow>> builds();
+  Expected<std::vector<StoredBuild>> builds();
   // The recorded machine changes, oldest first.
   Expected<std::vector<MachineChangeRow>> machineChanges();
   // Mean wall seconds of the successful executions; none without one.

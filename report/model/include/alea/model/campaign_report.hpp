@@ -1,29 +1,30 @@
-// `alea report STORE`: the campaign store turned into the layout-independent
-// answer. Three steps, each a library function the tests call:
-//  1. loadCampaignData(store): everything the report needs, read from the
-//     SQLite store (measurements without warm-up, failed executions and builds,
-//     build fingerprints, machine-state changes, the campaign's settings);
+// The report value of alea (issue 22: below the runner, above the engine):
+// what every renderer (report/render.hpp) draws from, assembled from plain
+// records. `alea report STORE` takes three steps, each a library function the
+// tests call:
+//  1. loadCampaignData(store) (runner/store, alea/store/campaign_data.hpp):
+//     everything the report needs, read from the SQLite store into a
+//     CampaignData of common records (alea/records.hpp);
 //  2. buildCampaignReport(data): the statistics engine's report (analysis/
 //     report.hpp: ratio CIs, decision, variance shares, planner advice, suite
 //     geometric mean and randomization test) on the benchmarks that have enough
 //     data, with its diagnostics (outliers, layout modes, non-steady
-//     iterations), plus the campaign warnings only the runner can know:
+//     iterations), plus the campaign warnings only a campaign can tell:
 //     failures, incomplete plans, benchmarks without enough data, machine-state
 //     changes, identical layouts, and the layout sensitivity of every system. A
 //     campaign with one system is reported as a layout-sensitivity study;
 //  3. report/render.hpp renders the value (CampaignReport) in every format.
-// `alea analyze` shares step 2's pipeline from rows to the report value
-// (analyzeTable). Nothing here runs processes; only loadCampaignData touches
-// SQLite.
+// `alea analyze` takes only analyzeTable: rows to the report value. Nothing
+// here reads a store, a file or a process: it depends on analysis and common
+// only.
 #pragma once
 
 #include "alea/analysis/figures.hpp"
 #include "alea/analysis/noise.hpp"
 #include "alea/analysis/report.hpp"
-#include "alea/store/layout_facts.hpp"
-#include "alea/config/error.hpp"
-#include "alea/exec/machine.hpp"
-#include "alea/store/store.hpp"
+#include "alea/expected.hpp"
+#include "alea/model/layout_facts.hpp"
+#include "alea/records.hpp"
 
 #include <cstdint>
 #include <map>
@@ -31,38 +32,10 @@
 #include <string>
 #include <vector>
 
-namespace alea::runner {
+namespace alea::model {
 
-// One failed execution, as recorded by the runner.
-struct FailedExecution {
-  std::string system, benchmark;
-  int buildIndex = -1; // -1: unknown (the build itself failed)
-  int executionIndex = 0;
-  std::string status; // "exit" | "signal" | "timeout" | "spawn" | "iterations"
-                      // | "build"
-  int exitCode = 0;
-  int signal = 0;
-  std::string error;
-  std::string stderrTail;
-};
-
-// Executions of one benchmark on one system that left processes running.
-struct LeftoverGroup {
-  std::string system, benchmark;
-  int count = 0;       // executions
-  std::string example; // the first one's record ("killed pid 12 (x)", ...)
-  bool kept = false;   // some were left running (leftovers = "keep")
-};
-
-struct BuildInfo {
-  std::string system;
-  int buildIndex = 0;
-  std::string seed;
-  std::string status; // "ok" | "failed" | "imported"
-  double seconds = 0;
-  std::string fingerprint; // `alea layout` fingerprint ("" when unknown)
-  std::string binaryHash;
-  std::string logTail;
+// A stored build (alea/records.hpp) with what its binary tells.
+struct BuildInfo : StoredBuild {
   // Read from the binary only for builds whose fingerprint another build of
   // the system shares (the "identical layouts" warning's counts).
   std::optional<LayoutFacts> layout;
@@ -71,13 +44,8 @@ struct BuildInfo {
   std::string odr;
 };
 
-// One measurement after warm-up, in store order.
-struct MeasurementPoint {
-  std::string system, benchmark;
-  int build = 0, execution = 0, iteration = 0;
-  double value = 0;
-};
-
+// What a campaign store holds for the report, as loadCampaignData
+// (runner/store) reads it.
 struct CampaignData {
   std::string name;
   std::string storePath;
@@ -123,11 +91,6 @@ struct CampaignData {
   std::vector<MeasurementPoint> warmupMeasurements;
 };
 
-
-// Reads a campaign store. `path` is the store file or the campaign directory
-// holding `campaign.db`. Fails (one sentence) when it is not a campaign store.
-Expected<CampaignData> loadCampaignData(const std::string &path);
-Expected<CampaignData> loadCampaignData(Store &store);
 
 struct CampaignReportOptions {
   std::size_t bootstrapReplicates = 2000;
@@ -215,4 +178,4 @@ Expected<CampaignReport> analyzeTable(const analysis::Table &table,
                                       const analysis::Table *warmup = nullptr,
                                       std::size_t warmupIterations = 0);
 
-} // namespace alea::runner
+} // namespace alea::model

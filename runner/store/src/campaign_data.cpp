@@ -1,10 +1,10 @@
-// Step 1 of `alea report` (report.hpp): reading a campaign store into a
+// Step 1 of `alea report` (campaign_data.hpp): reading a campaign store into a
 // CampaignData value, through the store's read methods (store.hpp; their SQL
 // is in store.cpp): measurements (the warm-up iterations apart), failed
 // executions, builds with their fingerprints, the machine as first recorded
 // and its changes, settings kept in the meta table, all from one read
 // snapshot, so the report sees exactly what was stored.
-#include "alea/store/report.hpp"
+#include "alea/store/campaign_data.hpp"
 
 #include "alea/store/campaign_dir.hpp"
 #include "alea/store/layout_facts.hpp"
@@ -131,56 +131,34 @@ Expected<CampaignData> loadCampaignData(Store &store) {
   auto failures = store.failedExecutions();
   if (!failures)
     return storeError(failures.error());
-  for (FailedExecutionRow &f : *failures)
-    d.failures.push_back({.system = std::move(f.system),
-                          .benchmark = std::move(f.benchmark),
-                          .buildIndex = f.buildIndex,
-                          .executionIndex = f.executionIndex,
-                          .status = std::move(f.status),
-                          .exitCode = f.exitCode,
-                          .signal = f.signal,
-                          .error = std::move(f.error),
-                          .stderrTail = std::move(f.stderrTail)});
+  d.failures = std::move(*failures);
   auto leftovers = store.leftovers();
   if (!leftovers)
     return storeError(leftovers.error());
-  for (LeftoverRow &l : *leftovers)
-    d.leftovers.push_back({.system = std::move(l.system),
-                           .benchmark = std::move(l.benchmark),
-                           .count = l.count,
-                           .example = std::move(l.example),
-                           .kept = l.kept});
+  d.leftovers = std::move(*leftovers);
   auto builds = store.builds();
   if (!builds)
     return storeError(builds.error());
   // The snapshots of the builds' binaries sit next to the store.
   const std::string campaignDir = fs::path(d.storePath).parent_path().string();
-  for (BuildRow &b : *builds) {
-    std::string odr = b.status == "ok" && !b.binaryHash.empty()
-                          ? odrFindings(objectPath(campaignDir, b.binaryHash))
-                          : std::string();
-    d.builds.push_back({.system = std::move(b.system),
-                        .buildIndex = b.buildIndex,
-                        .seed = std::move(b.seed),
-                        .status = std::move(b.status),
-                        .seconds = b.seconds,
-                        .fingerprint = knownFingerprint(std::move(b.fingerprint)),
-                        .binaryHash = std::move(b.binaryHash),
-                        .logTail = std::move(b.logTail),
-                        .odr = std::move(odr)});
+  for (StoredBuild &stored : *builds) {
+    model::BuildInfo &b = d.builds.emplace_back(model::BuildInfo{std::move(stored)});
+    b.fingerprint = knownFingerprint(std::move(b.fingerprint));
+    if (b.status == "ok" && !b.binaryHash.empty())
+      b.odr = odrFindings(objectPath(campaignDir, b.binaryHash));
   }
   {
     // Builds of one system sharing a fingerprint: the warning says how
     // likely that was, from the binary's functions and factors (read once
     // per shared fingerprint, from the artifact's snapshot).
-    std::map<std::pair<std::string, std::string>, std::vector<BuildInfo *>> same;
-    for (BuildInfo &b : d.builds)
+    std::map<std::pair<std::string, std::string>, std::vector<model::BuildInfo *>> same;
+    for (model::BuildInfo &b : d.builds)
       if (b.status != "failed" && !b.fingerprint.empty())
         same[{b.system, b.fingerprint}].push_back(&b);
     for (auto &[key, group] : same)
       if (group.size() > 1 && !group.front()->binaryHash.empty()) {
         const auto facts = layoutFactsOf(objectPath(campaignDir, group.front()->binaryHash));
-        for (BuildInfo *b : group)
+        for (model::BuildInfo *b : group)
           b->layout = facts;
       }
   }

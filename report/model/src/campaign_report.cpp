@@ -1,5 +1,5 @@
-// Step 2 of `alea report` (report.hpp): from the stored campaign to the
-// engine's report plus what only the runner knows. The statistics are the
+// Step 2 of `alea report` (campaign_report.hpp): from the stored campaign to
+// the engine's report plus what only a campaign can tell. The statistics are the
 // engine's (analysis/report.hpp, Kalibera & Jones TR 2012 and Li, Chen & Peng
 // for suites); this file only decides what data go in, with which options
 // (the campaign's confidence, threshold and seed; planner costs measured by
@@ -19,10 +19,7 @@
 //  - ODR violations: builds whose link record says that the link's objects
 //    define a weak/inline symbol differently (docs/wrapper.md "ODR check");
 //  - layout sensitivity: best and worst build mean per system (max/min).
-#include "alea/store/report.hpp"
-
-#include "alea/store/layout_facts.hpp"
-#include "alea/config/config.hpp"
+#include "alea/model/campaign_report.hpp"
 
 #include "alea/analysis/changepoint.hpp"
 #include "alea/analysis/htest.hpp"
@@ -37,7 +34,7 @@
 #include <set>
 #include <tuple>
 
-namespace alea::runner {
+namespace alea::model {
 
 namespace {
 
@@ -75,11 +72,13 @@ std::uint64_t parseHexSeed(const std::string &s) {
 
 namespace {
 
-std::string designNote(const std::string &design) {
-  if (design == "interleaved")
+// The design in one sentence (an unknown word reads as unpaired).
+std::string designSentence(const std::string &name) {
+  const Design design = parseDesign(name).value_or(Design::Unpaired);
+  if (design == Design::Interleaved)
     return "design: interleaved pairs (blocks of build i of every system, close in time; RMIT, "
            "Abedi & Brecht 2017): ratios paired by build";
-  if (design == "duet")
+  if (design == Design::Duet)
     return "design: duet (build i of every system run at the same time on disjoint CPUs; Bulej "
            "et al. 2020): ratios paired by build";
   return "design: unpaired (one random order of all executions): systems analysed as "
@@ -274,11 +273,61 @@ std::vector<analysis::BenchmarkFigures> campaignFigures(const CampaignData &data
   return analysis::buildFigures(table, warmup.size() ? &warmup : nullptr, order, fo);
 }
 
-} // namespace
+// The design in one sentence, with how a duet kept its partners together and
+// which targets the executions ran on.
+std::string designNoteOf(const CampaignData &data) {
+  // An import knows no order of its measurements, unless its file (an
+  // export's settings line) recorded the campaign's paired design.
+  std::string note =
+      data.importedFrom.empty() || parseDesign(data.design) != Design::Unpaired
+          ? designSentence(data.design)
+          : "design: imported measurements (the order they were taken in is not "
+            "known): systems analysed as independent";
+  // A duet's executions ran beside their partners for how much of their time.
+  std::vector<double> overlaps;
+  for (const auto &e : data.executions)
+    if (e.overlap)
+      overlaps.push_back(*e.overlap);
+  if (!overlaps.empty()) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf,
+                  "; each execution ran beside its partner for %.0f%% of its time (median; "
+                  "lowest %.0f%%)",
+                  100 * analysis::median(overlaps),
+                  100 * *std::min_element(overlaps.begin(), overlaps.end()));
+    note += buf;
+  }
+  // How they were kept together (duet.hpp).
+  for (const DuetSyncRow &d : data.duetSync) {
+    if (d.sync == "barrier")
+      note += "; kept together by a barrier before each iteration (" +
+              std::to_string(d.barriers) + " barriers passed by " +
+              counted(static_cast<std::size_t>(d.executions), "execution") + ")";
+    else if (d.sync == "overlap")
+      note += "; kept together by restarting the partner that ended first until "
+              "both had ended (" +
+              counted(static_cast<std::size_t>(d.restarts), "restart") + ", not measured)";
+    if (d.alone > 0)
+      note += "; " + counted(static_cast<std::size_t>(d.alone), "execution") +
+              " ran alone (a partner stopped early): recorded, not counted";
+  }
+  if (data.targets > 0) {
+    std::string names;
+    for (const auto &n : data.targetNames)
+      names += (names.empty() ? "" : ", ") + n;
+    note +=
+        data.machines == machinesName(Machines::Level)
+            ? "; on " + counted(static_cast<std::size_t>(data.targets), "target") + " (" + names +
+                  ") with machine as the top random level (build i on target i mod " +
+                  std::to_string(data.targets) + ")"
+            : "; on a pool of " + counted(static_cast<std::size_t>(data.targets), "target") +
+                  " (" + names + "; assumed identical; the executions spread over them)";
+  }
+  return note;
+}
 
-CampaignReport buildCampaignReport(const CampaignData &data,
-                                   const CampaignReportOptions &options) {
-  CampaignReport r;
+// The campaign's name, counts, design, targets and adaptive decisions.
+void describeCampaign(const CampaignData &data, CampaignReport &r) {
   r.name = data.name;
   r.storePath = data.storePath;
   r.systems = data.systems;
@@ -289,55 +338,7 @@ CampaignReport buildCampaignReport(const CampaignData &data,
   r.measurements = data.measurements.size();
   r.layoutStudy = data.systems.size() == 1;
   r.design = data.design;
-  // An import knows no order of its measurements, unless its file (an
-  // export's settings line) recorded the campaign's paired design.
-  r.designNote = data.importedFrom.empty() || data.design != "unpaired"
-                     ? designNote(data.design)
-                     : "design: imported measurements (the order they were taken in is not "
-                       "known): systems analysed as independent";
-  {
-    // A duet's executions ran beside their partners for how much of their time.
-    std::vector<double> overlaps;
-    for (const auto &e : data.executions)
-      if (e.overlap)
-        overlaps.push_back(*e.overlap);
-    if (!overlaps.empty()) {
-      char buf[160];
-      std::snprintf(buf, sizeof buf,
-                    "; each execution ran beside its partner for %.0f%% of its time (median; "
-                    "lowest %.0f%%)",
-                    100 * analysis::median(overlaps),
-                    100 * *std::min_element(overlaps.begin(), overlaps.end()));
-      r.designNote += buf;
-    }
-    // How they were kept together (duet.hpp).
-    for (const DuetSyncRow &d : data.duetSync) {
-      if (d.sync == "barrier")
-        r.designNote += "; kept together by a barrier before each iteration (" +
-                        std::to_string(d.barriers) + " barriers passed by " +
-                        counted(static_cast<std::size_t>(d.executions), "execution") + ")";
-      else if (d.sync == "overlap")
-        r.designNote += "; kept together by restarting the partner that ended first until "
-                        "both had ended (" +
-                        counted(static_cast<std::size_t>(d.restarts), "restart") +
-                        ", not measured)";
-      if (d.alone > 0)
-        r.designNote += "; " + counted(static_cast<std::size_t>(d.alone), "execution") +
-                        " ran alone (a partner stopped early): recorded, not counted";
-    }
-  }
-  if (data.targets > 0) {
-    std::string names;
-    for (const auto &n : data.targetNames)
-      names += (names.empty() ? "" : ", ") + n;
-    r.designNote +=
-        data.machines == "level"
-            ? "; on " + counted(static_cast<std::size_t>(data.targets), "target") + " (" + names +
-                  ") with machine as the top random level (build i on target i mod " +
-                  std::to_string(data.targets) + ")"
-            : "; on a pool of " + counted(static_cast<std::size_t>(data.targets), "target") +
-                  " (" + names + "; assumed identical; the executions spread over them)";
-  }
+  r.designNote = designNoteOf(data);
   r.warmup = data.warmup;
   r.machines = data.machines;
   for (const auto &n : data.targetNames) {
@@ -354,116 +355,250 @@ CampaignReport buildCampaignReport(const CampaignData &data,
       r.adaptiveLog.push_back(data.adaptiveLog.substr(a, b - a));
   }
 
-  // --- failures, grouped by system, benchmark and cause ---
-  {
-    std::map<std::tuple<std::string, std::string, std::string>, std::size_t>
-        index;
-    for (const auto &f : data.failures) {
-      std::string cause = failureCause(f);
-      // Timeouts differ only in the measured wall time: one group.
-      auto key = std::make_tuple(f.benchmark, f.system,
-                                 f.status == "timeout" ? std::string("timeout")
-                                                       : cause);
-      auto [it, fresh] = index.emplace(key, r.failures.size());
-      if (fresh) {
-        FailureGroup g;
-        g.system = f.system;
-        g.benchmark = f.benchmark;
-        g.status = f.status;
-        g.cause = cause;
-        g.stderrTail = lastLines(f.stderrTail, 3);
-        r.failures.push_back(std::move(g));
-      }
-      FailureGroup &g = r.failures[it->second];
-      ++g.count;
-      if (g.where.size() < 3)
-        g.where.push_back("build " + std::to_string(f.buildIndex) +
-                          " execution " + std::to_string(f.executionIndex));
-    }
-    // Campaign order: benchmarks, then systems, as the store lists them.
-    auto rank = [](const std::vector<std::string> &v, const std::string &x) {
-      return std::find(v.begin(), v.end(), x) - v.begin();
-    };
-    std::stable_sort(r.failures.begin(), r.failures.end(),
-                     [&](const FailureGroup &a, const FailureGroup &b) {
-                       return std::pair(rank(data.benchmarks, a.benchmark),
-                                        rank(data.systems, a.system)) <
-                              std::pair(rank(data.benchmarks, b.benchmark),
-                                        rank(data.systems, b.system));
-                     });
-    for (const auto &g : r.failures)
-      r.warnings.push_back("failed: " + counted(g.count, "execution") + " of " +
-                           g.benchmark + " on " + g.system + ": " + g.cause);
-  }
+}
 
-  // --- processes left running by benchmarks (daemons out of the group) ---
+// Failed executions grouped by system, benchmark and cause (issue 4: recorded
+// as failures, never as data), each group a warning.
+void groupFailures(const CampaignData &data, CampaignReport &r) {
+  std::map<std::tuple<std::string, std::string, std::string>, std::size_t>
+      index;
+  for (const auto &f : data.failures) {
+    std::string cause = failureCause(f);
+    // Timeouts differ only in the measured wall time: one group.
+    auto key = std::make_tuple(f.benchmark, f.system,
+                               f.status == "timeout" ? std::string("timeout")
+                                                     : cause);
+    auto [it, fresh] = index.emplace(key, r.failures.size());
+    if (fresh) {
+      FailureGroup g;
+      g.system = f.system;
+      g.benchmark = f.benchmark;
+      g.status = f.status;
+      g.cause = cause;
+      g.stderrTail = lastLines(f.stderrTail, 3);
+      r.failures.push_back(std::move(g));
+    }
+    FailureGroup &g = r.failures[it->second];
+    ++g.count;
+    if (g.where.size() < 3)
+      g.where.push_back("build " + std::to_string(f.buildIndex) +
+                        " execution " + std::to_string(f.executionIndex));
+  }
+  // Campaign order: benchmarks, then systems, as the store lists them.
+  auto rank = [](const std::vector<std::string> &v, const std::string &x) {
+    return std::find(v.begin(), v.end(), x) - v.begin();
+  };
+  std::stable_sort(r.failures.begin(), r.failures.end(),
+                   [&](const FailureGroup &a, const FailureGroup &b) {
+                     return std::pair(rank(data.benchmarks, a.benchmark),
+                                      rank(data.systems, a.system)) <
+                            std::pair(rank(data.benchmarks, b.benchmark),
+                                      rank(data.systems, b.system));
+                   });
+  for (const auto &g : r.failures)
+    r.warnings.push_back("failed: " + counted(g.count, "execution") + " of " +
+                         g.benchmark + " on " + g.system + ": " + g.cause);
+}
+
+// Processes left running by benchmarks (daemons out of the group).
+void leftoverWarnings(const CampaignData &data, std::vector<std::string> &warnings) {
   for (const auto &l : data.leftovers)
-    r.warnings.push_back(
+    warnings.push_back(
         "left running: " + counted(l.count, "execution") + " of " + l.benchmark + " on " + l.system +
         " left processes running after they ended (first: " + l.example + ")" +
         (l.kept ? "; they were kept (leftovers = \"keep\") and share the machine with the "
                   "executions after them"
                 : "; alea killed them"));
 
-  // --- builds: failures and identical layouts ---
-  {
-    std::map<std::pair<std::string, std::string>, std::vector<int>> same;
-    for (const auto &b : data.builds) {
-      if (b.status == "failed") {
-        ++r.failedBuilds;
-        r.warnings.push_back("failed: build " + std::to_string(b.buildIndex) +
-                             " of " + b.system +
-                             (b.logTail.empty()
-                                  ? std::string()
-                                  : ": " + lastLines(b.logTail, 1)));
-        continue;
-      }
-      ++r.builds;
-      const std::string &id =
-          !b.fingerprint.empty() ? b.fingerprint : b.binaryHash;
-      if (!id.empty())
-        same[{b.system, id}].push_back(b.buildIndex);
-    }
-    // A system whose builds keep no artifact has no fingerprint: whether its
-    // layouts really differ cannot be checked, so say so instead of passing
-    // the check silently.
-    std::map<std::string, bool> checkable;
-    for (const auto &b : data.builds)
-      if (b.status != "failed")
-        checkable[b.system] |= !b.fingerprint.empty() || !b.binaryHash.empty();
-    for (const auto &[system, ok] : checkable)
-      if (!ok)
-        r.warnings.push_back(
-            "layouts not checked: the builds of " + system +
-            (data.importedFrom.empty()
-                 ? " keep no artifacts, so alea cannot tell whether their layouts differ (list "
-                   "the executables in the system's `artifacts`)"
-                 : " were imported without their binaries, so alea cannot tell whether their "
-                   "layouts differ (compare the binaries with `alea layout --diff`)"));
-    std::map<std::string, std::size_t> systemBuilds;
-    for (const auto &b : data.builds)
-      if (b.status != "failed")
-        ++systemBuilds[b.system];
-    for (const auto &[key, builds] : same) {
-      if (builds.size() < 2)
-        continue;
-      // The binary's counts, read by loadCampaignData for shared fingerprints.
-      std::optional<LayoutFacts> facts;
-      for (const auto &b : data.builds)
-        if (b.system == key.first && b.fingerprint == key.second && b.layout)
-          facts = b.layout;
-      r.warnings.push_back(
-          identicalLayoutsWarning(key.first, builds, systemBuilds[key.first], facts));
-    }
-    // ODR violations the wrappers found in the builds' links.
-    std::map<std::pair<std::string, std::string>, std::vector<int>> odr;
-    for (const auto &b : data.builds)
-      if (!b.odr.empty())
-        odr[{b.system, b.odr}].push_back(b.buildIndex);
-    for (const auto &[key, builds] : odr)
-      r.warnings.push_back(odrWarning(key.first, builds, key.second));
-  }
+}
 
+// Builds: failures, layouts that cannot be checked, identical layouts, and
+// ODR violations the wrappers found in the builds' links.
+void buildWarnings(const CampaignData &data, CampaignReport &r) {
+  std::map<std::pair<std::string, std::string>, std::vector<int>> same;
+  for (const auto &b : data.builds) {
+    if (b.status == "failed") {
+      ++r.failedBuilds;
+      r.warnings.push_back("failed: build " + std::to_string(b.buildIndex) +
+                           " of " + b.system +
+                           (b.logTail.empty()
+                                ? std::string()
+                                : ": " + lastLines(b.logTail, 1)));
+      continue;
+    }
+    ++r.builds;
+    const std::string &id =
+        !b.fingerprint.empty() ? b.fingerprint : b.binaryHash;
+    if (!id.empty())
+      same[{b.system, id}].push_back(b.buildIndex);
+  }
+  // A system whose builds keep no artifact has no fingerprint: whether its
+  // layouts really differ cannot be checked, so say so instead of passing
+  // the check silently.
+  std::map<std::string, bool> checkable;
+  for (const auto &b : data.builds)
+    if (b.status != "failed")
+      checkable[b.system] |= !b.fingerprint.empty() || !b.binaryHash.empty();
+  for (const auto &[system, ok] : checkable)
+    if (!ok)
+      r.warnings.push_back(
+          "layouts not checked: the builds of " + system +
+          (data.importedFrom.empty()
+               ? " keep no artifacts, so alea cannot tell whether their layouts differ (list "
+                 "the executables in the system's `artifacts`)"
+               : " were imported without their binaries, so alea cannot tell whether their "
+                 "layouts differ (compare the binaries with `alea layout --diff`)"));
+  std::map<std::string, std::size_t> systemBuilds;
+  for (const auto &b : data.builds)
+    if (b.status != "failed")
+      ++systemBuilds[b.system];
+  for (const auto &[key, builds] : same) {
+    if (builds.size() < 2)
+      continue;
+    // The binary's counts, read by loadCampaignData for shared fingerprints.
+    std::optional<LayoutFacts> facts;
+    for (const auto &b : data.builds)
+      if (b.system == key.first && b.fingerprint == key.second && b.layout)
+        facts = b.layout;
+    r.warnings.push_back(
+        identicalLayoutsWarning(key.first, builds, systemBuilds[key.first], facts));
+  }
+  // ODR violations the wrappers found in the builds' links.
+  std::map<std::pair<std::string, std::string>, std::vector<int>> odr;
+  for (const auto &b : data.builds)
+    if (!b.odr.empty())
+      odr[{b.system, b.odr}].push_back(b.buildIndex);
+  for (const auto &[key, builds] : odr)
+    r.warnings.push_back(odrWarning(key.first, builds, key.second));
+}
+
+// Benchmarks with at least 2 builds of data for every system (the engine's
+// minimum for a t interval); the others are named in a warning, not analysed.
+std::set<std::string> analysableBenchmarks(const CampaignData &data,
+                                           const std::map<Key, Series> &series,
+                                           std::vector<std::string> &warnings) {
+  std::set<std::string> analysed;
+  for (const auto &bench : data.benchmarks) {
+    std::string missing;
+    for (const auto &sys : data.systems) {
+      auto it = series.find({bench, sys});
+      std::size_t builds = it == series.end() ? 0 : it->second.size();
+      if (builds < 2)
+        missing += (missing.empty() ? "" : ", ") + sys + " has data from " +
+                   counted(builds, "build");
+    }
+    if (missing.empty())
+      analysed.insert(bench);
+    else
+      warnings.push_back("not analysed: " + bench + ": " + missing + " (at least 2 are needed)");
+  }
+  return analysed;
+}
+
+// The engine's table of the analysed benchmarks: systems in `order`
+// (baseline first), levels machine (when `machineLevel`: build i ran on
+// target i mod targets), build, execution and iteration (when
+// `withIterations`).
+analysis::Table measurementTable(const CampaignData &data, const std::map<Key, Series> &series,
+                                 const std::set<std::string> &analysed,
+                                 const std::vector<std::string> &order, bool machineLevel,
+                                 bool withIterations) {
+  std::vector<std::string> levelNames{"build", "execution"};
+  if (withIterations)
+    levelNames.push_back("iteration");
+  if (machineLevel)
+    levelNames.insert(levelNames.begin(), "machine");
+  analysis::Table table(levelNames);
+  for (const auto &bench : data.benchmarks) {
+    if (!analysed.count(bench))
+      continue;
+    for (const auto &sys : order) {
+      for (const auto &[build, execs] : series.at({bench, sys})) {
+        const std::string b = std::to_string(build);
+        const std::string machine = machineLevel ? std::to_string(build % data.targets) : "";
+        for (const auto &[exec, values] : execs) {
+          const std::string e = std::to_string(exec);
+          for (std::size_t i = 0; i < values.size(); ++i) {
+            const std::string it = std::to_string(i);
+            std::vector<std::string_view> units{b, e};
+            if (machineLevel)
+              units.insert(units.begin(), machine);
+            if (withIterations)
+              units.push_back(it);
+            table.add(sys, bench, units, values[i]);
+          }
+        }
+      }
+    }
+  }
+  return table;
+}
+
+// Planner costs measured by this campaign, in units of one measurement
+// (KJ TR 2012 §5: c_i is the cost of a new unit at level i): a build costs
+// its build time, an execution its wall time minus the kept iterations.
+// Empty when they cannot be measured (no build times, values not in seconds).
+std::vector<double> measuredCosts(const CampaignData &data, const std::map<Key, Series> &series,
+                                  bool withIterations, bool machineLevel) {
+  std::vector<double> costs;
+  double sum = 0, buildSeconds = 0;
+  std::size_t builds = 0;
+  for (const auto &p : data.measurements)
+    sum += p.value;
+  for (const auto &b : data.builds)
+    if (b.status == "ok" && b.seconds > 0) {
+      buildSeconds += b.seconds;
+      ++builds;
+    }
+  const double unitValue =
+      data.measurements.empty() ? 0 : sum / data.measurements.size();
+  if (unitValue > 0 && builds > 0 && data.unit == "s") {
+    const double buildCost = buildSeconds / builds / unitValue;
+    if (withIterations) {
+      double perExec = 0;
+      std::size_t execs = 0;
+      for (const auto &[key, s] : series)
+        for (const auto &[b, es] : s)
+          for (const auto &[e, v] : es) {
+            perExec += v.size();
+            ++execs;
+          }
+      perExec = execs ? perExec / execs : 0;
+      const double execCost =
+          std::max(0.01, data.meanExecutionSeconds / unitValue - perExec);
+      costs = {buildCost, execCost};
+    } else {
+      costs = {buildCost};
+    }
+    // A machine's cost is not measured (machines are not made by the
+    // campaign): the plan counts it as one build's, the least it costs.
+    if (machineLevel)
+      costs.insert(costs.begin(), buildCost);
+  }
+  return costs;
+}
+
+// Systems in the report's order: the baseline first.
+std::vector<std::string> baselineFirst(const CampaignData &data) {
+  std::vector<std::string> order = data.systems;
+  if (!data.baseline.empty()) {
+    auto it = std::find(order.begin(), order.end(), data.baseline);
+    if (it != order.end())
+      std::rotate(order.begin(), it, it + 1);
+  }
+  return order;
+}
+
+} // namespace
+
+CampaignReport buildCampaignReport(const CampaignData &data,
+                                   const CampaignReportOptions &options) {
+  // The campaign and its warnings, in the order the reader meets them.
+  CampaignReport r;
+  describeCampaign(data, r);
+  groupFailures(data, r);
+  leftoverWarnings(data, r.warnings);
+  buildWarnings(data, r);
   if (data.planned > 0 && data.executed < data.planned)
     r.warnings.push_back(
         "incomplete campaign: " + std::to_string(data.executed) + " of " +
@@ -482,25 +617,7 @@ CampaignReport buildCampaignReport(const CampaignData &data,
   }
   const bool withIterations = maxPerExecution > 1;
   steadyStateWarnings(data, series, r.warnings);
-
-  // Benchmarks with at least 2 builds of data for every system (the engine's
-  // minimum for a t interval); the others are named, not analysed.
-  std::set<std::string> analysed;
-  for (const auto &bench : data.benchmarks) {
-    std::string missing;
-    for (const auto &sys : data.systems) {
-      auto it = series.find({bench, sys});
-      std::size_t builds = it == series.end() ? 0 : it->second.size();
-      if (builds < 2)
-        missing += (missing.empty() ? "" : ", ") + sys + " has data from " +
-                   counted(builds, "build");
-    }
-    if (missing.empty())
-      analysed.insert(bench);
-    else
-      r.warnings.push_back("not analysed: " + bench + ": " + missing +
-                           " (at least 2 are needed)");
-  }
+  const std::set<std::string> analysed = analysableBenchmarks(data, series, r.warnings);
 
   for (const auto &[bench, unit] : data.units)
     r.units[bench] = unit.empty() ? data.unit : unit;
@@ -517,42 +634,11 @@ CampaignReport buildCampaignReport(const CampaignData &data,
   // --- the engine ---
   // machines = "level": machine is the top random level, above the builds
   // that ran on it (build i on target i mod targets).
-  const bool machineLevel = data.machines == "level" && data.targets > 1;
-  std::vector<std::string> levelNames{"build", "execution"};
-  if (withIterations)
-    levelNames.push_back("iteration");
-  if (machineLevel)
-    levelNames.insert(levelNames.begin(), "machine");
-  analysis::Table table(levelNames);
+  const bool machineLevel = data.machines == machinesName(Machines::Level) && data.targets > 1;
   // Baseline first, so the table's system order matches the report's.
-  std::vector<std::string> order = data.systems;
-  if (!data.baseline.empty()) {
-    auto it = std::find(order.begin(), order.end(), data.baseline);
-    if (it != order.end())
-      std::rotate(order.begin(), it, it + 1);
-  }
-  for (const auto &bench : data.benchmarks) {
-    if (!analysed.count(bench))
-      continue;
-    for (const auto &sys : order) {
-      for (const auto &[build, execs] : series[{bench, sys}]) {
-        const std::string b = std::to_string(build);
-        const std::string machine = machineLevel ? std::to_string(build % data.targets) : "";
-        for (const auto &[exec, values] : execs) {
-          const std::string e = std::to_string(exec);
-          for (std::size_t i = 0; i < values.size(); ++i) {
-            const std::string it = std::to_string(i);
-            std::vector<std::string_view> units{b, e};
-            if (machineLevel)
-              units.insert(units.begin(), machine);
-            if (withIterations)
-              units.push_back(it);
-            table.add(sys, bench, units, values[i]);
-          }
-        }
-      }
-    }
-  }
+  const std::vector<std::string> order = baselineFirst(data);
+  const analysis::Table table =
+      measurementTable(data, series, analysed, order, machineLevel, withIterations);
 
   analysis::ReportOptions ro;
   ro.baseline = order.front();
@@ -563,7 +649,7 @@ CampaignReport buildCampaignReport(const CampaignData &data,
   ro.diagnostics = true; // outliers, layout modes, warm-up trends
   // Paired designs pair build i of every system: the ratio's intervals use
   // the pairing (paired Fieller, bootstrap over pairs).
-  if (data.design != "unpaired")
+  if (data.design != designName(Design::Unpaired))
     ro.pairing = analysis::Pairing::Paired;
   ro.targetHalfWidth = options.targetHalfWidth.value_or(data.targetHalfWidth);
   ro.ratioPlanKeepsLowerCounts = options.planKeepsLowerCounts;
@@ -571,45 +657,7 @@ CampaignReport buildCampaignReport(const CampaignData &data,
   ro.seed = options.seed
                 ? *options.seed
                 : alea::mixSeed(parseHexSeed(data.seed), "report-bootstrap");
-  // Planner costs measured by this campaign, in units of one measurement
-  // (KJ TR 2012 §5: c_i is the cost of a new unit at level i): a build costs
-  // its build time, an execution its wall time minus the kept iterations.
-  {
-    double sum = 0, buildSeconds = 0;
-    std::size_t builds = 0;
-    for (const auto &p : data.measurements)
-      sum += p.value;
-    for (const auto &b : data.builds)
-      if (b.status == "ok" && b.seconds > 0) {
-        buildSeconds += b.seconds;
-        ++builds;
-      }
-    const double unitValue =
-        data.measurements.empty() ? 0 : sum / data.measurements.size();
-    if (unitValue > 0 && builds > 0 && data.unit == "s") {
-      const double buildCost = buildSeconds / builds / unitValue;
-      if (withIterations) {
-        double perExec = 0;
-        std::size_t execs = 0;
-        for (const auto &[key, s] : series)
-          for (const auto &[b, es] : s)
-            for (const auto &[e, v] : es) {
-              perExec += v.size();
-              ++execs;
-            }
-        perExec = execs ? perExec / execs : 0;
-        const double execCost =
-            std::max(0.01, data.meanExecutionSeconds / unitValue - perExec);
-        ro.costs = {buildCost, execCost};
-      } else {
-        ro.costs = {buildCost};
-      }
-      // A machine's cost is not measured (machines are not made by the
-      // campaign): the plan counts it as one build's, the least it costs.
-      if (machineLevel)
-        ro.costs.insert(ro.costs.begin(), buildCost);
-    }
-  }
+  ro.costs = measuredCosts(data, series, withIterations, machineLevel);
 
   diagnoseNoise(data, r);
   auto report = analysis::buildReport(table, ro);
@@ -653,4 +701,4 @@ Expected<CampaignReport> analyzeTable(const analysis::Table &table,
   return r;
 }
 
-} // namespace alea::runner
+} // namespace alea::model
