@@ -8,11 +8,11 @@
 #include "alea/analysis/csv.hpp"
 #include "alea/analysis/report.hpp"
 #include "alea/contract.hpp"
-#include "alea/report/escape.hpp"
-#include "alea/report/render.hpp"
 #include "alea/model/campaign_report.hpp"
 #include "alea/model/export_settings.hpp"
 #include "alea/records.hpp"
+#include "alea/report/escape.hpp"
+#include "alea/report/render.hpp"
 
 #include <cstdio>
 #include <memory>
@@ -115,27 +115,26 @@ int runAnalyze(const AnalyzeOptions &o) {
     std::string used;
     if (!es.design.empty() && !o.paired && !o.unpaired) {
       ro.pairing = alea::pairedDesign(*alea::parseDesign(es.design)) ? an::Pairing::Paired
-                                                                   : an::Pairing::Unpaired;
-      used += std::string(ro.pairing == an::Pairing::Paired ? "paired" : "unpaired") +
-              " (design " + es.design + ")";
+                                                                     : an::Pairing::Unpaired;
+      used += std::string(ro.pairing == an::Pairing::Paired ? "paired" : "unpaired") + " (design " +
+              es.design + ")";
     }
     if (es.threshold && !o.thresholdGiven) {
       ro.threshold = *es.threshold;
-      used += (used.empty() ? "" : ", ") + std::string("threshold ") +
-              percent(*es.threshold);
+      used += (used.empty() ? "" : ", ") + std::string("threshold ") + percent(*es.threshold);
     }
     if (es.confidence && !o.confidenceGiven) {
       ro.confidence = *es.confidence;
-      used += (used.empty() ? "" : ", ") + std::string("confidence ") +
-              percent(*es.confidence);
+      used += (used.empty() ? "" : ", ") + std::string("confidence ") + percent(*es.confidence);
     }
     if (!es.baseline.empty() && !o.baselineGiven) {
       ro.baseline = es.baseline;
       used += (used.empty() ? "" : ", ") + ("baseline " + alea::report::plainText(es.baseline));
     }
     if (!used.empty())
-      std::fprintf(stderr, "alea: note: %s: %s, from the file's settings line (the options "
-                           "override it)\n",
+      std::fprintf(stderr,
+                   "alea: note: %s: %s, from the file's settings line (the options "
+                   "override it)\n",
                    alea::report::plainText(o.file).c_str(), used.c_str());
   }
   if (!o.costs.empty())

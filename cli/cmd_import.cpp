@@ -49,9 +49,10 @@ int runImport(const ImportOptions &opts) {
     std::fprintf(stderr, "alea: note: %s\n", note.c_str());
   std::fprintf(stderr, "alea: imported %s (%s, %s, %s, %s) into %s\n",
                alea::counted(sum->measurements, "measurement").c_str(),
-               alea::counted(sum->systems, "system").c_str(), alea::counted(sum->benchmarks, "benchmark").c_str(),
-               alea::counted(sum->builds, "build").c_str(), alea::counted(sum->executions, "execution").c_str(),
-               path.c_str());
+               alea::counted(sum->systems, "system").c_str(),
+               alea::counted(sum->benchmarks, "benchmark").c_str(),
+               alea::counted(sum->builds, "build").c_str(),
+               alea::counted(sum->executions, "execution").c_str(), path.c_str());
   return 0;
 }
 

@@ -38,9 +38,8 @@ int runReport(const ReportOptions &opts) {
   if (!opts.seed.empty()) {
     std::uint64_t seed = 0;
     if (!alea::parseSeed(opts.seed, seed))
-      throw alea::cli::Error(
-          "--seed expects a decimal or 0x hexadecimal number, got '" +
-          opts.seed + "'");
+      throw alea::cli::Error("--seed expects a decimal or 0x hexadecimal number, got '" +
+                             opts.seed + "'");
     ro.seed = seed;
   }
   auto data = alea::runner::loadCampaignData(opts.store);
@@ -55,9 +54,8 @@ int runReport(const ReportOptions &opts) {
 void setupReport(CLI::App &app) {
   auto opts = std::make_shared<ReportOptions>();
   auto *sub = app.add_subcommand(
-      "report",
-      "Report a campaign store: ratio CIs, decisions, variance shares, layout "
-      "sensitivity, planner advice, failures and warnings");
+      "report", "Report a campaign store: ratio CIs, decisions, variance shares, layout "
+                "sensitivity, planner advice, failures and warnings");
   sub->add_option("store", opts->store,
                   "campaign directory (of `alea run --dir`) or its campaign.db")
       ->required();
@@ -65,13 +63,10 @@ void setupReport(CLI::App &app) {
   sub->add_option("-o,--output", opts->output, "write the report to this file (default: stdout)");
   sub->add_option("--plots", opts->plots,
                   "also write every figure as an SVG file in this directory");
-  sub->add_option("--replicates", opts->replicates,
-                  "bootstrap replicates (default 2000)")
+  sub->add_option("--replicates", opts->replicates, "bootstrap replicates (default 2000)")
       ->check(CLI::Range(std::size_t{1000}, std::size_t{1000000}));
-  sub->add_option("--threads", opts->threads,
-                  "bootstrap threads (default: all cores)");
-  sub->add_option("--seed", opts->seed,
-                  "bootstrap seed (default: derived from the campaign seed)");
+  sub->add_option("--threads", opts->threads, "bootstrap threads (default: all cores)");
+  sub->add_option("--seed", opts->seed, "bootstrap seed (default: derived from the campaign seed)");
   sub->add_flag("--all-pairs", opts->allPairs,
                 "three or more systems: compare every pair of systems, not only each with the "
                 "baseline (Holm's correction then covers all pairs)");

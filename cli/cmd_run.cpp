@@ -3,15 +3,15 @@
 // the work is alea::runner::runCampaign (runner/campaign/include/alea/campaign/campaign.hpp).
 #include "command.hpp"
 
-#include "alea/contract.hpp"
-#include "alea/report/escape.hpp"
-#include "alea/report/render.hpp"
 #include "alea/campaign/campaign.hpp"
 #include "alea/config/config.hpp"
+#include "alea/config/validate.hpp"
+#include "alea/contract.hpp"
 #include "alea/exec/executor.hpp"
 #include "alea/exec/progress.hpp"
+#include "alea/report/escape.hpp"
+#include "alea/report/render.hpp"
 #include "alea/store/campaign_data.hpp"
-#include "alea/config/validate.hpp"
 #include "alea/words.hpp"
 
 #include <atomic>
@@ -54,8 +54,7 @@ std::string selfDirectory() {
 
 // "auto builds", "1 execution".
 std::string level(const alea::runner::LevelCount &l, const char *word) {
-  return l.automatic ? std::string("auto ") + word + "s"
-                     : alea::counted(l.count, word);
+  return l.automatic ? std::string("auto ") + word + "s" : alea::counted(l.count, word);
 }
 
 // ", on 2 targets (pool): a, b" for a campaign with [[target]]s.
@@ -111,7 +110,7 @@ int runRun(const RunOptions &opts) {
   for (char **e = environ; *e; ++e)
     ro.baseEnv.emplace_back(*e);
   ro.cancel = &gCancel;
-  struct sigaction sa {};
+  struct sigaction sa{};
   sa.sa_handler = onInterrupt;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, nullptr);
@@ -126,13 +125,12 @@ int runRun(const RunOptions &opts) {
   alea::runner::StreamProgress progress(stderr);
   // Shown once the directory is ours and its store open: a run refused
   // there (exit 4: another run holds it) prints its error alone.
-  ro.startMessage = "campaign '" + alea::report::plainText(config->name) + "': " +
-                    alea::counted(config->systems.size(), "system") + " x " +
+  ro.startMessage = "campaign '" + alea::report::plainText(config->name) +
+                    "': " + alea::counted(config->systems.size(), "system") + " x " +
                     alea::counted(config->benchmarks.size(), "benchmark") + " x " +
                     level(config->builds, "build") + " x " +
                     level(config->executions, "execution") + ", store " +
-                    alea::report::plainText(alea::runner::storePath(ro.dir)) +
-                    targetsLine(*config);
+                    alea::report::plainText(alea::runner::storePath(ro.dir)) + targetsLine(*config);
   auto outcome = alea::runner::runCampaign(*config, ro, executor, progress);
   if (!outcome)
     throw alea::cli::Error(outcome.error(), outcome.errorKind() == alea::runner::ErrorKind::Busy
@@ -143,8 +141,7 @@ int runRun(const RunOptions &opts) {
                static_cast<long long>(s.executed), alea::counted(s.planned, "execution").c_str(),
                static_cast<long long>(s.failed),
                alea::counted(s.measurements, "measurement").c_str(),
-               alea::counted(s.builds, "build").c_str(),
-               static_cast<long long>(s.failedBuilds));
+               alea::counted(s.builds, "build").c_str(), static_cast<long long>(s.failedBuilds));
   for (const auto &w : outcome->warnings)
     std::fprintf(stderr, "alea: warning: %s\n", w.c_str());
   if (outcome->cancelled) {
@@ -195,11 +192,10 @@ void setupRun(CLI::App &app) {
             // As the file's time_budget: finite, > 0, at most kMaxSeconds
             // (CLI::PositiveNumber lets "nan" through).
             double v = 0;
-            if (!CLI::detail::lexical_cast(text, v) ||
-                !(v > 0 && v <= alea::runner::kMaxSeconds))
+            if (!CLI::detail::lexical_cast(text, v) || !(v > 0 && v <= alea::runner::kMaxSeconds))
               return "expected seconds > 0 and at most " +
-                     std::to_string(static_cast<long long>(alea::runner::kMaxSeconds)) +
-                     ", not " + text;
+                     std::to_string(static_cast<long long>(alea::runner::kMaxSeconds)) + ", not " +
+                     text;
             return std::string();
           },
           "SECONDS"));

@@ -49,6 +49,6 @@ void setupAllCommands(CLI::App &app);
 
 #define ALEA_CONCAT_IMPL(a, b) a##b
 #define ALEA_CONCAT(a, b) ALEA_CONCAT_IMPL(a, b)
-#define ALEA_COMMAND(name, setupFn)                                            \
-  static const ::alea::cli::CommandRegistration ALEA_CONCAT(                   \
-      aleaCommandRegistration_, __LINE__)(name, setupFn)
+#define ALEA_COMMAND(name, setupFn)                                                                \
+  static const ::alea::cli::CommandRegistration ALEA_CONCAT(aleaCommandRegistration_,              \
+                                                            __LINE__)(name, setupFn)

@@ -254,8 +254,8 @@ static bool canPad(const Function &F) {
 // Gives each function (in the final order) prefix data: never-executed fill
 // bytes (int3 on x86) that the backend emits after the alignment and before
 // the entry label (LangRef, "Prefix Data"), so the entry is aligned only if
-// the padding is a multiple of the function's alignment. The padding belongs to its
-// function: it moves with it under -ffunction-sections and section
+// the padding is a multiple of the function's alignment. The padding belongs to
+// its function: it moves with it under -ffunction-sections and section
 // shuffling, survives --gc-sections with it, adds no symbol and no function
 // to compile. One draw per placeable function, padded or not.
 static bool insertCodePadding(Module &M, Rng &R) {

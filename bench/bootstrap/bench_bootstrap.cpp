@@ -50,7 +50,7 @@ Hierarchy makeSystem(alea::Rng &rng, double mu) {
 }
 
 double cpuSeconds() {
-  struct rusage ru {};
+  struct rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
   return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
          1e-6 * (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
@@ -143,8 +143,11 @@ RTiming runR(const std::string &script, const std::string &csv, int replicates,
     else if (std::sscanf(line, "cpu_seconds_per_replicate %lf", &x) == 1)
       perRep.cpu = x;
     else if (std::sscanf(line, "interval %lf %lf", &x, &y) == 2)
-      intervalOut = std::string("[").append(std::to_string(x)).append(", ").append(
-          std::to_string(y)).append("]"); // (not "[" + ...: GCC 12 -Wrestrict false positive)
+      intervalOut = std::string("[")
+                        .append(std::to_string(x))
+                        .append(", ")
+                        .append(std::to_string(y))
+                        .append("]"); // (not "[" + ...: GCC 12 -Wrestrict false positive)
   }
   return pclose(p) == 0 ? perRep : RTiming{};
 }
@@ -225,7 +228,7 @@ int main(int argc, char **argv) {
   } else {
     std::printf("  R        : not run (Rscript missing or failed)\n");
   }
-  struct rusage ru {};
+  struct rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
   std::printf("  max RSS %.1f MiB (data %.1f MiB, replicates %.2f MiB)\n", ru.ru_maxrss / 1024.0,
               measurementsPerReplicate * 8 / 1048576.0, replicates * 8 / 1048576.0);

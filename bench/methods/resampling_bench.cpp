@@ -31,8 +31,8 @@ int main(int argc, char **argv) {
   double rt[3] = {0, 0, 0}, bs[3] = {0, 0, 0};
   for (unsigned threads : {1u, 2u}) {
     rt[threads] = time([&] {
-      auto r = randomizationTest(suite, {.replicates = reps, .seed = 3, .threads = threads,
-                                         .exhaustiveLimit = 0});
+      auto r = randomizationTest(
+          suite, {.replicates = reps, .seed = 3, .threads = threads, .exhaustiveLimit = 0});
       if (!r)
         std::abort();
     });

@@ -44,8 +44,7 @@ std::uintmax_t storeBytes(const std::string &path) {
 // Writes `executions` executions of `iterations` measurements. perExecution:
 // Store::recordExecution, one transaction per execution (what the runner
 // does); otherwise plain prepared inserts of the same rows in one transaction.
-Result run(const std::string &path, int executions, int iterations,
-           bool perExecution) {
+Result run(const std::string &path, int executions, int iterations, bool perExecution) {
   fs::remove(path);
   fs::remove(path + "-wal");
   fs::remove(path + "-shm");
@@ -110,13 +109,10 @@ Result run(const std::string &path, int executions, int iterations,
     for (int i = 0; i < executions; ++i) {
       ex.reset();
       ex.bind(1, std::int64_t{i}).bind(2, buildIds[i / 100]).bind(3, *bench);
-      ex.bind(4, i % 100)
-          .bind(5,
-                std::string_view("ALEA_ENV_PAD=<1234 bytes>\naslr=system\n"));
+      ex.bind(4, i % 100).bind(5, std::string_view("ALEA_ENV_PAD=<1234 bytes>\naslr=system\n"));
       ex.bind(6, std::string_view("ok")).bind(7, 0.5);
       if (!ex.step()) {
-        std::fprintf(stderr, "bench_store: insert failed: %s\n",
-                     store->lastError().c_str());
+        std::fprintf(stderr, "bench_store: insert failed: %s\n", store->lastError().c_str());
         std::exit(1);
       }
       std::int64_t id = ex.columnInt(0);
@@ -144,10 +140,8 @@ Result run(const std::string &path, int executions, int iterations,
 int main(int argc, char **argv) {
   const int executions = argc > 1 ? std::atoi(argv[1]) : 10000;
   const int iterations = argc > 2 ? std::atoi(argv[2]) : 100;
-  const std::string dir =
-      argc > 3 ? argv[3] : fs::temp_directory_path().string();
-  const std::string path =
-      dir + "/alea-bench-store-" + std::to_string(::getpid()) + ".db";
+  const std::string dir = argc > 3 ? argv[3] : fs::temp_directory_path().string();
+  const std::string path = dir + "/alea-bench-store-" + std::to_string(::getpid()) + ".db";
   const double n = static_cast<double>(executions) * iterations;
 
   Result campaign = run(path, executions, iterations, true);
@@ -155,21 +149,17 @@ int main(int argc, char **argv) {
   for (const char *suffix : {"", "-wal", "-shm"})
     fs::remove(path + suffix);
 
-  std::printf(
-      "store: %d executions x %d measurements = %.0f measurements (%s)\n",
-      executions, iterations, n, dir.c_str());
+  std::printf("store: %d executions x %d measurements = %.0f measurements (%s)\n", executions,
+              iterations, n, dir.c_str());
   std::printf("  one transaction per execution (alea run): %10.0f "
               "measurements/s, %8.0f "
               "executions/s  (goal >= 100000/s: %s)\n",
               n / campaign.seconds, executions / campaign.seconds,
               n / campaign.seconds >= 100000 ? "met" : "NOT met");
-  std::printf(
-      "  one transaction for all (SQLite bound)  : %10.0f measurements/s\n",
-      n / bound.seconds);
-  std::printf("  ratio per-execution / bound: %.2f\n",
-              bound.seconds / campaign.seconds);
-  std::printf(
-      "  store size: %.1f MB per million measurements (%.1f bytes each)\n",
-      campaign.bytes / n * 1e6 / 1e6, campaign.bytes / n);
+  std::printf("  one transaction for all (SQLite bound)  : %10.0f measurements/s\n",
+              n / bound.seconds);
+  std::printf("  ratio per-execution / bound: %.2f\n", bound.seconds / campaign.seconds);
+  std::printf("  store size: %.1f MB per million measurements (%.1f bytes each)\n",
+              campaign.bytes / n * 1e6 / 1e6, campaign.bytes / n);
   return 0;
 }

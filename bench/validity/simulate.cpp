@@ -21,8 +21,8 @@
 #include "alea/analysis/htest.hpp"
 #include "alea/analysis/report.hpp"
 #include "alea/analysis/table.hpp"
-#include "alea/random.hpp"
 #include "alea/campaign/scheduler.hpp"
+#include "alea/random.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -57,11 +57,11 @@ struct Scenario {
   Shape noiseShape = Shape::Normal;
   double outlierRate = 0; // an execution takes twice as long
   // Time-local noise over plan positions.
-  double arPhi = 0, arSd = 0;    // AR(1), stationary sd
-  double burstRate = 0;          // per position, when no burst is on
-  double burstLength = 0;        // mean positions (geometric)
-  double burstSize = 0;          // added while on
-  double trend = 0;              // added linearly from 0 (first) to this (last)
+  double arPhi = 0, arSd = 0; // AR(1), stationary sd
+  double burstRate = 0;       // per position, when no burst is on
+  double burstLength = 0;     // mean positions (geometric)
+  double burstSize = 0;       // added while on
+  double trend = 0;           // added linearly from 0 (first) to this (last)
   // Carry-over from the previous execution in plan order.
   double afterOther = 0, afterSame = 0; // added after a different / the same system
   double carryShare = 0;                // this share of the previous time added
@@ -274,9 +274,8 @@ CampaignResult simulateCampaign(const Scenario &sc, std::uint64_t seed,
   shape.design = alea::Design::Interleaved;
   std::vector<runner::PlanEntry> plan = runner::makeSchedule(shape, seed);
   if (sc.clustered) // blocks of one build together, each block's order kept
-    std::stable_sort(plan.begin(), plan.end(), [](const auto &a, const auto &b) {
-      return a.buildIndex < b.buildIndex;
-    });
+    std::stable_sort(plan.begin(), plan.end(),
+                     [](const auto &a, const auto &b) { return a.buildIndex < b.buildIndex; });
 
   alea::Rng rng(alea::mixSeed(seed, "times"));
   std::vector<double> layout(2 * sc.builds);
@@ -363,14 +362,14 @@ double median(std::vector<double> v) {
   return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
 }
 
-Summary runScenario(const Scenario &sc, std::size_t campaigns,
-                    std::uint64_t seed, unsigned threads, std::size_t bootstrapReplicates) {
+Summary runScenario(const Scenario &sc, std::size_t campaigns, std::uint64_t seed, unsigned threads,
+                    std::size_t bootstrapReplicates) {
   std::vector<CampaignResult> results(campaigns);
   std::atomic<std::size_t> next{0};
   auto work = [&] {
     for (std::size_t k; (k = next.fetch_add(1)) < campaigns;)
-      results[k] = simulateCampaign(sc, alea::mixSeed(alea::mixSeed(seed, sc.name), k),
-                                    bootstrapReplicates);
+      results[k] =
+          simulateCampaign(sc, alea::mixSeed(alea::mixSeed(seed, sc.name), k), bootstrapReplicates);
   };
   std::vector<std::thread> pool;
   for (unsigned i = 1; i < threads; ++i)

@@ -69,7 +69,6 @@ std::string linkText(const Layout &l) {
   return out;
 }
 
-
 Json linkJson(const LinkRecord &k) {
   if (!k.present)
     return nullptr;

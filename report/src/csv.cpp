@@ -87,8 +87,8 @@ void ratioRows(std::string &o, const std::string &bench, const RatioReport &x, c
   // no decision of its own: inconclusive.
   const Decision fieller = x.fieller ? decide(*x.fieller, x.threshold) : Decision::Inconclusive;
   o += csvRow({bench, x.candidate, x.baseline, "ratio", "fieller", csvNum(x.estimate),
-               x.fieller ? csvNum(x.fieller->lower) : "",
-               x.fieller ? csvNum(x.fieller->upper) : "", std::string(decisionKey(fieller))});
+               x.fieller ? csvNum(x.fieller->lower) : "", x.fieller ? csvNum(x.fieller->upper) : "",
+               std::string(decisionKey(fieller))});
   o += csvRow({bench, x.candidate, x.baseline, "ratio", "bootstrap", csvNum(x.estimate),
                csvNum(x.bootstrap.lower), csvNum(x.bootstrap.upper),
                std::string(decisionKey(decide(x.bootstrap, x.threshold)))});
@@ -98,21 +98,21 @@ void ratioRows(std::string &o, const std::string &bench, const RatioReport &x, c
                csvNum(x.estimate), "", "", std::string(decisionKey(x.decision))});
   if (x.speedupTest && x.speedupTest->ok) {
     const SpeedupTestReport &t = *x.speedupTest;
-    o += csvRow({bench, x.candidate, x.baseline, "speedup_test", "mean", csvNum(t.meanSpeedup),
-                 "", "", t.meanVerdict});
-    o += csvRow({bench, x.candidate, x.baseline, "speedup_test", "median",
-                 csvNum(t.medianSpeedup), "", "", t.medianVerdict});
+    o += csvRow({bench, x.candidate, x.baseline, "speedup_test", "mean", csvNum(t.meanSpeedup), "",
+                 "", t.meanVerdict});
+    o += csvRow({bench, x.candidate, x.baseline, "speedup_test", "median", csvNum(t.medianSpeedup),
+                 "", "", t.medianVerdict});
     o += csvRow({bench, x.candidate, x.baseline, "speedup_test", "p_baseline_slower",
                  csvNum(t.probabilityBaselineSlower), "", "", ""});
   }
   if (x.family) {
     const RatioReport::Family &f = *x.family;
-    o += csvRow({bench, x.candidate, x.baseline, "ratio", "holm", csvNum(x.estimate),
-                 f.interval ? csvNum(f.interval->lower) : "",
-                 f.interval ? csvNum(f.interval->upper) : "",
-                 std::string(decisionKey(f.decision))});
-    o += csvRow({bench, x.candidate, x.baseline, "p_value", "holm_adjusted",
-                 csvNum(f.adjustedP), "", "", ""});
+    o +=
+        csvRow({bench, x.candidate, x.baseline, "ratio", "holm", csvNum(x.estimate),
+                f.interval ? csvNum(f.interval->lower) : "",
+                f.interval ? csvNum(f.interval->upper) : "", std::string(decisionKey(f.decision))});
+    o += csvRow({bench, x.candidate, x.baseline, "p_value", "holm_adjusted", csvNum(f.adjustedP),
+                 "", "", ""});
   }
   // With pairing requested: the note in `method` (as a warning's
   // message), the pair correlation as the estimate, paired/unpaired as
@@ -237,8 +237,7 @@ std::string campaignCsv(const model::CampaignReport &r) {
                      : f.significant ? "found"
                                      : "not found"});
   for (const auto &f : r.failures)
-    o += csvRow(
-        {f.benchmark, f.system, "", "failures", f.status, csvCount(f.count), "", "", ""});
+    o += csvRow({f.benchmark, f.system, "", "failures", f.status, csvCount(f.count), "", "", ""});
   return o;
 }
 

@@ -150,9 +150,9 @@ std::string latexText(std::string_view s) {
     // The font's ligatures would turn -- into a dash, `` and '' into
     // quotes, !` and ?` into inverted marks: an empty group between the two
     // characters keeps them as typed.
-    if (!o.empty() && ((cp == '-' && o.back() == '-') || (cp == '`' && o.back() == '`') ||
-                       (cp == '\'' && o.back() == '\'') ||
-                       (cp == '`' && (o.back() == '!' || o.back() == '?'))))
+    if (!o.empty() &&
+        ((cp == '-' && o.back() == '-') || (cp == '`' && o.back() == '`') ||
+         (cp == '\'' && o.back() == '\'') || (cp == '`' && (o.back() == '!' || o.back() == '?'))))
       o += "{}";
     o += bytes;
   });
@@ -177,9 +177,10 @@ std::string markdownText(std::string_view s) {
   while (digits < s.size() && s[digits] >= '0' && s[digits] <= '9')
     ++digits;
   const std::size_t listMark =
-      !s.empty() && (s[0] == '-' || s[0] == '+')                              ? 0
-      : digits > 0 && digits < s.size() && (s[digits] == '.' || s[digits] == ')') ? digits
-                                                                                  : std::string_view::npos;
+      !s.empty() && (s[0] == '-' || s[0] == '+') ? 0
+      : digits > 0 && digits < s.size() && (s[digits] == '.' || s[digits] == ')')
+          ? digits
+          : std::string_view::npos;
   std::size_t at = 0;
   eachCodePoint(s, [&](char32_t cp, std::string_view bytes, bool valid) {
     const std::size_t here = at;
@@ -232,7 +233,9 @@ std::string markdownCode(std::string_view s) {
   std::string body;
   body.reserve(s.size());
   eachCodePoint(s, [&](char32_t cp, std::string_view bytes, bool valid) {
-    body += !valid ? std::string_view("\xEF\xBF\xBD") : isControl(cp) ? std::string_view(" ") : bytes;
+    body += !valid          ? std::string_view("\xEF\xBF\xBD")
+            : isControl(cp) ? std::string_view(" ")
+                            : bytes;
   });
   std::size_t longest = 0, run = 0;
   for (char c : body) {

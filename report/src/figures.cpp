@@ -5,8 +5,8 @@
 // alternatives. Nothing is computed here but the choice of what to draw.
 #include "phrases.hpp"
 
-#include "alea/report/plots.hpp"
 #include "alea/records.hpp"
+#include "alea/report/plots.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -166,11 +166,12 @@ void benchmarkFigures(const model::CampaignReport &r, const analysis::BenchmarkR
   std::vector<WarmupSeries> warm;
   for (const auto &s : f->systems)
     warm.push_back({s.system, s.iterationMedians});
-  PlotText tw{
-      "Warm-up of " + name + ": median value by " + f->lowestLevel, f->lowestLevel, "median", unit,
-      f->warmupIterations > 0 ? "The line marks the " + counted(f->warmupIterations, f->lowestLevel) +
-                                    " dropped as warm-up."
-                              : std::string("No iterations were dropped as warm-up.")};
+  PlotText tw{"Warm-up of " + name + ": median value by " + f->lowestLevel, f->lowestLevel,
+              "median", unit,
+              f->warmupIterations > 0
+                  ? "The line marks the " + counted(f->warmupIterations, f->lowestLevel) +
+                        " dropped as warm-up."
+                  : std::string("No iterations were dropped as warm-up.")};
   std::optional<std::size_t> dropped;
   if (f->warmupIterations > 0)
     dropped = f->warmupIterations;

@@ -455,7 +455,7 @@ Json engineDoc(const Report &r) {
   Json benchmarks = Json::array();
   for (const auto &b : r.benchmarks) {
     Json jb = Json::object();
-    jb["name"] = nameOrNull(b.name); // null: no benchmark column
+    jb["name"] = nameOrNull(b.name);                               // null: no benchmark column
     jb["error"] = b.error.empty() ? Json(nullptr) : Json(b.error); // null: it has statistics
     Json systems = Json::array();
     for (const auto &s : b.systems)

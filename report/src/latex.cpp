@@ -41,7 +41,8 @@ std::string layoutTable(const Report &a) {
     for (const auto &s : b.systems) {
       const LayoutEffect &l = s.layout;
       o += latexText(b.name) + " & " + latexText(s.name) + " & " +
-           (l.ok ? (l.sd > 0 ? latexText(pct(l.relativeSd, "%.2f%%")) : std::string("none detected")) +
+           (l.ok ? (l.sd > 0 ? latexText(pct(l.relativeSd, "%.2f%%"))
+                             : std::string("none detected")) +
                        " & [" + latexText(pct(l.relativeSdCi.lower, "%.2f%%")) + ", " +
                        latexText(pct(l.relativeSdCi.upper, "%.2f%%")) + "] & " +
                        latexText(pct(l.expectedSpread)) + " (" + std::to_string(l.units) + ")"
@@ -77,16 +78,17 @@ std::string renderLatex(const model::CampaignReport &r) {
        latexText(a.baseline) + ", with " + conf +
        " confidence intervals across randomized code layouts (Fieller; suite: bootstrap of the "
        "geometric mean). Decisions use a threshold of " +
-       latexText(pct(a.options.threshold)) + (family ? "; Holm-adjusted across the comparisons" : "") +
-       ".}\n\\begin{tabular}{ll" + std::string(family ? "rllrl" : "rll") +
-       "}\n\\toprule\nBenchmark & System & Ratio & " + conf + " CI & Decision" +
-       (family ? " & Adj.\\ $p$ & Holm" : "") + " \\\\\n\\midrule\n";
+       latexText(pct(a.options.threshold)) +
+       (family ? "; Holm-adjusted across the comparisons" : "") + ".}\n\\begin{tabular}{ll" +
+       std::string(family ? "rllrl" : "rll") + "}\n\\toprule\nBenchmark & System & Ratio & " +
+       conf + " CI & Decision" + (family ? " & Adj.\\ $p$ & Holm" : "") + " \\\\\n\\midrule\n";
   for (const auto &b : a.benchmarks)
     for (const auto *list : {&b.ratios, &b.pairs})
       for (const auto &x : *list) {
         o += latexText(b.name) + " & " + latexText(x.candidate) +
-             (list == &b.pairs ? " / " + latexText(x.baseline) : std::string()) + " & " + r3(x.estimate) +
-             " & " + texInterval(x.fieller) + " & " + latexText(std::string(decisionName(x.decision)));
+             (list == &b.pairs ? " / " + latexText(x.baseline) : std::string()) + " & " +
+             r3(x.estimate) + " & " + texInterval(x.fieller) + " & " +
+             latexText(std::string(decisionName(x.decision)));
         if (family)
           o += x.family ? " & " + fmt("%.3g", x.family->adjustedP) + " & " +
                               latexText(std::string(decisionName(x.family->decision)))

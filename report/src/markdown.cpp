@@ -57,21 +57,21 @@ std::string engineMd(const Report &r) {
       o += "\n| comparison | ratio | change | " + conf + " CI (Fieller) | " + conf +
            " CI (bootstrap) | decision |\n|---|---:|---|---|---|---|\n";
       for (const auto &x : b.ratios)
-        o += "| " + markdownText(x.candidate) + " vs " + markdownText(x.baseline) + " | " + r3(x.estimate) +
-             " | " + describeRatio(x.estimate) + " | " +
+        o += "| " + markdownText(x.candidate) + " vs " + markdownText(x.baseline) + " | " +
+             r3(x.estimate) + " | " + describeRatio(x.estimate) + " | " +
              (x.fieller ? interval(*x.fieller, r3) : std::string("unbounded")) + " | " +
              interval(x.bootstrap, r3) + " | " + std::string(decisionName(x.decision)) + " |\n";
       if (r.options.pairing == Pairing::Paired) {
         o += "\n";
         for (const auto &x : b.ratios)
-          o += "- pairing, " + markdownText(x.candidate) + " vs " + markdownText(x.baseline) + ": " +
-               markdownText(x.pairingNote) + "\n";
+          o += "- pairing, " + markdownText(x.candidate) + " vs " + markdownText(x.baseline) +
+               ": " + markdownText(x.pairingNote) + "\n";
       }
     }
     o += "\n";
     for (const auto &s : b.systems)
-      o += "- " + markdownText(s.name) + ": " + markdownText(layoutText(s.layout, r.options.confidence)) +
-           "\n";
+      o += "- " + markdownText(s.name) + ": " +
+           markdownText(layoutText(s.layout, r.options.confidence)) + "\n";
     for (const auto &x : b.ratios) {
       o += "- " + markdownText(ratioInWords(x, r.levels[0])) + "\n";
       if (x.family)
@@ -135,7 +135,8 @@ std::string engineMd(const Report &r) {
              " | " + g4(e.summary.maximum) + " |\n";
       for (const auto &e : r.suiteSystems)
         if (!e.leftOut.empty())
-          o += "\n" + markdownText(e.name) + ": left out: " + markdownText(joined(e.leftOut)) + "\n";
+          o +=
+              "\n" + markdownText(e.name) + ": left out: " + markdownText(joined(e.leftOut)) + "\n";
     }
   }
   if (!r.dropped.empty() || !r.warnings.empty()) {
@@ -155,8 +156,7 @@ std::string engineMd(const Report &r) {
 
 std::string campaignMd(const model::CampaignReport &r) {
   std::string o = "# alea campaign report: " + markdownText(r.name) + "\n\n" +
-                  markdownText(summaryLine(r)) + "\n\nStore: " + markdownCode(r.storePath) +
-                  "\n\n";
+                  markdownText(summaryLine(r)) + "\n\nStore: " + markdownCode(r.storePath) + "\n\n";
   if (!r.importedFrom.empty())
     o += "Imported from " + markdownText(r.importedFrom) + ".\n\n";
   if (r.layoutStudy)
@@ -198,7 +198,8 @@ std::string noiseMd(const model::CampaignReport &r) {
     return "";
   std::string o = "## Noise diagnosis\n\n";
   for (const auto &n : r.noise) {
-    o += "**" + markdownText(n.benchmark.empty() ? std::string("(benchmark)") : n.benchmark) + "**\n\n";
+    o += "**" + markdownText(n.benchmark.empty() ? std::string("(benchmark)") : n.benchmark) +
+         "**\n\n";
     if (!n.diagnosis) {
       o += "Not available: " + markdownText(n.error) + ".\n\n";
       continue;
@@ -217,8 +218,8 @@ std::string failuresMd(const model::CampaignReport &r) {
                   "|---|---|---:|---|---|\n";
   for (const auto &f : r.failures)
     o += "| " + markdownText(f.benchmark) + " | " + markdownText(f.system) + " | " +
-         std::to_string(f.count) + " | " + markdownText(f.status) + " | " +
-         markdownText(f.cause) + " |\n";
+         std::to_string(f.count) + " | " + markdownText(f.status) + " | " + markdownText(f.cause) +
+         " |\n";
   return o;
 }
 
@@ -256,10 +257,10 @@ std::string mdPlans(const PlanSet &p) {
     if (pr.plan.targetHalfWidth > 0)
       o += "- KJ13 Tables 6/7 rule (relative sd of " + markdownText(p.levels[0]) + " means " +
            pct(pr.relativeSd, "%.2f%%") + "): " +
-           (pr.kj13TopCount
-                ? std::to_string(*pr.kj13TopCount) + " " +
-                      markdownText(nounFor(*pr.kj13TopCount, p.levels[0])) + runAtLeast(*pr.kj13TopCount)
-                : "more than 1000 " + markdownText(p.levels[0]) + "s") +
+           (pr.kj13TopCount ? std::to_string(*pr.kj13TopCount) + " " +
+                                  markdownText(nounFor(*pr.kj13TopCount, p.levels[0])) +
+                                  runAtLeast(*pr.kj13TopCount)
+                            : "more than 1000 " + markdownText(p.levels[0]) + "s") +
            "\n";
   }
   if (!p.balancing.empty()) {

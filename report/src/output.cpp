@@ -27,7 +27,7 @@ alea::Status writeFile(const std::string &path, const std::string &text) {
 } // namespace
 
 alea::Status writeReport(const model::CampaignReport &report, Format format,
-                           const std::string &output, const std::string &plotsDir) {
+                         const std::string &output, const std::string &plotsDir) {
   const std::string text = render(report, format);
   if (output.empty() || output == "-") {
     std::fputs(text.c_str(), stdout);

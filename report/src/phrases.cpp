@@ -36,7 +36,6 @@ std::string interval(const Interval &i, std::string (*f)(double)) {
   return "[" + f(i.lower) + ", " + f(i.upper) + "]";
 }
 
-
 std::string shapeText(const std::vector<std::string> &levels,
                       const std::vector<std::size_t> &shape) {
   std::string out;
@@ -312,14 +311,13 @@ std::vector<std::string> touatiLines(const SuiteRatioReport &s, const std::strin
   std::vector<std::string> lines;
   if (s.proportion) {
     const SuiteProportion &p = *s.proportion;
-    std::string o = "faster on " + std::to_string(p.accelerated) + " of " +
-                    counted(p.benchmarks, "benchmark") + ": " + r3(p.proportion) + ", " +
-                    confidenceLabel(p.confidence) + " CI [" + r3(p.lower) + ", " + r3(p.upper) +
-                    "] (prop.test: Wilson with continuity correction" +
-                    (p.normalApproximationValid
-                         ? std::string()
-                         : "; b*C < 10: the normal approximation is doubtful") +
-                    ")";
+    std::string o =
+        "faster on " + std::to_string(p.accelerated) + " of " + counted(p.benchmarks, "benchmark") +
+        ": " + r3(p.proportion) + ", " + confidenceLabel(p.confidence) + " CI [" + r3(p.lower) +
+        ", " + r3(p.upper) + "] (prop.test: Wilson with continuity correction" +
+        (p.normalApproximationValid ? std::string()
+                                    : "; b*C < 10: the normal approximation is doubtful") +
+        ")";
     if (s.benchmarksNeededWorstCase) {
       o += "; benchmarks needed for +-" + pct(s.proportionHalfWidth) + ": ";
       if (s.benchmarksNeeded)
@@ -395,16 +393,15 @@ std::string summaryLine(const model::CampaignReport &r) {
   return counted(r.systems.size(), "system") + " [" + systems + "], " +
          counted(r.benchmarks.size(), "benchmark") + "; " + counted(r.builds, "build") +
          (r.failedBuilds ? " (+" + std::to_string(r.failedBuilds) + " failed)" : "") + ", " +
-         std::to_string(r.executed) + " of " +
-         counted(r.planned, "planned execution") + " (" +
+         std::to_string(r.executed) + " of " + counted(r.planned, "planned execution") + " (" +
          std::to_string(r.failed) + " failed), " + counted(r.measurements, "measurement") +
          " after warm-up";
 }
 
 std::string warmupText(int iterations) {
-  return iterations > 0 ? counted(iterations, "iteration") +
-                              " dropped at the start of every execution"
-                        : std::string("none (every iteration is measured)");
+  return iterations > 0
+             ? counted(iterations, "iteration") + " dropped at the start of every execution"
+             : std::string("none (every iteration is measured)");
 }
 
 std::string targetText(const model::TargetReport &t) {

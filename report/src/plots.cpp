@@ -338,21 +338,18 @@ void drawForestIntervals(Writer &w, const ForestRow &r, const Scale &sx, const A
                      {"fill", colour0}});
   }
   if (openLeft)
-    w.empty("path",
-            {{"class", "unbounded"}, {"d", arrowPath(a.left, cy, -1)}, {"fill", colour0}});
+    w.empty("path", {{"class", "unbounded"}, {"d", arrowPath(a.left, cy, -1)}, {"fill", colour0}});
   if (openRight)
-    w.empty("path",
-            {{"class", "unbounded"}, {"d", arrowPath(a.right, cy, 1)}, {"fill", colour0}});
+    w.empty("path", {{"class", "unbounded"}, {"d", arrowPath(a.right, cy, 1)}, {"fill", colour0}});
   if (positive(r.bootLower) && positive(r.bootUpper)) {
     double by = cy + (r.suiteRow ? 10 : 7);
     double bl = sx(*r.bootLower), bu = sx(*r.bootUpper);
-    w.empty("path",
-            {{"class", "ci bootstrap"},
-             {"d", cat("M", coord(bl), ",", coord(by - 2), "v4M", coord(bl), ",", coord(by),
-                       "H", coord(bu), "M", coord(bu), ",", coord(by - 2), "v4")},
-             {"fill", "none"},
-             {"stroke", colour1},
-             {"stroke-width", 1.2}});
+    w.empty("path", {{"class", "ci bootstrap"},
+                     {"d", cat("M", coord(bl), ",", coord(by - 2), "v4M", coord(bl), ",", coord(by),
+                               "H", coord(bu), "M", coord(bu), ",", coord(by - 2), "v4")},
+                     {"fill", "none"},
+                     {"stroke", colour1},
+                     {"stroke-width", 1.2}});
   }
 }
 

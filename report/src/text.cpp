@@ -36,9 +36,10 @@ std::string engineText(const Report &r, const std::map<std::string, std::string>
   std::string levels;
   for (std::size_t i = 0; i < r.levels.size(); ++i)
     levels += (i ? " > " : "") + r.levels[i];
-  line(o, "", "levels: " + levels + "; baseline: " + r.baseline + "; " +
-                  confidenceLabel(r.options.confidence) + " confidence; threshold " +
-                  pct(r.options.threshold));
+  line(o, "",
+       "levels: " + levels + "; baseline: " + r.baseline + "; " +
+           confidenceLabel(r.options.confidence) + " confidence; threshold " +
+           pct(r.options.threshold));
   if (nSystems == 1)
     line(o, "", "one system: a layout-sensitivity study (no comparison)");
   for (const auto &b : r.benchmarks) {
@@ -61,8 +62,9 @@ std::string engineText(const Report &r, const std::map<std::string, std::string>
       line(o, "  ", ratioSentence(x));
       if (r.options.pairing == Pairing::Paired)
         line(o, "    ", "pairing: " + x.pairingNote);
-      line(o, "    ", "decision (threshold " + pct(x.threshold) + ", " + x.decisionBasis +
-                          "): " + std::string(decisionName(x.decision)));
+      line(o, "    ",
+           "decision (threshold " + pct(x.threshold) + ", " + x.decisionBasis +
+               "): " + std::string(decisionName(x.decision)));
       line(o, "    ", "in words: " + ratioInWords(x, r.levels[0]));
       if (x.family)
         line(o, "    ", familyText(x));
@@ -105,8 +107,8 @@ std::string engineText(const Report &r, const std::map<std::string, std::string>
                std::to_string(r.suiteSystems.front().replicates) + " draws):");
       for (const auto &e : r.suiteSystems)
         line(o, "    ",
-             e.name + ": observed " + g4(e.observed) + "; min " + g4(e.summary.minimum) +
-                 ", Q1 " + g4(e.summary.q1) + ", median " + g4(e.summary.median) + ", Q3 " +
+             e.name + ": observed " + g4(e.observed) + "; min " + g4(e.summary.minimum) + ", Q1 " +
+                 g4(e.summary.q1) + ", median " + g4(e.summary.median) + ", Q3 " +
                  g4(e.summary.q3) + ", max " + g4(e.summary.maximum) + " (" +
                  counted(e.benchmarks, "benchmark") +
                  (e.leftOut.empty() ? std::string() : "; left out: " + joined(e.leftOut)) + ")");
@@ -148,8 +150,8 @@ std::string campaignText(const model::CampaignReport &r) {
   line(o, "  ", summaryLine(r));
   if (!r.importedFrom.empty())
     line(o, "  ", "imported from " + r.importedFrom);
-  line(o, "  ", r.layoutStudy ? std::string("one system: a layout-sensitivity study")
-                              : r.designNote);
+  line(o, "  ",
+       r.layoutStudy ? std::string("one system: a layout-sensitivity study") : r.designNote);
   for (const auto &t : r.targets)
     line(o, "  ", "target (" + r.machines + ") " + targetText(t));
   line(o, "  ", "warm-up: " + warmupText(r.warmup));
@@ -242,10 +244,10 @@ std::string textPlans(const PlanSet &p) {
       line(o, "  ",
            "KJ13 Tables 6/7 rule (relative sd of " + p.levels[0] + " means " +
                pct(pr.relativeSd, "%.2f%%") + "): " +
-               (pr.kj13TopCount ? std::to_string(*pr.kj13TopCount) + " " +
-                                      nounFor(*pr.kj13TopCount, p.levels[0]) +
-                                      runAtLeast(*pr.kj13TopCount)
-                                : "more than 1000 " + p.levels[0] + "s"));
+               (pr.kj13TopCount
+                    ? std::to_string(*pr.kj13TopCount) + " " +
+                          nounFor(*pr.kj13TopCount, p.levels[0]) + runAtLeast(*pr.kj13TopCount)
+                    : "more than 1000 " + p.levels[0] + "s"));
   }
   for (const auto &b : p.balancing) {
     line(o, "", "warning: unbalanced: " + balancingText(b, p.levels, p.dropped));

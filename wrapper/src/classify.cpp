@@ -243,12 +243,12 @@ struct LayoutOptionSpec {
   bool joined;
 };
 constexpr LayoutOptionSpec kLayoutOptions[] = {
-    {"T", true},             // -T script, -Tscript (GNU ld, gold, lld)
-    {"script", false},       // --script=script
-    {"dT", true},            // -dT script: GNU ld's default script
+    {"T", true},       // -T script, -Tscript (GNU ld, gold, lld)
+    {"script", false}, // --script=script
+    {"dT", true},      // -dT script: GNU ld's default script
     {"default-script", false},
-    {"oformat", false},      // --oformat=binary / ihex / srec...
-    {"Ttext", false},        // -Ttext=0x7c00 (also caught by -T joined; listed for the reader)
+    {"oformat", false}, // --oformat=binary / ihex / srec...
+    {"Ttext", false},   // -Ttext=0x7c00 (also caught by -T joined; listed for the reader)
     {"Tdata", false},
     {"Tbss", false},
     {"section-start", false}, // --section-start=.text=0x1000

@@ -452,7 +452,8 @@ Decision decide(const Facts &facts, const std::vector<std::string> &args, const 
     d.record.reset();
     d.lldByAlea = false;
     d.argv = original;
-    d.logLine = head + " mode=pass-through reason=\"internal error\" argv: " + shellJoin(original, ShellQuoting::DisplayLine);
+    d.logLine = head + " mode=pass-through reason=\"internal error\" argv: " +
+                shellJoin(original, ShellQuoting::DisplayLine);
   }
   return d;
 }
@@ -523,8 +524,8 @@ int runWrapperSteps(Tool tool, const std::vector<std::string> &args, std::string
   if (tool == Tool::Ld) {
     char buffer[4096];
     const std::string resolved = ::realpath(realTool.c_str(), buffer) ? buffer : realTool;
-    facts.realToolIsLld = realTool.find("lld") != std::string::npos ||
-                          resolved.find("lld") != std::string::npos;
+    facts.realToolIsLld =
+        realTool.find("lld") != std::string::npos || resolved.find("lld") != std::string::npos;
     facts.realToolLoadsPlugin = facts.realToolIsLld && lldLoadsPlugin(realTool, resolved);
   }
   Decision d = decide(facts, args, settings, ClassifyEnv{isRegularFile, readWholeFile, readBytesAt},
@@ -565,7 +566,8 @@ int runWrapperSteps(Tool tool, const std::vector<std::string> &args, std::string
     fx.runCaptured = runCapturingStderr;
     fx.writeStderr = [](std::string_view bytes) { writeAll(2, bytes); };
     fx.log = [&](const std::string &line) { appendLog(settings.logFile, line); };
-    fx.exec = [&](const std::vector<std::string> &argv, const std::vector<std::string> &env) -> int {
+    fx.exec = [&](const std::vector<std::string> &argv,
+                  const std::vector<std::string> &env) -> int {
       if (recordFd > 2)
         ::close(recordFd);
       execOrDie(tool, argv, env);

@@ -185,7 +185,6 @@ Expected<LagOneTest> lagOneTest(std::span<const double> residuals,
   return r;
 }
 
-
 // ---------------------------------------------------------------------------
 namespace {
 
@@ -203,9 +202,9 @@ std::string pText(double p) { return p < 1e-4 ? "p < 0.0001" : "p = " + format("
 
 // The order findings appear in within their significance class.
 int kindRank(const std::string &kind) {
-  static const char *const order[] = {"drift",     "trend",        "load", "padding",
-                                      "migration", "switches",     "frequency",
-                                      "busy-machine", "busy", "aslr"};
+  static const char *const order[] = {"drift",     "trend",    "load",      "padding",
+                                      "migration", "switches", "frequency", "busy-machine",
+                                      "busy",      "aslr"};
   for (int i = 0; i < static_cast<int>(std::size(order)); ++i)
     if (kind == order[i])
       return i;
@@ -319,7 +318,9 @@ void describe(NoiseFinding &f, const std::vector<Observed> &data, const NoiseOpt
         format("%+.1f%%", 100 * withinSlope(x, y, group)) + " per busy CPU (" + rhoText(f) + ")";
     if (f.artifact) {
       f.text = "artifact to investigate: executions ran faster while other processes were "
-               "busier, " + perCpu + "; more load cannot speed a program up, so the load "
+               "busier, " +
+               perCpu +
+               "; more load cannot speed a program up, so the load "
                "reading or something that moves with it is at fault";
     } else if (sig) {
       f.text = "other processes' load slows the executions: " + perCpu;
@@ -342,7 +343,9 @@ void describe(NoiseFinding &f, const std::vector<Observed> &data, const NoiseOpt
       pinned += d.execution->pinned;
     if (f.artifact) {
       f.text = "artifact to investigate: executions that migrated between CPUs more often ran "
-               "faster (" + rhoText(f) + "); a migration cannot speed a program up, so "
+               "faster (" +
+               rhoText(f) +
+               "); a migration cannot speed a program up, so "
                "something else moves both";
     } else if (sig) {
       f.text = "executions that migrate between CPUs run slower (" + rhoText(f) + ")";
@@ -354,7 +357,9 @@ void describe(NoiseFinding &f, const std::vector<Observed> &data, const NoiseOpt
   } else if (f.kind == "switches") {
     if (f.artifact) {
       f.text = "artifact to investigate: executions with more involuntary context switches "
-               "ran faster (" + rhoText(f) + "); being preempted cannot speed a program up, "
+               "ran faster (" +
+               rhoText(f) +
+               "); being preempted cannot speed a program up, "
                "so something else moves both";
     } else if (sig) {
       f.text = "involuntary context switches go with slower executions (" + rhoText(f) + ")";
@@ -366,7 +371,8 @@ void describe(NoiseFinding &f, const std::vector<Observed> &data, const NoiseOpt
   } else if (f.kind == "frequency") {
     if (f.artifact) {
       f.text = "artifact to investigate: executions ran slower at a higher CPU frequency (" +
-               rhoText(f) + "); a higher frequency cannot slow a program down, and the "
+               rhoText(f) +
+               "); a higher frequency cannot slow a program down, and the "
                "frequency is one reading after each execution, not what it ran at throughout";
     } else if (sig) {
       f.text = "executions run slower at a lower CPU frequency (" + rhoText(f) + ")";

@@ -22,8 +22,7 @@ std::string g3Value(double v) {
 
 // The planner's count per level into the advice (both planners' levels
 // have a name, a count and whether the plan removed the level).
-template <typename Level>
-void takeLevels(PlanCounts &advice, const std::vector<Level> &levels) {
+template <typename Level> void takeLevels(PlanCounts &advice, const std::vector<Level> &levels) {
   for (const auto &l : levels) {
     advice.levelNames.push_back(l.name);
     advice.counts.push_back(l.count);

@@ -39,10 +39,8 @@ void addSystemWarnings(BenchmarkReport &br, const std::vector<std::string> &leve
         which += (which.empty() ? "" : "; ") + std::to_string(up) +
                  " increasing: slowing down as they run?";
       br.warnings.push_back(s.name + ": " + std::to_string(d.trendFlagged) + " of " +
-                            std::to_string(d.trendExecutions) + " " +
-                            levels[levels.size() - 2] +
-                            "s still trend over their " + levels.back() + "s (" + which +
-                            ")");
+                            std::to_string(d.trendExecutions) + " " + levels[levels.size() - 2] +
+                            "s still trend over their " + levels.back() + "s (" + which + ")");
     }
     if (d.measurementFarOut > 0)
       br.warnings.push_back(s.name + ": " + std::to_string(d.measurementFarOut) +
@@ -110,8 +108,8 @@ Expected<BenchmarkAnalysis> analyseBenchmark(const BenchmarkData &bench, const V
   std::vector<Comparison> comparisons;
   for (std::size_t k = hasBaseline ? 1 : order.size(); k < order.size(); ++k) {
     auto c = compare(*order[k], hs[k], *order[0], hs[0], bench.benchmark,
-                     "ratio/" + bench.benchmark + "/" + order[k]->system, table, balanced,
-                     options, br.warnings);
+                     "ratio/" + bench.benchmark + "/" + order[k]->system, table, balanced, options,
+                     br.warnings);
     if (!c)
       return fail(c.error());
     comparisons.push_back(std::move(*c));

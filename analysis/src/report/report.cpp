@@ -127,8 +127,8 @@ std::string noBenchmarkError(const Report &report) {
     return report.benchmarks.front().error;
   std::string why;
   for (const auto &b : report.benchmarks)
-    why += (why.empty() ? "" : "; ") + std::string("benchmark ") + quotedName(b.name) + ": " +
-           b.error;
+    why +=
+        (why.empty() ? "" : "; ") + std::string("benchmark ") + quotedName(b.name) + ": " + b.error;
   return "no benchmark could be analysed: " + why;
 }
 
@@ -249,9 +249,9 @@ Expected<PlanSet> buildPlans(const Table &table, const PlanRequest &request,
   const std::vector<Expected<ValueScale>> &scales = data->scales;
   for (std::size_t k = 0; k < scales.size(); ++k)
     if (!scales[k])
-      return fail((scales.size() > 1 ? "benchmark " + quotedName(balanced.benchmarks[k].benchmark) +
-                                           ": "
-                                     : std::string()) +
+      return fail((scales.size() > 1
+                       ? "benchmark " + quotedName(balanced.benchmarks[k].benchmark) + ": "
+                       : std::string()) +
                   scales[k].error());
   PlanSet out;
   out.levels = table.levels();
@@ -263,8 +263,8 @@ Expected<PlanSet> buildPlans(const Table &table, const PlanRequest &request,
                 kBalanceHint + ")");
   for (std::size_t k = 0; k < balanced.benchmarks.size(); ++k)
     for (const auto &sys : balanced.benchmarks[k].systems) {
-      auto pr = planSystem(sys, balanced.benchmarks[k].benchmark, *scales[k], table.levels(),
-                           request);
+      auto pr =
+          planSystem(sys, balanced.benchmarks[k].benchmark, *scales[k], table.levels(), request);
       if (!pr)
         return fail(pr.error());
       out.plans.push_back(std::move(*pr));

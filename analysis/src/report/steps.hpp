@@ -61,8 +61,7 @@ Expected<SystemReport> systemReport(const SystemData &sys, const Hierarchy &h,
 
 // --- balancing.cpp: what balancing did, in words ----------------------------------
 
-constexpr const char *kBalanceHint =
-    "use --unbalanced=auto, trim, mixed or drop to balance it";
+constexpr const char *kBalanceHint = "use --unbalanced=auto, trim, mixed or drop to balance it";
 bool lostTopUnits(const SystemBalance &b);
 std::string afterBalancing(const std::vector<SystemBalance> &systems, const std::string &benchmark,
                            const std::string &system, const std::string &top);

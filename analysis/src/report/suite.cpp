@@ -171,8 +171,8 @@ std::vector<SuiteSystemReport> empiricalSuite(const std::vector<BenchmarkData> &
     r.observed = back(e->observed);
     r.replicates = e->values.size();
     r.summary = e->summary;
-    for (double *v : {&r.summary.minimum, &r.summary.q1, &r.summary.median, &r.summary.q3,
-                      &r.summary.maximum})
+    for (double *v :
+         {&r.summary.minimum, &r.summary.q1, &r.summary.median, &r.summary.q3, &r.summary.maximum})
       *v = back(*v);
     out.push_back(std::move(r));
   }

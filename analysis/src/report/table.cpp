@@ -424,9 +424,9 @@ const char *unbalancedPolicyName(UnbalancedPolicy p) {
 }
 
 std::optional<UnbalancedPolicy> parseUnbalancedPolicy(std::string_view name) {
-  for (UnbalancedPolicy p : {UnbalancedPolicy::Error, UnbalancedPolicy::Trim,
-                             UnbalancedPolicy::Drop, UnbalancedPolicy::Auto,
-                             UnbalancedPolicy::Mixed})
+  for (UnbalancedPolicy p :
+       {UnbalancedPolicy::Error, UnbalancedPolicy::Trim, UnbalancedPolicy::Drop,
+        UnbalancedPolicy::Auto, UnbalancedPolicy::Mixed})
     if (name == unbalancedPolicyName(p))
       return p;
   return std::nullopt;

@@ -97,9 +97,7 @@ public:
   constexpr double uniform() { return static_cast<double>((*this)() >> 11) * 0x1.0p-53; }
 
 private:
-  static constexpr std::uint64_t rotl(std::uint64_t x, int k) {
-    return (x << k) | (x >> (64 - k));
-  }
+  static constexpr std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
   std::uint64_t s_[4]{};
 };
 

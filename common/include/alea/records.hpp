@@ -98,8 +98,11 @@ struct MachineState {
 // governor performance, ASLR on" (the kernel and compilers apart).
 inline std::string describeMachine(const MachineState &m) {
   return m.hostname + ": " + m.cpuModel + ", " + std::to_string(m.cpuCount) +
-         (m.cpuCount == 1 ? " CPU" : " CPUs") + (m.governor.empty() ? "" : ", governor " + m.governor) +
-         (m.aslr == 0 ? ", ASLR off" : m.aslr > 0 ? ", ASLR on" : "");
+         (m.cpuCount == 1 ? " CPU" : " CPUs") +
+         (m.governor.empty() ? "" : ", governor " + m.governor) +
+         (m.aslr == 0  ? ", ASLR off"
+          : m.aslr > 0 ? ", ASLR on"
+                       : "");
 }
 
 // One measurement after warm-up (or a warm-up one), in store order.

@@ -78,8 +78,7 @@ inline std::string controlEscape(char ch) {
 } // namespace shell_detail
 
 // One word, quoted for the shell as `how` says (see ShellQuoting).
-inline std::string shellQuote(std::string_view word,
-                              ShellQuoting how = ShellQuoting::Execute) {
+inline std::string shellQuote(std::string_view word, ShellQuoting how = ShellQuoting::Execute) {
   using namespace shell_detail;
   if (word.empty())
     return "''";

@@ -278,11 +278,10 @@ std::vector<analysis::BenchmarkFigures> campaignFigures(const CampaignData &data
 std::string designNoteOf(const CampaignData &data) {
   // An import knows no order of its measurements, unless its file (an
   // export's settings line) recorded the campaign's paired design.
-  std::string note =
-      data.importedFrom.empty() || parseDesign(data.design) != Design::Unpaired
-          ? designSentence(data.design)
-          : "design: imported measurements (the order they were taken in is not "
-            "known): systems analysed as independent";
+  std::string note = data.importedFrom.empty() || parseDesign(data.design) != Design::Unpaired
+                         ? designSentence(data.design)
+                         : "design: imported measurements (the order they were taken in is not "
+                           "known): systems analysed as independent";
   // A duet's executions ran beside their partners for how much of their time.
   std::vector<double> overlaps;
   for (const auto &e : data.executions)
@@ -300,8 +299,8 @@ std::string designNoteOf(const CampaignData &data) {
   // How they were kept together (duet.hpp).
   for (const DuetSyncRow &d : data.duetSync) {
     if (d.sync == "barrier")
-      note += "; kept together by a barrier before each iteration (" +
-              std::to_string(d.barriers) + " barriers passed by " +
+      note += "; kept together by a barrier before each iteration (" + std::to_string(d.barriers) +
+              " barriers passed by " +
               counted(static_cast<std::size_t>(d.executions), "execution") + ")";
     else if (d.sync == "overlap")
       note += "; kept together by restarting the partner that ended first until "
@@ -315,13 +314,12 @@ std::string designNoteOf(const CampaignData &data) {
     std::string names;
     for (const auto &n : data.targetNames)
       names += (names.empty() ? "" : ", ") + n;
-    note +=
-        data.machines == machinesName(Machines::Level)
-            ? "; on " + counted(static_cast<std::size_t>(data.targets), "target") + " (" + names +
-                  ") with machine as the top random level (build i on target i mod " +
-                  std::to_string(data.targets) + ")"
-            : "; on a pool of " + counted(static_cast<std::size_t>(data.targets), "target") +
-                  " (" + names + "; assumed identical; the executions spread over them)";
+    note += data.machines == machinesName(Machines::Level)
+                ? "; on " + counted(static_cast<std::size_t>(data.targets), "target") + " (" +
+                      names + ") with machine as the top random level (build i on target i mod " +
+                      std::to_string(data.targets) + ")"
+                : "; on a pool of " + counted(static_cast<std::size_t>(data.targets), "target") +
+                      " (" + names + "; assumed identical; the executions spread over them)";
   }
   return note;
 }
@@ -343,8 +341,9 @@ void describeCampaign(const CampaignData &data, CampaignReport &r) {
   r.machines = data.machines;
   for (const auto &n : data.targetNames) {
     const auto m = data.targetMachines.find(n);
-    r.targets.push_back({n, m == data.targetMachines.end() ? std::nullopt
-                                                           : std::optional<MachineState>(m->second)});
+    r.targets.push_back({n, m == data.targetMachines.end()
+                                ? std::nullopt
+                                : std::optional<MachineState>(m->second)});
   }
   r.importedFrom = data.importedFrom;
   for (std::size_t a = 0, b; a < data.adaptiveLog.size(); a = b + 1) {
@@ -354,20 +353,17 @@ void describeCampaign(const CampaignData &data, CampaignReport &r) {
     if (b > a)
       r.adaptiveLog.push_back(data.adaptiveLog.substr(a, b - a));
   }
-
 }
 
 // Failed executions grouped by system, benchmark and cause (issue 4: recorded
 // as failures, never as data), each group a warning.
 void groupFailures(const CampaignData &data, CampaignReport &r) {
-  std::map<std::tuple<std::string, std::string, std::string>, std::size_t>
-      index;
+  std::map<std::tuple<std::string, std::string, std::string>, std::size_t> index;
   for (const auto &f : data.failures) {
     std::string cause = failureCause(f);
     // Timeouts differ only in the measured wall time: one group.
     auto key = std::make_tuple(f.benchmark, f.system,
-                               f.status == "timeout" ? std::string("timeout")
-                                                     : cause);
+                               f.status == "timeout" ? std::string("timeout") : cause);
     auto [it, fresh] = index.emplace(key, r.failures.size());
     if (fresh) {
       FailureGroup g;
@@ -381,35 +377,32 @@ void groupFailures(const CampaignData &data, CampaignReport &r) {
     FailureGroup &g = r.failures[it->second];
     ++g.count;
     if (g.where.size() < 3)
-      g.where.push_back("build " + std::to_string(f.buildIndex) +
-                        " execution " + std::to_string(f.executionIndex));
+      g.where.push_back("build " + std::to_string(f.buildIndex) + " execution " +
+                        std::to_string(f.executionIndex));
   }
   // Campaign order: benchmarks, then systems, as the store lists them.
   auto rank = [](const std::vector<std::string> &v, const std::string &x) {
     return std::find(v.begin(), v.end(), x) - v.begin();
   };
-  std::stable_sort(r.failures.begin(), r.failures.end(),
-                   [&](const FailureGroup &a, const FailureGroup &b) {
-                     return std::pair(rank(data.benchmarks, a.benchmark),
-                                      rank(data.systems, a.system)) <
-                            std::pair(rank(data.benchmarks, b.benchmark),
-                                      rank(data.systems, b.system));
-                   });
+  std::stable_sort(
+      r.failures.begin(), r.failures.end(), [&](const FailureGroup &a, const FailureGroup &b) {
+        return std::pair(rank(data.benchmarks, a.benchmark), rank(data.systems, a.system)) <
+               std::pair(rank(data.benchmarks, b.benchmark), rank(data.systems, b.system));
+      });
   for (const auto &g : r.failures)
-    r.warnings.push_back("failed: " + counted(g.count, "execution") + " of " +
-                         g.benchmark + " on " + g.system + ": " + g.cause);
+    r.warnings.push_back("failed: " + counted(g.count, "execution") + " of " + g.benchmark +
+                         " on " + g.system + ": " + g.cause);
 }
 
 // Processes left running by benchmarks (daemons out of the group).
 void leftoverWarnings(const CampaignData &data, std::vector<std::string> &warnings) {
   for (const auto &l : data.leftovers)
     warnings.push_back(
-        "left running: " + counted(l.count, "execution") + " of " + l.benchmark + " on " + l.system +
-        " left processes running after they ended (first: " + l.example + ")" +
+        "left running: " + counted(l.count, "execution") + " of " + l.benchmark + " on " +
+        l.system + " left processes running after they ended (first: " + l.example + ")" +
         (l.kept ? "; they were kept (leftovers = \"keep\") and share the machine with the "
                   "executions after them"
                 : "; alea killed them"));
-
 }
 
 // Builds: failures, layouts that cannot be checked, identical layouts, and
@@ -419,16 +412,12 @@ void buildWarnings(const CampaignData &data, CampaignReport &r) {
   for (const auto &b : data.builds) {
     if (b.status == "failed") {
       ++r.failedBuilds;
-      r.warnings.push_back("failed: build " + std::to_string(b.buildIndex) +
-                           " of " + b.system +
-                           (b.logTail.empty()
-                                ? std::string()
-                                : ": " + lastLines(b.logTail, 1)));
+      r.warnings.push_back("failed: build " + std::to_string(b.buildIndex) + " of " + b.system +
+                           (b.logTail.empty() ? std::string() : ": " + lastLines(b.logTail, 1)));
       continue;
     }
     ++r.builds;
-    const std::string &id =
-        !b.fingerprint.empty() ? b.fingerprint : b.binaryHash;
+    const std::string &id = !b.fingerprint.empty() ? b.fingerprint : b.binaryHash;
     if (!id.empty())
       same[{b.system, id}].push_back(b.buildIndex);
   }
@@ -484,8 +473,8 @@ std::set<std::string> analysableBenchmarks(const CampaignData &data,
       auto it = series.find({bench, sys});
       std::size_t builds = it == series.end() ? 0 : it->second.size();
       if (builds < 2)
-        missing += (missing.empty() ? "" : ", ") + sys + " has data from " +
-                   counted(builds, "build");
+        missing +=
+            (missing.empty() ? "" : ", ") + sys + " has data from " + counted(builds, "build");
     }
     if (missing.empty())
       analysed.insert(bench);
@@ -550,8 +539,7 @@ std::vector<double> measuredCosts(const CampaignData &data, const std::map<Key, 
       buildSeconds += b.seconds;
       ++builds;
     }
-  const double unitValue =
-      data.measurements.empty() ? 0 : sum / data.measurements.size();
+  const double unitValue = data.measurements.empty() ? 0 : sum / data.measurements.size();
   if (unitValue > 0 && builds > 0 && data.unit == "s") {
     const double buildCost = buildSeconds / builds / unitValue;
     if (withIterations) {
@@ -564,8 +552,7 @@ std::vector<double> measuredCosts(const CampaignData &data, const std::map<Key, 
             ++execs;
           }
       perExec = execs ? perExec / execs : 0;
-      const double execCost =
-          std::max(0.01, data.meanExecutionSeconds / unitValue - perExec);
+      const double execCost = std::max(0.01, data.meanExecutionSeconds / unitValue - perExec);
       costs = {buildCost, execCost};
     } else {
       costs = {buildCost};
@@ -591,8 +578,7 @@ std::vector<std::string> baselineFirst(const CampaignData &data) {
 
 } // namespace
 
-CampaignReport buildCampaignReport(const CampaignData &data,
-                                   const CampaignReportOptions &options) {
+CampaignReport buildCampaignReport(const CampaignData &data, const CampaignReportOptions &options) {
   // The campaign and its warnings, in the order the reader meets them.
   CampaignReport r;
   describeCampaign(data, r);
@@ -600,10 +586,9 @@ CampaignReport buildCampaignReport(const CampaignData &data,
   leftoverWarnings(data, r.warnings);
   buildWarnings(data, r);
   if (data.planned > 0 && data.executed < data.planned)
-    r.warnings.push_back(
-        "incomplete campaign: " + std::to_string(data.executed) + " of " +
-        std::to_string(data.planned) +
-        " planned executions were run (run `alea run` again to resume)");
+    r.warnings.push_back("incomplete campaign: " + std::to_string(data.executed) + " of " +
+                         std::to_string(data.planned) +
+                         " planned executions were run (run `alea run` again to resume)");
   for (const auto &m : data.machineChanges)
     r.warnings.push_back("machine state changed during the campaign at " + m);
 
@@ -626,8 +611,7 @@ CampaignReport buildCampaignReport(const CampaignData &data,
   // diagnostics (ReportOptions::diagnostics): reported per benchmark there.
 
   if (analysed.empty()) {
-    r.analysisError =
-        "no benchmark has data from 2 or more builds of every system";
+    r.analysisError = "no benchmark has data from 2 or more builds of every system";
     return r;
   }
 
@@ -654,17 +638,15 @@ CampaignReport buildCampaignReport(const CampaignData &data,
   ro.targetHalfWidth = options.targetHalfWidth.value_or(data.targetHalfWidth);
   ro.ratioPlanKeepsLowerCounts = options.planKeepsLowerCounts;
   ro.allPairs = options.allPairs;
-  ro.seed = options.seed
-                ? *options.seed
-                : alea::mixSeed(parseHexSeed(data.seed), "report-bootstrap");
+  ro.seed =
+      options.seed ? *options.seed : alea::mixSeed(parseHexSeed(data.seed), "report-bootstrap");
   ro.costs = measuredCosts(data, series, withIterations, machineLevel);
 
   diagnoseNoise(data, r);
   auto report = analysis::buildReport(table, ro);
   if (!report) {
     r.analysisError = report.error();
-    r.warnings.push_back("the statistics engine could not analyse the data: " +
-                         report.error());
+    r.warnings.push_back("the statistics engine could not analyse the data: " + report.error());
     return r;
   }
   r.analysis = std::move(*report);

@@ -67,7 +67,8 @@ std::string exportComment(const ExportSettings &s) {
   return o;
 }
 
-Expected<std::optional<ExportSettings>> readExportComment(const std::vector<std::string> &comments) {
+Expected<std::optional<ExportSettings>>
+readExportComment(const std::vector<std::string> &comments) {
   for (const std::string &c : comments) {
     if (!std::string_view(c).starts_with(kExportCommentTag))
       continue;

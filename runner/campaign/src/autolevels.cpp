@@ -249,8 +249,8 @@ struct PilotPlanner {
   }
 
   // One system's plan below the build level, for its mean.
-  void planMean(const std::string &who, const analysis::Hierarchy &h, double mean,
-                double buildCost, double execOverhead) {
+  void planMean(const std::string &who, const analysis::Hierarchy &h, double mean, double buildCost,
+                double execOverhead) {
     analysis::PlanOptions po;
     po.confidence = cfg.confidence;
     po.overheads.push_back(buildCost / mean);
@@ -339,8 +339,7 @@ struct PilotPlanner {
   // that cost far more than a measurement ask for many executions each); the
   // plan says so, with what was asked, since the counts then miss the optimum.
   void capLowerCounts() {
-    const auto capped = [&](const char *level, std::size_t asked, const std::string &who,
-                            int cap) {
+    const auto capped = [&](const char *level, std::size_t asked, const std::string &who, int cap) {
       if (asked <= static_cast<std::size_t>(cap))
         return std::max(1, static_cast<int>(asked));
       out.explanation.push_back(std::string(level) + ": " + std::to_string(cap) +
@@ -359,9 +358,9 @@ struct PilotPlanner {
     // Seconds one more build of every system costs, all benchmarks included.
     double perRound = 0;
     for (const auto &c : combos)
-      perRound += out.counts.executions *
-                  (c.execOverhead +
-                   (out.counts.warmup + (iterLevel ? out.counts.iterations : 1)) * c.mean);
+      perRound +=
+          out.counts.executions *
+          (c.execOverhead + (out.counts.warmup + (iterLevel ? out.counts.iterations : 1)) * c.mean);
     for (const auto &[s, secs] : buildSeconds)
       perRound += secs;
     // perRound > 0: there is a pair, and every pair's mean is positive. As

@@ -3,9 +3,9 @@
 
 #include "alea/contract.hpp"
 
+#include "alea/campaign/seeds.hpp"
 #include "alea/exec/hash.hpp"
 #include "alea/exec/machine.hpp"
-#include "alea/campaign/seeds.hpp"
 
 #if __has_include("alea/linker/layout.hpp")
 #include "alea/linker/layout.hpp"

@@ -7,17 +7,17 @@
 
 #include "alea/campaign/autolevels.hpp"
 #include "alea/campaign/builder.hpp"
-#include "alea/exec/duet.hpp"
-#include "alea/exec/hash.hpp"
 #include "alea/campaign/lock.hpp"
-#include "alea/exec/machine.hpp"
-#include "alea/exec/quiet.hpp"
-#include "alea/config/redact.hpp"
-#include "alea/store/campaign_data.hpp"
 #include "alea/campaign/scheduler.hpp"
 #include "alea/campaign/seeds.hpp"
-#include "alea/remote/targets.hpp"
+#include "alea/config/redact.hpp"
 #include "alea/config/validate.hpp"
+#include "alea/exec/duet.hpp"
+#include "alea/exec/hash.hpp"
+#include "alea/exec/machine.hpp"
+#include "alea/exec/quiet.hpp"
+#include "alea/remote/targets.hpp"
+#include "alea/store/campaign_data.hpp"
 
 #include "alea/analysis/ratio_planner.hpp"
 #include "alea/contract.hpp"
@@ -212,8 +212,8 @@ struct Run {
   // until then, whatever stops this run).
   std::map<std::int64_t, std::string> interruptedLeftovers;
 
-  Run(const CampaignConfig &c, const CampaignOptions &o, Executor &e, Progress &p,
-      CampaignLock &l, Store s)
+  Run(const CampaignConfig &c, const CampaignOptions &o, Executor &e, Progress &p, CampaignLock &l,
+      Store s)
       : cfg(c), opts(o), executor(e), progress(p), lock(l), store(std::move(s)),
         baseEnv(sanitizedEnv(o.baseEnv)), redactor(campaignRedactor(c, baseEnv)) {
     store.redactWith(redactor);
@@ -443,8 +443,8 @@ struct Run {
           req.timeoutSeconds = cfg.buildTimeoutSeconds;
           req.baseEnv = baseEnv;
           req.cancel = opts.cancel;
-          req.jobMarker = jobMarker('b', static_cast<std::uint64_t>(s) << 32 |
-                                             static_cast<std::uint64_t>(b));
+          req.jobMarker =
+              jobMarker('b', static_cast<std::uint64_t>(s) << 32 | static_cast<std::uint64_t>(b));
           const std::string which =
               sys.name + " #" + std::to_string(b) + " (seed " + formatSeed(req.seed) + ")";
           std::optional<BuildRecord> reused;
@@ -682,8 +682,7 @@ struct Run {
     for (const auto &[k, v] : bench.env)
       setEnv(req.env, k, sub(v));
     if (place.target.empty()) // a target's helper runs it: no process here
-      setEnv(req.env, kJobVariable,
-             jobMarker('e', static_cast<std::uint64_t>(entry.position)));
+      setEnv(req.env, kJobVariable, jobMarker('e', static_cast<std::uint64_t>(entry.position)));
     // The system's factor list decides, as for its builds.
     const bool heapOn = heapOffsetOn(sys.factors ? *sys.factors : cfg.factors);
     configureRequest(job, place, build, heapOn);
@@ -958,8 +957,8 @@ struct Run {
     bool busy = false, retired = false;
     int failuresInARow = 0;
     std::int64_t order = 0, machineId = 0, jobRow = 0;
-    std::vector<std::vector<int>> duetSets; // the worker's own
-    MachineState machine;                   // its target's, as last recorded
+    std::vector<std::vector<int>> duetSets;   // the worker's own
+    MachineState machine;                     // its target's, as last recorded
     std::optional<MachineState> machineAfter; // as the target sent it after the unit
   };
   std::mutex loopMutex;
@@ -1327,8 +1326,7 @@ struct Run {
     }
     stopWorkers(workers, lock);
     if (!d.queue.empty() && d.status && !outcome.cancelled && !budgetSpent(tally.ranHere))
-      outcome.warnings.push_back(counted(d.queue.size(),
-                                         "execution unit") +
+      outcome.warnings.push_back(counted(d.queue.size(), "execution unit") +
                                  " could not run on any target; `alea run` again retries them");
     return d.status;
   }
@@ -1384,9 +1382,8 @@ struct Run {
       jobs.push_back(prepare(e, hostPlace()));
       Job &j = jobs.back();
       j.rec.status = "lost";
-      j.rec.error = "lost " + std::to_string(losses) +
-                    " times while running on targets (last on " + w.target->name() + ": " +
-                    w.error + ")";
+      j.rec.error = "lost " + std::to_string(losses) + " times while running on targets (last on " +
+                    w.target->name() + ": " + w.error + ")";
       j.rec.target = w.target->name();
       j.rec.machineId = w.machineId;
       j.rec.targetOrder = ++w.order;
@@ -1548,8 +1545,7 @@ struct Run {
     // The precision asked for, which the report's plans aim at: an adaptive
     // run's target (from the file or the command line) replaces the levels'.
     if (cfg.adaptive.enabled && cfg.adaptive.halfWidth > 0)
-      if (Status s = store.setMeta("target_half_width", std::to_string(cfg.adaptive.halfWidth));
-          !s)
+      if (Status s = store.setMeta("target_half_width", std::to_string(cfg.adaptive.halfWidth)); !s)
         return s;
     return {};
   }
@@ -1751,8 +1747,8 @@ Expected<OpenedCampaign> openCampaign(const CampaignConfig &cfg, const CampaignO
   if (int n = removeSnapshotLeftovers(opts.dir); n > 0)
     progress.message("removed " + counted(n, "partial artifact snapshot") +
                      " left by an interrupted run");
-  if (automatic || store->summary().builds <
-                       static_cast<std::int64_t>(cfg.systems.size()) * cfg.builds.count)
+  if (automatic ||
+      store->summary().builds < static_cast<std::int64_t>(cfg.systems.size()) * cfg.builds.count)
     prefetchToolVersions(buildCompilers(cfg, opts));
   return OpenedCampaign{std::move(*lock), std::move(*store)};
 }

@@ -128,8 +128,7 @@ CampaignLock::~CampaignLock() {
 }
 
 bool CampaignLock::held() const {
-  struct stat mine {
-  }, named{};
+  struct stat mine{}, named{};
   if (fd_ < 0 || ::fstat(fd_, &mine) != 0 || ::stat(path_.c_str(), &named) != 0)
     return false;
   return mine.st_dev == named.st_dev && mine.st_ino == named.st_ino;

@@ -1,8 +1,8 @@
 // Seeded random interleaving of a campaign's executions (see scheduler.hpp).
 #include "alea/campaign/scheduler.hpp"
 
-#include "alea/random.hpp"
 #include "alea/campaign/seeds.hpp"
+#include "alea/random.hpp"
 
 #include <algorithm>
 

@@ -18,7 +18,8 @@ std::uint64_t pairSeed(std::uint64_t campaignSeed, int buildIndex) {
 
 std::uint64_t campaignBuildSeed(std::uint64_t campaignSeed, bool pairedDesign,
                                 std::string_view system, int buildIndex) {
-  return pairedDesign ? pairSeed(campaignSeed, buildIndex) : buildSeed(campaignSeed, system, buildIndex);
+  return pairedDesign ? pairSeed(campaignSeed, buildIndex)
+                      : buildSeed(campaignSeed, system, buildIndex);
 }
 
 std::uint64_t envPaddingSeed(std::uint64_t buildSeedValue, int executionIndex) {

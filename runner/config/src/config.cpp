@@ -1047,10 +1047,9 @@ Status checkPlanSize(const CampaignConfig &cfg) {
   SourcePos at = cfg.levelsAt.line > 0 ? cfg.levelsAt : SourcePos{1, 1};
   return Error{fileError(
       cfg.path, at,
-      "the levels plan " + count + " executions (" + counted(cfg.systems.size(), "system") +
-          " x " + counted(cfg.benchmarks.size(), "benchmark") + " x " +
-          counted(cfg.builds.count, "build") + " x " + counted(cfg.executions.count, "execution") +
-          "), more than the " +
+      "the levels plan " + count + " executions (" + counted(cfg.systems.size(), "system") + " x " +
+          counted(cfg.benchmarks.size(), "benchmark") + " x " + counted(cfg.builds.count, "build") +
+          " x " + counted(cfg.executions.count, "execution") + "), more than the " +
           std::to_string(kMaxPlannedExecutions) +
           " alea plans unless forced; lower the levels, or run them anyway with `alea run "
           "--force`")};

@@ -26,21 +26,18 @@ std::string joinChoices(std::initializer_list<Choice> choices) {
 
 MeasureSpecError errorAt(const toml::node &node, std::string message) {
   const auto &begin = node.source().begin;
-  return {std::move(message), static_cast<int>(begin.line),
-          static_cast<int>(begin.column)};
+  return {std::move(message), static_cast<int>(begin.line), static_cast<int>(begin.column)};
 }
 
 // Reads `key` as one of `choices`; leaves `out` alone when the key is absent.
-std::optional<MeasureSpecError>
-readChoice(const toml::table &table, std::string_view key,
-           std::initializer_list<Choice> choices, int &out) {
+std::optional<MeasureSpecError> readChoice(const toml::table &table, std::string_view key,
+                                           std::initializer_list<Choice> choices, int &out) {
   const toml::node *node = table.get(key);
   if (!node)
     return std::nullopt;
   const auto *str = node->as_string();
   if (!str)
-    return errorAt(*node, "measure." + std::string(key) +
-                              ": expected a string, one of " +
+    return errorAt(*node, "measure." + std::string(key) + ": expected a string, one of " +
                               joinChoices(choices));
   for (const auto &c : choices) {
     if (c.name == str->get()) {
@@ -49,19 +46,17 @@ readChoice(const toml::table &table, std::string_view key,
     }
   }
   return errorAt(*node, "measure." + std::string(key) + ": expected one of " +
-                            joinChoices(choices) + ", got \"" + str->get() +
-                            "\"");
+                            joinChoices(choices) + ", got \"" + str->get() + "\"");
 }
 
-std::optional<MeasureSpecError>
-readString(const toml::table &table, std::string_view key, std::string &out) {
+std::optional<MeasureSpecError> readString(const toml::table &table, std::string_view key,
+                                           std::string &out) {
   const toml::node *node = table.get(key);
   if (!node)
     return std::nullopt;
   const auto *str = node->as_string();
   if (!str)
-    return errorAt(*node,
-                   "measure." + std::string(key) + ": expected a string");
+    return errorAt(*node, "measure." + std::string(key) + ": expected a string");
   out = str->get();
   return std::nullopt;
 }
@@ -94,35 +89,31 @@ MeasureSpecResult parseMeasureSpec(const toml::table &table) {
     return result;
   };
 
-  static const std::set<std::string_view> known = {
-      "source", "metric", "regex", "stream", "unit", "field", "filter"};
+  static const std::set<std::string_view> known = {"source", "metric", "regex", "stream",
+                                                   "unit",   "field",  "filter"};
   for (const auto &[key, node] : table) {
     if (!known.count(key.str()))
-      return fail(errorAt(node, "measure: unknown key \"" +
-                                    std::string(key.str()) +
+      return fail(errorAt(node, "measure: unknown key \"" + std::string(key.str()) +
                                     "\"; expected one of source, metric, "
                                     "regex, stream, unit, field, filter"));
   }
 
   int source = static_cast<int>(IterationSource::None);
-  if (auto e = readChoice(
-          table, "source",
-          {{"none", static_cast<int>(IterationSource::None)},
-           {"regex", static_cast<int>(IterationSource::Regex)},
-           {"gbench", static_cast<int>(IterationSource::GoogleBenchmarkJson)},
-           {"records", static_cast<int>(IterationSource::Records)}},
-          source))
+  if (auto e = readChoice(table, "source",
+                          {{"none", static_cast<int>(IterationSource::None)},
+                           {"regex", static_cast<int>(IterationSource::Regex)},
+                           {"gbench", static_cast<int>(IterationSource::GoogleBenchmarkJson)},
+                           {"records", static_cast<int>(IterationSource::Records)}},
+                          source))
     return fail(*e);
   spec.source = static_cast<IterationSource>(source);
 
   // Keys that belong to another source are mistakes worth reporting.
-  auto only =
-      [&](std::string_view key, IterationSource owner,
-          std::string_view ownerName) -> std::optional<MeasureSpecError> {
+  auto only = [&](std::string_view key, IterationSource owner,
+                  std::string_view ownerName) -> std::optional<MeasureSpecError> {
     const toml::node *node = table.get(key);
     if (node && spec.source != owner)
-      return errorAt(*node, "measure." + std::string(key) +
-                                ": only applies to source = \"" +
+      return errorAt(*node, "measure." + std::string(key) + ": only applies to source = \"" +
                                 std::string(ownerName) + "\"");
     return std::nullopt;
   };
@@ -156,11 +147,10 @@ MeasureSpecResult parseMeasureSpec(const toml::table &table) {
   spec.stream = static_cast<OutputStream>(stream);
 
   int field = static_cast<int>(GbenchField::RealTime);
-  if (auto e =
-          readChoice(table, "field",
-                     {{"real_time", static_cast<int>(GbenchField::RealTime)},
-                      {"cpu_time", static_cast<int>(GbenchField::CpuTime)}},
-                     field))
+  if (auto e = readChoice(table, "field",
+                          {{"real_time", static_cast<int>(GbenchField::RealTime)},
+                           {"cpu_time", static_cast<int>(GbenchField::CpuTime)}},
+                          field))
     return fail(*e);
   spec.gbenchField = static_cast<GbenchField>(field);
 
@@ -171,8 +161,7 @@ MeasureSpecResult parseMeasureSpec(const toml::table &table) {
   } else {
     return fail(
         errorAt(*table.get("unit"),
-                "measure.unit: expected one of ns, us, ms, s, min, got \"" +
-                    spec.unit + "\""));
+                "measure.unit: expected one of ns, us, ms, s, min, got \"" + spec.unit + "\""));
   }
 
   if (auto e = readString(table, "regex", spec.regex))
@@ -184,14 +173,12 @@ MeasureSpecResult parseMeasureSpec(const toml::table &table) {
     try {
       std::regex re(spec.regex, std::regex::ECMAScript);
       if (re.mark_count() < 1)
-        return fail(errorAt(*table.get("regex"),
-                            "measure.regex: expected a capture group around "
-                            "the number"));
+        return fail(errorAt(*table.get("regex"), "measure.regex: expected a capture group around "
+                                                 "the number"));
     } catch (const std::regex_error &e) {
-      return fail(errorAt(*table.get("regex"),
-                          std::string("measure.regex: invalid regular "
-                                      "expression: ") +
-                              e.what()));
+      return fail(errorAt(*table.get("regex"), std::string("measure.regex: invalid regular "
+                                                           "expression: ") +
+                                                   e.what()));
     }
   }
 
@@ -201,10 +188,9 @@ MeasureSpecResult parseMeasureSpec(const toml::table &table) {
     try {
       std::regex re(spec.gbenchFilter, std::regex::ECMAScript);
     } catch (const std::regex_error &e) {
-      return fail(errorAt(*table.get("filter"),
-                          std::string("measure.filter: invalid regular "
-                                      "expression: ") +
-                              e.what()));
+      return fail(errorAt(*table.get("filter"), std::string("measure.filter: invalid regular "
+                                                            "expression: ") +
+                                                    e.what()));
     }
   }
   return result;

@@ -255,8 +255,7 @@ std::vector<Redactor::Span> Redactor::secretSpans(std::string_view t) const {
   auto add = [&](std::size_t from, std::size_t to) { spans.push_back({from, to}); };
   urlPasswords(t, add);
   userPasswords(t, add);
-  namedValues(
-      t, [this](std::string_view name) { return secretName(name); }, add);
+  namedValues(t, [this](std::string_view name) { return secretName(name); }, add);
   tokenShapes(t, add);
   for (const auto &value : known_)
     for (std::size_t p = t.find(value); p != std::string_view::npos; p = t.find(value, p + 1))

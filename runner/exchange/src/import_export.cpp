@@ -7,8 +7,8 @@
 // Benchmark JSON are in import_json.cpp, of runcpu's CSV in import_spec.cpp.
 #include "alea/exchange/import_export.hpp"
 
-#include "import_rows.hpp"
 #include "alea/exec/json_parse.hpp"
+#include "import_rows.hpp"
 
 #include "alea/analysis/csv.hpp"
 
@@ -35,7 +35,7 @@ Expected<std::size_t> exportLongCsv(Store &store, std::ostream &out) {
       return std::nullopt;
     auto [p, ec] = std::from_chars(v->data(), v->data() + v->size(), d);
     return ec == std::errc() && p == v->data() + v->size() ? std::optional<double>(d)
-                                                          : std::nullopt;
+                                                           : std::nullopt;
   };
   settings.threshold = number("threshold");
   settings.confidence = number("confidence");
@@ -155,7 +155,8 @@ Expected<ImportSummary> writeRows(const std::vector<ImportRow> &rows, const std:
       {"imported_from", source},
       {"baseline", !settings.baseline.empty() && systems.count(settings.baseline)
                        ? settings.baseline
-                       : rows.empty() ? "" : rows.front().system}};
+                   : rows.empty() ? ""
+                                  : rows.front().system}};
   if (!settings.design.empty())
     meta.push_back({"design", settings.design});
   if (settings.threshold)

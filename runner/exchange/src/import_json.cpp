@@ -11,8 +11,8 @@
 // one execution of the program; every benchmark (run_name) in it is one
 // benchmark whose repetitions (--benchmark_repetitions) are its iterations;
 // aggregate entries (mean, median, stddev, cv) are skipped.
-#include "import_rows.hpp"
 #include "alea/exec/json_parse.hpp"
+#include "import_rows.hpp"
 
 #include "alea/words.hpp"
 

@@ -139,8 +139,8 @@ Expected<ParsedFile> readSpecCsv(std::string_view text, const ImportInput &in) {
   if (csv.error && end == csv.records.size())
     return Error{csv.error->format(in.path)};
   for (const auto &[status, n] : failed)
-    out.notes.push_back("left out " + counted(n, "iteration") +
-                        " with status " + status + " (not a successful run)");
+    out.notes.push_back("left out " + counted(n, "iteration") + " with status " + status +
+                        " (not a successful run)");
   if (out.executions.empty())
     return fail("no iteration with status S in the Full Results Table");
   return out;

@@ -22,8 +22,8 @@ std::vector<std::size_t> DuetBarrier::records(std::size_t partner, std::string_v
   std::size_t at = 0;
   for (; p.takesPart && p.partial.size() - at >= iter::kRecordSize; at += iter::kRecordSize) {
     const auto *rec = reinterpret_cast<const unsigned char *>(p.partial.data() + at);
-    const std::uint32_t magic = rec[0] | rec[1] << 8 | rec[2] << 16 |
-                                static_cast<std::uint32_t>(rec[3]) << 24;
+    const std::uint32_t magic =
+        rec[0] | rec[1] << 8 | rec[2] << 16 | static_cast<std::uint32_t>(rec[3]) << 24;
     const unsigned kind = rec[6] | rec[7] << 8;
     if (magic != iter::kMagic) { // garbage: the decoder reports it; nobody waits for it
       p.takesPart = false;

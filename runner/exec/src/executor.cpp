@@ -6,10 +6,10 @@
 // start offset (a preloaded runtime, heap_runtime.hpp).
 #include "alea/exec/executor.hpp"
 
-#include "alea/heap_offset.h"
 #include "alea/exec/duet.hpp"
 #include "alea/exec/heap_runtime.hpp"
 #include "alea/exec/machine.hpp"
+#include "alea/heap_offset.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -169,7 +169,7 @@ struct ChildSetup {
   const cpu_set_t *cpus;
   bool pin, disableAslr, recordsPipe;
   int in, out, err, records, duet; // duet: -1 = none
-  pid_t parent; // alea: the child dies with it (PR_SET_PDEATHSIG)
+  pid_t parent;                    // alea: the child dies with it (PR_SET_PDEATHSIG)
   // Written by the child before it exits on a failed step: vfork shares our
   // memory and suspends us until the child execs or exits, so these are read
   // after vfork returns without a pipe (glibc's posix_spawn does the same).
@@ -197,17 +197,21 @@ struct ChildSetup {
   // inherited descriptor is closed. A barrier that happens to be fd 3 moves
   // out of the records' way first.
   int duet = c.duet;
-  if (duet == kRecordsFd && c.recordsPipe && (duet = ::fcntl(duet, F_DUPFD_CLOEXEC, kDuetFd + 1)) < 0)
+  if (duet == kRecordsFd && c.recordsPipe &&
+      (duet = ::fcntl(duet, F_DUPFD_CLOEXEC, kDuetFd + 1)) < 0)
     die(2);
   if (c.recordsPipe) {
     if (c.records == kRecordsFd ? ::fcntl(kRecordsFd, F_SETFD, 0) != 0
                                 : ::dup2(c.records, kRecordsFd) < 0)
       die(2);
   }
-  if (duet >= 0 && (duet == kDuetFd ? ::fcntl(kDuetFd, F_SETFD, 0) != 0
-                                    : ::dup2(duet, kDuetFd) < 0))
+  if (duet >= 0 &&
+      (duet == kDuetFd ? ::fcntl(kDuetFd, F_SETFD, 0) != 0 : ::dup2(duet, kDuetFd) < 0))
     die(2);
-  ::syscall(SYS_close_range, duet >= 0 ? kDuetFd + 1 : c.recordsPipe ? kRecordsFd + 1 : kRecordsFd,
+  ::syscall(SYS_close_range,
+            duet >= 0       ? kDuetFd + 1
+            : c.recordsPipe ? kRecordsFd + 1
+                            : kRecordsFd,
             ~0U, kCloseRangeCloexec);
   if (c.workdir && ::chdir(c.workdir) != 0)
     die(3);
@@ -445,7 +449,7 @@ struct ChildArgs {
 // How the child ended: its wait status, resource usage and end time.
 struct ChildEnd {
   int status = 0;
-  struct rusage ru {};
+  struct rusage ru{};
   std::chrono::steady_clock::time_point end{};
 };
 
@@ -471,8 +475,8 @@ int pollWaitMs(std::chrono::steady_clock::time_point now,
 // output, records and stderr tail as they come, kills its process group on
 // cancel, stop request or timeout, and reaps it.
 ChildEnd superviseChild(const ExecutionRequest &req, pid_t pid,
-                        std::chrono::steady_clock::time_point start, Fd &outR, Fd &errR,
-                        Fd &recR, ExecutionResult &result) {
+                        std::chrono::steady_clock::time_point start, Fd &outR, Fd &errR, Fd &recR,
+                        ExecutionResult &result) {
   int pidFd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
   // At most kMaxSeconds (the campaign file's bound): a longer duration would
   // overflow the clock's nanoseconds and put the deadline in the past.
@@ -597,11 +601,11 @@ void recordChildEnd(const ExecutionRequest &req, const ChildEnd &ended,
     result.heapStatus = heapStatusFromReport(heapReport.read());
   if (int step = failStep; step != 0) {
     static const char *const steps[] = {
-        "", "redirect", "records fd", "chdir", "sched_setaffinity", "personality", "execve",
-        "prctl"};
+        "",       "redirect", "records fd", "chdir", "sched_setaffinity", "personality",
+        "execve", "prctl"};
     result.spawnFailed = true;
-    result.spawnError = std::string(steps[step >= 1 && step <= 7 ? step : 0]) + " '" +
-                        req.argv[0] + "': " + std::strerror(failErrno);
+    result.spawnError = std::string(steps[step >= 1 && step <= 7 ? step : 0]) + " '" + req.argv[0] +
+                        "': " + std::strerror(failErrno);
   }
   result.output.wallSeconds = std::chrono::duration<double>(end - start).count();
   result.output.userSeconds = seconds(ru.ru_utime);
@@ -960,8 +964,13 @@ LocalExecutor::runTogether(const std::vector<ExecutionRequest> &requests) {
     // Its overlap: the partners' processes' spans.
     std::vector<DuetPartnerRun> spans(n);
     for (std::size_t i = 0; i < n; ++i)
-      spans[i] = {results[i].steadyStart, results[i].steadyEnd, results[i].steadyStart,
-                  results[i].steadyEnd, false, {}, {}};
+      spans[i] = {results[i].steadyStart,
+                  results[i].steadyEnd,
+                  results[i].steadyStart,
+                  results[i].steadyEnd,
+                  false,
+                  {},
+                  {}};
     std::vector<DuetJudgment> judged = judgeDuet(spans);
     for (std::size_t i = 0; i < n; ++i)
       results[i].overlap = judged[i].overlap;
@@ -1048,7 +1057,7 @@ std::vector<std::string> LocalExecutor::collectLeftovers(unsigned long long chil
         continue;
       }
       if (st->startTime < childStart || std::count(kept_.begin(), kept_.end(), c))
-        continue; // not of this execution, or a leftover already reported
+        continue;              // not of this execution, or a leftover already reported
       if (dyingOfSigkill(c)) { // killed with its group (a duet's restart): reap it
         ::waitpid(c, nullptr, 0);
         continue;

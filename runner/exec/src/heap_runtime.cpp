@@ -2,9 +2,9 @@
 // writing the embedded runtime out, the static check, the status.
 #include "alea/exec/heap_runtime.hpp"
 
+#include "alea/exec/hash.hpp"
 #include "alea/fd.hpp"
 #include "alea/heap_offset.h"
-#include "alea/exec/hash.hpp"
 
 #include <cerrno>
 #include <cstdio>

@@ -114,15 +114,16 @@ std::string toolIdentity(const std::string &tool) {
   {
     std::ifstream f(resolved, std::ios::binary);
     char magic[4] = {};
-    if (!f.read(magic, 4) || std::string_view(magic, 4) != "\x7f" "ELF")
+    if (!f.read(magic, 4) || std::string_view(magic, 4) != "\x7f"
+                                                           "ELF")
       return {};
   }
   struct stat st;
   if (::stat(resolved.c_str(), &st) != 0)
     return {};
   std::ostringstream key;
-  key << path << '|' << resolved << '|' << st.st_dev << ':' << st.st_ino << '|' << st.st_size
-      << '|' << st.st_mtim.tv_sec << '.' << st.st_mtim.tv_nsec;
+  key << path << '|' << resolved << '|' << st.st_dev << ':' << st.st_ino << '|' << st.st_size << '|'
+      << st.st_mtim.tv_sec << '.' << st.st_mtim.tv_nsec;
   return key.str();
 }
 

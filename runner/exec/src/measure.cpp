@@ -244,8 +244,7 @@ Extraction measureExecution(IterationStream &stream, const ExecutionOutput &out,
   return stream.finish(out);
 }
 
-Extraction measureExecution(const MeasureSpec &spec, const ExecutionOutput &out,
-                            int expectedExit) {
+Extraction measureExecution(const MeasureSpec &spec, const ExecutionOutput &out, int expectedExit) {
   if (std::string why = describeFailure(out, expectedExit); !why.empty())
     return {{}, std::move(why)};
   return extractIterations(spec, out);

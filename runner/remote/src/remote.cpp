@@ -517,7 +517,7 @@ extern "C" void onInterruptSignal(int) {}
 
 int serveTarget(int in, int out, const std::string &workdirArg) {
   std::signal(SIGPIPE, SIG_IGN);
-  struct sigaction sa {};
+  struct sigaction sa{};
   sa.sa_handler = onInterruptSignal; // no SA_RESTART: poll returns EINTR
   sigemptyset(&sa.sa_mask);
   ::sigaction(SIGUSR1, &sa, nullptr);

@@ -1,8 +1,8 @@
 // SSH and Slurm targets (see targets.hpp).
 #include "alea/remote/targets.hpp"
 
-#include "alea/store/campaign_dir.hpp"
 #include "alea/exec/hash.hpp"
+#include "alea/store/campaign_dir.hpp"
 
 #include <filesystem>
 #include <mutex>
@@ -69,7 +69,7 @@ std::vector<StagedFile> buildFiles(const BuildRecord &build, const std::string &
   if (!build.artifacts.empty()) {
     for (const auto &a : build.artifacts) {
       std::string local = objectPath(campaignDir, a.objectHash);
-      struct stat st {};
+      struct stat st{};
       unsigned mode = ::stat(local.c_str(), &st) == 0 ? st.st_mode & 0777 : 0644;
       files.push_back({a.path, local, a.objectHash, mode});
     }
@@ -84,7 +84,7 @@ std::vector<StagedFile> buildFiles(const BuildRecord &build, const std::string &
     auto hash = sha256File(local);
     if (!hash)
       continue;
-    struct stat st {};
+    struct stat st{};
     unsigned mode = ::stat(local.c_str(), &st) == 0 ? st.st_mode & 0777 : 0644;
     files.push_back({fs::relative(it->path(), build.dir).string(), local, *hash, mode});
   }
@@ -115,9 +115,8 @@ public:
         "if ! test -d \"$1\"; then mkdir -p -- \"$1\" && chmod 700 -- \"$1\"; fi && "
         "mkdir -p -- \"$1/bin\" && chmod 700 -- \"$1/bin\" && "
         "if test -x \"$1/bin/$2\"; then echo present; else echo absent; fi";
-    CommandOutcome p =
-        runCommand(sshArgv(config_, shellJoin({"sh", "-c", probe, "sh", workdir(), helper})), "",
-                   600, cancel);
+    CommandOutcome p = runCommand(
+        sshArgv(config_, shellJoin({"sh", "-c", probe, "sh", workdir(), helper})), "", 600, cancel);
     if (!p.ok)
       return Error{"target '" + name() + "': cannot reach " + config_.ssh + ": " + p.err};
     if (firstWord(p.out) == "absent") {
@@ -136,7 +135,7 @@ public:
             (s.err.empty() ? std::string(" (its digest differed on arrival)") : ": " + s.err)};
     }
     return startSession(sshArgv(config_, shellJoin({workdir() + "/bin/" + helper, "__target",
-                                                       "--workdir", workdir()})),
+                                                    "--workdir", workdir()})),
                         cancel);
   }
 
@@ -178,7 +177,7 @@ public:
       auto hash = sha256File(p.string());
       if (!hash)
         continue;
-      struct stat st {};
+      struct stat st{};
       unsigned mode = ::stat(p.c_str(), &st) == 0 ? st.st_mode & 0777 : 0644;
       files.push_back({rel.string(), p.string(), *hash, mode});
     }

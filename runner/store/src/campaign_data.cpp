@@ -41,10 +41,9 @@ Expected<CampaignData> loadCampaignData(const std::string &path) {
   std::error_code ec;
   const std::string file = resolveStorePath(path);
   if (!fs::is_regular_file(file, ec))
-    return Error{fs::is_directory(path, ec)
-                     ? "no campaign store in '" + path + "' (expected " + file +
-                           "; run `alea run` first)"
-                     : "no such campaign store: '" + path + "'"};
+    return Error{fs::is_directory(path, ec) ? "no campaign store in '" + path + "' (expected " +
+                                                  file + "; run `alea run` first)"
+                                            : "no such campaign store: '" + path + "'"};
   // Read-only: never create, migrate or touch the file (docs/store.md); a
   // file that is not an alea store is one error.
   auto store = Store::openReadOnly(file);

@@ -32,7 +32,6 @@ std::string odrFindings(const std::string &path) {
 #endif
 }
 
-
 namespace {
 
 // The functions of the C runtime's start files (crt1.o, crti.o, crtbegin.o,
@@ -54,7 +53,6 @@ const std::set<std::string, std::less<>> kRuntimeStartFunctions = {"_start",
 bool hasFactor(const std::vector<std::string> &factors, std::string_view name) {
   return std::find(factors.begin(), factors.end(), name) != factors.end();
 }
-
 
 } // namespace
 

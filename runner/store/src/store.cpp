@@ -491,20 +491,19 @@ struct Store::HotStatements {
   Statement begin, commit, insertExecution, insertMeasurement;
   explicit HotStatements(sqlite3 *db)
       : begin(db, "BEGIN IMMEDIATE"), commit(db, "COMMIT"),
-        insertExecution(db,
-                        "INSERT INTO execution(plan_position,build_id,benchmark_id,"
-                        "execution_index,env_padding,environment,status,exit_code,signal,"
-                        "wall_seconds,user_seconds,sys_seconds,max_rss_kib,stderr_tail,"
-                        "error,machine_id,leftovers,started_at,other_load,cpus,"
-                        "migrations,involuntary_switches,voluntary_switches,cpu_mhz,"
-                        "quiet_wait,ran_busy,overlap,target,target_order,heap_offset,"
-                        "heap_status,duet_sync,duet_barriers,duet_restarts) "
-                        "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
+        insertExecution(
+            db, "INSERT INTO execution(plan_position,build_id,benchmark_id,"
+                "execution_index,env_padding,environment,status,exit_code,signal,"
+                "wall_seconds,user_seconds,sys_seconds,max_rss_kib,stderr_tail,"
+                "error,machine_id,leftovers,started_at,other_load,cpus,"
+                "migrations,involuntary_switches,voluntary_switches,cpu_mhz,"
+                "quiet_wait,ran_busy,overlap,target,target_order,heap_offset,"
+                "heap_status,duet_sync,duet_barriers,duet_restarts) "
+                "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
         insertMeasurement(db, "INSERT INTO measurement(execution_id,iteration,value,unit,"
                               "warmup) VALUES(?,?,?,?,?)") {}
   bool valid() const {
-    return begin.valid() && commit.valid() && insertExecution.valid() &&
-           insertMeasurement.valid();
+    return begin.valid() && commit.valid() && insertExecution.valid() && insertMeasurement.valid();
   }
 };
 
@@ -1202,8 +1201,8 @@ std::vector<DuetSyncRow> Store::duetSync() {
                     "sum(coalesce(duet_restarts, 0)), sum(status = 'alone') FROM execution "
                     "WHERE duet_sync IS NOT NULL GROUP BY duet_sync ORDER BY duet_sync");
   while (st.step())
-    out.push_back({st.columnText(0), st.columnInt(1), st.columnInt(2), st.columnInt(3),
-                   st.columnInt(4)});
+    out.push_back(
+        {st.columnText(0), st.columnInt(1), st.columnInt(2), st.columnInt(3), st.columnInt(4)});
   return out;
 }
 
@@ -1226,17 +1225,15 @@ Expected<std::vector<Row>> readRows(sqlite3 *db, std::string_view sql, const cha
 } // namespace
 
 Expected<std::vector<SystemRow>> Store::systems() {
-  return readRows<SystemRow>(db_, "SELECT name, baseline FROM system ORDER BY position, id",
-                             "systems", [](const Statement &st) {
-                               return SystemRow{st.columnText(0), st.columnInt(1) != 0};
-                             });
+  return readRows<SystemRow>(
+      db_, "SELECT name, baseline FROM system ORDER BY position, id", "systems",
+      [](const Statement &st) { return SystemRow{st.columnText(0), st.columnInt(1) != 0}; });
 }
 
 Expected<std::vector<BenchmarkRow>> Store::benchmarks() {
-  return readRows<BenchmarkRow>(db_, "SELECT name, unit FROM benchmark ORDER BY position, id",
-                                "benchmarks", [](const Statement &st) {
-                                  return BenchmarkRow{st.columnText(0), st.columnText(1)};
-                                });
+  return readRows<BenchmarkRow>(
+      db_, "SELECT name, unit FROM benchmark ORDER BY position, id", "benchmarks",
+      [](const Statement &st) { return BenchmarkRow{st.columnText(0), st.columnText(1)}; });
 }
 
 Expected<std::vector<FailedExecution>> Store::failedExecutions() {
@@ -1267,36 +1264,37 @@ Expected<std::vector<LeftoverGroup>> Store::leftovers() {
   if (version() < 3) // the leftovers column came with migration 3
     return std::vector<LeftoverGroup>{};
   return readRows<LeftoverGroup>(db_,
-                               "SELECT s.name, b.name, count(*), min(e.leftovers), "
-                               "max(e.leftovers LIKE 'left running%') "
-                               "FROM execution e JOIN plan p ON p.position = e.plan_position "
-                               "JOIN system s ON s.id = p.system_id "
-                               "JOIN benchmark b ON b.id = e.benchmark_id "
-                               "WHERE e.leftovers IS NOT NULL GROUP BY s.id, b.id "
-                               "ORDER BY b.position, s.position",
-                               "leftover processes", [](const Statement &st) {
-                                 return LeftoverGroup{st.columnText(0), st.columnText(1),
-                                                      static_cast<int>(st.columnInt(2)),
-                                                      st.columnText(3), st.columnInt(4) != 0};
-                               });
+                                 "SELECT s.name, b.name, count(*), min(e.leftovers), "
+                                 "max(e.leftovers LIKE 'left running%') "
+                                 "FROM execution e JOIN plan p ON p.position = e.plan_position "
+                                 "JOIN system s ON s.id = p.system_id "
+                                 "JOIN benchmark b ON b.id = e.benchmark_id "
+                                 "WHERE e.leftovers IS NOT NULL GROUP BY s.id, b.id "
+                                 "ORDER BY b.position, s.position",
+                                 "leftover processes", [](const Statement &st) {
+                                   return LeftoverGroup{st.columnText(0), st.columnText(1),
+                                                        static_cast<int>(st.columnInt(2)),
+                                                        st.columnText(3), st.columnInt(4) != 0};
+                                 });
 }
 
 Expected<std::vector<StoredBuild>> Store::builds() {
-  return readRows<StoredBuild>(db_,
-                            "SELECT s.name, bu.build_index, bu.seed, bu.status, bu.build_seconds, "
-                            "bu.fingerprint, bu.binary_hash, bu.log_tail "
-                            "FROM build bu JOIN system s ON s.id = bu.system_id "
-                            "ORDER BY s.position, bu.build_index",
-                            "builds", [](const Statement &st) {
-                              return StoredBuild{.system = st.columnText(0),
-                                                 .buildIndex = static_cast<int>(st.columnInt(1)),
-                                                 .seed = st.columnText(2),
-                                                 .status = st.columnText(3),
-                                                 .seconds = st.columnDouble(4),
-                                                 .fingerprint = st.columnText(5),
-                                                 .binaryHash = st.columnText(6),
-                                                 .logTail = st.columnText(7)};
-                            });
+  return readRows<StoredBuild>(
+      db_,
+      "SELECT s.name, bu.build_index, bu.seed, bu.status, bu.build_seconds, "
+      "bu.fingerprint, bu.binary_hash, bu.log_tail "
+      "FROM build bu JOIN system s ON s.id = bu.system_id "
+      "ORDER BY s.position, bu.build_index",
+      "builds", [](const Statement &st) {
+        return StoredBuild{.system = st.columnText(0),
+                           .buildIndex = static_cast<int>(st.columnInt(1)),
+                           .seed = st.columnText(2),
+                           .status = st.columnText(3),
+                           .seconds = st.columnDouble(4),
+                           .fingerprint = st.columnText(5),
+                           .binaryHash = st.columnText(6),
+                           .logTail = st.columnText(7)};
+      });
 }
 
 Expected<std::vector<MachineChangeRow>> Store::machineChanges() {

@@ -24,7 +24,6 @@ using alea::analysis::test::NormalSource;
 
 namespace {
 
-
 // build mean ~ N(mu, s3^2); execution mean ~ N(build, s2^2); value ~ N(exec, s1^2).
 Hierarchy simulate(NormalSource &normal, double mu, std::size_t builds, std::size_t execs,
                    std::size_t iters) {

@@ -431,9 +431,8 @@ std::vector<ExecutionObservation> lowLoad(std::vector<ExecutionObservation> data
 const std::string kArtifact = "artifact to investigate: ";
 
 TEST(NoiseSigns, FasterWithMoreLoadIsAnArtifactNotACause) {
-  auto data = lowLoad(campaign(7, 2, 6, 5, true, [](std::size_t, const auto &, Rng &) {
-    return 0.0;
-  }));
+  auto data =
+      lowLoad(campaign(7, 2, 6, 5, true, [](std::size_t, const auto &, Rng &) { return 0.0; }));
   Rng rng(70);
   for (auto &e : data)
     e.value *= 1 - 0.1 * *e.otherLoad + 0.002 * normal(rng);
@@ -444,9 +443,9 @@ TEST(NoiseSigns, FasterWithMoreLoadIsAnArtifactNotACause) {
   EXPECT_TRUE(f->significant);
   EXPECT_LT(f->value, -0.8);
   EXPECT_TRUE(f->artifact);
-  EXPECT_EQ(f->text.rfind(kArtifact + "executions ran faster while other processes were busier, -",
-                          0),
-            0u)
+  EXPECT_EQ(
+      f->text.rfind(kArtifact + "executions ran faster while other processes were busier, -", 0),
+      0u)
       << f->text;
   EXPECT_TRUE(contains(f->text, "more load cannot speed a program up")) << f->text;
   EXPECT_EQ(f->advice, "");
@@ -504,8 +503,7 @@ TEST(NoiseSigns, SlowerAtAHigherFrequencyIsAnArtifact) {
       EXPECT_TRUE(contains(f->advice, "performance governor")) << f->advice;
     } else {
       EXPECT_TRUE(f->artifact);
-      EXPECT_EQ(f->text.rfind(kArtifact + "executions ran slower at a higher CPU frequency", 0),
-                0u)
+      EXPECT_EQ(f->text.rfind(kArtifact + "executions ran slower at a higher CPU frequency", 0), 0u)
           << f->text;
       EXPECT_EQ(f->advice, "");
     }

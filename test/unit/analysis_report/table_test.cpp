@@ -374,9 +374,9 @@ TEST(Balance, DropTrimsUnitsWithMoreChildrenThanTheMode) {
 }
 
 TEST(Balance, PolicyNames) {
-  for (UnbalancedPolicy p : {UnbalancedPolicy::Error, UnbalancedPolicy::Trim,
-                             UnbalancedPolicy::Drop, UnbalancedPolicy::Auto,
-                             UnbalancedPolicy::Mixed})
+  for (UnbalancedPolicy p :
+       {UnbalancedPolicy::Error, UnbalancedPolicy::Trim, UnbalancedPolicy::Drop,
+        UnbalancedPolicy::Auto, UnbalancedPolicy::Mixed})
     EXPECT_EQ(parseUnbalancedPolicy(unbalancedPolicyName(p)), p);
   EXPECT_STREQ(unbalancedPolicyName(UnbalancedPolicy::Auto), "auto");
   EXPECT_STREQ(unbalancedPolicyName(UnbalancedPolicy::Mixed), "mixed");
@@ -411,8 +411,8 @@ std::string shapeCsv(const std::vector<std::vector<int>> &iterations) {
   for (std::size_t bld = 0; bld < iterations.size(); ++bld)
     for (std::size_t e = 0; e < iterations[bld].size(); ++e)
       for (int i = 0; i < iterations[bld][e]; ++i)
-        s += "b," + std::to_string(bld) + "," + std::to_string(e) + "," + std::to_string(i) +
-             "," + std::to_string(1 + 0.001 * i) + "\n";
+        s += "b," + std::to_string(bld) + "," + std::to_string(e) + "," + std::to_string(i) + "," +
+             std::to_string(1 + 0.001 * i) + "\n";
   return s;
 }
 
@@ -574,8 +574,8 @@ TEST(Balance, MixedDropsOnlyAtTheLowestLevelThenTrims) {
     for (int e = 0; e < 2; ++e)
       for (int run = 0; run < 2; ++run)
         for (int i = 0; i < (bld == 1 && e == 0 && run == 1 ? 1 : 3); ++i)
-          csv += "b," + std::to_string(bld) + "," + std::to_string(e) + "," +
-                 std::to_string(run) + "," + std::to_string(i) + ",1\n";
+          csv += "b," + std::to_string(bld) + "," + std::to_string(e) + "," + std::to_string(run) +
+                 "," + std::to_string(i) + ",1\n";
   auto r = balanced(csv, UnbalancedPolicy::Mixed);
   ASSERT_EQ(r.systems.size(), 1u);
   EXPECT_EQ(r.benchmarks[0].systems[0].shape, (std::vector<std::size_t>{3, 2, 1, 3}));
@@ -611,8 +611,8 @@ TEST(Balance, AutoKeepsTwoTopLevelUnitsEvenAtALargerVariance) {
 TEST(Balance, AutoTiesGoToTrimThenMixedThenDrop) {
   // A whole execution missing: mixed has nothing to drop at the lowest level
   // and trims to trim's shape (3x1x4, V = 0.75; drop 2x2x4, 0.8125) -> trim.
-  auto gone = balanced(crashCsv({{2, 1, 0}, {2, 1, 1}, {2, 1, 2}, {2, 1, 3}}),
-                       UnbalancedPolicy::Auto);
+  auto gone =
+      balanced(crashCsv({{2, 1, 0}, {2, 1, 1}, {2, 1, 2}, {2, 1, 3}}), UnbalancedPolicy::Auto);
   ASSERT_EQ(gone.systems.size(), 1u);
   EXPECT_EQ(gone.systems[0].varianceByTrim, gone.systems[0].varianceByMixed);
   EXPECT_EQ(gone.systems[0].applied, UnbalancedPolicy::Trim);

@@ -1,9 +1,9 @@
 // "auto" levels: the pilot run, the planner's counts recorded in the store and
 // used by the main run, resume without a second pilot, warm-up detection.
-#include "alea/random.hpp"
 #include "alea/campaign/autolevels.hpp"
 #include "alea/campaign/builder.hpp"
 #include "alea/campaign/campaign.hpp"
+#include "alea/random.hpp"
 
 #include "test_util.hpp"
 

@@ -1,8 +1,8 @@
 // Build directories and content-addressed artifact snapshots.
-#include "alea/contract.hpp"
 #include "alea/campaign/builder.hpp"
-#include "alea/exec/hash.hpp"
 #include "alea/campaign/seeds.hpp"
+#include "alea/contract.hpp"
+#include "alea/exec/hash.hpp"
 
 #include "test_util.hpp"
 

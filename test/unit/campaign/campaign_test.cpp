@@ -1,12 +1,12 @@
 // The campaign loop behind the executor seam, with a FakeExecutor: builds with
 // their seeds and environment, executions in plan order with their padding,
 // failures recorded while the campaign goes on, resume without duplicates.
-#include "alea/contract.hpp"
 #include "alea/campaign/builder.hpp"
 #include "alea/campaign/campaign.hpp"
-#include "alea/exec/hash.hpp"
 #include "alea/campaign/lock.hpp"
 #include "alea/campaign/seeds.hpp"
+#include "alea/contract.hpp"
+#include "alea/exec/hash.hpp"
 
 #include "store_test_access.hpp"
 #include "test_util.hpp"
@@ -179,7 +179,8 @@ TEST(Campaign, BuildsGetTheirSeedFactorsWrappersAndOwnDirectory) {
     int index = std::stoi(fs::path(r.workdir).filename().string());
     EXPECT_EQ(r.workdir, buildDirectory(h.opts.dir, system, index));
     EXPECT_EQ(r.argv[1], r.workdir); // {build_dir} substituted
-    EXPECT_EQ(envValue(r.env, "ALEA_SEED"), alea::formatSeed(campaignBuildSeed(5, pairedDesign(h.cfg.design), system, index)));
+    EXPECT_EQ(envValue(r.env, "ALEA_SEED"),
+              alea::formatSeed(campaignBuildSeed(5, pairedDesign(h.cfg.design), system, index)));
     EXPECT_EQ(envValue(r.env, "ALEA_FACTORS"), joinFactors(h.cfg.factors));
     EXPECT_EQ(envValue(r.env, "CC"), "/opt/alea/bin/alea-cc");
     EXPECT_EQ(envValue(r.env, "CXX"), "/opt/alea/bin/alea-c++");
@@ -207,7 +208,8 @@ TEST(Campaign, BuildsGetTheirSeedFactorsWrappersAndOwnDirectory) {
 TEST(Campaign, PairedDesignsShareEachBuildPairsSeedUnpairedDoNot) {
   for (const char *design : {"interleaved", "duet", "unpaired"}) {
     std::string text = kCampaign;
-    text.replace(text.find("seed = 5\n"), 9, std::string("seed = 5\ndesign = \"") + design + "\"\n");
+    text.replace(text.find("seed = 5\n"), 9,
+                 std::string("seed = 5\ndesign = \"") + design + "\"\n");
     Harness h(text);
     FakeExecutor ex(respond);
     ASSERT_TRUE(h.run(ex).ok()) << design;
@@ -245,7 +247,8 @@ TEST(Campaign, ExecutionsFollowThePlanWithSeededPaddingAndTheirArtifact) {
     ASSERT_TRUE(build.has_value());
     EXPECT_EQ(runs[i].argv[0], objectPath(h.opts.dir, build->artifacts[0].objectHash));
     std::int64_t pad =
-        envPaddingSize(campaignBuildSeed(5, pairedDesign(h.cfg.design), sys, plan[i].buildIndex), plan[i].executionIndex, 10, 90);
+        envPaddingSize(campaignBuildSeed(5, pairedDesign(h.cfg.design), sys, plan[i].buildIndex),
+                       plan[i].executionIndex, 10, 90);
     EXPECT_EQ(runs[i].envPadBytes, pad);
     EXPECT_EQ(runs[i].workdir, build->dir);
     EXPECT_DOUBLE_EQ(runs[i].timeoutSeconds, 7);
@@ -284,7 +287,10 @@ TEST(Campaign, HeapOffsetIsSeededPerExecutionSwitchedPerSystemAndRecorded) {
     const std::string &sys = systemName[plan[i].systemId];
     const bool on = sys == "base";
     const std::int64_t offset =
-        on ? heapOffsetBytes(campaignBuildSeed(5, pairedDesign(h.cfg.design), sys, plan[i].buildIndex), plan[i].executionIndex) : -1;
+        on ? heapOffsetBytes(
+                 campaignBuildSeed(5, pairedDesign(h.cfg.design), sys, plan[i].buildIndex),
+                 plan[i].executionIndex)
+           : -1;
     EXPECT_EQ(runs[i].heapOffset, offset) << sys;
     Statement e(StoreTestAccess::handle(s), "SELECT heap_offset, heap_status, environment "
                                             "FROM execution WHERE plan_position=?");
@@ -780,9 +786,10 @@ TEST(Campaign, ResumeNeverCreatesACampaignAndAnEmptyStoreIsAnError) {
   h.opts.requireExisting = true;
   auto none = h.run(ex);
   ASSERT_FALSE(none.ok());
-  EXPECT_NE(none.error().find("nothing to resume: no store at"), std::string::npos)
-      << none.error();
-  { ASSERT_TRUE(Store::open(storePath(h.opts.dir)).ok()); } // a store holding no campaign
+  EXPECT_NE(none.error().find("nothing to resume: no store at"), std::string::npos) << none.error();
+  {
+    ASSERT_TRUE(Store::open(storePath(h.opts.dir)).ok());
+  } // a store holding no campaign
   auto bare = h.run(ex);
   ASSERT_FALSE(bare.ok());
   EXPECT_NE(bare.error().find("holds no campaign yet"), std::string::npos) << bare.error();
@@ -877,7 +884,9 @@ TEST(Campaign, AResumedRunEndsWhatTheKilledRunLeftAndRecordsIt) {
   ASSERT_GE(pending, 0);
   // The run "killed" while it ran position `pending`: its name in the lock.
   const std::string killed = "0123456789abcdef";
-  { std::ofstream(lockPath(h.opts.dir)) << "pid 1 on elsewhere, since 2026\nrun " << killed << "\n"; }
+  {
+    std::ofstream(lockPath(h.opts.dir)) << "pid 1 on elsewhere, since 2026\nrun " << killed << "\n";
+  }
   pid_t interrupted = startMarked(killed + "-e" + hex16(static_cast<std::uint64_t>(pending)));
   pid_t grandchild = startMarked(killed + "-e" + hex16(static_cast<std::uint64_t>(pending)));
   pid_t ofRecorded = startMarked(killed + "-e" + hex16(static_cast<std::uint64_t>(*done.begin())));
@@ -923,9 +932,9 @@ TEST(Campaign, AResumedRunEndsWhatTheKilledRunLeftAndRecordsIt) {
   ASSERT_EQ(rows->size(), 1u); // the report's "left running" warning
   bool toldBuild = false;
   for (const auto &l : progress.lines)
-    toldBuild = toldBuild || (l.find("pid " + std::to_string(unbuilt) + " (sleep)") !=
-                                  std::string::npos &&
-                              l.find("build cand #7") != std::string::npos);
+    toldBuild =
+        toldBuild || (l.find("pid " + std::to_string(unbuilt) + " (sleep)") != std::string::npos &&
+                      l.find("build cand #7") != std::string::npos);
   EXPECT_TRUE(toldBuild);
   // The lock now names this run only.
   EXPECT_EQ(fileText(lockPath(h.opts.dir)).find(killed), std::string::npos);

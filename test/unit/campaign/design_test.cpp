@@ -4,10 +4,10 @@
 // campaign-file keys, and adaptive campaigns that add builds until the ratio's
 // interval is narrow enough or the budget ends.
 #include "alea/campaign/campaign.hpp"
-#include "alea/exec/quiet.hpp"
-#include "alea/store/campaign_data.hpp"
 #include "alea/campaign/scheduler.hpp"
 #include "alea/config/validate.hpp"
+#include "alea/exec/quiet.hpp"
+#include "alea/store/campaign_data.hpp"
 
 #include "store_test_access.hpp"
 #include "test_util.hpp"
@@ -397,7 +397,8 @@ TEST(Design, InterleavedRunsEntriesOneAtATimeInBlocks) {
 
 TEST(Design, AnAdaptiveCampaignAddsBuildsUntilItsCapThenStops) {
   // A target no campaign this small reaches: batches until max_builds.
-  Campaign c("[campaign]\nseed = 3\ndesign = \"interleaved\"\n[adaptive]\nhalf_width = 0.0001\nmax_builds = 7\n");
+  Campaign c("[campaign]\nseed = 3\ndesign = \"interleaved\"\n[adaptive]\nhalf_width = "
+             "0.0001\nmax_builds = 7\n");
   PairedFake ex;
   auto out = c.run(ex);
   ASSERT_TRUE(out.ok()) << out.error();
@@ -422,7 +423,8 @@ TEST(Design, AnAdaptiveCampaignAddsBuildsUntilItsCapThenStops) {
 TEST(Design, AnAdaptiveCampaignStopsWhenItsTimeBudgetIsSpent) {
   // Each build costs 2 s and each execution about 1 s: 3 builds of 2 systems
   // with 2 executions each spend ~25 s; a 40 s budget affords one more build.
-  Campaign c("[campaign]\nseed = 3\ndesign = \"interleaved\"\n[adaptive]\nhalf_width = 0.0001\ntime_budget = 40\n");
+  Campaign c("[campaign]\nseed = 3\ndesign = \"interleaved\"\n[adaptive]\nhalf_width = "
+             "0.0001\ntime_budget = 40\n");
   PairedFake ex;
   auto out = c.run(ex);
   ASSERT_TRUE(out.ok()) << out.error();
@@ -457,8 +459,7 @@ TEST(Design, ExecutionsTheQuietGateLetRunWhileBusyAreMarked) {
   auto out = c.run(ex);
   ASSERT_TRUE(out.ok()) << out.error();
   Store s = c.store();
-  EXPECT_EQ(scalar(s, "SELECT count(*) FROM execution WHERE ran_busy = 1 AND quiet_wait >= 0"),
-            12);
+  EXPECT_EQ(scalar(s, "SELECT count(*) FROM execution WHERE ran_busy = 1 AND quiet_wait >= 0"), 12);
   auto data = loadCampaignData(s);
   ASSERT_TRUE(data.ok()) << data.error();
   CampaignReport report = buildCampaignReport(*data);

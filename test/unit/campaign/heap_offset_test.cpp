@@ -4,11 +4,11 @@
 // status of several reports. The executor preloading it is tested in
 // executor_test.cpp, the campaign recording it in campaign_test.cpp, what the
 // runtime moves on real programs by test/e2e/heap_offset_test.py.
-#include "alea/heap_offset.h"
-#include "alea/random.hpp"
+#include "alea/campaign/seeds.hpp"
 #include "alea/config/config.hpp"
 #include "alea/exec/heap_runtime.hpp"
-#include "alea/campaign/seeds.hpp"
+#include "alea/heap_offset.h"
+#include "alea/random.hpp"
 
 #include "test_util.hpp"
 

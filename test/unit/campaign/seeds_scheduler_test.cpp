@@ -1,8 +1,8 @@
 // Seeds follow the contract of the common brief; the schedule is a seeded,
 // deterministic, complete interleaving; resume skips exactly the done entries.
-#include "alea/random.hpp"
 #include "alea/campaign/scheduler.hpp"
 #include "alea/campaign/seeds.hpp"
+#include "alea/random.hpp"
 
 #include <gtest/gtest.h>
 
@@ -31,8 +31,8 @@ TEST(Seeds, BuildSeedsDifferAcrossSystemsBuildsAndCampaigns) {
 TEST(Seeds, PairSeedIsTheContractFormulaAndPairedCampaignsUseIt) {
   // pair_seed = mixSeed(campaign, mixSeed(hashName("pair"), build_index))
   for (int b = 0; b < 4; ++b) {
-    EXPECT_EQ(pairSeed(7, b),
-              alea::mixSeed(7, alea::mixSeed(alea::hashName("pair"), static_cast<std::uint64_t>(b))));
+    EXPECT_EQ(pairSeed(7, b), alea::mixSeed(7, alea::mixSeed(alea::hashName("pair"),
+                                                             static_cast<std::uint64_t>(b))));
     EXPECT_EQ(campaignBuildSeed(7, true, "O2", b), pairSeed(7, b));
     EXPECT_EQ(campaignBuildSeed(7, true, "O3", b), pairSeed(7, b));
     EXPECT_EQ(campaignBuildSeed(7, false, "O2", b), buildSeed(7, "O2", b));

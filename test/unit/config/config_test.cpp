@@ -179,9 +179,8 @@ TEST(ConfigErrors, ATimeoutTheClockCannotHoldIsRefusedWithItsLineAndColumn) {
   EXPECT_EQ(errorOf(std::string("[campaign]\ntimeout = nan\n") + kMinimalTail),
             "c.toml:2:11: expected a timeout > 0 and " + bound + " for campaign.timeout");
   // The bound itself is a valid timeout.
-  auto ok = parseCampaignText(std::string("[campaign]\ntimeout = 1e9\nbuild_timeout = 1e9\n") +
-                                  kMinimalTail,
-                              "c.toml");
+  auto ok = parseCampaignText(
+      std::string("[campaign]\ntimeout = 1e9\nbuild_timeout = 1e9\n") + kMinimalTail, "c.toml");
   ASSERT_TRUE(ok.ok()) << ok.error();
   EXPECT_EQ(ok->timeoutSeconds, 1e9);
 }
@@ -193,8 +192,7 @@ TEST(ConfigErrors, EveryDurationAndCountOfTheFileIsBounded) {
   const std::string bound = "and at most 1000000000 seconds";
   for (const Case &c : std::vector<Case>{
            {"[campaign]\nquiet = { wait = 1e12 }\n", "c.toml:2:18: expected a wait >= 0 " + bound},
-           {"[campaign]\nquiet = { load = inf }\n",
-            "c.toml:2:18: expected a load in [0, 4096]"},
+           {"[campaign]\nquiet = { load = inf }\n", "c.toml:2:18: expected a load in [0, 4096]"},
            {"[levels]\ntime_budget = 1e300\n", "c.toml:2:15: expected a time budget > 0 " + bound},
            {"[adaptive]\ntime_budget = inf\n", "c.toml:2:15: expected a time budget > 0 " + bound},
        }) {
@@ -236,8 +234,7 @@ TEST(ConfigErrors, APlanBeyondTheBoundIsRefusedWithItsCountUnlessForced) {
   cfg->systems.resize(5000, cfg->systems.front());
   s = checkPlanSize(*cfg);
   ASSERT_FALSE(s.ok());
-  EXPECT_NE(s.error().find("plan 25000000000000000000 executions"), std::string::npos)
-      << s.error();
+  EXPECT_NE(s.error().find("plan 25000000000000000000 executions"), std::string::npos) << s.error();
 }
 
 TEST(ConfigErrors, UnknownFactor) {
@@ -416,7 +413,8 @@ TEST(Substitute, ReplacesKnownKeysKeepsShellVariables) {
 TEST(Substitute, ShellTextQuotesEveryValueForItsPlace) {
   const test::TempDir dir;
   const std::string pwned = dir.file("PWNED");
-  const std::string hostile = "/my dir $(touch " + pwned + ") `touch " + pwned + "` 'q\" \\ $HOME\n;*";
+  const std::string hostile =
+      "/my dir $(touch " + pwned + ") `touch " + pwned + "` 'q\" \\ $HOME\n;*";
   const std::map<std::string, std::string> vars{{"v", hostile}, {"n", "12"}};
   const std::vector<std::pair<std::string, std::string>> cases{
       {"printf '%s|' {v}", hostile + "|"},

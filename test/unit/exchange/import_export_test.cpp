@@ -509,9 +509,9 @@ TEST(ExportSettings, CommentLineRoundTripsEveryName) {
 TEST(ExportSettings, ExportCarriesTheCampaignsSettingsAndImportKeepsThem) {
   test::TempDir dir;
   Store s = fresh(dir);
-  ASSERT_TRUE(importLongCsv("system,build,value\nbase,0,1\nbase,1,2\ncand,0,1\ncand,1,2\n",
-                            "in.csv", s)
-                  .ok());
+  ASSERT_TRUE(
+      importLongCsv("system,build,value\nbase,0,1\nbase,1,2\ncand,0,1\ncand,1,2\n", "in.csv", s)
+          .ok());
   for (auto [k, v] : {std::pair{"design", "interleaved"}, std::pair{"threshold", "0.020000"},
                       std::pair{"confidence", "0.990000"}})
     ASSERT_TRUE(s.setMeta(k, v).ok());

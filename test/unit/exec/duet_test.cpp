@@ -99,8 +99,9 @@ TEST(DuetJudgment, PartnersRunningThroughoutCountFully) {
 TEST(DuetJudgment, AnExecutionWhosePartnerStoppedEarlyIsNotCounted) {
   // Partner 0 failed at 0.5 and was not restarted: partner 1 ran its last
   // three quarters alone.
-  std::vector<DuetPartnerRun> runs{{0, 0.5, 0, 0.5, true, "exit status 3, expected 0", "its partner (p)"},
-                                   {0, 2.0, 0, 2.0, false, "", "its partner (q)"}};
+  std::vector<DuetPartnerRun> runs{
+      {0, 0.5, 0, 0.5, true, "exit status 3, expected 0", "its partner (p)"},
+      {0, 2.0, 0, 2.0, false, "", "its partner (q)"}};
   auto j = judgeDuet(runs);
   EXPECT_TRUE(j[0].alone.empty());
   EXPECT_EQ(j[1].alone, "ran alone for 75.0% of its time: its partner (p) stopped (exit status "
@@ -109,7 +110,8 @@ TEST(DuetJudgment, AnExecutionWhosePartnerStoppedEarlyIsNotCounted) {
 }
 
 TEST(DuetJudgment, ProcessSpansGiveTheOverlapOfAnUnsynchronizedPair) {
-  std::vector<DuetPartnerRun> runs{{0, 1, 0, 1, false, "", ""}, {0.5, 2.5, 0.5, 2.5, false, "", ""}};
+  std::vector<DuetPartnerRun> runs{{0, 1, 0, 1, false, "", ""},
+                                   {0.5, 2.5, 0.5, 2.5, false, "", ""}};
   auto j = judgeDuet(runs);
   EXPECT_DOUBLE_EQ(j[0].overlap, 0.5);
   EXPECT_DOUBLE_EQ(j[1].overlap, 0.25);
@@ -149,7 +151,8 @@ TEST(LocalExecutorDuet, TheShorterPartnerIsRestartedUntilTheLongerEnds) {
   test::TempDir dir;
   std::string log = dir.file("starts");
   auto quick = sh("echo start >> " + log);
-  auto waits = sh("while [ \"$(wc -l < " + log + " 2>/dev/null || echo 0)\" -lt 2 ]; do "
+  auto waits = sh("while [ \"$(wc -l < " + log +
+                  " 2>/dev/null || echo 0)\" -lt 2 ]; do "
                   "sleep 0.01; done");
   LocalExecutor ex;
   auto results = ex.runTogether({quick, waits});
@@ -170,10 +173,12 @@ TEST(LocalExecutorDuet, APartnerThatFailsLeavesTheOtherAloneAndItIsMarked) {
   // process is gone (reaped by alea): it ran its last stretch alone.
   test::TempDir dir;
   std::string pidFile = dir.file("pid");
-  auto fails = sh("echo $$ > " + pidFile + ".tmp && mv " + pidFile + ".tmp " + pidFile +
-                  "; exit 3");
-  auto waits = sh("while [ ! -s " + pidFile + " ]; do sleep 0.01; done; "
-                  "while [ -e /proc/$(cat " + pidFile + ") ]; do sleep 0.01; done");
+  auto fails =
+      sh("echo $$ > " + pidFile + ".tmp && mv " + pidFile + ".tmp " + pidFile + "; exit 3");
+  auto waits = sh("while [ ! -s " + pidFile +
+                  " ]; do sleep 0.01; done; "
+                  "while [ -e /proc/$(cat " +
+                  pidFile + ") ]; do sleep 0.01; done");
   LocalExecutor ex;
   auto results = ex.runTogether({fails, waits});
   ASSERT_EQ(results.size(), 2u);

@@ -4,8 +4,8 @@
 // start offset's runtime preloaded (its status, the user's LD_PRELOAD kept).
 #include "alea/exec/executor.hpp"
 
-#include "alea/heap_offset.h"
 #include "alea/exec/heap_runtime.hpp"
+#include "alea/heap_offset.h"
 
 #include "test_util.hpp"
 

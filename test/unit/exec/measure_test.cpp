@@ -68,8 +68,7 @@ Captured runChild(std::vector<std::string> argv, bool withPipe) {
     envp.push_back(e.data());
   envp.push_back(nullptr);
   pid_t pid;
-  EXPECT_EQ(
-      posix_spawn(&pid, argvp[0], &fa, nullptr, argvp.data(), envp.data()), 0);
+  EXPECT_EQ(posix_spawn(&pid, argvp[0], &fa, nullptr, argvp.data(), envp.data()), 0);
   posix_spawn_file_actions_destroy(&fa);
   close(outPipe[1]);
   close(iterPipe[1]);
@@ -98,9 +97,8 @@ TEST(MeasureSpec, EmptyTableMeansWallTimePerExecution) {
 }
 
 TEST(MeasureSpec, RegexWithUnit) {
-  auto r =
-      parseSpec("[measure]\nsource = \"regex\"\nregex = 'took ([0-9.]+) ms'\n"
-                "unit = \"ms\"\nstream = \"stderr\"\n");
+  auto r = parseSpec("[measure]\nsource = \"regex\"\nregex = 'took ([0-9.]+) ms'\n"
+                     "unit = \"ms\"\nstream = \"stderr\"\n");
   ASSERT_TRUE(r.ok()) << r.error->message;
   EXPECT_EQ(r.spec.source, IterationSource::Regex);
   EXPECT_EQ(r.spec.stream, OutputStream::Stderr);
@@ -127,8 +125,7 @@ TEST(MeasureSpec, UnknownSourceGivesLineColumnAndChoices) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error->line, 3);
   EXPECT_EQ(r.error->column, 10); // the value starts after `source = `
-  EXPECT_NE(r.error->message.find("none, regex, gbench, records"),
-            std::string::npos);
+  EXPECT_NE(r.error->message.find("none, regex, gbench, records"), std::string::npos);
   EXPECT_NE(r.error->message.find("\"perf\""), std::string::npos);
 }
 
@@ -151,8 +148,7 @@ TEST(MeasureSpec, KeyOfAnotherSourceIsAnError) {
   auto r = parseSpec("[measure]\nsource = \"records\"\nregex = '(x)'\n");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error->line, 3);
-  EXPECT_NE(r.error->message.find("only applies to source = \"regex\""),
-            std::string::npos);
+  EXPECT_NE(r.error->message.find("only applies to source = \"regex\""), std::string::npos);
 }
 
 TEST(MeasureSpec, RegexSourceNeedsARegexWithAGroup) {
@@ -166,21 +162,18 @@ TEST(MeasureSpec, RegexSourceNeedsARegexWithAGroup) {
   EXPECT_NE(noGroup.error->message.find("capture group"), std::string::npos);
   auto bad = parseSpec("[measure]\nsource = \"regex\"\nregex = '(['\n");
   ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.error->message.find("invalid regular expression"),
-            std::string::npos);
+  EXPECT_NE(bad.error->message.find("invalid regular expression"), std::string::npos);
 }
 
 TEST(MeasureSpec, UnknownUnitIsAnError) {
-  auto r =
-      parseSpec("[measure]\nsource = \"regex\"\nregex = '(x)'\nunit = \"m\"\n");
+  auto r = parseSpec("[measure]\nsource = \"regex\"\nregex = '(x)'\nunit = \"m\"\n");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error->line, 4);
   EXPECT_NE(r.error->message.find("ns, us, ms, s, min"), std::string::npos);
 }
 
 TEST(MeasureSpec, InlineTableForABenchmark) {
-  toml::table doc = toml::parse(
-      "[[benchmark]]\nname = \"a\"\nmeasure = { source = \"gbench\" }\n");
+  toml::table doc = toml::parse("[[benchmark]]\nname = \"a\"\nmeasure = { source = \"gbench\" }\n");
   const toml::table *t = doc["benchmark"][0]["measure"].as_table();
   ASSERT_NE(t, nullptr);
   auto r = parseMeasureSpec(*t);
@@ -209,9 +202,8 @@ TEST(ExtractNone, EachMetric) {
   out.maxRssKiB = 2048;
   MeasureSpec spec;
   for (auto [metric, expected] :
-       {std::pair{Metric::Wall, 0.5}, std::pair{Metric::User, 0.25},
-        std::pair{Metric::Sys, 0.125}, std::pair{Metric::Cpu, 0.375},
-        std::pair{Metric::Rss, 2048.0}}) {
+       {std::pair{Metric::Wall, 0.5}, std::pair{Metric::User, 0.25}, std::pair{Metric::Sys, 0.125},
+        std::pair{Metric::Cpu, 0.375}, std::pair{Metric::Rss, 2048.0}}) {
     spec.metric = metric;
     auto ex = extractIterations(spec, out);
     ASSERT_TRUE(ex.ok()) << ex.error;
@@ -235,8 +227,7 @@ TEST(DescribeFailure, SignalTimeoutAndExitStatus) {
   EXPECT_EQ(describeFailure(ok), "");
   ExecutionOutput segv;
   segv.signal = SIGSEGV;
-  EXPECT_EQ(describeFailure(segv),
-            "killed by signal " + std::to_string(SIGSEGV) + " (SIGSEGV)");
+  EXPECT_EQ(describeFailure(segv), "killed by signal " + std::to_string(SIGSEGV) + " (SIGSEGV)");
   ExecutionOutput hung;
   hung.timedOut = true;
   hung.signal = SIGKILL;
@@ -335,17 +326,16 @@ TEST(Records, EncodingIsTheDocumentedLittleEndianLayout) {
   std::string r = rec(iter::Kind::End, 0x0102, 0x1122334455667788ULL);
   ASSERT_EQ(r.size(), 24u);
   EXPECT_EQ(r.substr(0, 4), "ALIT");
-  const unsigned char expect[24] = {
-      'A', 'L', 'I', 'T', 1,    0,    2,    0,    0x02, 0x01, 0,    0,
-      0,   0,   0,   0,   0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11};
+  const unsigned char expect[24] = {'A',  'L',  'I',  'T',  1,    0,    2,    0,
+                                    0x02, 0x01, 0,    0,    0,    0,    0,    0,
+                                    0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11};
   EXPECT_EQ(r, std::string(reinterpret_cast<const char *>(expect), 24));
 }
 
 TEST(Records, BeginEndPairsAndDurations) {
-  std::string bytes =
-      rec(iter::Kind::Begin, 0, 1000) + rec(iter::Kind::End, 0, 3500) +
-      rec(iter::Kind::Duration, 1, 7000) + rec(iter::Kind::Begin, 2, 10000) +
-      rec(iter::Kind::End, 2, 10001);
+  std::string bytes = rec(iter::Kind::Begin, 0, 1000) + rec(iter::Kind::End, 0, 3500) +
+                      rec(iter::Kind::Duration, 1, 7000) + rec(iter::Kind::Begin, 2, 10000) +
+                      rec(iter::Kind::End, 2, 10001);
   auto ex = parseRecords(bytes);
   ASSERT_TRUE(ex.ok()) << ex.error;
   ASSERT_EQ(ex.values.size(), 3u);
@@ -368,34 +358,26 @@ TEST(Records, GarbageIsRejectedWithItsOffset) {
   bytes += std::string(24, 'x');
   auto ex = parseRecords(bytes);
   EXPECT_FALSE(ex.ok());
-  EXPECT_EQ(ex.error,
-            "bad record magic (not an <alea/iter.h> record) at byte 24");
+  EXPECT_EQ(ex.error, "bad record magic (not an <alea/iter.h> record) at byte 24");
 }
 
 TEST(Records, StructuralErrors) {
-  EXPECT_NE(parseRecords(rec(iter::Kind::End, 4, 5))
-                .error.find("ended without beginning"),
+  EXPECT_NE(parseRecords(rec(iter::Kind::End, 4, 5)).error.find("ended without beginning"),
             std::string::npos);
-  EXPECT_NE(parseRecords(rec(iter::Kind::Begin, 4, 5))
-                .error.find("began but never ended"),
+  EXPECT_NE(parseRecords(rec(iter::Kind::Begin, 4, 5)).error.find("began but never ended"),
             std::string::npos);
-  EXPECT_NE(
-      parseRecords(rec(iter::Kind::Begin, 4, 5) + rec(iter::Kind::Begin, 4, 6))
-          .error.find("began twice"),
-      std::string::npos);
-  EXPECT_NE(
-      parseRecords(rec(iter::Kind::Begin, 0, 5) + rec(iter::Kind::End, 0, 5))
-          .error.find("non-positive duration"),
-      std::string::npos);
-  EXPECT_NE(parseRecords(rec(static_cast<iter::Kind>(9), 0, 5))
-                .error.find("unknown record kind 9"),
+  EXPECT_NE(parseRecords(rec(iter::Kind::Begin, 4, 5) + rec(iter::Kind::Begin, 4, 6))
+                .error.find("began twice"),
+            std::string::npos);
+  EXPECT_NE(parseRecords(rec(iter::Kind::Begin, 0, 5) + rec(iter::Kind::End, 0, 5))
+                .error.find("non-positive duration"),
+            std::string::npos);
+  EXPECT_NE(parseRecords(rec(static_cast<iter::Kind>(9), 0, 5)).error.find("unknown record kind 9"),
             std::string::npos);
   std::string v2 = rec(iter::Kind::Duration, 0, 5);
   v2[4] = 2;
-  EXPECT_NE(parseRecords(v2).error.find("unsupported record version 2"),
-            std::string::npos);
-  EXPECT_NE(parseRecords("").error.find("no iteration matched"),
-            std::string::npos);
+  EXPECT_NE(parseRecords(v2).error.find("unsupported record version 2"), std::string::npos);
+  EXPECT_NE(parseRecords("").error.find("no iteration matched"), std::string::npos);
 }
 
 // The header compiled as C++ in this file: with ALEA_ITER_FD set to a pipe the
@@ -461,9 +443,9 @@ TEST(IterHeader, StandaloneWithoutTheVariableWritesNothing) {
 // Real output of a google/benchmark program, produced once per test process.
 const std::string &gbenchJson() {
   static const std::string json = [] {
-    auto c = runChild({ALEA_MEASURE_GBENCH_FIXTURE, "--benchmark_format=json",
-                       "--benchmark_repetitions=3"},
-                      false);
+    auto c = runChild(
+        {ALEA_MEASURE_GBENCH_FIXTURE, "--benchmark_format=json", "--benchmark_repetitions=3"},
+        false);
     EXPECT_TRUE(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0);
     return c.out;
   }();
@@ -481,8 +463,7 @@ std::vector<double> scrape(const std::string &json, const std::string &name,
     std::size_t end = json.find('}', pos);
     std::string obj = json.substr(pos, end - pos);
     std::smatch m;
-    EXPECT_TRUE(std::regex_search(
-        obj, m, std::regex("\"" + field + "\": ([-0-9.e+]+)")));
+    EXPECT_TRUE(std::regex_search(obj, m, std::regex("\"" + field + "\": ([-0-9.e+]+)")));
     v.push_back(std::stod(m[1]));
     pos = end;
   }
@@ -558,9 +539,7 @@ TEST(Gbench, TruncatedOutputIsMalformedAtItsEnd) {
     cut.pop_back();
   auto ex = parseGoogleBenchmarkJson(cut, GbenchField::RealTime, "BM_Sum");
   EXPECT_FALSE(ex.ok());
-  EXPECT_EQ(
-      ex.error.rfind("malformed JSON at byte " + std::to_string(cut.size()), 0),
-      0u)
+  EXPECT_EQ(ex.error.rfind("malformed JSON at byte " + std::to_string(cut.size()), 0), 0u)
       << ex.error;
 }
 
@@ -660,9 +639,8 @@ TEST(Gbench, ReportedErrorOrBadTimeIsAFailure) {
           "error_message": "file missing", "real_time": 0}]})",
       GbenchField::RealTime, "");
   EXPECT_EQ(ex.error, "benchmark BM_A reported an error: file missing");
-  ex = parseGoogleBenchmarkJson(
-      R"({"benchmarks": [{"name": "BM_A", "real_time": 0}]})",
-      GbenchField::RealTime, "");
+  ex = parseGoogleBenchmarkJson(R"({"benchmarks": [{"name": "BM_A", "real_time": 0}]})",
+                                GbenchField::RealTime, "");
   EXPECT_NE(ex.error.find("not a positive finite time"), std::string::npos);
   ex = parseGoogleBenchmarkJson(
       R"({"benchmarks": [{"name": "BM_A", "real_time": 1, "time_unit": "fortnight"}]})",

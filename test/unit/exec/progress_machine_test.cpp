@@ -228,8 +228,8 @@ int main(void) {
 // The same as a shell script (like a distribution's `cc` wrapper).
 std::string fakeScript(const test::TempDir &dir, const std::string &name,
                        const std::string &version) {
-  std::string path = dir.write(name, "#!/bin/sh\necho x >> '" + dir.file("calls") +
-                                         "'\necho '" + version + "'\necho second line\n");
+  std::string path = dir.write(name, "#!/bin/sh\necho x >> '" + dir.file("calls") + "'\necho '" +
+                                         version + "'\necho second line\n");
   std::filesystem::permissions(path, std::filesystem::perms::owner_all);
   return path;
 }
@@ -286,8 +286,7 @@ TEST(ToolVersion, WrappersAreAnsweredByTheCompilerBehindThem) {
   std::string cc = fakeCompiler(dir, "real cc", "real clang 19");
   std::string cxx = fakeCompiler(dir, "real c++", "real clang++ 19");
   // ALEA_CC / ALEA_CXX of the build's environment name the real compilers.
-  const std::vector<std::string> env = {"PATH=/usr/bin:/bin", "ALEA_CC=" + cc,
-                                        "ALEA_CXX=" + cxx};
+  const std::vector<std::string> env = {"PATH=/usr/bin:/bin", "ALEA_CC=" + cc, "ALEA_CXX=" + cxx};
   EXPECT_EQ(compilerBehind("/opt/alea/bin/alea-cc", env), cc);
   EXPECT_EQ(compilerBehind("/opt/alea/bin/alea-c++", env), cxx);
   // Any other compiler is itself; a wrapper whose compiler is missing too.

@@ -27,16 +27,14 @@ using namespace alea::model;
 namespace {
 
 bool contains(const std::vector<std::string> &v, const std::string &needle) {
-  return std::any_of(v.begin(), v.end(), [&](const std::string &s) {
-    return s.find(needle) != std::string::npos;
-  });
+  return std::any_of(v.begin(), v.end(),
+                     [&](const std::string &s) { return s.find(needle) != std::string::npos; });
 }
 
 // builds x executions x iterations per (system, benchmark); value =
 // base * factor * (1 + build effect + execution effect + noise).
-void addSystem(CampaignData &d, const std::string &sys,
-               const std::string &bench, double base, int builds, int execs,
-               int iters, std::uint64_t seed, double buildSd = 0.02) {
+void addSystem(CampaignData &d, const std::string &sys, const std::string &bench, double base,
+               int builds, int execs, int iters, std::uint64_t seed, double buildSd = 0.02) {
   Rng rng(seed);
   auto normalish = [&] { // sum of uniforms: bounded, mean 0, sd ~ 1
     double s = 0;
@@ -49,8 +47,7 @@ void addSystem(CampaignData &d, const std::string &sys,
     for (int e = 0; e < execs; ++e) {
       double ee = 0.005 * normalish();
       for (int i = 0; i < iters; ++i)
-        d.measurements.push_back(
-            {sys, bench, b, e, i, base * (1 + be + ee + 0.002 * normalish())});
+        d.measurements.push_back({sys, bench, b, e, i, base * (1 + be + ee + 0.002 * normalish())});
     }
   }
 }
@@ -85,8 +82,7 @@ CampaignReportOptions fast() {
   return o;
 }
 
-double meanOf(const CampaignData &d, const std::string &sys,
-              const std::string &bench) {
+double meanOf(const CampaignData &d, const std::string &sys, const std::string &bench) {
   double s = 0;
   std::size_t n = 0;
   for (const auto &p : d.measurements)
@@ -107,15 +103,13 @@ TEST(CampaignReport, TwoSystemsGiveRatiosAndDecisions) {
   for (const auto &b : r.analysis->benchmarks) {
     ASSERT_EQ(b.ratios.size(), 1u);
     // Balanced data: the ratio of means is the ratio of the plain means.
-    EXPECT_NEAR(b.ratios[0].estimate,
-                meanOf(d, "cand", b.name) / meanOf(d, "base", b.name), 1e-12);
+    EXPECT_NEAR(b.ratios[0].estimate, meanOf(d, "cand", b.name) / meanOf(d, "base", b.name), 1e-12);
     EXPECT_EQ(b.ratios[0].decision, analysis::Decision::Faster);
   }
   ASSERT_EQ(r.analysis->suite.size(),
             1u); // suite: geometric mean of 2 benchmarks
   EXPECT_NEAR(r.analysis->suite[0].geometricMean, 0.8, 0.05);
-  EXPECT_EQ(r.analysis->levels,
-            (std::vector<std::string>{"build", "execution", "iteration"}));
+  EXPECT_EQ(r.analysis->levels, (std::vector<std::string>{"build", "execution", "iteration"}));
   EXPECT_TRUE(r.failures.empty());
   EXPECT_EQ(r.builds, 8u);
   // Planner costs measured from the campaign: 2 s builds / mean measurement.
@@ -160,11 +154,9 @@ TEST(CampaignReport, FailuresAreGroupedAndTheRestIsAnalysed) {
   d.benchmarks.push_back("crash");
   for (int b = 0; b < 4; ++b)
     for (const char *s : {"base", "cand"})
-      d.failures.push_back({s, "crash", b, 0, "signal", 0, 11,
-                            "killed by signal 11 (SIGSEGV)",
+      d.failures.push_back({s, "crash", b, 0, "signal", 0, 11, "killed by signal 11 (SIGSEGV)",
                             "about to crash\nSegfault here\n"});
-  d.failures.push_back(
-      {"cand", "beta", 1, 2, "timeout", 0, 9, "timed out after 5 s", ""});
+  d.failures.push_back({"cand", "beta", 1, 2, "timeout", 0, 9, "timed out after 5 s", ""});
   d.executed += 9;
   d.planned = d.executed;
   CampaignReport r = buildCampaignReport(d, fast());
@@ -177,17 +169,12 @@ TEST(CampaignReport, FailuresAreGroupedAndTheRestIsAnalysed) {
       EXPECT_EQ(g.stderrTail, "about to crash\nSegfault here");
     }
   EXPECT_EQ(segv, 8u);
-  EXPECT_TRUE(
-      contains(r.warnings,
-               "failed: 4 executions of crash on base: killed by signal 11"));
-  EXPECT_TRUE(contains(
-      r.warnings, "failed: 1 execution of beta on cand: timed out after 5 s"));
-  EXPECT_TRUE(
-      contains(r.warnings, "not analysed: crash: base has data from 0 builds"));
+  EXPECT_TRUE(contains(r.warnings, "failed: 4 executions of crash on base: killed by signal 11"));
+  EXPECT_TRUE(contains(r.warnings, "failed: 1 execution of beta on cand: timed out after 5 s"));
+  EXPECT_TRUE(contains(r.warnings, "not analysed: crash: base has data from 0 builds"));
   ASSERT_TRUE(r.analysis);
   EXPECT_EQ(r.analysis->benchmarks.size(), 2u); // alpha and beta
-  EXPECT_TRUE(
-      contains(r.analysis->warnings, "failed: 4 executions of crash on cand"));
+  EXPECT_TRUE(contains(r.analysis->warnings, "failed: 4 executions of crash on cand"));
   std::string text = report::render(r, report::Format::Text);
   EXPECT_NE(text.find("stderr| Segfault here"), std::string::npos);
   std::string csv = report::render(r, report::Format::Csv);
@@ -198,15 +185,13 @@ TEST(CampaignReport, NothingAnalysableStillReports) {
   CampaignData d;
   d.systems = {"a", "b"};
   d.benchmarks = {"crash"};
-  d.failures.push_back({"a", "crash", 0, 0, "signal", 0, 11,
-                        "killed by signal 11 (SIGSEGV)", ""});
+  d.failures.push_back({"a", "crash", 0, 0, "signal", 0, 11, "killed by signal 11 (SIGSEGV)", ""});
   d.planned = 4;
   d.executed = 1;
   CampaignReport r = buildCampaignReport(d, fast());
   EXPECT_FALSE(r.analysis);
   EXPECT_FALSE(r.analysisError.empty());
-  EXPECT_TRUE(
-      contains(r.warnings, "incomplete campaign: 1 of 4 planned executions"));
+  EXPECT_TRUE(contains(r.warnings, "incomplete campaign: 1 of 4 planned executions"));
   for (auto f :
        {report::Format::Text, report::Format::Markdown, report::Format::Json, report::Format::Csv})
     EXPECT_FALSE(report::render(r, f).empty());
@@ -237,15 +222,13 @@ TEST(CampaignReport, OneSystemIsALayoutSensitivityStudy) {
 TEST(CampaignReport, IdenticalLayoutsMachineChangesAndFailedBuilds) {
   CampaignData d = twoSystems();
   d.builds[1].fingerprint = d.builds[0].fingerprint; // base builds 0 and 1
-  d.builds.push_back(
-      {"cand", 4, "0x9", "failed", 1.0, "", "", "cc: error: boom\n", {}, ""});
+  d.builds.push_back({"cand", 4, "0x9", "failed", 1.0, "", "", "cc: error: boom\n", {}, ""});
   d.machineChanges.push_back("2026-01-01T00:00:00Z: governor");
   CampaignReport r = buildCampaignReport(d, fast());
   EXPECT_TRUE(contains(r.warnings, "identical layouts: builds 0 and 1 of base"));
   EXPECT_FALSE(contains(r.warnings, "identical layouts: builds 0 and 1 of cand"));
-  EXPECT_TRUE(contains(r.warnings,
-                       "machine state changed during the campaign at "
-                       "2026-01-01T00:00:00Z: governor"));
+  EXPECT_TRUE(contains(r.warnings, "machine state changed during the campaign at "
+                                   "2026-01-01T00:00:00Z: governor"));
   EXPECT_TRUE(contains(r.warnings, "failed: build 4 of cand: cc: error: boom"));
   EXPECT_EQ(r.failedBuilds, 1u);
 }
@@ -272,7 +255,8 @@ TEST(CampaignReport, WarmupLeftAndNoSteadyStateAreWarned) {
   }
   for (const char *s : {"base", "cand"})
     for (int b = 0; b < 4; ++b)
-      d.builds.push_back({s, b, "0x1", "ok", 2.0, std::string(s) + std::to_string(b), "", "", {}, ""});
+      d.builds.push_back(
+          {s, b, "0x1", "ok", 2.0, std::string(s) + std::to_string(b), "", "", {}, ""});
   d.planned = d.executed = 24;
   CampaignReport r = buildCampaignReport(d, fast());
   EXPECT_TRUE(contains(r.warnings, "warm-up: 12 of 12 executions of alpha on base are still "
@@ -330,8 +314,7 @@ TEST(CampaignReport, TrendingIterationsAreFlagged) {
   for (int b = 0; b < 3; ++b)
     for (int e = 0; e < 3; ++e)
       for (int i = 0; i < 12; ++i)
-        d.measurements.push_back(
-            {"a", "k", b, e, i, 0.01 * (1.2 - 0.02 * i) + 1e-5 * b});
+        d.measurements.push_back({"a", "k", b, e, i, 0.01 * (1.2 - 0.02 * i) + 1e-5 * b});
   CampaignReport r = buildCampaignReport(d, fast());
   ASSERT_TRUE(r.analysis) << r.analysisError;
   const auto &diag = r.analysis->benchmarks.at(0).systems.at(0).diagnostics;
@@ -476,8 +459,7 @@ TEST(CampaignReport, OneMeasurementPerExecutionDropsTheIterationLevel) {
   addSystem(d, "b", "k", 1.1, 3, 4, 1, 6);
   CampaignReport r = buildCampaignReport(d, fast());
   ASSERT_TRUE(r.analysis) << r.analysisError;
-  EXPECT_EQ(r.analysis->levels,
-            (std::vector<std::string>{"build", "execution"}));
+  EXPECT_EQ(r.analysis->levels, (std::vector<std::string>{"build", "execution"}));
 }
 
 // --- a real store
@@ -487,8 +469,8 @@ TEST(CampaignReport, OneMeasurementPerExecutionDropsTheIterationLevel) {
 // every stripped build: never evidence that two layouts are the same.
 TEST(LoadCampaignData, TheOldFingerprintOfAStrippedBuildIsUnknown) {
   namespace fs = std::filesystem;
-  const fs::path file = fs::temp_directory_path() /
-                        ("alea-stripped-" + std::to_string(::getpid()) + ".db");
+  const fs::path file =
+      fs::temp_directory_path() / ("alea-stripped-" + std::to_string(::getpid()) + ".db");
   fs::remove(file);
   {
     auto store = Store::open(file.string());
@@ -518,8 +500,7 @@ TEST(LoadCampaignData, TheOldFingerprintOfAStrippedBuildIsUnknown) {
 
 TEST(LoadCampaignData, ReadsWhatTheRunnerStored) {
   namespace fs = std::filesystem;
-  fs::path dir = fs::temp_directory_path() /
-                 ("alea-report-test-" + std::to_string(::getpid()));
+  fs::path dir = fs::temp_directory_path() / ("alea-report-test-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   {
@@ -577,14 +558,12 @@ TEST(LoadCampaignData, ReadsWhatTheRunnerStored) {
       } else {
         e.status = "ok";
         for (int i = 0; i < 4; ++i) // iteration 0 is warm-up
-          m.push_back(
-              {i, 0.01 * (p.systemId == *sa ? 1.0 : 0.9) + 1e-4 * i, i == 0});
+          m.push_back({i, 0.01 * (p.systemId == *sa ? 1.0 : 0.9) + 1e-4 * i, i == 0});
       }
       ASSERT_TRUE(store->recordExecution(e, m, "s"));
     }
   }
-  auto d =
-      loadCampaignData(dir.string()); // the directory works as well as the file
+  auto d = loadCampaignData(dir.string()); // the directory works as well as the file
   ASSERT_TRUE(d) << d.error();
   EXPECT_EQ(d->name, "stored");
   EXPECT_EQ(d->baseline, "a");
@@ -632,8 +611,8 @@ TEST(LoadCampaignData, ReadsWhatTheRunnerStored) {
 // recorded on each (machine rows with their target).
 TEST(LoadCampaignData, ReadsTheTargetsAndTheirMachines) {
   namespace fs = std::filesystem;
-  fs::path file = fs::temp_directory_path() /
-                  ("alea-targets-" + std::to_string(::getpid()) + ".db");
+  fs::path file =
+      fs::temp_directory_path() / ("alea-targets-" + std::to_string(::getpid()) + ".db");
   fs::remove(file);
   {
     auto store = Store::open(file.string());
@@ -666,8 +645,8 @@ TEST(LoadCampaignData, ReadsTheTargetsAndTheirMachines) {
 
 TEST(LoadCampaignData, RefusesAForeignSqliteFile) {
   namespace fs = std::filesystem;
-  fs::path file = fs::temp_directory_path() /
-                  ("alea-foreign-" + std::to_string(::getpid()) + ".db");
+  fs::path file =
+      fs::temp_directory_path() / ("alea-foreign-" + std::to_string(::getpid()) + ".db");
   fs::remove(file);
   {
     auto st = Store::open(file.string()); // creates alea's schema...

@@ -8,9 +8,9 @@
 // text whose lines no name can start. The e2e test report_escape_test.py
 // compiles the LaTeX with pdflatex and renders Markdown and HTML in Chromium.
 #include "alea/analysis/csv.hpp"
+#include "alea/model/campaign_report.hpp"
 #include "alea/report/escape.hpp"
 #include "alea/report/render.hpp"
-#include "alea/model/campaign_report.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -109,25 +109,31 @@ TEST(Escape, PlainTextShowsControlCharactersAsEscapes) {
   EXPECT_EQ(plainText("a\nb\rc\td"), "a\\nb\\rc\\td");
   EXPECT_EQ(plainText("\x1b[31mred\x7f"), "\\x1b[31mred\\x7f");
   EXPECT_EQ(plainText("caf\xC3\xA9 \\ <x>"), "caf\xC3\xA9 \\ <x>"); // UTF-8 and ASCII kept
-  EXPECT_EQ(plainText("\xC2\x9B" "31m"), "\\u009b31m");             // C1 CSI
-  EXPECT_EQ(plainText("ab\xE2\x80\xAE" "cd"), "ab\\u202ecd");       // right-to-left override
+  EXPECT_EQ(plainText("\xC2\x9B"
+                      "31m"),
+            "\\u009b31m"); // C1 CSI
+  EXPECT_EQ(plainText("ab\xE2\x80\xAE"
+                      "cd"),
+            "ab\\u202ecd"); // right-to-left override
   EXPECT_EQ(plainText("bad\xFF"), "bad\\xff");
 }
 
 TEST(Escape, LatexTextLeavesNoCommandOrGroupOpen) {
-  EXPECT_EQ(latexText(kName), "x \\textbackslash{}input\\{/etc/passwd\\} "
-                              "\\textbackslash{}immediate\\textbackslash{}write18\\{touch PWNED\\} ");
+  EXPECT_EQ(latexText(kName),
+            "x \\textbackslash{}input\\{/etc/passwd\\} "
+            "\\textbackslash{}immediate\\textbackslash{}write18\\{touch PWNED\\} ");
   EXPECT_EQ(latexText("&%$#_{}~^"), "\\&\\%\\$\\#\\_\\{\\}\\textasciitilde{}\\textasciicircum{}");
   EXPECT_EQ(latexText("<a|b>"), "\\textless{}a\\textbar{}b\\textgreater{}");
   EXPECT_EQ(latexText("--O2 ``q'' !`"), "-{}-O2 `{}`q'{}' !{}`"); // no ligature
-  EXPECT_EQ(latexText("a\n\nb"), "a  b");                        // no paragraph break
+  EXPECT_EQ(latexText("a\n\nb"), "a  b");                         // no paragraph break
   EXPECT_EQ(latexText("\xC3\xA9t\xC3\xA9\xFF"), "\xC3\xA9t\xC3\xA9?");
 }
 
 TEST(Escape, LatexCommentCannotBeEnded) {
-  EXPECT_EQ(latexComment(kName),
-            "x \\input{/etc/passwd} \\immediate\\write18{touch PWNED} ");
-  EXPECT_EQ(latexComment("a\rb\x0c" "c"), "a b c");
+  EXPECT_EQ(latexComment(kName), "x \\input{/etc/passwd} \\immediate\\write18{touch PWNED} ");
+  EXPECT_EQ(latexComment("a\rb\x0c"
+                         "c"),
+            "a b c");
 }
 
 TEST(Escape, MarkdownTextIsTextInEveryRenderer) {
@@ -177,10 +183,10 @@ TEST(HostileNames, LatexHasOnlyAleasCommandsAndOneCommentLine) {
                    "Requires \\usepackage{booktabs}.");
   EXPECT_EQ(ls[1], "\\begin{table}");
   const std::set<std::string> ours = {
-      "begin",       "end",        "centering",    "caption",         "toprule",
-      "midrule",     "bottomrule", "textbackslash", "textless",       "textgreater",
-      "textbar",     "textasciitilde", "textasciicircum", "multicolumn", "footnotesize",
-      "textsuperscript"};
+      "begin",           "end",         "centering",    "caption",
+      "toprule",         "midrule",     "bottomrule",   "textbackslash",
+      "textless",        "textgreater", "textbar",      "textasciitilde",
+      "textasciicircum", "multicolumn", "footnotesize", "textsuperscript"};
   const std::regex command(R"(\\([A-Za-z]+))");
   std::size_t depth = 0;
   for (std::size_t i = 1; i < ls.size(); ++i) {
@@ -219,10 +225,11 @@ TEST(HostileNames, MarkdownHasNoRawHtmlAndWholeTableRows) {
   const std::string md = render(hostile(), Format::Markdown);
   EXPECT_EQ(md.find('<'), std::string::npos) << md;
   EXPECT_EQ(md.find('\x1b'), std::string::npos);
-  EXPECT_EQ(md.rfind("# alea campaign report: x \\\\input{/etc/passwd} \\\\immediate\\\\write18{touch "
-                     "PWNED} \n",
-                     0),
-            0u)
+  EXPECT_EQ(
+      md.rfind("# alea campaign report: x \\\\input{/etc/passwd} \\\\immediate\\\\write18{touch "
+               "PWNED} \n",
+               0),
+      0u)
       << md.substr(0, 200);
   EXPECT_NE(md.find("Store: ``/tmp/`q` dir & co/campaign.db``"), std::string::npos);
   // Every row of a table has as many cell separators as its header.
@@ -238,7 +245,8 @@ TEST(HostileNames, MarkdownHasNoRawHtmlAndWholeTableRows) {
     EXPECT_EQ(cellSeparators(ls[i]), header) << ls[i];
   }
   EXPECT_NE(md.find("| &lt;script&gt;alert(1)&lt;/script&gt; |"), std::string::npos);
-  EXPECT_NE(md.find("\\-2+3 \\`x\\` \\[l\\](http://e) \\*b\\* \\|c\\|  \\[31mred"), std::string::npos)
+  EXPECT_NE(md.find("\\-2+3 \\`x\\` \\[l\\](http://e) \\*b\\* \\|c\\|  \\[31mred"),
+            std::string::npos)
       << md;
 }
 
@@ -293,9 +301,9 @@ TEST(HostileNames, JsonHoldsTheNamesExactly) {
 TEST(HostileNames, TextLinesCannotBeStartedOrRewrittenByAName) {
   const std::string text = render(hostile(), Format::Text);
   EXPECT_EQ(text.find('\x1b'), std::string::npos);
-  EXPECT_EQ(text.rfind("campaign x\\n\\input{/etc/passwd}\\n\\immediate\\write18{touch PWNED}\\n  [",
-                       0),
-            0u)
+  EXPECT_EQ(
+      text.rfind("campaign x\\n\\input{/etc/passwd}\\n\\immediate\\write18{touch PWNED}\\n  [", 0),
+      0u)
       << text.substr(0, 200);
   for (const auto &l : lines(text)) {
     EXPECT_NE(l.rfind("\\input", 0), 0u) << l;

@@ -2,8 +2,8 @@
 // as `alea analyze` renders it, and numbers spelled as JSON and CSV spell them.
 #pragma once
 
-#include "alea/report/render.hpp"
 #include "alea/model/campaign_report.hpp"
+#include "alea/report/render.hpp"
 
 #include <charconv>
 #include <cmath>

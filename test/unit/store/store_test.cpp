@@ -348,7 +348,9 @@ FileState stateOf(const std::string &path) {
 // and the readers of these tests are other users.
 void writeCompleteStore(const std::string &path) {
   ASSERT_FALSE(fs::exists(path));
-  { Store created = Fixture::open(path); }
+  {
+    Store created = Fixture::open(path);
+  }
   ASSERT_EQ(::chmod(path.c_str(), 0644), 0);
   Store s = Fixture::open(path);
   std::int64_t sys = *s.ensureSystem("base", true, 0);
@@ -621,7 +623,7 @@ TEST(StoreReadOnly, RefusesAMissingFileCreatingNothing) {
 namespace {
 
 unsigned modeOf(const std::string &path) {
-  struct stat st {};
+  struct stat st{};
   return ::stat(path.c_str(), &st) == 0 ? st.st_mode & 07777 : 0;
 }
 
@@ -657,7 +659,9 @@ TEST(StorePermissions, ANewStoreAndItsWalFilesArePrivateUnderUmask022) {
 TEST(StorePermissions, AnExistingStoreKeepsItsMode) {
   test::TempDir dir;
   const std::string path = dir.file("c.db");
-  { Store created = Fixture::open(path); }
+  {
+    Store created = Fixture::open(path);
+  }
   ASSERT_EQ(::chmod(path.c_str(), 0640), 0);
   Store store = Fixture::open(path);
   ASSERT_TRUE(store.setMeta("k", "v").ok());
@@ -722,9 +726,9 @@ TEST(Store, AnExistingFileThatIsNoStoreIsRefusedAndLeftAsItWas) {
   {
     sqlite3 *db = nullptr;
     ASSERT_EQ(sqlite3_open(foreign.c_str(), &db), SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(db, "CREATE TABLE t(x); INSERT INTO t VALUES(1);", nullptr, nullptr,
-                           nullptr),
-              SQLITE_OK);
+    ASSERT_EQ(
+        sqlite3_exec(db, "CREATE TABLE t(x); INSERT INTO t VALUES(1);", nullptr, nullptr, nullptr),
+        SQLITE_OK);
     sqlite3_close(db);
   }
   const std::string foreignBefore = fileBytes(foreign);

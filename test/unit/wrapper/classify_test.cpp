@@ -539,11 +539,26 @@ TEST(LinkInputs, LinkerScriptsAndImageFormatsAreRecorded) {
 }
 
 TEST(LinkInputs, LayoutOptionTable) {
-  for (const char *word :
-       {"-T", "-Tboot.ld", "--script", "--script=x", "-script=x", "-dT", "--default-script=x",
-        "--oformat", "--oformat=binary", "-oformat=srec", "-Ttext", "-Ttext=0", "--Ttext=0",
-        "-Tdata", "-Tdata=0", "-Tbss", "-Tbss=0", "--section-start", "--section-start=.a=0",
-        "-Ttext-segment=0x400000"})
+  for (const char *word : {"-T",
+                           "-Tboot.ld",
+                           "--script",
+                           "--script=x",
+                           "-script=x",
+                           "-dT",
+                           "--default-script=x",
+                           "--oformat",
+                           "--oformat=binary",
+                           "-oformat=srec",
+                           "-Ttext",
+                           "-Ttext=0",
+                           "--Ttext=0",
+                           "-Tdata",
+                           "-Tdata=0",
+                           "-Tbss",
+                           "-Tbss=0",
+                           "--section-start",
+                           "--section-start=.a=0",
+                           "-Ttext-segment=0x400000"})
     EXPECT_TRUE(isLayoutOption(word)) << word;
   for (const char *word : {"", "-", "T", "boot.ld", "--trace", "-t", "--scripts", "--oformatx",
                            "--section-startx", "-o", "--gc-sections", "-dynamic-linker"})

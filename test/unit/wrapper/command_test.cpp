@@ -173,12 +173,11 @@ TEST(Plan, LldChosenByUsKeepsGnuLdLeniencyForVersionScripts) {
 // tries the link and falls back to the original command if lld rejects it; a
 // linker the user chose (or none picked by us) is exec'ed as it is.
 TEST(Plan, LldChosenByAleaIsMarkedForTheTrial) {
-  EXPECT_TRUE(
-      planCommand(Tool::Cc, {"a.o", "b.o"}, make(Mode::Link, {0, 1}), seeded(7), "/cc", "")
-          .lldByAlea);
-  EXPECT_TRUE(planCommand(Tool::Cc, {"a.c"}, make(Mode::CompileAndLink, {0}), seeded(7), "/cc",
-                          "/p.so")
+  EXPECT_TRUE(planCommand(Tool::Cc, {"a.o", "b.o"}, make(Mode::Link, {0, 1}), seeded(7), "/cc", "")
                   .lldByAlea);
+  EXPECT_TRUE(
+      planCommand(Tool::Cc, {"a.c"}, make(Mode::CompileAndLink, {0}), seeded(7), "/cc", "/p.so")
+          .lldByAlea);
   // -flto with function-order alone: lld for the plugin in the LTO link.
   auto lto = make(Mode::CompileAndLink, {0});
   lto.lto = "-flto";
@@ -196,17 +195,16 @@ TEST(Plan, LldChosenByAleaIsMarkedForTheTrial) {
     auto c = make(Mode::Link, {0});
     c.userLinker = linker;
     c.nonLldLinker = std::string(linker) != "lld";
-    EXPECT_FALSE(planCommand(Tool::Cc, {"a.o", std::string("-fuse-ld=") + linker}, c, seeded(7),
-                             "/cc", "")
-                     .lldByAlea)
+    EXPECT_FALSE(
+        planCommand(Tool::Cc, {"a.o", std::string("-fuse-ld=") + linker}, c, seeded(7), "/cc", "")
+            .lldByAlea)
         << linker;
   }
   // alea-ld (its linker is ALEA_LD), compiles, pass-through, no seed, not ELF.
   EXPECT_FALSE(
       planCommand(Tool::Ld, {"a.o"}, make(Mode::Link, {0}), seeded(7), "/ld.lld", "").lldByAlea);
-  EXPECT_FALSE(
-      planCommand(Tool::Cc, {"-c", "a.c"}, make(Mode::Compile), seeded(7), "/cc", "/p.so")
-          .lldByAlea);
+  EXPECT_FALSE(planCommand(Tool::Cc, {"-c", "a.c"}, make(Mode::Compile), seeded(7), "/cc", "/p.so")
+                   .lldByAlea);
   EXPECT_FALSE(
       planCommand(Tool::Cc, {"a.o"}, make(Mode::PassThrough), seeded(7), "/cc", "").lldByAlea);
   EXPECT_FALSE(
@@ -495,7 +493,6 @@ std::vector<std::string> objects(std::size_t n) {
 
 std::string recordOf(const Plan &p) { return p.record ? p.record->descriptor : "(none)"; }
 
-
 } // namespace
 
 TEST(LinkRecord, PlaceholderAfterOurAdditionsBeforeTheUsersArguments) {
@@ -618,8 +615,8 @@ TEST(LinkRecord, SkippedWithoutAnElfInput) {
 TEST(LinkRecord, SkippedWhenTheLinkPlacesSectionsItself) {
   auto c = linkOf(1);
   c.layoutOption = "--oformat=binary";
-  const auto p = planCommand(Tool::Cc, {"-nostdlib", "-Wl,--oformat=binary", "a.o"}, c,
-                             seeded(1), "/cc", "");
+  const auto p =
+      planCommand(Tool::Cc, {"-nostdlib", "-Wl,--oformat=binary", "a.o"}, c, seeded(1), "/cc", "");
   EXPECT_EQ(skippedBecause(p), "--oformat=binary: the link places the sections itself (linker "
                                "script, output format or addresses)");
   EXPECT_EQ(std::count(p.argv.begin(), p.argv.end(), std::string(LinkRecordPlaceholder)), 0);

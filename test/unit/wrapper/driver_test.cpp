@@ -150,7 +150,8 @@ TEST(Decide, LinkCarriesTheRecordAndTheLogSaysWhatItRecords) {
                            "skipped=link-order\" argv: "),
             std::string::npos)
       << d.logLine;
-  EXPECT_EQ(d.logLine, d.logHead + " argv: " + alea::shellJoin(d.argv, alea::ShellQuoting::DisplayLine));
+  EXPECT_EQ(d.logLine,
+            d.logHead + " argv: " + alea::shellJoin(d.argv, alea::ShellQuoting::DisplayLine));
 }
 
 TEST(Decide, SourcesOnlyGetNoRecordAndTheLogSaysWhy) {
@@ -191,8 +192,8 @@ TEST(Decide, AleaLdLoadsNoPluginIntoAnotherLld) {
 // --- the lld trial ------------------------------------------------------------------
 
 TEST(Decide, LldChosenByAleaCarriesTheOriginalCommand) {
-  auto d = decide(facts(), {"a.o", "-Wl,--no-warn-rwx-segments", "-o", "p"}, seeded(),
-                  files({"a.o"}));
+  auto d =
+      decide(facts(), {"a.o", "-Wl,--no-warn-rwx-segments", "-o", "p"}, seeded(), files({"a.o"}));
   ASSERT_TRUE(d.lldByAlea);
   EXPECT_EQ(d.argv[1], "-fuse-ld=lld");
   EXPECT_EQ(d.original, (std::vector<std::string>{"/usr/bin/clang-19", "a.o",
@@ -230,7 +231,8 @@ struct FakeTrial {
   std::string stderrText, logText;
   TrialEffects effects() {
     TrialEffects fx;
-    fx.runCaptured = [this](const std::vector<std::string> &argv, const std::vector<std::string> &) {
+    fx.runCaptured = [this](const std::vector<std::string> &argv,
+                            const std::vector<std::string> &) {
       ran.push_back(argv);
       return result;
     };
@@ -324,8 +326,9 @@ TEST(LinkTrial, CapturesStderrOnlyAndTheStatus) {
   ASSERT_TRUE(WIFSIGNALED(r->waitStatus));
   EXPECT_EQ(WTERMSIG(r->waitStatus), SIGTERM);
   // A large stderr does not block the child (the pipe is read while it runs).
-  r = runCapturingStderr({"/bin/sh", "-c", "i=0; while [ $i -lt 20000 ]; do echo "
-                                           "0123456789 >&2; i=$((i+1)); done"},
+  r = runCapturingStderr({"/bin/sh", "-c",
+                          "i=0; while [ $i -lt 20000 ]; do echo "
+                          "0123456789 >&2; i=$((i+1)); done"},
                          {});
   ASSERT_TRUE(r);
   EXPECT_EQ(r->errors.size(), 220000u);

@@ -10,9 +10,9 @@
 // stream (the two systems are resampled independently of each other).
 #pragma once
 
-#include "alea/expected.hpp"
 #include "alea/analysis/hierarchy.hpp"
 #include "alea/analysis/interval.hpp"
+#include "alea/expected.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -79,7 +79,7 @@ struct ChangepointOptions {
   // The same many SDs of the final segment bound the iterations a warm-up's
   // end gives back to the steady state (classifySteadyState).
   double interferenceFence = 2.5;
-  double steadyFraction = 0.25;  // the final window: the last quarter of the series
+  double steadyFraction = 0.25; // the final window: the last quarter of the series
   // Longer series are segmented as the means of consecutive blocks (at most
   // this many), so that a report of long executions stays fast: PELT is
   // quadratic when a series has few changes.

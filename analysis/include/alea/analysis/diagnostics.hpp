@@ -19,8 +19,8 @@
 //    false-discovery-rate adjustment across executions.
 #pragma once
 
-#include "alea/expected.hpp"
 #include "alea/analysis/hierarchy.hpp"
+#include "alea/expected.hpp"
 
 #include <cstddef>
 #include <cstdint>

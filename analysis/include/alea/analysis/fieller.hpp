@@ -8,9 +8,9 @@
 // result says Unbounded with no numbers (never NaN, never swapped bounds).
 #pragma once
 
-#include "alea/expected.hpp"
 #include "alea/analysis/hierarchy.hpp"
 #include "alea/analysis/interval.hpp"
+#include "alea/expected.hpp"
 
 #include <optional>
 

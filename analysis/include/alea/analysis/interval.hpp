@@ -5,8 +5,8 @@
 // value type and the quantile helpers shared by Fieller and the planner.
 #pragma once
 
-#include "alea/expected.hpp"
 #include "alea/analysis/hierarchy.hpp"
+#include "alea/expected.hpp"
 
 #include <cstddef>
 

@@ -7,10 +7,10 @@
 // of n standard normals (Tippett 1925; the d2 constant of control charts).
 #pragma once
 
-#include "alea/expected.hpp"
 #include "alea/analysis/hierarchy.hpp"
 #include "alea/analysis/interval.hpp"
 #include "alea/analysis/report.hpp"
+#include "alea/expected.hpp"
 
 #include <cstddef>
 

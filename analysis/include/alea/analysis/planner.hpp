@@ -12,9 +12,9 @@
 // its c_n, the last entry its c_1.)
 #pragma once
 
-#include "alea/expected.hpp"
 #include "alea/analysis/hierarchy.hpp"
 #include "alea/analysis/variance.hpp"
+#include "alea/expected.hpp"
 
 #include <cstddef>
 #include <optional>

@@ -26,10 +26,10 @@
 // averaged costs), and eq. 14 minimises the combined variance for that cost.
 #pragma once
 
-#include "alea/expected.hpp"
 #include "alea/analysis/hierarchy.hpp"
 #include "alea/analysis/interval.hpp"
 #include "alea/analysis/planner.hpp"
+#include "alea/expected.hpp"
 
 #include <cstddef>
 #include <optional>

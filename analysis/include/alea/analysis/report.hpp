@@ -23,12 +23,12 @@
 
 #include "alea/analysis/bootstrap.hpp"
 #include "alea/analysis/decision.hpp"
-#include "alea/expected.hpp"
 #include "alea/analysis/fieller.hpp"
 #include "alea/analysis/interval.hpp"
 #include "alea/analysis/resampling.hpp"
 #include "alea/analysis/speedup_test.hpp"
 #include "alea/analysis/table.hpp"
+#include "alea/expected.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -339,9 +339,9 @@ struct SuiteRatioReport {
 // five numbers.
 struct SuiteSystemReport {
   std::string name;
-  std::size_t benchmarks = 0;        // analysed benchmarks with data of this system
+  std::size_t benchmarks = 0;       // analysed benchmarks with data of this system
   std::vector<std::string> leftOut; // the report's other benchmarks, in order
-  double observed = 0;        // geometric mean of the benchmark means
+  double observed = 0;              // geometric mean of the benchmark means
   std::size_t replicates = 0;
   FiveNumberSummary summary;
 };

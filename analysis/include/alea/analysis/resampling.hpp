@@ -11,8 +11,8 @@
 // results are reproducible from the seed and identical for any thread count.
 #pragma once
 
-#include "alea/expected.hpp"
 #include "alea/analysis/hierarchy.hpp"
+#include "alea/expected.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -13,9 +13,9 @@
 // every choice the papers leave open is a named option below.
 #pragma once
 
-#include "alea/expected.hpp"
 #include "alea/analysis/hierarchy.hpp"
 #include "alea/analysis/htest.hpp"
+#include "alea/expected.hpp"
 
 #include <cstddef>
 #include <optional>

@@ -183,22 +183,22 @@ struct SystemBalance {
   double varianceByTrim = 0, varianceByDrop = 0, varianceByMixed = 0;
   // The figures of candidate p (Trim, Drop or Mixed; anything else: Trim).
   std::size_t lostBy(UnbalancedPolicy p) const {
-    return p == UnbalancedPolicy::Drop ? lostByDrop
+    return p == UnbalancedPolicy::Drop    ? lostByDrop
            : p == UnbalancedPolicy::Mixed ? lostByMixed
                                           : lostByTrim;
   }
   std::size_t topUnitsBy(UnbalancedPolicy p) const {
-    return p == UnbalancedPolicy::Drop ? topUnitsByDrop
+    return p == UnbalancedPolicy::Drop    ? topUnitsByDrop
            : p == UnbalancedPolicy::Mixed ? topUnitsByMixed
                                           : topUnitsByTrim;
   }
   const std::vector<std::size_t> &shapeBy(UnbalancedPolicy p) const {
-    return p == UnbalancedPolicy::Drop ? shapeByDrop
+    return p == UnbalancedPolicy::Drop    ? shapeByDrop
            : p == UnbalancedPolicy::Mixed ? shapeByMixed
                                           : shapeByTrim;
   }
   double varianceBy(UnbalancedPolicy p) const {
-    return p == UnbalancedPolicy::Drop ? varianceByDrop
+    return p == UnbalancedPolicy::Drop    ? varianceByDrop
            : p == UnbalancedPolicy::Mixed ? varianceByMixed
                                           : varianceByTrim;
   }

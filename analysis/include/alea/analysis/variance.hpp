@@ -8,8 +8,8 @@
 // All vectors here are indexed HIGHEST LEVEL FIRST, like Hierarchy::shape.
 #pragma once
 
-#include "alea/expected.hpp"
 #include "alea/analysis/hierarchy.hpp"
+#include "alea/expected.hpp"
 
 #include <cstddef>
 #include <string>

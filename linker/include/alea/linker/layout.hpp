@@ -58,9 +58,9 @@ struct LinkRecord {
   // inputs, and the first of their mangled names (alea/linker/odr.hpp).
   std::size_t odrCount = 0;
   std::vector<std::string> odrSymbols;
-  std::string text;                 // descriptor text of the first record
-  std::size_t recordCount = 0;      // notes named "alea" of type 2
-  std::vector<std::string> others;  // distinct descriptors other than the first
+  std::string text;                // descriptor text of the first record
+  std::size_t recordCount = 0;     // notes named "alea" of type 2
+  std::vector<std::string> others; // distinct descriptors other than the first
 };
 
 // Parses an alea-link-v1 descriptor (`skipped=` and `odr=` are optional, in

@@ -46,7 +46,7 @@ std::vector<Figure> figures(const model::CampaignReport &report);
 // Renders `report` to `output` (a file; "" or "-": standard output) and, when
 // `plotsDir` is not empty, writes every figure there as <id>.svg.
 alea::Status writeReport(const model::CampaignReport &report, Format format,
-                           const std::string &output, const std::string &plotsDir = "");
+                         const std::string &output, const std::string &plotsDir = "");
 
 // "faster", "slower", "no_change", "inconclusive" (JSON and CSV spelling).
 std::string decisionKey(analysis::Decision d);

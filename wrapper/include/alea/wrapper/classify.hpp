@@ -141,7 +141,7 @@ struct Classification {
   // Facts for the link record (links only, see link_record.hpp):
   std::optional<ElfTarget> elfTarget; // of the first ELF object (else shared library) input
   bool bitcodeInput = false;          // an input, or an archive's first member, is LLVM bitcode
-  bool dependencyFile = false; // the linker writes a dependency file (--dependency-file)
+  bool dependencyFile = false;        // the linker writes a dependency file (--dependency-file)
   // The first option by which the link places sections itself or writes a raw
   // image (a linker script, --oformat, -Ttext, --section-start...): such a link
   // gets no link record, whose note would land in the image.

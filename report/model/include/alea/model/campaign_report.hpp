@@ -49,12 +49,12 @@ struct BuildInfo : StoredBuild {
 struct CampaignData {
   std::string name;
   std::string storePath;
-  std::string baseline;                // "" = the first system
-  std::vector<std::string> systems;    // store order (baseline flagged there)
-  std::vector<std::string> benchmarks; // store order
-  std::string unit = "s";              // of the values (the first benchmark's)
+  std::string baseline;                     // "" = the first system
+  std::vector<std::string> systems;         // store order (baseline flagged there)
+  std::vector<std::string> benchmarks;      // store order
+  std::string unit = "s";                   // of the values (the first benchmark's)
   std::map<std::string, std::string> units; // per benchmark (absent: `unit`)
-  std::string seed;                    // campaign seed, hex ("" unknown)
+  std::string seed;                         // campaign seed, hex ("" unknown)
   double confidence = 0.95;
   double threshold = 0.01;
   int warmup = 0;
@@ -91,10 +91,9 @@ struct CampaignData {
   std::vector<MeasurementPoint> warmupMeasurements;
 };
 
-
 struct CampaignReportOptions {
   std::size_t bootstrapReplicates = 2000;
-  unsigned threads = 0; // 0 = all cores; results do not depend on it
+  unsigned threads = 0;              // 0 = all cores; results do not depend on it
   std::optional<std::uint64_t> seed; // bootstrap seed; default: the campaign's
   // The ratio planner's target (relative half-width), and whether it keeps
   // the campaign's executions and iterations (an adaptive campaign's batches).

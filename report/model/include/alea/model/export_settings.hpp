@@ -21,10 +21,10 @@ namespace alea::model {
 // Values are percent-encoded (%HH) where they hold a space, '%', '#' or a
 // byte outside printable ASCII, so that no name ends the line.
 struct ExportSettings {
-  std::string design;                // "unpaired", "interleaved", "duet"; "" unknown
-  std::optional<double> threshold;   // relative (0.02 = 2%)
-  std::optional<double> confidence;  // 0.95
-  std::string baseline;              // "" unknown
+  std::string design;               // "unpaired", "interleaved", "duet"; "" unknown
+  std::optional<double> threshold;  // relative (0.02 = 2%)
+  std::optional<double> confidence; // 0.95
+  std::string baseline;             // "" unknown
 };
 
 // A setting's number as the line spells it: the shortest text that reads

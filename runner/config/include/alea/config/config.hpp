@@ -129,7 +129,6 @@ struct TargetConfig {
   SourcePos at;
 };
 
-
 struct CampaignConfig {
   std::string path;      // the campaign file
   std::string sourceDir; // directory of the campaign file ({source_dir})
@@ -137,7 +136,7 @@ struct CampaignConfig {
   std::string name;
   std::uint64_t seed = 1;
   double confidence = 0.95;
-  double threshold = 0.01;          // relative: 0.01 = 1% (decision threshold)
+  double threshold = 0.01; // relative: 0.01 = 1% (decision threshold)
   // Canonical order (the build factors, then heap-offset); empty = none.
   std::vector<std::string> factors;
   std::int64_t envPadMin = 0, envPadMax = 4096;
@@ -163,7 +162,7 @@ struct CampaignConfig {
   double buildTimeoutSeconds = 3600;
   LevelCount builds{false, 3}, executions{false, 3}, iterations{false, 1};
   LevelCount warmup{false, 0};
-  SourcePos levelsAt; // the [levels] table
+  SourcePos levelsAt;            // the [levels] table
   double targetHalfWidth = 0.01; // for "auto" levels: relative CI half-width
   double timeBudgetSeconds = 0;  // for "auto" levels: 0 = use the half-width
   MeasureSpec measure;           // default for benchmarks

@@ -18,7 +18,7 @@ enum class IterationSource {
   None,                // one measurement per execution: `metric` below
   Regex,               // every match of `regex` in the output, first group
   GoogleBenchmarkJson, // --benchmark_format=json on stdout
-  Records, // <alea/iter.h> binary records from the ALEA_ITER_FD pipe
+  Records,             // <alea/iter.h> binary records from the ALEA_ITER_FD pipe
 };
 
 // What the None source measures for the whole child process.
@@ -62,8 +62,7 @@ struct MeasureSpec {
 
 // A campaign-file error with its position (1-based; 0 when unknown).
 struct MeasureSpecError {
-  std::string
-      message; // what was expected, e.g. "expected one of none, regex..."
+  std::string message; // what was expected, e.g. "expected one of none, regex..."
   int line = 0;
   int column = 0;
 };

@@ -8,9 +8,9 @@
 // systems and builds (docs/measure.md "Importing measurements").
 #pragma once
 
-#include "alea/model/export_settings.hpp"
 #include "alea/config/error.hpp"
 #include "alea/exec/measure.hpp"
+#include "alea/model/export_settings.hpp"
 #include "alea/store/campaign_dir.hpp"
 #include "alea/store/store.hpp"
 

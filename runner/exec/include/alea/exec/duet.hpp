@@ -50,11 +50,11 @@ public:
 
 private:
   struct Partner {
-    std::string partial;        // an incomplete record
-    std::int64_t arrived = 0;   // barrier records seen
-    std::int64_t released = 0;  // releases sent
+    std::string partial;       // an incomplete record
+    std::int64_t arrived = 0;  // barrier records seen
+    std::int64_t released = 0; // releases sent
     bool seenRecord = false;
-    bool takesPart = true;      // until its first record says otherwise
+    bool takesPart = true; // until its first record says otherwise
     bool ended = false;
   };
   std::vector<std::size_t> releasable();
@@ -69,8 +69,8 @@ struct DuetPartnerRun {
   double start = 0, end = 0;         // the measured execution
   double loopStart = 0, loopEnd = 0; // the partner running, restarts included
   bool stoppedEarly = false;
-  std::string why;                   // what stopped it early ("exit 1", ...)
-  std::string name;                  // how to name it ("partner 2 (prog)")
+  std::string why;  // what stopped it early ("exit 1", ...)
+  std::string name; // how to name it ("partner 2 (prog)")
 };
 
 struct DuetJudgment {

@@ -33,11 +33,11 @@ struct ExecutionRequest {
   double timeoutSeconds = 0;     // 0 = none
   std::vector<int> cpus;         // allowed CPUs; empty = inherit
   bool disableAslr = false;
-  std::int64_t envPadBytes = -1;                   // >= 0: add ALEA_ENV_PAD with that many bytes
+  std::int64_t envPadBytes = -1; // >= 0: add ALEA_ENV_PAD with that many bytes
   // >= 0: move the heap's start by that many bytes (docs/campaign.md "Heap
   // start offset"): LD_PRELOAD gets the runtime, ALEA_HEAP_OFFSET the offset.
   std::int64_t heapOffset = -1;
-  bool recordsPipe = false;                        // pass a pipe's write end in ALEA_ITER_FD
+  bool recordsPipe = false;  // pass a pipe's write end in ALEA_ITER_FD
   bool captureStdout = true; // false: stdout goes to /dev/null (as hyperfine -N's default)
   std::size_t stdoutLimit = std::size_t{16} << 20; // keep the last N bytes
   std::size_t stderrTail = 4096;

@@ -107,8 +107,7 @@ private:
 // stdout, stderr and records. Errors: "no iteration matched", "malformed JSON
 // at byte N: ...", "truncated record at byte N", "bad record magic at byte N",
 // non-positive or non-finite values, etc.
-Extraction extractIterations(const MeasureSpec &spec,
-                             const ExecutionOutput &out);
+Extraction extractIterations(const MeasureSpec &spec, const ExecutionOutput &out);
 
 // Why an execution failed before its output is even looked at: timeout,
 // signal (with its name, e.g. "killed by signal 11 (SIGSEGV)") or an exit

@@ -11,9 +11,9 @@
 #pragma once
 
 #include "alea/config/error.hpp"
+#include "alea/config/redact.hpp"
 #include "alea/exec/machine.hpp"
 #include "alea/records.hpp"
-#include "alea/config/redact.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -155,8 +155,8 @@ struct ExecutionRecord {
   // company (overlap).
   std::string duetSync;
   std::optional<std::int64_t> duetBarriers, duetRestarts;
-  std::string target;              // the [[target]] it ran on; "" = this host
-  std::int64_t targetOrder = 0;    // its place in its target's sequence (1, 2, ...)
+  std::string target;           // the [[target]] it ran on; "" = this host
+  std::int64_t targetOrder = 0; // its place in its target's sequence (1, 2, ...)
   // The heap start offset (docs/campaign.md): bytes drawn (none: the factor
   // is off) and what came of it, a status word of alea/heap_offset.h
   // ("applied", "applied-late", "own-allocator <object>", "static", ...).
