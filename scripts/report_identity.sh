@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Byte-identity check of alea's rendered results across a refactoring (issue 22):
-# `make` records four small campaign stores (local unpaired, paired interleaved, on an
-# SSH target, imported) and a long-form CSV, and renders `alea report` of each store and
+# `make` records five small campaign stores (local unpaired, paired interleaved, on an
+# SSH target, imported, a duet with failures) and a long-form CSV, and renders `alea report` of each store and
 # `alea analyze` of the CSV in every format (FORMATS below) into REF_DIR/expected;
 # `check` renders the same outputs from the same stores with another build and diffs them
 # against REF_DIR/expected, one line per output, exiting 1 on any difference. The stores
@@ -30,7 +30,7 @@ BUILD=$(realpath -m "$3")
 ALEA=$BUILD/bin/alea
 [[ -x $ALEA ]] || { echo "report_identity: no $ALEA" >&2; exit 2; }
 
-STORES=(local paired ssh imported)
+STORES=(local paired ssh imported duet)
 THREADS=(--threads 2)
 # Every format both commands render (the issue asks for json and html; the others cost
 # nothing and see the text renderers' share of a refactoring too).
@@ -92,7 +92,7 @@ compare() {
 }
 
 # The tiny program every run campaign builds with alea-cc: a loop whose length the
-# benchmark command chooses; it prints its iterations' values for the regex source.
+# benchmark command chooses, exiting with the status its second argument names.
 PROGRAM='#include <stdio.h>
 #include <stdlib.h>
 static volatile unsigned long sink;
@@ -104,7 +104,7 @@ __attribute__((noinline)) static unsigned long work(unsigned long n) {
 int main(int argc, char **argv) {
   unsigned long n = argc > 1 ? strtoul(argv[1], 0, 10) : 200000;
   sink = work(n);
-  return 0;
+  return argc > 2 ? atoi(argv[2]) : 0;
 }'
 
 # campaign NAME DESIGN: a two-system, two-benchmark campaign file on stdout.
@@ -135,6 +135,36 @@ command = ["{artifact:prog}", "300000"]
 EOF
 }
 
+# A duet campaign with what can go wrong: a benchmark whose every execution fails
+# (exit 3), a system whose build 1 fails (its executions fail as "build"), and the
+# duet's synchronisation (restarts of whole-process executions).
+duet_campaign() {
+  cat <<EOF
+[campaign]
+name = "duet"
+seed = 22
+design = "duet"
+[levels]
+builds = 3
+executions = 2
+[[system]]
+name = "base"
+baseline = true
+build = ["sh", "-c", "\$CC -O2 -o prog {source_dir}/prog.c"]
+artifacts = ["prog"]
+[[system]]
+name = "cand"
+build = ["sh", "-c", "test {build_index} != 1 && \$CC -O1 -o prog {source_dir}/prog.c"]
+artifacts = ["prog"]
+[[benchmark]]
+name = "short"
+command = ["{artifact:prog}", "100000"]
+[[benchmark]]
+name = "fails"
+command = ["{artifact:prog}", "100000", "3"]
+EOF
+}
+
 make_refs() {
   [[ ! -e $REF ]] || { echo "report_identity: $REF exists; remove it first" >&2; exit 2; }
   local src=${ALEA_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -147,6 +177,9 @@ make_refs() {
   campaign paired interleaved >"$work/paired.toml"
   "$ALEA" run "$work/local.toml" --dir "$REF/stores/local.alea" --no-report
   "$ALEA" run "$work/paired.toml" --dir "$REF/stores/paired.alea" --no-report
+  # (e) a duet with failed executions and a failed build.
+  duet_campaign >"$work/duet.toml"
+  "$ALEA" run "$work/duet.toml" --dir "$REF/stores/duet.alea" --no-report || true
 
   # (c) executed on an SSH target: the e2e tests' sshd fixture, started and stopped here.
   campaign ssh interleaved >"$work/ssh.toml"
