@@ -19,6 +19,7 @@
 // systems, then resamples below each selected unit with the same resampler.
 #include "alea/analysis/bootstrap.hpp"
 
+#include "alea/enum_names.hpp"
 #include "alea/random.hpp"
 
 #include <algorithm>
@@ -447,8 +448,13 @@ double replicate(const Job &job, std::size_t r) {
   return ratioOf(sc / pa.count, sb / pb.count);
 }
 
-// The SIMD lanes this CPU offers.
-enum class LaneSet { None, Avx2, Avx512 };
+// The SIMD lanes this CPU offers, and how bootstrapLanes() says them.
+#define ALEA_LANE_SETS(X)                                                                          \
+  X(None, "scalar, 1 replicate at a time")                                                         \
+  X(Avx2, "AVX2, 4 replicates at a time")                                                          \
+  X(Avx512, "AVX-512F, 8 replicates at a time")
+enum class LaneSet { ALEA_LANE_SETS(ALEA_ENUMERATOR) };
+ALEA_ENUM_NAMES(LaneSet, ALEA_LANE_SETS)
 
 LaneSet cpuLanes() {
 #if ALEA_BOOTSTRAP_LANES
@@ -649,17 +655,7 @@ Expected<BootstrapResult> bootstrapPairedRatio(const Hierarchy &candidate,
   return finish(reps, o, estimate);
 }
 
-const char *bootstrapLanes() {
-  switch (cpuLanes()) {
-  case LaneSet::Avx512:
-    return "AVX-512F, 8 replicates at a time";
-  case LaneSet::Avx2:
-    return "AVX2, 4 replicates at a time";
-  case LaneSet::None:
-    break;
-  }
-  return "scalar, 1 replicate at a time";
-}
+const char *bootstrapLanes() { return enumName(cpuLanes()); }
 
 namespace {
 

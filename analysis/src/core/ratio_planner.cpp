@@ -281,19 +281,7 @@ double relativeHalfWidth(const Interval &interval, double estimate) {
 
 // ---------------------------------------------------------------- stopping
 
-const char *stopReasonName(StopReason reason) {
-  switch (reason) {
-  case StopReason::Continue:
-    return "continue";
-  case StopReason::TargetReached:
-    return "target reached";
-  case StopReason::CapReached:
-    return "cap reached";
-  case StopReason::BudgetExhausted:
-    return "budget exhausted";
-  }
-  return "?";
-}
+const char *stopReasonName(StopReason reason) { return enumName(reason); }
 
 StoppingDecision stoppingRule(const StoppingInput &in) {
   StoppingDecision out;

@@ -40,17 +40,7 @@ std::vector<double> sortedCopy(std::span<const double> x) {
 
 } // namespace
 
-const char *alternativeName(Alternative alt) {
-  switch (alt) {
-  case Alternative::TwoSided:
-    return "two.sided";
-  case Alternative::Greater:
-    return "greater";
-  case Alternative::Less:
-    return "less";
-  }
-  return "two.sided";
-}
+const char *alternativeName(Alternative alt) { return enumName(alt); }
 
 double sampleMean(std::span<const double> x) {
   if (x.empty())

@@ -10,6 +10,7 @@
 // in, value structs out; bad input is an Expected failure, never a throw.
 #pragma once
 
+#include "alea/enum_names.hpp"
 #include "alea/expected.hpp"
 
 #include <cstddef>
@@ -20,7 +21,12 @@ namespace alea::analysis {
 
 // The alternative hypothesis, as R's `alternative=` argument: Greater means
 // "x is larger than y" (for times: y, the second sample, is faster).
-enum class Alternative { TwoSided, Greater, Less };
+#define ALEA_ALTERNATIVES(X)                                                                       \
+  X(TwoSided, "two.sided")                                                                         \
+  X(Greater, "greater")                                                                            \
+  X(Less, "less")
+enum class Alternative { ALEA_ALTERNATIVES(ALEA_ENUMERATOR) };
+ALEA_ENUM_NAMES(Alternative, ALEA_ALTERNATIVES)
 
 const char *alternativeName(Alternative alt); // "two.sided", "greater", "less"
 
