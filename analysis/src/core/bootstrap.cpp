@@ -219,32 +219,13 @@ double ratioOf(double num, double den) {
 }
 
 // --- the lanes' scalar parts ---------------------------------------------------
-// alea::Rng keeps its state to itself; the SIMD lanes need it as words. These
-// are its seeding, its step and the rest of its below() on an explicit state
-// (xoshiro256** 1.0 seeded through SplitMix64, Lemire's rejection), checked
-// against alea::Rng by bootstrapSelfCheck().
+// The SIMD lanes keep alea::Rng's state as words: Rng::seedState and Rng::step
+// seed and step it; this is the rest of its below() on an explicit state
+// (Lemire's rejection), checked against alea::Rng by bootstrapSelfCheck().
 
-void seedXoshiro(std::uint64_t seed, std::uint64_t (&state)[4]) {
-  std::uint64_t x = seed;
-  for (auto &word : state) {
-    x += 0x9e3779b97f4a7c15ULL;
-    word = splitmix64Mix(x);
-  }
-}
+void seedXoshiro(std::uint64_t seed, std::uint64_t (&state)[4]) { Rng::seedState(seed, state); }
 
-std::uint64_t rotl64(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-std::uint64_t xoshiroNext(std::uint64_t (&s)[4]) {
-  const std::uint64_t result = rotl64(s[1] * 5, 7) * 9;
-  const std::uint64_t t = s[1] << 17;
-  s[2] ^= s[0];
-  s[3] ^= s[1];
-  s[1] ^= s[2];
-  s[0] ^= s[3];
-  s[2] ^= t;
-  s[3] = rotl64(s[3], 45);
-  return result;
-}
+std::uint64_t xoshiroNext(std::uint64_t (&s)[4]) { return Rng::step(s); }
 
 // Rng::below(bound) after its first output x: the high word of x * bound,
 // redrawing while the low word falls below 2^64 mod bound.
