@@ -45,6 +45,9 @@ double quantileType7Sorted(std::span<const double> sorted, double q);
 double quantileType7(std::span<const double> x, double q);
 // R's median: the mean of the two middle values for even n.
 double median(std::span<const double> x);
+// R's order(x): the indices of x in ascending order of their values, ties in
+// index order (a stable sort).
+std::vector<std::size_t> ascendingOrder(std::span<const double> x);
 // R's rank(x, ties.method = "average"), 1-based ranks.
 std::vector<double> averageRanks(std::span<const double> x);
 
