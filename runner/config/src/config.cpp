@@ -209,11 +209,17 @@ public:
     return r.spec;
   }
 
-  // A system, target or benchmark name: letters, digits, '_', '-', '.', '+'
-  // (so never '/', a NUL or a newline), not starting with '.' or '-', at
-  // most `limit` bytes (config.hpp: the name becomes part of a file name).
-  void checkName(const toml::node &n, const std::string &s, const std::string &kind,
-                 std::size_t limit, const std::string &use) const {
+  // The required name of a [[system]], [[target]] or [[benchmark]] table
+  // (`kind`): letters, digits, '_', '-', '.', '+' (so never '/', a NUL or a
+  // newline), not starting with '.' or '-', at most `limit` bytes (config.hpp:
+  // the name becomes part of a file name, `use`).
+  std::string getName(const toml::table &t, const std::string &kind, std::size_t limit,
+                      const std::string &use) const {
+    const toml::node *name = t.get("name");
+    if (!name)
+      fail(t.source(), "expected name = \"...\" in [[" + kind + "]]");
+    const toml::node &n = *name;
+    std::string s = getString(n, kind + ".name");
     auto allowed = [](char c) {
       return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' ||
              c == '+';
@@ -223,6 +229,7 @@ public:
     if (s.size() > limit)
       fail(n, "expected a " + kind + " name of at most " + std::to_string(limit) + " bytes (" +
                   use + "), not " + std::to_string(s.size()));
+    return s;
   }
 
   void parse(const toml::table &root, CampaignConfig &cfg) const {
@@ -479,12 +486,7 @@ public:
     checkKeys(t, "[[system]]",
               {"name", "baseline", "build", "shell", "artifacts", "env", "factors"});
     SystemConfig s;
-    const toml::node *name = t.get("name");
-    if (!name)
-      fail(t.source(), "expected name = \"...\" in [[system]]");
-    s.name = getString(*name, "system.name");
-    checkName(*name, s.name, "system", kMaxSystemNameBytes,
-              "it names the directory builds/<system>");
+    s.name = getName(t, "system", kMaxSystemNameBytes, "it names the directory builds/<system>");
     if (auto *n = t.get("baseline"))
       s.baseline = getBool(*n, "system.baseline");
     s.build = getCommand(t, "build", "system '" + s.name + "'");
@@ -506,12 +508,8 @@ public:
               {"name", "ssh", "ssh_options", "workdir", "slurm", "cpus", "aslr", "env"});
     TargetConfig target;
     target.at = at(t);
-    const toml::node *name = t.get("name");
-    if (!name)
-      fail(t.source(), "expected name = \"...\" in [[target]]");
-    target.name = getString(*name, "target.name");
-    checkName(*name, target.name, "target", kMaxTargetNameBytes,
-              "it names the file targets/<target>.log");
+    target.name =
+        getName(t, "target", kMaxTargetNameBytes, "it names the file targets/<target>.log");
     const toml::node *ssh = t.get("ssh"), *slurm = t.get("slurm");
     if ((ssh != nullptr) == (slurm != nullptr))
       fail(t.source(), "expected either ssh = \"user@host\" or slurm = { ... } in target '" +
@@ -598,12 +596,8 @@ public:
               {"name", "command", "shell", "workdir", "inputs", "env", "exit_status", "timeout",
                "measure", "stdin"});
     BenchmarkConfig b;
-    const toml::node *name = t.get("name");
-    if (!name)
-      fail(t.source(), "expected name = \"...\" in [[benchmark]]");
-    b.name = getString(*name, "benchmark.name");
-    checkName(*name, b.name, "benchmark", kMaxBenchmarkNameBytes,
-              "it names the figure files executions-<benchmark>.svg");
+    b.name = getName(t, "benchmark", kMaxBenchmarkNameBytes,
+                     "it names the figure files executions-<benchmark>.svg");
     b.command = getCommand(t, "command", "benchmark '" + b.name + "'");
     if (auto *n = t.get("workdir")) {
       b.workdir = getString(*n, "benchmark.workdir");
