@@ -67,14 +67,8 @@ Expected<ResamplingScheme> ResamplingScheme::parse(std::string_view text) {
   for (char c : text)
     upper.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
   ResamplingScheme s;
-  if (upper == "RRR")
-    s.kind = Kind::RRR;
-  else if (upper == "RRN")
-    s.kind = Kind::RRN;
-  else if (upper == "RNN")
-    s.kind = Kind::RNN;
-  else if (upper == "FLAT")
-    s.kind = Kind::Flat;
+  if (auto kind = parseEnum<Kind>(upper); kind && *kind != Kind::Custom)
+    s.kind = *kind;
   else {
     if (upper.empty() || upper.find_first_not_of("RN") != std::string::npos)
       return fail("unknown resampling scheme '" + std::string(text) +
@@ -87,23 +81,12 @@ Expected<ResamplingScheme> ResamplingScheme::parse(std::string_view text) {
 }
 
 std::string ResamplingScheme::name() const {
-  switch (kind) {
-  case Kind::RRR:
-    return "RRR";
-  case Kind::RRN:
-    return "RRN";
-  case Kind::RNN:
-    return "RNN";
-  case Kind::Flat:
-    return "FLAT";
-  case Kind::Custom: {
-    std::string out;
-    for (bool r : replace)
-      out.push_back(r ? 'R' : 'N');
-    return out;
-  }
-  }
-  return "RRR";
+  if (kind != Kind::Custom)
+    return enumName(kind);
+  std::string out;
+  for (bool r : replace)
+    out.push_back(r ? 'R' : 'N');
+  return out;
 }
 
 // --- the resampler ------------------------------------------------------------
@@ -435,7 +418,7 @@ double replicate(const Job &job, std::size_t r) {
   X(Avx2, "AVX2, 4 replicates at a time")                                                          \
   X(Avx512, "AVX-512F, 8 replicates at a time")
 enum class LaneSet { ALEA_LANE_SETS(ALEA_ENUMERATOR) };
-ALEA_ENUM_NAMES(LaneSet, ALEA_LANE_SETS)
+ALEA_ENUM_NAMES(LaneSet, ALEA_LANE_SETS);
 
 LaneSet cpuLanes() {
 #if ALEA_BOOTSTRAP_LANES
