@@ -110,7 +110,7 @@ constexpr bool parseCanonicalSeed(std::string_view text, std::uint64_t &out) {
   X(LinkOrder, "link-order")                                                                       \
   X(SectionOrder, "section-order")
 enum class Factor : unsigned { ALEA_FACTOR_LIST(ALEA_ENUMERATOR) };
-ALEA_ENUM_NAMES(Factor, ALEA_FACTOR_LIST)
+ALEA_ENUM_NAMES(Factor, ALEA_FACTOR_LIST);
 
 inline constexpr unsigned kFactorCount = kEnumNames<Factor>.size();
 inline constexpr std::array<std::string_view, kFactorCount> kFactorNames = {

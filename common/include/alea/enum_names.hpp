@@ -4,15 +4,16 @@
 //
 //   #define ALEA_DECISIONS(X) X(Faster, "faster") X(NoChange, "no change")
 //   enum class Decision { ALEA_DECISIONS(ALEA_ENUMERATOR) };
-//   ALEA_ENUM_NAMES(Decision, ALEA_DECISIONS)
+//   ALEA_ENUM_NAMES(Decision, ALEA_DECISIONS);
 //
-// (the list one row a line, each line ending in a backslash, a row's comment
-// in /* */ since a // comment would run on into the next row), and
-// alea::enumName(Decision::NoChange) is "no change", parseEnum<Decision>
-// ("no change") is Decision::NoChange. An enumerator cannot be added without
-// its name (what a switch under -Wswitch guaranteed before), and name and
-// parse read one table. A row may carry more columns (X(Enumerator, name,
-// phrase)): they are the expanding file's, which reads them with its own macro.
+// (in the header, the list has one row a line, each line but the last ending
+// in a backslash, and a row's comment is a /* */ one: a // comment would
+// swallow the next row). Then alea::enumName(Decision::NoChange) is "no
+// change" and alea::parseEnum<Decision>("no change") is Decision::NoChange.
+// An enumerator cannot be added without its name (what a switch under
+// -Wswitch guaranteed before), and name and parse read one table. A row may
+// carry more columns (X(Enumerator, name, phrase)): they are the expanding
+// file's, which reads them with its own macro.
 #pragma once
 
 #include <array>
@@ -26,11 +27,12 @@
 
 // The names of `Enum`, whose enumerators `List` declares, for alea::enumName
 // and alea::parseEnum (found by argument-dependent lookup: write it in the
-// enum's namespace).
+// enum's namespace, or as a friend in its class). A declaration: end it with ';'.
 #define ALEA_ENUM_NAMES(Enum, List)                                                                \
   constexpr auto enumNames(Enum) {                                                                 \
     return std::to_array<const char *>({List(ALEA_ENUMERATOR_NAME)});                              \
-  }
+  }                                                                                                \
+  static_assert(true)
 
 namespace alea {
 

@@ -110,7 +110,7 @@ std::vector<Segment> segmentSeries(std::span<const double> series,
   X(Slowdown, "slowdown")                                                                          \
   X(NoSteadyState, "no steady state")
 enum class SteadyKind { ALEA_STEADY_KINDS(ALEA_ENUMERATOR) };
-ALEA_ENUM_NAMES(SteadyKind, ALEA_STEADY_KINDS)
+ALEA_ENUM_NAMES(SteadyKind, ALEA_STEADY_KINDS);
 
 // "flat", "warm-up", "slowdown", "no steady state".
 const char *steadyKindName(SteadyKind kind);

@@ -21,7 +21,7 @@ namespace alea::analysis {
   X(NoChange, "no change")        /* 1 - thr <= L and U <= 1 + thr */                              \
   X(Inconclusive, "inconclusive") /* anything else */
 enum class Decision { ALEA_DECISIONS(ALEA_ENUMERATOR) };
-ALEA_ENUM_NAMES(Decision, ALEA_DECISIONS)
+ALEA_ENUM_NAMES(Decision, ALEA_DECISIONS);
 
 // thr >= 0 is a relative change (0.02 = 2%). thr = 0 gives the significance
 // style decision: Faster/Slower iff the interval excludes 1, and NoChange only

@@ -26,7 +26,7 @@ namespace alea::analysis {
   X(Greater, "greater")                                                                            \
   X(Less, "less")
 enum class Alternative { ALEA_ALTERNATIVES(ALEA_ENUMERATOR) };
-ALEA_ENUM_NAMES(Alternative, ALEA_ALTERNATIVES)
+ALEA_ENUM_NAMES(Alternative, ALEA_ALTERNATIVES);
 
 const char *alternativeName(Alternative alt); // "two.sided", "greater", "less"
 

@@ -154,7 +154,7 @@ struct StoppingInput {
   X(CapReached, "cap reached")           /* builds >= maxBuilds */                                 \
   X(BudgetExhausted, "budget exhausted") /* remainingBudgetBuilds == 0 */
 enum class StopReason { ALEA_STOP_REASONS(ALEA_ENUMERATOR) };
-ALEA_ENUM_NAMES(StopReason, ALEA_STOP_REASONS)
+ALEA_ENUM_NAMES(StopReason, ALEA_STOP_REASONS);
 
 struct StoppingDecision {
   bool stop = false;

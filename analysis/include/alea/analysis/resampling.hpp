@@ -43,7 +43,7 @@ BenchmarkRuns topLevelRuns(const Hierarchy &baseline, const Hierarchy &candidate
   X(Arithmetic, "am")                                                                              \
   X(Harmonic, "hm")
 enum class SuiteMean { ALEA_SUITE_MEANS(ALEA_ENUMERATOR) };
-ALEA_ENUM_NAMES(SuiteMean, ALEA_SUITE_MEANS)
+ALEA_ENUM_NAMES(SuiteMean, ALEA_SUITE_MEANS);
 
 const char *suiteMeanName(SuiteMean m); // "gm-of-means", "gm-of-all", "am", "hm"
 

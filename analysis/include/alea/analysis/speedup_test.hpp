@@ -45,7 +45,7 @@ struct SpeedupTestOptions {
   X(NotNormal, "not-normal")           /* small n, Shapiro-Wilk rejects normality: run more */     \
   X(NotComputable, "not-computable")   /* no t-test could be computed (e.g. constant data) */
 enum class MeanVerdict { ALEA_MEAN_VERDICTS(ALEA_ENUMERATOR) };
-ALEA_ENUM_NAMES(MeanVerdict, ALEA_MEAN_VERDICTS)
+ALEA_ENUM_NAMES(MeanVerdict, ALEA_MEAN_VERDICTS);
 
 #define ALEA_MEDIAN_VERDICTS(X)                                                                    \
   X(MedianSpeedup, "median-speedup")     /* WMW rejects and KS does not reject equal shapes */     \
@@ -53,7 +53,7 @@ ALEA_ENUM_NAMES(MeanVerdict, ALEA_MEAN_VERDICTS)
   X(NotSignificant, "not-significant")   /* WMW does not reject */                                 \
   X(NotComputable, "not-computable")
 enum class MedianVerdict { ALEA_MEDIAN_VERDICTS(ALEA_ENUMERATOR) };
-ALEA_ENUM_NAMES(MedianVerdict, ALEA_MEDIAN_VERDICTS)
+ALEA_ENUM_NAMES(MedianVerdict, ALEA_MEDIAN_VERDICTS);
 
 const char *meanVerdictName(MeanVerdict v);
 const char *medianVerdictName(MedianVerdict v);

@@ -152,7 +152,7 @@ struct DroppedUnits {
   X(Mixed, "mixed") /* Drop at the lowest level only (e.g. the short executions), then Trim        \
                        the levels above (e.g. every build to its fewest executions) */
 enum class UnbalancedPolicy { ALEA_UNBALANCED_POLICIES(ALEA_ENUMERATOR) };
-ALEA_ENUM_NAMES(UnbalancedPolicy, ALEA_UNBALANCED_POLICIES)
+ALEA_ENUM_NAMES(UnbalancedPolicy, ALEA_UNBALANCED_POLICIES);
 
 // "error", "trim", "drop", "auto", "mixed" (option and JSON spelling).
 const char *unbalancedPolicyName(UnbalancedPolicy p);

@@ -113,7 +113,7 @@ struct CodeSummary {
   X(Code, "code", "the code bytes")                                                                \
   X(Nothing, "nothing", "nothing")
 enum class FingerprintBasis { ALEA_FINGERPRINT_BASES(ALEA_ENUMERATOR) };
-ALEA_ENUM_NAMES(FingerprintBasis, ALEA_FINGERPRINT_BASES)
+ALEA_ENUM_NAMES(FingerprintBasis, ALEA_FINGERPRINT_BASES);
 
 struct Layout {
   std::string path;

@@ -25,7 +25,7 @@ namespace alea::report {
   X(Html, "html")                                                                                  \
   X(Latex, "latex") /* also "tex" */
 enum class Format { ALEA_REPORT_FORMATS(ALEA_ENUMERATOR) };
-ALEA_ENUM_NAMES(Format, ALEA_REPORT_FORMATS)
+ALEA_ENUM_NAMES(Format, ALEA_REPORT_FORMATS);
 
 // "text", "md"/"markdown", "json", "csv", "html", "latex"/"tex"; nullopt otherwise.
 std::optional<Format> parseFormat(std::string_view name);

@@ -31,7 +31,7 @@ namespace alea::wrapper {
   X(Link, "link")                                                                                  \
   X(PassThrough, "pass-through")
 enum class Mode { ALEA_WRAPPER_MODES(ALEA_ENUMERATOR) };
-ALEA_ENUM_NAMES(Mode, ALEA_WRAPPER_MODES)
+ALEA_ENUM_NAMES(Mode, ALEA_WRAPPER_MODES);
 
 // The compiler driver behind the wrapper: clang-19 (alea-cc, alea-c++) or
 // flang-new-19 (alea-fc). They agree on every option and language the
@@ -83,7 +83,7 @@ enum class Frontend { Clang, Flang };
   /* alea-cc/alea-c++ with a Fortran source: clang runs gcc for it */                              \
   X(FortranViaGcc, "Fortran source, which clang hands to gcc (use alea-fc, over flang-new-19)")
 enum class Reason { ALEA_WRAPPER_REASONS(ALEA_ENUMERATOR) };
-ALEA_ENUM_NAMES(Reason, ALEA_WRAPPER_REASONS)
+ALEA_ENUM_NAMES(Reason, ALEA_WRAPPER_REASONS);
 
 enum class Language {
   None, // (for -x none: decide by extension)

@@ -24,7 +24,7 @@ namespace alea::runner {
   X(GoogleBenchmarkJson, "gbench") /* --benchmark_format=json on stdout */                         \
   X(Records, "records")            /* <alea/iter.h> binary records from the ALEA_ITER_FD pipe */
 enum class IterationSource { ALEA_ITERATION_SOURCES(ALEA_ENUMERATOR) };
-ALEA_ENUM_NAMES(IterationSource, ALEA_ITERATION_SOURCES)
+ALEA_ENUM_NAMES(IterationSource, ALEA_ITERATION_SOURCES);
 
 // What the None source measures for the whole child process.
 #define ALEA_METRICS(X)                                                                            \
@@ -34,20 +34,20 @@ ALEA_ENUM_NAMES(IterationSource, ALEA_ITERATION_SOURCES)
   X(Cpu, "cpu")   /* user + sys */                                                                 \
   X(Rss, "rss")   /* peak resident set, in KiB (ru_maxrss); not a time */
 enum class Metric { ALEA_METRICS(ALEA_ENUMERATOR) };
-ALEA_ENUM_NAMES(Metric, ALEA_METRICS)
+ALEA_ENUM_NAMES(Metric, ALEA_METRICS);
 
 #define ALEA_GBENCH_FIELDS(X)                                                                      \
   X(RealTime, "real_time")                                                                         \
   X(CpuTime, "cpu_time")
 enum class GbenchField { ALEA_GBENCH_FIELDS(ALEA_ENUMERATOR) };
-ALEA_ENUM_NAMES(GbenchField, ALEA_GBENCH_FIELDS)
+ALEA_ENUM_NAMES(GbenchField, ALEA_GBENCH_FIELDS);
 
 // Which output stream the Regex source scans.
 #define ALEA_OUTPUT_STREAMS(X)                                                                     \
   X(Stdout, "stdout")                                                                              \
   X(Stderr, "stderr")
 enum class OutputStream { ALEA_OUTPUT_STREAMS(ALEA_ENUMERATOR) };
-ALEA_ENUM_NAMES(OutputStream, ALEA_OUTPUT_STREAMS)
+ALEA_ENUM_NAMES(OutputStream, ALEA_OUTPUT_STREAMS);
 
 struct MeasureSpec {
   IterationSource source = IterationSource::None;

@@ -48,7 +48,7 @@ struct ImportSummary {
   X(Gbench, "gbench")       /* Google Benchmark --benchmark_format=json / --benchmark_out */       \
   X(Spec, "spec")           /* SPEC CPU 2017 runcpu result .csv */
 enum class ImportFormat { ALEA_IMPORT_FORMATS(ALEA_ENUMERATOR) };
-ALEA_ENUM_NAMES(ImportFormat, ALEA_IMPORT_FORMATS)
+ALEA_ENUM_NAMES(ImportFormat, ALEA_IMPORT_FORMATS);
 
 // "auto", "csv", "hyperfine", "gbench", "spec".
 std::string_view importFormatName(ImportFormat format);
