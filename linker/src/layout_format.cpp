@@ -135,17 +135,7 @@ std::string diffSeeds(const Layout &l) {
 }
 
 // "functions", "code", "nothing": the JSON spelling of a basis.
-const char *basisKey(FingerprintBasis basis) {
-  switch (basis) {
-  case FingerprintBasis::Functions:
-    return "functions";
-  case FingerprintBasis::Code:
-    return "code";
-  case FingerprintBasis::Nothing:
-    break;
-  }
-  return "nothing";
-}
+const char *basisKey(FingerprintBasis basis) { return enumName(basis); }
 
 // Why a file's fingerprint is not of its functions.
 std::string noFunctionsReason(const Layout &l) {

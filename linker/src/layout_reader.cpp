@@ -304,15 +304,10 @@ std::uint64_t fingerprint(const std::vector<Function> &functions) {
 }
 
 std::string basisName(FingerprintBasis basis) {
-  switch (basis) {
-  case FingerprintBasis::Functions:
-    return "the function addresses and sizes";
-  case FingerprintBasis::Code:
-    return "the code bytes";
-  case FingerprintBasis::Nothing:
-    break;
-  }
-  return "nothing";
+#define ALEA_BASIS_PHRASE(Enumerator, Name, Phrase) Phrase,
+  static constexpr const char *kPhrases[] = {ALEA_FINGERPRINT_BASES(ALEA_BASIS_PHRASE)};
+#undef ALEA_BASIS_PHRASE
+  return kPhrases[static_cast<std::size_t>(basis)];
 }
 
 namespace {

@@ -42,36 +42,37 @@ Json optionalInterval(const std::optional<Interval> &i) {
   return i ? jsonInterval(*i) : Json(nullptr);
 }
 
-Json strings(const std::vector<std::string> &v) {
+// The array of fn(item) for every item, in order.
+template <typename Range, typename Fn> Json jsonArray(const Range &items, Fn fn) {
   Json a = Json::array();
-  for (const auto &s : v)
-    a.push_back(s);
+  for (const auto &item : items)
+    a.push_back(fn(item));
   return a;
 }
 
-Json sizes(const std::vector<std::size_t> &v) {
-  Json a = Json::array();
-  for (auto n : v)
-    a.push_back(n);
-  return a;
+// The array of the values themselves (strings, counts).
+template <typename T> Json values(const std::vector<T> &v) {
+  return jsonArray(v, [](const T &x) { return Json(x); });
 }
+
+Json strings(const std::vector<std::string> &v) { return values(v); }
+
+Json sizes(const std::vector<std::size_t> &v) { return values(v); }
 
 Json nameOrNull(const std::string &s) { return s.empty() ? Json(nullptr) : Json(s); }
 
-Json jsonLevels(const std::vector<LevelReport> &levels) {
-  Json a = Json::array();
-  for (const auto &l : levels) {
-    Json o = Json::object();
-    o["name"] = l.name;
-    o["n"] = l.n;
-    o["S2"] = num(l.s2);
-    o["T2"] = num(l.t2);
-    o["share"] = num(l.share);
-    o["removed"] = l.removed;
-    a.push_back(std::move(o));
-  }
-  return a;
+Json jsonLevel(const LevelReport &l) {
+  Json o = Json::object();
+  o["name"] = l.name;
+  o["n"] = l.n;
+  o["S2"] = num(l.s2);
+  o["T2"] = num(l.t2);
+  o["share"] = num(l.share);
+  o["removed"] = l.removed;
+  return o;
 }
+
+Json jsonLevels(const std::vector<LevelReport> &levels) { return jsonArray(levels, jsonLevel); }
 
 // How a part of the report that can fail opens its object: "ok", and
 // "error" when not ok (the part's own keys follow only when ok).
@@ -274,71 +275,68 @@ Json jsonRatio(const RatioReport &x, const std::string &topLevel) {
 }
 
 Json jsonRatios(const std::vector<RatioReport> &ratios, const std::string &topLevel) {
-  Json a = Json::array();
-  for (const auto &x : ratios)
-    a.push_back(jsonRatio(x, topLevel));
-  return a;
+  return jsonArray(ratios, [&](const RatioReport &x) { return jsonRatio(x, topLevel); });
+}
+
+Json jsonIssue(const BalanceIssue &i) {
+  Json o = Json::object();
+  o["benchmark"] = i.benchmark;
+  o["system"] = i.system;
+  o["path"] = strings(i.path);
+  o["level"] = i.level;
+  o["found"] = i.found;
+  o["expected"] = i.expected;
+  return o;
+}
+
+Json jsonDropped(const DroppedUnits &x) {
+  Json o = Json::object();
+  o["benchmark"] = x.benchmark;
+  o["system"] = x.system;
+  o["path"] = strings(x.path);
+  o["level"] = x.level;
+  o["units"] = strings(x.labels);
+  o["measurements"] = x.measurements;
+  o["reason"] = x.reason == DropReason::Incomplete ? "incomplete" : "trimmed";
+  if (x.reason == DropReason::Incomplete) {
+    o["child_level"] = x.childLevel;
+    o["found"] = x.found;
+    o["expected"] = x.expected;
+  }
+  return o;
 }
 
 // "unbalanced" and "dropped" (engine and plan documents).
 void addUnbalanced(Json &doc, const std::vector<BalanceIssue> &issues,
                    const std::vector<DroppedUnits> &dropped) {
-  Json u = Json::array();
-  for (const auto &i : issues) {
-    Json o = Json::object();
-    o["benchmark"] = i.benchmark;
-    o["system"] = i.system;
-    o["path"] = strings(i.path);
-    o["level"] = i.level;
-    o["found"] = i.found;
-    o["expected"] = i.expected;
-    u.push_back(std::move(o));
+  doc["unbalanced"] = jsonArray(issues, jsonIssue);
+  doc["dropped"] = jsonArray(dropped, jsonDropped);
+}
+
+Json jsonSystemBalance(const SystemBalance &b) {
+  Json o = Json::object();
+  o["benchmark"] = b.benchmark;
+  o["system"] = b.system;
+  o["applied"] = unbalancedName(b.applied);
+  o["measurements"] = b.measurements;
+  o["top_units"] = b.topUnits;
+  o["removed"] = b.lost();
+  for (UnbalancedPolicy p :
+       {UnbalancedPolicy::Trim, UnbalancedPolicy::Drop, UnbalancedPolicy::Mixed}) {
+    Json c = Json::object();
+    c["removed"] = b.lostBy(p);
+    c["top_units_kept"] = b.topUnitsBy(p);
+    c["shape"] = sizes(b.shapeBy(p));
+    c["variance_factor"] = num(b.varianceBy(p));
+    o[unbalancedName(p)] = std::move(c);
   }
-  doc["unbalanced"] = std::move(u);
-  Json d = Json::array();
-  for (const auto &x : dropped) {
-    Json o = Json::object();
-    o["benchmark"] = x.benchmark;
-    o["system"] = x.system;
-    o["path"] = strings(x.path);
-    o["level"] = x.level;
-    o["units"] = strings(x.labels);
-    o["measurements"] = x.measurements;
-    o["reason"] = x.reason == DropReason::Incomplete ? "incomplete" : "trimmed";
-    if (x.reason == DropReason::Incomplete) {
-      o["child_level"] = x.childLevel;
-      o["found"] = x.found;
-      o["expected"] = x.expected;
-    }
-    d.push_back(std::move(o));
-  }
-  doc["dropped"] = std::move(d);
+  o["shape"] = sizes(b.shapeBy(b.applied));
+  o["variance_factor"] = num(b.varianceBy(b.applied));
+  return o;
 }
 
 Json jsonBalancing(const std::vector<SystemBalance> &systems) {
-  Json a = Json::array();
-  for (const auto &b : systems) {
-    Json o = Json::object();
-    o["benchmark"] = b.benchmark;
-    o["system"] = b.system;
-    o["applied"] = unbalancedName(b.applied);
-    o["measurements"] = b.measurements;
-    o["top_units"] = b.topUnits;
-    o["removed"] = b.lost();
-    for (UnbalancedPolicy p :
-         {UnbalancedPolicy::Trim, UnbalancedPolicy::Drop, UnbalancedPolicy::Mixed}) {
-      Json c = Json::object();
-      c["removed"] = b.lostBy(p);
-      c["top_units_kept"] = b.topUnitsBy(p);
-      c["shape"] = sizes(b.shapeBy(p));
-      c["variance_factor"] = num(b.varianceBy(p));
-      o[unbalancedName(p)] = std::move(c);
-    }
-    o["shape"] = sizes(b.shapeBy(b.applied));
-    o["variance_factor"] = num(b.varianceBy(b.applied));
-    a.push_back(std::move(o));
-  }
-  return a;
+  return jsonArray(systems, jsonSystemBalance);
 }
 
 // Touati's suite level of one candidate (docs/analyze.md).
@@ -422,6 +420,23 @@ Json jsonSuite(const SuiteRatioReport &s) {
   return o;
 }
 
+Json jsonSuiteSystem(const SuiteSystemReport &e) {
+  Json o = Json::object();
+  o["name"] = e.name;
+  o["benchmarks"] = e.benchmarks;
+  o["left_out"] = strings(e.leftOut);
+  o["observed"] = num(e.observed);
+  o["replicates"] = e.replicates;
+  Json five = Json::object();
+  five["min"] = num(e.summary.minimum);
+  five["q1"] = num(e.summary.q1);
+  five["median"] = num(e.summary.median);
+  five["q3"] = num(e.summary.q3);
+  five["max"] = num(e.summary.maximum);
+  o["five_number"] = std::move(five);
+  return o;
+}
+
 // `alea analyze`'s document (docs/analyze.md), also the "report" of a campaign.
 Json engineDoc(const Report &r) {
   Json doc = Json::object();
@@ -452,44 +467,19 @@ Json engineDoc(const Report &r) {
   options["pairing"] = o.pairing == Pairing::Paired ? "paired" : "unpaired";
   doc["options"] = std::move(options);
   const std::string top = r.levels.empty() ? std::string() : r.levels.front();
-  Json benchmarks = Json::array();
-  for (const auto &b : r.benchmarks) {
+  doc["benchmarks"] = jsonArray(r.benchmarks, [&](const BenchmarkReport &b) {
     Json jb = Json::object();
     jb["name"] = nameOrNull(b.name);                               // null: no benchmark column
     jb["error"] = b.error.empty() ? Json(nullptr) : Json(b.error); // null: it has statistics
-    Json systems = Json::array();
-    for (const auto &s : b.systems)
-      systems.push_back(jsonSystem(s));
-    jb["systems"] = std::move(systems);
+    jb["systems"] = jsonArray(b.systems, jsonSystem);
     jb["ratio"] = b.ratios.empty() ? Json(nullptr) : jsonRatio(b.ratios.front(), top);
     jb["ratios"] = jsonRatios(b.ratios, top);
     jb["pairs"] = jsonRatios(b.pairs, top);
     jb["warnings"] = strings(b.warnings);
-    benchmarks.push_back(std::move(jb));
-  }
-  doc["benchmarks"] = std::move(benchmarks);
-  Json suite = Json::array();
-  for (const auto &s : r.suite)
-    suite.push_back(jsonSuite(s));
-  doc["suite"] = std::move(suite);
-  Json suiteSystems = Json::array();
-  for (const auto &e : r.suiteSystems) {
-    Json o = Json::object();
-    o["name"] = e.name;
-    o["benchmarks"] = e.benchmarks;
-    o["left_out"] = strings(e.leftOut);
-    o["observed"] = num(e.observed);
-    o["replicates"] = e.replicates;
-    Json five = Json::object();
-    five["min"] = num(e.summary.minimum);
-    five["q1"] = num(e.summary.q1);
-    five["median"] = num(e.summary.median);
-    five["q3"] = num(e.summary.q3);
-    five["max"] = num(e.summary.maximum);
-    o["five_number"] = std::move(five);
-    suiteSystems.push_back(std::move(o));
-  }
-  doc["suite_systems"] = std::move(suiteSystems);
+    return jb;
+  });
+  doc["suite"] = jsonArray(r.suite, jsonSuite);
+  doc["suite_systems"] = jsonArray(r.suiteSystems, jsonSuiteSystem);
   addUnbalanced(doc, r.unbalanced, r.dropped);
   doc["balancing"] = jsonBalancing(r.balancing);
   doc["warnings"] = strings(r.warnings);
@@ -504,8 +494,7 @@ Json jsonNoise(const model::CampaignReport::Noise &n) {
     return o;
   o["executions"] = n.diagnosis->executions;
   o["builds"] = n.diagnosis->builds;
-  Json findings = Json::array();
-  for (const auto &f : n.diagnosis->findings) {
+  o["findings"] = jsonArray(n.diagnosis->findings, [](const auto &f) {
     Json jf = Json::object();
     jf["kind"] = f.kind;
     jf["value"] = num(f.value);
@@ -515,9 +504,8 @@ Json jsonNoise(const model::CampaignReport::Noise &n) {
     jf["artifact"] = f.artifact;
     jf["text"] = f.text;
     jf["advice"] = f.advice;
-    findings.push_back(std::move(jf));
-  }
-  o["findings"] = std::move(findings);
+    return jf;
+  });
   return o;
 }
 
@@ -541,8 +529,7 @@ Json campaignDoc(const model::CampaignReport &r) {
   c["warmup_iterations"] = r.warmup;
   c["imported_from"] = nameOrNull(r.importedFrom);
   c["machines"] = nameOrNull(r.machines);
-  Json targets = Json::array();
-  for (const auto &t : r.targets) {
+  c["targets"] = jsonArray(r.targets, [](const auto &t) {
     Json o = Json::object();
     o["name"] = t.name;
     if (t.machine) {
@@ -556,21 +543,16 @@ Json campaignDoc(const model::CampaignReport &r) {
     } else {
       o["hostname"] = nullptr; // never answered: no machine state recorded
     }
-    targets.push_back(std::move(o));
-  }
-  c["targets"] = std::move(targets);
+    return o;
+  });
   c["adaptive_log"] = strings(r.adaptiveLog);
   c["ran_busy"] = r.ranBusy;
   Json units = Json::object();
   for (const auto &[benchmark, unit] : r.units)
     units[benchmark] = unit;
   c["units"] = std::move(units);
-  Json noise = Json::array();
-  for (const auto &n : r.noise)
-    noise.push_back(jsonNoise(n));
-  c["noise"] = std::move(noise);
-  Json failures = Json::array();
-  for (const auto &f : r.failures) {
+  c["noise"] = jsonArray(r.noise, jsonNoise);
+  c["failures"] = jsonArray(r.failures, [](const auto &f) {
     Json o = Json::object();
     o["benchmark"] = f.benchmark;
     o["system"] = f.system;
@@ -578,9 +560,8 @@ Json campaignDoc(const model::CampaignReport &r) {
     o["cause"] = f.cause;
     o["count"] = f.count;
     o["stderr_tail"] = f.stderrTail;
-    failures.push_back(std::move(o));
-  }
-  c["failures"] = std::move(failures);
+    return o;
+  });
   c["warnings"] = strings(r.warnings);
   c["analysis_error"] = r.analysis ? Json(nullptr) : Json(r.analysisError);
 
@@ -611,17 +592,13 @@ std::string jsonPlans(const PlanSet &p) {
   Json doc = Json::object();
   doc["alea_plan"] = static_cast<std::size_t>(kReportSchemaVersion);
   doc["levels"] = strings(p.levels);
-  Json plans = Json::array();
-  for (const auto &pr : p.plans) {
+  doc["plans"] = jsonArray(p.plans, [](const auto &pr) {
     Json o = Json::object();
     o["system"] = pr.system;
     o["benchmark"] = nameOrNull(pr.benchmark);
     o["mean"] = num(pr.mean);
     o["levels"] = jsonLevels(pr.levels);
-    Json overheads = Json::array();
-    for (double c : pr.overheads)
-      overheads.push_back(num(c));
-    o["overheads"] = std::move(overheads);
+    o["overheads"] = jsonArray(pr.overheads, num);
     o["budget"] = optionalNum(pr.budget);
     o["plan"] = jsonPlan(pr.plan);
     o["relative_sd"] = num(pr.relativeSd);
@@ -629,9 +606,8 @@ std::string jsonPlans(const PlanSet &p) {
     // What to run: at least kMinimumTopCount (KJ13 §11).
     o["kj13_run_count"] =
         pr.kj13TopCount ? Json(std::max(*pr.kj13TopCount, kMinimumTopCount)) : Json(nullptr);
-    plans.push_back(std::move(o));
-  }
-  doc["plans"] = std::move(plans);
+    return o;
+  });
   addUnbalanced(doc, p.unbalanced, p.dropped);
   doc["balancing"] = jsonBalancing(p.balancing);
   return dump(doc);

@@ -13,22 +13,20 @@ namespace alea::report {
 using namespace alea::analysis;
 
 std::optional<Format> parseFormat(std::string_view name) {
-  if (name == "text")
-    return Format::Text;
-  if (name == "json")
-    return Format::Json;
-  if (name == "csv")
-    return Format::Csv;
-  if (name == "md" || name == "markdown")
+  if (name == "markdown")
     return Format::Markdown;
-  if (name == "html")
-    return Format::Html;
-  if (name == "latex" || name == "tex")
+  if (name == "tex")
     return Format::Latex;
-  return std::nullopt;
+  return parseEnum<Format>(name);
 }
 
-std::string formatNames() { return "text, md, json, csv, html or latex"; }
+std::string formatNames() {
+  const auto &names = kEnumNames<Format>;
+  std::string out = names[0];
+  for (std::size_t i = 1; i < names.size(); ++i)
+    out += (i + 1 < names.size() ? ", " : " or ") + std::string(names[i]);
+  return out;
+}
 
 std::string render(const model::CampaignReport &report, Format format) {
   switch (format) {

@@ -12,6 +12,8 @@
 // irsymtab header and the triple's bytes.
 #include "alea/wrapper/bitcode.hpp"
 
+#include "alea/lists.hpp"
+
 #include <cstdint>
 #include <vector>
 
@@ -220,14 +222,7 @@ std::optional<std::string> bitcodeTriple(const ByteReader &readAt) {
 }
 
 std::optional<ElfTarget> elfTargetOfTriple(std::string_view triple) {
-  std::vector<std::string_view> parts;
-  while (true) {
-    const auto dash = triple.find('-');
-    parts.push_back(triple.substr(0, dash));
-    if (dash == std::string_view::npos)
-      break;
-    triple.remove_prefix(dash + 1);
-  }
+  const std::vector<std::string_view> parts = splitAt(triple, '-');
   // Linux or bare metal: OS ABI 0 (ELFOSABI_NONE), as LLVM writes it there.
   bool knownSystem = false, x32 = false, ilp32 = false;
   for (std::size_t i = 1; i < parts.size(); ++i) {

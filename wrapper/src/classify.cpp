@@ -1099,64 +1099,8 @@ Classification classifyLinker(const std::vector<std::string> &original, const Cl
   return c;
 }
 
-std::string_view modeName(Mode mode) {
-  switch (mode) {
-  case Mode::Compile:
-    return "compile";
-  case Mode::CompileAndLink:
-    return "compile-and-link";
-  case Mode::Link:
-    return "link";
-  case Mode::PassThrough:
-    return "pass-through";
-  }
-  return "?";
-}
+std::string_view modeName(Mode mode) { return enumName(mode); }
 
-std::string_view reasonName(Reason reason) {
-  switch (reason) {
-  case Reason::CompileSources:
-    return "compiling sources";
-  case Reason::CompileAndLink:
-    return "compiling and linking sources";
-  case Reason::LinkInputs:
-    return "linking objects";
-  case Reason::Preprocess:
-    return "preprocessing only (-E)";
-  case Reason::DependenciesOnly:
-    return "dependencies only (-M/-MM imply -E)";
-  case Reason::SyntaxOnly:
-    return "no code generated (-fsyntax-only/-emit-ast)";
-  case Reason::Precompile:
-    return "precompiling a header or module";
-  case Reason::PrintCommands:
-    return "printing commands (-###)";
-  case Reason::Version:
-    return "version query";
-  case Reason::Query:
-    return "information query";
-  case Reason::NoInputs:
-    return "no inputs";
-  case Reason::AssemblerOnly:
-    return "assembler inputs only";
-  case Reason::NoSourceInputs:
-    return "nothing to compile";
-  case Reason::OutputToStdout:
-    return "linking to standard output (-o -)";
-  case Reason::DriverMode:
-    return "other driver mode";
-  case Reason::UnreadableResponseFile:
-    return "unreadable response file";
-  case Reason::MissingInput:
-    return "input is not a regular file";
-  case Reason::UnknownLanguage:
-    return "unknown input language";
-  case Reason::UnsupportedLanguage:
-    return "offloading (CUDA/HIP/OpenCL/OpenMP targets)";
-  case Reason::FortranViaGcc:
-    return "Fortran source, which clang hands to gcc (use alea-fc, over flang-new-19)";
-  }
-  return "?";
-}
+std::string_view reasonName(Reason reason) { return enumName(reason); }
 
 } // namespace alea::wrapper

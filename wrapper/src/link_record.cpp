@@ -10,6 +10,8 @@
 // .shstrtab. No symbols, no relocations: the linker only concatenates the notes.
 #include "alea/wrapper/link_record.hpp"
 
+#include "alea/lists.hpp"
+
 #include <cstdint>
 
 namespace alea::wrapper {
@@ -302,15 +304,7 @@ StackNote stackNoteOf(const ByteReader &readAt) {
 
 std::string linkNoteText(std::uint64_t seed, const std::vector<std::string> &factors,
                          const std::vector<std::string> &skipped) {
-  auto list = [](const std::vector<std::string> &items) {
-    std::string out;
-    for (const auto &item : items) {
-      if (!out.empty())
-        out += ',';
-      out += item;
-    }
-    return out;
-  };
+  auto list = [](const std::vector<std::string> &items) { return joinWith(items, ","); };
   std::string text = noteDescriptor(kLinkNoteTag, seed, list(factors));
   if (!skipped.empty())
     text += std::string(kNoteSkippedKey) + list(skipped);

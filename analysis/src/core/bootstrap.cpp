@@ -19,6 +19,7 @@
 // systems, then resamples below each selected unit with the same resampler.
 #include "alea/analysis/bootstrap.hpp"
 
+#include "alea/enum_names.hpp"
 #include "alea/random.hpp"
 
 #include <algorithm>
@@ -66,14 +67,8 @@ Expected<ResamplingScheme> ResamplingScheme::parse(std::string_view text) {
   for (char c : text)
     upper.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
   ResamplingScheme s;
-  if (upper == "RRR")
-    s.kind = Kind::RRR;
-  else if (upper == "RRN")
-    s.kind = Kind::RRN;
-  else if (upper == "RNN")
-    s.kind = Kind::RNN;
-  else if (upper == "FLAT")
-    s.kind = Kind::Flat;
+  if (auto kind = parseEnum<Kind>(upper); kind && *kind != Kind::Custom)
+    s.kind = *kind;
   else {
     if (upper.empty() || upper.find_first_not_of("RN") != std::string::npos)
       return fail("unknown resampling scheme '" + std::string(text) +
@@ -86,23 +81,12 @@ Expected<ResamplingScheme> ResamplingScheme::parse(std::string_view text) {
 }
 
 std::string ResamplingScheme::name() const {
-  switch (kind) {
-  case Kind::RRR:
-    return "RRR";
-  case Kind::RRN:
-    return "RRN";
-  case Kind::RNN:
-    return "RNN";
-  case Kind::Flat:
-    return "FLAT";
-  case Kind::Custom: {
-    std::string out;
-    for (bool r : replace)
-      out.push_back(r ? 'R' : 'N');
-    return out;
-  }
-  }
-  return "RRR";
+  if (kind != Kind::Custom)
+    return enumName(kind);
+  std::string out;
+  for (bool r : replace)
+    out.push_back(r ? 'R' : 'N');
+  return out;
 }
 
 // --- the resampler ------------------------------------------------------------
@@ -218,32 +202,13 @@ double ratioOf(double num, double den) {
 }
 
 // --- the lanes' scalar parts ---------------------------------------------------
-// alea::Rng keeps its state to itself; the SIMD lanes need it as words. These
-// are its seeding, its step and the rest of its below() on an explicit state
-// (xoshiro256** 1.0 seeded through SplitMix64, Lemire's rejection), checked
-// against alea::Rng by bootstrapSelfCheck().
+// The SIMD lanes keep alea::Rng's state as words: Rng::seedState and Rng::step
+// seed and step it; this is the rest of its below() on an explicit state
+// (Lemire's rejection), checked against alea::Rng by bootstrapSelfCheck().
 
-void seedXoshiro(std::uint64_t seed, std::uint64_t (&state)[4]) {
-  std::uint64_t x = seed;
-  for (auto &word : state) {
-    x += 0x9e3779b97f4a7c15ULL;
-    word = splitmix64Mix(x);
-  }
-}
+void seedXoshiro(std::uint64_t seed, std::uint64_t (&state)[4]) { Rng::seedState(seed, state); }
 
-std::uint64_t rotl64(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-std::uint64_t xoshiroNext(std::uint64_t (&s)[4]) {
-  const std::uint64_t result = rotl64(s[1] * 5, 7) * 9;
-  const std::uint64_t t = s[1] << 17;
-  s[2] ^= s[0];
-  s[3] ^= s[1];
-  s[1] ^= s[2];
-  s[0] ^= s[3];
-  s[2] ^= t;
-  s[3] = rotl64(s[3], 45);
-  return result;
-}
+std::uint64_t xoshiroNext(std::uint64_t (&s)[4]) { return Rng::step(s); }
 
 // Rng::below(bound) after its first output x: the high word of x * bound,
 // redrawing while the low word falls below 2^64 mod bound.
@@ -447,8 +412,13 @@ double replicate(const Job &job, std::size_t r) {
   return ratioOf(sc / pa.count, sb / pb.count);
 }
 
-// The SIMD lanes this CPU offers.
-enum class LaneSet { None, Avx2, Avx512 };
+// The SIMD lanes this CPU offers, and how bootstrapLanes() says them.
+#define ALEA_LANE_SETS(X)                                                                          \
+  X(None, "scalar, 1 replicate at a time")                                                         \
+  X(Avx2, "AVX2, 4 replicates at a time")                                                          \
+  X(Avx512, "AVX-512F, 8 replicates at a time")
+enum class LaneSet { ALEA_LANE_SETS(ALEA_ENUMERATOR) };
+ALEA_ENUM_NAMES(LaneSet, ALEA_LANE_SETS);
 
 LaneSet cpuLanes() {
 #if ALEA_BOOTSTRAP_LANES
@@ -649,17 +619,7 @@ Expected<BootstrapResult> bootstrapPairedRatio(const Hierarchy &candidate,
   return finish(reps, o, estimate);
 }
 
-const char *bootstrapLanes() {
-  switch (cpuLanes()) {
-  case LaneSet::Avx512:
-    return "AVX-512F, 8 replicates at a time";
-  case LaneSet::Avx2:
-    return "AVX2, 4 replicates at a time";
-  case LaneSet::None:
-    break;
-  }
-  return "scalar, 1 replicate at a time";
-}
+const char *bootstrapLanes() { return enumName(cpuLanes()); }
 
 namespace {
 

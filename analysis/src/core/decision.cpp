@@ -22,18 +22,6 @@ Decision decide(const FiellerResult &fieller, double threshold) {
   return decide(*fieller.interval, threshold);
 }
 
-std::string_view decisionName(Decision d) {
-  switch (d) {
-  case Decision::Faster:
-    return "faster";
-  case Decision::Slower:
-    return "slower";
-  case Decision::NoChange:
-    return "no change";
-  case Decision::Inconclusive:
-    return "inconclusive";
-  }
-  return "inconclusive";
-}
+std::string_view decisionName(Decision d) { return enumName(d); }
 
 } // namespace alea::analysis

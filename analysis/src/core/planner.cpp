@@ -75,17 +75,23 @@ Expected<std::vector<double>> optimalCounts(const std::vector<double> &t2,
   return out;
 }
 
+std::string overheadsProblem(const std::vector<double> &overheads, std::size_t depth,
+                             const std::string &planner) {
+  if (overheads.size() + 1 != depth)
+    return planner + " needs " + std::to_string(depth - 1) +
+           " overheads (one per level except the lowest), got " + std::to_string(overheads.size());
+  for (double o : overheads)
+    if (!(o >= 0) || !std::isfinite(o))
+      return "overheads must be finite and >= 0";
+  return "";
+}
+
 Expected<Plan> planExperiment(const Hierarchy &pilot, const PlanOptions &options) {
   if (std::string problem = validateHierarchy(pilot); !problem.empty())
     return fail(std::move(problem));
   const std::size_t d = pilot.depth();
-  if (options.overheads.size() + 1 != d)
-    return fail("the planner needs " + std::to_string(d - 1) +
-                " overheads (one per level except the lowest), got " +
-                std::to_string(options.overheads.size()));
-  for (double o : options.overheads)
-    if (!(o >= 0) || !std::isfinite(o))
-      return fail("overheads must be finite and >= 0");
+  if (std::string problem = overheadsProblem(options.overheads, d, "the planner"); !problem.empty())
+    return fail(std::move(problem));
   if (!(options.confidence > 0 && options.confidence < 1))
     return fail("confidence must lie strictly between 0 and 1");
 

@@ -82,13 +82,9 @@ Status checkInputs(const RatioPilot &cand, const RatioPilot &base,
     return fail("the two pilots have different numbers of levels");
   if (!cand.levelNames.empty() && !base.levelNames.empty() && cand.levelNames != base.levelNames)
     return fail("the two pilots have different levels");
-  if (options.overheads.size() + 1 != d)
-    return fail("the ratio planner needs " + std::to_string(d - 1) +
-                " overheads (one per level except the lowest), got " +
-                std::to_string(options.overheads.size()));
-  for (double o : options.overheads)
-    if (!(o >= 0) || !std::isfinite(o))
-      return fail("overheads must be finite and >= 0");
+  if (std::string problem = overheadsProblem(options.overheads, d, "the ratio planner");
+      !problem.empty())
+    return fail(std::move(problem));
   if (!(options.targetHalfWidth > 0) || !std::isfinite(options.targetHalfWidth))
     return fail("the target half-width must be > 0");
   if (!(options.confidence > 0 && options.confidence < 1))
@@ -281,19 +277,7 @@ double relativeHalfWidth(const Interval &interval, double estimate) {
 
 // ---------------------------------------------------------------- stopping
 
-const char *stopReasonName(StopReason reason) {
-  switch (reason) {
-  case StopReason::Continue:
-    return "continue";
-  case StopReason::TargetReached:
-    return "target reached";
-  case StopReason::CapReached:
-    return "cap reached";
-  case StopReason::BudgetExhausted:
-    return "budget exhausted";
-  }
-  return "?";
-}
+const char *stopReasonName(StopReason reason) { return enumName(reason); }
 
 StoppingDecision stoppingRule(const StoppingInput &in) {
   StoppingDecision out;

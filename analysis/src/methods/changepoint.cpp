@@ -114,19 +114,7 @@ std::vector<Segment> segmentSeries(std::span<const double> x, const ChangepointO
   return out;
 }
 
-const char *steadyKindName(SteadyKind kind) {
-  switch (kind) {
-  case SteadyKind::Flat:
-    return "flat";
-  case SteadyKind::Warmup:
-    return "warm-up";
-  case SteadyKind::Slowdown:
-    return "slowdown";
-  case SteadyKind::NoSteadyState:
-    return "no steady state";
-  }
-  return "?";
-}
+const char *steadyKindName(SteadyKind kind) { return enumName(kind); }
 
 namespace {
 

@@ -11,16 +11,31 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
+#include <string>
 
 namespace alea::analysis {
 
+namespace {
+
+// What `method` finds wrong with its input before looking at it: fewer than 4
+// values (`values` names them), or a non-finite one; nullopt when nothing.
+std::optional<Error> inputError(std::string_view method, std::span<const double> x,
+                                std::string_view values) {
+  if (x.size() < 4)
+    return fail(std::string(method) + " needs at least 4 " + std::string(values));
+  for (double v : x)
+    if (!std::isfinite(v))
+      return fail(std::string(method) + ": non-finite value");
+  return std::nullopt;
+}
+
+} // namespace
+
 // ---------------------------------------------------------------------------
 Expected<OutlierReport> findOutliers(std::span<const double> values, const OutlierOptions &o) {
-  if (values.size() < 4)
-    return fail("outlier detection needs at least 4 values");
-  for (double v : values)
-    if (!std::isfinite(v))
-      return fail("outlier detection: non-finite value");
+  if (auto e = inputError("outlier detection", values, "values"))
+    return *e;
   std::vector<double> sorted(values.begin(), values.end());
   std::sort(sorted.begin(), sorted.end());
   OutlierReport r;
@@ -99,16 +114,10 @@ Split bestSplit(std::span<const double> sorted) {
 } // namespace
 
 Expected<LayoutModes> findLayoutModes(std::span<const double> means, const ModeOptions &o) {
-  if (means.size() < 4)
-    return fail("layout-mode detection needs at least 4 top-level units");
-  for (double v : means)
-    if (!std::isfinite(v))
-      return fail("layout-mode detection: non-finite value");
+  if (auto e = inputError("layout-mode detection", means, "top-level units"))
+    return *e;
   const std::size_t n = means.size();
-  std::vector<std::size_t> order(n);
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return means[a] < means[b]; });
+  const std::vector<std::size_t> order = ascendingOrder(means);
   std::vector<double> sorted(n);
   for (std::size_t i = 0; i < n; ++i)
     sorted[i] = means[order[i]];
@@ -230,17 +239,6 @@ Expected<TrendTest> kendallTrend(std::span<const double> x) {
       1.0, 2 * std::min(cdf(standard, r.statistic), cdf(complement(standard, r.statistic))));
   return r;
 }
-
-namespace {
-// The indices of p in ascending order of p (ties in input order).
-std::vector<std::size_t> ascendingOrder(std::span<const double> p) {
-  std::vector<std::size_t> order(p.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return p[a] < p[b]; });
-  return order;
-}
-} // namespace
 
 std::vector<double> adjustBenjaminiHochberg(std::span<const double> p) {
   // q_(i) = min_{j >= i} min(1, m p_(j) / j) over p sorted ascending.

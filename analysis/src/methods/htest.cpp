@@ -14,6 +14,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <string>
 
 namespace alea::analysis {
@@ -28,6 +29,17 @@ bool allFinite(std::span<const double> x) {
   return std::all_of(x.begin(), x.end(), [](double v) { return std::isfinite(v); });
 }
 
+// What the rank tests (Wilcoxon, Kolmogorov-Smirnov) find wrong with their two
+// samples before computing anything: empty or non-finite; nullopt when nothing.
+std::optional<Error> twoSampleError(std::string_view test, std::span<const double> x,
+                                    std::span<const double> y) {
+  if (x.empty() || y.empty())
+    return fail(std::string(test) + ": each sample needs at least 1 observation");
+  if (!allFinite(x) || !allFinite(y))
+    return fail(std::string(test) + ": non-finite value");
+  return std::nullopt;
+}
+
 double normalCdf(double z) { return cdf(Normal(0, 1), z); }
 double normalUpper(double z) { return cdf(complement(Normal(0, 1), z)); }
 double normalQuantile(double p) { return quantile(Normal(0, 1), p); }
@@ -40,17 +52,7 @@ std::vector<double> sortedCopy(std::span<const double> x) {
 
 } // namespace
 
-const char *alternativeName(Alternative alt) {
-  switch (alt) {
-  case Alternative::TwoSided:
-    return "two.sided";
-  case Alternative::Greater:
-    return "greater";
-  case Alternative::Less:
-    return "less";
-  }
-  return "two.sided";
-}
+const char *alternativeName(Alternative alt) { return enumName(alt); }
 
 double sampleMean(std::span<const double> x) {
   if (x.empty())
@@ -105,12 +107,17 @@ double median(std::span<const double> x) {
   return (*std::max_element(s.begin(), mid) + *mid) / 2;
 }
 
-std::vector<double> averageRanks(std::span<const double> x) {
-  const std::size_t n = x.size();
-  std::vector<std::size_t> order(n);
+std::vector<std::size_t> ascendingOrder(std::span<const double> x) {
+  std::vector<std::size_t> order(x.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return x[a] < x[b]; });
+  return order;
+}
+
+std::vector<double> averageRanks(std::span<const double> x) {
+  const std::size_t n = x.size();
+  const std::vector<std::size_t> order = ascendingOrder(x);
   std::vector<double> ranks(n);
   for (std::size_t i = 0; i < n;) {
     std::size_t j = i;
@@ -261,10 +268,8 @@ std::vector<double> mannWhitneyCounts(std::size_t n, std::size_t m) {
 
 Expected<WilcoxonResult> wilcoxonTest(std::span<const double> x, std::span<const double> y,
                                       const WilcoxonOptions &o) {
-  if (x.empty() || y.empty())
-    return fail("Wilcoxon test: each sample needs at least 1 observation");
-  if (!allFinite(x) || !allFinite(y))
-    return fail("Wilcoxon test: non-finite value");
+  if (auto e = twoSampleError("Wilcoxon test", x, y))
+    return *e;
   const std::size_t n = x.size(), m = y.size();
   std::vector<double> pooled;
   pooled.reserve(n + m);
@@ -599,18 +604,13 @@ double smirnovInsideCount(double q, std::size_t n, std::size_t m, const std::vec
 
 Expected<KsResult> ksTest(std::span<const double> x, std::span<const double> y,
                           const KsOptions &o) {
-  if (x.empty() || y.empty())
-    return fail("Kolmogorov-Smirnov test: each sample needs at least 1 observation");
-  if (!allFinite(x) || !allFinite(y))
-    return fail("Kolmogorov-Smirnov test: non-finite value");
+  if (auto e = twoSampleError("Kolmogorov-Smirnov test", x, y))
+    return *e;
   const std::size_t n = x.size(), m = y.size();
   const double nd = static_cast<double>(n), md = static_cast<double>(m);
   std::vector<double> w(x.begin(), x.end());
   w.insert(w.end(), y.begin(), y.end());
-  std::vector<std::size_t> order(n + m);
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return w[a] < w[b]; });
+  const std::vector<std::size_t> order = ascendingOrder(w);
   // Running difference of the ECDFs in pooled order (R: cumsum of +-1/n;
   // R's cumsum accumulates in long double, which we mirror so that a D that
   // is 0 in exact arithmetic comes out the same as in R).

@@ -16,19 +16,7 @@
 
 namespace alea::analysis {
 
-const char *suiteMeanName(SuiteMean m) {
-  switch (m) {
-  case SuiteMean::GeometricOfMeans:
-    return "gm-of-means";
-  case SuiteMean::GeometricOfAll:
-    return "gm-of-all";
-  case SuiteMean::Arithmetic:
-    return "am";
-  case SuiteMean::Harmonic:
-    return "hm";
-  }
-  return "gm-of-means";
-}
+const char *suiteMeanName(SuiteMean m) { return enumName(m); }
 
 namespace {
 

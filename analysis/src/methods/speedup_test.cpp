@@ -11,33 +11,9 @@
 
 namespace alea::analysis {
 
-const char *meanVerdictName(MeanVerdict v) {
-  switch (v) {
-  case MeanVerdict::Significant:
-    return "significant";
-  case MeanVerdict::NotSignificant:
-    return "not-significant";
-  case MeanVerdict::NotNormal:
-    return "not-normal";
-  case MeanVerdict::NotComputable:
-    return "not-computable";
-  }
-  return "not-computable";
-}
+const char *meanVerdictName(MeanVerdict v) { return enumName(v); }
 
-const char *medianVerdictName(MedianVerdict v) {
-  switch (v) {
-  case MedianVerdict::MedianSpeedup:
-    return "median-speedup";
-  case MedianVerdict::ProbabilityOnly:
-    return "probability-only";
-  case MedianVerdict::NotSignificant:
-    return "not-significant";
-  case MedianVerdict::NotComputable:
-    return "not-computable";
-  }
-  return "not-computable";
-}
+const char *medianVerdictName(MedianVerdict v) { return enumName(v); }
 
 namespace {
 

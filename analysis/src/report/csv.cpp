@@ -5,6 +5,7 @@
 
 #include "alea/analysis/message.hpp"
 #include "alea/expected.hpp"
+#include "alea/lists.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -180,15 +181,7 @@ private:
 
 std::string quoted(std::string_view s) { return quoteForMessage(s); }
 
-std::string joinNames(const std::vector<std::string> &names) {
-  std::string out;
-  for (const auto &n : names) {
-    if (!out.empty())
-      out += ",";
-    out += n;
-  }
-  return out;
-}
+std::string joinNames(const std::vector<std::string> &names) { return joinWith(names, ","); }
 
 // Parses a whole field as a double; accepts a leading '+'.
 bool parseNumber(const std::string &text, double &out) {

@@ -4,6 +4,7 @@
 // adjustHolm, R's p.adjust(p, "holm")).
 #include "alea/analysis/family.hpp"
 
+#include "alea/analysis/htest.hpp"
 #include "alea/analysis/noise.hpp"
 
 #include <algorithm>
@@ -71,11 +72,8 @@ double bootstrapThresholdPValue(std::span<const double> replicates, double estim
 
 std::vector<HolmStep> holmSteps(std::span<const double> pValues, double alpha) {
   const std::size_t m = pValues.size();
-  std::vector<std::size_t> order(m);
-  std::iota(order.begin(), order.end(), std::size_t{0});
   // Ties in input order, as adjustHolm() sorts them.
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return pValues[a] < pValues[b]; });
+  const std::vector<std::size_t> order = ascendingOrder(pValues);
   const std::vector<double> adjusted = adjustHolm(pValues);
   std::vector<HolmStep> steps(m);
   for (std::size_t rank = 0; rank < m; ++rank) {

@@ -3,6 +3,8 @@
 // per level.
 #include "alea/analysis/report.hpp"
 
+#include "alea/lists.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -38,14 +40,7 @@ Expected<double> parseFraction(std::string_view text) {
 Expected<std::vector<double>> parseCosts(std::string_view text,
                                          const std::vector<std::string> &levels) {
   const std::size_t want = levels.empty() ? 0 : levels.size() - 1;
-  std::vector<std::string_view> items;
-  while (true) {
-    const auto comma = text.find(',');
-    items.push_back(text.substr(0, comma));
-    if (comma == std::string_view::npos)
-      break;
-    text.remove_prefix(comma + 1);
-  }
+  const std::vector<std::string_view> items = splitAt(text, ',');
   std::vector<double> costs(want, 0);
   std::vector<bool> set(want, false);
   if (want == 0)

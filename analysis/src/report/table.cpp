@@ -407,29 +407,10 @@ std::size_t lostIn(const std::vector<DroppedUnits> &dropped) {
 
 } // namespace
 
-const char *unbalancedPolicyName(UnbalancedPolicy p) {
-  switch (p) {
-  case UnbalancedPolicy::Error:
-    return "error";
-  case UnbalancedPolicy::Trim:
-    return "trim";
-  case UnbalancedPolicy::Drop:
-    return "drop";
-  case UnbalancedPolicy::Mixed:
-    return "mixed";
-  case UnbalancedPolicy::Auto:
-    break;
-  }
-  return "auto";
-}
+const char *unbalancedPolicyName(UnbalancedPolicy p) { return enumName(p); }
 
 std::optional<UnbalancedPolicy> parseUnbalancedPolicy(std::string_view name) {
-  for (UnbalancedPolicy p :
-       {UnbalancedPolicy::Error, UnbalancedPolicy::Trim, UnbalancedPolicy::Drop,
-        UnbalancedPolicy::Auto, UnbalancedPolicy::Mixed})
-    if (name == unbalancedPolicyName(p))
-      return p;
-  return std::nullopt;
+  return parseEnum<UnbalancedPolicy>(name);
 }
 
 double meanVarianceFactor(std::span<const std::size_t> shape) {

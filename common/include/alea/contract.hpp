@@ -8,6 +8,7 @@
 // dlopen'ed into clang, links nothing of ours) includes it like every other part.
 #pragma once
 
+#include "alea/enum_names.hpp"
 #include "alea/heap_offset.h"
 
 #include <array>
@@ -97,33 +98,30 @@ constexpr bool parseCanonicalSeed(std::string_view text, std::uint64_t &out) {
 // The randomization factors (DESIGN.md "Randomization factors") in canonical
 // order: lists of factors are always written in this order. The first five
 // are applied by the plugin at compile time, the last two at link time.
-enum class Factor : unsigned {
-  FunctionOrder,
-  GlobalOrder,
-  SymbolNames,
-  CodePadding,
-  StackOffset,
-  LinkOrder,
-  SectionOrder,
-};
-inline constexpr unsigned kFactorCount = 7;
+// Their names are what users write (ALEA_FACTORS, the campaign file) and the
+// notes hold; also the salt of each factor's seed stream (mixSeed(build seed,
+// name)), so a rename would change every layout.
+#define ALEA_FACTOR_LIST(X)                                                                        \
+  X(FunctionOrder, "function-order")                                                               \
+  X(GlobalOrder, "global-order")                                                                   \
+  X(SymbolNames, "symbol-names")                                                                   \
+  X(CodePadding, "code-padding")                                                                   \
+  X(StackOffset, "stack-offset")                                                                   \
+  X(LinkOrder, "link-order")                                                                       \
+  X(SectionOrder, "section-order")
+enum class Factor : unsigned { ALEA_FACTOR_LIST(ALEA_ENUMERATOR) };
+ALEA_ENUM_NAMES(Factor, ALEA_FACTOR_LIST);
 
-// The names users write (ALEA_FACTORS, the campaign file) and the notes hold;
-// also the salt of each factor's seed stream (mixSeed(build seed, name)), so a
-// rename would change every layout.
+inline constexpr unsigned kFactorCount = kEnumNames<Factor>.size();
 inline constexpr std::array<std::string_view, kFactorCount> kFactorNames = {
-    "function-order", "global-order", "symbol-names", "code-padding",
-    "stack-offset",   "link-order",   "section-order"};
+    ALEA_FACTOR_LIST(ALEA_ENUMERATOR_NAME)};
 
 constexpr std::string_view factorName(Factor factor) {
   return kFactorNames[static_cast<unsigned>(factor)];
 }
 
 constexpr std::optional<Factor> factorFromName(std::string_view name) {
-  for (unsigned f = 0; f < kFactorCount; ++f)
-    if (kFactorNames[f] == name)
-      return static_cast<Factor>(f);
-  return std::nullopt;
+  return parseEnum<Factor>(name);
 }
 
 // The execution-level factor the runner applies to each execution (DESIGN.md:

@@ -49,25 +49,31 @@ constexpr std::uint64_t mixSeed(std::uint64_t parent, std::string_view salt) {
 class Rng {
 public:
   using result_type = std::uint64_t;
-  explicit constexpr Rng(std::uint64_t seed = 0) {
+  explicit constexpr Rng(std::uint64_t seed = 0) { seedState(seed, s_); }
+  static constexpr result_type min() { return 0; }
+  static constexpr result_type max() { return ~result_type{0}; }
+
+  constexpr result_type operator()() { return step(s_); }
+
+  // The generator on a bare state, for code that keeps its states as words
+  // (the bootstrap, one state per SIMD lane): Rng(seed)'s state, and one step
+  // (the output, and `s` advanced).
+  static constexpr void seedState(std::uint64_t seed, std::uint64_t (&s)[4]) {
     std::uint64_t x = seed;
-    for (auto &word : s_) {
+    for (auto &word : s) {
       x += 0x9e3779b97f4a7c15ULL;
       word = splitmix64Mix(x);
     }
   }
-  static constexpr result_type min() { return 0; }
-  static constexpr result_type max() { return ~result_type{0}; }
-
-  constexpr result_type operator()() {
-    const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
-    const std::uint64_t t = s_[1] << 17;
-    s_[2] ^= s_[0];
-    s_[3] ^= s_[1];
-    s_[1] ^= s_[2];
-    s_[0] ^= s_[3];
-    s_[2] ^= t;
-    s_[3] = rotl(s_[3], 45);
+  static constexpr std::uint64_t step(std::uint64_t (&s)[4]) {
+    const std::uint64_t result = rotl(s[1] * 5, 7) * 9;
+    const std::uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
     return result;
   }
 

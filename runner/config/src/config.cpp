@@ -16,6 +16,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <utility>
 
 namespace alea::runner {
 
@@ -36,6 +37,23 @@ public:
   }
   [[noreturn]] void fail(const toml::node &node, const std::string &msg) const {
     fail(node.source(), msg);
+  }
+
+  // The [[key]] tables in `node`, each parsed by `parse` into a value whose
+  // name no other has.
+  template <typename Parse>
+  auto parseNamedTables(const toml::node &node, const std::string &key, Parse parse) const {
+    if (!node.is_array_of_tables())
+      fail(node, "expected [[" + key + "]] tables (an array of tables)");
+    std::vector<decltype(parse(std::declval<const toml::table &>()))> out;
+    std::set<std::string> names;
+    for (const auto &t : *node.as_array()) {
+      auto value = parse(*t.as_table());
+      if (!names.insert(value.name).second)
+        fail(t, "expected a unique " + key + " name; '" + value.name + "' is used twice");
+      out.push_back(std::move(value));
+    }
+    return out;
   }
 
   static SourcePos at(const toml::node &n) {
@@ -76,6 +94,14 @@ public:
     if (!n.is_string())
       fail(n, "expected a string for " + what);
     return n.as_string()->get();
+  }
+  // `aslr` ("system" or "off"): whether it is off; `expected` is the message
+  // for any other word.
+  bool aslrOff(const toml::node &n, const std::string &what, const std::string &expected) const {
+    const std::string v = getString(n, what);
+    if (v != "system" && v != "off")
+      fail(n, expected);
+    return v == "off";
   }
   std::int64_t getInt(const toml::node &n, const std::string &what) const {
     if (!n.is_integer())
@@ -183,11 +209,17 @@ public:
     return r.spec;
   }
 
-  // A system, target or benchmark name: letters, digits, '_', '-', '.', '+'
-  // (so never '/', a NUL or a newline), not starting with '.' or '-', at
-  // most `limit` bytes (config.hpp: the name becomes part of a file name).
-  void checkName(const toml::node &n, const std::string &s, const std::string &kind,
-                 std::size_t limit, const std::string &use) const {
+  // The required name of a [[system]], [[target]] or [[benchmark]] table
+  // (`kind`): letters, digits, '_', '-', '.', '+' (so never '/', a NUL or a
+  // newline), not starting with '.' or '-', at most `limit` bytes (config.hpp:
+  // the name becomes part of a file name, `use`).
+  std::string getName(const toml::table &t, const std::string &kind, std::size_t limit,
+                      const std::string &use) const {
+    const toml::node *name = t.get("name");
+    if (!name)
+      fail(t.source(), "expected name = \"...\" in [[" + kind + "]]");
+    const toml::node &n = *name;
+    std::string s = getString(n, kind + ".name");
     auto allowed = [](char c) {
       return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' ||
              c == '+';
@@ -197,6 +229,7 @@ public:
     if (s.size() > limit)
       fail(n, "expected a " + kind + " name of at most " + std::to_string(limit) + " bytes (" +
                   use + "), not " + std::to_string(s.size()));
+    return s;
   }
 
   void parse(const toml::table &root, CampaignConfig &cfg) const {
@@ -223,15 +256,8 @@ public:
     const toml::node *systems = root.get("system");
     if (!systems)
       fail(root.source(), "expected at least one [[system]] table");
-    if (!systems->is_array_of_tables())
-      fail(*systems, "expected [[system]] tables (an array of tables)");
-    std::set<std::string> names;
-    for (const auto &s : *systems->as_array()) {
-      SystemConfig sys = parseSystem(*s.as_table());
-      if (!names.insert(sys.name).second)
-        fail(s, "expected a unique system name; '" + sys.name + "' is used twice");
-      cfg.systems.push_back(std::move(sys));
-    }
+    cfg.systems =
+        parseNamedTables(*systems, "system", [&](const toml::table &t) { return parseSystem(t); });
     int baselines = static_cast<int>(
         std::count_if(cfg.systems.begin(), cfg.systems.end(), [](auto &s) { return s.baseline; }));
     if (baselines > 1)
@@ -243,17 +269,9 @@ public:
     if (cfg.systems.size() == 1)
       cfg.systems[0].baseline = true;
 
-    if (const toml::node *targets = root.get("target")) {
-      if (!targets->is_array_of_tables())
-        fail(*targets, "expected [[target]] tables (an array of tables)");
-      std::set<std::string> targetNames;
-      for (const auto &t : *targets->as_array()) {
-        TargetConfig target = parseTarget(*t.as_table());
-        if (!targetNames.insert(target.name).second)
-          fail(t, "expected a unique target name; '" + target.name + "' is used twice");
-        cfg.targets.push_back(std::move(target));
-      }
-    }
+    if (const toml::node *targets = root.get("target"))
+      cfg.targets = parseNamedTables(*targets, "target",
+                                     [&](const toml::table &t) { return parseTarget(t); });
     if (cfg.machines == Machines::Level) {
       const toml::node *where = root.get("campaign");
       if (cfg.targets.size() < 2)
@@ -271,7 +289,7 @@ public:
       fail(root.source(), "expected at least one [[benchmark]] table");
     if (!benches->is_array_of_tables())
       fail(*benches, "expected [[benchmark]] tables (an array of tables)");
-    names.clear();
+    std::set<std::string> names;
     for (const auto &b : *benches->as_array()) {
       BenchmarkConfig bench = parseBenchmark(*b.as_table(), cfg);
       if (!names.insert(bench.name).second)
@@ -332,12 +350,9 @@ public:
       cfg.envPadMin = lo;
       cfg.envPadMax = hi;
     }
-    if (auto *n = t.get("aslr")) {
-      std::string v = getString(*n, "campaign.aslr");
-      if (v != "system" && v != "off")
-        fail(*n, "expected aslr = \"system\" (as the kernel has it) or \"off\"");
-      cfg.disableAslr = v == "off";
-    }
+    if (auto *n = t.get("aslr"))
+      cfg.disableAslr = aslrOff(*n, "campaign.aslr",
+                                "expected aslr = \"system\" (as the kernel has it) or \"off\"");
     if (auto *n = t.get("cpus")) {
       if (!n->is_array())
         fail(*n, "expected cpus = [list of CPU numbers]");
@@ -471,12 +486,7 @@ public:
     checkKeys(t, "[[system]]",
               {"name", "baseline", "build", "shell", "artifacts", "env", "factors"});
     SystemConfig s;
-    const toml::node *name = t.get("name");
-    if (!name)
-      fail(t.source(), "expected name = \"...\" in [[system]]");
-    s.name = getString(*name, "system.name");
-    checkName(*name, s.name, "system", kMaxSystemNameBytes,
-              "it names the directory builds/<system>");
+    s.name = getName(t, "system", kMaxSystemNameBytes, "it names the directory builds/<system>");
     if (auto *n = t.get("baseline"))
       s.baseline = getBool(*n, "system.baseline");
     s.build = getCommand(t, "build", "system '" + s.name + "'");
@@ -498,12 +508,8 @@ public:
               {"name", "ssh", "ssh_options", "workdir", "slurm", "cpus", "aslr", "env"});
     TargetConfig target;
     target.at = at(t);
-    const toml::node *name = t.get("name");
-    if (!name)
-      fail(t.source(), "expected name = \"...\" in [[target]]");
-    target.name = getString(*name, "target.name");
-    checkName(*name, target.name, "target", kMaxTargetNameBytes,
-              "it names the file targets/<target>.log");
+    target.name =
+        getName(t, "target", kMaxTargetNameBytes, "it names the file targets/<target>.log");
     const toml::node *ssh = t.get("ssh"), *slurm = t.get("slurm");
     if ((ssh != nullptr) == (slurm != nullptr))
       fail(t.source(), "expected either ssh = \"user@host\" or slurm = { ... } in target '" +
@@ -578,12 +584,8 @@ public:
       }
       target.cpus = cpus;
     }
-    if (auto *n = t.get("aslr")) {
-      std::string v = getString(*n, "target.aslr");
-      if (v != "system" && v != "off")
-        fail(*n, "expected aslr = \"system\" or \"off\"");
-      target.disableAslr = v == "off";
-    }
+    if (auto *n = t.get("aslr"))
+      target.disableAslr = aslrOff(*n, "target.aslr", "expected aslr = \"system\" or \"off\"");
     if (auto *n = t.get("env"))
       target.env = getEnv(*n, "target.env");
     return target;
@@ -594,12 +596,8 @@ public:
               {"name", "command", "shell", "workdir", "inputs", "env", "exit_status", "timeout",
                "measure", "stdin"});
     BenchmarkConfig b;
-    const toml::node *name = t.get("name");
-    if (!name)
-      fail(t.source(), "expected name = \"...\" in [[benchmark]]");
-    b.name = getString(*name, "benchmark.name");
-    checkName(*name, b.name, "benchmark", kMaxBenchmarkNameBytes,
-              "it names the figure files executions-<benchmark>.svg");
+    b.name = getName(t, "benchmark", kMaxBenchmarkNameBytes,
+                     "it names the figure files executions-<benchmark>.svg");
     b.command = getCommand(t, "command", "benchmark '" + b.name + "'");
     if (auto *n = t.get("workdir")) {
       b.workdir = getString(*n, "benchmark.workdir");

@@ -2,51 +2,40 @@
 // their values and the positions of their mistakes.
 #include "alea/config/measure_spec.hpp"
 
+#include "alea/lists.hpp"
+
 #include <regex>
 #include <set>
+#include <utility>
 
 namespace alea::runner {
 
 namespace {
 
-struct Choice {
-  std::string_view name;
-  int value;
-};
-
-std::string joinChoices(std::initializer_list<Choice> choices) {
-  std::string out;
-  for (const auto &c : choices) {
-    if (!out.empty())
-      out += ", ";
-    out += c.name;
-  }
-  return out;
-}
+// "none, regex, gbench, records": the names of E.
+template <typename E> std::string joinChoices() { return joinWith(kEnumNames<E>, ", "); }
 
 MeasureSpecError errorAt(const toml::node &node, std::string message) {
   const auto &begin = node.source().begin;
   return {std::move(message), static_cast<int>(begin.line), static_cast<int>(begin.column)};
 }
 
-// Reads `key` as one of `choices`; leaves `out` alone when the key is absent.
-std::optional<MeasureSpecError> readChoice(const toml::table &table, std::string_view key,
-                                           std::initializer_list<Choice> choices, int &out) {
+// Reads `key` as the name of an E; leaves `out` alone when the key is absent.
+template <typename E>
+std::optional<MeasureSpecError> readChoice(const toml::table &table, std::string_view key, E &out) {
   const toml::node *node = table.get(key);
   if (!node)
     return std::nullopt;
   const auto *str = node->as_string();
   if (!str)
     return errorAt(*node, "measure." + std::string(key) + ": expected a string, one of " +
-                              joinChoices(choices));
-  for (const auto &c : choices) {
-    if (c.name == str->get()) {
-      out = c.value;
-      return std::nullopt;
-    }
+                              joinChoices<E>());
+  if (auto value = parseEnum<E>(str->get())) {
+    out = *value;
+    return std::nullopt;
   }
-  return errorAt(*node, "measure." + std::string(key) + ": expected one of " +
-                            joinChoices(choices) + ", got \"" + str->get() + "\"");
+  return errorAt(*node, "measure." + std::string(key) + ": expected one of " + joinChoices<E>() +
+                            ", got \"" + str->get() + "\"");
 }
 
 std::optional<MeasureSpecError> readString(const toml::table &table, std::string_view key,
@@ -98,61 +87,31 @@ MeasureSpecResult parseMeasureSpec(const toml::table &table) {
                                     "regex, stream, unit, field, filter"));
   }
 
-  int source = static_cast<int>(IterationSource::None);
-  if (auto e = readChoice(table, "source",
-                          {{"none", static_cast<int>(IterationSource::None)},
-                           {"regex", static_cast<int>(IterationSource::Regex)},
-                           {"gbench", static_cast<int>(IterationSource::GoogleBenchmarkJson)},
-                           {"records", static_cast<int>(IterationSource::Records)}},
-                          source))
+  if (auto e = readChoice(table, "source", spec.source))
     return fail(*e);
-  spec.source = static_cast<IterationSource>(source);
 
   // Keys that belong to another source are mistakes worth reporting.
-  auto only = [&](std::string_view key, IterationSource owner,
-                  std::string_view ownerName) -> std::optional<MeasureSpecError> {
+  auto only = [&](std::string_view key, IterationSource owner) -> std::optional<MeasureSpecError> {
     const toml::node *node = table.get(key);
     if (node && spec.source != owner)
       return errorAt(*node, "measure." + std::string(key) + ": only applies to source = \"" +
-                                std::string(ownerName) + "\"");
+                                enumName(owner) + "\"");
     return std::nullopt;
   };
-  for (auto [key, owner, name] :
-       {std::tuple{"metric", IterationSource::None, "none"},
-        std::tuple{"regex", IterationSource::Regex, "regex"},
-        std::tuple{"stream", IterationSource::Regex, "regex"},
-        std::tuple{"unit", IterationSource::Regex, "regex"},
-        std::tuple{"field", IterationSource::GoogleBenchmarkJson, "gbench"},
-        std::tuple{"filter", IterationSource::GoogleBenchmarkJson, "gbench"}})
-    if (auto e = only(key, owner, name))
+  for (auto [key, owner] :
+       {std::pair{"metric", IterationSource::None}, std::pair{"regex", IterationSource::Regex},
+        std::pair{"stream", IterationSource::Regex}, std::pair{"unit", IterationSource::Regex},
+        std::pair{"field", IterationSource::GoogleBenchmarkJson},
+        std::pair{"filter", IterationSource::GoogleBenchmarkJson}})
+    if (auto e = only(key, owner))
       return fail(*e);
 
-  int metric = static_cast<int>(Metric::Wall);
-  if (auto e = readChoice(table, "metric",
-                          {{"wall", static_cast<int>(Metric::Wall)},
-                           {"user", static_cast<int>(Metric::User)},
-                           {"sys", static_cast<int>(Metric::Sys)},
-                           {"cpu", static_cast<int>(Metric::Cpu)},
-                           {"rss", static_cast<int>(Metric::Rss)}},
-                          metric))
+  if (auto e = readChoice(table, "metric", spec.metric))
     return fail(*e);
-  spec.metric = static_cast<Metric>(metric);
-
-  int stream = static_cast<int>(OutputStream::Stdout);
-  if (auto e = readChoice(table, "stream",
-                          {{"stdout", static_cast<int>(OutputStream::Stdout)},
-                           {"stderr", static_cast<int>(OutputStream::Stderr)}},
-                          stream))
+  if (auto e = readChoice(table, "stream", spec.stream))
     return fail(*e);
-  spec.stream = static_cast<OutputStream>(stream);
-
-  int field = static_cast<int>(GbenchField::RealTime);
-  if (auto e = readChoice(table, "field",
-                          {{"real_time", static_cast<int>(GbenchField::RealTime)},
-                           {"cpu_time", static_cast<int>(GbenchField::CpuTime)}},
-                          field))
+  if (auto e = readChoice(table, "field", spec.gbenchField))
     return fail(*e);
-  spec.gbenchField = static_cast<GbenchField>(field);
 
   if (auto e = readString(table, "unit", spec.unit))
     return fail(*e);

@@ -163,23 +163,51 @@ void namedValues(std::string_view t, Secret secret, Add add) {
   }
 }
 
+bool alnumOrUnderscore(char c) { return alnum(c) || c == '_'; }
+bool alnumOrDashUnderscore(char c) { return alnum(c) || c == '_' || c == '-'; }
+bool alnumOrDash(char c) { return alnum(c) || c == '-'; }
+bool capitalOrDigit(char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+
+// A token shape: a prefix (each '?' in it one of `oneOf`), then at least
+// `minBody` characters of `body`.
+struct TokenShape {
+  std::string_view prefix;
+  std::string_view oneOf;
+  bool (*body)(char);
+  std::size_t minBody;
+};
+
 // Well-known token shapes, anywhere: GitHub (ghp_, gho_, ghu_, ghs_, ghr_
 // and 36 letters or digits; github_pat_ and 22 or more), GitLab (glpat- and
 // 20 or more), Slack (xoxb-, xoxa-, xoxp-, xoxr-, xoxs- and 10 or more), npm
 // (npm_ and 36), AWS access key ids (AKIA or ASIA and exactly 16 capitals or
-// digits).
+// digits, below).
+constexpr TokenShape kTokenShapes[] = {
+    {"gh?_", "pousr", alnum, 36},
+    {"github_pat_", "", alnumOrUnderscore, 22},
+    {"glpat-", "", alnumOrDashUnderscore, 20},
+    {"xox?-", "abprs", alnumOrDash, 10},
+    {"npm_", "", alnum, 36},
+};
+
+bool startsWithShape(std::string_view s, const TokenShape &shape) {
+  if (s.size() < shape.prefix.size())
+    return false;
+  for (std::size_t k = 0; k < shape.prefix.size(); ++k)
+    if (shape.prefix[k] == '?' ? shape.oneOf.find(s[k]) == std::string_view::npos
+                               : s[k] != shape.prefix[k])
+      return false;
+  return true;
+}
+
 template <typename Add> void tokenShapes(std::string_view t, Add add) {
   const std::size_t n = t.size();
-  auto run = [&](std::size_t from, auto allowed) {
+  auto run = [&](std::size_t from, bool (*allowed)(char)) {
     std::size_t e = from;
     while (e < n && allowed(t[e]))
       ++e;
     return e - from;
   };
-  auto alnumOrUnderscore = [](char c) { return alnum(c) || c == '_'; };
-  auto alnumOrDashUnderscore = [](char c) { return alnum(c) || c == '_' || c == '-'; };
-  auto alnumOrDash = [](char c) { return alnum(c) || c == '-'; };
-  auto capitalOrDigit = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); };
   for (std::size_t i = 0; i < n; ++i) {
     const char c = t[i];
     if ((c != 'g' && c != 'x' && c != 'n' && c != 'A') ||
@@ -187,26 +215,17 @@ template <typename Add> void tokenShapes(std::string_view t, Add add) {
       continue;
     const std::string_view s = t.substr(i);
     std::size_t len = 0;
-    if (s.size() > 4 && s.substr(0, 2) == "gh" &&
-        std::string_view("pousr").find(s[2]) != std::string_view::npos && s[3] == '_') {
-      if (std::size_t r = run(i + 4, alnum); r >= 36)
-        len = 4 + r;
-    } else if (s.substr(0, 11) == "github_pat_") {
-      if (std::size_t r = run(i + 11, alnumOrUnderscore); r >= 22)
-        len = 11 + r;
-    } else if (s.substr(0, 6) == "glpat-") {
-      if (std::size_t r = run(i + 6, alnumOrDashUnderscore); r >= 20)
-        len = 6 + r;
-    } else if (s.size() > 4 && s.substr(0, 3) == "xox" &&
-               std::string_view("abprs").find(s[3]) != std::string_view::npos && s[4] == '-') {
-      if (std::size_t r = run(i + 5, alnumOrDash); r >= 10)
-        len = 5 + r;
-    } else if (s.substr(0, 4) == "npm_") {
-      if (std::size_t r = run(i + 4, alnum); r >= 36)
-        len = 4 + r;
-    } else if (s.substr(0, 4) == "AKIA" || s.substr(0, 4) == "ASIA") {
+    if (s.substr(0, 4) == "AKIA" || s.substr(0, 4) == "ASIA") {
       if (run(i + 4, capitalOrDigit) == 16 && (i + 20 >= n || !alnum(t[i + 20])))
         len = 20;
+    } else {
+      for (const TokenShape &shape : kTokenShapes)
+        if (startsWithShape(s, shape)) {
+          const std::size_t p = shape.prefix.size();
+          if (std::size_t r = run(i + p, shape.body); r >= shape.minBody)
+            len = p + r;
+          break;
+        }
     }
     if (len) {
       add(i, i + len);

@@ -258,28 +258,10 @@ Expected<ImportSummary> importLongCsv(std::string_view text, const std::string &
                    fileName, store, settings->value_or(ExportSettings{}));
 }
 
-std::string_view importFormatName(ImportFormat format) {
-  switch (format) {
-  case ImportFormat::Auto:
-    return "auto";
-  case ImportFormat::Csv:
-    return "csv";
-  case ImportFormat::Hyperfine:
-    return "hyperfine";
-  case ImportFormat::Gbench:
-    return "gbench";
-  case ImportFormat::Spec:
-    return "spec";
-  }
-  return "auto";
-}
+std::string_view importFormatName(ImportFormat format) { return enumName(format); }
 
 std::optional<ImportFormat> importFormatFromName(std::string_view name) {
-  for (ImportFormat f : {ImportFormat::Auto, ImportFormat::Csv, ImportFormat::Hyperfine,
-                         ImportFormat::Gbench, ImportFormat::Spec})
-    if (importFormatName(f) == name)
-      return f;
-  return std::nullopt;
+  return parseEnum<ImportFormat>(name);
 }
 
 Expected<ImportFormat> importFormatOf(std::string_view text, const std::string &fileName) {

@@ -12,6 +12,7 @@
 
 #include "alea/analysis/hierarchy.hpp"
 #include "alea/analysis/interval.hpp"
+#include "alea/enum_names.hpp"
 #include "alea/expected.hpp"
 
 #include <cstddef>
@@ -25,13 +26,14 @@ namespace alea::analysis {
 
 // Which levels are resampled with replacement.
 struct ResamplingScheme {
-  enum class Kind {
-    RRR,    // with replacement at every level (the paper's recommendation)
-    RRN,    // every level except the lowest (lowest level kept intact)
-    RNN,    // top level only (everything below kept intact)
-    Flat,   // ignore the hierarchy: resample all values as one pool
-    Custom, // `replace` gives the choice per level, highest first
-  };
+#define ALEA_RESAMPLING_KINDS(X)                                                                   \
+  X(RRR, "RRR")   /* with replacement at every level (the paper's recommendation) */               \
+  X(RRN, "RRN")   /* every level except the lowest (lowest level kept intact) */                   \
+  X(RNN, "RNN")   /* top level only (everything below kept intact) */                              \
+  X(Flat, "FLAT") /* ignore the hierarchy: resample all values as one pool */                      \
+  X(Custom, "")   /* `replace` gives the choice per level, highest first (name()) */
+  enum class Kind { ALEA_RESAMPLING_KINDS(ALEA_ENUMERATOR) };
+  friend ALEA_ENUM_NAMES(Kind, ALEA_RESAMPLING_KINDS);
   Kind kind = Kind::RRR;
   std::vector<bool> replace; // only for Custom; size must equal the depth
 

@@ -58,6 +58,8 @@
 // Pure functions: series in, segments and classification out.
 #pragma once
 
+#include "alea/enum_names.hpp"
+
 #include <cstddef>
 #include <optional>
 #include <span>
@@ -102,7 +104,13 @@ std::vector<bool> interference(std::span<const double> series,
 std::vector<Segment> segmentSeries(std::span<const double> series,
                                    const ChangepointOptions &options = {});
 
-enum class SteadyKind { Flat, Warmup, Slowdown, NoSteadyState };
+#define ALEA_STEADY_KINDS(X)                                                                       \
+  X(Flat, "flat")                                                                                  \
+  X(Warmup, "warm-up")                                                                             \
+  X(Slowdown, "slowdown")                                                                          \
+  X(NoSteadyState, "no steady state")
+enum class SteadyKind { ALEA_STEADY_KINDS(ALEA_ENUMERATOR) };
+ALEA_ENUM_NAMES(SteadyKind, ALEA_STEADY_KINDS);
 
 // "flat", "warm-up", "slowdown", "no steady state".
 const char *steadyKindName(SteadyKind kind);

@@ -9,16 +9,19 @@
 #include "alea/analysis/fieller.hpp"
 #include "alea/analysis/interval.hpp"
 
+#include "alea/enum_names.hpp"
+
 #include <string_view>
 
 namespace alea::analysis {
 
-enum class Decision {
-  Faster,       // U < 1 - thr
-  Slower,       // L > 1 + thr
-  NoChange,     // 1 - thr <= L and U <= 1 + thr
-  Inconclusive, // anything else
-};
+#define ALEA_DECISIONS(X)                                                                          \
+  X(Faster, "faster")             /* U < 1 - thr */                                                \
+  X(Slower, "slower")             /* L > 1 + thr */                                                \
+  X(NoChange, "no change")        /* 1 - thr <= L and U <= 1 + thr */                              \
+  X(Inconclusive, "inconclusive") /* anything else */
+enum class Decision { ALEA_DECISIONS(ALEA_ENUMERATOR) };
+ALEA_ENUM_NAMES(Decision, ALEA_DECISIONS);
 
 // thr >= 0 is a relative change (0.02 = 2%). thr = 0 gives the significance
 // style decision: Faster/Slower iff the interval excludes 1, and NoChange only
@@ -27,7 +30,7 @@ Decision decide(const Interval &interval, double threshold);
 // Unbounded Fieller intervals are Inconclusive.
 Decision decide(const FiellerResult &fieller, double threshold);
 
-// "faster", "slower", "no change", "inconclusive".
+// "faster", "slower", "no change", "inconclusive" (ALEA_DECISIONS).
 std::string_view decisionName(Decision d);
 
 } // namespace alea::analysis

@@ -10,6 +10,7 @@
 // in, value structs out; bad input is an Expected failure, never a throw.
 #pragma once
 
+#include "alea/enum_names.hpp"
 #include "alea/expected.hpp"
 
 #include <cstddef>
@@ -20,7 +21,12 @@ namespace alea::analysis {
 
 // The alternative hypothesis, as R's `alternative=` argument: Greater means
 // "x is larger than y" (for times: y, the second sample, is faster).
-enum class Alternative { TwoSided, Greater, Less };
+#define ALEA_ALTERNATIVES(X)                                                                       \
+  X(TwoSided, "two.sided")                                                                         \
+  X(Greater, "greater")                                                                            \
+  X(Less, "less")
+enum class Alternative { ALEA_ALTERNATIVES(ALEA_ENUMERATOR) };
+ALEA_ENUM_NAMES(Alternative, ALEA_ALTERNATIVES);
 
 const char *alternativeName(Alternative alt); // "two.sided", "greater", "less"
 
@@ -39,6 +45,9 @@ double quantileType7Sorted(std::span<const double> sorted, double q);
 double quantileType7(std::span<const double> x, double q);
 // R's median: the mean of the two middle values for even n.
 double median(std::span<const double> x);
+// R's order(x): the indices of x in ascending order of their values, ties in
+// index order (a stable sort).
+std::vector<std::size_t> ascendingOrder(std::span<const double> x);
 // R's rank(x, ties.method = "average"), 1-based ranks.
 std::vector<double> averageRanks(std::span<const double> x);
 

@@ -112,6 +112,12 @@ struct Plan {
 // top-level units.
 Expected<Plan> planExperiment(const Hierarchy &pilot, const PlanOptions &options);
 
+// Why `overheads` do not fit a design of `depth` levels (one finite overhead
+// >= 0 per level except the lowest), the message naming `planner` ("the
+// planner"); empty when they fit. Both planners check their options with it.
+std::string overheadsProblem(const std::vector<double> &overheads, std::size_t depth,
+                             const std::string &planner);
+
 // Eq. 14 on given components (highest first, already reduced: all T^2 > 0 for
 // the levels involved) and overheads of the same design (size depth - 1):
 // returns the unrounded optimum for every level except the top (highest

@@ -29,6 +29,7 @@
 #include "alea/analysis/hierarchy.hpp"
 #include "alea/analysis/interval.hpp"
 #include "alea/analysis/planner.hpp"
+#include "alea/enum_names.hpp"
 #include "alea/expected.hpp"
 
 #include <cstddef>
@@ -147,12 +148,13 @@ struct StoppingInput {
   std::size_t minBuilds = kMinimumTopCount;
 };
 
-enum class StopReason {
-  Continue,        // add `addBuilds` builds per system
-  TargetReached,   // halfWidth <= target (with builds >= minBuilds)
-  CapReached,      // builds >= maxBuilds
-  BudgetExhausted, // remainingBudgetBuilds == 0
-};
+#define ALEA_STOP_REASONS(X)                                                                       \
+  X(Continue, "continue")                /* add `addBuilds` builds per system */                   \
+  X(TargetReached, "target reached")     /* halfWidth <= target (with builds >= minBuilds) */      \
+  X(CapReached, "cap reached")           /* builds >= maxBuilds */                                 \
+  X(BudgetExhausted, "budget exhausted") /* remainingBudgetBuilds == 0 */
+enum class StopReason { ALEA_STOP_REASONS(ALEA_ENUMERATOR) };
+ALEA_ENUM_NAMES(StopReason, ALEA_STOP_REASONS);
 
 struct StoppingDecision {
   bool stop = false;

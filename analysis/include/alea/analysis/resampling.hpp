@@ -12,6 +12,7 @@
 #pragma once
 
 #include "alea/analysis/hierarchy.hpp"
+#include "alea/enum_names.hpp"
 #include "alea/expected.hpp"
 
 #include <cstddef>
@@ -32,13 +33,17 @@ struct BenchmarkRuns {
 // note 1). Preconditions: both hierarchies valid.
 BenchmarkRuns topLevelRuns(const Hierarchy &baseline, const Hierarchy &candidate);
 
-// The per-system summary over the suite (spec §2.2 and A4-1).
-enum class SuiteMean {
-  GeometricOfMeans, // V-AM: GM over benchmarks of each benchmark's mean (default)
-  GeometricOfAll,   // V-GMall: GM of every run, each benchmark weighted equally
-  Arithmetic,       // AM over benchmarks of the benchmark means (§VIII)
-  Harmonic,         // HM over benchmarks of the benchmark means (§VIII)
-};
+// The per-system summary over the suite (spec §2.2 and A4-1): V-AM, the
+// default, is the GM over benchmarks of each benchmark's mean; V-GMall the GM
+// of every run, each benchmark weighted equally; AM and HM are over the
+// benchmark means (§VIII).
+#define ALEA_SUITE_MEANS(X)                                                                        \
+  X(GeometricOfMeans, "gm-of-means") /* V-AM */                                                    \
+  X(GeometricOfAll, "gm-of-all")     /* V-GMall */                                                 \
+  X(Arithmetic, "am")                                                                              \
+  X(Harmonic, "hm")
+enum class SuiteMean { ALEA_SUITE_MEANS(ALEA_ENUMERATOR) };
+ALEA_ENUM_NAMES(SuiteMean, ALEA_SUITE_MEANS);
 
 const char *suiteMeanName(SuiteMean m); // "gm-of-means", "gm-of-all", "am", "hm"
 

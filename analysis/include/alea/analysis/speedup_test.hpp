@@ -15,6 +15,7 @@
 
 #include "alea/analysis/hierarchy.hpp"
 #include "alea/analysis/htest.hpp"
+#include "alea/enum_names.hpp"
 #include "alea/expected.hpp"
 
 #include <cstddef>
@@ -38,19 +39,21 @@ struct SpeedupTestOptions {
 };
 
 // Why the mean path did or did not reach a decision.
-enum class MeanVerdict {
-  Significant,    // one-sided t-test rejects mean(x) <= mean(y)
-  NotSignificant, // the t-test does not reject
-  NotNormal,      // small sample and Shapiro-Wilk rejects normality: run more
-  NotComputable,  // the t-test could not be computed (e.g. constant data)
-};
+#define ALEA_MEAN_VERDICTS(X)                                                                      \
+  X(Significant, "significant")        /* one-sided t-test rejects mean(x) <= mean(y) */           \
+  X(NotSignificant, "not-significant") /* the t-test does not reject */                            \
+  X(NotNormal, "not-normal")           /* small n, Shapiro-Wilk rejects normality: run more */     \
+  X(NotComputable, "not-computable")   /* no t-test could be computed (e.g. constant data) */
+enum class MeanVerdict { ALEA_MEAN_VERDICTS(ALEA_ENUMERATOR) };
+ALEA_ENUM_NAMES(MeanVerdict, ALEA_MEAN_VERDICTS);
 
-enum class MedianVerdict {
-  MedianSpeedup,   // WMW rejects and KS does not reject equal shapes
-  ProbabilityOnly, // WMW rejects but the shapes differ: only P(X>Y)>1/2
-  NotSignificant,  // WMW does not reject
-  NotComputable,
-};
+#define ALEA_MEDIAN_VERDICTS(X)                                                                    \
+  X(MedianSpeedup, "median-speedup")     /* WMW rejects and KS does not reject equal shapes */     \
+  X(ProbabilityOnly, "probability-only") /* WMW rejects but the shapes differ: only P(X>Y)>1/2 */  \
+  X(NotSignificant, "not-significant")   /* WMW does not reject */                                 \
+  X(NotComputable, "not-computable")
+enum class MedianVerdict { ALEA_MEDIAN_VERDICTS(ALEA_ENUMERATOR) };
+ALEA_ENUM_NAMES(MedianVerdict, ALEA_MEDIAN_VERDICTS);
 
 const char *meanVerdictName(MeanVerdict v);
 const char *medianVerdictName(MedianVerdict v);

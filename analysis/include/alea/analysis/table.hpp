@@ -14,6 +14,8 @@
 // removed is listed.
 #pragma once
 
+#include "alea/enum_names.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -141,15 +143,16 @@ struct DroppedUnits {
 };
 
 // How balance() makes an unbalanced system balanced (docs/analyze.md).
-enum class UnbalancedPolicy {
-  Error, // report and stop (the caller stops when !balanced())
-  Trim,  // top down: cut every unit's children to the minimum count of its level
-  Drop,  // bottom up: drop units with fewer children than the modal count
-  Auto,  // per system, Trim, Mixed or Drop, whichever has the smallest
-         // meanVarianceFactor() of its balanced shape
-  Mixed, // Drop at the lowest level only (e.g. the short executions), then Trim
-         // the levels above (e.g. every build to its fewest executions)
-};
+#define ALEA_UNBALANCED_POLICIES(X)                                                                \
+  X(Error, "error") /* report and stop (the caller stops when !balanced()) */                      \
+  X(Trim, "trim")   /* top down: cut every unit's children to the minimum count of its level */    \
+  X(Drop, "drop")   /* bottom up: drop units with fewer children than the modal count */           \
+  X(Auto, "auto")   /* per system, Trim, Mixed or Drop, whichever has the smallest                 \
+                       meanVarianceFactor() of its balanced shape */                               \
+  X(Mixed, "mixed") /* Drop at the lowest level only (e.g. the short executions), then Trim        \
+                       the levels above (e.g. every build to its fewest executions) */
+enum class UnbalancedPolicy { ALEA_UNBALANCED_POLICIES(ALEA_ENUMERATOR) };
+ALEA_ENUM_NAMES(UnbalancedPolicy, ALEA_UNBALANCED_POLICIES);
 
 // "error", "trim", "drop", "auto", "mixed" (option and JSON spelling).
 const char *unbalancedPolicyName(UnbalancedPolicy p);

@@ -12,6 +12,7 @@
 // themselves (section, owner, types, descriptors) in alea/contract.hpp.
 #pragma once
 
+#include "alea/enum_names.hpp"
 #include "alea/expected.hpp"
 
 #include <array>
@@ -105,8 +106,14 @@ struct CodeSummary {
 // fingerprint"). The function addresses and sizes when the static symbol
 // table lists functions; otherwise (a stripped file, or code without function
 // symbols) the code bytes, since an empty function list would make every such
-// file look alike; nothing when the file has no code either.
-enum class FingerprintBasis { Functions, Code, Nothing };
+// file look alike; nothing when the file has no code either. Each has a name
+// (the JSON spelling) and a phrase (the text output's, basisName).
+#define ALEA_FINGERPRINT_BASES(X)                                                                  \
+  X(Functions, "functions", "the function addresses and sizes")                                    \
+  X(Code, "code", "the code bytes")                                                                \
+  X(Nothing, "nothing", "nothing")
+enum class FingerprintBasis { ALEA_FINGERPRINT_BASES(ALEA_ENUMERATOR) };
+ALEA_ENUM_NAMES(FingerprintBasis, ALEA_FINGERPRINT_BASES);
 
 struct Layout {
   std::string path;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "alea/analysis/report.hpp"
+#include "alea/enum_names.hpp"
 #include "alea/model/campaign_report.hpp"
 
 #include <optional>
@@ -16,7 +17,15 @@
 
 namespace alea::report {
 
-enum class Format { Text, Markdown, Json, Csv, Html, Latex };
+#define ALEA_REPORT_FORMATS(X)                                                                     \
+  X(Text, "text")                                                                                  \
+  X(Markdown, "md") /* also "markdown" */                                                          \
+  X(Json, "json")                                                                                  \
+  X(Csv, "csv")                                                                                    \
+  X(Html, "html")                                                                                  \
+  X(Latex, "latex") /* also "tex" */
+enum class Format { ALEA_REPORT_FORMATS(ALEA_ENUMERATOR) };
+ALEA_ENUM_NAMES(Format, ALEA_REPORT_FORMATS);
 
 // "text", "md"/"markdown", "json", "csv", "html", "latex"/"tex"; nullopt otherwise.
 std::optional<Format> parseFormat(std::string_view name);

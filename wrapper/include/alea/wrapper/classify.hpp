@@ -12,6 +12,7 @@
 
 #include "alea/wrapper/link_record.hpp"
 
+#include "alea/enum_names.hpp"
 #include "alea/expected.hpp"
 
 #include <cstddef>
@@ -24,7 +25,13 @@
 
 namespace alea::wrapper {
 
-enum class Mode { Compile, CompileAndLink, Link, PassThrough };
+#define ALEA_WRAPPER_MODES(X)                                                                      \
+  X(Compile, "compile")                                                                            \
+  X(CompileAndLink, "compile-and-link")                                                            \
+  X(Link, "link")                                                                                  \
+  X(PassThrough, "pass-through")
+enum class Mode { ALEA_WRAPPER_MODES(ALEA_ENUMERATOR) };
+ALEA_ENUM_NAMES(Mode, ALEA_WRAPPER_MODES);
 
 // The compiler driver behind the wrapper: clang-19 (alea-cc, alea-c++) or
 // flang-new-19 (alea-fc). They agree on every option and language the
@@ -32,32 +39,51 @@ enum class Mode { Compile, CompileAndLink, Link, PassThrough };
 // so with the plugin) and clang hands to gcc (gfortran), which cannot load it.
 enum class Frontend { Clang, Flang };
 
-// Why the classifier decided as it did; one value per rule of the decision table.
-enum class Reason {
-  // randomizing modes
-  CompileSources, // -c/-S with C, C++, Objective-C or IR sources
-  CompileAndLink, // sources, no -c/-S/-E: compile then link
-  LinkInputs,     // only objects, archives, -l: link
-  // pass-through: what the invocation asks for is not a code layout
-  Preprocess,       // -E
-  DependenciesOnly, // -M / -MM without -MD / -MMD
-  SyntaxOnly,       // -fsyntax-only, -emit-ast
-  Precompile,       // --precompile, header inputs (PCH)
-  PrintCommands,    // -###
-  Version,          // --version, -v/-V of the linker
-  Query,            // -dumpversion, -dumpmachine, -print-*, --help
-  NoInputs,         // nothing to compile or link (e.g. -v alone)
-  AssemblerOnly,    // .s / .S (preprocessed assembly) inputs only
-  NoSourceInputs,   // -c/-S with only linker inputs (clang warns, does nothing)
-  OutputToStdout,   // -o - on a link
-  DriverMode,       // -cc1, -cc1as, --driver-mode=cl, -flavor
-  // pass-through: we cannot be sure
-  UnreadableResponseFile,
-  MissingInput,        // a non-option argument that is not a regular file
-  UnknownLanguage,     // -x <something we do not know>
-  UnsupportedLanguage, // CUDA / HIP (device compilation)
-  FortranViaGcc,       // alea-cc/alea-c++ with a Fortran source: clang runs gcc for it
-};
+// Why the classifier decided as it did; one value per rule of the decision table,
+// named as the log says it.
+#define ALEA_WRAPPER_REASONS(X)                                                                    \
+  /* randomizing modes */                                                                          \
+  /* -c/-S with C, C++, Objective-C or IR sources */                                               \
+  X(CompileSources, "compiling sources")                                                           \
+  /* sources, no -c/-S/-E: compile then link */                                                    \
+  X(CompileAndLink, "compiling and linking sources")                                               \
+  /* only objects, archives, -l: link */                                                           \
+  X(LinkInputs, "linking objects")                                                                 \
+  /* pass-through: what the invocation asks for is not a code layout */                            \
+  X(Preprocess, "preprocessing only (-E)")                                                         \
+  /* -M / -MM without -MD / -MMD */                                                                \
+  X(DependenciesOnly, "dependencies only (-M/-MM imply -E)")                                       \
+  /* -fsyntax-only, -emit-ast */                                                                   \
+  X(SyntaxOnly, "no code generated (-fsyntax-only/-emit-ast)")                                     \
+  /* --precompile, header inputs (PCH) */                                                          \
+  X(Precompile, "precompiling a header or module")                                                 \
+  X(PrintCommands, "printing commands (-###)")                                                     \
+  /* --version, -v/-V of the linker */                                                             \
+  X(Version, "version query")                                                                      \
+  /* -dumpversion, -dumpmachine, -print-*, --help */                                               \
+  X(Query, "information query")                                                                    \
+  /* nothing to compile or link (e.g. -v alone) */                                                 \
+  X(NoInputs, "no inputs")                                                                         \
+  /* .s / .S (preprocessed assembly) inputs only */                                                \
+  X(AssemblerOnly, "assembler inputs only")                                                        \
+  /* -c/-S with only linker inputs (clang warns, does nothing) */                                  \
+  X(NoSourceInputs, "nothing to compile")                                                          \
+  /* -o - on a link */                                                                             \
+  X(OutputToStdout, "linking to standard output (-o -)")                                           \
+  /* -cc1, -cc1as, --driver-mode=cl, -flavor */                                                    \
+  X(DriverMode, "other driver mode")                                                               \
+  /* pass-through: we cannot be sure */                                                            \
+  X(UnreadableResponseFile, "unreadable response file")                                            \
+  /* a non-option argument that is not a regular file */                                           \
+  X(MissingInput, "input is not a regular file")                                                   \
+  /* -x <something we do not know> */                                                              \
+  X(UnknownLanguage, "unknown input language")                                                     \
+  /* CUDA / HIP (device compilation) */                                                            \
+  X(UnsupportedLanguage, "offloading (CUDA/HIP/OpenCL/OpenMP targets)")                            \
+  /* alea-cc/alea-c++ with a Fortran source: clang runs gcc for it */                              \
+  X(FortranViaGcc, "Fortran source, which clang hands to gcc (use alea-fc, over flang-new-19)")
+enum class Reason { ALEA_WRAPPER_REASONS(ALEA_ENUMERATOR) };
+ALEA_ENUM_NAMES(Reason, ALEA_WRAPPER_REASONS);
 
 enum class Language {
   None, // (for -x none: decide by extension)

@@ -5,6 +5,8 @@
 // The extraction that follows the spec at run time is exec/measure.hpp.
 #pragma once
 
+#include "alea/enum_names.hpp"
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,27 +15,39 @@
 
 namespace alea::runner {
 
+// The enumerators' names below are the campaign file's words.
+
 // Where the iterations of an execution come from (issue 4, "Measurement").
-enum class IterationSource {
-  None,                // one measurement per execution: `metric` below
-  Regex,               // every match of `regex` in the output, first group
-  GoogleBenchmarkJson, // --benchmark_format=json on stdout
-  Records,             // <alea/iter.h> binary records from the ALEA_ITER_FD pipe
-};
+#define ALEA_ITERATION_SOURCES(X)                                                                  \
+  X(None, "none")                  /* one measurement per execution: `metric` below */             \
+  X(Regex, "regex")                /* every match of `regex` in the output, first group */         \
+  X(GoogleBenchmarkJson, "gbench") /* --benchmark_format=json on stdout */                         \
+  X(Records, "records")            /* <alea/iter.h> binary records from the ALEA_ITER_FD pipe */
+enum class IterationSource { ALEA_ITERATION_SOURCES(ALEA_ENUMERATOR) };
+ALEA_ENUM_NAMES(IterationSource, ALEA_ITERATION_SOURCES);
 
 // What the None source measures for the whole child process.
-enum class Metric {
-  Wall, // wall-clock seconds from spawn to reap
-  User, // ru_utime of the child (wait4)
-  Sys,  // ru_stime of the child
-  Cpu,  // user + sys
-  Rss,  // peak resident set, in KiB (ru_maxrss); not a time
-};
+#define ALEA_METRICS(X)                                                                            \
+  X(Wall, "wall") /* wall-clock seconds from spawn to reap */                                      \
+  X(User, "user") /* ru_utime of the child (wait4) */                                              \
+  X(Sys, "sys")   /* ru_stime of the child */                                                      \
+  X(Cpu, "cpu")   /* user + sys */                                                                 \
+  X(Rss, "rss")   /* peak resident set, in KiB (ru_maxrss); not a time */
+enum class Metric { ALEA_METRICS(ALEA_ENUMERATOR) };
+ALEA_ENUM_NAMES(Metric, ALEA_METRICS);
 
-enum class GbenchField { RealTime, CpuTime };
+#define ALEA_GBENCH_FIELDS(X)                                                                      \
+  X(RealTime, "real_time")                                                                         \
+  X(CpuTime, "cpu_time")
+enum class GbenchField { ALEA_GBENCH_FIELDS(ALEA_ENUMERATOR) };
+ALEA_ENUM_NAMES(GbenchField, ALEA_GBENCH_FIELDS);
 
 // Which output stream the Regex source scans.
-enum class OutputStream { Stdout, Stderr };
+#define ALEA_OUTPUT_STREAMS(X)                                                                     \
+  X(Stdout, "stdout")                                                                              \
+  X(Stderr, "stderr")
+enum class OutputStream { ALEA_OUTPUT_STREAMS(ALEA_ENUMERATOR) };
+ALEA_ENUM_NAMES(OutputStream, ALEA_OUTPUT_STREAMS);
 
 struct MeasureSpec {
   IterationSource source = IterationSource::None;

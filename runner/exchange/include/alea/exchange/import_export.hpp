@@ -9,6 +9,7 @@
 #pragma once
 
 #include "alea/config/error.hpp"
+#include "alea/enum_names.hpp"
 #include "alea/exec/measure.hpp"
 #include "alea/model/export_settings.hpp"
 #include "alea/store/campaign_dir.hpp"
@@ -40,13 +41,14 @@ struct ImportSummary {
   std::vector<std::string> notes;
 };
 
-enum class ImportFormat {
-  Auto,      // decided by the content (importFormatOf)
-  Csv,       // alea's long CSV
-  Hyperfine, // hyperfine --export-json
-  Gbench,    // Google Benchmark --benchmark_format=json / --benchmark_out
-  Spec,      // SPEC CPU 2017 runcpu result .csv
-};
+#define ALEA_IMPORT_FORMATS(X)                                                                     \
+  X(Auto, "auto")           /* decided by the content (importFormatOf) */                          \
+  X(Csv, "csv")             /* alea's long CSV */                                                  \
+  X(Hyperfine, "hyperfine") /* hyperfine --export-json */                                          \
+  X(Gbench, "gbench")       /* Google Benchmark --benchmark_format=json / --benchmark_out */       \
+  X(Spec, "spec")           /* SPEC CPU 2017 runcpu result .csv */
+enum class ImportFormat { ALEA_IMPORT_FORMATS(ALEA_ENUMERATOR) };
+ALEA_ENUM_NAMES(ImportFormat, ALEA_IMPORT_FORMATS);
 
 // "auto", "csv", "hyperfine", "gbench", "spec".
 std::string_view importFormatName(ImportFormat format);
