@@ -610,7 +610,7 @@ void recordChildEnd(const ExecutionRequest &req, const ChildEnd &ended,
   result.output.wallSeconds = std::chrono::duration<double>(end - start).count();
   result.output.userSeconds = seconds(ru.ru_utime);
   result.output.sysSeconds = seconds(ru.ru_stime);
-  result.output.maxRssKiB = ru.ru_maxrss;
+  result.output.maxRssKib = ru.ru_maxrss;
   result.voluntarySwitches = ru.ru_nvcsw;
   result.involuntarySwitches = ru.ru_nivcsw;
   result.steadyStart = std::chrono::duration<double>(start.time_since_epoch()).count();
@@ -1022,7 +1022,7 @@ LocalExecutor::runTogether(const std::vector<ExecutionRequest> &requests) {
     }
   }
   for (auto &r : results)
-    r.duetSync = duetSyncName(sync);
+    r.duetSync = sync;
   if (watch) {
     std::vector<std::string> left = collectLeftovers(childStart, kill);
     for (auto &r : results) {

@@ -82,7 +82,7 @@ Extraction extractNone(const MeasureSpec &spec, const ExecutionOutput &out) {
     v = out.userSeconds + out.sysSeconds;
     break;
   case Metric::Rss:
-    v = static_cast<double>(out.maxRssKiB);
+    v = static_cast<double>(out.maxRssKib);
     break;
   }
   if (!(v > 0) || !std::isfinite(v)) {

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "alea/config/measure_spec.hpp"
+#include "alea/records.hpp"
 
 #include <cstdint>
 #include <map>
@@ -23,16 +24,14 @@
 
 namespace alea::runner {
 
-// Everything the executor captured about one finished (or killed) child.
-struct ExecutionOutput {
+// Everything the executor captured about one finished (or killed) child:
+// how it ended and what it used (alea/records.hpp; exitCode is valid when
+// signal == 0 and !timedOut), and its output.
+struct ExecutionOutput : ProcessEnd {
   std::string stdoutText;
   std::string stderrTail; // the last few KiB of stderr
   std::string records;    // raw bytes read from the ALEA_ITER_FD pipe
-  int exitCode = 0;       // valid when signal == 0 and !timedOut
-  int signal = 0;         // terminating signal, 0 if it exited
   bool timedOut = false;  // killed by the runner after the timeout
-  double wallSeconds = 0, userSeconds = 0, sysSeconds = 0;
-  long maxRssKiB = 0;
 };
 
 struct Extraction {
