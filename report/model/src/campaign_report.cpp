@@ -360,8 +360,9 @@ void groupFailures(const CampaignData &data, CampaignReport &r) {
   for (const auto &f : data.failures) {
     std::string cause = failureCause(f);
     // Timeouts differ only in the measured wall time: one group.
-    auto key = std::make_tuple(f.benchmark, f.system,
-                               f.status == ExecutionStatus::Timeout ? std::string("timeout") : cause);
+    auto key =
+        std::make_tuple(f.benchmark, f.system,
+                        f.status == ExecutionStatus::Timeout ? std::string("timeout") : cause);
     auto [it, fresh] = index.emplace(key, r.failures.size());
     if (fresh) {
       FailureGroup g;

@@ -775,7 +775,7 @@ struct Run {
       Extraction ex = measureExecution(*job.stream, out, bench.expectedExit);
       if (!ex.ok()) {
         rec.status = describeFailure(out, bench.expectedExit).empty() ? ExecutionStatus::Iterations
-                                                                     : statusFor(r);
+                                                                      : statusFor(r);
         rec.error = ex.error;
       } else if (static_cast<int>(ex.values.size()) <= levels.warmup) {
         rec.status = ExecutionStatus::Iterations;

@@ -263,8 +263,7 @@ std::optional<ProcStat> procStat(pid_t pid) {
   const std::string_view text = *read;
   // "pid (name) state ppid ..." where the name may hold spaces and ')'.
   auto open = text.find('('), close = text.rfind(')');
-  if (open == std::string_view::npos || close == std::string_view::npos ||
-      close + 2 >= text.size())
+  if (open == std::string_view::npos || close == std::string_view::npos || close + 2 >= text.size())
     return std::nullopt;
   ProcStat st;
   st.name = text.substr(open + 1, close - open - 1);

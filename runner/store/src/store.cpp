@@ -1293,22 +1293,21 @@ Expected<std::vector<LeftoverGroup>> Store::leftovers() {
 }
 
 Expected<std::vector<Build>> Store::builds() {
-  return readRows<Build>(
-      db_,
-      "SELECT s.name, bu.build_index, bu.seed, bu.status, bu.build_seconds, "
-      "bu.fingerprint, bu.binary_hash, bu.log_tail "
-      "FROM build bu JOIN system s ON s.id = bu.system_id "
-      "ORDER BY s.position, bu.build_index",
-      "builds", [](const Statement &st) {
-        return Build{.system = st.columnText(0),
-                     .buildIndex = static_cast<int>(st.columnInt(1)),
-                     .seed = storedSeed(st.columnView(2)),
-                     .status = storedBuildStatus(st.columnView(3)),
-                     .seconds = st.columnDouble(4),
-                     .fingerprint = st.columnText(5),
-                     .binaryHash = st.columnText(6),
-                     .logTail = st.columnText(7)};
-      });
+  return readRows<Build>(db_,
+                         "SELECT s.name, bu.build_index, bu.seed, bu.status, bu.build_seconds, "
+                         "bu.fingerprint, bu.binary_hash, bu.log_tail "
+                         "FROM build bu JOIN system s ON s.id = bu.system_id "
+                         "ORDER BY s.position, bu.build_index",
+                         "builds", [](const Statement &st) {
+                           return Build{.system = st.columnText(0),
+                                        .buildIndex = static_cast<int>(st.columnInt(1)),
+                                        .seed = storedSeed(st.columnView(2)),
+                                        .status = storedBuildStatus(st.columnView(3)),
+                                        .seconds = st.columnDouble(4),
+                                        .fingerprint = st.columnText(5),
+                                        .binaryHash = st.columnText(6),
+                                        .logTail = st.columnText(7)};
+                         });
 }
 
 Expected<std::vector<MachineChangeRow>> Store::machineChanges() {

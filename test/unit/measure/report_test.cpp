@@ -154,9 +154,10 @@ TEST(CampaignReport, FailuresAreGroupedAndTheRestIsAnalysed) {
   d.benchmarks.push_back("crash");
   for (int b = 0; b < 4; ++b)
     for (const char *s : {"base", "cand"})
-      d.failures.push_back({s, "crash", b, 0, ExecutionStatus::Signal, 0, 11, "killed by signal 11 (SIGSEGV)",
-                            "about to crash\nSegfault here\n"});
-  d.failures.push_back({"cand", "beta", 1, 2, ExecutionStatus::Timeout, 0, 9, "timed out after 5 s", ""});
+      d.failures.push_back({s, "crash", b, 0, ExecutionStatus::Signal, 0, 11,
+                            "killed by signal 11 (SIGSEGV)", "about to crash\nSegfault here\n"});
+  d.failures.push_back(
+      {"cand", "beta", 1, 2, ExecutionStatus::Timeout, 0, 9, "timed out after 5 s", ""});
   d.executed += 9;
   d.planned = d.executed;
   CampaignReport r = buildCampaignReport(d, fast());
@@ -185,7 +186,8 @@ TEST(CampaignReport, NothingAnalysableStillReports) {
   CampaignData d;
   d.systems = {"a", "b"};
   d.benchmarks = {"crash"};
-  d.failures.push_back({"a", "crash", 0, 0, ExecutionStatus::Signal, 0, 11, "killed by signal 11 (SIGSEGV)", ""});
+  d.failures.push_back(
+      {"a", "crash", 0, 0, ExecutionStatus::Signal, 0, 11, "killed by signal 11 (SIGSEGV)", ""});
   d.planned = 4;
   d.executed = 1;
   CampaignReport r = buildCampaignReport(d, fast());
@@ -222,7 +224,8 @@ TEST(CampaignReport, OneSystemIsALayoutSensitivityStudy) {
 TEST(CampaignReport, IdenticalLayoutsMachineChangesAndFailedBuilds) {
   CampaignData d = twoSystems();
   d.builds[1].fingerprint = d.builds[0].fingerprint; // base builds 0 and 1
-  d.builds.push_back({"cand", 4, 0x9, BuildStatus::Failed, 1.0, "", "", "cc: error: boom\n", {}, ""});
+  d.builds.push_back(
+      {"cand", 4, 0x9, BuildStatus::Failed, 1.0, "", "", "cc: error: boom\n", {}, ""});
   d.machineChanges.push_back("2026-01-01T00:00:00Z: governor");
   CampaignReport r = buildCampaignReport(d, fast());
   EXPECT_TRUE(contains(r.warnings, "identical layouts: builds 0 and 1 of base"));

@@ -77,7 +77,8 @@ CampaignData hostileData() {
   d.failures.push_back(f);
   for (const auto &s : d.systems)
     for (int b = 0; b < 3; ++b)
-      d.builds.push_back({s, b, 0x1, alea::BuildStatus::Ok, 1.0, s + std::to_string(b), "", "", {}, ""});
+      d.builds.push_back(
+          {s, b, 0x1, alea::BuildStatus::Ok, 1.0, s + std::to_string(b), "", "", {}, ""});
   return d;
 }
 

@@ -16,7 +16,7 @@
 
 #include <cstdint>
 #include <map>
-#include <regex>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -83,6 +83,7 @@ public:
   static constexpr std::size_t kMaxJsonBytes = std::size_t{256} << 20;
 
   explicit IterationStream(const MeasureSpec &spec);
+  ~IterationStream() override;
   void write(OutputChannel channel, std::string_view bytes) override;
   // After the process ended: its iterations (or why there are none). Does not
   // look at the exit status (see describeFailure); with the None source
@@ -93,7 +94,8 @@ private:
   void scanLine(std::string_view line);
 
   MeasureSpec spec_;
-  std::optional<std::regex> regex_;
+  struct LineRegex; // the compiled regex (measure.cpp: <regex> stays out of this header)
+  std::unique_ptr<LineRegex> regex_;
   std::string line_;            // the incomplete last line (regex source)
   std::uint64_t lineStart_ = 0; // byte offset of line_ in the stream
   std::string json_;            // stdout (gbench source)
