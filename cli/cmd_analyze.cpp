@@ -1,7 +1,7 @@
 // `alea analyze FILE`: the statistics engine on a long-form measurement CSV
 // (docs/analyze.md). Parses options, reads the file, and hands the table to
-// the report model and formatter of alea_analysis; errors are thrown once as
-// alea::cli::Error ("data.csv:17:4: value "abc" is not a number").
+// the report model and formatter of alea_analysis; an error is returned to
+// main, which prints it once ("data.csv:17:4: value "abc" is not a number").
 #include "command.hpp"
 #include "measurement_file.hpp"
 
@@ -16,6 +16,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <tuple>
 
 namespace {
 
@@ -45,66 +46,77 @@ struct AnalyzeOptions {
   std::string plots;
 };
 
-double fraction(const std::string &text, const char *option) {
+alea::Expected<double> fraction(const std::string &text, const char *option) {
   auto v = alea::analysis::parseFraction(text);
   if (!v)
-    throw alea::cli::Error(std::string(option) + ": " + v.error());
+    return alea::Error{std::string(option) + ": " + v.error()};
   return *v;
 }
 
-int runAnalyze(const AnalyzeOptions &o) {
+alea::cli::Outcome runAnalyze(const AnalyzeOptions &o) {
   namespace an = alea::analysis;
   const auto format = alea::report::parseFormat(o.format);
   if (!format)
-    throw alea::cli::Error("--format: unknown format \"" + o.format + "\" (" +
-                           alea::report::formatNames() + ")");
+    return alea::Error{"--format: unknown format \"" + o.format + "\" (" +
+                       alea::report::formatNames() + ")"};
   an::ReportOptions ro;
   ro.baseline = o.baseline;
-  ro.confidence = fraction(o.confidence, "--confidence");
-  ro.threshold = fraction(o.threshold, "--threshold");
-  ro.targetHalfWidth = fraction(o.target, "--target-half-width");
-  ro.disagreementFraction = fraction(o.disagreement, "--disagreement");
+  for (auto [text, option, value] :
+       {std::tuple(&o.confidence, "--confidence", &ro.confidence),
+        std::tuple(&o.threshold, "--threshold", &ro.threshold),
+        std::tuple(&o.target, "--target-half-width", &ro.targetHalfWidth),
+        std::tuple(&o.disagreement, "--disagreement", &ro.disagreementFraction)}) {
+    auto v = fraction(*text, option);
+    if (!v)
+      return alea::Error{v.error()};
+    *value = *v;
+  }
   if (!(ro.confidence > 0 && ro.confidence < 1))
-    throw alea::cli::Error("--confidence: must be between 0 and 1, e.g. 0.95 or 95%");
+    return alea::Error{"--confidence: must be between 0 and 1, e.g. 0.95 or 95%"};
   if (!(ro.threshold >= 0 && ro.threshold < 1))
-    throw alea::cli::Error("--threshold: must be in [0, 1), e.g. 0.01 or 1%");
+    return alea::Error{"--threshold: must be in [0, 1), e.g. 0.01 or 1%"};
   if (!(ro.targetHalfWidth > 0))
-    throw alea::cli::Error("--target-half-width: must be > 0, e.g. 0.01 or 1%");
+    return alea::Error{"--target-half-width: must be > 0, e.g. 0.01 or 1%"};
   if (!(ro.disagreementFraction >= 0))
-    throw alea::cli::Error("--disagreement: must be >= 0");
-  ro.proportionHalfWidth = fraction(o.proportionHalfWidth, "--proportion-half-width");
+    return alea::Error{"--disagreement: must be >= 0"};
+  auto proportion = fraction(o.proportionHalfWidth, "--proportion-half-width");
+  if (!proportion)
+    return alea::Error{proportion.error()};
+  ro.proportionHalfWidth = *proportion;
   if (!(ro.proportionHalfWidth > 0 && ro.proportionHalfWidth < 1))
-    throw alea::cli::Error("--proportion-half-width: must be in (0, 1), e.g. 0.05 or 5%");
+    return alea::Error{"--proportion-half-width: must be in (0, 1), e.g. 0.05 or 5%"};
   ro.bootstrapReplicates = o.replicates;
   ro.threads = o.threads;
   if (!alea::parseSeed(o.seed, ro.seed))
-    throw alea::cli::Error("--seed: \"" + o.seed + "\" is not a decimal or 0x hex number");
+    return alea::Error{"--seed: \"" + o.seed + "\" is not a decimal or 0x hex number"};
   auto scheme = an::ResamplingScheme::parse(o.resampling);
   if (!scheme)
-    throw alea::cli::Error("--resampling: " + scheme.error());
+    return alea::Error{"--resampling: " + scheme.error()};
   ro.scheme = *scheme;
   if (o.ciVariant == "t")
     ro.ciMethod = an::IntervalMethod::T;
   else if (o.ciVariant == "normal")
     ro.ciMethod = an::IntervalMethod::Normal;
   else
-    throw alea::cli::Error("--ci-variant: \"" + o.ciVariant + "\" is not t or normal");
+    return alea::Error{"--ci-variant: \"" + o.ciVariant + "\" is not t or normal"};
   const auto policy = an::parseUnbalancedPolicy(o.unbalanced);
   if (!policy)
-    throw alea::cli::Error("--unbalanced: \"" + o.unbalanced +
-                           "\" is not auto, trim, mixed, drop or error");
+    return alea::Error{"--unbalanced: \"" + o.unbalanced +
+                       "\" is not auto, trim, mixed, drop or error"};
   ro.unbalanced = *policy;
   ro.speedupTest = !o.noSpeedupTest;
   ro.pairing = o.paired ? an::Pairing::Paired : an::Pairing::Unpaired;
   ro.allPairs = o.allPairs;
 
   const auto parsed = alea::cli::loadMeasurements(o.file, o.levels);
+  if (!parsed)
+    return alea::Error{parsed.error()};
   // The settings of the campaign the file was exported from (`alea export`
   // writes them in a comment line): the analysis `alea report` made of it,
   // unless the command line says otherwise.
-  const auto settings = alea::model::readExportComment(parsed.comments);
+  const auto settings = alea::model::readExportComment(parsed->comments);
   if (!settings)
-    throw alea::cli::Error(o.file + ": " + settings.error());
+    return alea::Error{o.file + ": " + settings.error()};
   if (*settings) {
     const alea::model::ExportSettings &es = **settings;
     auto percent = [](double fraction) {
@@ -137,13 +149,17 @@ int runAnalyze(const AnalyzeOptions &o) {
                    "override it)\n",
                    alea::report::plainText(o.file).c_str(), used.c_str());
   }
-  if (!o.costs.empty())
-    ro.costs = alea::cli::costsOption(o.costs, parsed.table->levels());
-  auto report = alea::model::analyzeTable(*parsed.table, ro);
+  if (!o.costs.empty()) {
+    auto costs = alea::cli::costsOption(o.costs, parsed->table->levels());
+    if (!costs)
+      return alea::Error{costs.error()};
+    ro.costs = std::move(*costs);
+  }
+  auto report = alea::model::analyzeTable(*parsed->table, ro);
   if (!report)
-    throw alea::cli::Error(o.file + ": " + report.error());
+    return alea::Error{o.file + ": " + report.error()};
   if (auto s = alea::report::writeReport(*report, *format, o.output, o.plots); !s)
-    throw alea::cli::Error(s.error());
+    return alea::Error{s.error()};
   return 0;
 }
 
@@ -206,7 +222,7 @@ void setupAnalyze(CLI::App &app) {
     o->confidenceGiven = sub->get_option("--confidence")->count() > 0;
     o->thresholdGiven = sub->get_option("--threshold")->count() > 0;
     o->baselineGiven = sub->get_option("--baseline")->count() > 0;
-    alea::cli::setExitCode(runAnalyze(*o));
+    alea::cli::finish(runAnalyze(*o));
   });
 }
 

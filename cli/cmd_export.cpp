@@ -17,29 +17,29 @@ struct ExportOptions {
   std::string output;
 };
 
-int runExport(const ExportOptions &opts) {
+alea::cli::Outcome runExport(const ExportOptions &opts) {
   // Read-only: export never creates, migrates or writes the store, and a
   // missing, empty or foreign file is one error (docs/store.md).
   auto store = alea::runner::Store::openReadOnly(alea::runner::resolveStorePath(opts.store));
   if (!store)
-    throw alea::cli::Error(store.error());
+    return alea::Error{store.error()};
   if (opts.output.empty() || opts.output == "-") {
     auto n = alea::runner::exportLongCsv(*store, std::cout);
     if (!n)
-      throw alea::cli::Error(n.error());
+      return alea::Error{n.error()};
     return 0;
   }
   std::string tmp = opts.output + ".tmp";
   {
     std::ofstream out(tmp, std::ios::binary);
     if (!out)
-      throw alea::cli::Error("cannot write '" + opts.output + "'");
+      return alea::Error{"cannot write '" + opts.output + "'"};
     auto n = alea::runner::exportLongCsv(*store, out);
     if (!n)
-      throw alea::cli::Error(n.error());
+      return alea::Error{n.error()};
     out.close();
     if (!out)
-      throw alea::cli::Error("cannot write '" + opts.output + "'");
+      return alea::Error{"cannot write '" + opts.output + "'"};
     std::cerr << "alea: exported " << *n << " measurements to " << opts.output << "\n";
   }
   std::filesystem::rename(tmp, opts.output);
@@ -52,7 +52,7 @@ void setupExport(CLI::App &app) {
                                            "(system,benchmark,build,execution,iteration,value)");
   sub->add_option("store", opts->store, "campaign directory or its campaign.db")->required();
   sub->add_option("-o,--output", opts->output, "output file (default: standard output)");
-  sub->callback([opts] { alea::cli::setExitCode(runExport(*opts)); });
+  sub->callback([opts] { alea::cli::finish(runExport(*opts)); });
 }
 
 } // namespace

@@ -28,22 +28,22 @@ struct ImportOptions {
   std::vector<std::string> files, systems, builds, benchmarks, formats, fields;
 };
 
-int runImport(const ImportOptions &opts) {
+alea::cli::Outcome runImport(const ImportOptions &opts) {
   std::string path = alea::runner::resolveStorePath(opts.output);
   if (std::filesystem::exists(path))
-    throw alea::cli::Error("the store '" + path + "' exists; import into a new store");
+    return alea::Error{"the store '" + path + "' exists; import into a new store"};
   alea::runner::Expected<alea::runner::ImportSummary> sum{alea::runner::Error{""}};
   {
     auto store = alea::runner::Store::open(path);
     if (!store)
-      throw alea::cli::Error(store.error());
+      return alea::Error{store.error()};
     sum = alea::runner::importFiles(opts.inputs, *store, opts.name);
   } // closed here: a failed import leaves no half-made store behind
   if (!sum) {
     std::error_code ec;
     for (const char *suffix : {"", "-wal", "-shm"})
       std::filesystem::remove(path + suffix, ec);
-    throw alea::cli::Error(sum.error());
+    return alea::Error{sum.error()};
   }
   for (const std::string &note : sum->notes)
     std::fprintf(stderr, "alea: note: %s\n", note.c_str());
@@ -142,7 +142,7 @@ void setupImport(CLI::App &app) {
   sub->callback([=] {
     opts->inputs =
         inputsInOrder(*sub, filesOpt, systemOpt, buildOpt, benchmarkOpt, formatOpt, fieldOpt);
-    alea::cli::setExitCode(runImport(*opts));
+    alea::cli::finish(runImport(*opts));
   });
 }
 

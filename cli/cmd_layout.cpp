@@ -23,41 +23,41 @@ struct LayoutOptions {
   bool functions = false;
 };
 
-alea::linker::Layout load(const std::string &path) {
-  auto layout = alea::linker::readLayout(path);
-  if (!layout)
-    throw alea::cli::Error(layout.error());
-  return std::move(*layout);
-}
-
-int runLayout(const LayoutOptions &opts) {
+alea::cli::Outcome runLayout(const LayoutOptions &opts) {
   namespace al = alea::linker;
   if (opts.diff) {
     if (opts.files.size() != 2)
-      throw alea::cli::Error("layout --diff needs exactly two binaries");
+      return alea::Error{"layout --diff needs exactly two binaries"};
     if (opts.fingerprintOnly)
-      throw alea::cli::Error("--fingerprint and --diff cannot be combined");
-    const al::Layout a = load(opts.files[0]);
-    const al::Layout b = load(opts.files[1]);
-    const al::LayoutDiff d = al::diffLayouts(a, b);
-    std::fputs((opts.json ? al::diffToJson(a, b, d) : al::formatDiff(a, b, d)).c_str(), stdout);
+      return alea::Error{"--fingerprint and --diff cannot be combined"};
+    const auto a = al::readLayout(opts.files[0]);
+    if (!a)
+      return alea::Error{a.error()};
+    const auto b = al::readLayout(opts.files[1]);
+    if (!b)
+      return alea::Error{b.error()};
+    const al::LayoutDiff d = al::diffLayouts(*a, *b);
+    std::fputs((opts.json ? al::diffToJson(*a, *b, d) : al::formatDiff(*a, *b, d)).c_str(), stdout);
     if (opts.functions && !opts.json)
-      std::fputs(("\n" + al::formatDiffFunctions(a, b, d)).c_str(), stdout);
+      std::fputs(("\n" + al::formatDiffFunctions(*a, *b, d)).c_str(), stdout);
     return 0;
   }
   if (opts.functions)
-    throw alea::cli::Error("--functions needs --diff A B");
+    return alea::Error{"--functions needs --diff A B"};
   if (opts.files.size() != 1)
-    throw alea::cli::Error("layout needs exactly one binary (or --diff A B)");
-  const al::Layout l = load(opts.files[0]);
+    return alea::Error{"layout needs exactly one binary (or --diff A B)"};
+  const auto read = al::readLayout(opts.files[0]);
+  if (!read)
+    return alea::Error{read.error()};
+  const al::Layout &l = *read;
   if (!opts.fingerprintOnly) {
     std::fputs((opts.json ? al::layoutToJson(l) : al::formatLayout(l)).c_str(), stdout);
     return 0;
   }
   // No digits rather than the hash of nothing, which every such file shares.
   if (l.basis == al::FingerprintBasis::Nothing)
-    throw alea::cli::Error("'" + l.path +
-                           "' has no layout fingerprint: it has no function symbols and no code");
+    return alea::Error{"'" + l.path +
+                       "' has no layout fingerprint: it has no function symbols and no code"};
   std::printf("%s\n", al::hex16(l.fingerprint).c_str());
   return 0;
 }
@@ -75,7 +75,7 @@ void setupLayout(CLI::App &app) {
                 "Print only the layout fingerprint (16 hex digits)");
   sub->add_flag("--functions", opts->functions,
                 "With --diff: one line per matched function (ranks, addresses, offsets, gaps)");
-  sub->callback([opts] { alea::cli::setExitCode(runLayout(*opts)); });
+  sub->callback([opts] { alea::cli::finish(runLayout(*opts)); });
 }
 
 } // namespace

@@ -25,39 +25,45 @@ struct PlanOptions {
   std::string unbalanced = "auto";
 };
 
-int runPlan(const PlanOptions &o) {
+alea::cli::Outcome runPlan(const PlanOptions &o) {
   namespace an = alea::analysis;
   const auto format = alea::report::parseFormat(o.format);
   if (!format)
-    throw alea::cli::Error("--format: unknown format \"" + o.format + "\" (text, json, csv, md)");
+    return alea::Error{"--format: unknown format \"" + o.format + "\" (text, json, csv, md)"};
   an::PlanRequest req;
   if (!o.target.empty()) {
     auto t = an::parseFraction(o.target);
     if (!t)
-      throw alea::cli::Error("--target-half-width: " + t.error());
+      return alea::Error{"--target-half-width: " + t.error()};
     req.targetHalfWidth = *t;
   }
   if (o.budget != 0)
     req.budget = o.budget;
   if (!req.targetHalfWidth && !req.budget)
-    throw alea::cli::Error("give --target-half-width P or --budget SECONDS");
+    return alea::Error{"give --target-half-width P or --budget SECONDS"};
   auto c = an::parseFraction(o.confidence);
   if (!c)
-    throw alea::cli::Error("--confidence: " + c.error());
+    return alea::Error{"--confidence: " + c.error()};
   req.confidence = *c;
   if (!(req.confidence > 0 && req.confidence < 1))
-    throw alea::cli::Error("--confidence: must be between 0 and 1, e.g. 0.95 or 95%");
+    return alea::Error{"--confidence: must be between 0 and 1, e.g. 0.95 or 95%"};
   const auto policy = an::parseUnbalancedPolicy(o.unbalanced);
   if (!policy)
-    throw alea::cli::Error("--unbalanced: \"" + o.unbalanced +
-                           "\" is not auto, trim, mixed, drop or error");
+    return alea::Error{"--unbalanced: \"" + o.unbalanced +
+                       "\" is not auto, trim, mixed, drop or error"};
 
   const auto parsed = alea::cli::loadMeasurements(o.file, o.levels);
-  if (!o.costs.empty())
-    req.costs = alea::cli::costsOption(o.costs, parsed.table->levels());
-  auto plans = an::buildPlans(*parsed.table, req, *policy);
+  if (!parsed)
+    return alea::Error{parsed.error()};
+  if (!o.costs.empty()) {
+    auto costs = alea::cli::costsOption(o.costs, parsed->table->levels());
+    if (!costs)
+      return alea::Error{costs.error()};
+    req.costs = std::move(*costs);
+  }
+  auto plans = an::buildPlans(*parsed->table, req, *policy);
   if (!plans)
-    throw alea::cli::Error(o.file + ": " + plans.error());
+    return alea::Error{o.file + ": " + plans.error()};
   std::cout << alea::report::renderPlans(*plans, *format);
   return 0;
 }
@@ -81,7 +87,7 @@ void setupPlan(CLI::App &app) {
   sub->add_option("--format", o->format, "text, json, csv or md")->capture_default_str();
   sub->add_option("--unbalanced", o->unbalanced, "auto, trim, mixed, drop or error (as in analyze)")
       ->capture_default_str();
-  sub->callback([o] { alea::cli::setExitCode(runPlan(*o)); });
+  sub->callback([o] { alea::cli::finish(runPlan(*o)); });
 }
 
 } // namespace

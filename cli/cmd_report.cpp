@@ -26,11 +26,11 @@ struct ReportOptions {
   bool allPairs = false;
 };
 
-int runReport(const ReportOptions &opts) {
+alea::cli::Outcome runReport(const ReportOptions &opts) {
   auto format = alea::report::parseFormat(opts.format);
   if (!format)
-    throw alea::cli::Error("unknown report format '" + opts.format + "' (expected " +
-                           alea::report::formatNames() + ")");
+    return alea::Error{"unknown report format '" + opts.format + "' (expected " +
+                       alea::report::formatNames() + ")"};
   alea::model::CampaignReportOptions ro;
   ro.bootstrapReplicates = opts.replicates;
   ro.threads = opts.threads;
@@ -38,16 +38,16 @@ int runReport(const ReportOptions &opts) {
   if (!opts.seed.empty()) {
     std::uint64_t seed = 0;
     if (!alea::parseSeed(opts.seed, seed))
-      throw alea::cli::Error("--seed expects a decimal or 0x hexadecimal number, got '" +
-                             opts.seed + "'");
+      return alea::Error{"--seed expects a decimal or 0x hexadecimal number, got '" + opts.seed +
+                         "'"};
     ro.seed = seed;
   }
   auto data = alea::runner::loadCampaignData(opts.store);
   if (!data)
-    throw alea::cli::Error(data.error());
+    return alea::Error{data.error()};
   const auto report = alea::model::buildCampaignReport(*data, ro);
   if (auto s = alea::report::writeReport(report, *format, opts.output, opts.plots); !s)
-    throw alea::cli::Error(s.error());
+    return alea::Error{s.error()};
   return 0;
 }
 
@@ -70,7 +70,7 @@ void setupReport(CLI::App &app) {
   sub->add_flag("--all-pairs", opts->allPairs,
                 "three or more systems: compare every pair of systems, not only each with the "
                 "baseline (Holm's correction then covers all pairs)");
-  sub->callback([opts] { alea::cli::setExitCode(runReport(*opts)); });
+  sub->callback([opts] { alea::cli::finish(runReport(*opts)); });
 }
 
 } // namespace

@@ -68,25 +68,25 @@ std::string targetsLine(const alea::runner::CampaignConfig &config) {
          alea::machinesName(config.machines) + "): " + names;
 }
 
-int runRun(const RunOptions &opts) {
+alea::cli::Outcome runRun(const RunOptions &opts) {
   auto config = alea::runner::parseCampaign(opts.campaign);
   if (!config)
-    throw alea::cli::Error(config.error());
+    return alea::Error{config.error()};
   // Here, before the campaign line below, so that a mistake is the one line
   // of output, as with the parser's errors (runCampaign is told: validated).
   if (auto valid = alea::runner::validateCampaign(*config, alea::runner::readMachineFacts());
       !valid)
-    throw alea::cli::Error(valid.error());
+    return alea::Error{valid.error()};
   // Adaptive settings on the command line override [adaptive] without
   // changing the file (whose digest identifies the campaign): they continue a
   // finished campaign, adding builds.
   if (!opts.untilHalfWidth.empty()) {
     auto hw = alea::analysis::parseFraction(opts.untilHalfWidth);
     if (!hw || !(*hw > 0 && *hw < 1))
-      throw alea::cli::Error("--until-half-width expects a relative half-width such as 2% or "
-                             "0.02, not '" +
-                                 opts.untilHalfWidth + "'",
-                             alea::cli::kExitUsage);
+      return alea::Error{"--until-half-width expects a relative half-width such as 2% or "
+                         "0.02, not '" +
+                             opts.untilHalfWidth + "'",
+                         alea::ErrorKind::Usage};
     config->adaptive.enabled = true;
     config->adaptive.halfWidth = *hw;
   }
@@ -98,9 +98,9 @@ int runRun(const RunOptions &opts) {
     config->adaptive.maxBuilds = opts.maxBuilds;
   auto format = alea::report::parseFormat(opts.format);
   if (!format)
-    throw alea::cli::Error("unknown report format '" + opts.format + "' (expected " +
-                               alea::report::formatNames() + ")",
-                           alea::cli::kExitUsage);
+    return alea::Error{"unknown report format '" + opts.format + "' (expected " +
+                           alea::report::formatNames() + ")",
+                       alea::ErrorKind::Usage};
   alea::runner::CampaignOptions ro;
   ro.dir = opts.dir.empty() ? alea::runner::defaultCampaignDir(opts.campaign) : opts.dir;
   ro.requireExisting = opts.resume;
@@ -133,9 +133,7 @@ int runRun(const RunOptions &opts) {
                     alea::report::plainText(alea::runner::storePath(ro.dir)) + targetsLine(*config);
   auto outcome = alea::runner::runCampaign(*config, ro, executor, progress);
   if (!outcome)
-    throw alea::cli::Error(outcome.error(), outcome.errorKind() == alea::runner::ErrorKind::Busy
-                                                ? alea::cli::kExitBusy
-                                                : alea::cli::kExitError);
+    return alea::Error{outcome.error(), outcome.errorKind()}; // Busy: another run holds it
   const auto &s = outcome->summary;
   std::fprintf(stderr, "alea: %lld of %s recorded (%lld failed), %s, %s (%lld failed)\n",
                static_cast<long long>(s.executed), alea::counted(s.planned, "execution").c_str(),
@@ -149,17 +147,17 @@ int runRun(const RunOptions &opts) {
     return 128 + (gSignal.load() ? gSignal.load() : SIGINT);
   }
   if (!outcome->complete)
-    throw alea::cli::Error("the campaign stopped with " + std::to_string(s.executed) + " of " +
-                           std::to_string(s.planned) + " executions recorded");
+    return alea::Error{"the campaign stopped with " + std::to_string(s.executed) + " of " +
+                       std::to_string(s.planned) + " executions recorded"};
   if (opts.noReport) {
     std::fprintf(stderr, "alea: report with `alea report %s`\n", ro.dir.c_str());
   } else {
     auto data = alea::runner::loadCampaignData(outcome->storePath);
     if (!data)
-      throw alea::cli::Error(data.error());
+      return alea::Error{data.error()};
     auto report = alea::model::buildCampaignReport(*data);
     if (auto w = alea::report::writeReport(report, *format, "-"); !w)
-      throw alea::cli::Error(w.error());
+      return alea::Error{w.error()};
   }
   // Failed builds or executions are recorded and reported, never data: the
   // campaign is finished, but a script must not mistake it for a clean one.
@@ -201,7 +199,7 @@ void setupRun(CLI::App &app) {
           "SECONDS"));
   sub->add_option("--max-builds", opts->maxBuilds, "adaptive: at most this many builds per system")
       ->check(CLI::Range(2, 1000));
-  sub->callback([opts] { alea::cli::setExitCode(runRun(*opts)); });
+  sub->callback([opts] { alea::cli::finish(runRun(*opts)); });
 }
 
 } // namespace

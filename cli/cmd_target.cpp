@@ -15,7 +15,7 @@ void setupTarget(CLI::App &app) {
   cmd->group(""); // hidden from --help
   auto workdir = std::make_shared<std::string>(".alea");
   cmd->add_option("--workdir", *workdir, "the target's working directory");
-  cmd->callback([workdir] { alea::cli::setExitCode(alea::runner::serveTarget(0, 1, *workdir)); });
+  cmd->callback([workdir] { alea::cli::finish(alea::runner::serveTarget(0, 1, *workdir)); });
 }
 
 } // namespace

@@ -1,13 +1,16 @@
 // The `alea` command line: one setup/run pair per subcommand (CLI11's
 // subcom_in_files example). A subcommand lives in cli/cmd_<name>.cpp, registers
 // itself with ALEA_COMMAND, parses into an options struct in its setup function
-// and hands that struct to a run function in its component library. Errors are
-// thrown as alea::cli::Error and printed once, by main, as `alea: error: ...`.
+// and hands that struct to a run function over its component library, which
+// returns the command's Outcome: its exit status, or an alea::Error that main
+// prints once as `alea: error: ...` (every library's one error convention,
+// alea/expected.hpp).
 #pragma once
+
+#include "alea/expected.hpp"
 
 #include <CLI/CLI.hpp>
 
-#include <stdexcept>
 #include <string>
 
 namespace alea::cli {
@@ -23,24 +26,25 @@ inline constexpr int kExitFailures = 3; // `alea run` finished, but builds or
 inline constexpr int kExitBusy = 4;     // the campaign directory is locked by
                                         // another `alea run`
 
-// An error in the user's input or environment; main prints "alea: error: <what>"
-// and exits with `status`.
-struct Error : std::runtime_error {
-  explicit Error(const std::string &what, int exitStatus = kExitError)
-      : std::runtime_error(what), status(exitStatus) {}
-  int status;
-};
+// What a subcommand's run function returns: its exit status, or the error that
+// stopped it, which main prints as "alea: error: <message>" and exits with the
+// status of its kind (Usage: kExitUsage, Busy: kExitBusy, else kExitError).
+using Outcome = Expected<int>;
 
-// Adds one subcommand to `app`. The callback it installs calls setExitCode().
+// Adds one subcommand to `app`. The callback it installs calls finish().
 using SetupFn = void (*)(CLI::App &app);
 
 struct CommandRegistration {
   CommandRegistration(const char *name, SetupFn setup);
 };
 
-// The exit status main returns once the chosen subcommand's callback has run.
-void setExitCode(int code);
+// Keeps the chosen subcommand's outcome for main.
+void finish(Outcome outcome);
+
+// Once the subcommand's callback has run: the status main exits with, and the
+// error it prints ("" when none).
 int exitCode();
+const std::string &errorMessage();
 
 // Calls every registered setup function, in name order.
 void setupAllCommands(CLI::App &app);

@@ -20,12 +20,11 @@ int main(int argc, char **argv) {
   } catch (const CLI::ParseError &e) {
     // --help and --version exit 0; every command-line mistake exits 2.
     return app.exit(e) == 0 ? alea::cli::kExitOk : alea::cli::kExitUsage;
-  } catch (const alea::cli::Error &e) {
-    std::fprintf(stderr, "alea: error: %s\n", e.what());
-    return e.status;
-  } catch (const std::exception &e) {
+  } catch (const std::exception &e) { // out of memory, a library's exception
     std::fprintf(stderr, "alea: error: %s\n", e.what());
     return alea::cli::kExitError;
   }
+  if (const std::string &error = alea::cli::errorMessage(); !error.empty())
+    std::fprintf(stderr, "alea: error: %s\n", error.c_str());
   return alea::cli::exitCode();
 }

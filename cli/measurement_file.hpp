@@ -1,8 +1,7 @@
 // The measurement file of `alea analyze` and `alea plan`: a long-form CSV read
 // from a path (standard input for "-"), parsed with the --levels given, and
 // the --costs option read against the file's levels. Shared by the two
-// commands so that both read, and fail on, the file the same way; errors are
-// thrown as alea::cli::Error like every command's.
+// commands so that both read, and fail on, the file the same way.
 #pragma once
 
 #include "command.hpp"
@@ -19,7 +18,7 @@
 namespace alea::cli {
 
 // The whole file, or standard input for "-".
-inline std::string readMeasurementText(const std::string &path) {
+inline Expected<std::string> readMeasurementText(const std::string &path) {
   if (path == "-") {
     std::ostringstream s;
     s << std::cin.rdbuf();
@@ -27,7 +26,7 @@ inline std::string readMeasurementText(const std::string &path) {
   }
   std::ifstream in(path, std::ios::binary);
   if (!in)
-    throw Error("cannot read " + path);
+    return Error{"cannot read " + path};
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
@@ -35,22 +34,25 @@ inline std::string readMeasurementText(const std::string &path) {
 
 // The parsed file (table and comment lines); a parse error names the file,
 // line and column ("data.csv:17:4: value "abc" is not a number").
-inline analysis::CsvResult loadMeasurements(const std::string &path,
-                                            const std::vector<std::string> &levels) {
+inline Expected<analysis::CsvResult> loadMeasurements(const std::string &path,
+                                                      const std::vector<std::string> &levels) {
   analysis::CsvOptions co;
   co.levels = levels;
-  auto parsed = analysis::parseCsv(readMeasurementText(path), co);
+  auto text = readMeasurementText(path);
+  if (!text)
+    return Error{text.error()};
+  auto parsed = analysis::parseCsv(*text, co);
   if (parsed.error)
-    throw Error(parsed.error->format(path));
+    return Error{parsed.error->format(path)};
   return parsed;
 }
 
 // --costs against the table's levels (analysis::parseCosts).
-inline std::vector<double> costsOption(const std::string &text,
-                                       const std::vector<std::string> &levels) {
+inline Expected<std::vector<double>> costsOption(const std::string &text,
+                                                 const std::vector<std::string> &levels) {
   auto costs = analysis::parseCosts(text, levels);
   if (!costs)
-    throw Error("--costs: " + costs.error());
+    return Error{"--costs: " + costs.error()};
   return *costs;
 }
 

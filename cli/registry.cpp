@@ -11,9 +11,9 @@ std::vector<std::pair<std::string, SetupFn>> &registry() {
   static std::vector<std::pair<std::string, SetupFn>> commands;
   return commands;
 }
-int &exitCodeStorage() {
-  static int code = 0;
-  return code;
+Outcome &outcomeStorage() {
+  static Outcome outcome = kExitOk;
+  return outcome;
 }
 } // namespace
 
@@ -21,8 +21,24 @@ CommandRegistration::CommandRegistration(const char *name, SetupFn setup) {
   registry().emplace_back(name, setup);
 }
 
-void setExitCode(int code) { exitCodeStorage() = code; }
-int exitCode() { return exitCodeStorage(); }
+void finish(Outcome outcome) { outcomeStorage() = std::move(outcome); }
+
+int exitCode() {
+  const Outcome &o = outcomeStorage();
+  if (o)
+    return *o;
+  switch (o.errorKind()) {
+  case ErrorKind::Usage:
+    return kExitUsage;
+  case ErrorKind::Busy:
+    return kExitBusy;
+  case ErrorKind::Failure:
+    break;
+  }
+  return kExitError;
+}
+
+const std::string &errorMessage() { return outcomeStorage().error(); }
 
 void setupAllCommands(CLI::App &app) {
   auto commands = registry();

@@ -100,7 +100,7 @@ int main(int argc, char **argv) {
       b.buildIndex = k;
       b.seed = alea::mixSeed(seed, static_cast<std::uint64_t>(s * 1000 + k));
       b.factors = "all";
-      b.status = "ok";
+      b.status = alea::BuildStatus::Ok;
       b.seconds = 20 + 2 * normal(rng);
       b.dir = "builds/" + std::string(systemNames[s]) + "/" + std::to_string(k);
       b.fingerprint = alea::formatSeed(b.seed);
@@ -161,7 +161,7 @@ int main(int argc, char **argv) {
     e.executionIndex = p.executionIndex;
     e.envPadding = static_cast<std::int64_t>(rng.below(4096));
     e.environment = "ALEA_ENV_PAD=<" + std::to_string(e.envPadding) + " bytes>";
-    e.status = "ok";
+    e.status = alea::ExecutionStatus::Ok;
     e.wallSeconds = wall;
     e.userSeconds = wall * 0.98;
     e.sysSeconds = wall * 0.01;

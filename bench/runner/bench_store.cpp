@@ -67,7 +67,7 @@ Result run(const std::string &path, int executions, int iterations, bool perExec
     alea::runner::BuildRecord br;
     br.systemId = *sys;
     br.buildIndex = b;
-    br.status = "ok";
+    br.status = alea::BuildStatus::Ok;
     buildIds.push_back(*store->recordBuild(br));
   }
   std::vector<alea::runner::MeasurementRecord> values(iterations);
@@ -83,7 +83,7 @@ Result run(const std::string &path, int executions, int iterations, bool perExec
       e.buildId = buildIds[i / 100];
       e.benchmarkId = *bench;
       e.executionIndex = i % 100;
-      e.status = "ok";
+      e.status = alea::ExecutionStatus::Ok;
       e.wallSeconds = 0.5;
       e.environment = "ALEA_ENV_PAD=<1234 bytes>\naslr=system\n";
       fill(i);

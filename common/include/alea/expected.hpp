@@ -15,10 +15,11 @@
 namespace alea {
 
 // What kind of failure an Error reports, where a caller acts on the kind
-// (`alea run` exits with a distinct status when another run holds the campaign).
+// (`alea` exits with a distinct status for each: cli/command.hpp).
 enum class ErrorKind {
   Failure, // anything that stopped the operation
   Busy,    // the campaign directory is locked by another `alea run`
+  Usage,   // a mistake on the command line (an option's value, options that clash)
 };
 
 // The error half of an Expected: one sentence describing what is wrong.

@@ -1,11 +1,14 @@
 // The records of a campaign, one type per concept (issue 22): the design and
 // the machines setting with their one spelling each, the machine state, a
-// build, a measurement, a failed execution, a group of executions that left
-// processes running, an execution's conditions and a duet's synchronisation.
+// measurement, a build's and an execution's outcome with their one spelling,
+// how a process ended, a build, a failed execution, a group of executions
+// that left processes running, an execution's conditions and a duet's
+// synchronisation.
 // The runner writes them (runner/store), the store's reads return them, and
 // the report value (report/model) is assembled from them, so no component
-// copies one into its own look-alike field by field. Plain data and their
-// names only: nothing here reads a machine, a file or a store.
+// copies one into its own look-alike field by field; a component that needs
+// more of a record extends it (runner::BuildRecord, model::BuildInfo). Plain
+// data and their names only: nothing here reads a machine, a file or a store.
 #pragma once
 
 #include <climits>
@@ -112,6 +115,95 @@ struct MeasurementPoint {
   double value = 0;
 };
 
+//===-- Outcomes ------------------------------------------------------------//
+
+// What became of a build; the store's build.status spells it with
+// buildStatusName. A failed build (its command's status, signal or timeout,
+// or a missing artifact) is recorded and never retried; an imported one was
+// made elsewhere (`alea import`). A fault (the build or objects directory
+// cannot be written) and a cancelled build are never recorded, so a resumed
+// campaign builds them again.
+enum class BuildStatus { Ok, Failed, Imported, Fault, Cancelled };
+
+constexpr const char *buildStatusName(BuildStatus status) {
+  switch (status) {
+  case BuildStatus::Ok:
+    return "ok";
+  case BuildStatus::Failed:
+    return "failed";
+  case BuildStatus::Imported:
+    return "imported";
+  case BuildStatus::Fault:
+    return "fault";
+  case BuildStatus::Cancelled:
+    return "cancelled";
+  }
+  return "failed";
+}
+
+constexpr std::optional<BuildStatus> parseBuildStatus(std::string_view name) {
+  for (BuildStatus s : {BuildStatus::Ok, BuildStatus::Failed, BuildStatus::Imported,
+                        BuildStatus::Fault, BuildStatus::Cancelled})
+    if (name == buildStatusName(s))
+      return s;
+  return std::nullopt;
+}
+
+// What became of an execution; the store's execution.status spells it with
+// executionStatusName. Only ok executions give measurements. exit: an exit
+// status other than the expected one; signal: killed by a signal; timeout:
+// killed by the runner; spawn: the process could not be started; iterations:
+// no measurement could be read from it, or none after the warm-up; build:
+// its build failed, so no process was run; alone: a duet's execution that a
+// partner left running alone (runner/exec/duet.hpp); lost: its unit was lost
+// every time it ran on targets (the session died with it).
+enum class ExecutionStatus { Ok, Exit, Signal, Timeout, Spawn, Iterations, Build, Alone, Lost };
+
+constexpr const char *executionStatusName(ExecutionStatus status) {
+  switch (status) {
+  case ExecutionStatus::Ok:
+    return "ok";
+  case ExecutionStatus::Exit:
+    return "exit";
+  case ExecutionStatus::Signal:
+    return "signal";
+  case ExecutionStatus::Timeout:
+    return "timeout";
+  case ExecutionStatus::Spawn:
+    return "spawn";
+  case ExecutionStatus::Iterations:
+    return "iterations";
+  case ExecutionStatus::Build:
+    return "build";
+  case ExecutionStatus::Alone:
+    return "alone";
+  case ExecutionStatus::Lost:
+    return "lost";
+  }
+  return "exit";
+}
+
+constexpr std::optional<ExecutionStatus> parseExecutionStatus(std::string_view name) {
+  for (ExecutionStatus s :
+       {ExecutionStatus::Ok, ExecutionStatus::Exit, ExecutionStatus::Signal,
+        ExecutionStatus::Timeout, ExecutionStatus::Spawn, ExecutionStatus::Iterations,
+        ExecutionStatus::Build, ExecutionStatus::Alone, ExecutionStatus::Lost})
+    if (name == executionStatusName(s))
+      return s;
+  return std::nullopt;
+}
+
+// How a process ended and what it used, as wait4(2) tells: the executor
+// measures it (runner/exec, ExecutionOutput), the store records it with the
+// execution (runner/store, ExecutionRecord): one set of fields for both, so
+// nothing is copied field by field or renamed on the way.
+struct ProcessEnd {
+  int exitCode = 0; // valid when signal == 0 (and the runner did not kill it)
+  int signal = 0;   // terminating signal, 0 if it exited
+  double wallSeconds = 0, userSeconds = 0, sysSeconds = 0;
+  std::int64_t maxRssKib = 0;
+};
+
 // One execution whose status is not ok, as recorded by the runner. The system
 // and build index come from its plan entry, so the executions of a failed
 // build are named too.
@@ -119,8 +211,7 @@ struct FailedExecution {
   std::string system, benchmark;
   int buildIndex = -1; // -1: unknown (the build itself failed)
   int executionIndex = 0;
-  std::string status; // "exit" | "signal" | "timeout" | "spawn" | "iterations"
-                      // | "build"
+  ExecutionStatus status = ExecutionStatus::Exit; // never Ok
   int exitCode = 0;
   int signal = 0;
   std::string error;
@@ -135,13 +226,16 @@ struct LeftoverGroup {
   bool kept = false;   // some were left running, not killed (leftovers = "keep")
 };
 
-// A build as the store reads it back for the report (the campaign loop
-// writes a runner::BuildRecord, with its ids and artifacts).
-struct StoredBuild {
+// A build of a system: the layout draw it is (its seed) and what came of it.
+// The campaign loop records it (runner::BuildRecord adds the store's ids, the
+// factors, the directory and the artifacts), the store's reads return it and
+// the report names the builds by it (model::BuildInfo adds what the binary
+// tells).
+struct Build {
   std::string system;
   int buildIndex = 0;
-  std::string seed;   // as stored: "0x" + 16 hex digits
-  std::string status; // "ok" | "failed" | "imported"
+  std::uint64_t seed = 0;
+  BuildStatus status = BuildStatus::Ok;
   double seconds = 0;
   std::string fingerprint; // `alea layout` fingerprint ("" when unknown)
   std::string binaryHash;  // of the first artifact ("" when none)
@@ -163,11 +257,29 @@ struct ExecutionConditions {
   bool aslrOff = false, ranBusy = false;
 };
 
-// The executions of a duet kept together by one scheme ("barrier" or
-// "overlap"): how many, the barriers they passed, the restarts that kept
-// them company, and how many a partner left alone (status "alone").
+// How a duet kept its partners together (runner/exec/duet.hpp): a barrier
+// before each iteration (programs that write <alea/iter.h> records), or by
+// restarting the partner that ended first until every measured execution
+// had ended (whole-process executions, Bulej et al. 2020).
+enum class DuetSync { Barrier, Overlap };
+
+// "barrier" or "overlap", as the store records it.
+constexpr const char *duetSyncName(DuetSync sync) {
+  return sync == DuetSync::Barrier ? "barrier" : "overlap";
+}
+
+constexpr std::optional<DuetSync> parseDuetSync(std::string_view name) {
+  for (DuetSync s : {DuetSync::Barrier, DuetSync::Overlap})
+    if (name == duetSyncName(s))
+      return s;
+  return std::nullopt;
+}
+
+// The executions of a duet kept together by one scheme: how many, the
+// barriers they passed, the restarts that kept them company, and how many a
+// partner left alone (status Alone).
 struct DuetSyncRow {
-  std::string sync;
+  DuetSync sync = DuetSync::Barrier;
   std::int64_t executions = 0, barriers = 0, restarts = 0, alone = 0;
 };
 

@@ -52,11 +52,11 @@ std::string lastLines(const std::string &text, int lines) {
 std::string failureCause(const FailedExecution &f) {
   if (!f.error.empty())
     return f.error;
-  if (f.status == "signal")
+  if (f.status == ExecutionStatus::Signal)
     return "killed by signal " + std::to_string(f.signal);
-  if (f.status == "exit")
+  if (f.status == ExecutionStatus::Exit)
     return "exit status " + std::to_string(f.exitCode);
-  return f.status;
+  return executionStatusName(f.status);
 }
 
 // Per (benchmark, system): build index -> execution index -> values in order.
@@ -72,9 +72,8 @@ std::uint64_t parseHexSeed(const std::string &s) {
 
 namespace {
 
-// The design in one sentence (an unknown word reads as unpaired).
-std::string designSentence(const std::string &name) {
-  const Design design = parseDesign(name).value_or(Design::Unpaired);
+// The design in one sentence.
+std::string designSentence(Design design) {
   if (design == Design::Interleaved)
     return "design: interleaved pairs (blocks of build i of every system, close in time; RMIT, "
            "Abedi & Brecht 2017): ratios paired by build";
@@ -88,7 +87,7 @@ std::string designSentence(const std::string &name) {
 // The noise diagnosis of every benchmark, from the executions' conditions.
 void diagnoseNoise(const CampaignData &data, CampaignReport &r) {
   analysis::NoiseOptions noiseOptions;
-  noiseOptions.pairedDesign = pairedDesign(parseDesign(data.design).value_or(Design::Unpaired));
+  noiseOptions.pairedDesign = pairedDesign(data.design);
   for (const auto &bench : data.benchmarks) {
     std::vector<analysis::ExecutionObservation> obs;
     for (const auto &e : data.executions) {
@@ -208,9 +207,8 @@ std::vector<std::pair<std::string, std::string>> campaignFacts(const CampaignDat
   f.push_back({"factors", data.factors});
   std::string seeds;
   for (const auto &b : data.builds)
-    if (!b.seed.empty())
-      seeds += (seeds.empty() ? "" : ", ") + b.system + " " + std::to_string(b.buildIndex) + ": " +
-               b.seed;
+    seeds += (seeds.empty() ? "" : ", ") + b.system + " " + std::to_string(b.buildIndex) + ": " +
+             formatSeed(b.seed);
   f.push_back({"build seeds", seeds});
   return f;
 }
@@ -278,7 +276,7 @@ std::vector<analysis::BenchmarkFigures> campaignFigures(const CampaignData &data
 std::string designNoteOf(const CampaignData &data) {
   // An import knows no order of its measurements, unless its file (an
   // export's settings line) recorded the campaign's paired design.
-  std::string note = data.importedFrom.empty() || parseDesign(data.design) != Design::Unpaired
+  std::string note = data.importedFrom.empty() || data.design != Design::Unpaired
                          ? designSentence(data.design)
                          : "design: imported measurements (the order they were taken in is not "
                            "known): systems analysed as independent";
@@ -298,11 +296,11 @@ std::string designNoteOf(const CampaignData &data) {
   }
   // How they were kept together (duet.hpp).
   for (const DuetSyncRow &d : data.duetSync) {
-    if (d.sync == "barrier")
+    if (d.sync == DuetSync::Barrier)
       note += "; kept together by a barrier before each iteration (" + std::to_string(d.barriers) +
               " barriers passed by " +
               counted(static_cast<std::size_t>(d.executions), "execution") + ")";
-    else if (d.sync == "overlap")
+    else
       note += "; kept together by restarting the partner that ended first until "
               "both had ended (" +
               counted(static_cast<std::size_t>(d.restarts), "restart") + ", not measured)";
@@ -314,7 +312,7 @@ std::string designNoteOf(const CampaignData &data) {
     std::string names;
     for (const auto &n : data.targetNames)
       names += (names.empty() ? "" : ", ") + n;
-    note += data.machines == machinesName(Machines::Level)
+    note += data.machines == Machines::Level
                 ? "; on " + counted(static_cast<std::size_t>(data.targets), "target") + " (" +
                       names + ") with machine as the top random level (build i on target i mod " +
                       std::to_string(data.targets) + ")"
@@ -335,10 +333,10 @@ void describeCampaign(const CampaignData &data, CampaignReport &r) {
   r.failed = static_cast<std::int64_t>(data.failures.size());
   r.measurements = data.measurements.size();
   r.layoutStudy = data.systems.size() == 1;
-  r.design = data.design;
+  r.design = designName(data.design);
   r.designNote = designNoteOf(data);
   r.warmup = data.warmup;
-  r.machines = data.machines;
+  r.machines = data.machines ? machinesName(*data.machines) : "";
   for (const auto &n : data.targetNames) {
     const auto m = data.targetMachines.find(n);
     r.targets.push_back({n, m == data.targetMachines.end()
@@ -362,14 +360,15 @@ void groupFailures(const CampaignData &data, CampaignReport &r) {
   for (const auto &f : data.failures) {
     std::string cause = failureCause(f);
     // Timeouts differ only in the measured wall time: one group.
-    auto key = std::make_tuple(f.benchmark, f.system,
-                               f.status == "timeout" ? std::string("timeout") : cause);
+    auto key =
+        std::make_tuple(f.benchmark, f.system,
+                        f.status == ExecutionStatus::Timeout ? std::string("timeout") : cause);
     auto [it, fresh] = index.emplace(key, r.failures.size());
     if (fresh) {
       FailureGroup g;
       g.system = f.system;
       g.benchmark = f.benchmark;
-      g.status = f.status;
+      g.status = executionStatusName(f.status);
       g.cause = cause;
       g.stderrTail = lastLines(f.stderrTail, 3);
       r.failures.push_back(std::move(g));
@@ -410,7 +409,7 @@ void leftoverWarnings(const CampaignData &data, std::vector<std::string> &warnin
 void buildWarnings(const CampaignData &data, CampaignReport &r) {
   std::map<std::pair<std::string, std::string>, std::vector<int>> same;
   for (const auto &b : data.builds) {
-    if (b.status == "failed") {
+    if (b.status == BuildStatus::Failed) {
       ++r.failedBuilds;
       r.warnings.push_back("failed: build " + std::to_string(b.buildIndex) + " of " + b.system +
                            (b.logTail.empty() ? std::string() : ": " + lastLines(b.logTail, 1)));
@@ -426,7 +425,7 @@ void buildWarnings(const CampaignData &data, CampaignReport &r) {
   // the check silently.
   std::map<std::string, bool> checkable;
   for (const auto &b : data.builds)
-    if (b.status != "failed")
+    if (b.status != BuildStatus::Failed)
       checkable[b.system] |= !b.fingerprint.empty() || !b.binaryHash.empty();
   for (const auto &[system, ok] : checkable)
     if (!ok)
@@ -439,7 +438,7 @@ void buildWarnings(const CampaignData &data, CampaignReport &r) {
                  "layouts differ (compare the binaries with `alea layout --diff`)"));
   std::map<std::string, std::size_t> systemBuilds;
   for (const auto &b : data.builds)
-    if (b.status != "failed")
+    if (b.status != BuildStatus::Failed)
       ++systemBuilds[b.system];
   for (const auto &[key, builds] : same) {
     if (builds.size() < 2)
@@ -535,7 +534,7 @@ std::vector<double> measuredCosts(const CampaignData &data, const std::map<Key, 
   for (const auto &p : data.measurements)
     sum += p.value;
   for (const auto &b : data.builds)
-    if (b.status == "ok" && b.seconds > 0) {
+    if (b.status == BuildStatus::Ok && b.seconds > 0) {
       buildSeconds += b.seconds;
       ++builds;
     }
@@ -618,7 +617,7 @@ CampaignReport buildCampaignReport(const CampaignData &data, const CampaignRepor
   // --- the engine ---
   // machines = "level": machine is the top random level, above the builds
   // that ran on it (build i on target i mod targets).
-  const bool machineLevel = data.machines == machinesName(Machines::Level) && data.targets > 1;
+  const bool machineLevel = data.machines == Machines::Level && data.targets > 1;
   // Baseline first, so the table's system order matches the report's.
   const std::vector<std::string> order = baselineFirst(data);
   const analysis::Table table =
@@ -633,7 +632,7 @@ CampaignReport buildCampaignReport(const CampaignData &data, const CampaignRepor
   ro.diagnostics = true; // outliers, layout modes, warm-up trends
   // Paired designs pair build i of every system: the ratio's intervals use
   // the pairing (paired Fieller, bootstrap over pairs).
-  if (data.design != designName(Design::Unpaired))
+  if (pairedDesign(data.design))
     ro.pairing = analysis::Pairing::Paired;
   ro.targetHalfWidth = options.targetHalfWidth.value_or(data.targetHalfWidth);
   ro.ratioPlanKeepsLowerCounts = options.planKeepsLowerCounts;

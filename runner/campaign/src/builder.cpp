@@ -187,6 +187,7 @@ int removeSnapshotLeftovers(const std::string &campaignDir) {
 
 BuildRecord runBuild(Executor &executor, const BuildRequest &req) {
   BuildRecord rec;
+  rec.system = req.system->name;
   rec.buildIndex = req.buildIndex;
   rec.seed = req.seed;
   rec.factors = joinFactors(req.factors);
@@ -196,7 +197,7 @@ BuildRecord runBuild(Executor &executor, const BuildRequest &req) {
   moveAside(dir);
   fs::create_directories(dir, ec);
   if (ec) {
-    rec.status = "fault";
+    rec.status = BuildStatus::Fault;
     rec.logTail = "cannot create build directory '" + dir + "': " + ec.message();
     return rec;
   }
@@ -229,20 +230,20 @@ BuildRecord runBuild(Executor &executor, const BuildRequest &req) {
     }
   }
   if (!error.empty()) {
-    rec.status = "failed";
+    rec.status = BuildStatus::Failed;
     rec.logTail = error;
     return rec;
   }
   ExecutionResult r = executor.run(ex);
   if (r.cancelled) {
-    rec.status = "cancelled";
+    rec.status = BuildStatus::Cancelled;
     return rec;
   }
   rec.seconds = r.output.wallSeconds;
   rec.compilers = compilerVersions(ex.env);
   std::string log = tail(r.output.stdoutText, 4096) + tail(r.output.stderrTail, 4096);
   if (r.spawnFailed || r.output.timedOut || r.output.signal || r.output.exitCode != 0) {
-    rec.status = "failed";
+    rec.status = BuildStatus::Failed;
     std::string why = r.spawnFailed       ? r.spawnError
                       : r.output.timedOut ? "build timed out"
                       : r.output.signal
@@ -255,7 +256,7 @@ BuildRecord runBuild(Executor &executor, const BuildRequest &req) {
   // exists (disk full, permissions) is a fault of the campaign directory.
   for (const auto &a : req.system->artifacts)
     if (!fs::is_regular_file(fs::path(dir) / a, ec)) {
-      rec.status = "failed";
+      rec.status = BuildStatus::Failed;
       rec.logTail =
           tail(log, 4096) + (log.empty() ? "" : "\n") + "artifact '" + a + "' was not produced";
       return rec;
@@ -263,7 +264,7 @@ BuildRecord runBuild(Executor &executor, const BuildRequest &req) {
   for (const auto &a : req.system->artifacts) {
     auto snap = snapshotArtifact(req.campaignDir, dir, a);
     if (!snap) {
-      rec.status = "fault";
+      rec.status = BuildStatus::Fault;
       rec.logTail = snap.error();
       return rec;
     }
@@ -280,7 +281,7 @@ BuildRecord runBuild(Executor &executor, const BuildRequest &req) {
       rec.fingerprint = alea::linker::hex16(layout->fingerprint);
 #endif
   }
-  rec.status = "ok";
+  rec.status = BuildStatus::Ok;
   rec.logTail = tail(log, 2048);
   return rec;
 }
@@ -288,8 +289,8 @@ BuildRecord runBuild(Executor &executor, const BuildRequest &req) {
 Expected<BuildRecord> reuseBuild(const BuildRecord &pilot, const BuildRequest &req) {
   // Decide: the pilot's build is this build only if it was made from the same
   // seed and factors and produced the artifacts this system keeps.
-  if (pilot.status != "ok")
-    return Error{"the pilot's build " + pilot.status};
+  if (pilot.status != BuildStatus::Ok)
+    return Error{std::string("the pilot's build ") + buildStatusName(pilot.status)};
   if (pilot.seed != req.seed || pilot.factors != joinFactors(req.factors))
     return Error{"the pilot's build has another seed or other factors"};
   std::set<std::string> wanted(req.system->artifacts.begin(), req.system->artifacts.end()), had;

@@ -118,14 +118,14 @@ Redactor campaignRedactor(const CampaignConfig &cfg, const std::vector<std::stri
   return redactor;
 }
 
-std::string statusFor(const ExecutionResult &r) {
+ExecutionStatus statusFor(const ExecutionResult &r) {
   if (r.spawnFailed)
-    return "spawn";
+    return ExecutionStatus::Spawn;
   if (r.output.timedOut)
-    return "timeout";
+    return ExecutionStatus::Timeout;
   if (r.output.signal)
-    return "signal";
-  return "exit";
+    return ExecutionStatus::Signal;
+  return ExecutionStatus::Exit;
 }
 
 // The compilers whose versions the machine record holds: clang-19 and any a
@@ -463,9 +463,9 @@ struct Run {
           if (!reused)
             progress.message("building " + which);
           BuildRecord built = reused ? std::move(*reused) : runBuild(executor, req);
-          if (built.status == "cancelled")
+          if (built.status == BuildStatus::Cancelled)
             return {}; // not recorded: resumed, the directory is moved aside
-          if (built.status == "fault")
+          if (built.status == BuildStatus::Fault)
             return Error{"build " + sys.name + " #" + std::to_string(b) + ": " + built.logTail +
                          "; the build is not recorded, `alea run` again retries it"};
           if (Status owner = stillOwner(); !owner)
@@ -475,12 +475,12 @@ struct Run {
           if (!id)
             return Error{id.error()};
           built.id = *id;
-          if (built.status != "ok")
+          if (built.status != BuildStatus::Ok)
             progress.message("build " + sys.name + " #" + std::to_string(b) + " FAILED: " +
                              redactor.text(built.logTail.substr(built.logTail.rfind('\n') + 1)));
           rec = built;
         }
-        if (rec->status == "failed")
+        if (rec->status == BuildStatus::Failed)
           outcome.warnings.push_back("build " + sys.name + " #" + std::to_string(b) +
                                      " failed; its executions are recorded as failures");
         if (!rec->fingerprint.empty()) {
@@ -490,7 +490,7 @@ struct Run {
                 sys.name, {it->second, b}, static_cast<std::size_t>(levels.builds),
                 layoutFactsOf(objectPath(opts.dir, rec->binaryHash))));
         }
-        if (rec->status == "ok" && !rec->binaryHash.empty())
+        if (rec->status == BuildStatus::Ok && !rec->binaryHash.empty())
           if (std::string found = odrFindings(objectPath(opts.dir, rec->binaryHash));
               !found.empty())
             odr[found].push_back(b);
@@ -621,8 +621,8 @@ struct Run {
     rec.executionIndex = entry.executionIndex;
     rec.machineId = place.machineId;
     rec.target = place.target;
-    if (build.status != "ok") {
-      rec.status = "build";
+    if (build.status != BuildStatus::Ok) {
+      rec.status = ExecutionStatus::Build;
       rec.error = "build " + sys.name + " #" + std::to_string(entry.buildIndex) + " failed";
       return job;
     }
@@ -688,7 +688,7 @@ struct Run {
     configureRequest(job, place, build, heapOn);
     recordRequest(job, place, heapOn);
     if (!error.empty()) {
-      rec.status = "spawn";
+      rec.status = ExecutionStatus::Spawn;
       rec.error = error;
       return job;
     }
@@ -754,12 +754,7 @@ struct Run {
     const SystemConfig &sys = *job.sys;
     std::vector<MeasurementRecord> &values = job.values;
     const ExecutionOutput &out = r.output;
-    rec.exitCode = out.exitCode;
-    rec.signal = out.signal;
-    rec.wallSeconds = out.wallSeconds;
-    rec.userSeconds = out.userSeconds;
-    rec.sysSeconds = out.sysSeconds;
-    rec.maxRssKib = out.maxRssKiB;
+    static_cast<ProcessEnd &>(rec) = out; // how it ended and what it used
     rec.stderrTail = out.stderrTail;
     if (rec.heapOffset)
       rec.heapStatus = r.heapStatus;
@@ -774,19 +769,20 @@ struct Run {
                        rec.leftovers);
     }
     if (r.spawnFailed) {
-      rec.status = "spawn";
+      rec.status = ExecutionStatus::Spawn;
       rec.error = r.spawnError;
     } else {
       Extraction ex = measureExecution(*job.stream, out, bench.expectedExit);
       if (!ex.ok()) {
-        rec.status = describeFailure(out, bench.expectedExit).empty() ? "iterations" : statusFor(r);
+        rec.status = describeFailure(out, bench.expectedExit).empty() ? ExecutionStatus::Iterations
+                                                                      : statusFor(r);
         rec.error = ex.error;
       } else if (static_cast<int>(ex.values.size()) <= levels.warmup) {
-        rec.status = "iterations";
+        rec.status = ExecutionStatus::Iterations;
         rec.error = "only " + std::to_string(ex.values.size()) +
                     " iterations, all within the warm-up of " + std::to_string(levels.warmup);
       } else {
-        rec.status = "ok";
+        rec.status = ExecutionStatus::Ok;
         for (std::size_t i = 0; i < ex.values.size(); ++i)
           values.push_back(
               {static_cast<int>(i), ex.values[i], static_cast<int>(i) < levels.warmup});
@@ -794,14 +790,14 @@ struct Run {
     }
     // A duet's execution that a partner left running alone (duet.hpp) is
     // recorded, its values not: the ratio is that of partners side by side.
-    if (!r.duetAlone.empty() && rec.status == "ok") {
-      rec.status = "alone";
+    if (!r.duetAlone.empty() && rec.status == ExecutionStatus::Ok) {
+      rec.status = ExecutionStatus::Alone;
       rec.error = r.duetAlone;
       values.clear();
     }
-    if (!r.duetSync.empty()) {
+    if (r.duetSync) {
       rec.duetSync = r.duetSync;
-      if (r.duetSync == duetSyncName(DuetSync::Barrier))
+      if (*r.duetSync == DuetSync::Barrier)
         rec.duetBarriers = r.duetBarriers;
       else
         rec.duetRestarts = r.duetRestarts;
@@ -911,7 +907,7 @@ struct Run {
     merged.reserve(jobs.size()); // records below point into it
     std::vector<RecordedExecution> records;
     for (const Job &j : jobs) {
-      if (j.rec.status != "ok")
+      if (j.rec.status != ExecutionStatus::Ok)
         ++failed;
       const ExecutionRecord *rec = &j.rec;
       // What its interrupted run left running, after its own (a "left
@@ -1052,7 +1048,7 @@ struct Run {
             error = src.error();
           for (const PlanEntry &e : unit) {
             const BuildRecord &b = builds.at({e.systemId, e.buildIndex});
-            if (!error.empty() || b.status != "ok" || place.buildDirs.count(b.id))
+            if (!error.empty() || b.status != BuildStatus::Ok || place.buildDirs.count(b.id))
               continue;
             if (auto dir = t.buildDir(b))
               place.buildDirs[b.id] = *dir;
@@ -1381,7 +1377,7 @@ struct Run {
     for (const PlanEntry &e : unit) {
       jobs.push_back(prepare(e, hostPlace()));
       Job &j = jobs.back();
-      j.rec.status = "lost";
+      j.rec.status = ExecutionStatus::Lost;
       j.rec.error = "lost " + std::to_string(losses) + " times while running on targets (last on " +
                     w.target->name() + ": " + w.error + ")";
       j.rec.target = w.target->name();

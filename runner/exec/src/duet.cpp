@@ -10,10 +10,6 @@
 
 namespace alea::runner {
 
-const char *duetSyncName(DuetSync sync) {
-  return sync == DuetSync::Barrier ? "barrier" : "overlap";
-}
-
 std::vector<std::size_t> DuetBarrier::records(std::size_t partner, std::string_view bytes) {
   Partner &p = partners_[partner];
   if (!p.takesPart || p.ended)

@@ -229,6 +229,22 @@ struct ChildSetup {
   ::_exit(127); // not reached: die() exits
 }
 
+// A small /proc file in one read (the kernel hands such a file over whole),
+// into `buf` and NUL-terminated; none when it is gone or empty. No
+// allocation: it is read per execution.
+template <std::size_t N>
+std::optional<std::string_view> readProcFile(const char *path, char (&buf)[N]) {
+  int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return std::nullopt;
+  ssize_t n = ::read(fd, buf, N - 1);
+  ::close(fd);
+  if (n <= 0)
+    return std::nullopt;
+  buf[n] = 0;
+  return std::string_view(buf, static_cast<std::size_t>(n));
+}
+
 // What /proc/<pid>/stat says of a process: its state, its start time (clock
 // ticks after boot) and its name; nullopt when it is gone.
 struct ProcStat {
@@ -240,29 +256,25 @@ struct ProcStat {
 std::optional<ProcStat> procStat(pid_t pid) {
   char path[64];
   std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
-  int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return std::nullopt;
   char buf[1024];
-  ssize_t n = ::read(fd, buf, sizeof buf - 1);
-  ::close(fd);
-  if (n <= 0)
+  const auto read = readProcFile(path, buf);
+  if (!read)
     return std::nullopt;
-  std::string text(buf, static_cast<std::size_t>(n));
+  const std::string_view text = *read;
   // "pid (name) state ppid ..." where the name may hold spaces and ')'.
   auto open = text.find('('), close = text.rfind(')');
-  if (open == std::string::npos || close == std::string::npos || close + 2 >= text.size())
+  if (open == std::string_view::npos || close == std::string_view::npos || close + 2 >= text.size())
     return std::nullopt;
   ProcStat st;
   st.name = text.substr(open + 1, close - open - 1);
   st.state = text[close + 2];
   // Field 22 (starttime) is the 20th after the state (field 3).
   std::size_t at = close + 2;
-  for (int field = 3; field < 22 && at != std::string::npos; ++field)
+  for (int field = 3; field < 22 && at != std::string_view::npos; ++field)
     at = text.find(' ', at + 1);
-  if (at == std::string::npos)
+  if (at == std::string_view::npos)
     return std::nullopt;
-  st.startTime = std::strtoull(text.c_str() + at + 1, nullptr, 10);
+  st.startTime = std::strtoull(buf + at + 1, nullptr, 10);
   return st;
 }
 
@@ -341,15 +353,9 @@ std::vector<pid_t> ownChildren() {
 std::optional<std::int64_t> schedMigrations(pid_t pid) {
   char path[40];
   std::snprintf(path, sizeof path, "/proc/%d/sched", static_cast<int>(pid));
-  int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return std::nullopt;
   char buf[8192];
-  ssize_t n = ::read(fd, buf, sizeof buf - 1);
-  ::close(fd);
-  if (n <= 0)
+  if (!readProcFile(path, buf))
     return std::nullopt;
-  buf[n] = 0;
   const char *key = std::strstr(buf, "se.nr_migrations");
   if (!key)
     return std::nullopt;
@@ -610,7 +616,7 @@ void recordChildEnd(const ExecutionRequest &req, const ChildEnd &ended,
   result.output.wallSeconds = std::chrono::duration<double>(end - start).count();
   result.output.userSeconds = seconds(ru.ru_utime);
   result.output.sysSeconds = seconds(ru.ru_stime);
-  result.output.maxRssKiB = ru.ru_maxrss;
+  result.output.maxRssKib = ru.ru_maxrss;
   result.voluntarySwitches = ru.ru_nvcsw;
   result.involuntarySwitches = ru.ru_nivcsw;
   result.steadyStart = std::chrono::duration<double>(start.time_since_epoch()).count();
@@ -1022,7 +1028,7 @@ LocalExecutor::runTogether(const std::vector<ExecutionRequest> &requests) {
     }
   }
   for (auto &r : results)
-    r.duetSync = duetSyncName(sync);
+    r.duetSync = sync;
   if (watch) {
     std::vector<std::string> left = collectLeftovers(childStart, kill);
     for (auto &r : results) {

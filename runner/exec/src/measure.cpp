@@ -82,7 +82,7 @@ Extraction extractNone(const MeasureSpec &spec, const ExecutionOutput &out) {
     v = out.userSeconds + out.sysSeconds;
     break;
   case Metric::Rss:
-    v = static_cast<double>(out.maxRssKiB);
+    v = static_cast<double>(out.maxRssKib);
     break;
   }
   if (!(v > 0) || !std::isfinite(v)) {
@@ -97,15 +97,22 @@ Extraction extractNone(const MeasureSpec &spec, const ExecutionOutput &out) {
 
 } // namespace
 
+struct IterationStream::LineRegex {
+  std::regex regex;
+};
+
 IterationStream::IterationStream(const MeasureSpec &spec) : spec_(spec) {
   if (spec_.source != IterationSource::Regex)
     return;
   try {
-    regex_.emplace(spec_.regex, std::regex::ECMAScript);
+    regex_ =
+        std::make_unique<LineRegex>(LineRegex{std::regex(spec_.regex, std::regex::ECMAScript)});
   } catch (const std::regex_error &e) {
     error_ = std::string("invalid regex: ") + e.what();
   }
 }
+
+IterationStream::~IterationStream() = default;
 
 void IterationStream::write(OutputChannel channel, std::string_view bytes) {
   if (!error_.empty() || bytes.empty())
@@ -167,7 +174,7 @@ void IterationStream::scanLine(std::string_view line) {
     line.remove_suffix(1);
   const char *streamName = spec_.stream == OutputStream::Stdout ? "stdout" : "stderr";
   using Iter = std::regex_iterator<std::string_view::const_iterator>;
-  for (Iter it(line.begin(), line.end(), *regex_), end; it != end; ++it) {
+  for (Iter it(line.begin(), line.end(), regex_->regex), end; it != end; ++it) {
     const auto &m = *it;
     std::string captured = m.size() > 1 ? m[1].str() : m[0].str();
     double v = 0;

@@ -148,7 +148,7 @@ json resultToJson(const ExecutionResult &r) {
               {"wall", o.wallSeconds},
               {"user", o.userSeconds},
               {"sys", o.sysSeconds},
-              {"rss", o.maxRssKiB},
+              {"rss", o.maxRssKib},
               {"spawnFailed", r.spawnFailed},
               {"spawnError", r.spawnError},
               {"cancelled", r.cancelled},
@@ -163,7 +163,7 @@ json resultToJson(const ExecutionResult &r) {
               {"otherLoad", optionalJson(r.otherLoad)},
               {"cpuMhz", optionalJson(r.cpuMhz)},
               {"heapStatus", r.heapStatus},
-              {"duetSync", r.duetSync},
+              {"duetSync", r.duetSync ? duetSyncName(*r.duetSync) : ""},
               {"overlap", optionalJson(r.overlap)},
               {"duetBarriers", r.duetBarriers},
               {"duetRestarts", r.duetRestarts},
@@ -182,7 +182,7 @@ ExecutionResult resultFromJson(const json &j) {
   o.wallSeconds = j.at("wall").get<double>();
   o.userSeconds = j.at("user").get<double>();
   o.sysSeconds = j.at("sys").get<double>();
-  o.maxRssKiB = j.at("rss").get<long>();
+  o.maxRssKib = j.at("rss").get<long>();
   r.spawnFailed = j.at("spawnFailed").get<bool>();
   r.spawnError = j.at("spawnError").get<std::string>();
   r.cancelled = j.at("cancelled").get<bool>();
@@ -198,7 +198,7 @@ ExecutionResult resultFromJson(const json &j) {
   r.cpuMhz = optionalFrom<double>(j, "cpuMhz");
   r.heapStatus = j.at("heapStatus").get<std::string>();
   // A duet's (absent from an older helper's answer).
-  r.duetSync = j.value("duetSync", std::string());
+  r.duetSync = parseDuetSync(j.value("duetSync", std::string()));
   r.overlap = optionalFrom<double>(j, "overlap");
   r.duetBarriers = j.value("duetBarriers", std::int64_t{0});
   r.duetRestarts = j.value("duetRestarts", std::int64_t{0});

@@ -67,8 +67,11 @@ Expected<CampaignData> loadCampaignData(Store &store) {
   d.confidence = toDouble(store.meta("confidence"), 0.95);
   d.threshold = toDouble(store.meta("threshold"), 0.01);
   d.warmup = static_cast<int>(toDouble(store.meta("levels.warmup"), 0));
-  d.design = store.meta("design").value_or("unpaired");
-  d.machines = store.meta("machines").value_or("");
+  // Stores before issue 8 name no design: their executions ran unpaired. A
+  // word this version does not know reads as unpaired too (analysed as
+  // independent systems: the conservative reading).
+  d.design = parseDesign(store.meta("design").value_or("")).value_or(Design::Unpaired);
+  d.machines = parseMachines(store.meta("machines").value_or(""));
   if (auto t = store.meta("targets"); t && !t->empty()) {
     // "a,b,c": target names are letters, digits and _ - . + (config.cpp).
     for (std::size_t a = 0, b; a <= t->size(); a = b + 1) {
@@ -140,10 +143,10 @@ Expected<CampaignData> loadCampaignData(Store &store) {
     return storeError(builds.error());
   // The snapshots of the builds' binaries sit next to the store.
   const std::string campaignDir = fs::path(d.storePath).parent_path().string();
-  for (StoredBuild &stored : *builds) {
+  for (Build &stored : *builds) {
     model::BuildInfo &b = d.builds.emplace_back(model::BuildInfo{std::move(stored)});
     b.fingerprint = knownFingerprint(std::move(b.fingerprint));
-    if (b.status == "ok" && !b.binaryHash.empty())
+    if (b.status == BuildStatus::Ok && !b.binaryHash.empty())
       b.odr = odrFindings(objectPath(campaignDir, b.binaryHash));
   }
   {
@@ -152,7 +155,7 @@ Expected<CampaignData> loadCampaignData(Store &store) {
     // per shared fingerprint, from the artifact's snapshot).
     std::map<std::pair<std::string, std::string>, std::vector<model::BuildInfo *>> same;
     for (model::BuildInfo &b : d.builds)
-      if (b.status != "failed" && !b.fingerprint.empty())
+      if (b.status != BuildStatus::Failed && !b.fingerprint.empty())
         same[{b.system, b.fingerprint}].push_back(&b);
     for (auto &[key, group] : same)
       if (group.size() > 1 && !group.front()->binaryHash.empty()) {

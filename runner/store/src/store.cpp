@@ -4,6 +4,7 @@
 // docs/store.md). No other file of alea holds SQL.
 #include "alea/store/store.hpp"
 
+#include "alea/contract.hpp"
 #include "alea/exec/kill_point.hpp"
 
 #include <sqlite3.h>
@@ -709,26 +710,37 @@ std::optional<MachineState> Store::machineState(std::string_view target, bool fi
 }
 
 namespace {
-std::string hex64(std::uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(v));
-  return buf;
+// The words the store keeps, read back (alea/records.hpp spells them). A word
+// this version does not know (a newer alea's; the schema's compatible version
+// keeps such stores out) reads as a failure, never as a success.
+std::uint64_t storedSeed(std::string_view text) {
+  std::uint64_t seed = 0;
+  return parseSeed(text, seed) ? seed : 0;
+}
+BuildStatus storedBuildStatus(std::string_view word) {
+  return parseBuildStatus(word).value_or(BuildStatus::Failed);
+}
+ExecutionStatus storedExecutionStatus(std::string_view word) {
+  return parseExecutionStatus(word).value_or(ExecutionStatus::Exit);
 }
 } // namespace
 
 std::optional<BuildRecord> Store::findBuild(std::int64_t systemId, int buildIndex) {
-  Statement st(db_, "SELECT id,seed,factors,status,build_seconds,dir,fingerprint,binary_hash,"
-                    "compilers,log_tail FROM build WHERE system_id=? AND build_index=?");
+  Statement st(db_, "SELECT bu.id,bu.seed,bu.factors,bu.status,bu.build_seconds,bu.dir,"
+                    "bu.fingerprint,bu.binary_hash,bu.compilers,bu.log_tail,s.name "
+                    "FROM build bu JOIN system s ON s.id = bu.system_id "
+                    "WHERE bu.system_id=? AND bu.build_index=?");
   st.bind(1, systemId).bind(2, buildIndex);
   if (!st.step())
     return std::nullopt;
   BuildRecord b;
   b.id = st.columnInt(0);
   b.systemId = systemId;
+  b.system = st.columnText(10);
   b.buildIndex = buildIndex;
-  b.seed = std::strtoull(st.columnText(1).c_str(), nullptr, 0);
+  b.seed = storedSeed(st.columnView(1));
   b.factors = st.columnText(2);
-  b.status = st.columnText(3);
+  b.status = storedBuildStatus(st.columnView(3));
   b.seconds = st.columnDouble(4);
   b.dir = st.columnText(5);
   b.fingerprint = st.columnText(6);
@@ -757,8 +769,8 @@ Expected<std::int64_t> Store::recordBuild(const BuildRecord &b) {
   Statement st(db_, "INSERT INTO build(system_id,build_index,seed,factors,status,build_seconds,"
                     "dir,fingerprint,binary_hash,compilers,log_tail) "
                     "VALUES(?,?,?,?,?,?,?,?,?,?,?) RETURNING id");
-  st.bind(1, b.systemId).bind(2, b.buildIndex).bind(3, hex64(b.seed)).bind(4, b.factors);
-  st.bind(5, b.status).bind(6, b.seconds).bind(7, b.dir).bind(8, b.fingerprint);
+  st.bind(1, b.systemId).bind(2, b.buildIndex).bind(3, formatSeed(b.seed)).bind(4, b.factors);
+  st.bind(5, buildStatusName(b.status)).bind(6, b.seconds).bind(7, b.dir).bind(8, b.fingerprint);
   st.bind(9, b.binaryHash).bind(10, redactor_.text(b.compilers));
   st.bind(11, redactor_.text(b.logTail));
   if (!st.step())
@@ -841,7 +853,8 @@ Status Store::insertExecution(const ExecutionRecord &e,
   else
     st.bindNull(2);
   st.bind(3, e.benchmarkId).bind(4, e.executionIndex).bind(5, e.envPadding);
-  st.bind(6, redactor_.text(e.environment)).bind(7, e.status).bind(8, e.exitCode);
+  st.bind(6, redactor_.text(e.environment)).bind(7, executionStatusName(e.status));
+  st.bind(8, e.exitCode);
   st.bind(9, e.signal).bind(10, e.wallSeconds).bind(11, e.userSeconds).bind(12, e.sysSeconds);
   st.bind(13, e.maxRssKib).bind(14, redactor_.text(e.stderrTail)).bind(15, redactor_.text(e.error));
   if (e.machineId)
@@ -886,7 +899,7 @@ Status Store::insertExecution(const ExecutionRecord &e,
   }
   bindOptional(30, e.heapOffset);
   bindText(31, e.heapStatus);
-  bindText(32, e.duetSync);
+  bindText(32, e.duetSync ? duetSyncName(*e.duetSync) : "");
   bindOptional(33, e.duetBarriers);
   bindOptional(34, e.duetRestarts);
   st.step();
@@ -1008,8 +1021,9 @@ std::vector<Store::TargetJob> Store::jobs() {
 std::vector<MeasurementRow> Store::measurements(bool includeWarmup) {
   std::vector<MeasurementRow> rows;
   (void)visitMeasurements(includeWarmup, [&rows](const MeasurementView &m) {
-    rows.push_back({std::string(m.system), std::string(m.benchmark), m.build, m.execution,
-                    m.iteration, m.value, std::string(m.unit)});
+    rows.push_back({{std::string(m.system), std::string(m.benchmark), m.build, m.execution,
+                     m.iteration, m.value},
+                    std::string(m.unit)});
   });
   return rows;
 }
@@ -1201,8 +1215,8 @@ std::vector<DuetSyncRow> Store::duetSync() {
                     "sum(coalesce(duet_restarts, 0)), sum(status = 'alone') FROM execution "
                     "WHERE duet_sync IS NOT NULL GROUP BY duet_sync ORDER BY duet_sync");
   while (st.step())
-    out.push_back(
-        {st.columnText(0), st.columnInt(1), st.columnInt(2), st.columnInt(3), st.columnInt(4)});
+    if (auto sync = parseDuetSync(st.columnView(0))) // a newer alea's scheme: not ours to name
+      out.push_back({*sync, st.columnInt(1), st.columnInt(2), st.columnInt(3), st.columnInt(4)});
   return out;
 }
 
@@ -1252,7 +1266,7 @@ Expected<std::vector<FailedExecution>> Store::failedExecutions() {
                                .benchmark = st.columnText(1),
                                .buildIndex = static_cast<int>(st.columnInt(2)),
                                .executionIndex = static_cast<int>(st.columnInt(3)),
-                               .status = st.columnText(4),
+                               .status = storedExecutionStatus(st.columnView(4)),
                                .exitCode = static_cast<int>(st.columnInt(5)),
                                .signal = static_cast<int>(st.columnInt(6)),
                                .error = st.columnText(7),
@@ -1278,23 +1292,22 @@ Expected<std::vector<LeftoverGroup>> Store::leftovers() {
                                  });
 }
 
-Expected<std::vector<StoredBuild>> Store::builds() {
-  return readRows<StoredBuild>(
-      db_,
-      "SELECT s.name, bu.build_index, bu.seed, bu.status, bu.build_seconds, "
-      "bu.fingerprint, bu.binary_hash, bu.log_tail "
-      "FROM build bu JOIN system s ON s.id = bu.system_id "
-      "ORDER BY s.position, bu.build_index",
-      "builds", [](const Statement &st) {
-        return StoredBuild{.system = st.columnText(0),
-                           .buildIndex = static_cast<int>(st.columnInt(1)),
-                           .seed = st.columnText(2),
-                           .status = st.columnText(3),
-                           .seconds = st.columnDouble(4),
-                           .fingerprint = st.columnText(5),
-                           .binaryHash = st.columnText(6),
-                           .logTail = st.columnText(7)};
-      });
+Expected<std::vector<Build>> Store::builds() {
+  return readRows<Build>(db_,
+                         "SELECT s.name, bu.build_index, bu.seed, bu.status, bu.build_seconds, "
+                         "bu.fingerprint, bu.binary_hash, bu.log_tail "
+                         "FROM build bu JOIN system s ON s.id = bu.system_id "
+                         "ORDER BY s.position, bu.build_index",
+                         "builds", [](const Statement &st) {
+                           return Build{.system = st.columnText(0),
+                                        .buildIndex = static_cast<int>(st.columnInt(1)),
+                                        .seed = storedSeed(st.columnView(2)),
+                                        .status = storedBuildStatus(st.columnView(3)),
+                                        .seconds = st.columnDouble(4),
+                                        .fingerprint = st.columnText(5),
+                                        .binaryHash = st.columnText(6),
+                                        .logTail = st.columnText(7)};
+                         });
 }
 
 Expected<std::vector<MachineChangeRow>> Store::machineChanges() {

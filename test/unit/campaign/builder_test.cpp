@@ -59,10 +59,10 @@ TEST(Builder, TheLongestSystemNameTheCampaignAllowsBuilds) {
   LocalExecutor ex;
   fs::create_directories(buildDirectory(dir.path(), sys.name, 0)); // as a killed run left it
   BuildRecord rec = runBuild(ex, req);
-  EXPECT_EQ(rec.status, "ok") << rec.logTail;
+  EXPECT_EQ(rec.status, BuildStatus::Ok) << rec.logTail;
   EXPECT_TRUE(fs::exists(buildDirectory(dir.path(), sys.name, 0) + ".interrupted-1"));
   sys.name += "s";
-  EXPECT_EQ(runBuild(ex, req).status, "fault");
+  EXPECT_EQ(runBuild(ex, req).status, BuildStatus::Fault);
 }
 
 TEST(Builder, EnvironmentPointsAtTheWrappersAndCarriesTheSeed) {
@@ -110,7 +110,7 @@ TEST(Builder, ARealBuildThroughTheLocalExecutor) {
   req.baseEnv = {"PATH=/usr/bin:/bin"};
   LocalExecutor ex;
   BuildRecord rec = runBuild(ex, req);
-  EXPECT_EQ(rec.status, "ok") << rec.logTail;
+  EXPECT_EQ(rec.status, BuildStatus::Ok) << rec.logTail;
   EXPECT_EQ(rec.dir, buildDirectory(dir.path(), "sh", 1));
   ASSERT_EQ(rec.artifacts.size(), 1u);
   EXPECT_EQ(rec.artifacts[0].objectHash, sha256Hex("0x0000000000000abc"));
@@ -119,7 +119,7 @@ TEST(Builder, ARealBuildThroughTheLocalExecutor) {
   sys.build.shell = "echo broken >&2; exit 4";
   req.buildIndex = 2;
   BuildRecord bad = runBuild(ex, req);
-  EXPECT_EQ(bad.status, "failed");
+  EXPECT_EQ(bad.status, BuildStatus::Failed);
   EXPECT_NE(bad.logTail.find("broken"), std::string::npos);
   EXPECT_NE(bad.logTail.find("build exited with status 4"), std::string::npos);
 }
@@ -141,7 +141,7 @@ BuildRecord pilotBuild(test::TempDir &dir, const SystemConfig &sys, std::uint64_
   BuildRecord rec;
   rec.seed = seed;
   rec.factors = "function-order,link-order";
-  rec.status = "ok";
+  rec.status = BuildStatus::Ok;
   rec.seconds = 12.5;
   rec.dir = bdir;
   rec.fingerprint = "00112233aabbccdd";
@@ -183,7 +183,7 @@ TEST(Builder, ReusesThePilotsBuild) {
   const BuildRecord pilot = pilotBuild(dir, sys, req.seed);
   auto r = reuseBuild(pilot, req);
   ASSERT_TRUE(r.ok()) << r.error();
-  EXPECT_EQ(r->status, "ok");
+  EXPECT_EQ(r->status, BuildStatus::Ok);
   EXPECT_EQ(r->dir, buildDirectory(dir.path(), "base", 0));
   EXPECT_EQ(r->seconds, 12.5);
   EXPECT_EQ(r->fingerprint, pilot.fingerprint);
@@ -208,7 +208,7 @@ TEST(Builder, DoesNotReuseAnotherBuild) {
   other.seed += 1;
   EXPECT_EQ(reuseBuild(other, req).error(), "the pilot's build has another seed or other factors");
   other = pilot;
-  other.status = "failed";
+  other.status = BuildStatus::Failed;
   EXPECT_EQ(reuseBuild(other, req).error(), "the pilot's build failed");
   SystemConfig more = sys;
   more.artifacts.push_back("lib.so");

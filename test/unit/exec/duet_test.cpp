@@ -15,6 +15,7 @@
 #include <sstream>
 #include <sys/stat.h>
 
+using namespace alea;
 using namespace alea::runner;
 
 namespace {
@@ -162,7 +163,7 @@ TEST(LocalExecutorDuet, TheShorterPartnerIsRestartedUntilTheLongerEnds) {
   EXPECT_GE(results[0].duetRestarts, 1);
   EXPECT_GE(lines(log), 2u);
   for (const auto &r : results) {
-    EXPECT_EQ(r.duetSync, "overlap");
+    EXPECT_EQ(r.duetSync, DuetSync::Overlap);
     EXPECT_TRUE(r.duetAlone.empty()) << r.duetAlone;
     ASSERT_TRUE(r.overlap.has_value());
   }

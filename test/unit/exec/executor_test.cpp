@@ -43,7 +43,7 @@ TEST(LocalExecutor, CapturesExitStatusStdoutAndStderrTail) {
   EXPECT_EQ(r.output.stdoutText, "out\n");
   EXPECT_EQ(r.output.stderrTail, "err\n");
   EXPECT_GT(r.output.wallSeconds, 0);
-  EXPECT_GT(r.output.maxRssKiB, 0);
+  EXPECT_GT(r.output.maxRssKib, 0);
 }
 
 TEST(LocalExecutor, KeepsOnlyTheTailOfStderr) {

@@ -199,7 +199,7 @@ TEST(ExtractNone, EachMetric) {
   out.wallSeconds = 0.5;
   out.userSeconds = 0.25;
   out.sysSeconds = 0.125;
-  out.maxRssKiB = 2048;
+  out.maxRssKib = 2048;
   MeasureSpec spec;
   for (auto [metric, expected] :
        {std::pair{Metric::Wall, 0.5}, std::pair{Metric::User, 0.25}, std::pair{Metric::Sys, 0.125},

@@ -70,7 +70,7 @@ CampaignData twoSystems() {
   for (const char *s : {"base", "cand"})
     for (int b = 0; b < 4; ++b)
       d.builds.push_back(
-          {s, b, "0x1", "ok", 2.0, std::string(s) + std::to_string(b), "", "", {}, ""});
+          {s, b, 0x1, BuildStatus::Ok, 2.0, std::string(s) + std::to_string(b), "", "", {}, ""});
   d.meanExecutionSeconds = 0.1;
   return d;
 }
@@ -154,9 +154,10 @@ TEST(CampaignReport, FailuresAreGroupedAndTheRestIsAnalysed) {
   d.benchmarks.push_back("crash");
   for (int b = 0; b < 4; ++b)
     for (const char *s : {"base", "cand"})
-      d.failures.push_back({s, "crash", b, 0, "signal", 0, 11, "killed by signal 11 (SIGSEGV)",
-                            "about to crash\nSegfault here\n"});
-  d.failures.push_back({"cand", "beta", 1, 2, "timeout", 0, 9, "timed out after 5 s", ""});
+      d.failures.push_back({s, "crash", b, 0, ExecutionStatus::Signal, 0, 11,
+                            "killed by signal 11 (SIGSEGV)", "about to crash\nSegfault here\n"});
+  d.failures.push_back(
+      {"cand", "beta", 1, 2, ExecutionStatus::Timeout, 0, 9, "timed out after 5 s", ""});
   d.executed += 9;
   d.planned = d.executed;
   CampaignReport r = buildCampaignReport(d, fast());
@@ -185,7 +186,8 @@ TEST(CampaignReport, NothingAnalysableStillReports) {
   CampaignData d;
   d.systems = {"a", "b"};
   d.benchmarks = {"crash"};
-  d.failures.push_back({"a", "crash", 0, 0, "signal", 0, 11, "killed by signal 11 (SIGSEGV)", ""});
+  d.failures.push_back(
+      {"a", "crash", 0, 0, ExecutionStatus::Signal, 0, 11, "killed by signal 11 (SIGSEGV)", ""});
   d.planned = 4;
   d.executed = 1;
   CampaignReport r = buildCampaignReport(d, fast());
@@ -222,7 +224,8 @@ TEST(CampaignReport, OneSystemIsALayoutSensitivityStudy) {
 TEST(CampaignReport, IdenticalLayoutsMachineChangesAndFailedBuilds) {
   CampaignData d = twoSystems();
   d.builds[1].fingerprint = d.builds[0].fingerprint; // base builds 0 and 1
-  d.builds.push_back({"cand", 4, "0x9", "failed", 1.0, "", "", "cc: error: boom\n", {}, ""});
+  d.builds.push_back(
+      {"cand", 4, 0x9, BuildStatus::Failed, 1.0, "", "", "cc: error: boom\n", {}, ""});
   d.machineChanges.push_back("2026-01-01T00:00:00Z: governor");
   CampaignReport r = buildCampaignReport(d, fast());
   EXPECT_TRUE(contains(r.warnings, "identical layouts: builds 0 and 1 of base"));
@@ -256,7 +259,7 @@ TEST(CampaignReport, WarmupLeftAndNoSteadyStateAreWarned) {
   for (const char *s : {"base", "cand"})
     for (int b = 0; b < 4; ++b)
       d.builds.push_back(
-          {s, b, "0x1", "ok", 2.0, std::string(s) + std::to_string(b), "", "", {}, ""});
+          {s, b, 0x1, BuildStatus::Ok, 2.0, std::string(s) + std::to_string(b), "", "", {}, ""});
   d.planned = d.executed = 24;
   CampaignReport r = buildCampaignReport(d, fast());
   EXPECT_TRUE(contains(r.warnings, "warm-up: 12 of 12 executions of alpha on base are still "
@@ -352,7 +355,7 @@ TEST(CampaignReport, AnImportedStoreIsReportedAsImported) {
   CampaignData d = twoSystems();
   d.importedFrom = "gcc.json, clang.json";
   for (auto &b : d.builds) {
-    b.status = "imported";
+    b.status = BuildStatus::Imported;
     b.fingerprint.clear();
     b.binaryHash.clear();
   }
@@ -407,7 +410,7 @@ TEST(CampaignReport, TheWarmupAppliedIsStated) {
 // every format; one that never answered is said to have none.
 TEST(CampaignReport, TargetsAreNamedWithTheirHostsAndMachines) {
   CampaignData d = twoSystems();
-  d.machines = "pool";
+  d.machines = Machines::Pool;
   d.targets = 2;
   d.targetNames = {"left", "right"};
   MachineState m;
@@ -482,7 +485,7 @@ TEST(LoadCampaignData, TheOldFingerprintOfAStrippedBuildIsUnknown) {
       br.systemId = *sa;
       br.buildIndex = b;
       br.seed = 7 + b;
-      br.status = "ok";
+      br.status = BuildStatus::Ok;
       br.fingerprint = "cbf29ce484222325";
       br.binaryHash = std::string(64, static_cast<char>('a' + b));
       ASSERT_TRUE(store->recordBuild(br));
@@ -535,7 +538,7 @@ TEST(LoadCampaignData, ReadsWhatTheRunnerStored) {
         br.systemId = sys;
         br.buildIndex = b;
         br.seed = 7 + b;
-        br.status = "ok";
+        br.status = BuildStatus::Ok;
         br.seconds = 1.5;
         br.fingerprint = "fp" + std::to_string(sys) + std::to_string(b);
         auto id = store->recordBuild(br);
@@ -551,12 +554,12 @@ TEST(LoadCampaignData, ReadsWhatTheRunnerStored) {
       e.wallSeconds = 0.05;
       std::vector<MeasurementRecord> m;
       if (p.position == 5) { // one crash
-        e.status = "signal";
+        e.status = ExecutionStatus::Signal;
         e.signal = 11;
         e.error = "killed by signal 11 (SIGSEGV)";
         e.stderrTail = "boom\n";
       } else {
-        e.status = "ok";
+        e.status = ExecutionStatus::Ok;
         for (int i = 0; i < 4; ++i) // iteration 0 is warm-up
           m.push_back({i, 0.01 * (p.systemId == *sa ? 1.0 : 0.9) + 1e-4 * i, i == 0});
       }

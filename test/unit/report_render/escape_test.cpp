@@ -70,14 +70,15 @@ CampaignData hostileData() {
   f.system = kSpecials;
   f.benchmark = kMarkup;
   f.buildIndex = 2;
-  f.status = "exit";
+  f.status = alea::ExecutionStatus::Exit;
   f.exitCode = 3;
   f.error = "no input </td><script>x</script>";
   f.stderrTail = "\x1b[2Jcleared\n</pre><script>alert(2)</script>\n\\input{/etc/passwd}\n";
   d.failures.push_back(f);
   for (const auto &s : d.systems)
     for (int b = 0; b < 3; ++b)
-      d.builds.push_back({s, b, "0x1", "ok", 1.0, s + std::to_string(b), "", "", {}, ""});
+      d.builds.push_back(
+          {s, b, 0x1, alea::BuildStatus::Ok, 1.0, s + std::to_string(b), "", "", {}, ""});
   return d;
 }
 

@@ -37,7 +37,7 @@ struct Fixture {
     b.buildIndex = 0;
     b.seed = 0x1234;
     b.factors = "all";
-    b.status = "ok";
+    b.status = BuildStatus::Ok;
     b.artifacts = {{"bin/k", "abcd", 10}};
     build = *store.recordBuild(b);
     std::vector<PlanEntry> plan;
@@ -50,7 +50,7 @@ struct Fixture {
     EXPECT_TRUE(s.ok()) << s.error();
     return std::move(*s);
   }
-  ExecutionRecord exec(int pos, const char *status = "ok") {
+  ExecutionRecord exec(int pos, ExecutionStatus status = ExecutionStatus::Ok) {
     ExecutionRecord e;
     e.planPosition = pos;
     e.buildId = build;
@@ -168,7 +168,7 @@ TEST(Store, AFailingMeasurementRollsBackItsExecution) {
 
 TEST(Store, FailedExecutionsAreNotData) {
   Fixture f;
-  ExecutionRecord e = f.exec(3, "signal");
+  ExecutionRecord e = f.exec(3, ExecutionStatus::Signal);
   e.signal = 11;
   e.error = "killed by signal 11 (SIGSEGV)";
   ASSERT_TRUE(f.store.recordExecution(e, {}, "s").ok());
@@ -189,7 +189,7 @@ TEST(Store, MeasurementsComeInPositionOrderWhateverOrderTheyRanIn) {
   std::int64_t first = *f.store.ensureSystem("first", false, -1);
   BuildRecord b;
   b.systemId = first;
-  b.status = "ok";
+  b.status = BuildStatus::Ok;
   std::int64_t firstBuild = *f.store.recordBuild(b);
   b.systemId = f.sys;
   b.buildIndex = 1;
@@ -198,7 +198,8 @@ TEST(Store, MeasurementsComeInPositionOrderWhateverOrderTheyRanIn) {
       f.store.savePlan(std::vector<PlanEntry>{{4, first, f.bench, 0, 0}, {5, f.sys, f.bench, 1, 0}})
           .ok());
   auto record = [&](int position, std::int64_t build, int execution, double wall,
-                    std::vector<MeasurementRecord> values, const char *status = "ok") {
+                    std::vector<MeasurementRecord> values,
+                    ExecutionStatus status = ExecutionStatus::Ok) {
     ExecutionRecord e = f.exec(position, status);
     e.buildId = build;
     e.executionIndex = execution;
@@ -207,7 +208,7 @@ TEST(Store, MeasurementsComeInPositionOrderWhateverOrderTheyRanIn) {
   };
   record(5, build1, 0, 5, {{1, 51, false}, {0, 50, true}});
   record(1, f.build, 1, 1, {{0, 10, false}, {1, 11, false}});
-  record(2, f.build, 2, 2, {{0, 20, false}}, "exit"); // failed: not data
+  record(2, f.build, 2, 2, {{0, 20, false}}, ExecutionStatus::Exit); // failed: not data
   record(4, firstBuild, 0, 4, {{0, 40, true}, {1, 41, false}});
   record(0, f.build, 0, 3, {{0, 30, false}});
 
@@ -267,7 +268,7 @@ TEST(Store, BuildsAreFoundWithTheirArtifacts) {
   BuildRecord dup;
   dup.systemId = f.sys;
   dup.buildIndex = 0;
-  dup.status = "ok";
+  dup.status = BuildStatus::Ok;
   EXPECT_FALSE(f.store.recordBuild(dup).ok()); // (system, index) is unique
 }
 
@@ -357,14 +358,14 @@ void writeCompleteStore(const std::string &path) {
   std::int64_t bench = *s.ensureBenchmark("b", 0, "s");
   BuildRecord b;
   b.systemId = sys;
-  b.status = "ok";
+  b.status = BuildStatus::Ok;
   std::int64_t build = *s.recordBuild(b);
   std::vector<PlanEntry> plan{{0, sys, bench, 0, 0}, {1, sys, bench, 0, 1}};
   ASSERT_TRUE(s.savePlan(plan).ok());
   ExecutionRecord e;
   e.buildId = build;
   e.benchmarkId = bench;
-  e.status = "ok";
+  e.status = ExecutionStatus::Ok;
   std::vector<MeasurementRecord> m{{0, 1.0, false}, {1, 1.5, false}};
   ASSERT_TRUE(s.recordExecution(e, m, "s").ok());
 }
@@ -376,7 +377,7 @@ Status recordSecondExecution(Store &writer) {
   e.buildId = writer.findBuild(1, 0)->id;
   e.benchmarkId = 1;
   e.executionIndex = 1;
-  e.status = "ok";
+  e.status = ExecutionStatus::Ok;
   std::vector<MeasurementRecord> m{{0, 2.0, false}};
   return writer.recordExecution(e, m, "s");
 }
@@ -685,11 +686,11 @@ TEST(StoreRedaction, FreeTextColumnsPassThroughTheRedactor) {
   BuildRecord b;
   b.systemId = f.sys;
   b.buildIndex = 1;
-  b.status = "failed";
+  b.status = BuildStatus::Failed;
   b.dir = "/campaign/builds/base/1"; // a path: recorded as it is
   b.logTail = "+ curl -u admin:pw-VALUE-0003 https://h\n+ echo pat-VALUE-0001\n";
   ASSERT_TRUE(f.store.recordBuild(b).ok());
-  ExecutionRecord e = f.exec(0, "exit");
+  ExecutionRecord e = f.exec(0, ExecutionStatus::Exit);
   e.environment = "DATABASE_URL=postgres://u:pw-VALUE-0004@h/db\nMYSQL_PWD=pw-VALUE-0005\n";
   e.stderrTail = "token: pw-VALUE-0006\n";
   e.error = "connecting to redis://:pw-VALUE-0007@cache failed";

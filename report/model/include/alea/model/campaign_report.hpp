@@ -34,8 +34,8 @@
 
 namespace alea::model {
 
-// A stored build (alea/records.hpp) with what its binary tells.
-struct BuildInfo : StoredBuild {
+// A build (alea/records.hpp) with what its binary tells.
+struct BuildInfo : Build {
   // Read from the binary only for builds whose fingerprint another build of
   // the system shares (the "identical layouts" warning's counts).
   std::optional<LayoutFacts> layout;
@@ -66,12 +66,12 @@ struct CampaignData {
   std::vector<BuildInfo> builds;
   std::vector<std::string> machineChanges; // "<time>: <what changed>"
   double meanExecutionSeconds = 0;         // wall time of ok executions
-  // Issue 8: the design the plan was made with ("unpaired" for old stores),
+  // Issue 8: the design the plan was made with (unpaired for old stores),
   // the adaptive campaign's decisions, and every execution's conditions.
-  std::string design = "unpaired";
-  // Campaigns on [[target]]s: how machines enter ("pool" or "level") and
-  // how many targets; with "level", build i ran on target i mod targets.
-  std::string machines;
+  Design design = Design::Unpaired;
+  // Campaigns on [[target]]s: how machines enter (none: no targets) and how
+  // many targets; with Level, build i ran on target i mod targets.
+  std::optional<Machines> machines;
   int targets = 0;
   // Their names in the campaign file's order, and the machine state first
   // recorded on each (none: the target never answered).

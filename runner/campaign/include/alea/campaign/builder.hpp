@@ -43,12 +43,13 @@ std::string buildDirectory(const std::string &campaignDir, const std::string &sy
 // env).
 std::vector<std::string> buildEnvironment(const BuildRequest &request);
 
-// Runs the build. The record's status is "ok"; "failed" when the build itself
-// failed (its command's status, signal or timeout, a missing artifact), which
-// the campaign records and never retries; "fault" when something outside the
-// build failed (the build or objects directory cannot be written: disk full,
-// permissions), which is not recorded, so a resumed campaign retries the
-// build; "cancelled" when interrupted (not recorded either). logTail says why.
+// Runs the build. The record's status (alea/records.hpp) is Ok; Failed when
+// the build itself failed (its command's status, signal or timeout, a missing
+// artifact), which the campaign records and never retries; Fault when
+// something outside the build failed (the build or objects directory cannot
+// be written: disk full, permissions), which is not recorded, so a resumed
+// campaign retries the build; Cancelled when interrupted (not recorded
+// either). logTail says why.
 // An existing directory (a build interrupted before it was recorded) is moved
 // aside to `<index>.interrupted-<n>`, never reused or deleted.
 BuildRecord runBuild(Executor &executor, const BuildRequest &request);

@@ -15,6 +15,8 @@
 // the decisions, pure and unit-tested.
 #pragma once
 
+#include "alea/records.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -23,15 +25,11 @@
 
 namespace alea::runner {
 
-enum class DuetSync { Barrier, Overlap };
-
 // The scheme of a duet whose executions read (or do not read) <alea/iter.h>
 // records.
 inline DuetSync duetSyncFor(bool records) {
   return records ? DuetSync::Barrier : DuetSync::Overlap;
 }
-// "barrier" or "overlap", as the store records it.
-const char *duetSyncName(DuetSync sync);
 
 // The per-iteration barrier of a duet's partners, fed with what each partner
 // writes to its records pipe. A partner takes part once its first record is a

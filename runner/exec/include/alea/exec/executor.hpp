@@ -95,11 +95,11 @@ struct ExecutionResult {
   // What the heap start offset did (request.heapOffset >= 0): the status
   // words of alea/heap_offset.h ("applied", "static", ...); "" = not asked.
   std::string heapStatus;
-  // A duet run by LocalExecutor::runTogether (duet.hpp): its scheme
-  // ("barrier" or "overlap"), the share of its time every partner ran too,
+  // A duet run by LocalExecutor::runTogether (duet.hpp): its scheme (none:
+  // not a duet), the share of its time every partner ran too,
   // the barriers it passed or the times it was restarted to keep its
   // partners company, and why it is not a measurement ("" = it is).
-  std::string duetSync;
+  std::optional<DuetSync> duetSync;
   std::optional<double> overlap;
   std::int64_t duetBarriers = 0, duetRestarts = 0;
   std::string duetAlone;

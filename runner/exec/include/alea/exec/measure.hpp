@@ -12,10 +12,11 @@
 #pragma once
 
 #include "alea/config/measure_spec.hpp"
+#include "alea/records.hpp"
 
 #include <cstdint>
 #include <map>
-#include <regex>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -23,16 +24,14 @@
 
 namespace alea::runner {
 
-// Everything the executor captured about one finished (or killed) child.
-struct ExecutionOutput {
+// Everything the executor captured about one finished (or killed) child:
+// how it ended and what it used (alea/records.hpp; exitCode is valid when
+// signal == 0 and !timedOut), and its output.
+struct ExecutionOutput : ProcessEnd {
   std::string stdoutText;
   std::string stderrTail; // the last few KiB of stderr
   std::string records;    // raw bytes read from the ALEA_ITER_FD pipe
-  int exitCode = 0;       // valid when signal == 0 and !timedOut
-  int signal = 0;         // terminating signal, 0 if it exited
   bool timedOut = false;  // killed by the runner after the timeout
-  double wallSeconds = 0, userSeconds = 0, sysSeconds = 0;
-  long maxRssKiB = 0;
 };
 
 struct Extraction {
@@ -84,6 +83,7 @@ public:
   static constexpr std::size_t kMaxJsonBytes = std::size_t{256} << 20;
 
   explicit IterationStream(const MeasureSpec &spec);
+  ~IterationStream() override;
   void write(OutputChannel channel, std::string_view bytes) override;
   // After the process ended: its iterations (or why there are none). Does not
   // look at the exit status (see describeFailure); with the None source
@@ -94,7 +94,8 @@ private:
   void scanLine(std::string_view line);
 
   MeasureSpec spec_;
-  std::optional<std::regex> regex_;
+  struct LineRegex; // the compiled regex (measure.cpp: <regex> stays out of this header)
+  std::unique_ptr<LineRegex> regex_;
   std::string line_;            // the incomplete last line (regex source)
   std::uint64_t lineStart_ = 0; // byte offset of line_ in the stream
   std::string json_;            // stdout (gbench source)

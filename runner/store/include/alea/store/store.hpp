@@ -94,19 +94,14 @@ struct ArtifactRecord {
   std::int64_t size = 0;
 };
 
-struct BuildRecord {
+// A build as the campaign loop records it: the build (alea/records.hpp) with
+// the store's ids, its factors, its directory and its artifacts.
+struct BuildRecord : Build {
   std::int64_t id = 0;
   std::int64_t systemId = 0;
-  int buildIndex = 0;
-  std::uint64_t seed = 0;
   std::string factors;
-  std::string status; // "ok" | "failed" | "imported"
-  double seconds = 0;
   std::string dir;
-  std::string fingerprint;
-  std::string binaryHash; // hash of the first artifact
   std::string compilers;
-  std::string logTail;
   std::vector<ArtifactRecord> artifacts;
 };
 
@@ -122,19 +117,17 @@ struct PlanEntry {
   bool operator==(const PlanEntry &) const = default;
 };
 
-struct ExecutionRecord {
+// An execution as the campaign loop records it: how its process ended
+// (alea/records.hpp, as the executor measured it) and everything else the
+// store keeps of it.
+struct ExecutionRecord : ProcessEnd {
   std::int64_t planPosition = 0;
   std::int64_t buildId = 0; // 0 = the build failed (no process was run)
   std::int64_t benchmarkId = 0;
   int executionIndex = 0;
   std::int64_t envPadding = 0;
   std::string environment; // KEY=VALUE lines (ALEA_ENV_PAD shown by its size)
-  std::string status;      // "ok" | "exit" | "signal" | "timeout" | "spawn" |
-                           // "iterations" | "build"
-  int exitCode = 0;
-  int signal = 0;
-  double wallSeconds = 0, userSeconds = 0, sysSeconds = 0;
-  std::int64_t maxRssKib = 0;
+  ExecutionStatus status = ExecutionStatus::Ok;
   std::string stderrTail;
   std::string error;
   std::int64_t machineId = 0;
@@ -150,10 +143,10 @@ struct ExecutionRecord {
   std::optional<double> quietWait; // seconds the quiet gate waited (none: no gate)
   bool ranBusy = false;            // the gate gave up waiting: ran while busy
   std::optional<double> overlap;   // duet: share of its wall time its partners ran too
-  // Duet (duet.hpp): "barrier" or "overlap" ("" = not a duet), the barriers
-  // it passed (barrier), the times it was restarted to keep its partners
-  // company (overlap).
-  std::string duetSync;
+  // Duet (duet.hpp): how it was kept with its partners (none: not a duet),
+  // the barriers it passed (Barrier), the times it was restarted to keep its
+  // partners company (Overlap).
+  std::optional<DuetSync> duetSync;
   std::optional<std::int64_t> duetBarriers, duetRestarts;
   std::string target;           // the [[target]] it ran on; "" = this host
   std::int64_t targetOrder = 0; // its place in its target's sequence (1, 2, ...)
@@ -177,14 +170,9 @@ struct RecordedExecution {
   std::string_view unit;
 };
 
-// One row of the long form (what `alea export` writes).
-struct MeasurementRow {
-  std::string system;
-  std::string benchmark;
-  int build = 0;
-  int execution = 0;
-  int iteration = 0;
-  double value = 0;
+// One row of the long form (what `alea export` writes): a measurement with
+// its unit.
+struct MeasurementRow : MeasurementPoint {
   std::string unit;
 };
 
@@ -360,7 +348,7 @@ public:
   // before schema 3, which did not record them.
   Expected<std::vector<LeftoverGroup>> leftovers();
   // In system order, then build index.
-  Expected<std::vector<StoredBuild>> builds();
+  Expected<std::vector<Build>> builds();
   // The recorded machine changes, oldest first.
   Expected<std::vector<MachineChangeRow>> machineChanges();
   // Mean wall seconds of the successful executions; none without one.
