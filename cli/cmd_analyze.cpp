@@ -126,7 +126,7 @@ alea::cli::Outcome runAnalyze(const AnalyzeOptions &o) {
     };
     std::string used;
     if (!es.design.empty() && !o.paired && !o.unpaired) {
-      ro.pairing = alea::pairedDesign(*alea::parseDesign(es.design)) ? an::Pairing::Paired
+      ro.pairing = alea::pairedDesign(*alea::parseEnum<alea::Design>(es.design)) ? an::Pairing::Paired
                                                                      : an::Pairing::Unpaired;
       used += std::string(ro.pairing == an::Pairing::Paired ? "paired" : "unpaired") + " (design " +
               es.design + ")";

@@ -15,7 +15,7 @@
 
 namespace {
 
-struct ReportOptions {
+struct ReportCommandOptions {
   std::string store;
   std::string format = "text";
   std::size_t replicates = 2000;
@@ -26,7 +26,7 @@ struct ReportOptions {
   bool allPairs = false;
 };
 
-alea::cli::Outcome runReport(const ReportOptions &opts) {
+alea::cli::Outcome runReport(const ReportCommandOptions &opts) {
   auto format = alea::report::parseFormat(opts.format);
   if (!format)
     return alea::Error{"unknown report format '" + opts.format + "' (expected " +
@@ -52,7 +52,7 @@ alea::cli::Outcome runReport(const ReportOptions &opts) {
 }
 
 void setupReport(CLI::App &app) {
-  auto opts = std::make_shared<ReportOptions>();
+  auto opts = std::make_shared<ReportCommandOptions>();
   auto *sub = app.add_subcommand(
       "report", "Report a campaign store: ratio CIs, decisions, variance shares, layout "
                 "sensitivity, planner advice, failures and warnings");

@@ -65,7 +65,7 @@ std::string targetsLine(const alea::runner::CampaignConfig &config) {
   for (const auto &t : config.targets)
     names += (names.empty() ? "" : ", ") + t.name;
   return ", on " + alea::counted(config.targets.size(), "target") + " (" +
-         alea::machinesName(config.machines) + "): " + names;
+         alea::enumName(config.machines) + "): " + names;
 }
 
 alea::cli::Outcome runRun(const RunOptions &opts) {

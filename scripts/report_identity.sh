@@ -107,8 +107,11 @@ int main(int argc, char **argv) {
   return argc > 2 ? atoi(argv[2]) : 0;
 }'
 
-# campaign NAME DESIGN: a two-system, two-benchmark campaign file on stdout.
+# campaign NAME DESIGN [GUARD [BENCH ARGS]]: a two-system, two-benchmark campaign file on
+# stdout. GUARD, a shell test, runs before cand's build (a failing one fails that build);
+# the second benchmark, BENCH (default long), runs prog with ARGS (default "300000").
 campaign() {
+  local guard=${3:+$3 && } bench=${4:-long} args=${5:-'"300000"'}
   cat <<EOF
 [campaign]
 name = "$1"
@@ -124,44 +127,14 @@ build = ["sh", "-c", "\$CC -O2 -o prog {source_dir}/prog.c"]
 artifacts = ["prog"]
 [[system]]
 name = "cand"
-build = ["sh", "-c", "\$CC -O1 -o prog {source_dir}/prog.c"]
+build = ["sh", "-c", "$guard\$CC -O1 -o prog {source_dir}/prog.c"]
 artifacts = ["prog"]
 [[benchmark]]
 name = "short"
 command = ["{artifact:prog}", "100000"]
 [[benchmark]]
-name = "long"
-command = ["{artifact:prog}", "300000"]
-EOF
-}
-
-# A duet campaign with what can go wrong: a benchmark whose every execution fails
-# (exit 3), a system whose build 1 fails (its executions fail as "build"), and the
-# duet's synchronisation (restarts of whole-process executions).
-duet_campaign() {
-  cat <<EOF
-[campaign]
-name = "duet"
-seed = 22
-design = "duet"
-[levels]
-builds = 3
-executions = 2
-[[system]]
-name = "base"
-baseline = true
-build = ["sh", "-c", "\$CC -O2 -o prog {source_dir}/prog.c"]
-artifacts = ["prog"]
-[[system]]
-name = "cand"
-build = ["sh", "-c", "test {build_index} != 1 && \$CC -O1 -o prog {source_dir}/prog.c"]
-artifacts = ["prog"]
-[[benchmark]]
-name = "short"
-command = ["{artifact:prog}", "100000"]
-[[benchmark]]
-name = "fails"
-command = ["{artifact:prog}", "100000", "3"]
+name = "$bench"
+command = ["{artifact:prog}", $args]
 EOF
 }
 
@@ -177,8 +150,10 @@ make_refs() {
   campaign paired interleaved >"$work/paired.toml"
   "$ALEA" run "$work/local.toml" --dir "$REF/stores/local.alea" --no-report
   "$ALEA" run "$work/paired.toml" --dir "$REF/stores/paired.alea" --no-report
-  # (e) a duet with failed executions and a failed build.
-  duet_campaign >"$work/duet.toml"
+  # (e) a duet with what can go wrong: a benchmark whose every execution fails (exit 3),
+  # cand's build 1 failing (its executions fail as "build"), and the duet's
+  # synchronisation (restarts of whole-process executions).
+  campaign duet duet 'test {build_index} != 1' fails '"100000", "3"' >"$work/duet.toml"
   "$ALEA" run "$work/duet.toml" --dir "$REF/stores/duet.alea" --no-report || true
 
   # (c) executed on an SSH target: the e2e tests' sshd fixture, started and stopped here.

@@ -11,6 +11,8 @@
 // data and their names only: nothing here reads a machine, a file or a store.
 #pragma once
 
+#include "alea/enum_names.hpp"
+
 #include <climits>
 #include <cstdint>
 #include <optional>
@@ -35,32 +37,21 @@ inline constexpr std::size_t kMaxBenchmarkNameBytes =
 
 //===-- Settings stored as words --------------------------------------------//
 
+// Each enum's words (what a campaign file, the store and the reports write) are
+// in its list: alea::enumName(Design::Duet) is "duet", alea::parseEnum<Design>
+// reads one back (alea/enum_names.hpp).
+
 // How the executions of a campaign are ordered and paired (scheduler.hpp,
 // docs/campaign.md "Designs"): every execution in one random order
 // (unpaired); in blocks holding build i of every system, close together in
 // time (interleaved, RMIT: Abedi & Brecht 2017); or a block's executions at
 // the same time on disjoint CPUs (duet: Bulej et al. 2020).
-enum class Design { Unpaired, Interleaved, Duet };
-
-// The word a campaign file and the store spell a design with.
-constexpr const char *designName(Design design) {
-  switch (design) {
-  case Design::Unpaired:
-    return "unpaired";
-  case Design::Interleaved:
-    return "interleaved";
-  case Design::Duet:
-    return "duet";
-  }
-  return "unpaired";
-}
-
-constexpr std::optional<Design> parseDesign(std::string_view name) {
-  for (Design d : {Design::Unpaired, Design::Interleaved, Design::Duet})
-    if (name == designName(d))
-      return d;
-  return std::nullopt;
-}
+#define ALEA_DESIGNS(X)                                                                            \
+  X(Unpaired, "unpaired")                                                                          \
+  X(Interleaved, "interleaved")                                                                    \
+  X(Duet, "duet")
+enum class Design { ALEA_DESIGNS(ALEA_ENUMERATOR) };
+ALEA_ENUM_NAMES(Design, ALEA_DESIGNS);
 
 // The paired designs pair build i of every system (the analysis uses it).
 constexpr bool pairedDesign(Design design) { return design != Design::Unpaired; }
@@ -68,18 +59,11 @@ constexpr bool pairedDesign(Design design) { return design != Design::Unpaired; 
 // How several targets enter the experiment: one pool of identical machines
 // that share the executions, or machine as the top random level (builds are
 // nested in machines: build i runs on target i mod M).
-enum class Machines { Pool, Level };
-
-constexpr const char *machinesName(Machines machines) {
-  return machines == Machines::Pool ? "pool" : "level";
-}
-
-constexpr std::optional<Machines> parseMachines(std::string_view name) {
-  for (Machines m : {Machines::Pool, Machines::Level})
-    if (name == machinesName(m))
-      return m;
-  return std::nullopt;
-}
+#define ALEA_MACHINES(X)                                                                           \
+  X(Pool, "pool")                                                                                  \
+  X(Level, "level")
+enum class Machines { ALEA_MACHINES(ALEA_ENUMERATOR) };
+ALEA_ENUM_NAMES(Machines, ALEA_MACHINES);
 
 //===-- Records -------------------------------------------------------------//
 
@@ -117,81 +101,39 @@ struct MeasurementPoint {
 
 //===-- Outcomes ------------------------------------------------------------//
 
-// What became of a build; the store's build.status spells it with
-// buildStatusName. A failed build (its command's status, signal or timeout,
-// or a missing artifact) is recorded and never retried; an imported one was
-// made elsewhere (`alea import`). A fault (the build or objects directory
-// cannot be written) and a cancelled build are never recorded, so a resumed
-// campaign builds them again.
-enum class BuildStatus { Ok, Failed, Imported, Fault, Cancelled };
-
-constexpr const char *buildStatusName(BuildStatus status) {
-  switch (status) {
-  case BuildStatus::Ok:
-    return "ok";
-  case BuildStatus::Failed:
-    return "failed";
-  case BuildStatus::Imported:
-    return "imported";
-  case BuildStatus::Fault:
-    return "fault";
-  case BuildStatus::Cancelled:
-    return "cancelled";
-  }
-  return "failed";
-}
-
-constexpr std::optional<BuildStatus> parseBuildStatus(std::string_view name) {
-  for (BuildStatus s : {BuildStatus::Ok, BuildStatus::Failed, BuildStatus::Imported,
-                        BuildStatus::Fault, BuildStatus::Cancelled})
-    if (name == buildStatusName(s))
-      return s;
-  return std::nullopt;
-}
+// What became of a build; the store's build.status spells it with its name. A failed build (its
+// command's status, signal or timeout, or a missing artifact) is recorded and never retried; an
+// imported one was made elsewhere (`alea import`). A fault (the build or objects directory cannot
+// be written) and a cancelled build are never recorded, so a resumed campaign builds them again.
+#define ALEA_BUILD_STATUSES(X)                                                                     \
+  X(Ok, "ok")                                                                                      \
+  X(Failed, "failed")                                                                              \
+  X(Imported, "imported")                                                                          \
+  X(Fault, "fault")                                                                                \
+  X(Cancelled, "cancelled")
+enum class BuildStatus { ALEA_BUILD_STATUSES(ALEA_ENUMERATOR) };
+ALEA_ENUM_NAMES(BuildStatus, ALEA_BUILD_STATUSES);
 
 // What became of an execution; the store's execution.status spells it with
-// executionStatusName. Only ok executions give measurements. exit: an exit
+// its name. Only ok executions give measurements. exit: an exit
 // status other than the expected one; signal: killed by a signal; timeout:
 // killed by the runner; spawn: the process could not be started; iterations:
 // no measurement could be read from it, or none after the warm-up; build:
 // its build failed, so no process was run; alone: a duet's execution that a
 // partner left running alone (runner/exec/duet.hpp); lost: its unit was lost
 // every time it ran on targets (the session died with it).
-enum class ExecutionStatus { Ok, Exit, Signal, Timeout, Spawn, Iterations, Build, Alone, Lost };
-
-constexpr const char *executionStatusName(ExecutionStatus status) {
-  switch (status) {
-  case ExecutionStatus::Ok:
-    return "ok";
-  case ExecutionStatus::Exit:
-    return "exit";
-  case ExecutionStatus::Signal:
-    return "signal";
-  case ExecutionStatus::Timeout:
-    return "timeout";
-  case ExecutionStatus::Spawn:
-    return "spawn";
-  case ExecutionStatus::Iterations:
-    return "iterations";
-  case ExecutionStatus::Build:
-    return "build";
-  case ExecutionStatus::Alone:
-    return "alone";
-  case ExecutionStatus::Lost:
-    return "lost";
-  }
-  return "exit";
-}
-
-constexpr std::optional<ExecutionStatus> parseExecutionStatus(std::string_view name) {
-  for (ExecutionStatus s :
-       {ExecutionStatus::Ok, ExecutionStatus::Exit, ExecutionStatus::Signal,
-        ExecutionStatus::Timeout, ExecutionStatus::Spawn, ExecutionStatus::Iterations,
-        ExecutionStatus::Build, ExecutionStatus::Alone, ExecutionStatus::Lost})
-    if (name == executionStatusName(s))
-      return s;
-  return std::nullopt;
-}
+#define ALEA_EXECUTION_STATUSES(X)                                                                 \
+  X(Ok, "ok")                                                                                      \
+  X(Exit, "exit")                                                                                  \
+  X(Signal, "signal")                                                                              \
+  X(Timeout, "timeout")                                                                            \
+  X(Spawn, "spawn")                                                                                \
+  X(Iterations, "iterations")                                                                      \
+  X(Build, "build")                                                                                \
+  X(Alone, "alone")                                                                                \
+  X(Lost, "lost")
+enum class ExecutionStatus { ALEA_EXECUTION_STATUSES(ALEA_ENUMERATOR) };
+ALEA_ENUM_NAMES(ExecutionStatus, ALEA_EXECUTION_STATUSES);
 
 // How a process ended and what it used, as wait4(2) tells: the executor
 // measures it (runner/exec, ExecutionOutput), the store records it with the
@@ -261,20 +203,11 @@ struct ExecutionConditions {
 // before each iteration (programs that write <alea/iter.h> records), or by
 // restarting the partner that ended first until every measured execution
 // had ended (whole-process executions, Bulej et al. 2020).
-enum class DuetSync { Barrier, Overlap };
-
-// "barrier" or "overlap", as the store records it.
-constexpr const char *duetSyncName(DuetSync sync) {
-  return sync == DuetSync::Barrier ? "barrier" : "overlap";
-}
-
-constexpr std::optional<DuetSync> parseDuetSync(std::string_view name) {
-  for (DuetSync s : {DuetSync::Barrier, DuetSync::Overlap})
-    if (name == duetSyncName(s))
-      return s;
-  return std::nullopt;
-}
-
+#define ALEA_DUET_SYNCS(X)                                                                         \
+  X(Barrier, "barrier")                                                                            \
+  X(Overlap, "overlap")
+enum class DuetSync { ALEA_DUET_SYNCS(ALEA_ENUMERATOR) };
+ALEA_ENUM_NAMES(DuetSync, ALEA_DUET_SYNCS);
 // The executions of a duet kept together by one scheme: how many, the
 // barriers they passed, the restarts that kept them company, and how many a
 // partner left alone (status Alone).

@@ -56,7 +56,7 @@ std::string failureCause(const FailedExecution &f) {
     return "killed by signal " + std::to_string(f.signal);
   if (f.status == ExecutionStatus::Exit)
     return "exit status " + std::to_string(f.exitCode);
-  return executionStatusName(f.status);
+  return enumName(f.status);
 }
 
 // Per (benchmark, system): build index -> execution index -> values in order.
@@ -333,10 +333,10 @@ void describeCampaign(const CampaignData &data, CampaignReport &r) {
   r.failed = static_cast<std::int64_t>(data.failures.size());
   r.measurements = data.measurements.size();
   r.layoutStudy = data.systems.size() == 1;
-  r.design = designName(data.design);
+  r.design = enumName(data.design);
   r.designNote = designNoteOf(data);
   r.warmup = data.warmup;
-  r.machines = data.machines ? machinesName(*data.machines) : "";
+  r.machines = data.machines ? enumName(*data.machines) : "";
   for (const auto &n : data.targetNames) {
     const auto m = data.targetMachines.find(n);
     r.targets.push_back({n, m == data.targetMachines.end()
@@ -368,7 +368,7 @@ void groupFailures(const CampaignData &data, CampaignReport &r) {
       FailureGroup g;
       g.system = f.system;
       g.benchmark = f.benchmark;
-      g.status = executionStatusName(f.status);
+      g.status = enumName(f.status);
       g.cause = cause;
       g.stderrTail = lastLines(f.stderrTail, 3);
       r.failures.push_back(std::move(g));

@@ -101,7 +101,7 @@ readExportComment(const std::vector<std::string> &comments) {
         return {};
       };
       if (key == "design") {
-        if (!parseDesign(*value))
+        if (!parseEnum<Design>(*value))
           return Error{"'#" + c + "': unknown design '" + *value + "'"};
         s.design = *value;
       } else if (key == "threshold") {

@@ -290,7 +290,7 @@ Expected<BuildRecord> reuseBuild(const BuildRecord &pilot, const BuildRequest &r
   // Decide: the pilot's build is this build only if it was made from the same
   // seed and factors and produced the artifacts this system keeps.
   if (pilot.status != BuildStatus::Ok)
-    return Error{std::string("the pilot's build ") + buildStatusName(pilot.status)};
+    return Error{std::string("the pilot's build ") + enumName(pilot.status)};
   if (pilot.seed != req.seed || pilot.factors != joinFactors(req.factors))
     return Error{"the pilot's build has another seed or other factors"};
   std::set<std::string> wanted(req.system->artifacts.begin(), req.system->artifacts.end()), had;

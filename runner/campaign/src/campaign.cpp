@@ -351,7 +351,7 @@ struct Run {
              {"threshold", std::to_string(cfg.threshold)},
              {"factors", describeFactors(cfg.factors)},
              {"baseline", cfg.baseline() ? cfg.baseline()->name : ""},
-             {"design", designName(cfg.design)},
+             {"design", enumName(cfg.design)},
              {"target_half_width", std::to_string(cfg.targetHalfWidth)},
              {"levels.builds", std::to_string(levels.builds)},
              {"levels.executions", std::to_string(levels.executions)},
@@ -1533,7 +1533,7 @@ struct Run {
     runToken = newRunToken();
     if (Status s = endEarlierRuns(); !s)
       return s;
-    design = parseDesign(store.meta("design").value_or("unpaired")).value_or(Design::Unpaired);
+    design = parseEnum<Design>(store.meta("design").value_or("unpaired")).value_or(Design::Unpaired);
     if (auto b = store.meta("levels.builds"))
       levels.builds = std::max(levels.builds, std::atoi(b->c_str()));
     if (design == Design::Duet)
@@ -1568,7 +1568,7 @@ struct Run {
       names += (names.empty() ? "" : ",") + t.name;
     if (Status s = store.setMeta("targets", names); !s)
       return s;
-    if (Status s = store.setMeta("machines", machinesName(cfg.machines)); !s)
+    if (Status s = store.setMeta("machines", enumName(cfg.machines)); !s)
       return s;
     settleOldJobs();
     TargetContext context = targetContext();

@@ -311,7 +311,7 @@ public:
                "quiet", "machines"});
     if (auto *n = t.get("machines")) {
       std::string m = getString(*n, "campaign.machines");
-      auto machines = parseMachines(m);
+      auto machines = parseEnum<Machines>(m);
       if (!machines)
         fail(*n, "expected machines = \"pool\" (identical targets sharing the executions) or "
                  "\"level\" (machine as the top random level)");
@@ -386,7 +386,7 @@ public:
       cfg.killLeftovers = v == "kill";
     }
     if (auto *n = t.get("design")) {
-      auto design = parseDesign(getString(*n, "campaign.design"));
+      auto design = parseEnum<Design>(getString(*n, "campaign.design"));
       if (!design)
         fail(*n, "expected design = \"interleaved\" (blocks of build i of every system, close in "
                  "time), \"duet\" (a block's executions at the same time on disjoint CPUs) or "

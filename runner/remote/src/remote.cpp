@@ -163,7 +163,7 @@ json resultToJson(const ExecutionResult &r) {
               {"otherLoad", optionalJson(r.otherLoad)},
               {"cpuMhz", optionalJson(r.cpuMhz)},
               {"heapStatus", r.heapStatus},
-              {"duetSync", r.duetSync ? duetSyncName(*r.duetSync) : ""},
+              {"duetSync", r.duetSync ? enumName(*r.duetSync) : ""},
               {"overlap", optionalJson(r.overlap)},
               {"duetBarriers", r.duetBarriers},
               {"duetRestarts", r.duetRestarts},
@@ -198,7 +198,7 @@ ExecutionResult resultFromJson(const json &j) {
   r.cpuMhz = optionalFrom<double>(j, "cpuMhz");
   r.heapStatus = j.at("heapStatus").get<std::string>();
   // A duet's (absent from an older helper's answer).
-  r.duetSync = parseDuetSync(j.value("duetSync", std::string()));
+  r.duetSync = parseEnum<DuetSync>(j.value("duetSync", std::string()));
   r.overlap = optionalFrom<double>(j, "overlap");
   r.duetBarriers = j.value("duetBarriers", std::int64_t{0});
   r.duetRestarts = j.value("duetRestarts", std::int64_t{0});

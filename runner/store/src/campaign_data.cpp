@@ -70,8 +70,8 @@ Expected<CampaignData> loadCampaignData(Store &store) {
   // Stores before issue 8 name no design: their executions ran unpaired. A
   // word this version does not know reads as unpaired too (analysed as
   // independent systems: the conservative reading).
-  d.design = parseDesign(store.meta("design").value_or("")).value_or(Design::Unpaired);
-  d.machines = parseMachines(store.meta("machines").value_or(""));
+  d.design = parseEnum<Design>(store.meta("design").value_or("")).value_or(Design::Unpaired);
+  d.machines = parseEnum<Machines>(store.meta("machines").value_or(""));
   if (auto t = store.meta("targets"); t && !t->empty()) {
     // "a,b,c": target names are letters, digits and _ - . + (config.cpp).
     for (std::size_t a = 0, b; a <= t->size(); a = b + 1) {

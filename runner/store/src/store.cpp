@@ -718,10 +718,10 @@ std::uint64_t storedSeed(std::string_view text) {
   return parseSeed(text, seed) ? seed : 0;
 }
 BuildStatus storedBuildStatus(std::string_view word) {
-  return parseBuildStatus(word).value_or(BuildStatus::Failed);
+  return parseEnum<BuildStatus>(word).value_or(BuildStatus::Failed);
 }
 ExecutionStatus storedExecutionStatus(std::string_view word) {
-  return parseExecutionStatus(word).value_or(ExecutionStatus::Exit);
+  return parseEnum<ExecutionStatus>(word).value_or(ExecutionStatus::Exit);
 }
 } // namespace
 
@@ -770,7 +770,7 @@ Expected<std::int64_t> Store::recordBuild(const BuildRecord &b) {
                     "dir,fingerprint,binary_hash,compilers,log_tail) "
                     "VALUES(?,?,?,?,?,?,?,?,?,?,?) RETURNING id");
   st.bind(1, b.systemId).bind(2, b.buildIndex).bind(3, formatSeed(b.seed)).bind(4, b.factors);
-  st.bind(5, buildStatusName(b.status)).bind(6, b.seconds).bind(7, b.dir).bind(8, b.fingerprint);
+  st.bind(5, enumName(b.status)).bind(6, b.seconds).bind(7, b.dir).bind(8, b.fingerprint);
   st.bind(9, b.binaryHash).bind(10, redactor_.text(b.compilers));
   st.bind(11, redactor_.text(b.logTail));
   if (!st.step())
@@ -853,7 +853,7 @@ Status Store::insertExecution(const ExecutionRecord &e,
   else
     st.bindNull(2);
   st.bind(3, e.benchmarkId).bind(4, e.executionIndex).bind(5, e.envPadding);
-  st.bind(6, redactor_.text(e.environment)).bind(7, executionStatusName(e.status));
+  st.bind(6, redactor_.text(e.environment)).bind(7, enumName(e.status));
   st.bind(8, e.exitCode);
   st.bind(9, e.signal).bind(10, e.wallSeconds).bind(11, e.userSeconds).bind(12, e.sysSeconds);
   st.bind(13, e.maxRssKib).bind(14, redactor_.text(e.stderrTail)).bind(15, redactor_.text(e.error));
@@ -899,7 +899,7 @@ Status Store::insertExecution(const ExecutionRecord &e,
   }
   bindOptional(30, e.heapOffset);
   bindText(31, e.heapStatus);
-  bindText(32, e.duetSync ? duetSyncName(*e.duetSync) : "");
+  bindText(32, e.duetSync ? enumName(*e.duetSync) : "");
   bindOptional(33, e.duetBarriers);
   bindOptional(34, e.duetRestarts);
   st.step();
@@ -1215,7 +1215,7 @@ std::vector<DuetSyncRow> Store::duetSync() {
                     "sum(coalesce(duet_restarts, 0)), sum(status = 'alone') FROM execution "
                     "WHERE duet_sync IS NOT NULL GROUP BY duet_sync ORDER BY duet_sync");
   while (st.step())
-    if (auto sync = parseDuetSync(st.columnView(0))) // a newer alea's scheme: not ours to name
+    if (auto sync = parseEnum<DuetSync>(st.columnView(0))) // a newer alea's scheme: not ours to name
       out.push_back({*sync, st.columnInt(1), st.columnInt(2), st.columnInt(3), st.columnInt(4)});
   return out;
 }

@@ -121,8 +121,8 @@ TEST(DuetJudgment, ProcessSpansGiveTheOverlapOfAnUnsynchronizedPair) {
 TEST(DuetSync, RecordsMeanTheBarrierElseOverlap) {
   EXPECT_EQ(duetSyncFor(true), DuetSync::Barrier);
   EXPECT_EQ(duetSyncFor(false), DuetSync::Overlap);
-  EXPECT_STREQ(duetSyncName(DuetSync::Barrier), "barrier");
-  EXPECT_STREQ(duetSyncName(DuetSync::Overlap), "overlap");
+  EXPECT_STREQ(enumName(DuetSync::Barrier), "barrier");
+  EXPECT_STREQ(enumName(DuetSync::Overlap), "overlap");
 }
 
 namespace {
