@@ -208,6 +208,7 @@ struct ExecutionConditions {
   X(Overlap, "overlap")
 enum class DuetSync { ALEA_DUET_SYNCS(ALEA_ENUMERATOR) };
 ALEA_ENUM_NAMES(DuetSync, ALEA_DUET_SYNCS);
+
 // The executions of a duet kept together by one scheme: how many, the
 // barriers they passed, the restarts that kept them company, and how many a
 // partner left alone (status Alone).

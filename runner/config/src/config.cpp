@@ -2,6 +2,7 @@
 // node it concerns (toml::source_region) so the user gets one message with
 // file, line, column and what was expected. Keys: docs/campaign.md.
 #include "alea/config/config.hpp"
+#include "alea/config/measure_spec_toml.hpp"
 
 #include "alea/config/redact.hpp"
 

@@ -1,6 +1,6 @@
 // The `[measure]` table of a campaign (see measure_spec.hpp): its keys,
 // their values and the positions of their mistakes.
-#include "alea/config/measure_spec.hpp"
+#include "alea/config/measure_spec_toml.hpp"
 
 #include "alea/lists.hpp"
 

@@ -3,6 +3,7 @@
 // failure classification, the <alea/iter.h> record format (encoded here, and
 // written by a real C program through a real pipe), and Google Benchmark JSON
 // produced at test time by a real google/benchmark program.
+#include "alea/config/measure_spec_toml.hpp"
 #include "alea/exec/measure.hpp"
 
 #include <alea/iter.h>

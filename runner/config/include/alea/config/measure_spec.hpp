@@ -2,7 +2,9 @@
 // execution come from (none: the child's wall clock or wait4(2) rusage, as
 // hyperfine does; a regex over the program's output; Google Benchmark's JSON
 // output; the binary records of <alea/iter.h>), parsed into a MeasureSpec.
-// The extraction that follows the spec at run time is exec/measure.hpp.
+// The extraction that follows the spec at run time is exec/measure.hpp; the
+// parse of the TOML table is measure_spec_toml.hpp (toml++ stays out of the
+// headers every runner file includes).
 #pragma once
 
 #include "alea/enum_names.hpp"
@@ -10,8 +12,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include <toml++/toml.h>
 
 namespace alea::runner {
 
@@ -86,18 +86,6 @@ struct MeasureSpecResult {
   std::optional<MeasureSpecError> error;
   bool ok() const { return !error; }
 };
-
-// Parses a `[measure]` table (or a benchmark's `measure = {...}` inline table):
-//   source  = "none" | "regex" | "gbench" | "records"     (default "none")
-//   metric  = "wall" | "user" | "sys" | "cpu" | "rss"     (source none)
-//   regex   = '...'  (required for source regex, must have >= 1 group)
-//   stream  = "stdout" | "stderr"                         (source regex)
-//   unit    = "ns" | "us" | "ms" | "s" | "min"            (source regex)
-//   field   = "real_time" | "cpu_time"                    (source gbench)
-//   filter  = '...'                                       (source gbench)
-// Unknown keys, wrong types, and keys that do not apply to the chosen source
-// are errors carrying the offending node's line and column.
-MeasureSpecResult parseMeasureSpec(const toml::table &table);
 
 // Seconds per unit for the unit names above (also "m" is NOT accepted:
 // ambiguous). Returns nullopt for an unknown unit.
