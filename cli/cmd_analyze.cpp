@@ -3,6 +3,7 @@
 // the report model and formatter of alea_analysis; an error is returned to
 // main, which prints it once ("data.csv:17:4: value "abc" is not a number").
 #include "command.hpp"
+#include "gate.hpp"
 #include "measurement_file.hpp"
 
 #include "alea/analysis/csv.hpp"
@@ -44,6 +45,7 @@ struct AnalyzeOptions {
   bool allPairs = false;
   std::string output;
   std::string plots;
+  std::string failOn;
 };
 
 alea::Expected<double> fraction(const std::string &text, const char *option) {
@@ -126,8 +128,9 @@ alea::cli::Outcome runAnalyze(const AnalyzeOptions &o) {
     };
     std::string used;
     if (!es.design.empty() && !o.paired && !o.unpaired) {
-      ro.pairing = alea::pairedDesign(*alea::parseEnum<alea::Design>(es.design)) ? an::Pairing::Paired
-                                                                     : an::Pairing::Unpaired;
+      ro.pairing = alea::pairedDesign(*alea::parseEnum<alea::Design>(es.design))
+                       ? an::Pairing::Paired
+                       : an::Pairing::Unpaired;
       used += std::string(ro.pairing == an::Pairing::Paired ? "paired" : "unpaired") + " (design " +
               es.design + ")";
     }
@@ -160,7 +163,7 @@ alea::cli::Outcome runAnalyze(const AnalyzeOptions &o) {
     return alea::Error{o.file + ": " + report.error()};
   if (auto s = alea::report::writeReport(*report, *format, o.output, o.plots); !s)
     return alea::Error{s.error()};
-  return 0;
+  return alea::cli::gateStatus(*report, o.failOn, alea::cli::kExitOk);
 }
 
 void setupAnalyze(CLI::App &app) {
@@ -218,6 +221,7 @@ void setupAnalyze(CLI::App &app) {
   sub->add_flag("--all-pairs", o->allPairs,
                 "three or more systems: compare every pair of systems, not only each with the "
                 "baseline (Holm's correction then covers all pairs)");
+  alea::cli::addFailOnOption(*sub, o->failOn);
   sub->callback([o, sub] {
     o->confidenceGiven = sub->get_option("--confidence")->count() > 0;
     o->thresholdGiven = sub->get_option("--threshold")->count() > 0;

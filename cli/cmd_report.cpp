@@ -4,6 +4,7 @@
 // statistics are in alea_runner (runner/report.hpp), the rendering in
 // alea_report (report/render.hpp); docs/report.md.
 #include "command.hpp"
+#include "gate.hpp"
 
 #include "alea/contract.hpp"
 #include "alea/report/render.hpp"
@@ -24,6 +25,7 @@ struct ReportCommandOptions {
   std::string output;
   std::string plots;
   bool allPairs = false;
+  std::string failOn;
 };
 
 alea::cli::Outcome runReport(const ReportCommandOptions &opts) {
@@ -48,7 +50,7 @@ alea::cli::Outcome runReport(const ReportCommandOptions &opts) {
   const auto report = alea::model::buildCampaignReport(*data, ro);
   if (auto s = alea::report::writeReport(report, *format, opts.output, opts.plots); !s)
     return alea::Error{s.error()};
-  return 0;
+  return alea::cli::gateStatus(report, opts.failOn, alea::cli::kExitOk);
 }
 
 void setupReport(CLI::App &app) {
@@ -70,6 +72,7 @@ void setupReport(CLI::App &app) {
   sub->add_flag("--all-pairs", opts->allPairs,
                 "three or more systems: compare every pair of systems, not only each with the "
                 "baseline (Holm's correction then covers all pairs)");
+  alea::cli::addFailOnOption(*sub, opts->failOn);
   sub->callback([opts] { alea::cli::finish(runReport(*opts)); });
 }
 

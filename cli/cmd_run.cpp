@@ -2,6 +2,7 @@
 // and prints its report. Option parsing, signal handling and printing only;
 // the work is alea::runner::runCampaign (runner/campaign/include/alea/campaign/campaign.hpp).
 #include "command.hpp"
+#include "gate.hpp"
 
 #include "alea/campaign/campaign.hpp"
 #include "alea/config/config.hpp"
@@ -34,6 +35,7 @@ struct RunOptions {
   std::string untilHalfWidth; // adaptive: "2%" or "0.02"
   double timeBudget = 0;      // adaptive: seconds of machine time
   int maxBuilds = 0;          // adaptive: 0 = the file's (or 100)
+  std::string failOn;         // the CI gate (gate.hpp); "" = none
 };
 
 std::atomic<bool> gCancel{false};
@@ -149,19 +151,23 @@ alea::cli::Outcome runRun(const RunOptions &opts) {
   if (!outcome->complete)
     return alea::Error{"the campaign stopped with " + std::to_string(s.executed) + " of " +
                        std::to_string(s.planned) + " executions recorded"};
-  if (opts.noReport) {
-    std::fprintf(stderr, "alea: report with `alea report %s`\n", ro.dir.c_str());
-  } else {
-    auto data = alea::runner::loadCampaignData(outcome->storePath);
-    if (!data)
-      return alea::Error{data.error()};
-    auto report = alea::model::buildCampaignReport(*data);
-    if (auto w = alea::report::writeReport(report, *format, "-"); !w)
-      return alea::Error{w.error()};
-  }
   // Failed builds or executions are recorded and reported, never data: the
   // campaign is finished, but a script must not mistake it for a clean one.
-  return s.failed > 0 || s.failedBuilds > 0 ? alea::cli::kExitFailures : alea::cli::kExitOk;
+  const int status =
+      s.failed > 0 || s.failedBuilds > 0 ? alea::cli::kExitFailures : alea::cli::kExitOk;
+  if (opts.noReport)
+    std::fprintf(stderr, "alea: report with `alea report %s`\n", ro.dir.c_str());
+  if (opts.noReport && opts.failOn.empty())
+    return status;
+  // The report, printed unless --no-report; the gate reads its decisions.
+  auto data = alea::runner::loadCampaignData(outcome->storePath);
+  if (!data)
+    return alea::Error{data.error()};
+  auto report = alea::model::buildCampaignReport(*data);
+  if (!opts.noReport)
+    if (auto w = alea::report::writeReport(report, *format, "-"); !w)
+      return alea::Error{w.error()};
+  return alea::cli::gateStatus(report, opts.failOn, status);
 }
 
 void setupRun(CLI::App &app) {
@@ -199,6 +205,7 @@ void setupRun(CLI::App &app) {
           "SECONDS"));
   sub->add_option("--max-builds", opts->maxBuilds, "adaptive: at most this many builds per system")
       ->check(CLI::Range(2, 1000));
+  alea::cli::addFailOnOption(*sub, opts->failOn);
   sub->callback([opts] { alea::cli::finish(runRun(*opts)); });
 }
 
