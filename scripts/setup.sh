@@ -28,6 +28,9 @@ PACKAGES=(
   # LaTeX report (booktabs is in -recommended), pdftotext reads the PDF back, and
   # Python-Markdown renders the Markdown report for Chromium
   texlive-latex-base texlive-latex-recommended poppler-utils python3-markdown
+  # the progress bar's terminal test (test/e2e/progress_terminal_test.py): a tmux
+  # server of its own, on a socket in the test's directory
+  tmux
   # scripts/long_functions.py finds the functions over 150 lines with libclang's Python
   # bindings (run by Debian's /usr/bin/python3, where this package installs them)
   python3-clang-19

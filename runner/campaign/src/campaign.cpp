@@ -423,15 +423,18 @@ struct Run {
   }
 
   Status doBuilds() {
+    const std::int64_t total = static_cast<std::int64_t>(cfg.systems.size()) * levels.builds;
+    std::int64_t done = 0; // builds that exist, made now or by an earlier run
     for (std::size_t s = 0; s < cfg.systems.size(); ++s) {
       const SystemConfig &sys = cfg.systems[s];
       std::map<std::string, int> fingerprints;
       std::map<std::string, std::vector<int>> odr; // ODR findings -> builds carrying them
-      for (int b = 0; b < levels.builds; ++b) {
+      for (int b = 0; b < levels.builds; ++b, ++done) {
         if (opts.cancel && opts.cancel->load())
           return {};
         std::optional<BuildRecord> rec = store.findBuild(systemIds[s], b);
         if (!rec) {
+          progress.builds(done, total);
           BuildRequest req;
           req.system = &sys;
           req.buildIndex = b;
@@ -499,6 +502,7 @@ struct Run {
       for (const auto &[found, which] : odr)
         outcome.warnings.push_back(odrWarning(sys.name, which, found));
     }
+    progress.builds(total, total);
     return {};
   }
 
@@ -537,6 +541,7 @@ struct Run {
           std::max(0.0, std::floor((a.timeBudgetSeconds - spent) / std::max(perBuild, 1e-9))));
     }
     std::vector<analysis::StoppingDecision> decisions;
+    double widest = 0; // the widest relative half-width, for the progress bar
     if (report.analysis)
       for (const auto &b : report.analysis->benchmarks) {
         for (const auto &r : b.ratios) {
@@ -545,19 +550,22 @@ struct Run {
                                     : std::numeric_limits<double>::infinity();
           if (r.ratioPlan.ok && r.ratioPlan.reachable)
             one.plannedBuilds = r.ratioPlan.counts.front();
+          widest = std::max(widest, one.halfWidth);
           decisions.push_back(analysis::stoppingRule(one));
         }
         if (b.ratios.empty()) // one system: the precision of its mean
           for (const auto &sys : b.systems) {
             analysis::StoppingInput one = in;
             one.halfWidth = analysis::relativeHalfWidth(sys.ci.interval, sys.mean);
+            widest = std::max(widest, one.halfWidth);
             decisions.push_back(analysis::stoppingRule(one));
           }
       }
     if (decisions.empty()) {
-      in.halfWidth = std::numeric_limits<double>::infinity();
+      in.halfWidth = widest = std::numeric_limits<double>::infinity();
       decisions.push_back(analysis::stoppingRule(in));
     }
+    progress.precision(widest, a.halfWidth);
     analysis::StoppingDecision step = analysis::combineStopping(decisions);
     std::string line = "adaptive: " + std::to_string(levels.builds) + " builds, " +
                        std::to_string(static_cast<long long>(spent)) +
@@ -1533,7 +1541,8 @@ struct Run {
     runToken = newRunToken();
     if (Status s = endEarlierRuns(); !s)
       return s;
-    design = parseEnum<Design>(store.meta("design").value_or("unpaired")).value_or(Design::Unpaired);
+    design =
+        parseEnum<Design>(store.meta("design").value_or("unpaired")).value_or(Design::Unpaired);
     if (auto b = store.meta("levels.builds"))
       levels.builds = std::max(levels.builds, std::atoi(b->c_str()));
     if (design == Design::Duet)
@@ -1589,7 +1598,7 @@ struct Run {
       std::vector<PlanEntry> pending = pendingEntries(plan, done);
       tally.total = static_cast<std::int64_t>(plan.size());
       tally.finished = tally.total - static_cast<std::int64_t>(pending.size());
-      progress.start(tally.finished, tally.total);
+      progress.start(tally.finished, tally.total, tally.failed);
       if (!targets.empty()) {
         if (Status s = runOnTargets(pending, tally, resumed); !s)
           return s;

@@ -1215,7 +1215,8 @@ std::vector<DuetSyncRow> Store::duetSync() {
                     "sum(coalesce(duet_restarts, 0)), sum(status = 'alone') FROM execution "
                     "WHERE duet_sync IS NOT NULL GROUP BY duet_sync ORDER BY duet_sync");
   while (st.step())
-    if (auto sync = parseEnum<DuetSync>(st.columnView(0))) // a newer alea's scheme: not ours to name
+    if (auto sync =
+            parseEnum<DuetSync>(st.columnView(0))) // a newer alea's scheme: not ours to name
       out.push_back({*sync, st.columnInt(1), st.columnInt(2), st.columnInt(3), st.columnInt(4)});
   return out;
 }

@@ -13,6 +13,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -33,6 +35,50 @@ struct FakeClock {
   ProgressClock clock() {
     return [this] { return now; };
   }
+};
+
+// A pseudo-terminal standing in for the user's terminal: out() is its slave
+// side, raw (no \n -> \r\n translation: read back what was written), and
+// drain() closes it and returns everything written. Once the slave side is
+// closed and its data is drained, read() on the master fails (EIO): no
+// timeout decides where the text ends (the pty hands the bytes over
+// asynchronously).
+class Pty {
+public:
+  Pty() {
+    master_ = ::posix_openpt(O_RDWR | O_NOCTTY);
+    EXPECT_GE(master_, 0);
+    EXPECT_EQ(::grantpt(master_), 0);
+    EXPECT_EQ(::unlockpt(master_), 0);
+    int slave = ::open(::ptsname(master_), O_RDWR | O_NOCTTY);
+    EXPECT_GE(slave, 0);
+    struct termios tio;
+    EXPECT_EQ(::tcgetattr(slave, &tio), 0);
+    ::cfmakeraw(&tio);
+    EXPECT_EQ(::tcsetattr(slave, TCSANOW, &tio), 0);
+    out_ = ::fdopen(slave, "w");
+    EXPECT_NE(out_, nullptr);
+  }
+  std::FILE *out() { return out_; }
+  std::string drain() {
+    std::fclose(out_); // the last descriptor of the slave side
+    std::string text;
+    char buf[4096];
+    for (;;) {
+      ssize_t n = ::read(master_, buf, sizeof buf);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        break;
+      text.append(buf, static_cast<std::size_t>(n));
+    }
+    ::close(master_);
+    return text;
+  }
+
+private:
+  int master_ = -1;
+  std::FILE *out_ = nullptr;
 };
 
 } // namespace
@@ -312,21 +358,10 @@ TEST(Progress, ABarWithTheEtaOnATerminal) {
   // A pseudo-terminal stands in for the user's terminal: the bar is redrawn in
   // place (\r, erase line) with done/total, percent, failures and the ETA, and
   // a message clears the bar before it is printed.
-  int master = ::posix_openpt(O_RDWR | O_NOCTTY);
-  ASSERT_GE(master, 0);
-  ASSERT_EQ(::grantpt(master), 0);
-  ASSERT_EQ(::unlockpt(master), 0);
-  int slave = ::open(::ptsname(master), O_RDWR | O_NOCTTY);
-  ASSERT_GE(slave, 0);
-  struct termios tio;
-  ASSERT_EQ(::tcgetattr(slave, &tio), 0);
-  ::cfmakeraw(&tio); // no \n -> \r\n translation: read back what was written
-  ASSERT_EQ(::tcsetattr(slave, TCSANOW, &tio), 0);
-  std::FILE *f = ::fdopen(slave, "w");
-  ASSERT_NE(f, nullptr);
+  Pty pty;
   FakeClock clock;
   {
-    StreamProgress p(f, clock.clock());
+    StreamProgress p(pty.out(), clock.clock());
     p.start(0, 4);
     clock.advance(std::chrono::milliseconds(50));
     p.update(1, 4, 0); // within 100 ms of the last draw: not redrawn
@@ -336,21 +371,7 @@ TEST(Progress, ABarWithTheEtaOnATerminal) {
     p.update(4, 4, 1); // the last update is always drawn
     p.finish();
   }
-  std::fclose(f); // the last descriptor of the slave side
-  // Read everything written: once the slave side is closed and its data is
-  // drained, read() on the master fails (EIO). No timeout decides where the
-  // text ends (the pty hands the bytes over asynchronously).
-  std::string text;
-  char buf[4096];
-  for (;;) {
-    ssize_t n = ::read(master, buf, sizeof buf);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      break;
-    text.append(buf, static_cast<std::size_t>(n));
-  }
-  ::close(master);
+  const std::string text = pty.drain();
   // 170 ms for 1 of 4 executions: 3 more take about 1 s.
   EXPECT_NE(text.find("\r\033[K[#######.......................] 1/4  25%  failed 0  ETA 1s"),
             std::string::npos)
@@ -361,4 +382,58 @@ TEST(Progress, ABarWithTheEtaOnATerminal) {
       << text;
   EXPECT_EQ(text.find("progress: "), std::string::npos) << "no plain lines on a terminal";
   EXPECT_EQ(text.find("1/4"), text.rfind("1/4")) << "the throttled update was drawn: " << text;
+}
+
+TEST(Progress, BuildsThenExecutionsWithThePrecisionOnATerminal) {
+  // The build phase has a bar of its own, cleared when the builds are done;
+  // an adaptive campaign's precision goes beside the executions' bar from
+  // its first batch on.
+  Pty pty;
+  FakeClock clock;
+  {
+    StreamProgress p(pty.out(), clock.clock());
+    p.builds(2, 6); // two builds from an earlier run
+    clock.advance(std::chrono::seconds(10));
+    p.builds(3, 6); // one made in 10 s: 3 more take 30 s
+    p.builds(6, 6);
+    p.start(0, 8);
+    p.precision(0.0425, 0.025);
+    clock.advance(std::chrono::seconds(4));
+    p.update(2, 8, 0);
+    p.precision(std::numeric_limits<double>::infinity(), 0);
+    clock.advance(std::chrono::seconds(1));
+    p.update(8, 8, 0);
+    p.finish();
+  }
+  const std::string text = pty.drain();
+  EXPECT_NE(text.find("\r\033[K[##########....................] 2/6  33%  builds  ETA ?"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\r\033[K[###############...............] 3/6  50%  builds  ETA 30s"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("builds  ETA 30s\r\033[K\r\033[K[..............................] 0/8   0%  "
+                      "failed 0  ETA ?"),
+            std::string::npos)
+      << "the builds' bar is cleared, then the executions' bar stands from their start: " << text;
+  EXPECT_NE(text.find("] 2/8  25%  failed 0  ETA 12s  +-4.25% (target +-2.50%)"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("] 8/8 100%  failed 0  ETA 0s  +-?\n"), std::string::npos) << text;
+}
+
+TEST(Progress, NoBuildBarWithoutATerminal) {
+  // Plain output names every build already ("building base #3 ..."); the
+  // precision is in the adaptive campaign's own lines.
+  test::TempDir dir;
+  std::FILE *f = std::fopen(dir.file("out").c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  {
+    StreamProgress p(f);
+    p.builds(0, 4);
+    p.builds(4, 4);
+    p.precision(0.01, 0.02);
+  }
+  std::fclose(f);
+  std::ifstream in(dir.file("out"));
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "");
 }
