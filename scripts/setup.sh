@@ -31,6 +31,8 @@ PACKAGES=(
   # the progress bar's terminal test (test/e2e/progress_terminal_test.py): a tmux
   # server of its own, on a socket in the test's directory
   tmux
+  # `alea compare` exports revisions with git archive (its tests make a repository)
+  git
   # scripts/long_functions.py finds the functions over 150 lines with libclang's Python
   # bindings (run by Debian's /usr/bin/python3, where this package installs them)
   python3-clang-19

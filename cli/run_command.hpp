@@ -1,0 +1,28 @@
+// The run of a campaign file, as `alea run` does it and `alea compare` after
+// writing its campaign file: parse and validate, run (or resume) through
+// alea::runner::runCampaign with a progress bar and Ctrl-C handling, print the
+// report, gate on --fail-on. Returns the command's Outcome.
+#pragma once
+
+#include "command.hpp"
+
+#include <string>
+
+namespace alea::cli {
+
+struct RunOptions {
+  std::string campaign;
+  std::string dir;
+  bool resume = false;
+  bool noReport = false;
+  bool force = false;
+  std::string format = "text";
+  std::string untilHalfWidth; // adaptive: "2%" or "0.02"
+  double timeBudget = 0;      // adaptive: seconds of machine time
+  int maxBuilds = 0;          // adaptive: 0 = the file's (or 100)
+  std::string failOn;         // the CI gate (gate.hpp); "" = none
+};
+
+Outcome runCampaignFile(const RunOptions &opts);
+
+} // namespace alea::cli

@@ -1,0 +1,55 @@
+// `alea compare A B` (docs/compare.md): the campaign behind "is B faster than
+// A?", made from two git revisions (or two directories) and a build and run
+// command, so that the common case needs no campaign file. Each revision is
+// exported once (`git archive`, never a checkout: the user's working tree and
+// index are not touched) into a directory alea owns; every build of a system
+// copies its sources into the build's own directory and runs the build
+// command there, through the wrappers, under a seed derived from the
+// revisions. The result is an ordinary campaign file and store (`alea run`,
+// `alea report` work on them), in a directory named after everything that
+// defines the comparison, so that running the same command again resumes.
+#pragma once
+
+#include "alea/expected.hpp"
+
+#include <string>
+#include <vector>
+
+namespace alea::runner {
+
+struct CompareRequest {
+  std::string a, b;       // git revisions of the repository at `repo`, or directories
+  std::string repo = "."; // where revisions are resolved
+  std::string build;      // shell, run in a fresh copy of the sources for each build
+  // The benchmarks: "NAME=COMMAND" or just "COMMAND" (named "run"); shell, run
+  // in the build's directory. The text before the first '=' is the name when
+  // it is one (letters, digits, '_', '-', '.', '+'): a command that starts with
+  // an assignment needs a name ("fast=X=1 ./bench"). Braces are literal (no
+  // campaign placeholders).
+  std::vector<std::string> runs;
+  std::string measure = "none"; // none, regex:RE, gbench or records (docs/measure.md)
+  int builds = 4, executions = 3;
+  // Where the comparison lives ("" = $XDG_CACHE_HOME/alea/compare/<key>, or
+  // ~/.cache/...): the campaign file, the store, the exported revisions.
+  std::string dir;
+};
+
+struct ComparePlan {
+  std::string campaignFile;        // <dir>/compare.toml
+  std::string campaignDir;         // <dir>/campaign: its store and builds
+  std::string baseline, candidate; // the systems' names, as the report says them
+};
+
+// Resolves A and B, exports the revisions (once) and writes the campaign
+// file (unchanged when it is already there). The campaign seed is derived
+// from the two revisions' commits (a directory: its absolute path), so that
+// a rerun draws the same layouts.
+Expected<ComparePlan> prepareCompare(const CompareRequest &request);
+
+// A system name (letters, digits, '_', '-', '.', '+') for a revision as the
+// user wrote it, or a directory's last component: "HEAD~1" -> "HEAD-1",
+// "v1.0^" -> "v1.0_" (the two systems of `alea compare HEAD HEAD` are
+// HEAD-a and HEAD-b).
+std::string compareSystemName(const std::string &spelling);
+
+} // namespace alea::runner

@@ -1,0 +1,260 @@
+// `alea compare A B`: the campaign of two revisions (compare.hpp).
+#include "alea/campaign/compare.hpp"
+
+#include "alea/contract.hpp"
+#include "alea/random.hpp"
+#include "alea/shell.hpp"
+
+#include <toml++/toml.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <spawn.h>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace alea::runner {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// One side of the comparison: a commit of the repository, or a directory.
+struct Side {
+  std::string spelling; // as the user wrote it
+  std::string commit;   // full hash; "" for a directory
+  std::string source;   // the directory its builds copy
+  std::string name;     // its system name
+};
+
+// Runs `argv` (no shell) with its standard output and error in one text;
+// the exit status is 0 on success.
+Expected<std::pair<int, std::string>> runTool(const std::vector<std::string> &argv) {
+  char log[] = "/tmp/alea-compare-XXXXXX";
+  int fd = ::mkstemp(log);
+  if (fd < 0)
+    return Error{"cannot create a temporary file for " + argv.front()};
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fd, 1);
+  posix_spawn_file_actions_adddup2(&actions, fd, 2);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  std::vector<char *> args;
+  for (const auto &a : argv)
+    args.push_back(const_cast<char *>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = 0;
+  const int spawned = ::posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(fd);
+  int status = 0;
+  if (spawned == 0)
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  std::ifstream in(log, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ::unlink(log);
+  if (spawned != 0)
+    return Error{"cannot run " + argv.front() + ": " + std::strerror(spawned)};
+  return std::pair(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), text);
+}
+
+std::string firstLine(std::string text) {
+  text = text.substr(0, text.find('\n'));
+  return text;
+}
+
+Expected<Side> resolve(const std::string &spelling, const std::string &repo) {
+  Side side{spelling, "", "", compareSystemName(spelling)};
+  std::error_code ec;
+  if (fs::is_directory(spelling, ec)) {
+    const fs::path path = fs::absolute(spelling, ec).lexically_normal();
+    side.source = path.string();
+    // Named after its last component: old/ -> "old".
+    side.name = compareSystemName(path.has_filename() ? path.filename().string()
+                                                      : path.parent_path().filename().string());
+    return side;
+  }
+  auto r = runTool({"git", "-C", repo, "rev-parse", "--verify", "--quiet", spelling + "^{commit}"});
+  if (!r)
+    return Error{r.error()};
+  if (r->first != 0)
+    return Error{"'" + spelling + "' is neither a directory nor a revision of the git repository " +
+                 "at '" + repo + "'" + (r->second.empty() ? "" : ": " + firstLine(r->second))};
+  side.commit = firstLine(r->second);
+  return side;
+}
+
+// The revision's files, exported once into <dir>/src/<commit> (through a
+// temporary directory renamed at the end: an interrupted export is redone).
+Status exportRevision(Side &side, const std::string &repo, const fs::path &dir) {
+  const fs::path target = dir / "src" / side.commit;
+  side.source = target.string();
+  std::error_code ec;
+  if (fs::is_directory(target, ec))
+    return {};
+  const fs::path partial = dir / "src" / (side.commit + ".partial");
+  fs::remove_all(partial, ec);
+  fs::create_directories(partial, ec);
+  if (ec)
+    return Error{"cannot create '" + partial.string() + "': " + ec.message()};
+  const std::string tar = partial.string() + ".tar";
+  for (const std::vector<std::string> &argv :
+       {std::vector<std::string>{"git", "-C", repo, "archive", "--format=tar", "-o", tar,
+                                 side.commit},
+        std::vector<std::string>{"tar", "-x", "-f", tar, "-C", partial.string()}}) {
+    auto r = runTool(argv);
+    if (!r)
+      return Error{r.error()};
+    if (r->first != 0)
+      return Error{"cannot export " + side.spelling + " (" + argv.front() + " " + argv[3] +
+                   "): " + firstLine(r->second)};
+  }
+  fs::remove(tar, ec);
+  fs::rename(partial, target, ec);
+  if (ec)
+    return Error{"cannot rename '" + partial.string() + "': " + ec.message()};
+  return {};
+}
+
+// A command as literal shell text in a campaign file: braces are not
+// placeholders there ("{{" is a literal "{").
+std::string literalShell(const std::string &command) {
+  std::string out;
+  for (char c : command) {
+    out += c;
+    if (c == '{')
+      out += '{';
+  }
+  return out;
+}
+
+Expected<toml::table> measureTable(const std::string &measure) {
+  if (measure == "none" || measure == "gbench" || measure == "records")
+    return toml::table{{"source", measure}};
+  if (measure.rfind("regex:", 0) == 0 && measure.size() > 6)
+    return toml::table{{"source", "regex"}, {"regex", measure.substr(6)}};
+  return Error{"--measure: expected none, regex:REGEX, gbench or records, not '" + measure + "'",
+               ErrorKind::Usage};
+}
+
+// What defines the comparison, for its directory's name.
+std::uint64_t comparisonKey(const CompareRequest &r, const Side &a, const Side &b) {
+  std::uint64_t key = hashName("alea compare");
+  for (const std::string &part :
+       {a.commit.empty() ? a.source : a.commit, b.commit.empty() ? b.source : b.commit, r.build,
+        r.measure, std::to_string(r.builds), std::to_string(r.executions)})
+    key = mixSeed(key, part);
+  for (const std::string &run : r.runs)
+    key = mixSeed(key, run);
+  return key;
+}
+
+std::string defaultDir(std::uint64_t key) {
+  const char *cache = std::getenv("XDG_CACHE_HOME");
+  const char *home = std::getenv("HOME");
+  fs::path base = cache && *cache ? fs::path(cache)
+                  : home && *home ? fs::path(home) / ".cache"
+                                  : fs::temp_directory_path();
+  return (base / "alea" / "compare" / formatSeed(key).substr(2)).string();
+}
+
+} // namespace
+
+std::string compareSystemName(const std::string &spelling) {
+  std::string name;
+  for (char c : spelling) {
+    const bool kept =
+        std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' || c == '+';
+    name += kept ? c : c == '~' ? '-' : '_'; // HEAD~1 -> HEAD-1
+  }
+  if (name.empty() || name.front() == '.' || name.front() == '-')
+    name = "r" + name;
+  return name.substr(0, 64);
+}
+
+Expected<ComparePlan> prepareCompare(const CompareRequest &request) {
+  // Decide: the two sides, the benchmarks, the directory.
+  if (request.build.empty())
+    return Error{"--build: the command that builds a revision is required (e.g. 'make')"};
+  if (request.runs.empty())
+    return Error{"--run: at least one benchmark command is required (e.g. 'k1=./bench k1')"};
+  auto a = resolve(request.a, request.repo);
+  if (!a)
+    return Error{a.error()};
+  auto b = resolve(request.b, request.repo);
+  if (!b)
+    return Error{b.error()};
+  if (b->name == a->name) { // `alea compare HEAD HEAD`: two systems all the same
+    a->name += "-a";
+    b->name += "-b";
+  }
+  auto measure = measureTable(request.measure);
+  if (!measure)
+    return Error{measure.error(), measure.errorKind()};
+  const std::uint64_t key = comparisonKey(request, *a, *b);
+  const fs::path dir = request.dir.empty() ? defaultDir(key) : request.dir;
+
+  // Act: export the revisions, then write the campaign file.
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec)
+    return Error{"cannot create '" + dir.string() + "': " + ec.message()};
+  for (Side *side : {&*a, &*b})
+    if (!side->commit.empty())
+      if (Status s = exportRevision(*side, request.repo, dir); !s)
+        return Error{s.error()};
+
+  toml::array systems;
+  for (const Side *side : {&*a, &*b}) {
+    toml::table system{{"name", side->name},
+                       {"shell", "cp -R " + shellQuote(literalShell(side->source)) + "/. . && " +
+                                     literalShell(request.build)},
+                       {"artifacts", toml::array{}}};
+    if (side == &*a)
+      system.insert("baseline", true);
+    systems.push_back(std::move(system));
+  }
+  toml::array benchmarks;
+  for (const std::string &run : request.runs) {
+    // "k1=./bench k1": the text before the first '=' names the benchmark
+    // when it is a name; "./bench --n=3" has no name (a space comes first).
+    const std::size_t eq = run.find('=');
+    const bool named = eq != std::string::npos && eq > 0 &&
+                       compareSystemName(run.substr(0, eq)) == run.substr(0, eq);
+    benchmarks.push_back(toml::table{{"name", named ? run.substr(0, eq) : std::string("run")},
+                                     {"shell", literalShell(named ? run.substr(eq + 1) : run)},
+                                     {"measure", *measure}});
+  }
+  const std::uint64_t seed = mixSeed(hashName(a->commit.empty() ? a->source : a->commit),
+                                     hashName(b->commit.empty() ? b->source : b->commit));
+  toml::table campaign{
+      {"campaign",
+       toml::table{{"name", request.a + " vs " + request.b}, {"seed", formatSeed(seed)}}},
+      {"levels", toml::table{{"builds", request.builds}, {"executions", request.executions}}},
+      {"system", std::move(systems)},
+      {"benchmark", std::move(benchmarks)}};
+  std::ostringstream text;
+  text << "# Written by `alea compare`; `alea run` and `alea report` work on it.\n"
+       << campaign << "\n";
+  ComparePlan plan{(dir / "compare.toml").string(), (dir / "campaign").string(), a->name, b->name};
+  std::ifstream old(plan.campaignFile, std::ios::binary);
+  std::string before((std::istreambuf_iterator<char>(old)), std::istreambuf_iterator<char>());
+  if (before != text.str()) {
+    std::ofstream out(plan.campaignFile, std::ios::binary | std::ios::trunc);
+    out << text.str();
+    if (!out)
+      return Error{"cannot write '" + plan.campaignFile + "'"};
+  }
+  return plan;
+}
+
+} // namespace alea::runner

@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""`alea compare A B` on a real git repository the test makes: a small C
+program with two kernels, k1 and k2, whose second commit makes k1 do 20% more
+work. The program prints its work (the regex source reads it), not a time, so
+the decisions are the same on any machine: the environment padding alea
+draws per execution moves the value by under 0.3%, the same for both builds
+of a pair (they share their seed).
+
+  compare HEAD~1 HEAD --fail-on slower   exits 5; the Markdown names k1 slower
+                                         and k2 no change
+  the same command again                 resumes (nothing run twice), exits 5
+  compare HEAD HEAD --fail-on change     exits 0
+  compare DIR_A DIR_B                    directories work as revisions do
+  the user's repository                  untouched: git status, HEAD, the
+                                         worktree list and the stash identical
+
+Usage: compare_test.py BUILD_DIR SOURCE_DIR"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+from e2e_common import alea, check, finish, run, write
+
+PROGRAM = r"""#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#define K1 1000
+int main(int argc, char **argv) {
+  const char *pad = getenv("ALEA_ENV_PAD");
+  double jitter = 1 + 0.0005 * (double)((pad ? strlen(pad) : 0) % 7);
+  double work = strcmp(argc > 1 ? argv[1] : "", "k1") == 0 ? K1 : 1000;
+  printf("work %.3f\n", work * jitter);
+  return 0;
+}
+"""
+
+
+def git(repo, *args):
+    return subprocess.run(["git", "-C", repo, *args], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def repo_state(repo):
+    return [git(repo, "status", "--porcelain", "--ignored"), git(repo, "rev-parse", "HEAD"),
+            git(repo, "worktree", "list", "--porcelain"), git(repo, "stash", "list")]
+
+
+def row(markdown, benchmark):
+    """The comparison's row of the benchmark's table in the Markdown report."""
+    section = markdown.split(f"### {benchmark}\n", 1)[-1]
+    m = re.search(r"^\| HEAD vs HEAD-1 \|.*\|$", section, re.M)
+    return m.group(0) if m else ""
+
+
+def main():
+    exe = alea(sys.argv[1])
+    with tempfile.TemporaryDirectory(prefix="alea-compare-") as tmp:
+        repo = os.path.join(tmp, "repo")
+        os.mkdir(repo)
+        git(repo, "init", "-q")
+        git(repo, "config", "user.email", "test@example.invalid")
+        git(repo, "config", "user.name", "test")
+        write(os.path.join(repo, "bench.c"), PROGRAM)
+        write(os.path.join(repo, "Makefile"), "bench: bench.c\n\t$(CC) -O2 -o bench bench.c\n")
+        write(os.path.join(repo, "notes.txt"), "an untracked file of the user's\n")
+        git(repo, "add", "bench.c", "Makefile")
+        git(repo, "commit", "-q", "-m", "two kernels")
+        write(os.path.join(repo, "bench.c"), PROGRAM.replace("K1 1000", "K1 1200"))
+        git(repo, "commit", "-q", "-am", "k1 does 20% more work")
+        write(os.path.join(repo, "Makefile"), "bench: bench.c\n\t$(CC) -O2 -o bench bench.c\n# edited\n")
+        before = repo_state(repo)
+
+        env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, "cache"))
+        common = ["--build", "make", "--run", "k1=./bench k1", "--run", "k2=./bench k2",
+                  "--measure", "regex:work ([0-9.]+)", "--builds", "3", "--executions", "2"]
+        compare = [exe, "compare", "HEAD~1", "HEAD", *common, "--fail-on", "slower",
+                   "--format", "md"]
+        r = run(compare, cwd=repo, env=env)
+        check(r.returncode == 5, f"HEAD~1 HEAD --fail-on slower: exit {r.returncode}, expected 5: "
+              f"{r.stderr}")
+        check(re.search(r"\| 1\.200 \| 20\.0% slower \|.*\| slower \|$", row(r.stdout, "k1")),
+              f"k1 is not named slower: {row(r.stdout, 'k1')!r}\n{r.stdout}")
+        check(re.search(r"\| 1\.000 \| no change \|.*\| no change \|$", row(r.stdout, "k2")),
+              f"k2 is not named no change: {row(r.stdout, 'k2')!r}")
+        check("alea:   k1: HEAD vs HEAD-1 slower (ratio 1.200)" in r.stderr,
+              f"the gate does not name k1: {r.stderr}")
+        check("k2: HEAD" not in r.stderr, f"the gate names k2: {r.stderr}")
+
+        again = run(compare, cwd=repo, env=env)
+        check(again.returncode == 5, f"rerun: exit {again.returncode}: {again.stderr}")
+        m = re.search(r"resuming: (\d+) of (\d+) executions already done", again.stderr)
+        check(m is not None and m.group(1) == m.group(2),
+              f"the same command again does not resume the finished comparison: {again.stderr}")
+        check("building" not in again.stderr, f"the rerun built again: {again.stderr}")
+
+        same = run([exe, "compare", "HEAD", "HEAD", *common, "--fail-on", "change"], cwd=repo,
+                   env=env)
+        check(same.returncode == 0, f"HEAD HEAD --fail-on change: exit {same.returncode}: "
+              f"{same.stderr}")
+        check("HEAD-b vs HEAD-a: 1.000 (no change)" in same.stdout,
+              f"HEAD vs HEAD is not no change: {same.stdout}")
+
+        check(repo_state(repo) == before, "the user's repository changed: "
+              f"{before!r} -> {repo_state(repo)!r}")
+
+        # Directories: the two versions' files, outside any repository.
+        dirs = []
+        for name, k1 in (("old", "1000"), ("new", "1200")):
+            d = os.path.join(tmp, name)
+            os.mkdir(d)
+            write(os.path.join(d, "bench.c"), PROGRAM.replace("K1 1000", "K1 " + k1))
+            write(os.path.join(d, "Makefile"), "bench: bench.c\n\t$(CC) -O2 -o bench bench.c\n")
+            dirs.append(d)
+        r = run([exe, "compare", *dirs, *common, "--fail-on", "slower", "--dir",
+                 os.path.join(tmp, "dirs")], cwd=tmp, env=env)
+        check(r.returncode == 5, f"compare old new --fail-on slower: exit {r.returncode}: "
+              f"{r.stderr}")
+        check("k1: new vs old slower (ratio 1.200)" in r.stderr, f"directories: {r.stderr}")
+        check(not os.path.exists(os.path.join(dirs[0], "bench")),
+              "a build wrote into the user's directory")
+
+        r = run([exe, "compare", "HEAD~9", "HEAD", *common], cwd=repo, env=env)
+        check(r.returncode == 1 and "'HEAD~9' is neither a directory nor a revision" in r.stderr,
+              f"an unknown revision: exit {r.returncode}: {r.stderr}")
+    finish("compare HEAD~1 HEAD names the slower kernel and exits 5, resumes, HEAD HEAD exits 0, "
+           "directories work, the repository is untouched")
+
+
+if __name__ == "__main__":
+    main()
