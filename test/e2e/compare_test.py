@@ -11,6 +11,7 @@ of a pair (they share their seed).
   the same command again                 resumes (nothing run twice), exits 5
   compare HEAD HEAD --fail-on change     exits 0
   compare DIR_A DIR_B                    directories work as revisions do
+  from a subdirectory                    the whole revision is exported
   the user's repository                  untouched: git status, HEAD, the
                                          worktree list and the stash identical
 
@@ -101,6 +102,16 @@ def main():
               f"{same.stderr}")
         check("HEAD-b vs HEAD-a: 1.000 (no change)" in same.stdout,
               f"HEAD vs HEAD is not no change: {same.stdout}")
+
+        # From a subdirectory (git archive there would export it alone): the
+        # whole revision is exported and built.
+        sub = os.path.join(repo, "tools", "deep")
+        os.makedirs(sub)
+        r = run([exe, "compare", "HEAD~1", "HEAD", *common, "--fail-on", "slower", "--dir",
+                 os.path.join(tmp, "from-sub")], cwd=sub, env=env)
+        check(r.returncode == 5 and "k1: HEAD vs HEAD-1 slower" in r.stderr,
+              f"from a subdirectory: exit {r.returncode}: {r.stderr}")
+        os.removedirs(sub)
 
         check(repo_state(repo) == before, "the user's repository changed: "
               f"{before!r} -> {repo_state(repo)!r}")

@@ -93,6 +93,18 @@ Expected<Side> resolve(const std::string &spelling, const std::string &repo) {
   return side;
 }
 
+// The top of the repository's working tree: `git archive` run in a
+// subdirectory would export that subdirectory only.
+Expected<std::string> repositoryTop(const std::string &repo) {
+  auto r = runTool({"git", "-C", repo, "rev-parse", "--show-toplevel"});
+  if (!r)
+    return Error{r.error()};
+  if (r->first != 0)
+    return Error{"cannot find the top of the git repository at '" + repo +
+                 "': " + firstLine(r->second)};
+  return firstLine(r->second);
+}
+
 // The revision's files, exported once into <dir>/src/<commit> (through a
 // temporary directory renamed at the end: an interrupted export is redone).
 Status exportRevision(Side &side, const std::string &repo, const fs::path &dir) {
@@ -209,9 +221,13 @@ Expected<ComparePlan> prepareCompare(const CompareRequest &request) {
   if (ec)
     return Error{"cannot create '" + dir.string() + "': " + ec.message()};
   for (Side *side : {&*a, &*b})
-    if (!side->commit.empty())
-      if (Status s = exportRevision(*side, request.repo, dir); !s)
+    if (!side->commit.empty()) {
+      auto top = repositoryTop(request.repo);
+      if (!top)
+        return Error{top.error()};
+      if (Status s = exportRevision(*side, *top, dir); !s)
         return Error{s.error()};
+    }
 
   toml::array systems;
   for (const Side *side : {&*a, &*b}) {
