@@ -240,13 +240,18 @@ Expected<ComparePlan> prepareCompare(const CompareRequest &request) {
     systems.push_back(std::move(system));
   }
   toml::array benchmarks;
+  int unnamed = 0;
   for (const std::string &run : request.runs) {
     // "k1=./bench k1": the text before the first '=' names the benchmark
-    // when it is a name; "./bench --n=3" has no name (a space comes first).
+    // when it is a name; "./bench --n=3" has no name (a space comes first):
+    // the unnamed ones are run, run-2, run-3, ...
     const std::size_t eq = run.find('=');
     const bool named = eq != std::string::npos && eq > 0 &&
                        compareSystemName(run.substr(0, eq)) == run.substr(0, eq);
-    benchmarks.push_back(toml::table{{"name", named ? run.substr(0, eq) : std::string("run")},
+    const std::string name = named            ? run.substr(0, eq)
+                             : ++unnamed == 1 ? "run"
+                                              : "run-" + std::to_string(unnamed);
+    benchmarks.push_back(toml::table{{"name", name},
                                      {"shell", literalShell(named ? run.substr(eq + 1) : run)},
                                      {"measure", *measure}});
   }

@@ -31,7 +31,7 @@ TEST(Compare, TwoDirectoriesMakeACampaignTheParserTakes) {
   r.a = tmp.file("old");
   r.b = tmp.file("new/"); // a trailing slash names the directory too
   r.build = "make CFLAGS='-O2 -DX={1}'";
-  r.runs = {"k1=./bench k1", "./bench --n=3", "fast=X=1 ./bench"};
+  r.runs = {"k1=./bench k1", "./bench --n=3", "fast=X=1 ./bench", "./other"};
   r.measure = "regex:t=([0-9.]+) s";
   r.dir = tmp.file("cmp");
   auto plan = prepareCompare(r);
@@ -45,13 +45,14 @@ TEST(Compare, TwoDirectoriesMakeACampaignTheParserTakes) {
   EXPECT_TRUE(cfg->systems[0].baseline);
   EXPECT_EQ(cfg->systems[0].build.shell,
             "cp -R " + tmp.file("old") + "/. . && make CFLAGS='-O2 -DX={{1}'");
-  ASSERT_EQ(cfg->benchmarks.size(), 3u);
+  ASSERT_EQ(cfg->benchmarks.size(), 4u);
   EXPECT_EQ(cfg->benchmarks[0].name, "k1");
   EXPECT_EQ(cfg->benchmarks[0].command.shell, "./bench k1");
   EXPECT_EQ(cfg->benchmarks[1].name, "run"); // no NAME=
   EXPECT_EQ(cfg->benchmarks[1].command.shell, "./bench --n=3");
   EXPECT_EQ(cfg->benchmarks[2].name, "fast");
   EXPECT_EQ(cfg->benchmarks[2].command.shell, "X=1 ./bench"); // named: the first '=' names it
+  EXPECT_EQ(cfg->benchmarks[3].name, "run-2");                // the second unnamed one
   EXPECT_EQ(cfg->benchmarks[0].measure.regex, "t=([0-9.]+) s");
 
   // The same request again leaves the file as it was (its digest names the

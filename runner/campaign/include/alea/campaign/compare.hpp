@@ -21,7 +21,7 @@ struct CompareRequest {
   std::string a, b;       // git revisions of the repository at `repo`, or directories
   std::string repo = "."; // where revisions are resolved
   std::string build;      // shell, run in a fresh copy of the sources for each build
-  // The benchmarks: "NAME=COMMAND" or just "COMMAND" (named "run"); shell, run
+  // The benchmarks: "NAME=COMMAND" or just "COMMAND" (named run, run-2, ...); shell, run
   // in the build's directory. The text before the first '=' is the name when
   // it is one (letters, digits, '_', '-', '.', '+'): a command that starts with
   // an assignment needs a name ("fast=X=1 ./bench"). Braces are literal (no
