@@ -2,21 +2,17 @@
 #include "alea/campaign/compare.hpp"
 
 #include "alea/contract.hpp"
+#include "alea/exec/executor.hpp"
 #include "alea/random.hpp"
 #include "alea/shell.hpp"
 
 #include <toml++/toml.h>
 
 #include <cctype>
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
-#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
-#include <spawn.h>
 #include <sstream>
-#include <sys/wait.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -35,36 +31,19 @@ struct Side {
   std::string name;     // its system name
 };
 
-// Runs `argv` (no shell) with its standard output and error in one text;
-// the exit status is 0 on success.
+// Runs `argv` (no shell) through the executor every build and execution
+// uses: its exit status (0 on success), and its standard output and error.
 Expected<std::pair<int, std::string>> runTool(const std::vector<std::string> &argv) {
-  char log[] = "/tmp/alea-compare-XXXXXX";
-  int fd = ::mkstemp(log);
-  if (fd < 0)
-    return Error{"cannot create a temporary file for " + argv.front()};
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, fd, 1);
-  posix_spawn_file_actions_adddup2(&actions, fd, 2);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  std::vector<char *> args;
-  for (const auto &a : argv)
-    args.push_back(const_cast<char *>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = 0;
-  const int spawned = ::posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  ::close(fd);
-  int status = 0;
-  if (spawned == 0)
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-  std::ifstream in(log, std::ios::binary);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  ::unlink(log);
-  if (spawned != 0)
-    return Error{"cannot run " + argv.front() + ": " + std::strerror(spawned)};
-  return std::pair(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), text);
+  ExecutionRequest request;
+  request.argv = argv;
+  for (char **e = environ; *e; ++e)
+    request.env.emplace_back(*e);
+  ExecutionResult r = LocalExecutor().run(request);
+  if (r.spawnFailed)
+    return Error{"cannot run " + argv.front() + ": " + r.spawnError};
+  const ExecutionOutput &out = r.output;
+  const int status = out.timedOut ? 128 + 9 : out.signal ? 128 + out.signal : out.exitCode;
+  return std::pair(status, out.stdoutText + out.stderrTail);
 }
 
 std::string firstLine(std::string text) {
