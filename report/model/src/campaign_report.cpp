@@ -72,6 +72,10 @@ std::uint64_t parseHexSeed(const std::string &s) {
 
 namespace {
 
+// A campaign that planned one build per system drew no layouts (`alea
+// compare --cmd`, levels.builds = 1): its executions are the top level.
+bool executionsOnTop(const CampaignData &data) { return data.plannedBuilds == 1; }
+
 // The design in one sentence.
 std::string designSentence(Design design) {
   if (design == Design::Interleaved)
@@ -308,6 +312,10 @@ std::string designNoteOf(const CampaignData &data) {
       note += "; " + counted(static_cast<std::size_t>(d.alone), "execution") +
               " ran alone (a partner stopped early): recorded, not counted";
   }
+  if (executionsOnTop(data))
+    note += std::string("; one build per system: no layouts were drawn, so the intervals are across "
+                        "executions (environment size, heap offset, ASLR), not across layouts") +
+            (pairedDesign(data.design) ? ", and the systems are analysed as independent" : "");
   if (data.targets > 0) {
     std::string names;
     for (const auto &n : data.targetNames)
@@ -428,7 +436,7 @@ void buildWarnings(const CampaignData &data, CampaignReport &r) {
     if (b.status != BuildStatus::Failed)
       checkable[b.system] |= !b.fingerprint.empty() || !b.binaryHash.empty();
   for (const auto &[system, ok] : checkable)
-    if (!ok)
+    if (!ok && !executionsOnTop(data)) // one build: no layouts to tell apart
       r.warnings.push_back(
           "layouts not checked: the builds of " + system +
           (data.importedFrom.empty()
@@ -460,20 +468,33 @@ void buildWarnings(const CampaignData &data, CampaignReport &r) {
     r.warnings.push_back(odrWarning(key.first, builds, key.second));
 }
 
-// Benchmarks with at least 2 builds of data for every system (the engine's
-// minimum for a t interval); the others are named in a warning, not analysed.
+// How many top-level units (builds, or executions of a one-build campaign)
+// hold data of one benchmark and system.
+std::size_t topUnits(const Series &s, bool executionsTop) {
+  if (!executionsTop)
+    return s.size();
+  std::size_t executions = 0;
+  for (const auto &[build, execs] : s)
+    executions += execs.size();
+  return executions;
+}
+
+// Benchmarks with at least 2 top-level units of data for every system (the
+// engine's minimum for a t interval); the others are named in a warning, not
+// analysed.
 std::set<std::string> analysableBenchmarks(const CampaignData &data,
                                            const std::map<Key, Series> &series,
                                            std::vector<std::string> &warnings) {
+  const bool executionsTop = executionsOnTop(data);
+  const char *unit = executionsTop ? "execution" : "build";
   std::set<std::string> analysed;
   for (const auto &bench : data.benchmarks) {
     std::string missing;
     for (const auto &sys : data.systems) {
       auto it = series.find({bench, sys});
-      std::size_t builds = it == series.end() ? 0 : it->second.size();
-      if (builds < 2)
-        missing +=
-            (missing.empty() ? "" : ", ") + sys + " has data from " + counted(builds, "build");
+      std::size_t units = it == series.end() ? 0 : topUnits(it->second, executionsTop);
+      if (units < 2)
+        missing += (missing.empty() ? "" : ", ") + sys + " has data from " + counted(units, unit);
     }
     if (missing.empty())
       analysed.insert(bench);
@@ -485,13 +506,16 @@ std::set<std::string> analysableBenchmarks(const CampaignData &data,
 
 // The engine's table of the analysed benchmarks: systems in `order`
 // (baseline first), levels machine (when `machineLevel`: build i ran on
-// target i mod targets), build, execution and iteration (when
-// `withIterations`).
+// target i mod targets), build (unless the campaign has one build per
+// system), execution and iteration (when `withIterations`).
 analysis::Table measurementTable(const CampaignData &data, const std::map<Key, Series> &series,
                                  const std::set<std::string> &analysed,
                                  const std::vector<std::string> &order, bool machineLevel,
                                  bool withIterations) {
-  std::vector<std::string> levelNames{"build", "execution"};
+  const bool withBuilds = !executionsOnTop(data);
+  std::vector<std::string> levelNames{"execution"};
+  if (withBuilds)
+    levelNames.insert(levelNames.begin(), "build");
   if (withIterations)
     levelNames.push_back("iteration");
   if (machineLevel)
@@ -508,7 +532,9 @@ analysis::Table measurementTable(const CampaignData &data, const std::map<Key, S
           const std::string e = std::to_string(exec);
           for (std::size_t i = 0; i < values.size(); ++i) {
             const std::string it = std::to_string(i);
-            std::vector<std::string_view> units{b, e};
+            std::vector<std::string_view> units{e};
+            if (withBuilds)
+              units.insert(units.begin(), b);
             if (machineLevel)
               units.insert(units.begin(), machine);
             if (withIterations)
@@ -560,6 +586,8 @@ std::vector<double> measuredCosts(const CampaignData &data, const std::map<Key, 
     // campaign): the plan counts it as one build's, the least it costs.
     if (machineLevel)
       costs.insert(costs.begin(), buildCost);
+    if (executionsOnTop(data)) // no build level
+      costs.erase(costs.begin());
   }
   return costs;
 }
@@ -610,7 +638,8 @@ CampaignReport buildCampaignReport(const CampaignData &data, const CampaignRepor
   // diagnostics (ReportOptions::diagnostics): reported per benchmark there.
 
   if (analysed.empty()) {
-    r.analysisError = "no benchmark has data from 2 or more builds of every system";
+    r.analysisError = std::string("no benchmark has data from 2 or more ") +
+                      (executionsOnTop(data) ? "executions" : "builds") + " of every system";
     return r;
   }
 
@@ -632,7 +661,7 @@ CampaignReport buildCampaignReport(const CampaignData &data, const CampaignRepor
   ro.diagnostics = true; // outliers, layout modes, warm-up trends
   // Paired designs pair build i of every system: the ratio's intervals use
   // the pairing (paired Fieller, bootstrap over pairs).
-  if (pairedDesign(data.design))
+  if (pairedDesign(data.design) && !executionsOnTop(data))
     ro.pairing = analysis::Pairing::Paired;
   ro.targetHalfWidth = options.targetHalfWidth.value_or(data.targetHalfWidth);
   ro.ratioPlanKeepsLowerCounts = options.planKeepsLowerCounts;

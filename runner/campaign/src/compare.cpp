@@ -8,6 +8,7 @@
 
 #include <toml++/toml.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
@@ -137,6 +138,86 @@ Expected<toml::table> measureTable(const std::string &measure) {
                ErrorKind::Usage};
 }
 
+// A "NAME=COMMAND" argument split: the text before the first '=' is the
+// name when it is one (a system name); "./bench --n=3" has none (a space
+// comes first), nor has "X=1 ./bench" unless written "fast=X=1 ./bench".
+struct NamedCommand {
+  std::string name; // "" when unnamed
+  std::string command;
+};
+
+NamedCommand splitName(const std::string &text) {
+  const std::size_t eq = text.find('=');
+  if (eq != std::string::npos && eq > 0 && compareSystemName(text.substr(0, eq)) == text.substr(0, eq))
+    return {text.substr(0, eq), text.substr(eq + 1)};
+  return {"", text};
+}
+
+// Names the unnamed commands as a reader would: by their program ("gzip"),
+// else by their whole text ("gzip_-9_f"), else numbered ("gzip_-9_f-2").
+// A command's text as a name: its words joined by '_' ("gzip -9 <f" ->
+// "gzip_-9_f").
+std::string wordsName(const std::string &command) {
+  std::string name;
+  for (char c : compareSystemName(command))
+    if (c != '_' || (!name.empty() && name.back() != '_'))
+      name += c;
+  while (!name.empty() && name.back() == '_')
+    name.pop_back();
+  return name.empty() ? "command" : name;
+}
+
+void nameCommands(std::vector<NamedCommand> &commands) {
+  auto programOf = [](const std::string &command) {
+    const std::string word = command.substr(0, command.find_first_of(" \t\n"));
+    return compareSystemName(word.substr(word.rfind('/') + 1));
+  };
+  // Decided before any is named, so that two commands of one program are
+  // both named by their text.
+  std::vector<std::string> names;
+  for (const NamedCommand &c : commands) {
+    const std::string program = programOf(c.command);
+    const bool shared =
+        std::count_if(commands.begin(), commands.end(), [&](const NamedCommand &o) {
+          return o.name == program || (o.name.empty() && programOf(o.command) == program);
+        }) > 1;
+    names.push_back(!c.name.empty() ? c.name : shared ? wordsName(c.command) : program);
+  }
+  // An unnamed one that meets a name taken before it, or given after it,
+  // is numbered; two given names alike are the campaign's error.
+  auto taken = [&](const std::string &name, std::size_t i) {
+    for (std::size_t j = 0; j < commands.size(); ++j)
+      if (j != i && (j < i || !commands[j].name.empty()) && names[j] == name)
+        return true;
+    return false;
+  };
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    if (!commands[i].name.empty())
+      continue;
+    std::string unique = names[i];
+    for (int n = 2; taken(unique, i); ++n)
+      unique = names[i] + "-" + std::to_string(n);
+    names[i] = commands[i].name = unique;
+  }
+}
+
+// Writes the campaign file, unless it already holds the same text (its
+// digest identifies the campaign: a rerun resumes it).
+Status writeCampaign(const toml::table &campaign, const std::string &file) {
+  std::ostringstream text;
+  text << "# Written by `alea compare`; `alea run` and `alea report` work on it.\n"
+       << campaign << "\n";
+  std::ifstream old(file, std::ios::binary);
+  std::string before((std::istreambuf_iterator<char>(old)), std::istreambuf_iterator<char>());
+  if (before == text.str())
+    return {};
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  out << text.str();
+  if (!out)
+    return Error{"cannot write '" + file + "'"};
+  return {};
+}
+
 // What defines the comparison, for its directory's name.
 std::uint64_t comparisonKey(const CompareRequest &r, const Side &a, const Side &b) {
   std::uint64_t key = hashName("alea compare");
@@ -221,18 +302,11 @@ Expected<ComparePlan> prepareCompare(const CompareRequest &request) {
   toml::array benchmarks;
   int unnamed = 0;
   for (const std::string &run : request.runs) {
-    // "k1=./bench k1": the text before the first '=' names the benchmark
-    // when it is a name; "./bench --n=3" has no name (a space comes first):
-    // the unnamed ones are run, run-2, run-3, ...
-    const std::size_t eq = run.find('=');
-    const bool named = eq != std::string::npos && eq > 0 &&
-                       compareSystemName(run.substr(0, eq)) == run.substr(0, eq);
-    const std::string name = named            ? run.substr(0, eq)
-                             : ++unnamed == 1 ? "run"
-                                              : "run-" + std::to_string(unnamed);
-    benchmarks.push_back(toml::table{{"name", name},
-                                     {"shell", literalShell(named ? run.substr(eq + 1) : run)},
-                                     {"measure", *measure}});
+    NamedCommand c = splitName(run);
+    if (c.name.empty()) // run, run-2, run-3, ...
+      c.name = ++unnamed == 1 ? "run" : "run-" + std::to_string(unnamed);
+    benchmarks.push_back(
+        toml::table{{"name", c.name}, {"shell", literalShell(c.command)}, {"measure", *measure}});
   }
   const std::uint64_t seed = mixSeed(hashName(a->commit.empty() ? a->source : a->commit),
                                      hashName(b->commit.empty() ? b->source : b->commit));
@@ -242,18 +316,68 @@ Expected<ComparePlan> prepareCompare(const CompareRequest &request) {
       {"levels", toml::table{{"builds", request.builds}, {"executions", request.executions}}},
       {"system", std::move(systems)},
       {"benchmark", std::move(benchmarks)}};
-  std::ostringstream text;
-  text << "# Written by `alea compare`; `alea run` and `alea report` work on it.\n"
-       << campaign << "\n";
   ComparePlan plan{(dir / "compare.toml").string(), (dir / "campaign").string(), a->name, b->name};
-  std::ifstream old(plan.campaignFile, std::ios::binary);
-  std::string before((std::istreambuf_iterator<char>(old)), std::istreambuf_iterator<char>());
-  if (before != text.str()) {
-    std::ofstream out(plan.campaignFile, std::ios::binary | std::ios::trunc);
-    out << text.str();
-    if (!out)
-      return Error{"cannot write '" + plan.campaignFile + "'"};
+  if (Status s = writeCampaign(campaign, plan.campaignFile); !s)
+    return Error{s.error()};
+  return plan;
+}
+
+Expected<ComparePlan> prepareCommandCompare(const CompareRequest &request) {
+  // Decide: the systems (one per command), the campaign, its directory.
+  if (request.commands.size() < 2)
+    return Error{"--cmd: give two or more commands to compare (the first is the baseline)",
+                 ErrorKind::Usage};
+  if (!request.a.empty() || !request.runs.empty() || !request.build.empty())
+    return Error{"--cmd compares commands as they are: no revisions, --build or --run with it",
+                 ErrorKind::Usage};
+  auto measure = measureTable(request.measure);
+  if (!measure)
+    return Error{measure.error(), measure.errorKind()};
+  std::vector<NamedCommand> commands;
+  for (const std::string &command : request.commands)
+    commands.push_back(splitName(command));
+  nameCommands(commands);
+  std::uint64_t key = hashName("alea compare --cmd");
+  for (const std::string &part : {request.workdir, request.measure,
+                                  std::to_string(request.executions)})
+    key = mixSeed(key, part);
+  for (const NamedCommand &c : commands)
+    key = mixSeed(mixSeed(key, c.name), c.command);
+  const fs::path dir = request.dir.empty() ? defaultDir(key) : request.dir;
+
+  // One benchmark whose shell runs the system's command: system names are
+  // letters, digits and _ - . +, literal in a case pattern.
+  toml::array systems;
+  std::string dispatch = "case {system} in\n";
+  std::string title;
+  for (const NamedCommand &c : commands) {
+    toml::table system{{"name", c.name}, {"shell", "true"}, {"artifacts", toml::array{}}};
+    if (&c == &commands.front())
+      system.insert("baseline", true);
+    systems.push_back(std::move(system));
+    dispatch += c.name + ")\n" + literalShell(c.command) + "\n;;\n";
+    title += (title.empty() ? "" : " vs ") + c.name;
   }
+  dispatch += "esac";
+  toml::table benchmark{{"name", "command"}, {"shell", dispatch}, {"measure", *measure}};
+  if (!request.workdir.empty())
+    benchmark.insert("workdir", request.workdir);
+  toml::table campaign{
+      {"campaign",
+       toml::table{{"name", title}, {"seed", formatSeed(key)}, {"design", "unpaired"}}},
+      {"levels", toml::table{{"builds", 1}, {"executions", request.executions}}},
+      {"system", std::move(systems)},
+      {"benchmark", toml::array{std::move(benchmark)}}};
+
+  // Act: the directory and the file.
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec)
+    return Error{"cannot create '" + dir.string() + "': " + ec.message()};
+  ComparePlan plan{(dir / "compare.toml").string(), (dir / "campaign").string(),
+                   commands.front().name, commands[1].name};
+  if (Status s = writeCampaign(campaign, plan.campaignFile); !s)
+    return Error{s.error()};
   return plan;
 }
 

@@ -86,6 +86,7 @@ Expected<CampaignData> loadCampaignData(Store &store) {
   d.importedFrom = store.meta("imported_from").value_or("");
   d.targetHalfWidth = toDouble(store.meta("target_half_width"), 0.01);
   d.adaptiveLog = store.meta("adaptive_log").value_or("");
+  d.plannedBuilds = static_cast<int>(toDouble(store.meta("levels.builds"), 0));
   d.factors = store.meta("factors").value_or("");
   d.machine = store.firstMachine();
   d.executions = store.executionConditions();

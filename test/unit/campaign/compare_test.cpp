@@ -116,3 +116,89 @@ TEST(Compare, MistakesAreNamed) {
   r.runs.clear();
   EXPECT_FALSE(prepareCompare(r));
 }
+
+// `alea compare --cmd A --cmd B`: one system per command, one build that
+// builds nothing, one benchmark whose shell runs the system's command.
+TEST(Compare, CommandsMakeACampaignOfOneBuildPerSystem) {
+  test::TempDir tmp;
+  CompareRequest r;
+  r.commands = {"gzip -1 <f >/dev/null", "gzip -9 <f >/dev/null", "fast=X=1 ./bench {n}",
+                "./bench --n=3"};
+  r.executions = 12;
+  r.workdir = tmp.path();
+  r.dir = tmp.file("cmp");
+  auto plan = prepareCommandCompare(r);
+  ASSERT_TRUE(plan) << plan.error();
+  // Two commands of one program are named by their words; a given name is kept.
+  EXPECT_EQ(plan->baseline, "gzip_-1_f_dev_null");
+  EXPECT_EQ(plan->candidate, "gzip_-9_f_dev_null");
+  auto cfg = parseCampaign(plan->campaignFile);
+  ASSERT_TRUE(cfg) << cfg.error();
+  ASSERT_EQ(cfg->systems.size(), 4u);
+  EXPECT_EQ(cfg->systems[2].name, "fast");
+  EXPECT_EQ(cfg->systems[3].name, "bench"); // its program, unique among them
+  EXPECT_TRUE(cfg->systems[0].baseline);
+  EXPECT_FALSE(cfg->systems[1].baseline);
+  EXPECT_EQ(cfg->builds.count, 1);
+  EXPECT_EQ(cfg->executions.count, 12);
+  EXPECT_EQ(cfg->design, alea::Design::Unpaired);
+  ASSERT_EQ(cfg->benchmarks.size(), 1u);
+  EXPECT_EQ(cfg->benchmarks[0].workdir, tmp.path());
+
+  // The benchmark's shell, with {system} as the executor substitutes it, runs
+  // that system's command and no other.
+  for (const auto &[system, expected] :
+       std::vector<std::pair<std::string, std::string>>{{"gzip_-9_f_dev_null", "gzip -9"},
+                                                        {"fast", "X=1 ./bench {{n}"}, // '{{': a literal '{'
+                                                        {"bench", "./bench --n=3"}}) {
+    std::string shell = cfg->benchmarks[0].command.shell;
+    shell.replace(shell.find("{system}"), 8, system);
+    // Every command becomes an echo of itself: what would have run.
+    std::string text;
+    for (std::size_t at = 0; at < shell.size();) {
+      std::size_t end = shell.find('\n', at);
+      std::string line = shell.substr(at, end - at);
+      const bool command = !line.empty() && line != ";;" && line != "esac" &&
+                           line.rfind("case ", 0) != 0 && line.back() != ')';
+      text += (command ? "echo '" + line + "'" : line) + "\n";
+      at = end == std::string::npos ? shell.size() : end + 1;
+    }
+    const std::string out = tmp.file("out");
+    ::setenv("ALEA_TEST_COMMAND", text.c_str(), 1);
+    ASSERT_EQ(std::system(("/bin/sh -c \"$ALEA_TEST_COMMAND\" > '" + out + "'").c_str()), 0);
+    ::unsetenv("ALEA_TEST_COMMAND");
+    std::ifstream in(out);
+    std::string ran((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(ran.rfind(expected, 0), 0u) << system << ": " << ran;
+    EXPECT_EQ(std::count(ran.begin(), ran.end(), '\n'), 1) << ran; // one command ran
+  }
+
+  // Identical commands get numbered names; a rerun leaves the file alone.
+  CompareRequest same = r;
+  same.commands = {"sleep 0", "sleep 0"};
+  same.dir = tmp.file("same");
+  auto twin = prepareCommandCompare(same);
+  ASSERT_TRUE(twin) << twin.error();
+  EXPECT_EQ(twin->baseline, "sleep_0");
+  EXPECT_EQ(twin->candidate, "sleep_0-2");
+  const auto written = fs::last_write_time(plan->campaignFile);
+  ASSERT_TRUE(prepareCommandCompare(r));
+  EXPECT_EQ(fs::last_write_time(plan->campaignFile), written);
+}
+
+TEST(Compare, CommandMistakesAreNamed) {
+  test::TempDir tmp;
+  CompareRequest r;
+  r.commands = {"true"};
+  r.dir = tmp.file("cmp");
+  auto plan = prepareCommandCompare(r);
+  ASSERT_FALSE(plan);
+  EXPECT_EQ(plan.errorKind(), alea::ErrorKind::Usage);
+  EXPECT_NE(plan.error().find("two or more"), std::string::npos) << plan.error();
+  r.commands = {"true", "false"};
+  r.runs = {"./a"};
+  plan = prepareCommandCompare(r);
+  ASSERT_FALSE(plan);
+  EXPECT_EQ(plan.errorKind(), alea::ErrorKind::Usage);
+  EXPECT_FALSE(fs::exists(tmp.file("cmp"))); // nothing created
+}

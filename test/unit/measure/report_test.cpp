@@ -663,5 +663,44 @@ TEST(LoadCampaignData, RefusesAForeignSqliteFile) {
     fs::remove(file.string() + suffix);
 }
 
+// A campaign that planned one build per system (`alea compare --cmd`) drew
+// no layouts: its executions are the top level, it is analysed unpaired, no
+// "layouts not checked" warning, and the design note says so.
+TEST(CampaignReport, OneBuildPerSystemHasExecutionsOnTop) {
+  CampaignData d;
+  d.name = "commands";
+  d.storePath = "mem";
+  d.systems = {"a", "b"};
+  d.baseline = "a";
+  d.benchmarks = {"command"};
+  d.seed = "0x2a";
+  d.design = alea::Design::Interleaved; // pairs of builds: there is one
+  d.plannedBuilds = 1;
+  addSystem(d, "a", "command", 0.010, 1, 20, 1, 1);
+  addSystem(d, "b", "command", 0.013, 1, 20, 1, 2); // 30% slower
+  d.planned = d.executed = 40;
+  for (const char *s : {"a", "b"})
+    d.builds.push_back({s, 0, 0x1, BuildStatus::Ok, 0.01, "", "", "", {}, ""});
+  CampaignReport r = buildCampaignReport(d, fast());
+  ASSERT_TRUE(r.analysis) << r.analysisError;
+  EXPECT_EQ(r.analysis->levels, (std::vector<std::string>{"execution"}));
+  ASSERT_EQ(r.analysis->benchmarks.size(), 1u);
+  ASSERT_EQ(r.analysis->benchmarks[0].ratios.size(), 1u);
+  const auto &ratio = r.analysis->benchmarks[0].ratios[0];
+  EXPECT_NEAR(ratio.estimate, meanOf(d, "b", "command") / meanOf(d, "a", "command"), 1e-12);
+  EXPECT_EQ(ratio.decision, analysis::Decision::Slower);
+  EXPECT_EQ(r.analysis->options.pairing, analysis::Pairing::Unpaired);
+  EXPECT_FALSE(contains(r.warnings, "layouts not checked"));
+  EXPECT_NE(r.designNote.find("one build per system: no layouts were drawn"), std::string::npos)
+      << r.designNote;
+
+  // The same data from a campaign that planned 4 builds (3 lost) is not
+  // analysed across executions: a layout study needs its builds.
+  d.plannedBuilds = 4;
+  CampaignReport lost = buildCampaignReport(d, fast());
+  EXPECT_FALSE(lost.analysis);
+  EXPECT_TRUE(contains(lost.warnings, "not analysed: command: a has data from 1 build"));
+}
+
 } // namespace
 } // namespace alea::runner

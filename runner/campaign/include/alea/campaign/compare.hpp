@@ -19,6 +19,12 @@ namespace alea::runner {
 
 struct CompareRequest {
   std::string a, b;       // git revisions of the repository at `repo`, or directories
+  // Instead of A and B: two or more commands compared as they are, without
+  // builds (`alea compare --cmd A --cmd B`, hyperfine's question): each
+  // "NAME=COMMAND" or "COMMAND" is a system, the first the baseline, run by
+  // /bin/sh in the current directory (`workdir`).
+  std::vector<std::string> commands;
+  std::string workdir;
   std::string repo = "."; // where revisions are resolved
   std::string build;      // shell, run in a fresh copy of the sources for each build
   // The benchmarks: "NAME=COMMAND" or just "COMMAND" (named run, run-2, ...); shell, run
@@ -28,7 +34,7 @@ struct CompareRequest {
   // campaign placeholders).
   std::vector<std::string> runs;
   std::string measure = "none"; // none, regex:RE, gbench or records (docs/measure.md)
-  int builds = 4, executions = 3;
+  int builds = 4, executions = 3; // commands: one build (nothing to build), `executions` runs
   // Where the comparison lives ("" = $XDG_CACHE_HOME/alea/compare/<key>, or
   // ~/.cache/...): the campaign file, the store, the exported revisions.
   std::string dir;
@@ -45,6 +51,13 @@ struct ComparePlan {
 // from the two revisions' commits (a directory: its absolute path), so that
 // a rerun draws the same layouts.
 Expected<ComparePlan> prepareCompare(const CompareRequest &request);
+
+// The campaign of `commands`: one benchmark, "command", that runs the
+// system's command; one build per system that builds nothing, so the
+// executions are the top level (environment padding, heap offset and ASLR
+// vary per execution; no layouts are drawn), in the unpaired design. The
+// seed is derived from the commands.
+Expected<ComparePlan> prepareCommandCompare(const CompareRequest &request);
 
 // A system name (letters, digits, '_', '-', '.', '+') for a revision as the
 // user wrote it, or a directory's last component: "HEAD~1" -> "HEAD-1",
