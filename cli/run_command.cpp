@@ -147,6 +147,12 @@ Outcome runCampaignFile(const RunOptions &opts) {
   // campaign is finished, but a script must not mistake it for a clean one.
   const int status =
       s.failed > 0 || s.failedBuilds > 0 ? alea::cli::kExitFailures : alea::cli::kExitOk;
+  if (opts.onReport) {
+    auto data = alea::runner::loadCampaignData(outcome->storePath);
+    if (!data)
+      return alea::Error{data.error()};
+    return opts.onReport(alea::model::buildCampaignReport(*data), status);
+  }
   if (opts.noReport)
     std::fprintf(stderr, "alea: report with `alea report %s`\n", ro.dir.c_str());
   if (opts.noReport && opts.failOn.empty())

@@ -6,6 +6,9 @@
 
 #include "command.hpp"
 
+#include "alea/model/campaign_report.hpp"
+
+#include <functional>
 #include <string>
 
 namespace alea::cli {
@@ -21,6 +24,10 @@ struct RunOptions {
   double timeBudget = 0;      // adaptive: seconds of machine time
   int maxBuilds = 0;          // adaptive: 0 = the file's (or 100)
   std::string failOn;         // the CI gate (gate.hpp); "" = none
+  // Instead of printing the report and gating: the caller's use of the
+  // campaign's report (`alea history`), given the run's status (0 or
+  // kExitFailures); its outcome is the command's.
+  std::function<Outcome(const alea::model::CampaignReport &, int status)> onReport;
 };
 
 Outcome runCampaignFile(const RunOptions &opts);

@@ -313,6 +313,8 @@ std::string factsSection(const model::CampaignReport &r) {
 
 } // namespace
 
+const char *htmlStyle() { return kStyle; }
+
 std::string renderHtml(const model::CampaignReport &r) {
   const std::string title =
       r.campaign ? "alea report: " + (r.name.empty() ? std::string("(unnamed)") : r.name)

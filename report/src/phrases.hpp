@@ -19,6 +19,8 @@ std::string renderMarkdown(const model::CampaignReport &r);
 std::string renderJson(const model::CampaignReport &r);
 std::string renderCsv(const model::CampaignReport &r);
 std::string renderHtml(const model::CampaignReport &r);
+// The report page's style sheet (html.cpp), for the other pages (history).
+const char *htmlStyle();
 std::string renderLatex(const model::CampaignReport &r);
 // `alea plan`'s renderers, in the same files.
 std::string textPlans(const analysis::PlanSet &p);

@@ -574,6 +574,59 @@ std::vector<LegendEntry> systemLegend(std::size_t count, const std::vector<std::
 constexpr double kTurn = 40 * std::numbers::pi / 180; // category labels that do not fit level
 constexpr double kMaxTurnedLabel = 160;
 
+// An x axis of categories (builds, revisions), one band each: labels level
+// if they fit their band, else turned 40 degrees, and only every k-th one
+// when the bands are narrower than a line of text.
+struct CategoryAxis {
+  double bandWidth = 0, labelWidth = 0, extra = 0; // extra: height the turned labels take
+  bool turned = false;
+  std::size_t every = 1;
+};
+
+// The axis for `labels` in area `a`; grows the figure's `height` by the
+// turned labels' height.
+CategoryAxis categoryAxis(const std::vector<std::string> &labels, const Area &a, double &height) {
+  CategoryAxis c;
+  c.bandWidth = a.width() / std::max<std::size_t>(labels.size(), 1);
+  for (const std::string &label : labels)
+    c.labelWidth = std::max(c.labelWidth, svg::textWidth(label, svg::kFontSize));
+  c.labelWidth = std::min(c.labelWidth, kMaxTurnedLabel);
+  c.turned = c.labelWidth + 6 > c.bandWidth;
+  c.every = c.turned ? static_cast<std::size_t>(std::ceil(14 / c.bandWidth)) : 1;
+  c.extra = c.turned ? c.labelWidth * std::sin(kTurn) + 4 : 0;
+  height += c.extra;
+  return c;
+}
+
+void drawCategoryAxis(Writer &w, const CategoryAxis &c, const std::vector<std::string> &labels,
+                      const Area &a, const std::string &xLabel) {
+  w.open("g", {{"class", "axis x-axis"}, {"fill", kInk}});
+  w.empty("line",
+          {{"x1", a.left}, {"y1", a.bottom}, {"x2", a.right}, {"y2", a.bottom}, {"stroke", kInk}});
+  for (std::size_t i = 0; i < labels.size(); i += c.every) {
+    double x = a.left + c.bandWidth * (i + 0.5), ty = a.bottom + 16;
+    std::string label = svg::fit(labels[i], c.labelWidth, svg::kFontSize);
+    if (c.turned)
+      w.text("text",
+             {{"x", x},
+              {"y", ty},
+              {"text-anchor", "end"},
+              {"transform", "rotate(-" + coord(kTurn * 180 / std::numbers::pi) + " " + coord(x) +
+                                " " + coord(ty) + ")"}},
+             label);
+    else
+      w.text("text", {{"x", x}, {"y", ty}, {"text-anchor", "middle"}}, label);
+  }
+  if (!xLabel.empty())
+    w.text("text",
+           {{"class", "axis-label"},
+            {"x", (a.left + a.right) / 2},
+            {"y", a.bottom + 36 + c.extra},
+            {"text-anchor", "middle"}},
+           svg::fit(xLabel, a.width(), svg::kFontSize));
+  w.close();
+}
+
 } // namespace
 
 std::string buildMeansPlot(const std::vector<BuildMeansSeries> &series, const PlotText &text) {
@@ -678,17 +731,11 @@ std::string stripPlot(const std::vector<StripBuild> &builds,
   XYFrame f = xyFrame(systemLegend(systemCount, systems, Symbol::Marker), y, text);
   const Area &a = f.area;
 
-  // Category labels: level if they fit their band, else turned 40 degrees,
-  // and only every k-th one when the bands are narrower than a line of text.
-  double bandWidth = a.width() / builds.size();
-  double labelWidth = 0;
+  std::vector<std::string> labels;
   for (const StripBuild &b : builds)
-    labelWidth = std::max(labelWidth, svg::textWidth(b.label, svg::kFontSize));
-  labelWidth = std::min(labelWidth, kMaxTurnedLabel);
-  bool turned = labelWidth + 6 > bandWidth;
-  std::size_t every = turned ? static_cast<std::size_t>(std::ceil(14 / bandWidth)) : 1;
-  double extra = turned ? labelWidth * std::sin(kTurn) + 4 : 0;
-  f.height += extra;
+    labels.push_back(b.label);
+  const CategoryAxis axis = categoryAxis(labels, a, f.height);
+  const double bandWidth = axis.bandWidth;
 
   std::string desc =
       descStart(text) + std::to_string(builds.size()) + " builds, each with its values as dots.";
@@ -712,31 +759,7 @@ std::string stripPlot(const std::vector<StripBuild> &builds,
   desc += leftOut(skipped);
 
   Writer w = openXY(f, cls, text, desc);
-  w.open("g", {{"class", "axis x-axis"}, {"fill", kInk}});
-  w.empty("line",
-          {{"x1", a.left}, {"y1", a.bottom}, {"x2", a.right}, {"y2", a.bottom}, {"stroke", kInk}});
-  for (std::size_t i = 0; i < builds.size(); i += every) {
-    double x = a.left + bandWidth * (i + 0.5), ty = a.bottom + 16;
-    std::string label = svg::fit(builds[i].label, labelWidth, svg::kFontSize);
-    if (turned)
-      w.text("text",
-             {{"x", x},
-              {"y", ty},
-              {"text-anchor", "end"},
-              {"transform", "rotate(-" + coord(kTurn * 180 / std::numbers::pi) + " " + coord(x) +
-                                " " + coord(ty) + ")"}},
-             label);
-    else
-      w.text("text", {{"x", x}, {"y", ty}, {"text-anchor", "middle"}}, label);
-  }
-  if (!text.xLabel.empty())
-    w.text("text",
-           {{"class", "axis-label"},
-            {"x", (a.left + a.right) / 2},
-            {"y", a.bottom + 36 + extra},
-            {"text-anchor", "middle"}},
-           svg::fit(text.xLabel, a.width(), svg::kFontSize));
-  w.close();
+  drawCategoryAxis(w, axis, labels, a, text.xLabel);
 
   // Jitter from the golden-ratio sequence of the value's index: spread
   // evenly, the same on every run, and no random generator to seed.
@@ -1017,6 +1040,123 @@ std::string warmupPlot(const std::vector<WarmupSeries> &series, std::optional<st
       svg::markerSeries(w, si, xy, 2.5);
     w.close();
   }
+  return w.finish();
+}
+
+std::string trendPlot(const std::vector<TrendPoint> &points, const std::vector<TrendStep> &steps,
+                      double threshold, const PlotText &text) {
+  const char *cls = "trend-plot";
+  const bool band = threshold > 0 && threshold < 1;
+  Extent y;
+  std::size_t skipped = 0;
+  for (const TrendPoint &p : points) {
+    if (!finite(p.ratio)) {
+      ++skipped;
+      continue;
+    }
+    y.add(p.ratio);
+    y.add(p.lower);
+    y.add(p.upper);
+  }
+  if (y.empty())
+    return noDataPlot(text, cls);
+  y.add(1); // the reference's level is always on the axis
+  if (band) {
+    y.add(1 - threshold);
+    y.add(1 + threshold);
+  }
+
+  std::vector<LegendEntry> legend{{"ratio, with its interval", 0, Symbol::Marker}};
+  if (band)
+    legend.push_back({"no change (threshold)", 0, Symbol::Band});
+  XYFrame f = xyFrame(std::move(legend), y, text);
+  const Area &a = f.area;
+  std::vector<std::string> labels;
+  for (const TrendPoint &p : points)
+    labels.push_back(p.label);
+  const CategoryAxis axis = categoryAxis(labels, a, f.height);
+  auto xOf = [&](std::size_t i) { return a.left + axis.bandWidth * (i + 0.5); };
+
+  std::string desc = descStart(text) + "Ratio to the reference revision of each of " +
+                     std::to_string(points.size()) + " revisions, oldest first.";
+  for (const TrendPoint &p : points)
+    if (finite(p.ratio))
+      desc += " " + p.tooltip + ".";
+  for (const TrendStep &s : steps)
+    if (s.at > 0 && s.at < points.size())
+      desc += " Step between " + points[s.at - 1].label + " and " + points[s.at].label + ": " +
+              s.label + ".";
+  if (steps.empty())
+    desc += " No step.";
+  desc += leftOut(skipped);
+
+  Writer w = openXY(f, cls, text, desc);
+  drawCategoryAxis(w, axis, labels, a, text.xLabel.empty() ? "revision" : text.xLabel);
+  if (band)
+    w.empty("rect", {{"class", "band"},
+                     {"x", a.left},
+                     {"y", f.sy(1 + threshold)},
+                     {"width", a.width()},
+                     {"height", f.sy(1 - threshold) - f.sy(1 + threshold)},
+                     {"fill", "#000000"},
+                     {"fill-opacity", 0.1}});
+  w.empty("line", {{"class", "ref-line"},
+                   {"x1", a.left},
+                   {"y1", f.sy(1)},
+                   {"x2", a.right},
+                   {"y2", f.sy(1)},
+                   {"stroke", kMuted},
+                   {"stroke-width", 1}});
+  // The steps: a dashed line between the two revisions, labelled at the top.
+  w.open("g", {{"class", "steps"}, {"fill", kInk}});
+  for (const TrendStep &s : steps) {
+    if (s.at == 0 || s.at >= points.size())
+      continue;
+    const double x = a.left + axis.bandWidth * s.at;
+    w.empty("line", {{"class", "step"},
+                     {"x1", x},
+                     {"y1", a.top},
+                     {"x2", x},
+                     {"y2", a.bottom},
+                     {"stroke", kInk},
+                     {"stroke-width", 1.2},
+                     {"stroke-dasharray", "5 3"}});
+    w.text("text", {{"x", x + 4}, {"y", a.top + 12}, {"text-anchor", "start"}},
+           svg::fit(s.label, std::max(a.right - x - 8, 40.0), svg::kFontSize));
+  }
+  w.close();
+  // The trend: the points joined in order, then whiskers and markers.
+  std::string colour(svg::seriesColour(0));
+  std::string path;
+  for (std::size_t i = 0; i < points.size(); ++i)
+    if (finite(points[i].ratio))
+      path += cat(path.empty() ? "M" : "L", coord(xOf(i)), ",", coord(f.sy(points[i].ratio)));
+  w.open("g", {{"class", "series " + svg::seriesClass(0)}});
+  w.empty("path", {{"class", "trend"},
+                   {"d", path},
+                   {"stroke", colour},
+                   {"stroke-width", 1.2},
+                   {"fill", "none"}});
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const TrendPoint &p = points[i];
+    if (!finite(p.ratio))
+      continue;
+    const double x = xOf(i);
+    w.open("g", {});
+    w.text("title", {}, p.tooltip);
+    if (finite(p.lower) && finite(p.upper)) {
+      const double y0 = f.sy(p.lower), y1 = f.sy(p.upper);
+      w.empty("path", {{"class", "whisker"},
+                       {"d", cat("M", coord(x), ",", coord(y0), "V", coord(y1), "M", coord(x - 3),
+                                 ",", coord(y0), "h6M", coord(x - 3), ",", coord(y1), "h6")},
+                       {"stroke", colour},
+                       {"stroke-width", 1.2},
+                       {"fill", "none"}});
+    }
+    svg::markerSeries(w, 0, {{x, f.sy(p.ratio)}}, 3.5);
+    w.close();
+  }
+  w.close();
   return w.finish();
 }
 

@@ -101,6 +101,8 @@ Status unscaleBenchmark(BenchmarkReport &b, const ValueScale &scale) {
     backInterval(s.bootstrap.interval);
     back(s.bestUnitMean);
     back(s.worstUnitMean);
+    for (double &m : s.topMeans)
+      back(m);
     back(s.layout.sd);
     if (std::string p = unscaleLevels(s.levels, e); !p.empty())
       levels = p;

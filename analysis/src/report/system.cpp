@@ -99,6 +99,7 @@ Expected<SystemReport> systemReport(const SystemData &sys, const Hierarchy &h,
   r.worstUnitMean = *hi;
   r.bestUnit = sys.units[static_cast<std::size_t>(lo - top.begin())].label;
   r.worstUnit = sys.units[static_cast<std::size_t>(hi - top.begin())].label;
+  r.topMeans = top;
   r.layout = layoutEffect(h, r.levels.empty() ? 0.0 : r.levels[0].share, o.confidence);
   r.plan = advise(h, o.costs, o.targetHalfWidth, std::nullopt, o.confidence);
   if (o.diagnostics)

@@ -21,6 +21,8 @@
 //  - layout sensitivity: best and worst build mean per system (max/min).
 #include "alea/model/campaign_report.hpp"
 
+#include "alea/lists.hpp"
+
 #include "alea/analysis/changepoint.hpp"
 #include "alea/analysis/htest.hpp"
 
@@ -435,15 +437,18 @@ void buildWarnings(const CampaignData &data, CampaignReport &r) {
   for (const auto &b : data.builds)
     if (b.status != BuildStatus::Failed)
       checkable[b.system] |= !b.fingerprint.empty() || !b.binaryHash.empty();
+  std::vector<std::string> unchecked;
   for (const auto &[system, ok] : checkable)
     if (!ok && !executionsOnTop(data)) // one build: no layouts to tell apart
-      r.warnings.push_back(
-          "layouts not checked: the builds of " + system +
-          (data.importedFrom.empty()
-               ? " keep no artifacts, so alea cannot tell whether their layouts differ (list "
-                 "the executables in the system's `artifacts`)"
-               : " were imported without their binaries, so alea cannot tell whether their "
-                 "layouts differ (compare the binaries with `alea layout --diff`)"));
+      unchecked.push_back(system);
+  if (!unchecked.empty()) // one warning for all of them (a history has many systems)
+    r.warnings.push_back(
+        "layouts not checked: the builds of " + joinWith(unchecked, ", ") +
+        (data.importedFrom.empty()
+             ? " keep no artifacts, so alea cannot tell whether their layouts differ (list "
+               "the executables in the system's `artifacts`)"
+             : " were imported without their binaries, so alea cannot tell whether their "
+               "layouts differ (compare the binaries with `alea layout --diff`)"));
   std::map<std::string, std::size_t> systemBuilds;
   for (const auto &b : data.builds)
     if (b.status != BuildStatus::Failed)

@@ -30,6 +30,7 @@ struct Side {
   std::string commit;   // full hash; "" for a directory
   std::string source;   // the directory its builds copy
   std::string name;     // its system name
+  std::string subject;  // a commit's first line (history)
 };
 
 // Runs `argv` (no shell) through the executor every build and execution
@@ -53,7 +54,7 @@ std::string firstLine(std::string text) {
 }
 
 Expected<Side> resolve(const std::string &spelling, const std::string &repo) {
-  Side side{spelling, "", "", compareSystemName(spelling)};
+  Side side{spelling, "", "", compareSystemName(spelling), ""};
   std::error_code ec;
   if (fs::is_directory(spelling, ec)) {
     const fs::path path = fs::absolute(spelling, ec).lexically_normal();
@@ -230,13 +231,13 @@ std::uint64_t comparisonKey(const CompareRequest &r, const Side &a, const Side &
   return key;
 }
 
-std::string defaultDir(std::uint64_t key) {
+std::string defaultDir(std::uint64_t key, const char *kind = "compare") {
   const char *cache = std::getenv("XDG_CACHE_HOME");
   const char *home = std::getenv("HOME");
   fs::path base = cache && *cache ? fs::path(cache)
                   : home && *home ? fs::path(home) / ".cache"
                                   : fs::temp_directory_path();
-  return (base / "alea" / "compare" / formatSeed(key).substr(2)).string();
+  return (base / "alea" / kind / formatSeed(key).substr(2)).string();
 }
 
 } // namespace
@@ -253,12 +254,96 @@ std::string compareSystemName(const std::string &spelling) {
   return name.substr(0, 64);
 }
 
-Expected<ComparePlan> prepareCompare(const CompareRequest &request) {
-  // Decide: the two sides, the benchmarks, the directory.
+namespace {
+
+// The benchmarks of --run, as campaign tables.
+toml::array benchmarkTables(const std::vector<std::string> &runs, const toml::table &measure) {
+  toml::array benchmarks;
+  int unnamed = 0;
+  for (const std::string &run : runs) {
+    NamedCommand c = splitName(run);
+    if (c.name.empty()) // run, run-2, run-3, ...
+      c.name = ++unnamed == 1 ? "run" : "run-" + std::to_string(unnamed);
+    benchmarks.push_back(
+        toml::table{{"name", c.name}, {"shell", literalShell(c.command)}, {"measure", measure}});
+  }
+  return benchmarks;
+}
+
+// The campaign of `sides` (revisions or directories; `baseline` indexes the
+// baseline) built with request.build and run with request.runs, in `dir`:
+// the revisions exported, the campaign file written. `design` "" is the
+// campaign default.
+Expected<ComparePlan> revisionCampaign(const CompareRequest &request, std::vector<Side> &sides,
+                                       std::size_t baseline, const fs::path &dir,
+                                       const std::string &title, const std::string &design) {
+  auto measure = measureTable(request.measure);
+  if (!measure)
+    return Error{measure.error(), measure.errorKind()};
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec)
+    return Error{"cannot create '" + dir.string() + "': " + ec.message()};
+  std::string top;
+  std::uint64_t seed = hashName("revisions");
+  for (Side &side : sides) {
+    if (!side.commit.empty()) {
+      if (top.empty()) {
+        auto t = repositoryTop(request.repo);
+        if (!t)
+          return Error{t.error()};
+        top = *t;
+      }
+      if (Status s = exportRevision(side, top, dir); !s)
+        return Error{s.error()};
+    }
+    seed = mixSeed(seed, side.commit.empty() ? side.source : side.commit);
+  }
+  if (sides.size() == 2) // the seed of `alea compare` before history existed
+    seed = mixSeed(hashName(sides[0].commit.empty() ? sides[0].source : sides[0].commit),
+                   hashName(sides[1].commit.empty() ? sides[1].source : sides[1].commit));
+
+  toml::array systems;
+  for (std::size_t i = 0; i < sides.size(); ++i) {
+    toml::table system{{"name", sides[i].name},
+                       {"shell", "cp -R " + shellQuote(literalShell(sides[i].source)) +
+                                     "/. . && " + literalShell(request.build)},
+                       {"artifacts", toml::array{}}};
+    if (i == baseline)
+      system.insert("baseline", true);
+    systems.push_back(std::move(system));
+  }
+  toml::table head{{"name", title}, {"seed", formatSeed(seed)}};
+  if (!design.empty())
+    head.insert("design", design);
+  toml::table campaign{
+      {"campaign", std::move(head)},
+      {"levels", toml::table{{"builds", request.builds}, {"executions", request.executions}}},
+      {"system", std::move(systems)},
+      {"benchmark", benchmarkTables(request.runs, *measure)}};
+  ComparePlan plan{(dir / "compare.toml").string(), (dir / "campaign").string(),
+                   sides[baseline].name, sides[baseline == 0 ? 1 : 0].name, {}};
+  for (const Side &side : sides)
+    plan.revisions.push_back({side.name, side.commit, side.subject});
+  if (Status s = writeCampaign(campaign, plan.campaignFile); !s)
+    return Error{s.error()};
+  return plan;
+}
+
+Status checkCommands(const CompareRequest &request) {
   if (request.build.empty())
     return Error{"--build: the command that builds a revision is required (e.g. 'make')"};
   if (request.runs.empty())
     return Error{"--run: at least one benchmark command is required (e.g. 'k1=./bench k1')"};
+  return {};
+}
+
+} // namespace
+
+Expected<ComparePlan> prepareCompare(const CompareRequest &request) {
+  // Decide: the two sides, the benchmarks, the directory.
+  if (Status s = checkCommands(request); !s)
+    return Error{s.error()};
   auto a = resolve(request.a, request.repo);
   if (!a)
     return Error{a.error()};
@@ -269,57 +354,90 @@ Expected<ComparePlan> prepareCompare(const CompareRequest &request) {
     a->name += "-a";
     b->name += "-b";
   }
-  auto measure = measureTable(request.measure);
-  if (!measure)
+  if (auto measure = measureTable(request.measure); !measure)
     return Error{measure.error(), measure.errorKind()};
-  const std::uint64_t key = comparisonKey(request, *a, *b);
-  const fs::path dir = request.dir.empty() ? defaultDir(key) : request.dir;
-
+  const fs::path dir = request.dir.empty() ? defaultDir(comparisonKey(request, *a, *b)) : request.dir;
   // Act: export the revisions, then write the campaign file.
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec)
-    return Error{"cannot create '" + dir.string() + "': " + ec.message()};
-  for (Side *side : {&*a, &*b})
-    if (!side->commit.empty()) {
-      auto top = repositoryTop(request.repo);
-      if (!top)
-        return Error{top.error()};
-      if (Status s = exportRevision(*side, *top, dir); !s)
-        return Error{s.error()};
-    }
+  std::vector<Side> sides{*a, *b};
+  return revisionCampaign(request, sides, 0, dir, request.a + " vs " + request.b, "");
+}
 
-  toml::array systems;
-  for (const Side *side : {&*a, &*b}) {
-    toml::table system{{"name", side->name},
-                       {"shell", "cp -R " + shellQuote(literalShell(side->source)) + "/. . && " +
-                                     literalShell(request.build)},
-                       {"artifacts", toml::array{}}};
-    if (side == &*a)
-      system.insert("baseline", true);
-    systems.push_back(std::move(system));
-  }
-  toml::array benchmarks;
-  int unnamed = 0;
-  for (const std::string &run : request.runs) {
-    NamedCommand c = splitName(run);
-    if (c.name.empty()) // run, run-2, run-3, ...
-      c.name = ++unnamed == 1 ? "run" : "run-" + std::to_string(unnamed);
-    benchmarks.push_back(
-        toml::table{{"name", c.name}, {"shell", literalShell(c.command)}, {"measure", *measure}});
-  }
-  const std::uint64_t seed = mixSeed(hashName(a->commit.empty() ? a->source : a->commit),
-                                     hashName(b->commit.empty() ? b->source : b->commit));
-  toml::table campaign{
-      {"campaign",
-       toml::table{{"name", request.a + " vs " + request.b}, {"seed", formatSeed(seed)}}},
-      {"levels", toml::table{{"builds", request.builds}, {"executions", request.executions}}},
-      {"system", std::move(systems)},
-      {"benchmark", std::move(benchmarks)}};
-  ComparePlan plan{(dir / "compare.toml").string(), (dir / "campaign").string(), a->name, b->name};
-  if (Status s = writeCampaign(campaign, plan.campaignFile); !s)
+Expected<ComparePlan> prepareHistory(const CompareRequest &request) {
+  // Decide: the revisions (ranges expanded), the reference, the directory.
+  if (Status s = checkCommands(request); !s)
     return Error{s.error()};
-  return plan;
+  std::vector<Side> sides;
+  for (const std::string &spelling : request.revisions) {
+    std::vector<std::string> spellings{spelling};
+    if (const std::size_t dots = spelling.find(".."); dots != std::string::npos) {
+      // A..B: A, then every commit after it up to B (first parents, oldest first).
+      auto list = runTool({"git", "-C", request.repo, "rev-list", "--reverse", "--first-parent",
+                           spelling});
+      if (!list)
+        return Error{list.error()};
+      if (list->first != 0)
+        return Error{"cannot list the revisions " + spelling + ": " + firstLine(list->second)};
+      spellings = {spelling.substr(0, dots)};
+      std::istringstream lines(list->second);
+      for (std::string line; std::getline(lines, line);)
+        if (!line.empty())
+          spellings.push_back(line);
+    }
+    for (const std::string &one : spellings) {
+      auto side = resolve(one, request.repo);
+      if (!side)
+        return Error{side.error()};
+      if (side->commit.empty())
+        return Error{"'" + one + "' is a directory: a history is of git revisions",
+                     ErrorKind::Usage};
+      sides.push_back(std::move(*side));
+    }
+  }
+  if (sides.size() < 2)
+    return Error{"a history needs two or more revisions (e.g. HEAD~5..HEAD)", ErrorKind::Usage};
+  std::size_t reference = 0;
+  if (!request.reference.empty()) {
+    auto ref = resolve(request.reference, request.repo);
+    if (!ref)
+      return Error{ref.error()};
+    auto it = std::find_if(sides.begin(), sides.end(),
+                           [&](const Side &s) { return s.commit == ref->commit; });
+    if (it == sides.end())
+      return Error{"--reference " + request.reference + " is not one of the revisions",
+                   ErrorKind::Usage};
+    reference = static_cast<std::size_t>(it - sides.begin());
+  }
+  std::uint64_t key = hashName("alea history");
+  for (Side &side : sides) {
+    for (const Side &before : sides) {
+      if (&before == &side)
+        break;
+      if (before.commit == side.commit)
+        return Error{"revision " + side.spelling + " is listed twice (commit " +
+                         side.commit.substr(0, 12) + ")",
+                     ErrorKind::Usage};
+    }
+    auto info = runTool({"git", "-C", request.repo, "log", "-1", "--format=%h%n%s", side.commit});
+    if (!info)
+      return Error{info.error()};
+    std::istringstream lines(info->second);
+    std::getline(lines, side.name);
+    std::getline(lines, side.subject);
+    side.name = compareSystemName(side.name);
+    key = mixSeed(key, side.commit);
+  }
+  for (const std::string &part : {request.build, request.measure, std::to_string(request.builds),
+                                  std::to_string(request.executions),
+                                  std::to_string(reference)})
+    key = mixSeed(key, part);
+  for (const std::string &run : request.runs)
+    key = mixSeed(key, run);
+  const fs::path dir = request.dir.empty() ? defaultDir(key, "history") : request.dir;
+  // Act. Unpaired: each revision's build means are independent, as the
+  // step detection over revisions assumes (revision_steps.hpp).
+  return revisionCampaign(request, sides, reference, dir,
+                          "history of " + std::to_string(sides.size()) + " revisions",
+                          "unpaired");
 }
 
 Expected<ComparePlan> prepareCommandCompare(const CompareRequest &request) {
@@ -375,7 +493,7 @@ Expected<ComparePlan> prepareCommandCompare(const CompareRequest &request) {
   if (ec)
     return Error{"cannot create '" + dir.string() + "': " + ec.message()};
   ComparePlan plan{(dir / "compare.toml").string(), (dir / "campaign").string(),
-                   commands.front().name, commands[1].name};
+                   commands.front().name, commands[1].name, {}};
   if (Status s = writeCampaign(campaign, plan.campaignFile); !s)
     return Error{s.error()};
   return plan;

@@ -205,6 +205,10 @@ struct SystemReport {
   BootstrapResult bootstrap; // bootstrap CI of the mean
   std::vector<LevelReport> levels;
   bool topLevelWithoutVariation = false;
+  // The top-level unit means (e.g. of the builds), in the units' order: the
+  // observations of the t interval, and of the steps over revisions
+  // (revision_steps.hpp).
+  std::vector<double> topMeans;
   // Layout sensitivity: the extreme top-level unit means (e.g. builds).
   double bestUnitMean = 0, worstUnitMean = 0;
   std::string bestUnit, worstUnit;

@@ -111,6 +111,24 @@ struct WarmupSeries {
 std::string warmupPlot(const std::vector<WarmupSeries> &series, std::optional<std::size_t> dropped,
                        const PlotText &text);
 
+// 7. Trend over revisions: one band per revision on x (labelled as given,
+// oldest first), the ratio to the reference revision on y with its interval
+// as a whisker (NaN bounds: none; a NaN ratio: no point), the points joined
+// in order, the no-change band [1 - threshold, 1 + threshold] shaded, a line
+// at 1, and a dashed line at each step (between revision at - 1 and at)
+// labelled with the step's words ("x1.20").
+struct TrendPoint {
+  std::string label;   // the category label: "abc1234"
+  std::string tooltip; // "abc1234 k1 does more work: 1.20 [1.19, 1.21], slower"
+  double ratio = NAN, lower = NAN, upper = NAN;
+};
+struct TrendStep {
+  std::size_t at = 0; // index of the first revision of the new level
+  std::string label;
+};
+std::string trendPlot(const std::vector<TrendPoint> &points, const std::vector<TrendStep> &steps,
+                      double threshold, const PlotText &text);
+
 // A figure that only says "no data" (with title and description): what every
 // plot above returns when it has nothing to draw.
 std::string noDataPlot(const PlotText &text, std::string_view cls);

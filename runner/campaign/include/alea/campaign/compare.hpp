@@ -25,6 +25,11 @@ struct CompareRequest {
   // /bin/sh in the current directory (`workdir`).
   std::vector<std::string> commands;
   std::string workdir;
+  // `alea history`: revisions oldest first, each a revision or a range A..B
+  // (A, then the commits after it up to B along first parents); `reference`
+  // (one of them; "" = the first) is the baseline of every ratio.
+  std::vector<std::string> revisions;
+  std::string reference;
   std::string repo = "."; // where revisions are resolved
   std::string build;      // shell, run in a fresh copy of the sources for each build
   // The benchmarks: "NAME=COMMAND" or just "COMMAND" (named run, run-2, ...); shell, run
@@ -40,10 +45,18 @@ struct CompareRequest {
   std::string dir;
 };
 
+// One revision (or directory, or command) of the campaign, in order.
+struct RevisionInfo {
+  std::string name;    // its system name
+  std::string commit;  // full hash; "" for a directory or a command
+  std::string subject; // the commit's first line (history only)
+};
+
 struct ComparePlan {
   std::string campaignFile;        // <dir>/compare.toml
   std::string campaignDir;         // <dir>/campaign: its store and builds
   std::string baseline, candidate; // the systems' names, as the report says them
+  std::vector<RevisionInfo> revisions; // every system, in the campaign's order
 };
 
 // Resolves A and B, exports the revisions (once) and writes the campaign
@@ -58,6 +71,13 @@ Expected<ComparePlan> prepareCompare(const CompareRequest &request);
 // vary per execution; no layouts are drawn), in the unpaired design. The
 // seed is derived from the commands.
 Expected<ComparePlan> prepareCommandCompare(const CompareRequest &request);
+
+// `alea history` (docs/history.md): the campaign of request.revisions, one
+// system per commit named by its short hash, the reference the baseline,
+// built and run as prepareCompare's, in the unpaired design (each
+// revision's build means independent, as the step detection assumes); its
+// directory $XDG_CACHE_HOME/alea/history/<key>.
+Expected<ComparePlan> prepareHistory(const CompareRequest &request);
 
 // A system name (letters, digits, '_', '-', '.', '+') for a revision as the
 // user wrote it, or a directory's last component: "HEAD~1" -> "HEAD-1",

@@ -1,0 +1,99 @@
+// `alea history REV... --build CMD --run [NAME=]CMD ...`: a benchmark over
+// successive revisions, each revision's ratio to the reference with its
+// interval and the commits where a benchmark changed level (docs/history.md).
+// Option parsing only: the campaign is written by
+// alea::runner::prepareHistory (campaign/compare.hpp), run as `alea run` runs
+// a campaign file (run_command.hpp), read by alea::model::buildHistoryReport
+// and rendered by alea::report::writeHistory.
+#include "command.hpp"
+#include "run_command.hpp"
+
+#include "alea/campaign/compare.hpp"
+#include "alea/config/config.hpp"
+#include "alea/model/history.hpp"
+#include "alea/report/escape.hpp"
+#include "alea/report/history.hpp"
+
+#include <cstdio>
+#include <memory>
+#include <string>
+
+namespace {
+
+struct HistoryOptions {
+  alea::runner::CompareRequest request;
+  alea::cli::RunOptions run;
+  std::string output = "-";
+};
+
+alea::cli::Outcome runHistory(const HistoryOptions &o) {
+  auto format = alea::report::parseFormat(o.run.format);
+  if (!format)
+    return alea::Error{"unknown format '" + o.run.format + "' (expected text, md, json, csv or html)",
+                       alea::ErrorKind::Usage};
+  if (*format == alea::report::Format::Latex)
+    return alea::Error{"a history is written as text, md, json, csv or html, not latex",
+                       alea::ErrorKind::Usage};
+  auto plan = alea::runner::prepareHistory(o.request);
+  if (!plan)
+    return alea::Error{plan.error(), plan.errorKind()};
+  std::fprintf(stderr, "alea: history of %zu revisions, reference %s: campaign file %s\n",
+               plan->revisions.size(), alea::report::plainText(plan->baseline).c_str(),
+               alea::report::plainText(plan->campaignFile).c_str());
+  std::vector<alea::model::HistoryRevision> revisions;
+  for (const auto &r : plan->revisions)
+    revisions.push_back({r.name, r.commit, r.subject});
+  alea::cli::RunOptions run = o.run;
+  run.campaign = plan->campaignFile;
+  run.dir = plan->campaignDir;
+  run.onReport = [&](const alea::model::CampaignReport &report, int status) -> alea::cli::Outcome {
+    const auto history = alea::model::buildHistoryReport(report, revisions);
+    if (auto s = alea::report::writeHistory(history, *format, o.output); !s)
+      return alea::Error{s.error()};
+    return status;
+  };
+  return alea::cli::runCampaignFile(run);
+}
+
+void setupHistory(CLI::App &app) {
+  auto o = std::make_shared<HistoryOptions>();
+  o->request.builds = 3;
+  o->request.executions = 2;
+  auto *sub = app.add_subcommand(
+      "history", "A benchmark over successive git revisions: each revision's ratio to the "
+                 "reference with its interval across layouts, and the commits where it changed "
+                 "(docs/history.md)");
+  sub->add_option("revisions", o->request.revisions,
+                  "the revisions, oldest first: revisions (a hash, a tag, HEAD~3) or ranges A..B "
+                  "(A and every commit after it up to B)")
+      ->required();
+  sub->add_option("-C,--repo", o->request.repo,
+                  "the git repository (default: the current directory)");
+  sub->add_option("--build", o->request.build,
+                  "shell command that builds a revision in a copy of its files, with $CC/$CXX "
+                  "(e.g. 'make -j2')")
+      ->required();
+  sub->add_option("--run", o->request.runs,
+                  "a benchmark: 'NAME=COMMAND' or 'COMMAND', shell, run where it was built "
+                  "(repeat for several)")
+      ->required();
+  sub->add_option("--measure", o->request.measure,
+                  "what a run's value is: none (its wall time, the default), regex:REGEX, "
+                  "gbench or records (docs/measure.md)");
+  sub->add_option("--reference", o->request.reference,
+                  "the revision every ratio is to (one of them; default: the first)");
+  sub->add_option("--builds", o->request.builds, "builds per revision (default 3)")
+      ->check(CLI::Range(2, 1000));
+  sub->add_option("--executions", o->request.executions, "executions per build (default 2)")
+      ->check(CLI::Range(1, 1000));
+  sub->add_option("--dir", o->request.dir,
+                  "where the history's campaign lives (default: "
+                  "$XDG_CACHE_HOME/alea/history/<key>); the same command again resumes it");
+  sub->add_option("--format", o->run.format, "text (default), md, json, csv or html");
+  sub->add_option("-o,--output", o->output, "write to this file (default: standard output)");
+  sub->callback([o] { alea::cli::finish(runHistory(*o)); });
+}
+
+} // namespace
+
+ALEA_COMMAND("history", setupHistory);
