@@ -7,6 +7,7 @@
 // runs a campaign file (run_command.hpp).
 #include "command.hpp"
 #include "gate.hpp"
+#include "revision_options.hpp"
 #include "run_command.hpp"
 
 #include "alea/campaign/compare.hpp"
@@ -20,10 +21,7 @@
 
 namespace {
 
-struct CompareOptions {
-  alea::runner::CompareRequest request;
-  alea::cli::RunOptions run; // the run of the campaign it writes
-};
+using CompareOptions = alea::cli::RevisionOptions;
 
 alea::cli::Outcome runCompare(const CompareOptions &o) {
   const bool commands = !o.request.commands.empty();
@@ -51,13 +49,11 @@ alea::cli::Outcome runCompare(const CompareOptions &o) {
 
 void setupCompare(CLI::App &app) {
   auto o = std::make_shared<CompareOptions>();
-  o->run.untilHalfWidth = "2%";
-  o->run.timeBudget = 300;
-  o->run.maxBuilds = 30;
   auto *sub = app.add_subcommand(
       "compare", "Is B faster than A? Build two git revisions (or directories) with randomized "
                  "layouts, run them interleaved until the ratio is known to --until-half-width "
-                 "or the --time-budget is spent, and report (docs/compare.md)");
+                 "or the --time-budget is spent, and report; or compare commands as they are "
+                 "(--cmd) (docs/compare.md)");
   auto *a = sub->add_option("a", o->request.a,
                             "the baseline: a git revision (HEAD~1, main, a hash) or a "
                             "directory");
@@ -65,30 +61,12 @@ void setupCompare(CLI::App &app) {
   auto *cmd = sub->add_option(
       "--cmd", o->request.commands,
       "instead of A and B: a command to compare as it is, no build ('NAME=COMMAND' or "
-      "'COMMAND', /bin/sh in the current directory; twice or more, the first is the baseline)");
+      "'COMMAND', /bin/sh in the current directory; twice or more, the first is the baseline; "
+      "30 executions each unless --executions)");
   cmd->excludes(a)->excludes(b);
-  sub->add_option("-C,--repo", o->request.repo,
-                  "the git repository the revisions are of (default: the current directory)");
-  sub->add_option("--build", o->request.build,
-                  "shell command that builds a revision in a copy of its files, with $CC/$CXX "
-                  "(e.g. 'make -j2')")
-      ->excludes(cmd);
-  sub->add_option("--run", o->request.runs,
-                  "a benchmark: 'NAME=COMMAND' or 'COMMAND', shell, run where it was built "
-                  "(repeat for several)")
-      ->excludes(cmd);
-  sub->add_option("--measure", o->request.measure,
-                  "what a run's value is: none (its wall time, the default), regex:REGEX (a "
-                  "number the program prints), gbench or records (docs/measure.md)");
-  sub->add_option("--builds", o->request.builds, "builds per revision to start with (default 4)")
-      ->check(CLI::Range(2, 1000));
-  sub->add_option("--executions", o->request.executions,
-                  "executions per build (default 3); with --cmd, runs of each command (default "
-                  "30)")
-      ->check(CLI::Range(1, 100000));
-  sub->add_option("--dir", o->request.dir,
-                  "where the comparison lives (default: $XDG_CACHE_HOME/alea/compare/<key>); "
-                  "the same command again resumes it");
+  alea::cli::addRevisionOptions(*sub, *o, 4, 3);
+  for (const char *flag : {"--build", "--run", "--builds", "--config"})
+    sub->get_option(flag)->excludes(cmd);
   sub->add_option("--until-half-width", o->run.untilHalfWidth,
                   "add builds until every ratio's CI is within this relative half-width "
                   "(default 2%; not with --cmd, which runs --executions)")
@@ -98,10 +76,10 @@ void setupCompare(CLI::App &app) {
                   "with --cmd)")
       ->check(CLI::Range(1.0, alea::runner::kMaxSeconds))
       ->excludes(cmd);
-  sub->add_option("--max-builds", o->run.maxBuilds,
-                  "at most this many builds per revision "
-                  "(default 30)")
-      ->check(CLI::Range(2, 1000));
+  sub->add_option("--max-builds", o->run.maxBuilds, "at most this many builds per revision "
+                                                    "(default 30)")
+      ->check(CLI::Range(2, 1000))
+      ->excludes(cmd);
   sub->add_option("--format", o->run.format,
                   "report format: text (default), md, json, csv, "
                   "html or latex");
@@ -111,6 +89,9 @@ void setupCompare(CLI::App &app) {
       if (sub->count("--executions") == 0)
         o->request.executions = 30;
       o->request.workdir = std::filesystem::current_path().string();
+    } else if (auto s = alea::cli::applyCompareTable(*sub, *o, 4, 3, true); !s) {
+      alea::cli::finish(s);
+      return;
     }
     alea::cli::finish(runCompare(*o));
   });

@@ -6,6 +6,7 @@
 // a campaign file (run_command.hpp), read by alea::model::buildHistoryReport
 // and rendered by alea::report::writeHistory.
 #include "command.hpp"
+#include "revision_options.hpp"
 #include "run_command.hpp"
 
 #include "alea/campaign/compare.hpp"
@@ -20,9 +21,7 @@
 
 namespace {
 
-struct HistoryOptions {
-  alea::runner::CompareRequest request;
-  alea::cli::RunOptions run;
+struct HistoryOptions : alea::cli::RevisionOptions {
   std::string output = "-";
 };
 
@@ -57,8 +56,6 @@ alea::cli::Outcome runHistory(const HistoryOptions &o) {
 
 void setupHistory(CLI::App &app) {
   auto o = std::make_shared<HistoryOptions>();
-  o->request.builds = 3;
-  o->request.executions = 2;
   auto *sub = app.add_subcommand(
       "history", "A benchmark over successive git revisions: each revision's ratio to the "
                  "reference with its interval across layouts, and the commits where it changed "
@@ -67,31 +64,18 @@ void setupHistory(CLI::App &app) {
                   "the revisions, oldest first: revisions (a hash, a tag, HEAD~3) or ranges A..B "
                   "(A and every commit after it up to B)")
       ->required();
-  sub->add_option("-C,--repo", o->request.repo,
-                  "the git repository (default: the current directory)");
-  sub->add_option("--build", o->request.build,
-                  "shell command that builds a revision in a copy of its files, with $CC/$CXX "
-                  "(e.g. 'make -j2')")
-      ->required();
-  sub->add_option("--run", o->request.runs,
-                  "a benchmark: 'NAME=COMMAND' or 'COMMAND', shell, run where it was built "
-                  "(repeat for several)")
-      ->required();
-  sub->add_option("--measure", o->request.measure,
-                  "what a run's value is: none (its wall time, the default), regex:REGEX, "
-                  "gbench or records (docs/measure.md)");
+  alea::cli::addRevisionOptions(*sub, *o, 3, 2);
   sub->add_option("--reference", o->request.reference,
                   "the revision every ratio is to (one of them; default: the first)");
-  sub->add_option("--builds", o->request.builds, "builds per revision (default 3)")
-      ->check(CLI::Range(2, 1000));
-  sub->add_option("--executions", o->request.executions, "executions per build (default 2)")
-      ->check(CLI::Range(1, 1000));
-  sub->add_option("--dir", o->request.dir,
-                  "where the history's campaign lives (default: "
-                  "$XDG_CACHE_HOME/alea/history/<key>); the same command again resumes it");
   sub->add_option("--format", o->run.format, "text (default), md, json, csv or html");
   sub->add_option("-o,--output", o->output, "write to this file (default: standard output)");
-  sub->callback([o] { alea::cli::finish(runHistory(*o)); });
+  sub->callback([o, sub] {
+    if (auto s = alea::cli::applyCompareTable(*sub, *o, 3, 2, false); !s) {
+      alea::cli::finish(s);
+      return;
+    }
+    alea::cli::finish(runHistory(*o));
+  });
 }
 
 } // namespace

@@ -12,6 +12,7 @@ of a pair (they share their seed).
   compare HEAD HEAD --fail-on change     exits 0
   compare DIR_A DIR_B                    directories work as revisions do
   from a subdirectory                    the whole revision is exported
+  an alea.toml with a [compare] table    stands in for --build, --run, ...
   the user's repository                  untouched: git status, HEAD, the
                                          worktree list and the stash identical
 
@@ -115,6 +116,19 @@ def main():
 
         check(repo_state(repo) == before, "the user's repository changed: "
               f"{before!r} -> {repo_state(repo)!r}")
+
+        # The [compare] table of the repository's alea.toml stands in for the
+        # flags: the same comparison as the first (so it resumes it).
+        write(os.path.join(repo, "alea.toml"),
+              "[compare]\nbuild = 'make'\nmeasure = 'regex:work ([0-9.]+)'\nbuilds = 3\n"
+              "executions = 2\nrun = ['k1=./bench k1', 'k2=./bench k2']\n")
+        r = run([exe, "compare", "HEAD~1", "HEAD", "--fail-on", "slower"], cwd=repo, env=env)
+        check(r.returncode == 5 and "commands from " + os.path.join(repo, "alea.toml") in r.stderr
+              and "k1: HEAD vs HEAD-1 slower" in r.stderr,
+              f"compare with the [compare] table: exit {r.returncode}: {r.stderr}")
+        check("building" not in r.stderr, "the table's comparison is not the flags' one: "
+              f"{r.stderr}")
+        os.remove(os.path.join(repo, "alea.toml"))
 
         # Directories: the two versions' files, outside any repository.
         dirs = []

@@ -131,11 +131,15 @@ std::string literalShell(const std::string &command) {
 }
 
 Expected<toml::table> measureTable(const std::string &measure) {
-  if (measure == "none" || measure == "gbench" || measure == "records")
-    return toml::table{{"source", measure}};
+  if (measure == "none" || measure == "wall" || measure == "gbench" || measure == "records")
+    return toml::table{{"source", measure == "wall" ? "none" : measure}};
+  if (measure == "cpu" || measure == "user" || measure == "sys" || measure == "rss")
+    return toml::table{{"source", "none"}, {"metric", measure}};
   if (measure.rfind("regex:", 0) == 0 && measure.size() > 6)
     return toml::table{{"source", "regex"}, {"regex", measure.substr(6)}};
-  return Error{"--measure: expected none, regex:REGEX, gbench or records, not '" + measure + "'",
+  return Error{"--measure: expected wall, cpu, user, sys, rss, regex:REGEX, gbench or records, "
+               "not '" +
+                   measure + "'",
                ErrorKind::Usage};
 }
 
@@ -497,6 +501,100 @@ Expected<ComparePlan> prepareCommandCompare(const CompareRequest &request) {
   if (Status s = writeCampaign(campaign, plan.campaignFile); !s)
     return Error{s.error()};
   return plan;
+}
+
+std::string findCompareFile(const std::string &from) {
+  std::error_code ec;
+  for (fs::path dir = fs::absolute(from, ec).lexically_normal();; dir = dir.parent_path()) {
+    if (fs::is_regular_file(dir / "alea.toml", ec))
+      return (dir / "alea.toml").string();
+    if (fs::exists(dir / ".git", ec) || dir == dir.parent_path())
+      return "";
+  }
+}
+
+Expected<CompareTable> readCompareTable(const std::string &file) {
+  CompareTable t;
+  t.file = file;
+  toml::table root;
+  try {
+    root = toml::parse_file(file);
+  } catch (const toml::parse_error &e) {
+    return Error{file + ":" + std::to_string(e.source().begin.line) + ":" +
+                 std::to_string(e.source().begin.column) + ": " + std::string(e.description())};
+  }
+  const toml::table *table = root["compare"].as_table();
+  if (!table)
+    return t; // present = false
+  t.present = true;
+  auto at = [&](const toml::node &n) {
+    return file + ":" + std::to_string(n.source().begin.line) + ":" +
+           std::to_string(n.source().begin.column) + ": ";
+  };
+  for (const auto &[key, node] : *table) {
+    const std::string k(key.str());
+    auto text = [&]() -> Expected<std::string> {
+      if (auto v = node.value<std::string>(); v && !v->empty())
+        return *v;
+      return Error{at(node) + "compare." + k + ": expected a non-empty string"};
+    };
+    auto count = [&](int lo) -> Expected<int> {
+      if (auto v = node.value<std::int64_t>(); v && *v >= lo && *v <= 100000)
+        return static_cast<int>(*v);
+      return Error{at(node) + "compare." + k + ": expected an integer from " +
+                   std::to_string(lo)};
+    };
+    if (k == "build" || k == "measure") {
+      auto v = text();
+      if (!v)
+        return Error{v.error()};
+      (k == "build" ? t.build : t.measure) = *v;
+    } else if (k == "until_half_width") {
+      if (auto v = node.value<double>(); v && node.is_floating_point())
+        t.untilHalfWidth = std::to_string(*v);
+      else if (auto s = text())
+        t.untilHalfWidth = *s;
+      else
+        return Error{at(node) + "compare.until_half_width: expected \"2%\" or 0.02"};
+    } else if (k == "time_budget") {
+      auto v = node.value<double>();
+      if (!v || !(*v > 0))
+        return Error{at(node) + "compare.time_budget: expected seconds (a positive number)"};
+      t.timeBudget = *v;
+    } else if (k == "builds" || k == "executions" || k == "max_builds") {
+      auto v = count(k == "executions" ? 1 : 2);
+      if (!v)
+        return Error{v.error()};
+      (k == "builds" ? t.builds : k == "executions" ? t.executions : t.maxBuilds) = *v;
+    } else if (k == "run") {
+      if (const toml::array *list = node.as_array()) {
+        for (const toml::node &item : *list) {
+          auto v = item.value<std::string>();
+          if (!v || v->empty())
+            return Error{at(item) + "compare.run: expected commands (strings)"};
+          t.runs.push_back(*v);
+        }
+      } else if (const toml::table *named = node.as_table()) {
+        for (const auto &[name, command] : *named) {
+          auto v = command.value<std::string>();
+          if (!v || v->empty())
+            return Error{at(command) + "compare.run." + std::string(name.str()) +
+                         ": expected a command (a string)"};
+          t.runs.push_back(std::string(name.str()) + "=" + *v);
+        }
+      } else {
+        return Error{at(node) + "compare.run: expected a list of commands or a table of "
+                                "name = command"};
+      }
+      if (t.runs.empty())
+        return Error{at(node) + "compare.run: no command"};
+    } else {
+      return Error{at(node) + "unknown key compare." + k + " (expected build, run, measure, "
+                              "builds, executions, until_half_width, time_budget or "
+                              "max_builds)"};
+    }
+  }
+  return t;
 }
 
 } // namespace alea::runner

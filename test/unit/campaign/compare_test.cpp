@@ -202,3 +202,55 @@ TEST(Compare, CommandMistakesAreNamed) {
   EXPECT_EQ(plan.errorKind(), alea::ErrorKind::Usage);
   EXPECT_FALSE(fs::exists(tmp.file("cmp"))); // nothing created
 }
+
+// The [compare] table of a checked-in alea.toml: found from a subdirectory
+// up to the repository's top, read with every key, its mistakes named.
+TEST(Compare, TheCompareTableOfACheckedInFile) {
+  test::TempDir tmp;
+  fs::create_directories(tmp.file("repo/.git"));
+  fs::create_directories(tmp.file("repo/src/deep"));
+  EXPECT_EQ(findCompareFile(tmp.file("repo/src/deep")), "");
+  std::ofstream(tmp.file("alea.toml")) << "[compare]\nbuild = 'outside'\n"; // above the top
+  EXPECT_EQ(findCompareFile(tmp.file("repo/src/deep")), "");
+  std::ofstream(tmp.file("repo/alea.toml"))
+      << "[compare]\nbuild = 'make -j2'\nmeasure = 'regex:t=([0-9.]+)'\nbuilds = 5\n"
+         "executions = 2\nuntil_half_width = '1%'\ntime_budget = 60\nmax_builds = 12\n"
+         "[compare.run]\nk2 = './bench k2'\nk1 = './bench k1'\n";
+  const std::string file = findCompareFile(tmp.file("repo/src/deep"));
+  EXPECT_EQ(file, tmp.file("repo/alea.toml"));
+  auto t = readCompareTable(file);
+  ASSERT_TRUE(t) << t.error();
+  EXPECT_TRUE(t->present);
+  EXPECT_EQ(t->build, "make -j2");
+  EXPECT_EQ(t->measure, "regex:t=([0-9.]+)");
+  EXPECT_EQ(t->builds, 5);
+  EXPECT_EQ(t->executions, 2);
+  EXPECT_EQ(t->untilHalfWidth, "1%");
+  EXPECT_EQ(t->timeBudget, 60.0);
+  EXPECT_EQ(t->maxBuilds, 12);
+  // A table of runs is in name order; a list keeps its order.
+  EXPECT_EQ(t->runs, (std::vector<std::string>{"k1=./bench k1", "k2=./bench k2"}));
+  std::ofstream(tmp.file("list.toml")) << "[compare]\nrun = ['./b z', 'a=./b a']\n";
+  auto list = readCompareTable(tmp.file("list.toml"));
+  ASSERT_TRUE(list) << list.error();
+  EXPECT_EQ(list->runs, (std::vector<std::string>{"./b z", "a=./b a"}));
+
+  // A campaign file named alea.toml has no [compare] table: not present.
+  std::ofstream(tmp.file("campaign.toml")) << "[campaign]\nname = 'x'\n";
+  auto none = readCompareTable(tmp.file("campaign.toml"));
+  ASSERT_TRUE(none) << none.error();
+  EXPECT_FALSE(none->present);
+
+  for (const auto &[text, message] : std::vector<std::pair<std::string, std::string>>{
+           {"[compare]\nbuild = 3\n", "bad.toml:2:9: compare.build: expected a non-empty string"},
+           {"[compare]\nbuilds = 1\n", "compare.builds: expected an integer from 2"},
+           {"[compare]\nrun = []\n", "compare.run: no command"},
+           {"[compare]\nrun = 'x'\n", "compare.run: expected a list of commands or a table"},
+           {"[compare]\nbuidl = 'make'\n", "unknown key compare.buidl"},
+           {"[compare\n", "bad.toml:1:"}}) {
+    std::ofstream(tmp.file("bad.toml"), std::ios::trunc) << text;
+    auto bad = readCompareTable(tmp.file("bad.toml"));
+    ASSERT_FALSE(bad) << text;
+    EXPECT_NE(bad.error().find(message), std::string::npos) << bad.error();
+  }
+}

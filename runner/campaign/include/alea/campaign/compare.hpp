@@ -12,6 +12,7 @@
 
 #include "alea/expected.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,7 +39,8 @@ struct CompareRequest {
   // an assignment needs a name ("fast=X=1 ./bench"). Braces are literal (no
   // campaign placeholders).
   std::vector<std::string> runs;
-  std::string measure = "none"; // none, regex:RE, gbench or records (docs/measure.md)
+  // wall (= none), cpu, user, sys, rss, regex:RE, gbench or records (docs/measure.md)
+  std::string measure = "none";
   int builds = 4, executions = 3; // commands: one build (nothing to build), `executions` runs
   // Where the comparison lives ("" = $XDG_CACHE_HOME/alea/compare/<key>, or
   // ~/.cache/...): the campaign file, the store, the exported revisions.
@@ -78,6 +80,33 @@ Expected<ComparePlan> prepareCommandCompare(const CompareRequest &request);
 // revision's build means independent, as the step detection assumes); its
 // directory $XDG_CACHE_HOME/alea/history/<key>.
 Expected<ComparePlan> prepareHistory(const CompareRequest &request);
+
+// The `[compare]` table of a checked-in file (docs/compare.md), so that
+// `alea compare A B` and `alea history` need no flags in a project that has
+// one: what the flags would say, each key optional; a flag given on the
+// command line wins.
+//   [compare]
+//   build = "make -j2"
+//   run = ["k1=./bench k1", "./bench k2"]   # or a table: [compare.run] k1 = "./bench k1"
+//   measure = "regex:time ([0-9.]+)"
+//   builds = 4, executions = 3, until_half_width = "2%", time_budget = 300, max_builds = 30
+struct CompareTable {
+  std::string file;     // where it was read
+  bool present = false; // the file has a [compare] table
+  std::optional<std::string> build, measure, untilHalfWidth;
+  std::vector<std::string> runs;
+  std::optional<int> builds, executions, maxBuilds;
+  std::optional<double> timeBudget;
+};
+
+// The file `alea.toml` of the directory `from` or of the nearest directory
+// above it, up to the top of its git repository (the first directory with a
+// .git); "" when there is none.
+std::string findCompareFile(const std::string &from);
+
+// Reads the [compare] table of `file` (present = false when it has none);
+// unknown keys and wrong types are errors (with the line and column).
+Expected<CompareTable> readCompareTable(const std::string &file);
 
 // A system name (letters, digits, '_', '-', '.', '+') for a revision as the
 // user wrote it, or a directory's last component: "HEAD~1" -> "HEAD-1",

@@ -1,0 +1,33 @@
+// The options `alea compare A B` and `alea history` share (docs/compare.md,
+// docs/history.md): how a revision is built and run, where the comparison
+// lives, and the `[compare]` table of a checked-in alea.toml that stands in
+// for the flags a command line leaves out.
+#pragma once
+
+#include "command.hpp"
+#include "run_command.hpp"
+
+#include "alea/campaign/compare.hpp"
+
+namespace alea::cli {
+
+struct RevisionOptions {
+  alea::runner::CompareRequest request;
+  RunOptions run;     // the run of the campaign it writes
+  std::string config; // --config: the file with the [compare] table ("" = alea.toml, found)
+};
+
+// Adds -C/--repo, --build, --run, --measure, --builds, --executions, --dir,
+// and --config to `sub`; `defaultBuilds` and `defaultExecutions` for
+// the help text (the values are set by applyCompareTable).
+void addRevisionOptions(CLI::App &sub, RevisionOptions &o, int defaultBuilds,
+                        int defaultExecutions);
+
+// After parsing: every setting the command line left out is taken from the
+// [compare] table of --config or of the alea.toml found from the repository
+// (findCompareFile), if any, else from the defaults (builds and executions
+// as given, --until-half-width etc. when `adaptive`). kExitOk, or the error.
+Outcome applyCompareTable(const CLI::App &sub, RevisionOptions &o, int defaultBuilds,
+                         int defaultExecutions, bool adaptive);
+
+} // namespace alea::cli
