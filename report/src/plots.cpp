@@ -574,6 +574,16 @@ std::vector<LegendEntry> systemLegend(std::size_t count, const std::vector<std::
 constexpr double kTurn = 40 * std::numbers::pi / 180; // category labels that do not fit level
 constexpr double kMaxTurnedLabel = 160;
 
+// An interval drawn at x from y0 to y1, with caps.
+void drawWhisker(Writer &w, double x, double y0, double y1, const std::string &colour) {
+  w.empty("path", {{"class", "whisker"},
+                   {"d", cat("M", coord(x), ",", coord(y0), "V", coord(y1), "M", coord(x - 3), ",",
+                             coord(y0), "h6M", coord(x - 3), ",", coord(y1), "h6")},
+                   {"stroke", colour},
+                   {"stroke-width", 1.2},
+                   {"fill", "none"}});
+}
+
 // An x axis of categories (builds, revisions), one band each: labels level
 // if they fit their band, else turned 40 degrees, and only every k-th one
 // when the bands are narrower than a line of text.
@@ -693,15 +703,8 @@ std::string buildMeansPlot(const std::vector<BuildMeansSeries> &series, const Pl
                  (finite(b.lower) && finite(b.upper)
                       ? " [" + number(b.lower) + ", " + number(b.upper) + "]"
                       : std::string()));
-      if (finite(b.lower) && finite(b.upper)) {
-        double y0 = sy(b.lower), y1 = sy(b.upper);
-        w.empty("path", {{"class", "whisker"},
-                         {"d", cat("M", coord(x), ",", coord(y0), "V", coord(y1), "M", coord(x - 3),
-                                   ",", coord(y0), "h6M", coord(x - 3), ",", coord(y1), "h6")},
-                         {"stroke", colour},
-                         {"stroke-width", 1.2},
-                         {"fill", "none"}});
-      }
+      if (finite(b.lower) && finite(b.upper))
+        drawWhisker(w, x, sy(b.lower), sy(b.upper), colour);
       svg::markerSeries(w, si, {{x, sy(b.mean)}}, 3.5);
       w.close();
     }
@@ -1144,15 +1147,8 @@ std::string trendPlot(const std::vector<TrendPoint> &points, const std::vector<T
     const double x = xOf(i);
     w.open("g", {});
     w.text("title", {}, p.tooltip);
-    if (finite(p.lower) && finite(p.upper)) {
-      const double y0 = f.sy(p.lower), y1 = f.sy(p.upper);
-      w.empty("path", {{"class", "whisker"},
-                       {"d", cat("M", coord(x), ",", coord(y0), "V", coord(y1), "M", coord(x - 3),
-                                 ",", coord(y0), "h6M", coord(x - 3), ",", coord(y1), "h6")},
-                       {"stroke", colour},
-                       {"stroke-width", 1.2},
-                       {"fill", "none"}});
-    }
+    if (finite(p.lower) && finite(p.upper))
+      drawWhisker(w, x, f.sy(p.lower), f.sy(p.upper), colour);
     svg::markerSeries(w, 0, {{x, f.sy(p.ratio)}}, 3.5);
     w.close();
   }

@@ -19,30 +19,11 @@ of a pair (they share their seed).
 Usage: compare_test.py BUILD_DIR SOURCE_DIR"""
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
 from e2e_common import alea, check, finish, run, write
-
-PROGRAM = r"""#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#define K1 1000
-int main(int argc, char **argv) {
-  const char *pad = getenv("ALEA_ENV_PAD");
-  double jitter = 1 + 0.0005 * (double)((pad ? strlen(pad) : 0) % 7);
-  double work = strcmp(argc > 1 ? argv[1] : "", "k1") == 0 ? K1 : 1000;
-  printf("work %.3f\n", work * jitter);
-  return 0;
-}
-"""
-
-
-def git(repo, *args):
-    return subprocess.run(["git", "-C", repo, *args], capture_output=True, text=True,
-                          check=True).stdout
-
+from git_fixture import COMMANDS, MAKEFILE, PROGRAM, git, make_repo
 
 def repo_state(repo):
     return [git(repo, "status", "--porcelain", "--ignored"), git(repo, "rev-parse", "HEAD"),
@@ -60,23 +41,15 @@ def main():
     exe = alea(sys.argv[1])
     with tempfile.TemporaryDirectory(prefix="alea-compare-") as tmp:
         repo = os.path.join(tmp, "repo")
-        os.mkdir(repo)
-        git(repo, "init", "-q")
-        git(repo, "config", "user.email", "test@example.invalid")
-        git(repo, "config", "user.name", "test")
-        write(os.path.join(repo, "bench.c"), PROGRAM)
-        write(os.path.join(repo, "Makefile"), "bench: bench.c\n\t$(CC) -O2 -o bench bench.c\n")
+        make_repo(repo)
         write(os.path.join(repo, "notes.txt"), "an untracked file of the user's\n")
-        git(repo, "add", "bench.c", "Makefile")
-        git(repo, "commit", "-q", "-m", "two kernels")
         write(os.path.join(repo, "bench.c"), PROGRAM.replace("K1 1000", "K1 1200"))
         git(repo, "commit", "-q", "-am", "k1 does 20% more work")
         write(os.path.join(repo, "Makefile"), "bench: bench.c\n\t$(CC) -O2 -o bench bench.c\n# edited\n")
         before = repo_state(repo)
 
         env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, "cache"))
-        common = ["--build", "make", "--run", "k1=./bench k1", "--run", "k2=./bench k2",
-                  "--measure", "regex:work ([0-9.]+)", "--builds", "3", "--executions", "2"]
+        common = [*COMMANDS, "--builds", "3", "--executions", "2"]
         compare = [exe, "compare", "HEAD~1", "HEAD", *common, "--fail-on", "slower",
                    "--format", "md"]
         r = run(compare, cwd=repo, env=env)
@@ -136,7 +109,7 @@ def main():
             d = os.path.join(tmp, name)
             os.mkdir(d)
             write(os.path.join(d, "bench.c"), PROGRAM.replace("K1 1000", "K1 " + k1))
-            write(os.path.join(d, "Makefile"), "bench: bench.c\n\t$(CC) -O2 -o bench bench.c\n")
+            write(os.path.join(d, "Makefile"), MAKEFILE)
             dirs.append(d)
         r = run([exe, "compare", *dirs, *common, "--fail-on", "slower", "--dir",
                  os.path.join(tmp, "dirs")], cwd=tmp, env=env)

@@ -4,7 +4,8 @@
 1. Each documented synopsis (the first fenced block after its heading or at the
    top of its page) names every long option the command's --help lists, and
    nothing --help does not: `alea run` (docs/campaign.md), `alea report`
-   (docs/measure.md), `alea import` (docs/measure.md).
+   (docs/measure.md), `alea import` (docs/measure.md), `alea compare`
+   (docs/compare.md), `alea history` (docs/history.md).
 2. docs/measure.md describes the demo campaign that scripts/demo.sh runs:
    its two systems' -O flags (baseline first), builds, executions,
    iterations, warm-up, threshold, design and adaptive target, all read from
@@ -23,6 +24,8 @@ SYNOPSES = [
     ("run", "docs/campaign.md", "# The campaign file"),
     ("report", "docs/measure.md", "## `alea report STORE`"),
     ("import", "docs/measure.md", "## Importing measurements (`alea import`)"),
+    ("compare", "docs/compare.md", "# Is this revision faster?"),
+    ("history", "docs/history.md", "# A benchmark over revisions"),
 ]
 
 

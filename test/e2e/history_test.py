@@ -20,45 +20,19 @@ Usage: history_test.py BUILD_DIR SOURCE_DIR"""
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
 import chromium
 from e2e_common import alea, check, finish, run, write
-
-PROGRAM = r"""#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#define K1 1000
-int main(int argc, char **argv) {
-  const char *pad = getenv("ALEA_ENV_PAD");
-  double jitter = 1 + 0.0005 * (double)((pad ? strlen(pad) : 0) % 7);
-  double work = strcmp(argc > 1 ? argv[1] : "", "k1") == 0 ? K1 : 1000;
-  printf("work %.3f\n", work * jitter);
-  return 0;
-}
-"""
-
-
-def git(repo, *args):
-    return subprocess.run(["git", "-C", repo, *args], capture_output=True, text=True,
-                          check=True).stdout
-
+from git_fixture import COMMANDS, PROGRAM, git, make_repo
 
 def main():
     exe = alea(sys.argv[1])
     with tempfile.TemporaryDirectory(prefix="alea-history-") as tmp:
         repo = os.path.join(tmp, "repo")
-        os.mkdir(repo)
-        git(repo, "init", "-q")
-        git(repo, "config", "user.email", "test@example.invalid")
-        git(repo, "config", "user.name", "test")
+        make_repo(repo)
         source = PROGRAM
-        write(os.path.join(repo, "bench.c"), source)
-        write(os.path.join(repo, "Makefile"), "bench: bench.c\n\t$(CC) -O2 -o bench bench.c\n")
-        git(repo, "add", "bench.c", "Makefile")
-        git(repo, "commit", "-q", "-m", "two kernels")
         for i in range(1, 6):
             if i == 3:
                 source = source.replace("K1 1000", "K1 1200")
@@ -74,8 +48,7 @@ def main():
         before = [git(repo, "status", "--porcelain", "--ignored"), git(repo, "rev-parse", "HEAD")]
 
         env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, "cache"))
-        history = [exe, "history", "HEAD~5..HEAD", "--build", "make", "--run", "k1=./bench k1",
-                   "--run", "k2=./bench k2", "--measure", "regex:work ([0-9.]+)"]
+        history = [exe, "history", "HEAD~5..HEAD", *COMMANDS]
         r = run(history, cwd=repo, env=env)
         check(r.returncode == 0, f"alea history: exit {r.returncode}: {r.stderr}")
         check(re.search(rf"^  step at {stepped} \(k1 does 20% more work\): 1\.2\d\d \(", r.stdout,
