@@ -23,6 +23,10 @@ void setupRun(CLI::App &app) {
       ->required();
   sub->add_option("--dir", opts->dir,
                   "campaign directory (default: <campaign file without .toml>.alea next to it)");
+  sub->add_option("-j,--build-jobs", opts->buildJobs,
+                  "make this many builds at once (default: the campaign's build_jobs, else one "
+                  "per CPU); the executions start after the builds")
+      ->check(CLI::Range(1, 1024));
   sub->add_flag("--resume", opts->resume, "require an existing store in --dir and resume it");
   sub->add_flag("--no-report", opts->noReport, "do not print the report at the end");
   sub->add_flag("--force", opts->force,

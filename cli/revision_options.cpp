@@ -28,6 +28,9 @@ void addRevisionOptions(CLI::App &sub, RevisionOptions &o, int defaultBuilds,
   sub.add_option("--dir", o.request.dir,
                  "where it lives (default: under $XDG_CACHE_HOME/alea); the same command again "
                  "resumes it");
+  sub.add_option("-j,--build-jobs", o.run.buildJobs,
+                 "make this many builds at once (default: one per CPU)")
+      ->check(CLI::Range(1, 1024));
   sub.add_option("--config", o.config,
                  "the file whose [compare] table gives what the flags leave out (default: "
                  "alea.toml in the repository, if there is one)");

@@ -18,7 +18,7 @@ struct RevisionOptions {
 };
 
 // Adds -C/--repo, --build, --run, --measure, --builds, --executions, --dir,
-// and --config to `sub`; `defaultBuilds` and `defaultExecutions` for
+// -j/--build-jobs and --config to `sub`; `defaultBuilds` and `defaultExecutions` for
 // the help text (the values are set by applyCompareTable).
 void addRevisionOptions(CLI::App &sub, RevisionOptions &o, int defaultBuilds,
                         int defaultExecutions);

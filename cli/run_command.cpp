@@ -90,6 +90,8 @@ Outcome runCampaignFile(const RunOptions &opts) {
   }
   if (opts.maxBuilds > 0)
     config->adaptive.maxBuilds = opts.maxBuilds;
+  if (opts.buildJobs > 0) // the schedule, not the campaign: the file's digest stays
+    config->buildJobs = opts.buildJobs;
   auto format = alea::report::parseFormat(opts.format);
   if (!format)
     return alea::Error{"unknown report format '" + opts.format + "' (expected " +

@@ -23,6 +23,7 @@ struct RunOptions {
   std::string untilHalfWidth; // adaptive: "2%" or "0.02"
   double timeBudget = 0;      // adaptive: seconds of machine time
   int maxBuilds = 0;          // adaptive: 0 = the file's (or 100)
+  int buildJobs = 0;          // builds at once (-j); 0 = the file's build_jobs
   std::string failOn;         // the CI gate (gate.hpp); "" = none
   // Instead of printing the report and gating: the caller's use of the
   // campaign's report (`alea history`), given the run's status (0 or

@@ -19,8 +19,10 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <set>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -83,7 +85,9 @@ std::string tail(const std::string &s, std::size_t n) {
 // "CC=<path> (<first line of --version>); CXX=..." for the compilers a build
 // was given; versions are asked once per path and process.
 std::string compilerVersions(const std::vector<std::string> &env) {
-  static std::map<std::string, std::string> cache;
+  static std::map<std::string, std::string> cache; // builds run in parallel: under the mutex
+  static std::mutex mutex;
+  std::lock_guard guard(mutex);
   std::string out;
   for (const char *var : {"CC", "CXX"}) {
     std::string tool = envValue(env, var);
@@ -158,7 +162,9 @@ Expected<ArtifactRecord> snapshotArtifact(const std::string &campaignDir,
   // object. A failed copy (disk full) removes its temporary file at once; one
   // left by a killed run is removed when the campaign resumes
   // (removeSnapshotLeftovers).
-  fs::path tmp = objects / (*hash + kSnapshotTmpMarker + std::to_string(::getpid()));
+  // Named by process and thread: two parallel builds may make the same object.
+  fs::path tmp = objects / (*hash + kSnapshotTmpMarker + std::to_string(::getpid()) + "-" +
+                            std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id())));
   auto failed = [&](const fs::path &file, int err) {
     std::error_code ignored;
     fs::remove(tmp, ignored);

@@ -181,6 +181,14 @@ struct Place {
   std::int64_t machineId = 0;
 };
 
+// How many builds are made at once: build_jobs, or with "auto" one per CPU
+// this process may run on (its affinity mask: taskset, cgroup cpusets).
+std::size_t buildJobs(const CampaignConfig &cfg) {
+  if (cfg.buildJobs > 0)
+    return static_cast<std::size_t>(cfg.buildJobs);
+  return std::max<std::size_t>(1, readMachineFacts().cpus.size());
+}
+
 struct Run {
   const CampaignConfig &cfg;
   const CampaignOptions &opts;
@@ -422,67 +430,185 @@ struct Run {
     return {};
   }
 
+  // One build to make now: its request, and how messages name it.
+  struct PendingBuild {
+    std::size_t system = 0;
+    int index = 0;
+    BuildRequest req;
+    std::string which; // "sys #b (seed 0x...)"
+  };
+
+  // The request of build b of system s (its seed does not depend on when or
+  // where it is built).
+  PendingBuild pendingBuild(std::size_t s, int b) const {
+    const SystemConfig &sys = cfg.systems[s];
+    PendingBuild p;
+    p.system = s;
+    p.index = b;
+    BuildRequest &req = p.req;
+    req.system = &sys;
+    req.buildIndex = b;
+    req.seed = campaignBuildSeed(cfg.seed, pairedDesign(cfg.design), sys.name, b);
+    req.factors = sys.factors ? *sys.factors : cfg.factors;
+    req.campaignDir = opts.dir;
+    req.sourceDir = cfg.sourceDir;
+    req.toolDir = opts.toolDir;
+    req.timeoutSeconds = cfg.buildTimeoutSeconds;
+    req.baseEnv = baseEnv;
+    req.cancel = opts.cancel;
+    req.jobMarker =
+        jobMarker('b', static_cast<std::uint64_t>(s) << 32 | static_cast<std::uint64_t>(b));
+    p.which = sys.name + " #" + std::to_string(b) + " (seed " + formatSeed(req.seed) + ")";
+    return p;
+  }
+
+  // The pilot's build of the same system, index and seed, copied instead of
+  // built again (none: build it).
+  std::optional<BuildRecord> reusedFromPilot(const PendingBuild &p) {
+    if (!pilot)
+      return std::nullopt;
+    auto id = pilot->findSystemId(cfg.systems[p.system].name);
+    if (!id)
+      return std::nullopt;
+    auto made = pilot->findBuild(*id, p.index);
+    if (!made)
+      return std::nullopt;
+    auto r = reuseBuild(*made, p.req);
+    if (!r) {
+      progress.message("build " + p.which + ": the pilot's build is not reused (" + r.error() +
+                       ")");
+      return std::nullopt;
+    }
+    progress.message("build " + p.which + ": reused the pilot's build, not rebuilt");
+    return std::move(*r);
+  }
+
+  // Records a build made now; `stop` is set when the campaign must stop
+  // (cancelled, a fault, or the store lost).
+  Status recordMadeBuild(const PendingBuild &p, BuildRecord built, bool &stop) {
+    if (built.status == BuildStatus::Cancelled) {
+      stop = true;
+      return {}; // not recorded: resumed, the directory is moved aside
+    }
+    const SystemConfig &sys = cfg.systems[p.system];
+    if (built.status == BuildStatus::Fault) {
+      stop = true;
+      return Error{"build " + sys.name + " #" + std::to_string(p.index) + ": " + built.logTail +
+                   "; the build is not recorded, `alea run` again retries it"};
+    }
+    if (Status owner = stillOwner(); !owner) {
+      stop = true;
+      return owner;
+    }
+    built.systemId = systemIds[p.system];
+    auto id = store.recordBuild(built);
+    if (!id) {
+      stop = true;
+      return Error{id.error()};
+    }
+    if (built.status != BuildStatus::Ok)
+      progress.message("build " + sys.name + " #" + std::to_string(p.index) + " FAILED: " +
+                       redactor.text(built.logTail.substr(built.logTail.rfind('\n') + 1)));
+    return {};
+  }
+
+  // Makes the builds that do not exist yet, up to cfg.buildJobs at a time
+  // (docs/campaign.md, "Parallel builds"): each in its own directory under
+  // its own seed, so that what a build makes does not depend on the
+  // schedule. This thread starts them, records each as it ends (the store
+  // has one writer) and says what happens; a failed build does not stop the
+  // others; a cancel or a fault lets the running ones end (a cancelled
+  // build ends at once) and starts no more. No execution runs meanwhile:
+  // the executions start after this returns.
+  Status makeBuilds(std::vector<PendingBuild> pending, std::int64_t done, std::int64_t total) {
+    struct Slot {
+      std::thread thread;
+      std::optional<BuildRecord> result;
+    };
+    std::mutex mutex;
+    std::condition_variable ended;
+    std::map<std::size_t, Slot> running; // by position in `pending`
+    Status status;
+    bool stop = false;
+    std::size_t next = 0;
+    const std::size_t jobs = executor.concurrentRuns() ? buildJobs(cfg) : 1;
+    std::unique_lock lock(mutex);
+    while (next < pending.size() || !running.empty()) {
+      while (!stop && next < pending.size() && running.size() < jobs &&
+             !(opts.cancel && opts.cancel->load())) {
+        const std::size_t i = next++;
+        progress.builds(done, total);
+        progress.message("building " + pending[i].which);
+        running[i].thread = std::thread([this, &pending, &running, &mutex, &ended, i] {
+          BuildRecord built = runBuild(executor, pending[i].req);
+          std::lock_guard guard(mutex);
+          running[i].result = std::move(built);
+          ended.notify_all();
+        });
+      }
+      if (running.empty())
+        break; // cancelled or stopped before the next one
+      ended.wait(lock, [&] {
+        return std::any_of(running.begin(), running.end(),
+                           [](const auto &r) { return r.second.result.has_value(); });
+      });
+      for (auto it = running.begin(); it != running.end();) {
+        if (!it->second.result) {
+          ++it;
+          continue;
+        }
+        BuildRecord built = std::move(*it->second.result);
+        lock.unlock();
+        it->second.thread.join();
+        bool stopNow = false;
+        Status s = recordMadeBuild(pending[it->first], std::move(built), stopNow);
+        if (!s && status)
+          status = s;
+        stop = stop || stopNow;
+        ++done;
+        lock.lock();
+        it = running.erase(it);
+      }
+    }
+    return status;
+  }
+
   Status doBuilds() {
     const std::int64_t total = static_cast<std::int64_t>(cfg.systems.size()) * levels.builds;
-    std::int64_t done = 0; // builds that exist, made now or by an earlier run
+    // Decide: the builds that do not exist yet (reusing the pilot's where it can).
+    std::vector<PendingBuild> pending;
+    std::int64_t done = 0; // builds that exist, made by an earlier run or reused
+    for (std::size_t s = 0; s < cfg.systems.size(); ++s)
+      for (int b = 0; b < levels.builds; ++b) {
+        if (opts.cancel && opts.cancel->load())
+          return {};
+        if (store.findBuild(systemIds[s], b)) {
+          ++done;
+          continue;
+        }
+        PendingBuild p = pendingBuild(s, b);
+        if (auto reused = reusedFromPilot(p)) {
+          bool stop = false;
+          if (Status st = recordMadeBuild(p, std::move(*reused), stop); !st || stop)
+            return st;
+          ++done;
+          continue;
+        }
+        pending.push_back(std::move(p));
+      }
+    // Act: make them, then read every build back in order for the warnings.
+    if (Status st = makeBuilds(std::move(pending), done, total); !st)
+      return st;
+    if (opts.cancel && opts.cancel->load())
+      return {};
     for (std::size_t s = 0; s < cfg.systems.size(); ++s) {
       const SystemConfig &sys = cfg.systems[s];
       std::map<std::string, int> fingerprints;
       std::map<std::string, std::vector<int>> odr; // ODR findings -> builds carrying them
-      for (int b = 0; b < levels.builds; ++b, ++done) {
-        if (opts.cancel && opts.cancel->load())
-          return {};
+      for (int b = 0; b < levels.builds; ++b) {
         std::optional<BuildRecord> rec = store.findBuild(systemIds[s], b);
-        if (!rec) {
-          progress.builds(done, total);
-          BuildRequest req;
-          req.system = &sys;
-          req.buildIndex = b;
-          req.seed = campaignBuildSeed(cfg.seed, pairedDesign(cfg.design), sys.name, b);
-          req.factors = sys.factors ? *sys.factors : cfg.factors;
-          req.campaignDir = opts.dir;
-          req.sourceDir = cfg.sourceDir;
-          req.toolDir = opts.toolDir;
-          req.timeoutSeconds = cfg.buildTimeoutSeconds;
-          req.baseEnv = baseEnv;
-          req.cancel = opts.cancel;
-          req.jobMarker =
-              jobMarker('b', static_cast<std::uint64_t>(s) << 32 | static_cast<std::uint64_t>(b));
-          const std::string which =
-              sys.name + " #" + std::to_string(b) + " (seed " + formatSeed(req.seed) + ")";
-          std::optional<BuildRecord> reused;
-          if (pilot)
-            if (auto id = pilot->findSystemId(sys.name))
-              if (auto made = pilot->findBuild(*id, b)) {
-                auto r = reuseBuild(*made, req);
-                if (r) {
-                  reused = std::move(*r);
-                  progress.message("build " + which + ": reused the pilot's build, not rebuilt");
-                } else {
-                  progress.message("build " + which + ": the pilot's build is not reused (" +
-                                   r.error() + ")");
-                }
-              }
-          if (!reused)
-            progress.message("building " + which);
-          BuildRecord built = reused ? std::move(*reused) : runBuild(executor, req);
-          if (built.status == BuildStatus::Cancelled)
-            return {}; // not recorded: resumed, the directory is moved aside
-          if (built.status == BuildStatus::Fault)
-            return Error{"build " + sys.name + " #" + std::to_string(b) + ": " + built.logTail +
-                         "; the build is not recorded, `alea run` again retries it"};
-          if (Status owner = stillOwner(); !owner)
-            return owner;
-          built.systemId = systemIds[s];
-          auto id = store.recordBuild(built);
-          if (!id)
-            return Error{id.error()};
-          built.id = *id;
-          if (built.status != BuildStatus::Ok)
-            progress.message("build " + sys.name + " #" + std::to_string(b) + " FAILED: " +
-                             redactor.text(built.logTail.substr(built.logTail.rfind('\n') + 1)));
-          rec = built;
-        }
+        if (!rec)
+          return {}; // cancelled: not recorded, resumed later
         if (rec->status == BuildStatus::Failed)
           outcome.warnings.push_back("build " + sys.name + " #" + std::to_string(b) +
                                      " failed; its executions are recorded as failures");

@@ -308,8 +308,8 @@ public:
   void parseCampaignTable(const toml::table &t, CampaignConfig &cfg) const {
     checkKeys(t, "[campaign]",
               {"name", "seed", "confidence", "threshold", "factors", "env_padding", "aslr", "cpus",
-               "timeout", "build_timeout", "redact_env", "leftovers", "design", "duet_cpus",
-               "quiet", "machines"});
+               "timeout", "build_timeout", "build_jobs", "redact_env", "leftovers", "design",
+               "duet_cpus", "quiet", "machines"});
     if (auto *n = t.get("machines")) {
       std::string m = getString(*n, "campaign.machines");
       auto machines = parseEnum<Machines>(m);
@@ -369,6 +369,15 @@ public:
       cfg.timeoutSeconds = getSeconds(*n, "campaign.timeout", "a timeout");
     if (auto *n = t.get("build_timeout"))
       cfg.buildTimeoutSeconds = getSeconds(*n, "campaign.build_timeout", "a build timeout");
+    if (auto *n = t.get("build_jobs")) {
+      auto jobs = n->value<std::int64_t>();
+      if (n->is_string() && n->value<std::string>() == "auto")
+        cfg.buildJobs = 0;
+      else if (n->is_integer() && jobs && *jobs >= 1 && *jobs <= 1024)
+        cfg.buildJobs = static_cast<int>(*jobs);
+      else
+        fail(*n, "expected build_jobs = \"auto\" or a number of builds from 1 to 1024");
+    }
     if (auto *n = t.get("redact_env")) {
       if (!n->is_array())
         fail(*n, "expected redact_env = [name patterns, e.g. \"MY_*\"]");

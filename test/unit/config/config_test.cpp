@@ -185,6 +185,23 @@ TEST(ConfigErrors, ATimeoutTheClockCannotHoldIsRefusedWithItsLineAndColumn) {
   EXPECT_EQ(ok->timeoutSeconds, 1e9);
 }
 
+TEST(Config, BuildJobsIsAutoOrACount) {
+  auto dflt = parseCampaignText(std::string("[campaign]\n") + kMinimalTail, "c.toml");
+  ASSERT_TRUE(dflt.ok()) << dflt.error();
+  EXPECT_EQ(dflt->buildJobs, 0); // "auto": one per CPU
+  auto two = parseCampaignText(std::string("[campaign]\nbuild_jobs = 2\n") + kMinimalTail, "c.toml");
+  ASSERT_TRUE(two.ok()) << two.error();
+  EXPECT_EQ(two->buildJobs, 2);
+  auto autoJobs =
+      parseCampaignText(std::string("[campaign]\nbuild_jobs = \"auto\"\n") + kMinimalTail, "c.toml");
+  ASSERT_TRUE(autoJobs.ok()) << autoJobs.error();
+  EXPECT_EQ(autoJobs->buildJobs, 0);
+  for (const char *bad : {"0", "-1", "2000", "1.5", "\"all\""})
+    EXPECT_EQ(errorOf(std::string("[campaign]\nbuild_jobs = ") + bad + "\n" + kMinimalTail),
+              "c.toml:2:14: expected build_jobs = \"auto\" or a number of builds from 1 to 1024")
+        << bad;
+}
+
 TEST(ConfigErrors, EveryDurationAndCountOfTheFileIsBounded) {
   struct Case {
     std::string text, expected;

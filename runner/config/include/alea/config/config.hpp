@@ -160,6 +160,9 @@ struct CampaignConfig {
   bool killLeftovers = true;
   double timeoutSeconds = 300; // per execution
   double buildTimeoutSeconds = 3600;
+  // Builds made at the same time on the host (docs/campaign.md, "Parallel
+  // builds"); 0 = "auto": one per CPU alea may run on. `alea run -j` sets it.
+  int buildJobs = 0;
   LevelCount builds{false, 3}, executions{false, 3}, iterations{false, 1};
   LevelCount warmup{false, 0};
   SourcePos levelsAt;            // the [levels] table

@@ -122,6 +122,9 @@ class Executor {
 public:
   virtual ~Executor() = default;
   virtual ExecutionResult run(const ExecutionRequest &request) = 0;
+  // Whether run() may be called from several threads at once (parallel
+  // builds); fakes are not asked to be.
+  virtual bool concurrentRuns() const { return false; }
   // A duet: the requests run at the same time (each on its own CPUs), the
   // results in request order. This default runs them one after the other
   // (fakes); LocalExecutor starts them together and keeps them together
@@ -138,6 +141,9 @@ public:
 class LocalExecutor final : public Executor {
 public:
   ExecutionResult run(const ExecutionRequest &request) override;
+  // run() without leftover watching (builds) shares nothing between calls:
+  // pipes are close-on-exec, each child is waited for by its pid.
+  bool concurrentRuns() const override { return true; }
   // One thread per request; the processes left running are looked for once
   // all have ended (each run's own search would take a partner's process for
   // a leftover), and reported with every result. With records, the partners
