@@ -37,10 +37,11 @@ for jobs in 1 2; do
   start=$(date +%s.%N)
   "$ALEA" run "$work/c.toml" --dir "$work/j$jobs" -j "$jobs" --no-report >"$work/j$jobs.log" 2>&1 ||
     { tail "$work/j$jobs.log"; fail "alea run -j $jobs failed"; }
-  took[$jobs]=$(echo "$(date +%s.%N) - $start" | bc)
+  took[$jobs]=$(python3 -c "import sys; print(float(sys.argv[1]) - float(sys.argv[2]))" \
+    "$(date +%s.%N)" "$start")
   printf 'build_jobs = %d: %6.1f s for 12 builds (and 12 short executions)\n' "$jobs" "${took[$jobs]}"
 done
-printf 'speed-up -j 2 / -j 1: %.2fx\n' "$(echo "${took[1]} / ${took[2]}" | bc -l)"
+printf 'speed-up -j 2 / -j 1: %.2fx\n' "$(python3 -c "import sys; print(float(sys.argv[1]) / float(sys.argv[2]))" "${took[1]}" "${took[2]}")"
 q="SELECT s.name, b.build_index, b.seed, b.binary_hash FROM build b JOIN system s ON s.id = b.system_id ORDER BY 1, 2"
 if [[ $(sqlite3 "$work/j1/campaign.db" "$q") == $(sqlite3 "$work/j2/campaign.db" "$q") ]]; then
   echo "artifacts: identical per (system, build) with -j 1 and -j 2"
