@@ -29,9 +29,12 @@ import time
 
 from e2e_common import alea, check, finish, live_pids, run, wait_for_file, write
 
+# One build at a time, so that build s #0 is the one that leaves the sleep
+# (e2e-parallel_builds kills alea among parallel builds).
 CAMPAIGN = """
 [campaign]
 timeout = 600
+build_jobs = 1
 [levels]
 builds = 2
 executions = 2
