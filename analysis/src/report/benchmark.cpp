@@ -19,7 +19,10 @@ void addSystemWarnings(BenchmarkReport &br, const std::vector<std::string> &leve
     if (d.multimodal)
       br.warnings.push_back(s.name + ": " + top + " means form two clusters (" +
                             std::to_string(d.lowUnits) + " low, " + std::to_string(d.highUnits) +
-                            " high, " + percent(d.modeGap) + " apart): layout modes");
+                            " high, " + percent(d.modeGap) + " apart)" +
+                            // Builds are layouts; other units (executions of a
+                            // one-build campaign) are not.
+                            (top == "build" ? ": layout modes" : ""));
     if (!d.outlierUnits.empty()) {
       std::string units;
       for (const auto &u : d.outlierUnits)

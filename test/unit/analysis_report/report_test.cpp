@@ -731,9 +731,31 @@ TEST(Report, DiagnosticsBecomeWarnings) {
     return false;
   };
   EXPECT_TRUE(has("base: build means form two clusters (4 low, 4 high"));
+  EXPECT_TRUE(has("apart): layout modes")); // builds are layouts
   EXPECT_TRUE(has("base: 24 of 24 executions still trend over their iterations (24 "
                   "decreasing: warm-up not over?)"));
   EXPECT_FALSE(r.benchmarks[0].systems[1].diagnostics.multimodal);
+}
+
+// Executions on top (a campaign of one build per system, `alea compare
+// --cmd`): two clusters of execution means are modes, not layout modes.
+TEST(Report, ModesOfExecutionsAreNotCalledLayoutModes) {
+  Table t({"execution"});
+  for (int e = 0; e < 12; ++e) {
+    const std::string el = std::to_string(e);
+    const std::string_view units[] = {el};
+    const double jitter = 0.001 * ((e * 7) % 11);
+    t.add("base", "", units, (e % 2 ? 1.10 : 1.00) + jitter);
+    t.add("cand", "", units, 1.0 + jitter);
+  }
+  Report r = reportOf(t);
+  ASSERT_TRUE(r.benchmarks[0].systems[0].diagnostics.multimodal);
+  bool modes = false;
+  for (const auto &w : r.benchmarks[0].warnings) {
+    modes |= w.find("base: execution means form two clusters (6 low, 6 high") == 0;
+    EXPECT_EQ(w.find("layout"), std::string::npos) << w;
+  }
+  EXPECT_TRUE(modes);
 }
 
 TEST(Report, AnyNumberOfLevels) {
