@@ -45,8 +45,11 @@ alea::cli::Outcome runHistory(const HistoryOptions &o) {
   alea::cli::RunOptions run = o.run;
   run.campaign = plan->campaignFile;
   run.dir = plan->campaignDir;
-  run.onReport = [&](const alea::model::CampaignReport &report, int status) -> alea::cli::Outcome {
-    const auto history = alea::model::buildHistoryReport(report, revisions);
+  run.onReport = [&](const alea::model::CampaignData &data, int status) -> alea::cli::Outcome {
+    alea::model::CampaignReportOptions ro;
+    ro.skipSystemsWithoutData = true; // a broken commit leaves a gap, not an empty history
+    const auto history =
+        alea::model::buildHistoryReport(alea::model::buildCampaignReport(data, ro), revisions);
     if (auto s = alea::report::writeHistory(history, *format, o.output); !s)
       return alea::Error{s.error()};
     return status;

@@ -153,7 +153,7 @@ Outcome runCampaignFile(const RunOptions &opts) {
     auto data = alea::runner::loadCampaignData(outcome->storePath);
     if (!data)
       return alea::Error{data.error()};
-    return opts.onReport(alea::model::buildCampaignReport(*data), status);
+    return opts.onReport(*data, status);
   }
   if (opts.noReport)
     std::fprintf(stderr, "alea: report with `alea report %s`\n", ro.dir.c_str());

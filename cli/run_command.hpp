@@ -26,9 +26,9 @@ struct RunOptions {
   int buildJobs = 0;          // builds at once (-j); 0 = the file's build_jobs
   std::string failOn;         // the CI gate (gate.hpp); "" = none
   // Instead of printing the report and gating: the caller's use of the
-  // campaign's report (`alea history`), given the run's status (0 or
+  // campaign's data (`alea history`), given the run's status (0 or
   // kExitFailures); its outcome is the command's.
-  std::function<Outcome(const alea::model::CampaignReport &, int status)> onReport;
+  std::function<Outcome(const alea::model::CampaignData &, int status)> onReport;
 };
 
 Outcome runCampaignFile(const RunOptions &opts);

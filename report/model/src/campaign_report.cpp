@@ -219,19 +219,23 @@ std::vector<std::pair<std::string, std::string>> campaignFacts(const CampaignDat
   return f;
 }
 
+// The analysed benchmarks, each with the systems analysed (analysableBenchmarks).
+using Analysed = std::map<std::string, std::set<std::string>>;
+
 // The figures' numbers (analysis/figures.hpp) from a table in run order:
 // executions sorted by the time they started (stores before schema 4 have no
 // times: their executions follow in store order), so that the drift figure
 // shows what the machine did over time.
 std::vector<analysis::BenchmarkFigures> campaignFigures(const CampaignData &data,
                                                         const std::map<Key, Series> &series,
-                                                        const std::set<std::string> &analysed,
+                                                        const Analysed &analysed,
                                                         const std::vector<std::string> &order,
                                                         double confidence) {
   analysis::Table table({"build", "execution", "iteration"});
   std::set<std::tuple<std::string, std::string, int, int>> added;
   auto add = [&](const std::string &sys, const std::string &bench, int build, int exec) {
-    if (!analysed.count(bench) || !added.insert({sys, bench, build, exec}).second)
+    if (!analysed.count(bench) || !analysed.at(bench).count(sys) ||
+        !added.insert({sys, bench, build, exec}).second)
       return;
     auto s = series.find({bench, sys});
     if (s == series.end())
@@ -264,7 +268,7 @@ std::vector<analysis::BenchmarkFigures> campaignFigures(const CampaignData &data
     return {};
   analysis::Table warmup({"build", "execution", "iteration"});
   for (const auto &p : data.warmupMeasurements) {
-    if (!analysed.count(p.benchmark))
+    if (!analysed.count(p.benchmark) || !analysed.at(p.benchmark).count(p.system))
       continue;
     const std::string bl = std::to_string(p.build), el = std::to_string(p.execution),
                       il = "w" + std::to_string(p.iteration);
@@ -484,27 +488,39 @@ std::size_t topUnits(const Series &s, bool executionsTop) {
   return executions;
 }
 
-// Benchmarks with at least 2 top-level units of data for every system (the
-// engine's minimum for a t interval); the others are named in a warning, not
-// analysed.
-std::set<std::string> analysableBenchmarks(const CampaignData &data,
-                                           const std::map<Key, Series> &series,
-                                           std::vector<std::string> &warnings) {
+// The systems of each analysed benchmark (`Analysed`): those with at least 2
+// top-level units of data (the engine's minimum for a t interval). A
+// benchmark is analysed when every system has them, or, with
+// `skipSystemsWithoutData` (a history: one broken commit must not hide the
+// others), when the baseline and one other system have them; what is left
+// out is named in a warning.
+Analysed analysableBenchmarks(const CampaignData &data, const std::map<Key, Series> &series,
+                              bool skipSystemsWithoutData, std::vector<std::string> &warnings) {
   const bool executionsTop = executionsOnTop(data);
   const char *unit = executionsTop ? "execution" : "build";
-  std::set<std::string> analysed;
+  const std::string baseline = data.baseline.empty() && !data.systems.empty()
+                                   ? data.systems.front()
+                                   : data.baseline;
+  Analysed analysed;
   for (const auto &bench : data.benchmarks) {
     std::string missing;
+    std::set<std::string> with;
     for (const auto &sys : data.systems) {
       auto it = series.find({bench, sys});
       std::size_t units = it == series.end() ? 0 : topUnits(it->second, executionsTop);
       if (units < 2)
         missing += (missing.empty() ? "" : ", ") + sys + " has data from " + counted(units, unit);
+      else
+        with.insert(sys);
     }
-    if (missing.empty())
-      analysed.insert(bench);
-    else
+    if (missing.empty()) {
+      analysed[bench] = std::move(with);
+    } else if (skipSystemsWithoutData && with.count(baseline) && with.size() >= 2) {
+      warnings.push_back("left out of " + bench + ": " + missing + " (at least 2 are needed)");
+      analysed[bench] = std::move(with);
+    } else {
       warnings.push_back("not analysed: " + bench + ": " + missing + " (at least 2 are needed)");
+    }
   }
   return analysed;
 }
@@ -514,7 +530,7 @@ std::set<std::string> analysableBenchmarks(const CampaignData &data,
 // target i mod targets), build (unless the campaign has one build per
 // system), execution and iteration (when `withIterations`).
 analysis::Table measurementTable(const CampaignData &data, const std::map<Key, Series> &series,
-                                 const std::set<std::string> &analysed,
+                                 const Analysed &analysed,
                                  const std::vector<std::string> &order, bool machineLevel,
                                  bool withIterations) {
   const bool withBuilds = !executionsOnTop(data);
@@ -530,6 +546,8 @@ analysis::Table measurementTable(const CampaignData &data, const std::map<Key, S
     if (!analysed.count(bench))
       continue;
     for (const auto &sys : order) {
+      if (!analysed.at(bench).count(sys))
+        continue;
       for (const auto &[build, execs] : series.at({bench, sys})) {
         const std::string b = std::to_string(build);
         const std::string machine = machineLevel ? std::to_string(build % data.targets) : "";
@@ -634,7 +652,8 @@ CampaignReport buildCampaignReport(const CampaignData &data, const CampaignRepor
   }
   const bool withIterations = maxPerExecution > 1;
   steadyStateWarnings(data, series, r.warnings);
-  const std::set<std::string> analysed = analysableBenchmarks(data, series, r.warnings);
+  const Analysed analysed =
+      analysableBenchmarks(data, series, options.skipSystemsWithoutData, r.warnings);
 
   for (const auto &[bench, unit] : data.units)
     r.units[bench] = unit.empty() ? data.unit : unit;

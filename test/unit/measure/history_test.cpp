@@ -187,3 +187,34 @@ TEST(History, ShiftsWithinTheThresholdAreNotSteps) {
             std::string::npos)
       << *text;
 }
+
+// A revision without data (its builds failed) leaves a gap in the history,
+// not an empty one: the others are analysed and the step still found, from
+// the revision before the gap.
+TEST(History, ARevisionWithoutDataIsAGap) {
+  CampaignData d = campaign();
+  std::erase_if(d.measurements, [](const MeasurementPoint &p) { return p.system == "r2"; });
+  CampaignReportOptions o;
+  o.bootstrapReplicates = 1000;
+  o.threads = 1;
+  o.skipSystemsWithoutData = true;
+  const HistoryReport h = buildHistoryReport(buildCampaignReport(d, o), revisions());
+  ASSERT_EQ(h.benchmarks.size(), 2u);
+  const BenchmarkHistory &k1 = h.benchmarks[0];
+  EXPECT_TRUE(k1.error.empty()) << k1.error;
+  EXPECT_FALSE(k1.points[2].measured);
+  EXPECT_FALSE(k1.points[2].decision);
+  EXPECT_TRUE(k1.points[4].measured);
+  ASSERT_EQ(k1.steps.size(), 1u);
+  EXPECT_EQ(k1.steps[0].at, 3u);
+  EXPECT_EQ(k1.steps[0].from, 1u); // the gap is skipped
+  bool named = false;
+  for (const auto &w : h.campaign.warnings)
+    named |= w == "left out of k1: r2 has data from 0 builds (at least 2 are needed)";
+  EXPECT_TRUE(named);
+
+  // Without the option (alea report), the benchmark is not analysed at all.
+  o.skipSystemsWithoutData = false;
+  const CampaignReport plain = buildCampaignReport(d, o);
+  EXPECT_FALSE(plain.analysis);
+}

@@ -105,6 +105,10 @@ struct CampaignReportOptions {
   bool planKeepsLowerCounts = false;
   // Three or more systems: compare every pair too (analysis::ReportOptions::allPairs).
   bool allPairs = false;
+  // A benchmark some systems have no data of (their builds failed) is
+  // analysed with the others, if the baseline is among them, instead of not
+  // at all (`alea history`: one broken commit must not hide the rest).
+  bool skipSystemsWithoutData = false;
 };
 
 // A group of failed executions with the same system, benchmark and cause.
