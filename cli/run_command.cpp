@@ -10,6 +10,7 @@
 #include "alea/config/validate.hpp"
 #include "alea/contract.hpp"
 #include "alea/exec/executor.hpp"
+#include "alea/exec/machine_facts.hpp"
 #include "alea/exec/progress.hpp"
 #include "alea/report/escape.hpp"
 #include "alea/report/render.hpp"
@@ -68,7 +69,7 @@ Outcome runCampaignFile(const RunOptions &opts) {
     return alea::Error{config.error()};
   // Here, before the campaign line below, so that a mistake is the one line
   // of output, as with the parser's errors (runCampaign is told: validated).
-  if (auto valid = alea::runner::validateCampaign(*config, alea::runner::readMachineFacts());
+  if (auto valid = alea::runner::validateCampaign(*config, alea::runner::readMachineFacts(*config));
       !valid)
     return alea::Error{valid.error()};
   // Adaptive settings on the command line override [adaptive] without

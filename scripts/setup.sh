@@ -16,6 +16,7 @@ PACKAGES=(
   libcli11-dev libboost-math-dev libtomlplusplus-dev libelf-dev libsqlite3-dev sqlite3
   libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev libzstd-dev nlohmann-json3-dev
   # reference tools for tests and benchmarks
+  # (valgrind: also the sim-* metrics, which run benchmarks under its cachegrind)
   r-base-core r-cran-lme4 hyperfine valgrind python3 autoconf automake libtool
   # remote targets: the e2e fixtures (test/e2e/targets_fixture.py) run their own sshd,
   # munged and Slurm daemons on their own ports, sockets and directories; they never use

@@ -15,6 +15,7 @@
 #include "alea/exec/duet.hpp"
 #include "alea/exec/hash.hpp"
 #include "alea/exec/machine.hpp"
+#include "alea/exec/machine_facts.hpp"
 #include "alea/exec/quiet.hpp"
 #include "alea/remote/targets.hpp"
 #include "alea/store/campaign_data.hpp"
@@ -843,6 +844,12 @@ struct Run {
     req.heapOffset = heapOn ? heapOffsetBytes(build.seed, entry.executionIndex) : -1;
     req.recordsPipe = bench.measure.source == IterationSource::Records;
     req.expectedExit = bench.expectedExit;
+    // A counter or a simulated cache: the executor attaches the one the
+    // metric needs (executor.hpp).
+    if (bench.measure.source == IterationSource::None && isCounter(bench.measure.metric))
+      req.counter = bench.measure.metric;
+    if (bench.measure.source == IterationSource::None && isSimulated(bench.measure.metric))
+      req.simulate = bench.measure.simCache;
     // Only the regex (on stdout) and Google Benchmark sources read stdout; for
     // the others it goes to /dev/null, as with hyperfine -N.
     req.captureStdout = bench.measure.source == IterationSource::GoogleBenchmarkJson ||
@@ -878,6 +885,10 @@ struct Run {
       rec.heapStatus = ALEA_HEAP_OFF;
     }
     rec.environment += std::string("aslr=") + (place.disableAslr ? "off" : "system") + "\n";
+    // The simulated machine is part of what was measured.
+    if (req.simulate)
+      rec.environment += "cachegrind=--I1=" + req.simulate->i1 + " --D1=" + req.simulate->d1 +
+                         " --LL=" + req.simulate->ll + "\n";
     rec.cpus = cpuList(req.cpus);
   }
 
@@ -1813,7 +1824,7 @@ struct Run {
 // created or built.
 Status checkCampaignFile(const CampaignConfig &cfg, const CampaignOptions &options) {
   if (!options.validated)
-    if (Status s = validateCampaign(cfg, readMachineFacts()); !s)
+    if (Status s = validateCampaign(cfg, readMachineFacts(cfg)); !s)
       return s;
   if (!options.force)
     if (Status s = checkPlanSize(cfg); !s)

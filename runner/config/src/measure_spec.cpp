@@ -4,6 +4,7 @@
 
 #include "alea/lists.hpp"
 
+#include <charconv>
 #include <regex>
 #include <set>
 #include <utility>
@@ -50,10 +51,73 @@ std::optional<MeasureSpecError> readString(const toml::table &table, std::string
   return std::nullopt;
 }
 
+// The metrics table's other columns (measure_spec.hpp), one array each.
+#define ALEA_METRIC_KIND(Enumerator, Name, Kind, Unit, Instead) MetricKind::Kind,
+#define ALEA_METRIC_UNIT(Enumerator, Name, Kind, Unit, Instead) Unit,
+#define ALEA_METRIC_INSTEAD(Enumerator, Name, Kind, Unit, Instead) Instead,
+constexpr MetricKind kMetricKinds[] = {ALEA_METRICS(ALEA_METRIC_KIND)};
+constexpr const char *kMetricUnits[] = {ALEA_METRICS(ALEA_METRIC_UNIT)};
+constexpr const char *kMetricInstead[] = {ALEA_METRICS(ALEA_METRIC_INSTEAD)};
+#undef ALEA_METRIC_KIND
+#undef ALEA_METRIC_UNIT
+#undef ALEA_METRIC_INSTEAD
+
+bool isPowerOfTwo(unsigned long long v) { return v != 0 && (v & (v - 1)) == 0; }
+
+// Reads `key` of a sim_cache table: a string that cachegrind takes as a
+// cache geometry.
+std::optional<MeasureSpecError> readGeometry(const toml::table &table, std::string_view key,
+                                             std::string &out) {
+  const toml::node *node = table.get(key);
+  if (!node)
+    return std::nullopt;
+  const auto *str = node->as_string();
+  if (!str)
+    return errorAt(*node, "measure.sim_cache." + std::string(key) +
+                              ": expected a string \"size,associativity,line size\" (bytes), "
+                              "e.g. \"32768,8,64\"");
+  if (std::string why = cacheGeometryProblem(str->get()); !why.empty())
+    return errorAt(*node,
+                   "measure.sim_cache." + std::string(key) + ": \"" + str->get() + "\": " + why);
+  out = str->get();
+  return std::nullopt;
+}
+
 } // namespace
 
+MetricKind metricKind(Metric metric) { return kMetricKinds[static_cast<std::size_t>(metric)]; }
+const char *metricUnit(Metric metric) { return kMetricUnits[static_cast<std::size_t>(metric)]; }
+const char *simulatedCounterpart(Metric metric) {
+  return kMetricInstead[static_cast<std::size_t>(metric)];
+}
+
+std::string cacheGeometryProblem(std::string_view geometry) {
+  unsigned long long v[3] = {0, 0, 0};
+  const char *at = geometry.data(), *end = geometry.data() + geometry.size();
+  for (int i = 0; i < 3; ++i) {
+    auto [ptr, ec] = std::from_chars(at, end, v[i]);
+    if (ec != std::errc() || ptr == at || v[i] == 0 ||
+        (i < 2 ? ptr == end || *ptr != ',' : ptr != end))
+      return "expected three positive integers \"size,associativity,line size\" (bytes)";
+    at = ptr + 1;
+  }
+  const unsigned long long size = v[0], assoc = v[1], line = v[2];
+  // cachegrind/cg_arch.c, check_cache (Valgrind 3.19), in its order.
+  if (size % (line * assoc) != 0 || !isPowerOfTwo(size / line / assoc))
+    return "the number of sets (size / (associativity x line size)) is not a power of two";
+  if (!isPowerOfTwo(line))
+    return "the line size is not a power of two";
+  if (line < 16)
+    return "the line size is below 16 bytes";
+  if (size <= line)
+    return "the size is not larger than the line size";
+  if (assoc > size / line)
+    return "the associativity is larger than size / line size";
+  return {};
+}
+
 std::string MeasureSpec::valueUnit() const {
-  return source == IterationSource::None && metric == Metric::Rss ? "KiB" : "s";
+  return source == IterationSource::None ? metricUnit(metric) : "s";
 }
 
 std::optional<double> unitToSeconds(std::string_view unit) {
@@ -78,12 +142,12 @@ MeasureSpecResult parseMeasureSpec(const toml::table &table) {
     return result;
   };
 
-  static const std::set<std::string_view> known = {"source", "metric", "regex", "stream",
-                                                   "unit",   "field",  "filter"};
+  static const std::set<std::string_view> known = {"source", "metric", "sim_cache", "regex",
+                                                   "stream", "unit",   "field",     "filter"};
   for (const auto &[key, node] : table) {
     if (!known.count(key.str()))
       return fail(errorAt(node, "measure: unknown key \"" + std::string(key.str()) +
-                                    "\"; expected one of source, metric, "
+                                    "\"; expected one of source, metric, sim_cache, "
                                     "regex, stream, unit, field, filter"));
   }
 
@@ -99,8 +163,9 @@ MeasureSpecResult parseMeasureSpec(const toml::table &table) {
     return std::nullopt;
   };
   for (auto [key, owner] :
-       {std::pair{"metric", IterationSource::None}, std::pair{"regex", IterationSource::Regex},
-        std::pair{"stream", IterationSource::Regex}, std::pair{"unit", IterationSource::Regex},
+       {std::pair{"metric", IterationSource::None}, std::pair{"sim_cache", IterationSource::None},
+        std::pair{"regex", IterationSource::Regex}, std::pair{"stream", IterationSource::Regex},
+        std::pair{"unit", IterationSource::Regex},
         std::pair{"field", IterationSource::GoogleBenchmarkJson},
         std::pair{"filter", IterationSource::GoogleBenchmarkJson}})
     if (auto e = only(key, owner))
@@ -108,6 +173,29 @@ MeasureSpecResult parseMeasureSpec(const toml::table &table) {
 
   if (auto e = readChoice(table, "metric", spec.metric))
     return fail(*e);
+  if (const toml::node *node = table.get("metric")) {
+    spec.metricLine = static_cast<int>(node->source().begin.line);
+    spec.metricColumn = static_cast<int>(node->source().begin.column);
+  }
+  if (const toml::node *node = table.get("sim_cache")) {
+    if (!isSimulated(spec.metric))
+      return fail(errorAt(*node, "measure.sim_cache: only applies to the simulated metrics "
+                                 "(sim-instructions, sim-cycles, ...), not to metric = \"" +
+                                     std::string(enumName(spec.metric)) + "\""));
+    const auto *cache = node->as_table();
+    if (!cache)
+      return fail(errorAt(*node, "measure.sim_cache: expected a table, e.g. sim_cache = { i1 = "
+                                 "\"32768,8,64\", d1 = \"32768,8,64\", ll = \"8388608,16,64\" }"));
+    for (const auto &[key, value] : *cache)
+      if (key.str() != "i1" && key.str() != "d1" && key.str() != "ll")
+        return fail(errorAt(value, "measure.sim_cache: unknown key \"" + std::string(key.str()) +
+                                       "\"; expected one of i1, d1, ll"));
+    for (auto [key, out] : {std::pair<const char *, std::string *>{"i1", &spec.simCache.i1},
+                            {"d1", &spec.simCache.d1},
+                            {"ll", &spec.simCache.ll}})
+      if (auto e = readGeometry(*cache, key, *out))
+        return fail(*e);
+  }
   if (auto e = readChoice(table, "stream", spec.stream))
     return fail(*e);
   if (auto e = readChoice(table, "field", spec.gbenchField))

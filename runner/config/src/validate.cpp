@@ -6,6 +6,8 @@
 #include "alea/config/validate.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <sched.h>
 
@@ -92,6 +94,7 @@ public:
     if (cfg_.targets.empty()) {
       checkCpus();
       checkDuet();
+      checkMetrics();
     }
     for (const auto &s : cfg_.systems)
       checkCommand(s.build, "system '" + s.name + "'", "build", Context::Build);
@@ -163,6 +166,29 @@ private:
                               std::to_string(cfg_.systems.size()) + " systems, CPUs " +
                               cpuList(cfg_.cpus.empty() ? machine_.cpus : cfg_.cpus) +
                               "); use design = \"interleaved\" on this machine");
+  }
+
+  // A counter or simulator the machine lacks fails every execution: said
+  // once, at the first benchmark that asks for it.
+  void checkMetrics() const {
+    for (const auto &b : cfg_.benchmarks) {
+      const MeasureSpec &m = b.measure;
+      if (m.source != IterationSource::None)
+        continue;
+      const SourcePos at{m.metricLine, m.metricColumn};
+      const std::string name = enumName(m.metric);
+      if (auto c = machine_.counters.find(m.metric); c != machine_.counters.end())
+        if (std::string why = counterProblem(m.metric, c->second); !why.empty())
+          fail(at, "benchmark '" + b.name + "': metric \"" + name +
+                       "\" cannot be counted on this machine: " + why);
+      if (!isSimulated(m.metric))
+        continue;
+      for (const auto &s : machine_.simulators)
+        if (s.cache == m.simCache && !s.problem.empty())
+          fail(at, "benchmark '" + b.name + "': metric \"" + name +
+                       "\" cannot be simulated on this machine: " + s.problem +
+                       "; install Valgrind (Debian: apt-get install valgrind) or use task-clock");
+    }
   }
 
   void checkCommand(const CommandSpec &cmd, const std::string &what, const char *listKey,
@@ -243,6 +269,31 @@ private:
 };
 
 } // namespace
+
+std::string counterProblem(Metric metric, const CounterFacts &facts) {
+  if (facts.error == 0)
+    return {};
+  const bool permission = facts.error == EACCES || facts.error == EPERM;
+  const bool kernelSide = metric == Metric::ContextSwitches;
+  std::string why = std::string("perf_event_open: ") + std::strerror(facts.error);
+  if (permission) {
+    why += " (kernel.perf_event_paranoid is " +
+           (facts.paranoid ? std::to_string(*facts.paranoid) : std::string("unreadable")) +
+           "; counting " + (kernelSide ? "this kernel-side event needs 1" : "user space needs 2") +
+           " or less, or CAP_PERFMON)";
+  } else if (metricKind(metric) == MetricKind::HardwareCounter &&
+             (facts.error == ENOENT || facts.error == ENODEV || facts.error == EOPNOTSUPP)) {
+    why += " (no PMU: this machine, a VM without hardware counters, cannot count it)";
+  }
+  std::string sim = simulatedCounterpart(metric);
+  if (sim.empty())
+    sim = "sim-instructions";
+  // Without permission, or for a software event, no counter opens: the
+  // rusage alternative, else the software counter.
+  const char *counter =
+      permission || metricKind(metric) == MetricKind::SoftwareCounter ? "cpu" : "task-clock";
+  return why + "; use " + sim + " (Valgrind) or " + counter + " instead";
+}
 
 std::string cpuList(const std::vector<int> &cpus) {
   std::string out;

@@ -3,9 +3,13 @@
 // controls a layout study needs: environment padding (Mytkowicz et al., "Producing
 // wrong data without doing anything obviously wrong!", ASPLOS 2009), ASLR off on
 // request, CPU pinning, a timeout that kills the process group, and the heap
-// start offset (a preloaded runtime, heap_runtime.hpp).
+// start offset (a preloaded runtime, heap_runtime.hpp). The metrics a busy
+// machine cannot move: a perf_event_open(2) counter of the process tree
+// (counters.hpp), or the command under Valgrind's cachegrind (cachegrind.hpp).
 #include "alea/exec/executor.hpp"
 
+#include "alea/exec/cachegrind.hpp"
+#include "alea/exec/counters.hpp"
 #include "alea/exec/duet.hpp"
 #include "alea/exec/heap_runtime.hpp"
 #include "alea/exec/machine.hpp"
@@ -32,6 +36,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -142,6 +147,56 @@ struct HeapReport {
   }
 };
 
+// The directory of an execution under cachegrind, where each process of its
+// tree writes its output file and Valgrind its messages; removed with the
+// execution.
+struct SimulationDir {
+  std::string path;
+  SimulationDir() = default;
+  SimulationDir(const SimulationDir &) = delete;
+  ~SimulationDir() {
+    if (path.empty())
+      return;
+    if (DIR *d = ::opendir(path.c_str())) {
+      while (dirent *e = ::readdir(d))
+        if (e->d_name[0] != '.')
+          ::unlink((path + "/" + e->d_name).c_str());
+      ::closedir(d);
+    }
+    ::rmdir(path.c_str());
+  }
+  bool create() {
+    const char *tmp = std::getenv("TMPDIR");
+    std::string pattern =
+        std::string(tmp && *tmp == '/' ? tmp : "/tmp") + "/alea-cachegrind-XXXXXX";
+    if (!::mkdtemp(pattern.data()))
+      return false;
+    path = pattern;
+    return true;
+  }
+};
+
+// The counter descriptor the child sent over `socket` (childExec), or -1.
+int receiveCounter(int socket) {
+  char byte = 0;
+  iovec iov{&byte, 1};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control;
+  msg.msg_controllen = sizeof control;
+  if (::recvmsg(socket, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC) != 1)
+    return -1;
+  cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+  if (!cm || cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS ||
+      cm->cmsg_len != CMSG_LEN(sizeof(int)))
+    return -1;
+  int fd = -1;
+  std::memcpy(&fd, CMSG_DATA(cm), sizeof fd);
+  return fd;
+}
+
 constexpr int kRecordsFd = 3;
 constexpr int kDuetFd = 4; // a duet's barrier (ALEA_DUET_FD), after the records
 constexpr unsigned kCloseRangeCloexec = 1u << 2; // CLOSE_RANGE_CLOEXEC (Linux 5.11)
@@ -170,6 +225,10 @@ struct ChildSetup {
   bool pin, disableAslr, recordsPipe;
   int in, out, err, records, duet; // duet: -1 = none
   pid_t parent;                    // alea: the child dies with it (PR_SET_PDEATHSIG)
+  // A counter to open on the child and pass back over counterSocket
+  // (nullptr: none); see childExec.
+  const CounterEvent *counter;
+  int counterSocket;
   // Written by the child before it exits on a failed step: vfork shares our
   // memory and suspends us until the child execs or exits, so these are read
   // after vfork returns without a pipe (glibc's posix_spawn does the same).
@@ -224,6 +283,40 @@ struct ChildSetup {
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
   ::signal(SIGPIPE, SIG_DFL);
   ::signal(SIGXFSZ, SIG_DFL); // alea ignores it (cli/main.cpp): EFBIG names the file
+  // The counter, the last step before execve. Why here, in the child: it
+  // must exist on the benchmark's process before its execve, so that
+  // enable_on_exec starts it exactly there (none of alea's set-up counted)
+  // and inherit = 1 gives every process the benchmark then forks a child
+  // counter that the kernel adds back when that process exits. The parent
+  // cannot open it on the child's pid in time: vfork suspends it until the
+  // child has exec'd (or exited), and a fork that stops the child for it
+  // would cost every execution a page-table copy. So the child opens it on
+  // itself (pid 0) and hands the descriptor to alea over a socket
+  // (SCM_RIGHTS: the message holds the open counter); its own copy is
+  // close-on-exec, so the benchmark never sees it. System calls only, as
+  // everything here.
+  if (c.counter) {
+    int fd = openCounter(*c.counter);
+    if (fd < 0) {
+      errno = -fd;
+      die(8);
+    }
+    char byte = 0;
+    iovec iov{&byte, 1};
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+    msghdr msg{};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof control;
+    cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+    cm->cmsg_level = SOL_SOCKET;
+    cm->cmsg_type = SCM_RIGHTS;
+    cm->cmsg_len = CMSG_LEN(sizeof(int));
+    std::memcpy(CMSG_DATA(cm), &fd, sizeof fd);
+    if (::sendmsg(c.counterSocket, &msg, MSG_NOSIGNAL) != 1)
+      die(9);
+  }
   ::execve(c.program, c.argv, c.envp);
   die(6);
   ::_exit(127); // not reached: die() exits
@@ -396,16 +489,18 @@ std::vector<std::string> heapPreload(const ExecutionRequest &req, const std::str
   return heapEnv;
 }
 
-// The child's argv, environment and CPU set, built before the fork (only
-// async-signal-safe calls after it). The pointers point into the request's
-// strings, heapEnv's and this object's own (not copied): it stays where it
-// was made.
+// The child's argv (`command`: the request's, or it under Valgrind),
+// environment and CPU set, built before the fork (only async-signal-safe
+// calls after it). The pointers point into `command`'s strings, the
+// request's, heapEnv's and this object's own (not copied): it stays where
+// it was made.
 struct ChildArgs {
   std::string iterFd, duetFd, envPad;
   std::vector<char *> argv, env;
   cpu_set_t cpuSet;
 
-  ChildArgs(const ExecutionRequest &req, std::vector<std::string> &heapEnv) {
+  ChildArgs(const ExecutionRequest &req, const std::vector<std::string> &command,
+            std::vector<std::string> &heapEnv) {
     if (req.recordsPipe)
       iterFd = "ALEA_ITER_FD=" + std::to_string(kRecordsFd);
     if (req.duetFd >= 0)
@@ -415,9 +510,9 @@ struct ChildArgs {
       envPad = "ALEA_ENV_PAD=";
       envPad.append(static_cast<std::size_t>(req.envPadBytes), 'x');
     }
-    argv.reserve(req.argv.size() + 1);
+    argv.reserve(command.size() + 1);
     env.reserve(req.env.size() + 6);
-    for (const auto &a : req.argv)
+    for (const auto &a : command)
       argv.push_back(const_cast<char *>(a.c_str()));
     argv.push_back(nullptr);
     for (const auto &e : req.env)
@@ -606,11 +701,18 @@ void recordChildEnd(const ExecutionRequest &req, const ChildEnd &ended,
   if (!heapReport.path.empty())
     result.heapStatus = heapStatusFromReport(heapReport.read());
   if (int step = failStep; step != 0) {
-    static const char *const steps[] = {
-        "",       "redirect", "records fd", "chdir", "sched_setaffinity", "personality",
-        "execve", "prctl"};
+    static const char *const steps[] = {"",
+                                        "redirect",
+                                        "records fd",
+                                        "chdir",
+                                        "sched_setaffinity",
+                                        "personality",
+                                        "execve",
+                                        "prctl",
+                                        "perf_event_open",
+                                        "passing the counter"};
     result.spawnFailed = true;
-    result.spawnError = std::string(steps[step >= 1 && step <= 7 ? step : 0]) + " '" + req.argv[0] +
+    result.spawnError = std::string(steps[step >= 1 && step <= 9 ? step : 0]) + " '" + req.argv[0] +
                         "': " + std::strerror(failErrno);
   }
   result.output.wallSeconds = std::chrono::duration<double>(end - start).count();
@@ -666,7 +768,40 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
 
   HeapReport heapReport;
   std::vector<std::string> heapEnv = heapPreload(req, program, heapReport, result);
-  ChildArgs args(req, heapEnv);
+
+  // A simulated metric: the command under cachegrind, which passes the
+  // environment (LD_PRELOAD included, after its own preloads) to it and to
+  // every child it traces.
+  std::vector<std::string> command = req.argv;
+  SimulationDir simDir;
+  if (req.simulate) {
+    std::string valgrind = resolveProgram("valgrind", req.env);
+    if (valgrind.empty())
+      return fail("valgrind is not on PATH (the sim-* metrics run the benchmark under Valgrind's "
+                  "cachegrind)");
+    if (!simDir.create())
+      return fail(std::string("cannot create cachegrind's directory: ") + std::strerror(errno));
+    command = {valgrind};
+    for (auto &option : cachegrindOptions(*req.simulate, simDir.path))
+      command.push_back(std::move(option));
+    command.push_back(program);
+    command.insert(command.end(), req.argv.begin() + 1, req.argv.end());
+    program = valgrind;
+  }
+  // A counter metric: the socket its descriptor comes back through.
+  std::optional<CounterEvent> counter = req.counter ? counterEvent(*req.counter) : std::nullopt;
+  if (req.counter && !counter)
+    return fail(std::string("metric \"") + enumName(*req.counter) + "\" is not a counter");
+  Fd counterR, counterW, counterFd;
+  if (counter) {
+    int sv[2];
+    if (::socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sv) != 0)
+      return fail(std::string("socketpair: ") + std::strerror(errno));
+    counterR.fd = sv[0];
+    counterW.fd = sv[1];
+  }
+
+  ChildArgs args(req, command, heapEnv);
   volatile int failStep = 0, failErrno = 0;
   ChildSetup child{req.workdir.empty() ? nullptr : req.workdir.c_str(),
                    program.c_str(),
@@ -682,6 +817,8 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
                    recW.fd,
                    req.duetFd,
                    ::getpid(),
+                   counter ? &*counter : nullptr,
+                   counterW.fd,
                    &failStep,
                    &failErrno};
 
@@ -707,6 +844,11 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
   errW.reset();
   recW.reset();
   inFd.reset();
+  if (counter) { // sent before the execve that resumed us, if at all
+    counterFd.fd = receiveCounter(counterR.fd);
+    counterR.reset();
+    counterW.reset();
+  }
 
   ChildEnd ended = superviseChild(req, pid, start, outR, errR, recR, result);
   if (req.watchLeftovers) {
@@ -716,6 +858,21 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
   }
 
   recordChildEnd(req, ended, start, heapReport, failStep, failErrno, result);
+  // The metric, once the tree has ended (its descendants that outlived it
+  // were reaped or killed above: their counts are in).
+  if (!result.spawnFailed && counter) {
+    CounterReading reading = counterFd.fd >= 0 ? readCounter(counterFd.fd)
+                                               : CounterReading{{}, "the counter was not opened"};
+    result.output.counterValue = reading.value;
+    result.output.metricError = reading.error;
+  }
+  if (!result.spawnFailed && req.simulate) {
+    auto counts = sumCachegrindOutputs(simDir.path, *req.simulate, result.output.stderrTail);
+    if (counts)
+      result.output.simulated = *counts;
+    else
+      result.output.metricError = counts.error();
+  }
   return result;
 }
 

@@ -68,6 +68,18 @@ namespace {
 
 Extraction extractNone(const MeasureSpec &spec, const ExecutionOutput &out) {
   double v = 0;
+  const MetricKind kind = metricKind(spec.metric);
+  if (kind == MetricKind::HardwareCounter || kind == MetricKind::SoftwareCounter) {
+    if (!out.counterValue)
+      return {{}, out.metricError.empty() ? "no value of the counter" : out.metricError};
+    v = *out.counterValue;
+    if (spec.metric == Metric::TaskClock)
+      v *= 1e-9; // the kernel counts nanoseconds
+  } else if (kind == MetricKind::Simulated) {
+    if (!out.simulated)
+      return {{}, out.metricError.empty() ? "no counts of cachegrind" : out.metricError};
+    v = simulatedValue(spec.metric, *out.simulated);
+  }
   switch (spec.metric) {
   case Metric::Wall:
     v = out.wallSeconds;
@@ -84,13 +96,18 @@ Extraction extractNone(const MeasureSpec &spec, const ExecutionOutput &out) {
   case Metric::Rss:
     v = static_cast<double>(out.maxRssKib);
     break;
+  default: // a counter or a simulated metric: above
+    break;
   }
   if (!(v > 0) || !std::isfinite(v)) {
-    // A 0 CPU time is the clock's resolution, not a measurement.
+    // A 0 CPU time is the clock's resolution, not a measurement; a count of
+    // 0 gives the ratio nothing to divide.
     return {{},
-            "measured " + formatNumber(v) +
-                " for the whole execution: not a positive value (the "
-                "metric is below its resolution)"};
+            "measured " + formatNumber(v) + " for the whole execution: not a positive value (" +
+                (std::string(metricUnit(spec.metric)) == "count"
+                     ? "a count of 0: the ratio of means needs events"
+                     : "the metric is below its resolution") +
+                ")"};
   }
   return {{v}, {}};
 }
@@ -245,15 +262,25 @@ std::string describeFailure(const ExecutionOutput &out, int expectedExit) {
   return {};
 }
 
+namespace {
+// A failure, with the metric's own problem when there is one (Valgrind that
+// could not start exits 1 too).
+std::string failureWithMetric(std::string why, const ExecutionOutput &out) {
+  if (!out.metricError.empty())
+    why += " (" + out.metricError + ")";
+  return why;
+}
+} // namespace
+
 Extraction measureExecution(IterationStream &stream, const ExecutionOutput &out, int expectedExit) {
   if (std::string why = describeFailure(out, expectedExit); !why.empty())
-    return {{}, std::move(why)};
+    return {{}, failureWithMetric(std::move(why), out)};
   return stream.finish(out);
 }
 
 Extraction measureExecution(const MeasureSpec &spec, const ExecutionOutput &out, int expectedExit) {
   if (std::string why = describeFailure(out, expectedExit); !why.empty())
-    return {{}, std::move(why)};
+    return {{}, failureWithMetric(std::move(why), out)};
   return extractIterations(spec, out);
 }
 

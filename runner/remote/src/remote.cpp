@@ -102,7 +102,10 @@ json requestToJson(const ExecutionRequest &r) {
               {"watch", r.watchLeftovers},
               {"kill", r.killLeftovers},
               {"sink", r.sink != nullptr},
-              {"expectedExit", r.expectedExit}};
+              {"expectedExit", r.expectedExit},
+              {"counter", r.counter ? enumName(*r.counter) : ""},
+              {"simulate",
+               r.simulate ? json{r.simulate->i1, r.simulate->d1, r.simulate->ll} : json(nullptr)}};
 }
 
 ExecutionRequest requestFromJson(const json &j) {
@@ -123,6 +126,13 @@ ExecutionRequest requestFromJson(const json &j) {
   r.watchLeftovers = j.at("watch").get<bool>();
   r.killLeftovers = j.at("kill").get<bool>();
   r.expectedExit = j.value("expectedExit", 0);
+  // A metric's counter or simulated cache (absent from an older alea's request).
+  r.counter = parseEnum<Metric>(j.value("counter", std::string()));
+  if (j.contains("simulate") && j.at("simulate").is_array()) {
+    auto g = j.at("simulate").get<std::vector<std::string>>();
+    if (g.size() == 3)
+      r.simulate = SimCache{g[0], g[1], g[2]};
+  }
   return r;
 }
 
@@ -134,6 +144,18 @@ template <typename T> std::optional<T> optionalFrom(const json &j, const char *k
   if (!j.contains(key) || j.at(key).is_null())
     return std::nullopt;
   return j.at(key).get<T>();
+}
+// cachegrind's 13 counts, in CachegrindCounts' order.
+json simulatedJson(const CachegrindCounts &c) {
+  return json{c.ir,   c.i1mr, c.ilmr, c.dr,  c.d1mr, c.dlmr, c.dw,
+              c.d1mw, c.dlmw, c.bc,   c.bcm, c.bi,   c.bim};
+}
+std::optional<CachegrindCounts> simulatedFrom(const json &j) {
+  auto v = j.get<std::vector<std::uint64_t>>();
+  if (v.size() != 13)
+    return std::nullopt;
+  return CachegrindCounts{v[0], v[1], v[2], v[3],  v[4],  v[5], v[6],
+                          v[7], v[8], v[9], v[10], v[11], v[12]};
 }
 } // namespace
 
@@ -149,6 +171,9 @@ json resultToJson(const ExecutionResult &r) {
               {"user", o.userSeconds},
               {"sys", o.sysSeconds},
               {"rss", o.maxRssKib},
+              {"counterValue", optionalJson(o.counterValue)},
+              {"simulated", o.simulated ? simulatedJson(*o.simulated) : json(nullptr)},
+              {"metricError", o.metricError},
               {"spawnFailed", r.spawnFailed},
               {"spawnError", r.spawnError},
               {"cancelled", r.cancelled},
@@ -183,6 +208,10 @@ ExecutionResult resultFromJson(const json &j) {
   o.userSeconds = j.at("user").get<double>();
   o.sysSeconds = j.at("sys").get<double>();
   o.maxRssKib = j.at("rss").get<long>();
+  o.counterValue = optionalFrom<double>(j, "counterValue");
+  if (j.contains("simulated") && j.at("simulated").is_array())
+    o.simulated = simulatedFrom(j.at("simulated"));
+  o.metricError = j.value("metricError", std::string());
   r.spawnFailed = j.at("spawnFailed").get<bool>();
   r.spawnError = j.at("spawnError").get<std::string>();
   r.cancelled = j.at("cancelled").get<bool>();

@@ -90,6 +90,36 @@ TEST(Wire, RequestAndResultRoundTrip) {
   EXPECT_EQ(rb.otherLoad, std::optional<double>(0.5));
   EXPECT_FALSE(rb.cpuMhz);
   EXPECT_EQ(rb.leftovers, res.leftovers);
+  EXPECT_FALSE(rb.output.counterValue);
+  EXPECT_FALSE(rb.output.simulated);
+}
+
+// A metric's counter or simulated cache goes to the target, and its value
+// or counts come back.
+TEST(Wire, MetricRequestsAndValuesRoundTrip) {
+  auto wire = [](const nlohmann::json &j) {
+    return nlohmann::json::from_msgpack(nlohmann::json::to_msgpack(j));
+  };
+  ExecutionRequest counter, simulated;
+  counter.counter = Metric::TaskClock;
+  simulated.simulate = SimCache{"16384,4,64", "32768,8,64", "1048576,16,64"};
+  ExecutionRequest c = requestFromJson(wire(requestToJson(counter)));
+  ExecutionRequest s = requestFromJson(wire(requestToJson(simulated)));
+  EXPECT_EQ(c.counter, std::optional<Metric>(Metric::TaskClock));
+  EXPECT_FALSE(c.simulate);
+  EXPECT_FALSE(s.counter);
+  ASSERT_TRUE(s.simulate);
+  EXPECT_EQ(*s.simulate, *simulated.simulate);
+
+  ExecutionResult res;
+  res.output.counterValue = 123456789.0;
+  res.output.simulated = CachegrindCounts{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
+  res.output.metricError = "why";
+  ExecutionResult rb = resultFromJson(wire(resultToJson(res)));
+  EXPECT_EQ(rb.output.counterValue, res.output.counterValue);
+  ASSERT_TRUE(rb.output.simulated);
+  EXPECT_EQ(*rb.output.simulated, *res.output.simulated);
+  EXPECT_EQ(rb.output.metricError, "why");
 }
 
 // Collects what a sink receives.

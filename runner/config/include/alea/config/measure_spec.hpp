@@ -26,15 +26,76 @@ namespace alea::runner {
 enum class IterationSource { ALEA_ITERATION_SOURCES(ALEA_ENUMERATOR) };
 ALEA_ENUM_NAMES(IterationSource, ALEA_ITERATION_SOURCES);
 
-// What the None source measures for the whole child process.
+// How a metric of the None source is measured (docs/measure.md, "Counters and
+// simulated metrics").
+enum class MetricKind {
+  Process,         // the executor's clock or the child's wait4(2) rusage
+  HardwareCounter, // a PMU event through perf_event_open(2): needs a PMU
+  SoftwareCounter, // a kernel software event through perf_event_open(2)
+  Simulated,       // Valgrind's cachegrind: simulated caches and branch predictor
+};
+
+// What the None source measures for the whole child process: its name, its
+// kind, the unit its values are stored with, and, for a hardware counter,
+// the metric to use where the machine has no PMU. Counters cover the whole
+// process tree (inherit) in user space; simulated counts are summed over
+// every process of the tree. A count is dimensionless ("count").
 #define ALEA_METRICS(X)                                                                            \
-  X(Wall, "wall") /* wall-clock seconds from spawn to reap */                                      \
-  X(User, "user") /* ru_utime of the child (wait4) */                                              \
-  X(Sys, "sys")   /* ru_stime of the child */                                                      \
-  X(Cpu, "cpu")   /* user + sys */                                                                 \
-  X(Rss, "rss")   /* peak resident set, in KiB (ru_maxrss); not a time */
+  X(Wall, "wall", Process, "s", "") /* wall-clock seconds from spawn to reap */                    \
+  X(User, "user", Process, "s", "") /* ru_utime of the child (wait4) */                            \
+  X(Sys, "sys", Process, "s", "")   /* ru_stime of the child */                                    \
+  X(Cpu, "cpu", Process, "s", "")   /* user + sys */                                               \
+  X(Rss, "rss", Process, "KiB", "") /* peak resident set (ru_maxrss); not a time */                \
+  X(Instructions, "instructions", HardwareCounter, "count", "sim-instructions")                    \
+  X(Cycles, "cycles", HardwareCounter, "count", "sim-cycles")                                      \
+  X(Branches, "branches", HardwareCounter, "count", "sim-instructions")                            \
+  X(BranchMisses, "branch-misses", HardwareCounter, "count", "sim-branch-misses")                  \
+  X(CacheReferences, "cache-references", HardwareCounter, "count", "sim-d1-misses")                \
+  X(CacheMisses, "cache-misses", HardwareCounter, "count", "sim-ll-misses")                        \
+  X(L1iMisses, "l1i-misses", HardwareCounter, "count", "sim-i1-misses") /* L1I read misses */      \
+  X(ItlbMisses, "itlb-misses", HardwareCounter, "count", "")                                       \
+  X(TaskClock, "task-clock", SoftwareCounter, "s", "") /* CPU time of the tree, ns -> s */         \
+  X(PageFaults, "page-faults", SoftwareCounter, "count", "")                                       \
+  X(ContextSwitches, "context-switches", SoftwareCounter, "count", "")                             \
+  X(SimInstructions, "sim-instructions", Simulated, "count", "")  /* Ir */                         \
+  X(SimI1Misses, "sim-i1-misses", Simulated, "count", "")         /* I1mr */                       \
+  X(SimD1Misses, "sim-d1-misses", Simulated, "count", "")         /* D1mr + D1mw */                \
+  X(SimLlMisses, "sim-ll-misses", Simulated, "count", "")         /* ILmr + DLmr + DLmw */         \
+  X(SimBranchMisses, "sim-branch-misses", Simulated, "count", "") /* Bcm + Bim */                  \
+  X(SimCycles, "sim-cycles", Simulated, "count", "") /* estimated cycles (cachegrind.hpp) */
 enum class Metric { ALEA_METRICS(ALEA_ENUMERATOR) };
 ALEA_ENUM_NAMES(Metric, ALEA_METRICS);
+
+MetricKind metricKind(Metric metric);
+// The unit of the metric's values as stored: "s", "KiB" or "count".
+const char *metricUnit(Metric metric);
+// A hardware counter's simulated counterpart ("" when there is none).
+const char *simulatedCounterpart(Metric metric);
+inline bool isCounter(Metric m) {
+  return metricKind(m) == MetricKind::HardwareCounter ||
+         metricKind(m) == MetricKind::SoftwareCounter;
+}
+inline bool isSimulated(Metric m) { return metricKind(m) == MetricKind::Simulated; }
+
+// The cache geometry cachegrind simulates, each "size,associativity,line
+// size" in bytes as Valgrind's --I1/--D1/--LL options take it. Fixed by
+// alea rather than read from the machine (cachegrind's default) so that
+// simulated counts compare across machines; the defaults are the ones iai
+// (bheisler/iai) and CodSpeed's Valgrind runs pass (a 32 KiB 8-way L1 and an
+// 8 MiB 16-way LL with 64-byte lines).
+struct SimCache {
+  std::string i1 = "32768,8,64";
+  std::string d1 = "32768,8,64";
+  std::string ll = "8388608,16,64";
+  bool operator==(const SimCache &) const = default;
+};
+
+// Why `geometry` ("size,assoc,line") is not a cache cachegrind can simulate,
+// or "" when it is: three positive decimal integers, and cachegrind's own
+// checks (cachegrind/cg_arch.c, check_cache): a power-of-two number of sets
+// and line size, a line of at least 16 bytes, size > line size, and
+// associativity <= size / line size.
+std::string cacheGeometryProblem(std::string_view geometry);
 
 #define ALEA_GBENCH_FIELDS(X)                                                                      \
   X(RealTime, "real_time")                                                                         \
@@ -52,6 +113,11 @@ ALEA_ENUM_NAMES(OutputStream, ALEA_OUTPUT_STREAMS);
 struct MeasureSpec {
   IterationSource source = IterationSource::None;
   Metric metric = Metric::Wall; // None source only
+  // Where `metric` was written (1-based; 0 = not written, the default), for
+  // the machine's checks of validate.hpp.
+  int metricLine = 0, metricColumn = 0;
+  // The simulated cache of the sim-* metrics (key sim_cache).
+  SimCache simCache;
   // Regex source: ECMAScript syntax, searched repeatedly over the whole text;
   // the first capture group of each match is a decimal number, one iteration.
   std::string regex;
@@ -70,7 +136,8 @@ struct MeasureSpec {
   GbenchField gbenchField = GbenchField::RealTime;
   std::string gbenchFilter;
 
-  // The unit of the extracted values as stored ("s", or "KiB" for Rss).
+  // The unit of the extracted values as stored: "s" for times, "KiB" for
+  // rss, "count" for counts (metricUnit).
   std::string valueUnit() const;
 };
 

@@ -11,6 +11,9 @@ namespace alea::runner {
 // Parses a `[measure]` table (or a benchmark's `measure = {...}` inline table):
 //   source  = "none" | "regex" | "gbench" | "records"     (default "none")
 //   metric  = "wall" | "user" | "sys" | "cpu" | "rss"     (source none)
+//             | a counter ("instructions", "task-clock", ...)
+//             | a simulated metric ("sim-instructions", "sim-cycles", ...)
+//   sim_cache = { i1 = "32768,8,64", d1 = ..., ll = ... } (a sim-* metric)
 //   regex   = '...'  (required for source regex, must have >= 1 group)
 //   stream  = "stdout" | "stderr"                         (source regex)
 //   unit    = "ns" | "us" | "ms" | "s" | "min"            (source regex)

@@ -12,15 +12,41 @@
 #include "alea/config/config.hpp"
 #include "alea/config/error.hpp"
 
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace alea::runner {
 
+// What opening a counter gave on this machine (a probe: exec/metric_facts.hpp).
+struct CounterFacts {
+  int error = 0;               // errno of perf_event_open(2); 0 = it opened
+  std::optional<int> paranoid; // /proc/sys/kernel/perf_event_paranoid; none = unreadable
+};
+
+// What running cachegrind with a cache geometry gave on this machine.
+struct SimulatorFacts {
+  SimCache cache;
+  std::string problem; // "" = it ran; else why not ("valgrind is not on PATH", its error)
+};
+
 // What the checks need to know about the machine that runs the campaign.
 struct MachineFacts {
   std::vector<int> cpus; // CPUs this process may run on, ascending; empty = unknown
+  // The counters and simulated caches the campaign's metrics need, probed;
+  // a metric whose facts are absent is not checked (not probed).
+  std::map<Metric, CounterFacts> counters = {};
+  std::vector<SimulatorFacts> simulators = {};
 };
+
+// Why `metric` cannot be counted where opening its counter gave `facts`, as
+// the reason and what to use instead ("perf_event_open: No such file or
+// directory (no PMU ...); use sim-instructions (Valgrind) or task-clock");
+// "" when it can. A permission error names perf_event_paranoid: user-space
+// counting of one's own processes needs it at 2 or below, a kernel-side
+// event (context-switches) at 1 or below, unless alea has CAP_PERFMON.
+std::string counterProblem(Metric metric, const CounterFacts &facts);
 
 // "0-3,6": CPU sets as the kernel lists them (/sys/devices/system/cpu/online).
 std::string cpuList(const std::vector<int> &cpus);

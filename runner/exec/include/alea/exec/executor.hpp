@@ -6,6 +6,8 @@
 // (sched_setaffinity) and ASLR switch-off (personality(ADDR_NO_RANDOMIZE)), a
 // timeout that kills the whole group, wait4 rusage, steady_clock wall time,
 // bounded stdout, the tail of stderr, and a records pipe named by ALEA_ITER_FD.
+// A counter metric opens a perf_event_open(2) counter on the child before its
+// execve; a simulated one runs the command under Valgrind's cachegrind.
 // FakeExecutor answers from a function, for unit tests. Remote machines or a
 // cluster scheduler are further implementations of the same interface.
 #pragma once
@@ -65,6 +67,14 @@ struct ExecutionRequest {
   // restart when every measured execution has ended).
   int duetFd = -1;
   int stopFd = -1;
+  // A counter metric (counters.hpp): its counter on the whole process tree,
+  // user space, from the benchmark's execve, read once the tree has ended
+  // into ExecutionOutput::counterValue.
+  std::optional<Metric> counter;
+  // A simulated metric (cachegrind.hpp): the command runs under Valgrind's
+  // cachegrind with this cache (every process of its tree), the counts of
+  // every process summed into ExecutionOutput::simulated.
+  std::optional<SimCache> simulate;
 };
 
 struct ExecutionResult {

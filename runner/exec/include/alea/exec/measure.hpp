@@ -12,11 +12,13 @@
 #pragma once
 
 #include "alea/config/measure_spec.hpp"
+#include "alea/exec/cachegrind.hpp"
 #include "alea/records.hpp"
 
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -32,6 +34,12 @@ struct ExecutionOutput : ProcessEnd {
   std::string stderrTail; // the last few KiB of stderr
   std::string records;    // raw bytes read from the ALEA_ITER_FD pipe
   bool timedOut = false;  // killed by the runner after the timeout
+  // A counter metric's total over the process tree, as the kernel counts it
+  // (task-clock in ns), and a simulated metric's counts summed over the
+  // tree's processes (ExecutionRequest::counter, ::simulate).
+  std::optional<double> counterValue;
+  std::optional<CachegrindCounts> simulated;
+  std::string metricError; // why the one asked for is missing ("" = it is not)
 };
 
 struct Extraction {

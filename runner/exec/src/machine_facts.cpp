@@ -1,0 +1,29 @@
+// This machine's facts for a campaign's checks (machine_facts.hpp).
+#include "alea/exec/machine_facts.hpp"
+
+#include "alea/exec/cachegrind.hpp"
+#include "alea/exec/counters.hpp"
+
+#include <algorithm>
+
+namespace alea::runner {
+
+MachineFacts readMachineFacts(const CampaignConfig &cfg) {
+  MachineFacts facts = readMachineFacts();
+  if (!cfg.targets.empty())
+    return facts;
+  for (const auto &b : cfg.benchmarks) {
+    const MeasureSpec &m = b.measure;
+    if (m.source != IterationSource::None)
+      continue;
+    if (isCounter(m.metric) && !facts.counters.count(m.metric))
+      facts.counters[m.metric] = probeCounter(m.metric);
+    if (isSimulated(m.metric) &&
+        std::none_of(facts.simulators.begin(), facts.simulators.end(),
+                     [&](const SimulatorFacts &s) { return s.cache == m.simCache; }))
+      facts.simulators.push_back(probeSimulator(m.simCache));
+  }
+  return facts;
+}
+
+} // namespace alea::runner
