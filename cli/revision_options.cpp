@@ -17,8 +17,9 @@ void addRevisionOptions(CLI::App &sub, RevisionOptions &o, int defaultBuilds,
                  "(repeat for several); default: the [compare] table's");
   sub.add_option("--measure", o.request.measure,
                  "what a run's value is: wall (its wall time, the default), cpu, user, sys, "
-                 "rss, regex:REGEX (a number the program prints), gbench or records "
-                 "(docs/measure.md)");
+                 "rss, a counter (task-clock, instructions, ...), a simulated metric "
+                 "(sim-instructions, sim-cycles, ...), regex:REGEX (a number the program "
+                 "prints), gbench or records (docs/measure.md)");
   sub.add_option("--builds", o.request.builds,
                  "builds per revision (default " + std::to_string(defaultBuilds) + ")")
       ->check(CLI::Range(2, 1000));

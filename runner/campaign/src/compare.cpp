@@ -1,6 +1,7 @@
 // `alea compare A B`: the campaign of two revisions (compare.hpp).
 #include "alea/campaign/compare.hpp"
 
+#include "alea/config/measure_spec.hpp"
 #include "alea/contract.hpp"
 #include "alea/exec/executor.hpp"
 #include "alea/random.hpp"
@@ -133,12 +134,13 @@ std::string literalShell(const std::string &command) {
 Expected<toml::table> measureTable(const std::string &measure) {
   if (measure == "none" || measure == "wall" || measure == "gbench" || measure == "records")
     return toml::table{{"source", measure == "wall" ? "none" : measure}};
-  if (measure == "cpu" || measure == "user" || measure == "sys" || measure == "rss")
+  if (parseEnum<Metric>(measure)) // cpu, rss, task-clock, instructions, sim-cycles, ...
     return toml::table{{"source", "none"}, {"metric", measure}};
   if (measure.rfind("regex:", 0) == 0 && measure.size() > 6)
     return toml::table{{"source", "regex"}, {"regex", measure.substr(6)}};
-  return Error{"--measure: expected wall, cpu, user, sys, rss, regex:REGEX, gbench or records, "
-               "not '" +
+  return Error{"--measure: expected a metric (wall, cpu, user, sys, rss, a counter such as "
+               "task-clock or instructions, a simulated metric such as sim-instructions: "
+               "docs/measure.md), regex:REGEX, gbench or records, not '" +
                    measure + "'",
                ErrorKind::Usage};
 }
