@@ -176,16 +176,28 @@ struct SimulationDir {
   }
 };
 
-// The counter descriptor the child sent over `socket` (childExec), or -1.
-int receiveCounter(int socket) {
+// The message a counter's descriptor travels in from the child: one byte and
+// room for one descriptor (SCM_RIGHTS). Built in place (it points into
+// itself), on the stack: the vfork child may not allocate.
+struct DescriptorMessage {
   char byte = 0;
   iovec iov{&byte, 1};
   alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
   msghdr msg{};
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  msg.msg_control = control;
-  msg.msg_controllen = sizeof control;
+  DescriptorMessage() {
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof control;
+  }
+  DescriptorMessage(const DescriptorMessage &) = delete;
+  DescriptorMessage &operator=(const DescriptorMessage &) = delete;
+};
+
+// The counter descriptor the child sent over `socket` (childExec), or -1.
+int receiveCounter(int socket) {
+  DescriptorMessage m;
+  msghdr &msg = m.msg;
   if (::recvmsg(socket, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC) != 1)
     return -1;
   cmsghdr *cm = CMSG_FIRSTHDR(&msg);
@@ -301,14 +313,8 @@ struct ChildSetup {
       errno = -fd;
       die(8);
     }
-    char byte = 0;
-    iovec iov{&byte, 1};
-    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-    msghdr msg{};
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control;
-    msg.msg_controllen = sizeof control;
+    DescriptorMessage m;
+    msghdr &msg = m.msg;
     cmsghdr *cm = CMSG_FIRSTHDR(&msg);
     cm->cmsg_level = SOL_SOCKET;
     cm->cmsg_type = SCM_RIGHTS;
