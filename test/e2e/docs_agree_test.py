@@ -5,7 +5,7 @@
    top of its page) names every long option the command's --help lists, and
    nothing --help does not: `alea run` (docs/campaign.md), `alea report`
    (docs/measure.md), `alea import` (docs/measure.md), `alea compare`
-   (docs/compare.md), `alea history` (docs/history.md).
+   (docs/compare.md), `alea history` and `alea bisect` (docs/history.md).
 2. docs/measure.md describes the demo campaign that scripts/demo.sh runs:
    its two systems' -O flags (baseline first), builds, executions,
    iterations, warm-up, threshold, design and adaptive target, all read from
@@ -26,6 +26,7 @@ SYNOPSES = [
     ("import", "docs/measure.md", "## Importing measurements (`alea import`)"),
     ("compare", "docs/compare.md", "# Is this revision faster?"),
     ("history", "docs/history.md", "# A benchmark over revisions"),
+    ("bisect", "docs/history.md", "## Bisect"),
 ]
 
 

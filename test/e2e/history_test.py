@@ -14,6 +14,8 @@ padding alea draws per execution moves the value by under 0.3%).
                                 step named, nothing external, fits a phone
   --format csv                  one row per benchmark and revision
   the same command again        resumes: nothing measured twice
+  alea bisect HEAD~5 HEAD       names the same commit after 3 comparisons; of
+                                k2, says there is no change to look for
   the user's repository         untouched
 
 Usage: history_test.py BUILD_DIR SOURCE_DIR"""
@@ -115,6 +117,20 @@ def main():
                   f"external requests: {laptop.external} {phone.external}")
             check(phone.layout["scroll_width"] <= phone.layout["viewport_width"] + 1,
                   f"the page does not fit a phone's width: {phone.layout}")
+
+        # alea bisect: the same commit by binary search (3 comparisons of 6
+        # revisions); k2 did not change: nothing to look for.
+        b = run([exe, "bisect", "HEAD~5", "HEAD", *COMMANDS, "--benchmark", "k1", "--builds",
+                 "3", "--executions", "2"], cwd=repo, env=env)
+        full = git(repo, "rev-parse", stepped).strip()
+        check(b.returncode == 0 and b.stdout.startswith(f"k1 became slower at {full} "
+                                                         "(k1 does 20% more work): 1.2"),
+              f"bisect: exit {b.returncode}: {b.stdout} {b.stderr}")
+        check(b.stderr.count("alea: bisect: ") == 2 * 3, f"bisect: not 3 comparisons: {b.stderr}")
+        b = run([exe, "bisect", "HEAD~5", "HEAD", *COMMANDS, "--benchmark", "k2", "--builds",
+                 "3", "--executions", "2"], cwd=repo, env=env)
+        check(b.returncode == 1 and "no change to look for" in b.stderr,
+              f"bisect of an unchanged benchmark: exit {b.returncode}: {b.stderr}")
 
         after = [git(repo, "status", "--porcelain", "--ignored"), git(repo, "rev-parse", "HEAD")]
         check(before == after, f"the user's repository changed: {before} -> {after}")

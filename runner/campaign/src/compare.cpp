@@ -368,37 +368,78 @@ Expected<ComparePlan> prepareCompare(const CompareRequest &request) {
   return revisionCampaign(request, sides, 0, dir, request.a + " vs " + request.b, "");
 }
 
-Expected<ComparePlan> prepareHistory(const CompareRequest &request) {
-  // Decide: the revisions (ranges expanded), the reference, the directory.
-  if (Status s = checkCommands(request); !s)
-    return Error{s.error()};
+namespace {
+
+// The commits `spellings` name, oldest first, each a revision or a range A..B
+// (A, then every commit after it up to B along first parents), with its
+// short hash as its name and its subject; a commit named twice is an error.
+Expected<std::vector<Side>> expandRevisions(const std::vector<std::string> &spellings,
+                                            const std::string &repo) {
   std::vector<Side> sides;
-  for (const std::string &spelling : request.revisions) {
-    std::vector<std::string> spellings{spelling};
+  for (const std::string &spelling : spellings) {
+    std::vector<std::string> commits{spelling};
     if (const std::size_t dots = spelling.find(".."); dots != std::string::npos) {
-      // A..B: A, then every commit after it up to B (first parents, oldest first).
-      auto list = runTool({"git", "-C", request.repo, "rev-list", "--reverse", "--first-parent",
-                           spelling});
+      auto list = runTool({"git", "-C", repo, "rev-list", "--reverse", "--first-parent", spelling});
       if (!list)
         return Error{list.error()};
       if (list->first != 0)
         return Error{"cannot list the revisions " + spelling + ": " + firstLine(list->second)};
-      spellings = {spelling.substr(0, dots)};
+      commits = {spelling.substr(0, dots)};
       std::istringstream lines(list->second);
       for (std::string line; std::getline(lines, line);)
         if (!line.empty())
-          spellings.push_back(line);
+          commits.push_back(line);
     }
-    for (const std::string &one : spellings) {
-      auto side = resolve(one, request.repo);
+    for (const std::string &one : commits) {
+      auto side = resolve(one, repo);
       if (!side)
         return Error{side.error()};
       if (side->commit.empty())
-        return Error{"'" + one + "' is a directory: a history is of git revisions",
-                     ErrorKind::Usage};
+        return Error{"'" + one + "' is a directory, not a git revision", ErrorKind::Usage};
       sides.push_back(std::move(*side));
     }
   }
+  for (Side &side : sides) {
+    for (const Side &before : sides) {
+      if (&before == &side)
+        break;
+      if (before.commit == side.commit)
+        return Error{"revision " + side.spelling + " is listed twice (commit " +
+                         side.commit.substr(0, 12) + ")",
+                     ErrorKind::Usage};
+    }
+    auto info = runTool({"git", "-C", repo, "log", "-1", "--format=%h%n%s", side.commit});
+    if (!info)
+      return Error{info.error()};
+    std::istringstream lines(info->second);
+    std::getline(lines, side.name);
+    std::getline(lines, side.subject);
+    side.name = compareSystemName(side.name);
+  }
+  return sides;
+}
+
+} // namespace
+
+Expected<std::vector<RevisionInfo>> listRevisions(const std::vector<std::string> &revisions,
+                                                  const std::string &repo) {
+  auto sides = expandRevisions(revisions, repo);
+  if (!sides)
+    return Error{sides.error(), sides.errorKind()};
+  std::vector<RevisionInfo> out;
+  for (const Side &side : *sides)
+    out.push_back({side.name, side.commit, side.subject});
+  return out;
+}
+
+Expected<ComparePlan> prepareHistory(const CompareRequest &request) {
+  // Decide: the revisions (ranges expanded), the reference, the directory.
+  if (Status s = checkCommands(request); !s)
+    return Error{s.error()};
+  auto expanded = expandRevisions(request.revisions, request.repo);
+  if (!expanded)
+    return Error{expanded.error(), expanded.errorKind()};
+  std::vector<Side> sides = std::move(*expanded);
   if (sides.size() < 2)
     return Error{"a history needs two or more revisions (e.g. HEAD~5..HEAD)", ErrorKind::Usage};
   std::size_t reference = 0;
@@ -414,24 +455,8 @@ Expected<ComparePlan> prepareHistory(const CompareRequest &request) {
     reference = static_cast<std::size_t>(it - sides.begin());
   }
   std::uint64_t key = hashName("alea history");
-  for (Side &side : sides) {
-    for (const Side &before : sides) {
-      if (&before == &side)
-        break;
-      if (before.commit == side.commit)
-        return Error{"revision " + side.spelling + " is listed twice (commit " +
-                         side.commit.substr(0, 12) + ")",
-                     ErrorKind::Usage};
-    }
-    auto info = runTool({"git", "-C", request.repo, "log", "-1", "--format=%h%n%s", side.commit});
-    if (!info)
-      return Error{info.error()};
-    std::istringstream lines(info->second);
-    std::getline(lines, side.name);
-    std::getline(lines, side.subject);
-    side.name = compareSystemName(side.name);
+  for (const Side &side : sides)
     key = mixSeed(key, side.commit);
-  }
   for (const std::string &part : {request.build, request.measure, std::to_string(request.builds),
                                   std::to_string(request.executions),
                                   std::to_string(reference)})

@@ -81,6 +81,12 @@ Expected<ComparePlan> prepareCommandCompare(const CompareRequest &request);
 // directory $XDG_CACHE_HOME/alea/history/<key>.
 Expected<ComparePlan> prepareHistory(const CompareRequest &request);
 
+// The commits `revisions` name, oldest first: each a revision or a range A..B
+// (A, then every commit after it up to B along first parents), with its
+// short hash (`name`) and subject (`alea history`, `alea bisect`).
+Expected<std::vector<RevisionInfo>> listRevisions(const std::vector<std::string> &revisions,
+                                                  const std::string &repo);
+
 // The `[compare]` table of a checked-in file (docs/compare.md), so that
 // `alea compare A B` and `alea history` need no flags in a project that has
 // one: what the flags would say, each key optional; a flag given on the
