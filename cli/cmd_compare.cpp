@@ -37,11 +37,6 @@ alea::cli::Outcome runCompare(const CompareOptions &o) {
                alea::report::plainText(plan->candidate).c_str(),
                alea::report::plainText(plan->campaignFile).c_str());
   alea::cli::RunOptions run = o.run;
-  if (commands) { // a fixed number of executions: the adaptive batches add builds
-    run.untilHalfWidth.clear();
-    run.timeBudget = 0;
-    run.maxBuilds = 0;
-  }
   run.campaign = plan->campaignFile;
   run.dir = plan->campaignDir;
   return alea::cli::runCampaignFile(run);
@@ -62,32 +57,42 @@ void setupCompare(CLI::App &app) {
       "--cmd", o->request.commands,
       "instead of A and B: a command to compare as it is, no build ('NAME=COMMAND' or "
       "'COMMAND', /bin/sh in the current directory; twice or more, the first is the baseline; "
-      "30 executions each unless --executions)");
+      "10 executions each to start, then more until --until-half-width or --time-budget)");
   cmd->excludes(a)->excludes(b);
   alea::cli::addRevisionOptions(*sub, *o, 4, 3);
   for (const char *flag : {"--build", "--run", "--builds", "--config"})
     sub->get_option(flag)->excludes(cmd);
   sub->add_option("--until-half-width", o->run.untilHalfWidth,
-                  "add builds until every ratio's CI is within this relative half-width "
-                  "(default 2%; not with --cmd, which runs --executions)")
-      ->excludes(cmd);
+                  "add builds (with --cmd: executions) until every ratio's CI is within this "
+                  "relative half-width (default 2%)");
   sub->add_option("--time-budget", o->run.timeBudget,
-                  "stop adding builds after this many seconds of machine time (default 300; not "
-                  "with --cmd)")
-      ->check(CLI::Range(1.0, alea::runner::kMaxSeconds))
-      ->excludes(cmd);
+                  "stop adding them after this many seconds of machine time (default 300; with "
+                  "--cmd 60)")
+      ->check(CLI::Range(1.0, alea::runner::kMaxSeconds));
   sub->add_option("--max-builds", o->run.maxBuilds, "at most this many builds per revision "
                                                     "(default 30)")
       ->check(CLI::Range(2, 1000))
       ->excludes(cmd);
+  sub->add_option("--max-executions", o->run.maxBuilds,
+                  "with --cmd: at most this many executions per command (default 1000)")
+      ->check(CLI::Range(2, 1000))
+      ->needs(cmd);
   sub->add_option("--format", o->run.format,
                   "report format: text (default), md, json, csv, "
                   "html or latex");
   alea::cli::addFailOnOption(*sub, o->run.failOn);
   sub->callback([o, sub] {
     if (!o->request.commands.empty()) {
+      // Adaptive as a comparison of revisions is, in executions: 10 to start,
+      // then batches until +-2% or a minute of machine time.
       if (sub->count("--executions") == 0)
-        o->request.executions = 30;
+        o->request.executions = 10;
+      if (sub->count("--until-half-width") == 0)
+        o->run.untilHalfWidth = "2%";
+      if (sub->count("--time-budget") == 0)
+        o->run.timeBudget = 60;
+      if (sub->count("--max-executions") == 0)
+        o->run.maxBuilds = 1000;
       o->request.workdir = std::filesystem::current_path().string();
     } else if (auto s = alea::cli::applyCompareTable(*sub, *o, 4, 3, true); !s) {
       alea::cli::finish(s);

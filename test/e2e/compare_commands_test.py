@@ -2,20 +2,26 @@
 """`alea compare --cmd A --cmd B` beside hyperfine on the same two commands:
 gzip -1 and gzip -9 of the same 1.5 MB text (gzip -9 searches harder for
 matches: about 1.6x the CPU time here). Both tools must see the same
-direction: hyperfine's median B/A above 1 and alea's ratio estimate above 1,
-with a ratio interval (lower < estimate < upper) in alea's JSON. The work
-differs by much more than any noise a busy machine adds to a median or to a
-mean of 20 runs, so the direction does not depend on the machine's load.
+direction in the same quantity, the commands' CPU time (alea `--measure cpu`,
+hyperfine's mean user + system time), with a ratio interval (lower < estimate
+< upper) in alea's JSON. CPU time, not wall time: hyperfine runs all of one
+command, then all of the other, so a burst of other work beside the test can
+fall on one command's runs and turn its wall-time verdict around (seen here
+under load: docs/compare.md, "Beside hyperfine"); the CPU time a command uses
+does not depend on what else runs, so the direction does not depend on the
+machine's load. hyperfine's wall-time ratio is printed beside them.
 
 Also: the campaign has one build per system and executions at the top level,
 the unnamed command is named by its program, a NAME= prefix names the other, the
-commands run in the current directory, and a rerun resumes.
+commands run in the current directory, a rerun resumes, and the adaptive batches
+add executions (6, 12, 24 under an unreachable target and a cap of 24: the cap
+decides, not the machine).
 
 Usage: compare_commands_test.py BUILD_DIR SOURCE_DIR"""
 import json
 import os
 import random
-import shutil
+import re
 import sys
 import tempfile
 
@@ -38,6 +44,7 @@ def main():
         env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, "cache"))
         a, b = "gzip -1 -c data.txt > /dev/null", "gzip -9 -c data.txt > /dev/null"
         cmd = [exe, "compare", "--cmd", "fast=" + a, "--cmd", b, "--executions", "20",
+               "--measure", "cpu", "--until-half-width", "10%", "--time-budget", "10",
                "--format", "json"]
         r = run(cmd, cwd=tmp, env=env)
         check(r.returncode == 0, f"alea compare --cmd: exit {r.returncode}: {r.stderr}")
@@ -65,14 +72,35 @@ def main():
         check(h.returncode == 0, f"hyperfine: exit {h.returncode}: {h.stderr}")
         if h.returncode == 0:
             results = json.load(open(hf))["results"]
+            cpu = [r["user"] + r["system"] for r in results]
+            ratio = cpu[1] / cpu[0]
             median = results[1]["median"] / results[0]["median"]
-            check(median > 1, f"hyperfine: gzip -9 is not slower than gzip -1: {median}")
-            print(f"gzip -9 / gzip -1: alea {estimate:.3f} [{lower:.3f}, {upper:.3f}], "
-                  f"hyperfine median ratio {median:.3f}")
+            check(ratio > 1, f"hyperfine: gzip -9 does not use more CPU than gzip -1: {ratio}")
+            print(f"gzip -9 / gzip -1 in CPU time: alea {estimate:.3f} [{lower:.3f}, "
+                  f"{upper:.3f}], hyperfine {ratio:.3f}; hyperfine's median wall-time ratio "
+                  f"{median:.3f}")
 
         again = run(cmd, cwd=tmp, env=env)
-        check(again.returncode == 0 and "resuming: 40 of 40 executions already done" in
-              again.stderr, f"the same command again does not resume: {again.stderr}")
+        m = re.search(r"resuming: (\d+) of (\d+) executions already done", again.stderr)
+        check(again.returncode == 0 and m and m.group(1) == m.group(2) and
+              int(m.group(1)) >= 40 and "building" not in again.stderr,
+              f"the same command again does not resume: {again.stderr}")
+
+        # Adaptive in executions: a target precision no run can reach within
+        # a cap of 24 executions per command adds batches up to the cap (the
+        # counts do not depend on the machine: the cap decides).
+        adaptive = [exe, "compare", "--cmd", a, "--cmd", b, "--executions", "6",
+                    "--until-half-width", "0.0001%", "--max-executions", "24", "--format",
+                    "json"]
+        r = run(adaptive, cwd=tmp, env=env)
+        check(r.returncode == 0, f"adaptive --cmd: exit {r.returncode}: {r.stderr}")
+        steps = re.findall(r"^adaptive: (\d+) executions, ", r.stderr, re.M)
+        check(steps == ["6", "12", "24"], f"adaptive batches: {steps}\n{r.stderr}")
+        check("the cap of 24 executions is reached" in r.stderr, f"no cap: {r.stderr}")
+        top = (json.loads(r.stdout).get("report", {}).get("benchmarks") or [{}])[0]
+        check(top.get("ratios") and top["ratios"][0]["top_units"] == {"candidate": 24,
+                                                                     "baseline": 24},
+              f"the report is not of 24 executions each: {top.get('ratios')}")
         check(not os.path.exists(os.path.join(tmp, "data.txt.gz")),
               "a command wrote where it should not")
     finish("alea compare --cmd and hyperfine agree that gzip -9 is slower than gzip -1")

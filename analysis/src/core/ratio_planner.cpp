@@ -282,7 +282,7 @@ const char *stopReasonName(StopReason reason) { return enumName(reason); }
 StoppingDecision stoppingRule(const StoppingInput &in) {
   StoppingDecision out;
   const std::string now =
-      std::to_string(in.builds) + " builds: +-" +
+      std::to_string(in.builds) + " " + in.units + ": +-" +
       (std::isfinite(in.halfWidth) ? g3(in.halfWidth * 100) + "%" : std::string("unbounded")) +
       " against the target +-" + g3(in.targetHalfWidth * 100) + "%";
   const auto stop = [&](StopReason r, const std::string &why) {
@@ -295,9 +295,9 @@ StoppingDecision stoppingRule(const StoppingInput &in) {
     return stop(StopReason::TargetReached, "the target is reached");
   if (in.builds >= in.maxBuilds)
     return stop(StopReason::CapReached,
-                "the cap of " + std::to_string(in.maxBuilds) + " builds is reached");
+                "the cap of " + std::to_string(in.maxBuilds) + " " + in.units + " is reached");
   if (in.remainingBudgetBuilds && *in.remainingBudgetBuilds == 0)
-    return stop(StopReason::BudgetExhausted, "the budget affords no more builds");
+    return stop(StopReason::BudgetExhausted, "the budget affords no more " + in.units);
 
   // The number still needed: the planner's, else double; at least 1 and
   // enough for minBuilds; at most the current count (a batch at most

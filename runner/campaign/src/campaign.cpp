@@ -658,14 +658,19 @@ struct Run {
     ro.planKeepsLowerCounts = true;
     model::CampaignReport report = model::buildCampaignReport(*data, ro);
     double spent = store.machineSeconds();
+    // The top-level units that grow: builds, or the executions of a campaign
+    // of one build per system.
+    const bool executions = growsExecutions();
+    const int units = executions ? levels.executions : levels.builds;
     analysis::StoppingInput in;
     in.targetHalfWidth = a.halfWidth; // 0: only the budget stops
-    in.builds = static_cast<std::size_t>(levels.builds);
+    in.builds = static_cast<std::size_t>(units);
+    in.units = executions ? "executions" : "builds";
     in.maxBuilds = static_cast<std::size_t>(a.maxBuilds);
     if (a.timeBudgetSeconds > 0) {
-      double perBuild = spent / levels.builds; // every system and benchmark
+      double perUnit = spent / units; // every system and benchmark
       in.remainingBudgetBuilds = static_cast<std::size_t>(
-          std::max(0.0, std::floor((a.timeBudgetSeconds - spent) / std::max(perBuild, 1e-9))));
+          std::max(0.0, std::floor((a.timeBudgetSeconds - spent) / std::max(perUnit, 1e-9))));
     }
     std::vector<analysis::StoppingDecision> decisions;
     double widest = 0; // the widest relative half-width, for the progress bar
@@ -694,7 +699,7 @@ struct Run {
     }
     progress.precision(widest, a.halfWidth);
     analysis::StoppingDecision step = analysis::combineStopping(decisions);
-    std::string line = "adaptive: " + std::to_string(levels.builds) + " builds, " +
+    std::string line = "adaptive: " + std::to_string(units) + " " + in.units + ", " +
                        std::to_string(static_cast<long long>(spent)) +
                        " s of machine time: " + step.explanation;
     progress.message(line);
@@ -705,24 +710,40 @@ struct Run {
       return 0;
     int more = static_cast<int>(step.addBuilds);
     // Machine as a level: every machine gets the same number of new builds.
-    if (cfg.machines == Machines::Level && !cfg.targets.empty()) {
+    if (!executions && cfg.machines == Machines::Level && !cfg.targets.empty()) {
       int m = static_cast<int>(cfg.targets.size());
       more = (more + m - 1) / m * m;
     }
     return more;
   }
 
-  // Plans `more` builds of every system after the current ones, and records
-  // the new count with them (one transaction: a kill leaves both or neither).
+  // A campaign of one build per system draws no layouts: its executions are
+  // the top level of its analysis (campaign_report.cpp), and an adaptive
+  // batch adds executions to its builds, not builds (`alea compare --cmd`).
+  bool growsExecutions() const { return levels.builds == 1; }
+
+  // Plans `more` builds of every system after the current ones (or `more`
+  // executions of every build, growsExecutions), and records the new count
+  // with them (one transaction: a kill leaves both or neither).
   Status extendPlan(std::vector<PlanEntry> &plan, int more) {
-    ScheduleShape shape{systemIds,         benchmarkIds, levels.builds + more,
-                        levels.executions, design,       levels.builds};
+    const bool executions = growsExecutions();
+    ScheduleShape shape{systemIds,
+                        benchmarkIds,
+                        executions ? levels.builds : levels.builds + more,
+                        executions ? levels.executions + more : levels.executions,
+                        design,
+                        executions ? 0 : levels.builds};
+    if (executions)
+      shape.firstExecution = levels.executions;
     std::int64_t position = plan.empty() ? 0 : plan.back().position + 1, block = 0;
     for (const auto &p : plan)
       block = std::max(block, p.block + 1);
     std::vector<PlanEntry> added = makeSchedule(shape, cfg.seed, position, block);
-    levels.builds += more;
-    if (Status s = store.savePlan(added, {{"levels.builds", std::to_string(levels.builds)}}); !s)
+    (executions ? levels.executions : levels.builds) += more;
+    const std::pair<std::string, std::string> count =
+        executions ? std::pair{std::string("levels.executions"), std::to_string(levels.executions)}
+                   : std::pair{std::string("levels.builds"), std::to_string(levels.builds)};
+    if (Status s = store.savePlan(added, {count}); !s)
       return s;
     plan.insert(plan.end(), added.begin(), added.end());
     return {};
@@ -1682,6 +1703,8 @@ struct Run {
         parseEnum<Design>(store.meta("design").value_or("unpaired")).value_or(Design::Unpaired);
     if (auto b = store.meta("levels.builds"))
       levels.builds = std::max(levels.builds, std::atoi(b->c_str()));
+    if (auto e = store.meta("levels.executions")) // an adaptive one-build campaign's
+      levels.executions = std::max(levels.executions, std::atoi(e->c_str()));
     if (design == Design::Duet)
       duetSets = duetCpuSets(cfg, readMachineFacts().cpus);
     // The precision asked for, which the report's plans aim at: an adaptive

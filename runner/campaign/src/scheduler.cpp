@@ -13,13 +13,15 @@ std::vector<PlanEntry> makeSchedule(const ScheduleShape &shape, std::uint64_t ca
   std::uint64_t seed = scheduleSeed(campaignSeed);
   if (shape.firstBuild > 0)
     seed = mixSeed(seed, static_cast<std::uint64_t>(shape.firstBuild));
+  if (shape.firstExecution > 0)
+    seed = mixSeed(mixSeed(seed, "executions"), static_cast<std::uint64_t>(shape.firstExecution));
   Rng rng(seed);
   std::vector<PlanEntry> plan;
   if (shape.design == Design::Unpaired) {
     for (std::int64_t system : shape.systemIds)
       for (std::int64_t bench : shape.benchmarkIds)
         for (int b = shape.firstBuild; b < shape.builds; ++b)
-          for (int e = 0; e < shape.executions; ++e)
+          for (int e = shape.firstExecution; e < shape.executions; ++e)
             plan.push_back({0, system, bench, b, e, -1});
     alea::shuffle(plan.begin(), plan.end(), rng);
   } else {
@@ -39,7 +41,7 @@ std::vector<PlanEntry> makeSchedule(const ScheduleShape &shape, std::uint64_t ca
     for (std::int64_t bench : shape.benchmarkIds)
       for (int b = shape.firstBuild; b < shape.builds; ++b) {
         std::vector<std::vector<PlanEntry>> group;
-        for (int e = 0; e < shape.executions; ++e) {
+        for (int e = shape.firstExecution; e < shape.executions; ++e) {
           std::vector<PlanEntry> &block = group.emplace_back();
           for (std::int64_t system : shape.systemIds)
             block.push_back({0, system, bench, b, e, 0});

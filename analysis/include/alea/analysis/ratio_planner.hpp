@@ -146,6 +146,10 @@ struct StoppingInput {
   // The target counts as reached only from this many builds on (KJ13 §11:
   // fewer "could hardly be used to get the variance estimate right").
   std::size_t minBuilds = kMinimumTopCount;
+  // The top-level units' plural in the explanation: "builds", or
+  // "executions" for a campaign of one build per system (the counts above
+  // are then executions).
+  std::string units = "builds";
 };
 
 #define ALEA_STOP_REASONS(X)                                                                       \

@@ -27,11 +27,15 @@ struct ScheduleShape {
   int executions = 1;
   Design design = Design::Unpaired;
   int firstBuild = 0; // > 0: an adaptive campaign's next batch of builds
+  // > 0: the next batch of executions of the builds (an adaptive campaign of
+  // one build per system, whose executions are its top level).
+  int firstExecution = 0;
 };
 
 // Every (system, benchmark, build, execution) of builds firstBuild..builds-1
-// once, shuffled with alea::shuffle seeded by scheduleSeed(campaignSeed) (and
-// the batch's first build when > 0): unpaired, one shuffle of all entries;
+// and executions firstExecution..executions-1 once, shuffled with
+// alea::shuffle seeded by scheduleSeed(campaignSeed) (and the batch's first
+// build, or first execution, when > 0): unpaired, one shuffle of all entries;
 // paired, the blocks are shuffled, and the systems within them take a random
 // order in every even block and its mirror image in the next (carry-over
 // balance: every system follows every other equally often); each build's
