@@ -147,14 +147,17 @@ def main():
             check(len(on) == 8 and min(on) > 0.5,
                   f"every execution with the loop on CPU {loop_cpu} saw over 0.5 CPU of "
                   f"other load: {on}")
-            # The loop can only add load where CPU time is left for it: when
-            # other work already keeps the machine all but full without it
-            # (seen with two test suites at once: 1.7 of 2 CPUs), the loop
-            # merely takes turns with that work and the comparison says
-            # nothing. The loop's presence is still checked above (over 0.5
-            # CPU in every execution with it).
+            # The loop can only add load where CPU time is left for it: the
+            # benchmark keeps one CPU busy, so other work can use cpus - 1;
+            # when it already uses more than cpus - 1.5 of them without the
+            # loop (seen with two test suites at once: 1.7, and 1.3 with a
+            # build beside, of 2 CPUs, the loop's executions then seeing no
+            # more), the loop merely takes turns with that work, adds less
+            # than half a CPU, and the comparison says nothing. The loop's
+            # presence is still checked above (over 0.5 CPU in every
+            # execution with it).
             cpus = os.cpu_count() or 2
-            saturated = bool(off) and sum(off) / len(off) > cpus - 0.5
+            saturated = bool(off) and sum(off) / len(off) > cpus - 1.5
             if saturated:
                 print(f"the machine was saturated without the loop ({sum(off) / len(off):.2f} of "
                       f"{cpus} CPUs busy with other work): the with/without comparison is not made")
