@@ -53,8 +53,11 @@ def main():
         history = [exe, "history", "HEAD~5..HEAD", *COMMANDS]
         r = run(history, cwd=repo, env=env)
         check(r.returncode == 0, f"alea history: exit {r.returncode}: {r.stderr}")
-        check(re.search(rf"^  step at {stepped} \(k1 does 20% more work\): 1\.2\d\d \(", r.stdout,
-                        re.M), f"the text does not place k1's step at {stepped}:\n{r.stdout}")
+        # 1.2 within the environment padding's jitter (the program's work
+        # moves by up to 0.3%): 1.196 to 1.204.
+        check(re.search(rf"^  step at {stepped} \(k1 does 20% more work\): 1\.(19[6-9]|20[0-4]) \(",
+                        r.stdout, re.M),
+              f"the text does not place k1's step at {stepped}:\n{r.stdout}")
         check(r.stdout.count("step at") == 1, f"one step only (none for k2):\n{r.stdout}")
         check("no step over the 6 measured revisions" in r.stdout, f"k2 has a step:\n{r.stdout}")
 
@@ -123,8 +126,8 @@ def main():
         b = run([exe, "bisect", "HEAD~5", "HEAD", *COMMANDS, "--benchmark", "k1", "--builds",
                  "3", "--executions", "2"], cwd=repo, env=env)
         full = git(repo, "rev-parse", stepped).strip()
-        check(b.returncode == 0 and b.stdout.startswith(f"k1 became slower at {full} "
-                                                         "(k1 does 20% more work): 1.2"),
+        check(b.returncode == 0 and re.match(rf"k1 became slower at {full} \(k1 does 20% more "
+                                             r"work\): 1\.(19[6-9]|20[0-4]) ", b.stdout),
               f"bisect: exit {b.returncode}: {b.stdout} {b.stderr}")
         check(b.stderr.count("alea: bisect: ") == 2 * 3, f"bisect: not 3 comparisons: {b.stderr}")
         b = run([exe, "bisect", "HEAD~5", "HEAD", *COMMANDS, "--benchmark", "k2", "--builds",
