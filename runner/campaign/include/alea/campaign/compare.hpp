@@ -1,6 +1,7 @@
-// `alea compare A B` (docs/compare.md): the campaign behind "is B faster than
-// A?", made from two git revisions (or two directories) and a build and run
-// command, so that the common case needs no campaign file. Each revision is
+// The campaigns `alea compare A B`, `alea compare --cmd`, `alea history` and
+// `alea bisect` write (docs/compare.md, docs/history.md): "is B faster than
+// A?", made from two git revisions (or two directories, or commands) and a
+// build and run command, so that the common case needs no campaign file. Each revision is
 // exported once (`git archive`, never a checkout: the user's working tree and
 // index are not touched) into a directory alea owns; every build of a system
 // copies its sources into the build's own directory and runs the build
@@ -19,7 +20,7 @@
 namespace alea::runner {
 
 struct CompareRequest {
-  std::string a, b;       // git revisions of the repository at `repo`, or directories
+  std::string a, b; // git revisions of the repository at `repo`, or directories
   // Instead of A and B: two or more commands compared as they are, without
   // builds (`alea compare --cmd A --cmd B`, hyperfine's question): each
   // "NAME=COMMAND" or "COMMAND" is a system, the first the baseline, run by
@@ -39,9 +40,11 @@ struct CompareRequest {
   // an assignment needs a name ("fast=X=1 ./bench"). Braces are literal (no
   // campaign placeholders).
   std::vector<std::string> runs;
-  // wall (= none), cpu, user, sys, rss, regex:RE, gbench or records (docs/measure.md)
+  // A metric word (wall = none, cpu, rss, task-clock, sim-instructions, ...),
+  // regex:RE, gbench or records (docs/measure.md).
   std::string measure = "none";
-  int builds = 4, executions = 3; // commands: one build (nothing to build), `executions` runs
+  // Per revision; commands: one build (nothing to build), `executions` to start.
+  int builds = 4, executions = 3;
   // Where the comparison lives ("" = $XDG_CACHE_HOME/alea/compare/<key>, or
   // ~/.cache/...): the campaign file, the store, the exported revisions.
   std::string dir;
