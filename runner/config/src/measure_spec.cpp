@@ -69,17 +69,16 @@ bool isPowerOfTwo(unsigned long long v) { return v != 0 && (v & (v - 1)) == 0; }
 std::optional<MeasureSpecError> readGeometry(const toml::table &table, std::string_view key,
                                              std::string &out) {
   const toml::node *node = table.get(key);
-  if (!node)
-    return std::nullopt;
-  const auto *str = node->as_string();
-  if (!str)
+  if (node && !node->is_string())
     return errorAt(*node, "measure.sim_cache." + std::string(key) +
                               ": expected a string \"size,associativity,line size\" (bytes), "
                               "e.g. \"32768,8,64\"");
-  if (std::string why = cacheGeometryProblem(str->get()); !why.empty())
-    return errorAt(*node,
-                   "measure.sim_cache." + std::string(key) + ": \"" + str->get() + "\": " + why);
-  out = str->get();
+  std::string geometry;
+  if (auto e = readString(table, key, geometry); e || !node)
+    return e;
+  if (std::string why = cacheGeometryProblem(geometry); !why.empty())
+    return errorAt(*node, "measure.sim_cache." + std::string(key) + ": \"" + geometry + "\": " + why);
+  out = geometry;
   return std::nullopt;
 }
 

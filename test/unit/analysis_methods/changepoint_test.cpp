@@ -5,6 +5,7 @@
 // state); short series; the summary over executions.
 #include "alea/analysis/changepoint.hpp"
 #include "alea/random.hpp"
+#include "normal_noise.hpp"
 
 #include <gtest/gtest.h>
 
@@ -16,19 +17,7 @@ using namespace alea::analysis;
 
 namespace {
 
-// Normal noise of SD `sd` (relative), from a seeded generator.
-class Noise {
-public:
-  Noise(std::uint64_t seed, double sd) : rng_(seed), sd_(sd) {}
-  double operator()() {
-    const double u1 = 1.0 - rng_.uniform(), u2 = rng_.uniform();
-    return sd_ * std::sqrt(-2.0 * std::log(u1)) * std::cos(2 * M_PI * u2);
-  }
-
-private:
-  alea::Rng rng_;
-  double sd_;
-};
+using alea::analysis::test::Noise;
 
 // `slow` leading iterations `step` times slower than the steady value 1e-3 s,
 // `n` iterations in all, each with relative noise.

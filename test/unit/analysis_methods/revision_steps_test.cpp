@@ -5,6 +5,7 @@
 // against a brute force over every partition; the error cases.
 #include "alea/analysis/revision_steps.hpp"
 #include "alea/random.hpp"
+#include "normal_noise.hpp"
 
 #include <gtest/gtest.h>
 
@@ -20,19 +21,7 @@ namespace {
 
 using Series = std::vector<std::vector<double>>;
 
-// Normal noise of SD `sd` (relative), from a seeded generator.
-class Noise {
-public:
-  Noise(std::uint64_t seed, double sd) : rng_(seed), sd_(sd) {}
-  double operator()() {
-    const double u1 = 1.0 - rng_.uniform(), u2 = rng_.uniform();
-    return sd_ * std::sqrt(-2.0 * std::log(u1)) * std::cos(2 * M_PI * u2);
-  }
-
-private:
-  alea::Rng rng_;
-  double sd_;
-};
+using alea::analysis::test::Noise;
 
 // `builds` build means per revision, revision r at level levels[r] (seconds
 // around 2e-3), each build's mean off by its layout's relative noise.
