@@ -53,9 +53,7 @@ alea::Expected<Verdict> compareWithGood(const BisectOptions &o,
   std::fprintf(stderr, "alea: bisect: %s vs %s (%s)\n", rev.name.c_str(), good.name.c_str(),
                alea::report::plainText(rev.subject).c_str());
   Verdict verdict;
-  alea::cli::RunOptions run = o.run;
-  run.campaign = plan->campaignFile;
-  run.dir = plan->campaignDir;
+  alea::cli::RunOptions run = alea::cli::planRun(o, *plan);
   run.onReport = [&](const alea::model::CampaignData &data, int) -> alea::cli::Outcome {
     const auto report = alea::model::buildCampaignReport(data);
     if (report.analysis)

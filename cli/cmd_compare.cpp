@@ -36,9 +36,7 @@ alea::cli::Outcome runCompare(const CompareOptions &o) {
                alea::report::plainText(plan->baseline).c_str(),
                alea::report::plainText(plan->candidate).c_str(),
                alea::report::plainText(plan->campaignFile).c_str());
-  alea::cli::RunOptions run = o.run;
-  run.campaign = plan->campaignFile;
-  run.dir = plan->campaignDir;
+  alea::cli::RunOptions run = alea::cli::planRun(o, *plan);
   return alea::cli::runCampaignFile(run);
 }
 

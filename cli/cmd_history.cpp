@@ -42,9 +42,7 @@ alea::cli::Outcome runHistory(const HistoryOptions &o) {
   std::vector<alea::model::HistoryRevision> revisions;
   for (const auto &r : plan->revisions)
     revisions.push_back({r.name, r.commit, r.subject});
-  alea::cli::RunOptions run = o.run;
-  run.campaign = plan->campaignFile;
-  run.dir = plan->campaignDir;
+  alea::cli::RunOptions run = alea::cli::planRun(o, *plan);
   run.onReport = [&](const alea::model::CampaignData &data, int status) -> alea::cli::Outcome {
     alea::model::CampaignReportOptions ro;
     ro.skipSystemsWithoutData = true; // a broken commit leaves a gap, not an empty history

@@ -79,4 +79,11 @@ Outcome applyCompareTable(const CLI::App &sub, RevisionOptions &o, int defaultBu
   return kExitOk;
 }
 
+RunOptions planRun(const RevisionOptions &o, const alea::runner::ComparePlan &plan) {
+  RunOptions run = o.run;
+  run.campaign = plan.campaignFile;
+  run.dir = plan.campaignDir;
+  return run;
+}
+
 } // namespace alea::cli

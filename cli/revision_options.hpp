@@ -30,4 +30,7 @@ void addRevisionOptions(CLI::App &sub, RevisionOptions &o, int defaultBuilds,
 Outcome applyCompareTable(const CLI::App &sub, RevisionOptions &o, int defaultBuilds,
                          int defaultExecutions, bool adaptive);
 
+// The run of the campaign `plan` wrote, with the command line's run options.
+RunOptions planRun(const RevisionOptions &o, const alea::runner::ComparePlan &plan);
+
 } // namespace alea::cli
