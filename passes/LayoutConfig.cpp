@@ -57,6 +57,12 @@ LayoutConfig configFromEnvironment() {
   if (const char *Factors = std::getenv(kFactorsVariable))
     if (!parseFactorList(Factors, ",", Config.Factors, Config.Error))
       Config.Error = std::string(kFactorsVariable) + ": " + Config.Error;
+  if (const char *Snapshot = std::getenv(kIrSnapshotVariable))
+    Config.Snapshot = Snapshot;
+  if (const char *Replay = std::getenv(kIrReplayVariable))
+    Config.Replay = *Replay != '\0';
+  if (const char *Id = std::getenv(kModuleIdVariable))
+    Config.ModuleId = Id;
   return Config;
 }
 

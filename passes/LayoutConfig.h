@@ -28,11 +28,18 @@ struct LayoutConfig {
   std::uint64_t Seed = 0; // the build seed (ALEA_SEED)
   FactorSet Factors = FactorSet::all();
   std::string Error; // non-empty: a configuration error to report
+  // From the wrappers' build cache (alea/contract.hpp): where to write the
+  // module's bitcode before the layout pass (ALEA_IR_SNAPSHOT); whether the
+  // input is such a snapshot (ALEA_IR_REPLAY), and the identifier to give
+  // it (ALEA_MODULE_ID). Usually "", false, "".
+  std::string Snapshot;
+  bool Replay = false;
+  std::string ModuleId;
 
   bool has(Factor F) const { return Factors.has(F); }
 };
 
-// ALEA_SEED / ALEA_FACTORS of this process. Read once, at plugin registration.
+// ALEA_SEED / ALEA_FACTORS (and the build cache's ALEA_IR_*, ALEA_MODULE_ID) of this process. Read once, at plugin registration.
 LayoutConfig configFromEnvironment();
 
 // `seed=N;factors=a+b` (either key optional). Keys not given are taken from

@@ -394,6 +394,12 @@ PreservedAnalyses LayoutPass::run(Module &M, ModuleAnalysisManager &) {
     return PreservedAnalyses::all();
   }
   bool Changed = false;
+  // A snapshot compiled again (the build cache) takes the identifier the
+  // compile gave it, so that it draws exactly what that compile would have.
+  if (!Config.ModuleId.empty() && M.getModuleIdentifier() != Config.ModuleId) {
+    M.setModuleIdentifier(Config.ModuleId);
+    Changed = true;
+  }
   const std::uint64_t Salt = moduleSalt(M);
   for (const ModuleFactor &MF : ModuleFactors) {
     if (!Config.has(MF.F))

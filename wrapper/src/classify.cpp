@@ -470,6 +470,13 @@ void scanStackNotes(Classification &c, const ClassifyEnv &env) {
 }
 } // namespace
 
+bool optionTakesValue(std::string_view arg) {
+  for (const auto &o : kExact)
+    if (arg == o.name)
+      return o.separate;
+  return false;
+}
+
 // --- languages -----------------------------------------------------------------------
 
 namespace {

@@ -103,6 +103,12 @@ Expected<Settings> readSettings(Tool tool, const EnvLookup &env, const SeedFileR
     s.logFile = *log;
   if (auto dry = env("ALEA_DRY_RUN"))
     s.dryRun = !dry->empty() && *dry != "0";
+  if (auto cache = env(kBuildCacheVariable); cache && !cache->empty() && s.seed) {
+    if (!cache->starts_with("/"))
+      return fail(std::string(kBuildCacheVariable) + "='" + *cache +
+                  "' is not an absolute path (compiles run in many directories)");
+    s.buildCache = *cache;
+  }
   return s;
 }
 

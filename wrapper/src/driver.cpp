@@ -155,7 +155,11 @@ std::vector<std::string> childEnvironment(const Settings &s, const std::string &
   std::vector<std::string> env;
   for (char **e = environ; e && *e; ++e) {
     const std::string_view kv = *e;
-    if (kv.starts_with(std::string(kChainVariable) + "="))
+    // The chain is ours to extend; the cache's plugin variables are set by
+    // the build cache for its own children only.
+    if (kv.starts_with(std::string(kChainVariable) + "=") ||
+        kv.starts_with(std::string(kIrSnapshotVariable) + "=") ||
+        kv.starts_with(std::string(kModuleIdVariable) + "="))
       continue;
     // With a seed, the normalized ALEA_SEED below is the seed, also when it
     // came from ALEA_SEED_FILE (both set would be an error in the child).
@@ -381,6 +385,21 @@ Decision decide(const Facts &facts, const std::vector<std::string> &args, const 
         planCommand(tool, args, c, effective, facts.realTool, plugin, facts.realToolLoadsPlugin);
     d.argv = plan.argv;
     d.record = plan.record;
+    // The build cache: a seeded compile of alea-cc / alea-c++ (build_cache.hpp).
+    std::string cacheNote;
+    if (effective.seed && !settings.buildCache.empty() && c.mode == Mode::Compile &&
+        (tool == Tool::Cc || tool == Tool::Cxx) && !settings.dryRun) {
+      const std::size_t inputIndex =
+          c.inputs.size() == 1 && c.inputs[0].argIndex >= 0
+              ? plan.argv.size() - args.size() + static_cast<std::size_t>(c.inputs[0].argIndex)
+              : plan.argv.size();
+      Expected<CachePlan> cached =
+          planBuildCache(plan.argv, inputIndex, c, settings.buildCache, facts.pid);
+      if (cached)
+        d.cache = std::move(*cached);
+      else
+        cacheNote = "build cache not used: " + cached.error();
+    }
     // The ODR check: the objects and archives this link names (sources a
     // compile-and-link compiles first are not there yet).
     OdrOutcome odr;
@@ -436,6 +455,8 @@ Decision decide(const Facts &facts, const std::vector<std::string> &args, const 
       line += " note=\"" + note + "\"";
     if (!odr.note.empty())
       line += " note=\"" + odr.note + "\"";
+    if (!cacheNote.empty())
+      line += " note=\"" + cacheNote + "\"";
     if (!odr.warning.empty())
       line += " warning=\"" + odr.warning + "\"";
     if (d.record)
@@ -444,12 +465,14 @@ Decision decide(const Facts &facts, const std::vector<std::string> &args, const 
     d.logLine = line + " argv: " + shellJoin(d.argv, ShellQuoting::DisplayLine);
   } catch (const std::exception &e) {
     d.record.reset();
+    d.cache.reset();
     d.lldByAlea = false;
     d.argv = original;
     d.logLine = head + " mode=pass-through reason=\"internal error: " + e.what() +
                 "\" argv: " + shellJoin(original, ShellQuoting::DisplayLine);
   } catch (...) {
     d.record.reset();
+    d.cache.reset();
     d.lldByAlea = false;
     d.argv = original;
     d.logLine = head + " mode=pass-through reason=\"internal error\" argv: " +
@@ -573,6 +596,16 @@ int runWrapperSteps(Tool tool, const std::vector<std::string> &args, std::string
       execOrDie(tool, argv, env);
     };
     return runLinkTrial(d, childEnv, fx);
+  }
+  if (d.cache) {
+    CacheTools tools;
+    tools.compiler = realTool;
+    tools.plugin = settings.plugin.empty() ? facts.defaultPlugin : settings.plugin;
+    tools.env = childEnv;
+    tools.log = [&](const std::string &line) { appendLog(settings.logFile, line); };
+    tools.logHead = std::string(toolName(tool)) + " pid=" + std::to_string(facts.pid);
+    if (std::optional<int> status = runCachedCompile(*d.cache, tools))
+      return *status;
   }
   execOrDie(tool, finalArgv, childEnv);
 }

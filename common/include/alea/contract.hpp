@@ -37,6 +37,20 @@ inline constexpr const char *kRealCcVariable = "ALEA_CC";
 inline constexpr const char *kRealCxxVariable = "ALEA_CXX";
 inline constexpr const char *kRealFcVariable = "ALEA_FC";
 inline constexpr const char *kRealLdVariable = "ALEA_LD";
+// The wrappers' build cache (docs/wrapper.md, "Build cache"): the directory
+// of the optimized, not yet laid out IR of compiles (unset or empty: no
+// cache); the runner sets it for a campaign with build_cache = true.
+inline constexpr const char *kBuildCacheVariable = "ALEA_BUILD_CACHE";
+// Between the wrapper's build cache and the plugin: ALEA_IR_SNAPSHOT names a
+// file into which the plugin writes the module's bitcode just before the
+// layout pass (and the module's identifier into <file>.id). ALEA_IR_REPLAY
+// (non-empty) says that clang compiles such a snapshot: the plugin skips
+// every optional pass before the layout pass (they ran when it was taken),
+// and the layout pass gives the module the identifier ALEA_MODULE_ID (its
+// draws are salted with it).
+inline constexpr const char *kIrSnapshotVariable = "ALEA_IR_SNAPSHOT";
+inline constexpr const char *kIrReplayVariable = "ALEA_IR_REPLAY";
+inline constexpr const char *kModuleIdVariable = "ALEA_MODULE_ID";
 // The wrapper executables, which the runner puts into CC, CXX, FC and LD.
 inline constexpr const char *kCcWrapperName = "alea-cc";
 inline constexpr const char *kCxxWrapperName = "alea-c++";

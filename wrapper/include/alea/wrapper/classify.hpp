@@ -180,6 +180,10 @@ struct Classification {
 // -Ttext/-Tdata/-Tbss (and their = forms, and -T<x>-segment), --section-start.
 bool isLayoutOption(std::string_view linkerWord);
 
+// Whether an option, spelled exactly so, takes the next argument as its value
+// (-o, -I, -MF, -Xclang...): the classifier's own table.
+bool optionTakesValue(std::string_view arg);
+
 // Whether a target triple links with lld's ELF port (the only one with
 // --shuffle-sections); an empty triple is the host (ELF on our platforms).
 bool isElfTarget(std::string_view triple);

@@ -37,6 +37,9 @@ struct Settings {
   std::string plugin;   // ALEA_PLUGIN as given (may be empty)
   std::string logFile;  // ALEA_LOG (may be empty)
   bool dryRun = false;  // ALEA_DRY_RUN set to anything but "" or "0"
+  // ALEA_BUILD_CACHE (absolute; "" none): alea-cc and alea-c++ keep each
+  // seeded compile's optimized IR there (build_cache.hpp).
+  std::string buildCache;
 };
 
 // alea-fc is the Fortran compiler driver over flang-new-19 (docs/wrapper.md,

@@ -8,6 +8,7 @@
 // for a configuration error (exit status 2).
 #pragma once
 
+#include "alea/wrapper/build_cache.hpp"
 #include "alea/wrapper/classify.hpp"
 #include "alea/wrapper/command.hpp"
 #include "alea/wrapper/config.hpp"
@@ -64,6 +65,9 @@ struct Decision {
   std::optional<std::string> error; // a configuration error (missing plugin)
   // The link record to write; argv holds LinkRecordPlaceholder at its index.
   std::optional<LinkRecordPlan> record;
+  // A compile that goes through the build cache (ALEA_BUILD_CACHE) instead
+  // of being exec'ed; argv is then its plain compile (the fallback).
+  std::optional<CachePlan> cache;
   // alea chose lld (Plan::lldByAlea): run argv as a trial, and `original` if
   // it fails (runLinkTrial).
   bool lldByAlea = false;

@@ -1,14 +1,41 @@
-// SHA-256 as specified in FIPS 180-4, sections 4.1.2, 5.3.3 and 6.2.
-#include "alea/exec/hash.hpp"
+// SHA-256 as specified in FIPS 180-4, sections 4.1.2, 5.3.3 and 6.2: the
+// content addresses of build artifacts (the campaign's objects/<hex digest>)
+// and the keys of the wrappers' build cache. Header-only (common/ is).
+#pragma once
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <optional>
+#include <string>
+#include <string_view>
 
-namespace alea::runner {
+namespace alea {
 
-namespace {
-constexpr std::uint32_t K[64] = {
+class Sha256 {
+public:
+  Sha256();
+  void update(const void *data, std::size_t size);
+  void update(std::string_view s) { update(s.data(), s.size()); }
+  std::string hexDigest(); // finishes the hash
+
+private:
+  void block(const unsigned char *p);
+  std::uint32_t h_[8];
+  unsigned char buf_[64];
+  std::size_t bufLen_ = 0;
+  std::uint64_t total_ = 0;
+};
+
+std::string sha256Hex(std::string_view data);
+// The digest of a file's content, or nullopt when it cannot be read.
+std::optional<std::string> sha256File(const std::string &path);
+
+
+namespace sha256_detail {
+inline constexpr std::uint32_t K[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
     0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
     0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
@@ -18,13 +45,15 @@ constexpr std::uint32_t K[64] = {
     0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
 constexpr std::uint32_t rotr(std::uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
-} // namespace
+} // namespace sha256_detail
 
-Sha256::Sha256()
+inline Sha256::Sha256()
     : h_{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
          0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19} {}
 
-void Sha256::block(const unsigned char *p) {
+inline void Sha256::block(const unsigned char *p) {
+  using sha256_detail::K;
+  using sha256_detail::rotr;
   std::uint32_t w[64];
   for (int i = 0; i < 16; ++i)
     w[i] = (std::uint32_t(p[4 * i]) << 24) | (std::uint32_t(p[4 * i + 1]) << 16) |
@@ -62,7 +91,7 @@ void Sha256::block(const unsigned char *p) {
   h_[7] += h;
 }
 
-void Sha256::update(const void *data, std::size_t size) {
+inline void Sha256::update(const void *data, std::size_t size) {
   const auto *p = static_cast<const unsigned char *>(data);
   total_ += size;
   while (size > 0) {
@@ -78,7 +107,7 @@ void Sha256::update(const void *data, std::size_t size) {
   }
 }
 
-std::string Sha256::hexDigest() {
+inline std::string Sha256::hexDigest() {
   std::uint64_t bits = total_ * 8;
   unsigned char pad = 0x80;
   update(&pad, 1);
@@ -95,13 +124,13 @@ std::string Sha256::hexDigest() {
   return std::string(out, 64);
 }
 
-std::string sha256Hex(std::string_view data) {
+inline std::string sha256Hex(std::string_view data) {
   Sha256 h;
   h.update(data);
   return h.hexDigest();
 }
 
-std::optional<std::string> sha256File(const std::string &path) {
+inline std::optional<std::string> sha256File(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return std::nullopt;
@@ -116,4 +145,4 @@ std::optional<std::string> sha256File(const std::string &path) {
   return h.hexDigest();
 }
 
-} // namespace alea::runner
+} // namespace alea

@@ -1,0 +1,314 @@
+// The wrappers' build cache (build_cache.hpp): planBuildCache decides from the
+// planned command alone; runCachedCompile acts (temporary directory,
+// preprocessing, the key, the hit or the miss, the store).
+#include "alea/wrapper/build_cache.hpp"
+
+#include "alea/wrapper/driver.hpp"
+
+#include "alea/contract.hpp"
+#include "alea/fd.hpp"
+#include "alea/sha256.hpp"
+
+#include <array>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string_view>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace alea::wrapper {
+namespace {
+
+constexpr std::string_view kKeyVersion = "alea-build-cache-v1";
+
+// Options whose compile is never cached: its result is more than the object
+// (-S, -emit-llvm, side files, statistics), its IR gets passes the stored
+// module would miss (instrumentation, sanitizers, profiles, other plugins,
+// which clang schedules around the layout pass), or the key cannot see what
+// they change (-mllvm, -Xclang, -Wp, modules, a language forced by -x).
+constexpr std::array<std::string_view, 18> kRefusedExact = {
+    "-S",           "-emit-llvm",   "-mllvm",        "-Xclang",        "-Xpreprocessor",
+    "-Xanalyzer",   "-x",           "-v",            "--",             "--coverage",
+    "-MJ",          "-gsplit-dwarf", "-ftest-coverage", "-fprofile-arcs", "-serialize-diagnostics",
+    "--serialize-diagnostics", "-frecord-command-line", "-grecord-command-line"};
+constexpr std::array<std::string_view, 20> kRefusedPrefix = {
+    "-fsanitize",        "-fno-sanitize",     "-fprofile",      "-fcs-profile",
+    "-fcoverage",        "-fxray",            "-fmemory-profile", "-fpseudo-probe",
+    "-fsave-optimization-record", "-foptimization-record", "-Rpass", "-ftime-trace",
+    "-fembed-bitcode",   "-save-",            "-fplugin",       "-fpass-plugin",
+    "-Wp,",              "-fmodules",         "-finstrument-function", "-grecord-gcc-switches"};
+
+bool refused(std::string_view word) {
+  for (std::string_view r : kRefusedExact)
+    if (word == r)
+      return true;
+  for (std::string_view r : kRefusedPrefix)
+    if (word.starts_with(r))
+      return true;
+  return word.starts_with("-x") && word.size() > 2; // -xc
+}
+
+// Dependency-file words: the preprocessing writes the file, code generation
+// must not, and they change nothing in the IR.
+bool dependencyFlag(std::string_view w) {
+  return w == "-MD" || w == "-MMD" || w == "-MP" || w == "-MG" || w == "-MV";
+}
+// -MF/-MT/-MQ, separate (value next) or joined; which one.
+std::string_view dependencyValued(std::string_view w) {
+  for (std::string_view o : {"-MF", "-MT", "-MQ"})
+    if (w.starts_with(o))
+      return o;
+  return {};
+}
+
+std::string withExtension(const std::string &path, const char *ext) {
+  return fs::path(path).replace_extension(ext).string();
+}
+
+} // namespace
+
+Expected<CachePlan> planBuildCache(const std::vector<std::string> &planned, std::size_t inputIndex,
+                                   const Classification &c, const std::string &cacheDir, long pid) {
+  if (c.mode != Mode::Compile || c.inputs.size() != 1)
+    return Error{"not one source compiled to an object"};
+  const Input &in = c.inputs[0];
+  if (in.language != Language::C && in.language != Language::Cxx)
+    return Error{"not a C or C++ source"};
+  if (in.path == "-")
+    return Error{"the source is standard input"};
+  if (c.usedResponseFiles)
+    return Error{"response files"};
+  if (!c.lto.empty())
+    return Error{c.lto};
+  if (inputIndex >= planned.size() || planned[inputIndex] != in.path)
+    return Error{"the source is not where the plan has it"};
+
+  CachePlan p;
+  p.dir = cacheDir;
+  p.tmp = cacheDir + "/tmp/" + std::to_string(pid);
+  p.preprocessed = p.tmp + "/input.i";
+  p.module = p.tmp + "/module.bc";
+  p.compile = planned;
+  p.preprocess = {planned[0]};
+  p.codegen = {planned[0]};
+  bool depSide = false, depFile = false, depTarget = false, outputGiven = false;
+  for (std::size_t i = 1; i < planned.size(); ++i) {
+    const std::string &w = planned[i];
+    if (i == inputIndex) {
+      p.keyWords.push_back(w);
+      p.preprocess.push_back(w);
+      p.codegen.insert(p.codegen.end(), {"-x", "ir", p.module});
+      continue;
+    }
+    // decide()'s own plugin comes first (it does not change the IR before
+    // the layout pass: left out of the key); the seed file's dependency entry
+    // is the only -Xclang alea adds (addCompileOptions).
+    if (i == 1 && w.starts_with("-fpass-plugin=")) {
+      p.codegen.push_back(w);
+      continue;
+    }
+    if (w == "-Xclang" && i + 1 < planned.size() &&
+        planned[i + 1].starts_with("-fdepfile-entry=")) {
+      p.preprocess.insert(p.preprocess.end(), {w, planned[i + 1]});
+      ++i;
+      continue;
+    }
+    if (refused(w))
+      return Error{"'" + w + "'"};
+    const bool separate = optionTakesValue(w) && i + 1 < planned.size();
+    if (w == "-o" || (w.starts_with("-o") && !w.starts_with("-obj"))) {
+      p.output = separate ? planned[++i] : w.substr(2);
+      outputGiven = true;
+      continue;
+    }
+    if (dependencyFlag(w)) {
+      depSide = depSide || w == "-MD" || w == "-MMD";
+      p.preprocess.push_back(w);
+      continue;
+    }
+    if (std::string_view o = dependencyValued(w); !o.empty()) {
+      depFile = depFile || o == "-MF";
+      depTarget = depTarget || o != "-MF";
+      p.preprocess.push_back(w);
+      if (separate)
+        p.preprocess.push_back(planned[++i]);
+      continue;
+    }
+    if (w.starts_with("-g") && w != "-g0")
+      p.keyDirectory = true;
+    p.keyWords.push_back(w);
+    p.codegen.push_back(w);
+    if (w != "-c")
+      p.preprocess.push_back(w);
+    if (separate) {
+      const std::string &value = planned[++i];
+      p.keyWords.push_back(value);
+      p.codegen.push_back(value);
+      p.preprocess.push_back(value);
+    }
+  }
+  if (!outputGiven) // clang: the source's name with .o, in the working directory
+    p.output = withExtension(fs::path(in.path).filename().string(), ".o");
+  if (p.output == "-")
+    return Error{"the object goes to standard output"};
+  // The dependency file and its target as the compile would name them
+  // (clang's driver: from -o, else from the source's name).
+  p.preprocess.insert(p.preprocess.end(), {"-E", "-o", p.preprocessed});
+  if (depSide && !depFile)
+    p.preprocess.insert(p.preprocess.end(), {"-MF", withExtension(p.output, ".d")});
+  if (depSide && !depTarget)
+    p.preprocess.insert(p.preprocess.end(), {"-MQ", p.output});
+  p.codegen.insert(p.codegen.end(), {"-o", p.output, "-Wno-unused-command-line-argument"});
+  return p;
+}
+
+namespace {
+
+// path, size and modification time of what a path resolves to: a changed
+// compiler or plugin is another key.
+std::string identity(const std::string &path) {
+  std::error_code ec;
+  const fs::path real = fs::canonical(path, ec);
+  struct stat st {};
+  if (ec || ::stat(real.c_str(), &st) != 0)
+    return path + ":?";
+  return real.string() + ":" + std::to_string(st.st_size) + ":" +
+         std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
+}
+
+std::optional<std::string> readAll(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return std::nullopt;
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Written under a temporary name, then renamed: a reader sees all or nothing.
+bool writeAtomically(const std::string &path, std::string_view bytes, const std::string &tmp) {
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    if (!out.flush())
+      return false;
+  }
+  return ::rename(tmp.c_str(), path.c_str()) == 0;
+}
+
+bool succeeded(const std::optional<CapturedRun> &run) {
+  return run && WIFEXITED(run->waitStatus) && WEXITSTATUS(run->waitStatus) == 0;
+}
+
+int exitStatusOf(int waitStatus) {
+  return WIFEXITED(waitStatus) ? WEXITSTATUS(waitStatus) : 128 + WTERMSIG(waitStatus);
+}
+
+std::string cacheKey(const CachePlan &p, const CacheTools &t, const std::string &preprocessed) {
+  Sha256 h;
+  auto field = [&h](std::string_view s) {
+    h.update(s);
+    h.update(std::string_view("\0", 1));
+  };
+  field(kKeyVersion);
+  field(identity(t.compiler));
+  field(identity(t.plugin));
+  for (const auto &w : p.keyWords)
+    field(w);
+  if (p.keyDirectory) {
+    std::error_code ec;
+    field(fs::current_path(ec).string());
+  }
+  h.update(preprocessed);
+  return h.hexDigest();
+}
+
+// The stored module compiled again from the layout pass on (the plugin's
+// replay, under the compile's module identifier): true when the object is
+// written.
+bool replay(const CachePlan &p, const CacheTools &t, const std::string &entry,
+            const std::string &moduleId, std::string &why) {
+  std::error_code ec;
+  fs::create_hard_link(entry + ".bc", p.module, ec);
+  if (ec && !fs::copy_file(entry + ".bc", p.module, ec)) {
+    why = "cannot read the stored module: " + ec.message();
+    return false;
+  }
+  std::vector<std::string> env = t.env;
+  env.push_back(std::string(kIrReplayVariable) + "=1");
+  env.push_back(std::string(kModuleIdVariable) + "=" + moduleId);
+  const auto built = runCapturingStderr(p.codegen, env);
+  if (!succeeded(built)) {
+    why = "clang " + (built ? describeWaitStatus(built->waitStatus) : std::string("did not start"));
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+std::optional<int> runCachedCompile(const CachePlan &p, const CacheTools &t) {
+  std::error_code ec;
+  fs::remove_all(p.tmp, ec); // left by a killed compile of an earlier process with our pid
+  fs::create_directories(p.tmp, ec);
+  if (ec) {
+    t.log(t.logHead + " build-cache=off reason=\"cannot create " + p.tmp + ": " + ec.message() +
+          "\"");
+    return std::nullopt;
+  }
+  struct RemoveTmp {
+    const std::string &dir;
+    ~RemoveTmp() {
+      std::error_code ignored;
+      fs::remove_all(dir, ignored);
+    }
+  } removeTmp{p.tmp};
+
+  // 1. the preprocessed text (and the dependency file); a failure is the
+  //    plain compile's to report
+  const auto pre = runCapturingStderr(p.preprocess, t.env);
+  const auto text = succeeded(pre) ? readAll(p.preprocessed) : std::nullopt;
+  if (!text) {
+    t.log(t.logHead + " build-cache=off reason=\"preprocessing failed\"");
+    return std::nullopt;
+  }
+  const std::string key = cacheKey(p, t, *text);
+  const std::string entry = p.dir + "/" + key.substr(0, 2) + "/" + key;
+  const std::string shortKey = key.substr(0, 16);
+
+  // 2. a hit: only what the seed changes
+  if (auto moduleId = readAll(entry + ".id"); moduleId && fs::exists(entry + ".bc", ec)) {
+    std::string why;
+    if (replay(p, t, entry, *moduleId, why)) {
+      writeAll(2, readAll(entry + ".stderr").value_or(""));
+      t.log(t.logHead + " build-cache=hit key=" + shortKey);
+      return 0;
+    }
+    t.log(t.logHead + " build-cache=hit-failed key=" + shortKey + " reason=\"" + why +
+          "\": compiled instead");
+  }
+
+  // 3. a miss: the compile as planned, its module kept before the layout pass
+  std::vector<std::string> env = t.env;
+  const std::string snapshot = p.tmp + "/snapshot.bc";
+  env.push_back(std::string(kIrSnapshotVariable) + "=" + snapshot);
+  const auto run = runCapturingStderr(p.compile, env);
+  if (!run)
+    return std::nullopt;
+  writeAll(2, run->errors);
+  if (!succeeded(run))
+    return exitStatusOf(run->waitStatus);
+  fs::create_directories(fs::path(entry).parent_path(), ec);
+  const bool stored = !ec && fs::exists(snapshot, ec) &&
+                      writeAtomically(entry + ".stderr", run->errors, p.tmp + "/stderr") &&
+                      ::rename((snapshot + ".id").c_str(), (entry + ".id").c_str()) == 0 &&
+                      ::rename(snapshot.c_str(), (entry + ".bc").c_str()) == 0;
+  t.log(t.logHead + " build-cache=miss key=" + shortKey + (stored ? " stored" : " not-stored"));
+  return 0;
+}
+
+} // namespace alea::wrapper
