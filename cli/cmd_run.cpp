@@ -27,6 +27,9 @@ void setupRun(CLI::App &app) {
                   "make this many builds at once (default: the campaign's build_jobs, else one "
                   "per CPU); the executions start after the builds")
       ->check(CLI::Range(1, 1024));
+  sub->add_flag("--build-cache", opts->buildCache,
+                "reuse each compile's work up to the layout pass across the builds (the same "
+                "objects, byte for byte; docs/campaign.md, \"Build cache\")");
   sub->add_flag("--resume", opts->resume, "require an existing store in --dir and resume it");
   sub->add_flag("--no-report", opts->noReport, "do not print the report at the end");
   sub->add_flag("--force", opts->force,

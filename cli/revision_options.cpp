@@ -32,6 +32,9 @@ void addRevisionOptions(CLI::App &sub, RevisionOptions &o, int defaultBuilds,
   sub.add_option("-j,--build-jobs", o.run.buildJobs,
                  "make this many builds at once (default: one per CPU)")
       ->check(CLI::Range(1, 1024));
+  sub.add_flag("--build-cache", o.run.buildCache,
+               "reuse each compile's work up to the layout pass across the builds (the same "
+               "objects, byte for byte)");
   sub.add_option("--config", o.config,
                  "the file whose [compare] table gives what the flags leave out (default: "
                  "alea.toml in the repository, if there is one)");
@@ -59,6 +62,8 @@ Outcome applyCompareTable(const CLI::App &sub, RevisionOptions &o, int defaultBu
     o.request.measure = *t.measure;
   if (!given("--builds"))
     o.request.builds = t.builds.value_or(defaultBuilds);
+  if (!given("--build-cache") && t.buildCache)
+    o.run.buildCache = *t.buildCache;
   if (!given("--executions"))
     o.request.executions = t.executions.value_or(defaultExecutions);
   if (adaptive) {

@@ -93,6 +93,8 @@ Outcome runCampaignFile(const RunOptions &opts) {
     config->adaptive.maxBuilds = opts.maxBuilds;
   if (opts.buildJobs > 0) // the schedule, not the campaign: the file's digest stays
     config->buildJobs = opts.buildJobs;
+  if (opts.buildCache) // the same bytes, faster: the file's digest stays too
+    config->buildCache = true;
   auto format = alea::report::parseFormat(opts.format);
   if (!format)
     return alea::Error{"unknown report format '" + opts.format + "' (expected " +

@@ -24,6 +24,7 @@ struct RunOptions {
   double timeBudget = 0;      // adaptive: seconds of machine time
   int maxBuilds = 0;          // adaptive: 0 = the file's (or 100)
   int buildJobs = 0;          // builds at once (-j); 0 = the file's build_jobs
+  bool buildCache = false;    // --build-cache: on, whatever the file says
   std::string failOn;         // the CI gate (gate.hpp); "" = none
   // Instead of printing the report and gating: the caller's use of the
   // campaign's data (`alea history`), given the run's status (0 or

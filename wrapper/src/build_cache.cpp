@@ -9,7 +9,9 @@
 #include "alea/fd.hpp"
 #include "alea/sha256.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -95,10 +97,13 @@ Expected<CachePlan> planBuildCache(const std::vector<std::string> &planned, std:
   p.compile = planned;
   p.preprocess = {planned[0]};
   p.codegen = {planned[0]};
-  bool depSide = false, depFile = false, depTarget = false, outputGiven = false;
+  p.source = in.path;
+  bool depSide = false, depTarget = false, outputGiven = false;
+  std::string depFile; // the -MF value
   for (std::size_t i = 1; i < planned.size(); ++i) {
     const std::string &w = planned[i];
     if (i == inputIndex) {
+      p.manifestWords.push_back(w);
       p.keyWords.push_back(w);
       p.preprocess.push_back(w);
       p.codegen.insert(p.codegen.end(), {"-x", "ir", p.module});
@@ -111,6 +116,9 @@ Expected<CachePlan> planBuildCache(const std::vector<std::string> &planned, std:
       p.codegen.push_back(w);
       continue;
     }
+    p.manifestWords.push_back(w);
+    if (optionTakesValue(w) && i + 1 < planned.size())
+      p.manifestWords.push_back(planned[i + 1]);
     if (w == "-Xclang" && i + 1 < planned.size() &&
         planned[i + 1].starts_with("-fdepfile-entry=")) {
       p.preprocess.insert(p.preprocess.end(), {w, planned[i + 1]});
@@ -131,11 +139,12 @@ Expected<CachePlan> planBuildCache(const std::vector<std::string> &planned, std:
       continue;
     }
     if (std::string_view o = dependencyValued(w); !o.empty()) {
-      depFile = depFile || o == "-MF";
       depTarget = depTarget || o != "-MF";
       p.preprocess.push_back(w);
       if (separate)
         p.preprocess.push_back(planned[++i]);
+      if (o == "-MF")
+        depFile = separate ? planned[i] : w.substr(3);
       continue;
     }
     if (w.starts_with("-g") && w != "-g0")
@@ -158,8 +167,10 @@ Expected<CachePlan> planBuildCache(const std::vector<std::string> &planned, std:
   // The dependency file and its target as the compile would name them
   // (clang's driver: from -o, else from the source's name).
   p.preprocess.insert(p.preprocess.end(), {"-E", "-o", p.preprocessed});
-  if (depSide && !depFile)
+  if (depSide && depFile.empty())
     p.preprocess.insert(p.preprocess.end(), {"-MF", withExtension(p.output, ".d")});
+  if (depSide)
+    p.depFile = depFile.empty() ? withExtension(p.output, ".d") : depFile;
   if (depSide && !depTarget)
     p.preprocess.insert(p.preprocess.end(), {"-MQ", p.output});
   p.codegen.insert(p.codegen.end(), {"-o", p.output, "-Wno-unused-command-line-argument"});
@@ -208,7 +219,15 @@ int exitStatusOf(int waitStatus) {
   return WIFEXITED(waitStatus) ? WEXITSTATUS(waitStatus) : 128 + WTERMSIG(waitStatus);
 }
 
-std::string cacheKey(const CachePlan &p, const CacheTools &t, const std::string &preprocessed) {
+// Variables that change what clang reads or does without a word on the
+// command line: both keys include them.
+constexpr std::array<const char *, 6> kKeyVariables = {
+    "CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH", "SOURCE_DATE_EPOCH",
+    "CCC_OVERRIDE_OPTIONS"};
+
+// The start of both keys: the cache's version, compiler, plugin, words, the
+// working directory when debug information records it, the variables.
+Sha256 keyStart(const CachePlan &p, const CacheTools &t, const std::vector<std::string> &words) {
   Sha256 h;
   auto field = [&h](std::string_view s) {
     h.update(s);
@@ -217,14 +236,95 @@ std::string cacheKey(const CachePlan &p, const CacheTools &t, const std::string 
   field(kKeyVersion);
   field(identity(t.compiler));
   field(identity(t.plugin));
-  for (const auto &w : p.keyWords)
+  for (const auto &w : words)
     field(w);
   if (p.keyDirectory) {
     std::error_code ec;
     field(fs::current_path(ec).string());
   }
-  h.update(preprocessed);
-  return h.hexDigest();
+  for (const char *var : kKeyVariables) {
+    const char *value = std::getenv(var);
+    field(value ? std::string(var) + "=" + value : std::string());
+  }
+  return h;
+}
+
+std::string entryPath(const CachePlan &p, const std::string &key) {
+  return p.dir + "/" + key.substr(0, 2) + "/" + key;
+}
+
+// The files a preprocessing read, from the line markers of its output
+// (`# 12 "path" 1`), in order, each once; not <built-in> and the like.
+std::vector<std::string> filesRead(const std::string &text) {
+  std::vector<std::string> files;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string::npos)
+      end = text.size();
+    std::string_view line(text.data() + pos, end - pos);
+    pos = end + 1;
+    if (!line.starts_with("# "))
+      continue;
+    const std::size_t open = line.find('"');
+    if (open == std::string_view::npos || open + 1 >= line.size() || line[open + 1] == '<')
+      continue;
+    std::string name;
+    std::size_t i = open + 1;
+    for (; i < line.size() && line[i] != '"'; ++i) {
+      if (line[i] == '\\' && i + 1 < line.size())
+        ++i;
+      name += line[i];
+    }
+    if (i < line.size() && std::find(files.begin(), files.end(), name) == files.end())
+      files.push_back(name);
+  }
+  return files;
+}
+
+// The manifest of direct mode: the key the files led to, and the files with
+// their digests ("<sha256> <path>" per line after the first).
+struct Manifest {
+  std::string key;
+  std::vector<std::pair<std::string, std::string>> files; // digest, path
+};
+
+std::optional<Manifest> readManifest(const std::string &path) {
+  std::ifstream in(path);
+  Manifest m;
+  if (!in || !std::getline(in, m.key) || m.key.size() != 64)
+    return std::nullopt;
+  for (std::string line; std::getline(in, line);) {
+    if (line.size() < 66 || line[64] != ' ')
+      return std::nullopt;
+    m.files.emplace_back(line.substr(0, 64), line.substr(65));
+  }
+  return m;
+}
+
+bool unchanged(const Manifest &m) {
+  for (const auto &[digest, path] : m.files)
+    if (sha256File(path) != digest)
+      return false;
+  return true;
+}
+
+// The manifest text for `key` and the files read, or nothing when one of
+// them cannot be read or uses the date or time (a hit would not be the
+// compile).
+std::optional<std::string> manifestText(const std::string &key,
+                                        const std::vector<std::string> &files) {
+  std::string text = key + "\n";
+  for (const auto &f : files) {
+    const auto content = readAll(f);
+    if (!content)
+      return std::nullopt;
+    for (std::string_view macro : {"__DATE__", "__TIME__", "__TIMESTAMP__"})
+      if (content->find(macro) != std::string::npos)
+        return std::nullopt;
+    text += sha256Hex(*content) + " " + f + "\n";
+  }
+  return text;
 }
 
 // The stored module compiled again from the layout pass on (the plugin's
@@ -255,9 +355,10 @@ std::optional<int> runCachedCompile(const CachePlan &p, const CacheTools &t) {
   std::error_code ec;
   fs::remove_all(p.tmp, ec); // left by a killed compile of an earlier process with our pid
   fs::create_directories(p.tmp, ec);
-  if (ec) {
-    t.log(t.logHead + " build-cache=off reason=\"cannot create " + p.tmp + ": " + ec.message() +
-          "\"");
+  const auto source = ec ? std::nullopt : readAll(p.source);
+  if (!source) {
+    t.log(t.logHead + " build-cache=off reason=\"cannot create " + p.tmp + " or read " +
+          p.source + "\"");
     return std::nullopt;
   }
   struct RemoveTmp {
@@ -267,8 +368,38 @@ std::optional<int> runCachedCompile(const CachePlan &p, const CacheTools &t) {
       fs::remove_all(dir, ignored);
     }
   } removeTmp{p.tmp};
+  // A stored module compiled again: true when the object is written.
+  auto hit = [&](const std::string &key, const char *how) {
+    const std::string entry = entryPath(p, key);
+    const auto moduleId = readAll(entry + ".id");
+    std::error_code ignored;
+    if (!moduleId || !fs::exists(entry + ".bc", ignored))
+      return false;
+    std::string why;
+    if (!replay(p, t, entry, *moduleId, why)) {
+      t.log(t.logHead + " build-cache=hit-failed key=" + key.substr(0, 16) + " reason=\"" + why +
+            "\": compiled instead");
+      return false;
+    }
+    writeAll(2, readAll(entry + ".stderr").value_or(""));
+    t.log(t.logHead + " build-cache=hit key=" + key.substr(0, 16) + " by=" + how);
+    return true;
+  };
 
-  // 1. the preprocessed text (and the dependency file); a failure is the
+  // 1. direct: the manifest of this source, words and compiler names the
+  //    files its last preprocessing read; none changed: its key, and the
+  //    dependency file it kept
+  Sha256 manifestKey = keyStart(p, t, p.manifestWords);
+  manifestKey.update(*source);
+  const std::string manifest = p.dir + "/m/" + manifestKey.hexDigest();
+  if (auto m = readManifest(manifest); m && unchanged(*m) && hit(m->key, "manifest")) {
+    if (!p.depFile.empty())
+      if (auto dep = readAll(manifest + ".d"))
+        writeAtomically(p.depFile, *dep, p.tmp + "/dep");
+    return 0;
+  }
+
+  // 2. the preprocessed text (and the dependency file); a failure is the
   //    plain compile's to report
   const auto pre = runCapturingStderr(p.preprocess, t.env);
   const auto text = succeeded(pre) ? readAll(p.preprocessed) : std::nullopt;
@@ -276,20 +407,24 @@ std::optional<int> runCachedCompile(const CachePlan &p, const CacheTools &t) {
     t.log(t.logHead + " build-cache=off reason=\"preprocessing failed\"");
     return std::nullopt;
   }
-  const std::string key = cacheKey(p, t, *text);
-  const std::string entry = p.dir + "/" + key.substr(0, 2) + "/" + key;
-  const std::string shortKey = key.substr(0, 16);
-
-  // 2. a hit: only what the seed changes
-  if (auto moduleId = readAll(entry + ".id"); moduleId && fs::exists(entry + ".bc", ec)) {
-    std::string why;
-    if (replay(p, t, entry, *moduleId, why)) {
-      writeAll(2, readAll(entry + ".stderr").value_or(""));
-      t.log(t.logHead + " build-cache=hit key=" + shortKey);
-      return 0;
-    }
-    t.log(t.logHead + " build-cache=hit-failed key=" + shortKey + " reason=\"" + why +
-          "\": compiled instead");
+  Sha256 entryKey = keyStart(p, t, p.keyWords);
+  entryKey.update(*text);
+  const std::string key = entryKey.hexDigest();
+  // The manifest for next time (its dependency file first, its key last).
+  auto remember = [&] {
+    const auto content = manifestText(key, filesRead(*text));
+    std::error_code ignored;
+    fs::create_directories(p.dir + "/m", ignored);
+    if (!p.depFile.empty())
+      if (auto dep = readAll(p.depFile); !dep || !writeAtomically(manifest + ".d", *dep,
+                                                                  p.tmp + "/manifest.d"))
+        return;
+    if (content)
+      writeAtomically(manifest, *content, p.tmp + "/manifest");
+  };
+  if (hit(key, "preprocessed")) {
+    remember();
+    return 0;
   }
 
   // 3. a miss: the compile as planned, its module kept before the layout pass
@@ -302,12 +437,16 @@ std::optional<int> runCachedCompile(const CachePlan &p, const CacheTools &t) {
   writeAll(2, run->errors);
   if (!succeeded(run))
     return exitStatusOf(run->waitStatus);
+  const std::string entry = entryPath(p, key);
   fs::create_directories(fs::path(entry).parent_path(), ec);
   const bool stored = !ec && fs::exists(snapshot, ec) &&
                       writeAtomically(entry + ".stderr", run->errors, p.tmp + "/stderr") &&
                       ::rename((snapshot + ".id").c_str(), (entry + ".id").c_str()) == 0 &&
                       ::rename(snapshot.c_str(), (entry + ".bc").c_str()) == 0;
-  t.log(t.logHead + " build-cache=miss key=" + shortKey + (stored ? " stored" : " not-stored"));
+  if (stored)
+    remember();
+  t.log(t.logHead + " build-cache=miss key=" + key.substr(0, 16) +
+        (stored ? " stored" : " not-stored"));
   return 0;
 }
 

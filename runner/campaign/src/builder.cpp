@@ -18,6 +18,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <set>
@@ -118,6 +119,27 @@ void moveAside(const std::string &dir) {
   }
 }
 
+std::string wrapperLogPath(const BuildRequest &req) {
+  return (fs::absolute(buildDirectory(req.campaignDir, req.system->name, req.buildIndex)) /
+          "alea-wrapper.log")
+      .string();
+}
+
+// "build cache: 34 of 34 compiles reused" from the wrapper log of a build
+// with the cache ("" when it compiled nothing through it).
+std::string buildCacheSummary(const std::string &wrapperLog) {
+  std::ifstream in(wrapperLog);
+  int hits = 0, misses = 0;
+  for (std::string line; std::getline(in, line);) {
+    hits += line.find(" build-cache=hit key=") != std::string::npos;
+    misses += line.find(" build-cache=miss ") != std::string::npos;
+  }
+  if (hits + misses == 0)
+    return "";
+  return "build cache: " + std::to_string(hits) + " of " + std::to_string(hits + misses) +
+         " compiles reused";
+}
+
 } // namespace
 
 std::vector<std::string> buildEnvironment(const BuildRequest &req) {
@@ -135,6 +157,10 @@ std::vector<std::string> buildEnvironment(const BuildRequest &req) {
   setEnv(env, "ALEA_SOURCE_DIR", req.sourceDir);
   if (!req.jobMarker.empty())
     setEnv(env, kJobVariable, req.jobMarker);
+  if (!req.buildCache.empty()) {
+    setEnv(env, kBuildCacheVariable, req.buildCache);
+    setEnv(env, "ALEA_LOG", wrapperLogPath(req));
+  }
   for (const auto &[k, v] : req.system->env)
     setEnv(env, k, v);
   return env;
@@ -289,6 +315,9 @@ BuildRecord runBuild(Executor &executor, const BuildRequest &req) {
   }
   rec.status = BuildStatus::Ok;
   rec.logTail = tail(log, 2048);
+  if (!req.buildCache.empty())
+    if (std::string summary = buildCacheSummary(wrapperLogPath(req)); !summary.empty())
+      rec.logTail += (rec.logTail.empty() || rec.logTail.ends_with('\n') ? "" : "\n") + summary;
   return rec;
 }
 

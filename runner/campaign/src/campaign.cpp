@@ -454,6 +454,8 @@ struct Run {
     req.campaignDir = opts.dir;
     req.sourceDir = cfg.sourceDir;
     req.toolDir = opts.toolDir;
+    if (cfg.buildCache)
+      req.buildCache = (fs::absolute(opts.dir) / "build-cache").string();
     req.timeoutSeconds = cfg.buildTimeoutSeconds;
     req.baseEnv = baseEnv;
     req.cancel = opts.cancel;

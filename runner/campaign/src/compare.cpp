@@ -593,6 +593,10 @@ Expected<CompareTable> readCompareTable(const std::string &file) {
       if (!v)
         return Error{v.error()};
       (k == "builds" ? t.builds : k == "executions" ? t.executions : t.maxBuilds) = *v;
+    } else if (k == "build_cache") {
+      if (!node.is_boolean())
+        return Error{at(node) + "compare.build_cache: expected true or false"};
+      t.buildCache = node.value<bool>();
     } else if (k == "run") {
       if (const toml::array *list = node.as_array()) {
         for (const toml::node &item : *list) {
@@ -617,8 +621,8 @@ Expected<CompareTable> readCompareTable(const std::string &file) {
         return Error{at(node) + "compare.run: no command"};
     } else {
       return Error{at(node) + "unknown key compare." + k + " (expected build, run, measure, "
-                              "builds, executions, until_half_width, time_budget or "
-                              "max_builds)"};
+                              "builds, executions, until_half_width, time_budget, "
+                              "max_builds or build_cache)"};
     }
   }
   return t;

@@ -308,7 +308,7 @@ public:
   void parseCampaignTable(const toml::table &t, CampaignConfig &cfg) const {
     checkKeys(t, "[campaign]",
               {"name", "seed", "confidence", "threshold", "factors", "env_padding", "aslr", "cpus",
-               "timeout", "build_timeout", "build_jobs", "redact_env", "leftovers", "design",
+               "timeout", "build_timeout", "build_jobs", "build_cache", "redact_env", "leftovers", "design",
                "duet_cpus", "quiet", "machines"});
     if (auto *n = t.get("machines")) {
       std::string m = getString(*n, "campaign.machines");
@@ -378,6 +378,8 @@ public:
       else
         fail(*n, "expected build_jobs = \"auto\" or a number of builds from 1 to 1024");
     }
+    if (auto *n = t.get("build_cache"))
+      cfg.buildCache = getBool(*n, "campaign.build_cache");
     if (auto *n = t.get("redact_env")) {
       if (!n->is_array())
         fail(*n, "expected redact_env = [name patterns, e.g. \"MY_*\"]");

@@ -6,6 +6,12 @@
 // unit, as bitcode, and the next build of the same unit under another seed
 // runs only what the seed changes:
 //
+//   direct = a manifest, named by the source's content, the compile's words
+//            and the compiler, lists the files its last preprocessing read
+//            with their SHA-256: when none changed, its key is the key and
+//            the dependency file it kept is written again (ccache's direct
+//            mode; never for files that use __DATE__, __TIME__ or
+//            __TIMESTAMP__). Otherwise:
 //   key    = SHA-256 of the compiler's and the plugin's identity (path, size,
 //            modification time), the compile's words without its output,
 //            dependency-file and plugin words, the working directory when
@@ -49,6 +55,10 @@ struct CachePlan {
   std::string tmp;    // this compile's temporary directory inside it
   std::string output; // the object the compile writes
   std::vector<std::string> compile; // argv: the compile as planned (a miss runs it)
+  std::string source;               // the source, as the compile names it
+  std::string depFile;              // the dependency file the compile writes ("" none)
+  // What names the manifest (direct mode): every planned word but the plugin.
+  std::vector<std::string> manifestWords;
   // argv: the compile as `-E -o <tmp>/input.i`, writing the dependency file
   // (explicit -MF/-MQ where the compile's would be implied by its -o).
   std::vector<std::string> preprocess;

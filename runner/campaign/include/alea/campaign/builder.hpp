@@ -26,6 +26,10 @@ struct BuildRequest {
   std::string campaignDir;
   std::string sourceDir;
   std::string toolDir; // where alea-cc, alea-c++ and alea-ld are
+  // The wrappers' build cache (ALEA_BUILD_CACHE; "" none); its wrapper log
+  // goes to <build dir>/alea-wrapper.log and the record's log tail says how
+  // many compiles it reused.
+  std::string buildCache;
   double timeoutSeconds = 3600;
   std::vector<std::string> baseEnv; // usually this process's environment
   // Set by Ctrl-C/SIGTERM: the build is killed and its record has status
@@ -39,8 +43,8 @@ struct BuildRequest {
 std::string buildDirectory(const std::string &campaignDir, const std::string &system, int index);
 
 // The environment the build command gets (base, then CC/CXX/LD, ALEA_SEED,
-// ALEA_FACTORS, ALEA_BUILD_DIR, ALEA_SOURCE_DIR, ALEA_JOB, then the system's
-// env).
+// ALEA_FACTORS, ALEA_BUILD_DIR, ALEA_SOURCE_DIR, ALEA_JOB, the build cache's
+// ALEA_BUILD_CACHE and ALEA_LOG, then the system's env).
 std::vector<std::string> buildEnvironment(const BuildRequest &request);
 
 // Runs the build. The record's status (alea/records.hpp) is Ok; Failed when

@@ -99,6 +99,7 @@ Expected<std::vector<RevisionInfo>> listRevisions(const std::vector<std::string>
 //   run = ["k1=./bench k1", "./bench k2"]   # or a table: [compare.run] k1 = "./bench k1"
 //   measure = "regex:time ([0-9.]+)"
 //   builds = 4, executions = 3, until_half_width = "2%", time_budget = 300, max_builds = 30
+//   build_cache = true
 struct CompareTable {
   std::string file;     // where it was read
   bool present = false; // the file has a [compare] table
@@ -106,6 +107,7 @@ struct CompareTable {
   std::vector<std::string> runs;
   std::optional<int> builds, executions, maxBuilds;
   std::optional<double> timeBudget;
+  std::optional<bool> buildCache;
 };
 
 // The file `alea.toml` of the directory `from` or of the nearest directory

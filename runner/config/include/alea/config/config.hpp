@@ -163,6 +163,10 @@ struct CampaignConfig {
   // Builds made at the same time on the host (docs/campaign.md, "Parallel
   // builds"); 0 = "auto": one per CPU alea may run on. `alea run -j` sets it.
   int buildJobs = 0;
+  // Reuse each compile's work up to the layout pass across the builds
+  // (docs/campaign.md, "Build cache"): the wrappers' cache in
+  // <campaign dir>/build-cache. `alea run --build-cache` sets it.
+  bool buildCache = false;
   LevelCount builds{false, 3}, executions{false, 3}, iterations{false, 1};
   LevelCount warmup{false, 0};
   SourcePos levelsAt;            // the [levels] table
