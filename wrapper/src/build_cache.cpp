@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -65,6 +66,20 @@ std::string_view dependencyValued(std::string_view w) {
     if (w.starts_with(o))
       return o;
   return {};
+}
+
+// Options that only change what the preprocessor reads or defines (their
+// effect is all in the preprocessed text), separate or joined.
+bool preprocessorOnly(std::string_view w) {
+  for (std::string_view o : {"-nostdinc", "-nostdinc++", "-nostdlibinc", "-nobuiltininc"})
+    if (w == o)
+      return true;
+  for (std::string_view o : {"-I", "-D", "-U", "-include", "-imacros", "-isystem", "-iquote",
+                             "-idirafter", "-iprefix", "-iwithprefix", "-isysroot", "--sysroot",
+                             "-cxx-isystem"})
+    if (w.starts_with(o))
+      return true;
+  return false;
 }
 
 std::string withExtension(const std::string &path, const char *ext) {
@@ -149,13 +164,19 @@ Expected<CachePlan> planBuildCache(const std::vector<std::string> &planned, std:
     }
     if (w.starts_with("-g") && w != "-g0")
       p.keyDirectory = true;
-    p.keyWords.push_back(w);
+    // What only steers the preprocessor is in the preprocessed text: not in
+    // the key (an include directory inside each build's own directory, as
+    // CMake's generated headers are, would otherwise never match).
+    const bool cppOnly = preprocessorOnly(w);
+    if (!cppOnly)
+      p.keyWords.push_back(w);
     p.codegen.push_back(w);
     if (w != "-c")
       p.preprocess.push_back(w);
     if (separate) {
       const std::string &value = planned[++i];
-      p.keyWords.push_back(value);
+      if (!cppOnly)
+        p.keyWords.push_back(value);
       p.codegen.push_back(value);
       p.preprocess.push_back(value);
     }
@@ -247,6 +268,32 @@ Sha256 keyStart(const CachePlan &p, const CacheTools &t, const std::vector<std::
     field(value ? std::string(var) + "=" + value : std::string());
   }
   return h;
+}
+
+// The preprocessed text as the key reads it. Its line markers (`# 12
+// "path"`) name where each line came from: in the IR only through debug
+// information and the builtins that return a location (__builtin_FILE,
+// __builtin_LINE, std::source_location...), whose calls the text shows. With
+// neither, the markers are left out, so that the same code read from another
+// build's directory (its own generated headers) is the same key.
+std::string textForKey(const std::string &text, bool debugInfo) {
+  if (debugInfo || text.find("__builtin_FILE") != std::string::npos ||
+      text.find("__builtin_LINE") != std::string::npos ||
+      text.find("__builtin_COLUMN") != std::string::npos ||
+      text.find("__builtin_source_location") != std::string::npos)
+    return text;
+  std::string out;
+  out.reserve(text.size());
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    end = end == std::string::npos ? text.size() : end + 1;
+    if (!(text.compare(pos, 2, "# ") == 0 && pos + 2 < text.size() &&
+          std::isdigit(static_cast<unsigned char>(text[pos + 2]))))
+      out.append(text, pos, end - pos);
+    pos = end;
+  }
+  return out;
 }
 
 std::string entryPath(const CachePlan &p, const std::string &key) {
@@ -408,7 +455,7 @@ std::optional<int> runCachedCompile(const CachePlan &p, const CacheTools &t) {
     return std::nullopt;
   }
   Sha256 entryKey = keyStart(p, t, p.keyWords);
-  entryKey.update(*text);
+  entryKey.update(textForKey(*text, p.keyDirectory));
   const std::string key = entryKey.hexDigest();
   // The manifest for next time (its dependency file first, its key last).
   auto remember = [&] {

@@ -14,10 +14,12 @@
 //            __TIMESTAMP__). Otherwise:
 //   key    = SHA-256 of the compiler's and the plugin's identity (path, size,
 //            modification time), the compile's words without its output,
-//            dependency-file and plugin words, the working directory when
-//            the compile records it (debug information), and the
-//            preprocessed text (`clang -E` with the same words, which also
-//            writes the dependency file the compile would);
+//            dependency-file, plugin and preprocessor-only words (-I, -D...),
+//            the working directory when the compile records it (debug
+//            information), and the preprocessed text (`clang -E` with the
+//            same words, which also writes the dependency file the compile
+//            would), without its line markers unless debug information or a
+//            location builtin (__builtin_FILE...) can see them;
 //   miss   = the compile as planned, with ALEA_IR_SNAPSHOT: the plugin writes
 //            the module just before the layout pass; stored with the
 //            module's identifier and the compile's diagnostics;
