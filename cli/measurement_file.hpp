@@ -8,9 +8,10 @@
 
 #include "alea/analysis/csv.hpp"
 #include "alea/analysis/report.hpp"
+#include "alea/file.hpp"
 
-#include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -24,12 +25,9 @@ inline Expected<std::string> readMeasurementText(const std::string &path) {
     s << std::cin.rdbuf();
     return s.str();
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return Error{"cannot read " + path};
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  if (std::optional<std::string> text = alea::readFile(path))
+    return *text;
+  return Error{"cannot read " + path};
 }
 
 // The parsed file (table and comment lines); a parse error names the file,

@@ -7,6 +7,7 @@
 
 #include "alea/contract.hpp"
 #include "alea/fd.hpp"
+#include "alea/file.hpp"
 #include "alea/sha256.hpp"
 
 #include <algorithm>
@@ -15,7 +16,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string_view>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -89,7 +89,8 @@ std::string withExtension(const std::string &path, const char *ext) {
 } // namespace
 
 Expected<CachePlan> planBuildCache(const std::vector<std::string> &planned, std::size_t inputIndex,
-                                   const Classification &c, const std::string &cacheDir, long pid) {
+                                   const Classification &c, const std::string &cacheDir,
+                                   const std::string &process) {
   if (c.mode != Mode::Compile || c.inputs.size() != 1)
     return Error{"not one source compiled to an object"};
   const Input &in = c.inputs[0];
@@ -106,7 +107,7 @@ Expected<CachePlan> planBuildCache(const std::vector<std::string> &planned, std:
 
   CachePlan p;
   p.dir = cacheDir;
-  p.tmp = cacheDir + "/tmp/" + std::to_string(pid);
+  p.tmp = cacheDir + "/tmp/" + process;
   p.preprocessed = p.tmp + "/input.i";
   p.module = p.tmp + "/module.bc";
   p.compile = planned;
@@ -210,15 +211,6 @@ std::string identity(const std::string &path) {
     return path + ":?";
   return real.string() + ":" + std::to_string(st.st_size) + ":" +
          std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
-}
-
-std::optional<std::string> readAll(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return std::nullopt;
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 // Written under a temporary name, then renamed: a reader sees all or nothing.
@@ -363,7 +355,7 @@ std::optional<std::string> manifestText(const std::string &key,
                                         const std::vector<std::string> &files) {
   std::string text = key + "\n";
   for (const auto &f : files) {
-    const auto content = readAll(f);
+    const auto content = readFile(f);
     if (!content)
       return std::nullopt;
     for (std::string_view macro : {"__DATE__", "__TIME__", "__TIMESTAMP__"})
@@ -402,7 +394,7 @@ std::optional<int> runCachedCompile(const CachePlan &p, const CacheTools &t) {
   std::error_code ec;
   fs::remove_all(p.tmp, ec); // left by a killed compile of an earlier process with our pid
   fs::create_directories(p.tmp, ec);
-  const auto source = ec ? std::nullopt : readAll(p.source);
+  const auto source = ec ? std::nullopt : readFile(p.source);
   if (!source) {
     t.log(t.logHead + " build-cache=off reason=\"cannot create " + p.tmp + " or read " +
           p.source + "\"");
@@ -418,7 +410,7 @@ std::optional<int> runCachedCompile(const CachePlan &p, const CacheTools &t) {
   // A stored module compiled again: true when the object is written.
   auto hit = [&](const std::string &key, const char *how) {
     const std::string entry = entryPath(p, key);
-    const auto moduleId = readAll(entry + ".id");
+    const auto moduleId = readFile(entry + ".id");
     std::error_code ignored;
     if (!moduleId || !fs::exists(entry + ".bc", ignored))
       return false;
@@ -428,7 +420,7 @@ std::optional<int> runCachedCompile(const CachePlan &p, const CacheTools &t) {
             "\": compiled instead");
       return false;
     }
-    writeAll(2, readAll(entry + ".stderr").value_or(""));
+    writeAll(2, readFile(entry + ".stderr").value_or(""));
     t.log(t.logHead + " build-cache=hit key=" + key.substr(0, 16) + " by=" + how);
     return true;
   };
@@ -441,7 +433,7 @@ std::optional<int> runCachedCompile(const CachePlan &p, const CacheTools &t) {
   const std::string manifest = p.dir + "/m/" + manifestKey.hexDigest();
   if (auto m = readManifest(manifest); m && unchanged(*m) && hit(m->key, "manifest")) {
     if (!p.depFile.empty())
-      if (auto dep = readAll(manifest + ".d"))
+      if (auto dep = readFile(manifest + ".d"))
         writeAtomically(p.depFile, *dep, p.tmp + "/dep");
     return 0;
   }
@@ -449,7 +441,7 @@ std::optional<int> runCachedCompile(const CachePlan &p, const CacheTools &t) {
   // 2. the preprocessed text (and the dependency file); a failure is the
   //    plain compile's to report
   const auto pre = runCapturingStderr(p.preprocess, t.env);
-  const auto text = succeeded(pre) ? readAll(p.preprocessed) : std::nullopt;
+  const auto text = succeeded(pre) ? readFile(p.preprocessed) : std::nullopt;
   if (!text) {
     t.log(t.logHead + " build-cache=off reason=\"preprocessing failed\"");
     return std::nullopt;
@@ -463,7 +455,7 @@ std::optional<int> runCachedCompile(const CachePlan &p, const CacheTools &t) {
     std::error_code ignored;
     fs::create_directories(p.dir + "/m", ignored);
     if (!p.depFile.empty())
-      if (auto dep = readAll(p.depFile); !dep || !writeAtomically(manifest + ".d", *dep,
+      if (auto dep = readFile(p.depFile); !dep || !writeAtomically(manifest + ".d", *dep,
                                                                   p.tmp + "/manifest.d"))
         return;
     if (content)

@@ -16,6 +16,7 @@
 #include "alea/wrapper/driver.hpp"
 
 #include "alea/fd.hpp"
+#include "alea/file.hpp"
 
 #include "alea/wrapper/classify.hpp"
 #include "alea/wrapper/command.hpp"
@@ -67,17 +68,6 @@ bool isExecutableFile(const std::string &path) {
 bool isRegularFile(const std::string &path) {
   struct stat st;
   return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
-std::optional<std::string> readWholeFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad())
-    return std::nullopt;
-  return text.str();
 }
 
 std::optional<std::string> readBytesAt(const std::string &path, std::uint64_t offset,
@@ -217,7 +207,7 @@ Expected<std::string> materializeLinkRecord(const LinkRecordPlan &plan, bool dry
       return fail("no cache directory (HOME unset)");
     dir += "/link-records";
     const std::string path = dir + "/" + formatSeed(alea::hashName(bytes)).substr(2) + ".o";
-    if (dryRun || readWholeFile(path) == bytes)
+    if (dryRun || readFile(path) == bytes)
       return path;
     std::error_code ignored; // a directory we cannot make fails the open below
     std::filesystem::create_directories(dir, ignored);
@@ -394,7 +384,8 @@ Decision decide(const Facts &facts, const std::vector<std::string> &args, const 
               ? plan.argv.size() - args.size() + static_cast<std::size_t>(c.inputs[0].argIndex)
               : plan.argv.size();
       Expected<CachePlan> cached =
-          planBuildCache(plan.argv, inputIndex, c, settings.buildCache, facts.pid);
+          planBuildCache(plan.argv, inputIndex, c, settings.buildCache,
+                         (facts.host.empty() ? "" : facts.host + "-") + std::to_string(facts.pid));
       if (cached)
         d.cache = std::move(*cached);
       else
@@ -535,6 +526,9 @@ int runWrapperSteps(Tool tool, const std::vector<std::string> &args, std::string
   facts.recursed = recursed;
   facts.chainDepth = chainDepth(chain);
   facts.pid = static_cast<long>(::getpid());
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) == 0)
+    facts.host = host;
   if (settings.plugin.empty()) {
     const std::string self = selfExe();
     facts.defaultPlugin = dirName(self) + "/../lib/AleaPlugin.so";
@@ -551,7 +545,7 @@ int runWrapperSteps(Tool tool, const std::vector<std::string> &args, std::string
         realTool.find("lld") != std::string::npos || resolved.find("lld") != std::string::npos;
     facts.realToolLoadsPlugin = facts.realToolIsLld && lldLoadsPlugin(realTool, resolved);
   }
-  Decision d = decide(facts, args, settings, ClassifyEnv{isRegularFile, readWholeFile, readBytesAt},
+  Decision d = decide(facts, args, settings, ClassifyEnv{isRegularFile, readFile, readBytesAt},
                       runOdrCheck);
   if (d.error)
     return configError(tool, *d.error);

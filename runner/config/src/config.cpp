@@ -7,6 +7,7 @@
 #include "alea/config/redact.hpp"
 
 #include "alea/contract.hpp"
+#include "alea/file.hpp"
 #include "alea/shell.hpp"
 #include "alea/words.hpp"
 
@@ -1033,12 +1034,10 @@ std::string recordedCampaignText(const CampaignConfig &cfg, const Redactor &reda
 }
 
 Expected<CampaignConfig> parseCampaign(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
+  const std::optional<std::string> text = alea::readFile(path);
+  if (!text)
     return Error{"cannot read campaign file '" + path + "'"};
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parseCampaignText(ss.str(), path);
+  return parseCampaignText(*text, path);
 }
 
 Status checkPlanSize(const CampaignConfig &cfg) {

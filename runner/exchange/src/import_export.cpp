@@ -8,6 +8,7 @@
 #include "alea/exchange/import_export.hpp"
 
 #include "alea/exec/json_parse.hpp"
+#include "alea/file.hpp"
 #include "import_rows.hpp"
 
 #include "alea/analysis/csv.hpp"
@@ -300,12 +301,9 @@ Expected<ImportFormat> importFormatOf(std::string_view text, const std::string &
 namespace {
 
 Expected<std::string> readWhole(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return Error{"cannot read '" + path + "'"};
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  if (std::optional<std::string> text = alea::readFile(path))
+    return *text;
+  return Error{"cannot read '" + path + "'"};
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 #include "alea/exec/cachegrind.hpp"
 
 #include "alea/exec/executor.hpp"
+#include "alea/file.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -45,13 +46,6 @@ std::string geometryOf(std::string_view desc) {
     at = ptr;
   }
   return std::to_string(v[0]) + "," + std::to_string(v[2]) + "," + std::to_string(v[1]);
-}
-
-std::string readFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 // The files of `dir` whose names start with `prefix`, sorted.
@@ -177,7 +171,7 @@ std::vector<std::string> cachegrindOptions(const SimCache &cache, const std::str
 
 std::string valgrindComplaint(const std::string &dir, std::string_view stderrText) {
   for (const auto &path : filesStartingWith(dir, "valgrind.")) {
-    std::string text = readFile(path);
+    std::string text = alea::readFile(path).value_or("");
     for (std::size_t at = 0; at < text.size();) {
       std::size_t nl = text.find('\n', at);
       std::string line = text.substr(at, nl == std::string::npos ? nl : nl - at);
@@ -213,7 +207,7 @@ Expected<CachegrindCounts> sumCachegrindOutputs(const std::string &dir, const Si
   }
   CachegrindCounts sum;
   for (const auto &path : files) {
-    auto out = parseCachegrindOutput(readFile(path));
+    auto out = parseCachegrindOutput(alea::readFile(path).value_or(""));
     if (!out)
       return Error{out.error() + " (" + path.substr(path.rfind('/') + 1) + ")"};
     if (!(out->cache == cache))

@@ -76,9 +76,12 @@ struct CachePlan {
 
 // The plan of a compile `planned` (argv[0] the real compiler; decide()'s
 // command) whose one source is planned[inputIndex], or why it is not cached
-// (the log's note). `pid` names the temporary directory.
+// (the log's note). `process` names the temporary directory: unique among
+// the processes that share the cache (host and pid: a cache on a file system
+// that several machines share).
 Expected<CachePlan> planBuildCache(const std::vector<std::string> &planned, std::size_t inputIndex,
-                                   const Classification &c, const std::string &cacheDir, long pid);
+                                   const Classification &c, const std::string &cacheDir,
+                                   const std::string &process);
 
 // What the key and the children need besides the plan: the real compiler and
 // the plugin (their identities), the children's environment.

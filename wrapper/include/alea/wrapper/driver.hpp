@@ -56,6 +56,7 @@ struct Facts {
   int chainDepth = 0;        // hops in the recursion chain (kMaxChainDepth: the bound)
   std::string defaultPlugin; // <wrapper dir>/../lib/AleaPlugin.so
   long pid = 0;              // for the log line
+  std::string host;          // this machine's name (the build cache's temporary directory)
 };
 
 struct Decision {
