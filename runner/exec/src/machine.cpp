@@ -299,28 +299,73 @@ CpuTimes cpuTimesFrom(const std::string &procStat, double steady, double own,
   return t;
 }
 
-CpuTimes readCpuTimes() {
-  timespec own{};
-  ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &own);
+std::optional<double> rootCgroupCpuSeconds(const std::string &cpuacctUsage,
+                                           const std::string &cpuStat) {
+  if (!cpuacctUsage.empty()) {
+    char *end = nullptr;
+    const unsigned long long ns = std::strtoull(cpuacctUsage.c_str(), &end, 10);
+    if (end != cpuacctUsage.c_str())
+      return static_cast<double>(ns) * 1e-9;
+  }
+  std::istringstream in(cpuStat);
+  std::string key;
+  unsigned long long value = 0;
+  while (in >> key >> value)
+    if (key == "usage_usec")
+      return static_cast<double>(value) * 1e-6;
+  return std::nullopt;
+}
+
+namespace {
+// The whole text of a small pseudo-file ("" when it cannot be read).
+std::string readPseudoFile(const char *path) {
   std::string text;
-  if (int fd = ::open("/proc/stat", O_RDONLY | O_CLOEXEC); fd >= 0) {
+  if (int fd = ::open(path, O_RDONLY | O_CLOEXEC); fd >= 0) {
     char buf[4096];
     for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;)
       text.append(buf, static_cast<std::size_t>(n));
     ::close(fd);
   }
+  return text;
+}
+
+// Where the root cgroup's CPU time is on this machine ("" for neither).
+const std::string &cgroupCpuFile() {
+  static const std::string path = [] {
+    for (const char *p : {"/sys/fs/cgroup/cpuacct/cpuacct.usage",
+                          "/sys/fs/cgroup/cpu,cpuacct/cpuacct.usage", "/sys/fs/cgroup/cpu.stat"})
+      if (::access(p, R_OK) == 0)
+        return std::string(p);
+    return std::string();
+  }();
+  return path;
+}
+} // namespace
+
+CpuTimes readCpuTimes() {
+  timespec own{};
+  ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &own);
+  const std::string text = readPseudoFile("/proc/stat");
+  const std::string &cgroup = cgroupCpuFile();
+  const std::string usage = cgroup.empty() ? "" : readPseudoFile(cgroup.c_str());
   double steady =
       std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
   static const double tick = static_cast<double>(::sysconf(_SC_CLK_TCK));
-  return cpuTimesFrom(text, steady, static_cast<double>(own.tv_sec) + own.tv_nsec * 1e-9, tick);
+  CpuTimes t =
+      cpuTimesFrom(text, steady, static_cast<double>(own.tv_sec) + own.tv_nsec * 1e-9, tick);
+  t.exactBusy = cgroup.ends_with("cpu.stat") ? rootCgroupCpuSeconds("", usage)
+                                             : rootCgroupCpuSeconds(usage, "");
+  return t;
 }
 
 std::optional<double> otherLoad(const CpuTimes &before, const CpuTimes &after,
                                 double childCpuSeconds) {
   double elapsed = after.steady - before.steady;
-  if (!before.ok || !after.ok || elapsed < kOtherLoadMinSeconds)
+  const bool exact = before.exactBusy && after.exactBusy;
+  if (!before.ok || !after.ok || elapsed < (exact ? kExactLoadMinSeconds : kOtherLoadMinSeconds))
     return std::nullopt;
-  double other = (after.busy - before.busy) - (after.own - before.own) - childCpuSeconds;
+  const double busy = exact ? *after.exactBusy - *before.exactBusy : after.busy - before.busy;
+  double other = busy - (after.own - before.own) - childCpuSeconds;
   return std::max(0.0, other / elapsed);
 }
 

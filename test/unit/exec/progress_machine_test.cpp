@@ -207,6 +207,47 @@ TEST(Machine, OtherLoadNeedsTwoReadingsFarEnoughApartAndIsNeverNegative) {
   EXPECT_FALSE(otherLoad(CpuTimes{}, c, 0));
 }
 
+TEST(Machine, ExactBusyTimeComesFromTheRootCgroup) {
+  // cgroup v1's cpuacct.usage (nanoseconds) wins; cgroup v2's cpu.stat
+  // (usage_usec) otherwise; neither: none.
+  EXPECT_NEAR(*rootCgroupCpuSeconds("30709753010508\n", ""), 30709.753010508, 1e-9);
+  EXPECT_NEAR(*rootCgroupCpuSeconds("", "usage_usec 1500000\nuser_usec 1000000\n"), 1.5, 1e-12);
+  EXPECT_FALSE(rootCgroupCpuSeconds("", "user_usec 1000000\n"));
+  EXPECT_FALSE(rootCgroupCpuSeconds("", ""));
+  // With both readings exact, a 10 ms interval is enough and the busy time is
+  // the exact one: 7 ms of CPU in 10 ms, 2 of them alea's, 3 the child's.
+  const std::string text = "cpu  1 2 3 400 5 0 0 0 0 0\ncpu0 1 2 3 400 5 0 0 0 0 0\n";
+  CpuTimes a = cpuTimesFrom(text, 10.0, 1.000, 100);
+  CpuTimes b = cpuTimesFrom(text, 10.010, 1.002, 100);
+  EXPECT_FALSE(otherLoad(a, b, 0.003)) << "/proc/stat alone: too short";
+  a.exactBusy = 50.000;
+  b.exactBusy = 50.007;
+  ASSERT_TRUE(otherLoad(a, b, 0.003));
+  EXPECT_NEAR(*otherLoad(a, b, 0.003), 0.2, 1e-6);
+  b.exactBusy.reset(); // one reading without: /proc/stat's rule
+  EXPECT_FALSE(otherLoad(a, b, 0.003));
+}
+
+TEST(Machine, ExactBusyTimeIsReadWhereTheMachineHasIt) {
+  const bool has = ::access("/sys/fs/cgroup/cpuacct/cpuacct.usage", R_OK) == 0 ||
+                   ::access("/sys/fs/cgroup/cpu,cpuacct/cpuacct.usage", R_OK) == 0 ||
+                   ::access("/sys/fs/cgroup/cpu.stat", R_OK) == 0;
+  CpuTimes first = readCpuTimes();
+  CpuTimes second = first;
+  volatile double x = 0;
+  while (second.own - first.own < 0.1) { // 0.1 s of CPU time of our own, however fast
+    for (int i = 0; i < 1000000; ++i)
+      x = x + i;
+    second = readCpuTimes();
+  }
+  EXPECT_EQ(first.exactBusy.has_value(), has);
+  EXPECT_EQ(second.exactBusy.has_value(), has);
+  // The machine's CPU time includes ours (the kernel adds a running task's time
+  // at each tick: at most 10 ms late).
+  if (first.exactBusy && second.exactBusy)
+    EXPECT_GE(*second.exactBusy - *first.exactBusy, (second.own - first.own) * 0.5);
+}
+
 // On this machine: alea's own CPU time is read, in nanoseconds, and a CPU
 // that alea kept busy shows in the busy time (to within the 2 ticks of
 // /proc/stat's resolution). Spins on CPU time, not on a clock: the same on a

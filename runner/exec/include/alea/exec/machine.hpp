@@ -63,11 +63,24 @@ void waitToolVersions();
 //    nanoseconds): alea's work around an execution (fork, wait4, the store)
 //    is not other processes' load.
 //  - steady: the steady clock (CLOCK_MONOTONIC, the idle clock's own).
+//  - exactBusy: the CPU time of every task of the machine in nanoseconds,
+//    where the kernel keeps it: the root cgroup's cpuacct.usage (cgroup v1)
+//    or cpu.stat usage_usec (cgroup v2; microseconds). Idle is no task, so
+//    this is the busy time exactly; with it a short execution's other load
+//    is not the rounding of two 10 ms readings (issue 19: executions of
+//    0.1 s got loads of +-0.2 CPU, clipped at 0, so that the shorter ones
+//    looked busier). None where neither file is there.
 struct CpuTimes {
   bool ok = false;
   double busy = 0, steady = 0, own = 0; // seconds
+  std::optional<double> exactBusy;      // seconds, from an arbitrary origin
 };
 CpuTimes readCpuTimes();
+
+// The root cgroup's CPU time in seconds from the text of cpuacct.usage
+// (nanoseconds) or, when that is empty, of cpu.stat (its usage_usec line).
+std::optional<double> rootCgroupCpuSeconds(const std::string &cpuacctUsage,
+                                           const std::string &cpuStat);
 
 // The same from the text of /proc/stat read at `steady` with alea's CPU time
 // `own`; `ticksPerSecond` = USER_HZ (sysconf(_SC_CLK_TCK)). Not ok when the
@@ -78,10 +91,13 @@ CpuTimes cpuTimesFrom(const std::string &procStat, double steady, double own,
 // The load of OTHER processes between two readings, in CPUs busy on average:
 // (busy time - alea's own CPU time - `childCpuSeconds`, the measured
 // processes' exact user + sys time from wait4, which includes the benchmark's
-// waited-for descendants) / elapsed time, at least 0. None when a reading
-// failed or the interval is shorter than kOtherLoadMinSeconds: the readings'
-// resolution of 2 USER_HZ ticks (20 ms) would then be worth more than 0.4 CPU.
+// waited-for descendants) / elapsed time, at least 0. The busy time is the
+// exact one when both readings have it, else /proc/stat's. None when a
+// reading failed or the interval is shorter than kOtherLoadMinSeconds
+// (/proc/stat: its resolution of 2 USER_HZ ticks, 20 ms, would then be worth
+// more than 0.4 CPU) or kExactLoadMinSeconds (exact: 1 ms).
 inline constexpr double kOtherLoadMinSeconds = 0.05;
+inline constexpr double kExactLoadMinSeconds = 0.001;
 std::optional<double> otherLoad(const CpuTimes &before, const CpuTimes &after,
                                 double childCpuSeconds);
 
