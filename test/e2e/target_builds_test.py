@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""Builds on targets (`build_on = "targets"`; docs/targets.md, "Builds on
+targets"): a campaign of 2 systems x 3 builds of a small C program built with
+alea-cc, made on the host, on two SSH targets of the fixture's sshd
+(targets_fixture.SshServer) and in a job step of the fixture's Slurm cluster
+(targets_fixture.SlurmCluster).
+
+  the three places      the same seeds, the same artifact hashes (the objects'
+                        SHA-256) and fingerprints per (system, build); over SSH
+                        the artifacts come back into the host's build directory
+                        and objects/, with the wrapper log (ALEA_LOG)
+  a target lost         the sessions killed while a build runs there (the build
+                        waits for the kill: it announces itself with a
+                        directory, then sleeps): every (system, build) recorded
+                        exactly once, with the host's artifacts
+  a failing build       recorded failed once, never built again
+  config errors         build_on = "targets" without [[target]], a bad value:
+                        one line each, with the line and column
+
+Usage: target_builds_test.py BUILD_DIR SOURCE_DIR"""
+import json
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+from e2e_common import alea, check, finish, run, write
+from targets_fixture import SlurmCluster, SshServer
+
+ALEA = alea(sys.argv[1])
+
+PROGRAM = r"""#include <stdio.h>
+static int work(int n) { int s = 0; for (int i = 0; i < n; ++i) s += i % 7; return s; }
+static int more(int n) { return work(n) + work(n / 2); }
+int main(void) { printf("%d\n", more(KERNEL)); return 0; }
+"""
+
+# The sources are compiled by a relative name: the layout pass salts each
+# module's draws with its name, which must not be the place's own path.
+BUILD = "{hang}cp {{source_dir}}/prog.c . && $CC -O2 -DKERNEL={kernel} prog.c -o prog"
+
+
+def campaign(where="", targets="", hang="", builds=3, systems=(("small", 1000), ("large", 2000))):
+    text = f"""
+[campaign]
+name = "target builds"
+seed = "0x7a6"
+{where}
+[levels]
+builds = {builds}
+executions = 1
+"""
+    for i, (name, kernel) in enumerate(systems):
+        text += f"""
+[[system]]
+name = "{name}"
+baseline = {"true" if i == 0 else "false"}
+shell = {json.dumps(BUILD.format(hang=hang, kernel=kernel))}
+artifacts = ["prog"]
+env = {{ ALEA_LOG = "wrapper.log" }}
+"""
+    return text + """
+[[benchmark]]
+name = "prog"
+command = ["{artifact:prog}"]
+""" + targets
+
+
+def ssh_targets(ssh, tmp):
+    opts = ", ".join(json.dumps(o) for o in ssh.ssh_options)
+    return "".join(f"""
+[[target]]
+name = "{host}"
+ssh = "{host}"
+ssh_options = [{opts}]
+workdir = {json.dumps(os.path.join(tmp, "remote-" + host))}
+""" for host in ssh.hosts)
+
+
+SLURM_TARGET = """
+[[target]]
+name = "cluster"
+slurm = { partition = "debug", time_limit = "30", exclusive = true }
+"""
+
+
+def builds(directory):
+    """{(system, build index): (seed, artifact hash, fingerprint, status)};
+    checks that each is recorded once."""
+    with sqlite3.connect(f"file:{os.path.join(directory, 'campaign.db')}?mode=ro", uri=True) as db:
+        rows = db.execute("SELECT s.name, b.build_index, b.seed, b.binary_hash, b.fingerprint, "
+                          "b.status, count(*) OVER (PARTITION BY s.name, b.build_index) "
+                          "FROM build b JOIN system s ON s.id = b.system_id").fetchall()
+    check(all(r[6] == 1 for r in rows), f"a build recorded twice in {directory}: {rows}")
+    return {(r[0], r[1]): r[2:6] for r in rows}
+
+
+def run_campaign(path, what, env=None, code=0):
+    r = run([ALEA, "run", path, "--no-report"], timeout=600, env=env)
+    check(r.returncode == code, f"{what}: exit {r.returncode}, expected {code}: {r.stderr[-2000:]}")
+    return r
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    write(os.path.join(tmp, "prog.c"), PROGRAM)
+
+    # --- config errors ----------------------------------------------------------
+    for where, expect in [('build_on = "targets"', 'build_on = "targets" expects [[target]]'),
+                          ('build_on = "cluster"', 'expected build_on = "host" or "targets"')]:
+        path = write(os.path.join(tmp, "bad.toml"), campaign(where))
+        r = run([ALEA, "run", path, "--no-report"])
+        lines = r.stderr.strip().splitlines()
+        check(r.returncode != 0 and len(lines) == 1 and expect in lines[0] and
+              re.search(r":5:\d+: ", lines[0]) is not None,
+              f"{where}: one line with its place: {r.returncode} {r.stderr!r}")
+
+    # --- the host's builds --------------------------------------------------------
+    run_campaign(write(os.path.join(tmp, "host.toml"), campaign()), "host")
+    host = builds(os.path.join(tmp, "host.alea"))
+    check(len(host) == 6 and all(b[3] == "ok" and b[1] and b[2] for b in host.values()),
+          f"host: 6 builds with artifacts and fingerprints: {host}")
+    check(len({b[1] for b in host.values()}) == 6, f"host: 6 different artifacts: {host}")
+
+    with SshServer(os.path.join(tmp, "sshd")) as ssh:
+        # --- two SSH targets --------------------------------------------------------
+        path = write(os.path.join(tmp, "ssh.toml"),
+                     campaign('build_on = "targets"', ssh_targets(ssh, tmp)))
+        r = run_campaign(path, "ssh")
+        sdir = os.path.join(tmp, "ssh.alea")
+        check(builds(sdir) == host, f"ssh: the host's seeds and artifacts: {builds(sdir)} vs {host}")
+        for host_name in ssh.hosts:
+            check(f"on target {host_name}" in r.stderr, f"ssh: {host_name} built: {r.stderr[-1500:]}")
+        for (system, index), (_, digest, _, _) in host.items():
+            made = os.path.join(sdir, "builds", system, str(index))
+            check(os.path.isfile(os.path.join(sdir, "objects", digest)) and
+                  open(os.path.join(made, "prog"), "rb").read() ==
+                  open(os.path.join(sdir, "objects", digest), "rb").read() and
+                  os.access(os.path.join(made, "prog"), os.X_OK),
+                  f"ssh: {system} #{index}'s artifact is in the host's build directory and objects/")
+            log = os.path.join(made, "wrapper.log")
+            check(os.path.isfile(log) and "alea-cc" in open(log).read(),
+                  f"ssh: {system} #{index}'s wrapper log came back")
+
+        # --- a target lost during a build ------------------------------------------------
+        # The first build to start makes the directory `mark`, then waits to be
+        # killed; built again, it finds the directory and builds.
+        mark = os.path.join(tmp, "mark")
+        hang = f"if mkdir {mark} 2>/dev/null; then touch {mark}/started; sleep 600; fi; "
+        path = write(os.path.join(tmp, "lost.toml"),
+                     campaign('build_on = "targets"', ssh_targets(ssh, tmp), hang=hang))
+        proc = subprocess.Popen([ALEA, "run", path, "--no-report"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        started = os.path.join(mark, "started")
+        for _ in range(6000):  # the bound of a hung fixture, not a timing
+            if os.path.exists(started) or proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        check(os.path.exists(started), "lost: a build started on a target")
+        check(ssh.kill_sessions() > 0, "lost: sessions were killed")
+        out, err = proc.communicate(timeout=600)
+        check(proc.returncode == 0, f"lost: exit {proc.returncode}: {err[-2000:]}")
+        check("it will be built again" in err, f"lost: the lost build was built again: {err[-2000:]}")
+        check(builds(os.path.join(tmp, "lost.alea")) == host,
+              "lost: every build recorded once, with the host's artifacts")
+
+        # --- a build failing by itself ------------------------------------------------------
+        path = write(os.path.join(tmp, "failing.toml"),
+                     campaign('build_on = "targets"', ssh_targets(ssh, tmp), hang="exit 7; ",
+                              builds=2, systems=(("small", 1000),)))
+        r = run_campaign(path, "failing", code=3)
+        made = builds(os.path.join(tmp, "failing.alea"))
+        check(sorted(made) == [("small", 0), ("small", 1)] and
+              all(b[3] == "failed" for b in made.values()),
+              f"failing: both builds recorded failed: {made}")
+        check(r.stderr.count("building small #0") == 1 and "built again" not in r.stderr,
+              f"failing: a failed build is not built again: {r.stderr[-1500:]}")
+
+    # --- a Slurm job step ---------------------------------------------------------------
+    with SlurmCluster(os.path.join(tmp, "slurm")) as cluster:
+        env = dict(os.environ, **cluster.env)
+        path = write(os.path.join(tmp, "slurm.toml"), campaign('build_on = "targets"', SLURM_TARGET))
+        r = run_campaign(path, "slurm", env=env)
+        check("on target cluster" in r.stderr, f"slurm: built on the cluster: {r.stderr[-1500:]}")
+        check(builds(os.path.join(tmp, "slurm.alea")) == host,
+              "slurm: the host's seeds and artifacts")
+
+finish("builds on SSH and Slurm targets: the host's seeds and artifacts; a lost target's build "
+       "built again, recorded once; a failing build recorded once; config errors in one line")
