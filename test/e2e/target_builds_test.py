@@ -9,7 +9,7 @@ alea-cc, made on the host, on two SSH targets of the fixture's sshd
                         SHA-256) and fingerprints per (system, build); over SSH
                         the artifacts come back into the host's build directory
                         and objects/, with the wrapper log (ALEA_LOG)
-  a target lost         the sessions killed while a build runs there (the build
+  a target lost         the helper killed while a build runs there (the build
                         waits for the kill: it announces itself with a
                         directory, then sleeps): every (system, build) recorded
                         exactly once, with the host's artifacts
@@ -18,9 +18,11 @@ alea-cc, made on the host, on two SSH targets of the fixture's sshd
                         one line each, with the line and column
 
 Usage: target_builds_test.py BUILD_DIR SOURCE_DIR"""
+import glob
 import json
 import os
 import re
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -69,14 +71,14 @@ command = ["{artifact:prog}"]
 """ + targets
 
 
-def ssh_targets(ssh, tmp):
+def ssh_targets(ssh, top):
     opts = ", ".join(json.dumps(o) for o in ssh.ssh_options)
     return "".join(f"""
 [[target]]
 name = "{host}"
 ssh = "{host}"
 ssh_options = [{opts}]
-workdir = {json.dumps(os.path.join(tmp, "remote-" + host))}
+workdir = {json.dumps(os.path.join(top, "remote-" + host))}
 """ for host in ssh.hosts)
 
 
@@ -85,6 +87,20 @@ SLURM_TARGET = """
 name = "cluster"
 slurm = { partition = "debug", time_limit = "30", exclusive = true }
 """
+
+
+def helper_of(pid):
+    """The `alea __target` process above `pid` (None if there is none)."""
+    while pid > 1:
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if b"\0__target\0" in f.read():
+                    return pid
+            with open(f"/proc/{pid}/stat") as f:
+                pid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError):
+            return None
+    return None
 
 
 def builds(directory):
@@ -104,7 +120,13 @@ def run_campaign(path, what, env=None, code=0):
     return r
 
 
-with tempfile.TemporaryDirectory() as tmp:
+with tempfile.TemporaryDirectory() as top:
+    # The campaign files' directory, staged to the SSH targets, holds the
+    # source and the campaign directories; the fixtures and workdirs are
+    # beside it.
+    tmp = os.path.join(top, "src")
+    os.makedirs(os.path.join(tmp, ".git"))
+    write(os.path.join(tmp, ".git", "HEAD"), "ref: refs/heads/main\n")
     write(os.path.join(tmp, "prog.c"), PROGRAM)
 
     # --- config errors ----------------------------------------------------------
@@ -124,10 +146,10 @@ with tempfile.TemporaryDirectory() as tmp:
           f"host: 6 builds with artifacts and fingerprints: {host}")
     check(len({b[1] for b in host.values()}) == 6, f"host: 6 different artifacts: {host}")
 
-    with SshServer(os.path.join(tmp, "sshd")) as ssh:
+    with SshServer(os.path.join(top, "sshd")) as ssh:
         # --- two SSH targets --------------------------------------------------------
         path = write(os.path.join(tmp, "ssh.toml"),
-                     campaign('build_on = "targets"', ssh_targets(ssh, tmp)))
+                     campaign('build_on = "targets"', ssh_targets(ssh, top)))
         r = run_campaign(path, "ssh")
         sdir = os.path.join(tmp, "ssh.alea")
         check(builds(sdir) == host, f"ssh: the host's seeds and artifacts: {builds(sdir)} vs {host}")
@@ -144,22 +166,40 @@ with tempfile.TemporaryDirectory() as tmp:
             check(os.path.isfile(log) and "alea-cc" in open(log).read(),
                   f"ssh: {system} #{index}'s wrapper log came back")
 
+        # The source directory went there, without .git and campaign directories.
+        staged = glob.glob(os.path.join(top, "remote-*", "c", "*", "*", "source"))
+        check(len(staged) == 2 and all("prog.c" in os.listdir(d) and ".git" not in os.listdir(d)
+                                       and not glob.glob(os.path.join(d, "*.alea"))
+                                       for d in staged),
+              f"ssh: the source directory staged without .git and campaign directories: "
+              f"{[os.listdir(d) for d in staged]}")
+
         # --- a target lost during a build ------------------------------------------------
-        # The first build to start makes the directory `mark`, then waits to be
-        # killed; built again, it finds the directory and builds.
-        mark = os.path.join(tmp, "mark")
-        hang = f"if mkdir {mark} 2>/dev/null; then touch {mark}/started; sleep 600; fi; "
+        # The first build to start makes the directory `mark`, writes its pid
+        # and waits; the test then kills the helper running it (SIGKILL, as a
+        # dying node would). Built again, it finds the directory and builds.
+        # (Only that helper: killing every session could also kill a login
+        # shell in the middle of its start-up files.)
+        mark = os.path.join(top, "mark")
+        hang = f"if mkdir {mark} 2>/dev/null; then echo $$ > {mark}/pid.tmp; " \
+               f"mv {mark}/pid.tmp {mark}/pid; exec sleep 600; fi; "
         path = write(os.path.join(tmp, "lost.toml"),
-                     campaign('build_on = "targets"', ssh_targets(ssh, tmp), hang=hang))
+                     campaign('build_on = "targets"', ssh_targets(ssh, top), hang=hang))
         proc = subprocess.Popen([ALEA, "run", path, "--no-report"], stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True)
-        started = os.path.join(mark, "started")
+        pid_file = os.path.join(mark, "pid")
         for _ in range(6000):  # the bound of a hung fixture, not a timing
-            if os.path.exists(started) or proc.poll() is not None:
+            if os.path.exists(pid_file) or proc.poll() is not None:
                 break
             time.sleep(0.05)
-        check(os.path.exists(started), "lost: a build started on a target")
-        check(ssh.kill_sessions() > 0, "lost: sessions were killed")
+        check(os.path.exists(pid_file), "lost: a build started on a target")
+        if os.path.exists(pid_file):
+            build_pid = int(open(pid_file).read())
+            helper = helper_of(build_pid)
+            check(helper is not None, f"lost: the helper running build process {build_pid}")
+            for victim in (helper, build_pid):
+                if victim:
+                    os.kill(victim, signal.SIGKILL)
         out, err = proc.communicate(timeout=600)
         check(proc.returncode == 0, f"lost: exit {proc.returncode}: {err[-2000:]}")
         check("it will be built again" in err, f"lost: the lost build was built again: {err[-2000:]}")
@@ -168,7 +208,7 @@ with tempfile.TemporaryDirectory() as tmp:
 
         # --- a build failing by itself ------------------------------------------------------
         path = write(os.path.join(tmp, "failing.toml"),
-                     campaign('build_on = "targets"', ssh_targets(ssh, tmp), hang="exit 7; ",
+                     campaign('build_on = "targets"', ssh_targets(ssh, top), hang="exit 7; ",
                               builds=2, systems=(("small", 1000),)))
         r = run_campaign(path, "failing", code=3)
         made = builds(os.path.join(tmp, "failing.alea"))
@@ -179,7 +219,7 @@ with tempfile.TemporaryDirectory() as tmp:
               f"failing: a failed build is not built again: {r.stderr[-1500:]}")
 
     # --- a Slurm job step ---------------------------------------------------------------
-    with SlurmCluster(os.path.join(tmp, "slurm")) as cluster:
+    with SlurmCluster(os.path.join(top, "slurm")) as cluster:
         env = dict(os.environ, **cluster.env)
         path = write(os.path.join(tmp, "slurm.toml"), campaign('build_on = "targets"', SLURM_TARGET))
         r = run_campaign(path, "slurm", env=env)
