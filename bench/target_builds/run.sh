@@ -17,10 +17,11 @@
 #
 # Needs root (sshd), ssh and sshd, python3, network or a local apt cache for
 # the Lua sources (test/projects/common.sh, fetch_source).
-# Usage: bench/target_builds/run.sh [BUILD_DIR]
+# Usage: bench/target_builds/run.sh [BUILD_DIR]  (ALEA_PROJECTS_CACHE: where the
+# Debian sources are kept, default BUILD_DIR/projects-cache)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-build=$(cd "${1:-$here/../../build}" && pwd)
+ALEA_BUILD=${1:-$here/../../build}
 source "$here/../../test/projects/common.sh"
 src=$(fetch_source lua5.4 --skip-patches)
-exec python3 "$here/target_builds.py" "$build" "$src"
+exec python3 "$here/target_builds.py" "$ALEA_BUILD" "$src"
