@@ -9,6 +9,8 @@ alea-cc, made on the host, on two SSH targets of the fixture's sshd
                         SHA-256) and fingerprints per (system, build); over SSH
                         the artifacts come back into the host's build directory
                         and objects/, with the wrapper log (ALEA_LOG)
+  the build cache       over SSH each target's own: the same artifacts, the
+                        wrapper logs back, saying what was reused
   a target lost         the helper killed while a build runs there (the build
                         waits for the kill: it announces itself with a
                         directory, then sleeps): every (system, build) recorded
@@ -42,10 +44,12 @@ int main(void) { printf("%d\n", more(KERNEL)); return 0; }
 
 # The sources are compiled by a relative name: the layout pass salts each
 # module's draws with its name, which must not be the place's own path.
-BUILD = "{hang}cp {{source_dir}}/prog.c . && $CC -O2 -DKERNEL={kernel} prog.c -o prog"
+# A compile, then a link: the build cache takes compiles (-c) only.
+BUILD = "{hang}cp {{source_dir}}/prog.c . && $CC -O2 -DKERNEL={kernel} -c prog.c && $CC prog.o -o prog"
 
 
-def campaign(where="", targets="", hang="", builds=3, systems=(("small", 1000), ("large", 2000))):
+def campaign(where="", targets="", hang="", builds=3, systems=(("small", 1000), ("large", 2000)),
+             log=True):
     text = f"""
 [campaign]
 name = "target builds"
@@ -62,7 +66,7 @@ name = "{name}"
 baseline = {"true" if i == 0 else "false"}
 shell = {json.dumps(BUILD.format(hang=hang, kernel=kernel))}
 artifacts = ["prog"]
-env = {{ ALEA_LOG = "wrapper.log" }}
+{'env = { ALEA_LOG = "wrapper.log" }' if log else ""}
 """
     return text + """
 [[benchmark]]
@@ -173,6 +177,20 @@ with tempfile.TemporaryDirectory() as top:
                                        for d in staged),
               f"ssh: the source directory staged without .git and campaign directories: "
               f"{[os.listdir(d) for d in staged]}")
+
+        # --- with the build cache: each target's own, its wrapper log back -------------
+        path = write(os.path.join(tmp, "cached.toml"),
+                     campaign('build_on = "targets"\nbuild_cache = true', ssh_targets(ssh, top),
+                              log=False))
+        run_campaign(path, "cached")
+        cdir = os.path.join(tmp, "cached.alea")
+        check(builds(cdir) == host, "cached: the host's seeds and artifacts")
+        with sqlite3.connect(f"file:{os.path.join(cdir, 'campaign.db')}?mode=ro", uri=True) as db:
+            logs = [r[0] for r in db.execute("SELECT log_tail FROM build")]
+        check(any("build cache: 1 of 1 compiles reused" in log for log in logs) and
+              all(os.path.isfile(os.path.join(cdir, "builds", s, str(b), "alea-wrapper.log"))
+                  for s, b in host),
+              f"cached: the wrapper logs came back and say what was reused: {logs}")
 
         # --- a target lost during a build ------------------------------------------------
         # The first build to start makes the directory `mark`, writes its pid

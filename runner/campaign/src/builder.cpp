@@ -140,9 +140,12 @@ void moveAside(const std::string &dir) {
   }
 }
 
+// The wrapper log of a build with the build cache, in its build directory.
+constexpr const char *kWrapperLogName = "alea-wrapper.log";
+
 std::string wrapperLogPath(const BuildRequest &req) {
   return (fs::absolute(buildDirectory(req.campaignDir, req.system->name, req.buildIndex)) /
-          "alea-wrapper.log")
+          kWrapperLogName)
       .string();
 }
 
@@ -162,16 +165,19 @@ std::string buildCacheSummary(const std::string &wrapperLog) {
 }
 
 // Brings a target's build back into the host's build directory `dir`: each
-// artifact, and the wrapper log when the system's ALEA_LOG names a file of
-// the build directory (a relative path). A file the build did not make is
-// left out (the artifact check says so); an error is the session's loss or
-// a file that cannot be written here.
+// artifact, and the wrapper log: the build cache's, or the file the system's
+// ALEA_LOG names in the build directory (a relative path). A file the build
+// did not make is left out (the artifact check says so); an error is the
+// session's loss or a file that cannot be written here.
 Status fetchBuild(const RemoteBuild &remote, const std::string &thereDir, const std::string &dir,
-                  const SystemConfig &system) {
+                  const BuildRequest &req) {
+  const SystemConfig &system = *req.system;
   std::vector<std::string> files = system.artifacts;
   if (auto log = system.env.find("ALEA_LOG");
       log != system.env.end() && !log->second.empty() && log->second[0] != '/')
     files.push_back(log->second);
+  else if (!req.buildCache.empty())
+    files.push_back(kWrapperLogName);
   for (const auto &f : files) {
     auto got = remote.fetch(thereDir + "/" + f);
     if (!got) {
@@ -291,6 +297,8 @@ BuildRecord runBuild(Executor &executor, const BuildRequest &req) {
     there.sourceDir = remote->sourceDir;
     there.toolDir = remote->toolDir;
     there.baseEnv = remote->baseEnv;
+    if (!req.buildCache.empty()) // the target's own, beside its builds
+      there.buildCache = remote->campaignDir + "/build-cache";
     auto made = remote->freshDir(buildDirectory(there.campaignDir, req.system->name, req.buildIndex));
     if (!made) {
       rec.status = remote->alive() ? BuildStatus::Fault : BuildStatus::Lost;
@@ -357,7 +365,7 @@ BuildRecord runBuild(Executor &executor, const BuildRequest &req) {
     return rec;
   }
   if (req.remote)
-    if (Status s = fetchBuild(*req.remote, thereDir, dir, *req.system); !s) {
+    if (Status s = fetchBuild(*req.remote, thereDir, dir, req); !s) {
       rec.status = req.remote->alive() ? BuildStatus::Fault : BuildStatus::Lost;
       rec.logTail = s.error();
       return rec;

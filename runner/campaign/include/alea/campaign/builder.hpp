@@ -23,8 +23,9 @@ namespace alea::runner {
 // A build on a target that does not share this host's files (an SSH target,
 // docs/targets.md, "Builds on targets"): the build's paths and environment
 // there, and how its directory is made and its files come back. The
-// artifacts (and a relative ALEA_LOG, the wrapper log) are fetched into the
-// host's build directory, then snapshotted as after a host build.
+// artifacts and the wrapper log (the build cache's, or a relative ALEA_LOG)
+// are fetched into the host's build directory, then snapshotted as after a
+// host build. The build cache is the target's own, in its campaign directory.
 struct RemoteBuild {
   std::string campaignDir, sourceDir, toolDir; // on the target
   std::vector<std::string> baseEnv;            // the target's environment
