@@ -299,7 +299,8 @@ BuildRecord runBuild(Executor &executor, const BuildRequest &req) {
     there.baseEnv = remote->baseEnv;
     if (!req.buildCache.empty()) // the target's own, beside its builds
       there.buildCache = remote->campaignDir + "/build-cache";
-    auto made = remote->freshDir(buildDirectory(there.campaignDir, req.system->name, req.buildIndex));
+    auto made =
+        remote->freshDir(buildDirectory(there.campaignDir, req.system->name, req.buildIndex));
     if (!made) {
       rec.status = remote->alive() ? BuildStatus::Fault : BuildStatus::Lost;
       rec.logTail = "cannot make the build directory on the target: " + made.error();

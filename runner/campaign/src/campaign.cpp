@@ -615,10 +615,13 @@ struct Run {
       if (!src)
         return lost("target '" + t.name() + "': staging the source directory: " + src.error());
       TargetSession &session = t.session();
-      remote = {t.campaignDir(), *src, req.toolDir, req.baseEnv,
-                [&session](const std::string &dir) { return session.freshDir(dir); },
-                [&session](const std::string &path) { return session.fetch(path); },
-                [&session] { return session.alive(); }};
+      remote.campaignDir = t.campaignDir();
+      remote.sourceDir = *src;
+      remote.toolDir = req.toolDir;
+      remote.baseEnv = req.baseEnv;
+      remote.freshDir = [&session](const std::string &dir) { return session.freshDir(dir); };
+      remote.fetch = [&session](const std::string &path) { return session.fetch(path); };
+      remote.alive = [&session] { return session.alive(); };
       req.remote = &remote;
     }
     reached = true;

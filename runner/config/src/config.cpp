@@ -534,9 +534,9 @@ public:
   }
 
   TargetConfig parseTarget(const toml::table &t) const {
-    checkKeys(t, "[[target]]",
-              {"name", "ssh", "ssh_options", "workdir", "slurm", "cpus", "aslr", "env",
-               "tool_dir"});
+    checkKeys(
+        t, "[[target]]",
+        {"name", "ssh", "ssh_options", "workdir", "slurm", "cpus", "aslr", "env", "tool_dir"});
     TargetConfig target;
     target.at = at(t);
     target.name =

@@ -79,8 +79,9 @@ TEST(TargetConfig, DefaultsArePoolAndExclusive) {
 TEST(TargetConfig, BuildsOnTargetsWithTheirToolDirectory) {
   const std::string system = "[[system]]\nname = \"a\"\nbuild = [\"true\"]\nartifacts = [\"p\"]\n"
                              "[[benchmark]]\nname = \"b\"\ncommand = [\"true\"]\n";
-  const std::string targets = "[[target]]\nname = \"t\"\nssh = \"h\"\ntool_dir = \"/opt/alea/bin\"\n"
-                              "[[target]]\nname = \"u\"\nssh = \"g\"\n";
+  const std::string targets =
+      "[[target]]\nname = \"t\"\nssh = \"h\"\ntool_dir = \"/opt/alea/bin\"\n"
+      "[[target]]\nname = \"u\"\nssh = \"g\"\n";
   auto c = parseCampaignText("[campaign]\nbuild_on = \"targets\"\n" + system + targets, "c.toml");
   ASSERT_TRUE(c) << c.error();
   EXPECT_TRUE(c->buildOnTargets);
