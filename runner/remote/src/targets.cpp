@@ -204,17 +204,22 @@ public:
   Expected<std::string> sourceDir() override {
     if (!sourceStaged_.empty())
       return sourceStaged_;
-    std::vector<StagedFile> files;
-    if (context_.buildOnTargets) {
-      files = wholeSourceDir(context_.sourceDir, context_.campaignDir);
-    } else {
-      for (const auto &in : context_.inputs) {
-        fs::path p = fs::path(in).is_absolute() ? fs::path(in) : fs::path(context_.sourceDir) / in;
-        if (auto f = sourceFile(p, context_.sourceDir))
-          files.push_back(*f);
+    // Listed and hashed once per campaign run (a reconnection stages the
+    // same files again, shipping only what the target lost).
+    if (!sourceFiles_) {
+      sourceFiles_.emplace();
+      if (context_.buildOnTargets) {
+        *sourceFiles_ = wholeSourceDir(context_.sourceDir, context_.campaignDir);
+      } else {
+        for (const auto &in : context_.inputs) {
+          fs::path p =
+              fs::path(in).is_absolute() ? fs::path(in) : fs::path(context_.sourceDir) / in;
+          if (auto f = sourceFile(p, context_.sourceDir))
+            sourceFiles_->push_back(*f);
+        }
       }
     }
-    auto dir = session_->stage(campaignRel() + "/source", files);
+    auto dir = session_->stage(campaignRel() + "/source", *sourceFiles_);
     if (!dir)
       return Error{dir.error()};
     sourceStaged_ = *dir;
@@ -226,6 +231,7 @@ public:
 
 private:
   std::string sourceStaged_;
+  std::optional<std::vector<StagedFile>> sourceFiles_;
 };
 
 // A Slurm target: the helper runs in a job step that srun starts (an
