@@ -104,13 +104,15 @@ struct MeasurementPoint {
 // What became of a build; the store's build.status spells it with its name. A failed build (its
 // command's status, signal or timeout, or a missing artifact) is recorded and never retried; an
 // imported one was made elsewhere (`alea import`). A fault (the build or objects directory cannot
-// be written) and a cancelled build are never recorded, so a resumed campaign builds them again.
+// be written) and a cancelled build are never recorded, so a resumed campaign builds them again;
+// nor is a lost one (the target it ran on was lost: it is built again, on another target).
 #define ALEA_BUILD_STATUSES(X)                                                                     \
   X(Ok, "ok")                                                                                      \
   X(Failed, "failed")                                                                              \
   X(Imported, "imported")                                                                          \
   X(Fault, "fault")                                                                                \
-  X(Cancelled, "cancelled")
+  X(Cancelled, "cancelled")                                                                        \
+  X(Lost, "lost")
 enum class BuildStatus { ALEA_BUILD_STATUSES(ALEA_ENUMERATOR) };
 ALEA_ENUM_NAMES(BuildStatus, ALEA_BUILD_STATUSES);
 

@@ -79,6 +79,27 @@ int copyFile(const std::string &from, const std::string &to, fs::perms perms) {
   return err;
 }
 
+// Writes `data` to a new file `to` with permission bits `mode`; 0 or the
+// errno of the step that failed.
+int writeFile(const std::string &to, const std::string &data, unsigned mode) {
+  int out = ::open(to.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode & 0777);
+  if (out < 0)
+    return errno;
+  int err = 0;
+  for (std::size_t done = 0; done < data.size() && !err;) {
+    ssize_t w = ::write(out, data.data() + done, data.size() - done);
+    if (w < 0 && errno != EINTR)
+      err = errno;
+    else if (w > 0)
+      done += static_cast<std::size_t>(w);
+  }
+  if (::close(out) != 0 && !err)
+    err = errno;
+  if (!err && ::chmod(to.c_str(), mode & 0777) != 0)
+    err = errno;
+  return err;
+}
+
 std::string tail(const std::string &s, std::size_t n) {
   return s.size() <= n ? s : s.substr(s.size() - n);
 }
@@ -119,9 +140,12 @@ void moveAside(const std::string &dir) {
   }
 }
 
+// The wrapper log of a build with the build cache, in its build directory.
+constexpr const char *kWrapperLogName = "alea-wrapper.log";
+
 std::string wrapperLogPath(const BuildRequest &req) {
   return (fs::absolute(buildDirectory(req.campaignDir, req.system->name, req.buildIndex)) /
-          "alea-wrapper.log")
+          kWrapperLogName)
       .string();
 }
 
@@ -138,6 +162,37 @@ std::string buildCacheSummary(const std::string &wrapperLog) {
     return "";
   return "build cache: " + std::to_string(hits) + " of " + std::to_string(hits + misses) +
          " compiles reused";
+}
+
+// Brings a target's build back into the host's build directory `dir`: each
+// artifact, and the wrapper log: the build cache's, or the file the system's
+// ALEA_LOG names in the build directory (a relative path). A file the build
+// did not make is left out (the artifact check says so); an error is the
+// session's loss or a file that cannot be written here.
+Status fetchBuild(const RemoteBuild &remote, const std::string &thereDir, const std::string &dir,
+                  const BuildRequest &req) {
+  const SystemConfig &system = *req.system;
+  std::vector<std::string> files = system.artifacts;
+  if (auto log = system.env.find("ALEA_LOG");
+      log != system.env.end() && !log->second.empty() && log->second[0] != '/')
+    files.push_back(log->second);
+  else if (!req.buildCache.empty())
+    files.push_back(kWrapperLogName);
+  for (const auto &f : files) {
+    auto got = remote.fetch(thereDir + "/" + f);
+    if (!got) {
+      if (!remote.alive())
+        return Error{"fetching '" + f + "' from the target: " + got.error()};
+      continue;
+    }
+    fs::path to = fs::path(dir) / f;
+    std::error_code ec;
+    fs::create_directories(to.parent_path(), ec);
+    int err = ec ? ec.value() : writeFile(to.string(), got->data, got->mode);
+    if (err)
+      return Error{"cannot write '" + to.string() + "': " + errnoText(err)};
+  }
+  return {};
 }
 
 } // namespace
@@ -233,12 +288,33 @@ BuildRecord runBuild(Executor &executor, const BuildRequest &req) {
     rec.logTail = "cannot create build directory '" + dir + "': " + ec.message();
     return rec;
   }
-  const PlaceholderList values = placeholderValues(BuildPlaceholders{
-      req.sourceDir, dir, req.campaignDir, req.system->name, formatSeed(req.seed), req.buildIndex});
+  // Where the build runs: here, or on an SSH target with its own paths (the
+  // host's directory then receives the artifacts).
+  BuildRequest there = req;
+  std::string thereDir = dir;
+  if (const RemoteBuild *remote = req.remote) {
+    there.campaignDir = remote->campaignDir;
+    there.sourceDir = remote->sourceDir;
+    there.toolDir = remote->toolDir;
+    there.baseEnv = remote->baseEnv;
+    if (!req.buildCache.empty()) // the target's own, beside its builds
+      there.buildCache = remote->campaignDir + "/build-cache";
+    auto made =
+        remote->freshDir(buildDirectory(there.campaignDir, req.system->name, req.buildIndex));
+    if (!made) {
+      rec.status = remote->alive() ? BuildStatus::Fault : BuildStatus::Lost;
+      rec.logTail = "cannot make the build directory on the target: " + made.error();
+      return rec;
+    }
+    thereDir = *made;
+  }
+  const PlaceholderList values =
+      placeholderValues(BuildPlaceholders{there.sourceDir, thereDir, there.campaignDir,
+                                          req.system->name, formatSeed(req.seed), req.buildIndex});
   const std::map<std::string, std::string> vars(values.begin(), values.end());
   ExecutionRequest ex;
-  ex.env = buildEnvironment(req);
-  ex.workdir = dir;
+  ex.env = buildEnvironment(there);
+  ex.workdir = thereDir;
   ex.timeoutSeconds = req.timeoutSeconds;
   ex.cancel = req.cancel;
   ex.stdoutLimit = 8192;
@@ -271,6 +347,11 @@ BuildRecord runBuild(Executor &executor, const BuildRequest &req) {
     rec.status = BuildStatus::Cancelled;
     return rec;
   }
+  if (r.lost) {
+    rec.status = BuildStatus::Lost;
+    rec.logTail = r.lostReason;
+    return rec;
+  }
   rec.seconds = r.output.wallSeconds;
   rec.compilers = compilerVersions(ex.env);
   std::string log = tail(r.output.stdoutText, 4096) + tail(r.output.stderrTail, 4096);
@@ -284,6 +365,12 @@ BuildRecord runBuild(Executor &executor, const BuildRequest &req) {
     rec.logTail = tail(log, 4096) + (log.empty() ? "" : "\n") + why;
     return rec;
   }
+  if (req.remote)
+    if (Status s = fetchBuild(*req.remote, thereDir, dir, req); !s) {
+      rec.status = req.remote->alive() ? BuildStatus::Fault : BuildStatus::Lost;
+      rec.logTail = s.error();
+      return rec;
+    }
   // A missing artifact is the build's own failure; failing to copy one that
   // exists (disk full, permissions) is a fault of the campaign directory.
   for (const auto &a : req.system->artifacts)

@@ -1,5 +1,6 @@
 // The campaign loop (see campaign.hpp). Order of work: store + meta, machine
-// state, systems and benchmarks, builds (each recorded once), the plan (once),
+// state, systems and benchmarks, targets, builds (each recorded once, on the
+// host or on the targets), the plan (once),
 // then the pending executions in plan order. Every step is idempotent against
 // what the store already holds, which is what makes `alea run` resumable after
 // a kill -9 at any moment.
@@ -524,6 +525,8 @@ struct Run {
   // build ends at once) and starts no more. No execution runs meanwhile:
   // the executions start after this returns.
   Status makeBuilds(std::vector<PendingBuild> pending, std::int64_t done, std::int64_t total) {
+    if (cfg.buildOnTargets)
+      return makeBuildsOnTargets(std::move(pending), done, total);
     struct Slot {
       std::thread thread;
       std::optional<BuildRecord> result;
@@ -573,6 +576,169 @@ struct Run {
         it = running.erase(it);
       }
     }
+    return status;
+  }
+
+  // ---- builds on [[target]]s (build_on = "targets", docs/targets.md) ------
+
+  // Build p on target t, connecting it first. Over SSH the source directory
+  // is staged (once per connection) and the build runs in the target's
+  // workdir, its artifacts fetched back; on Slurm it runs at the host's
+  // paths. Either way with the target's environment and tool directory.
+  // `reached` says whether the build started there (a target that cannot be
+  // connected or staged to is no loss of the build's).
+  BuildRecord buildOnTarget(Target &t, const PendingBuild &p, bool &reached) {
+    reached = false;
+    auto lost = [&](const std::string &why) {
+      t.disconnect();
+      BuildRecord rec;
+      rec.system = cfg.systems[p.system].name;
+      rec.buildIndex = p.index;
+      rec.seed = p.req.seed;
+      rec.factors = joinFactors(p.req.factors);
+      rec.dir = buildDirectory(opts.dir, rec.system, p.index);
+      rec.status = interrupted() ? BuildStatus::Cancelled : BuildStatus::Lost;
+      rec.logTail = why;
+      return rec;
+    };
+    if (!t.connected())
+      if (Status s = t.connect(opts.cancel); !s)
+        return lost(s.error());
+    BuildRequest req = p.req;
+    req.baseEnv = sanitizedEnv(t.environment());
+    for (const auto &[k, v] : t.config().env)
+      setEnv(req.baseEnv, k, v);
+    req.toolDir = t.toolDir();
+    RemoteBuild remote;
+    if (!t.sharesFiles()) {
+      auto src = t.sourceDir();
+      if (!src)
+        return lost("target '" + t.name() + "': staging the source directory: " + src.error());
+      TargetSession &session = t.session();
+      remote.campaignDir = t.campaignDir();
+      remote.sourceDir = *src;
+      remote.toolDir = req.toolDir;
+      remote.baseEnv = req.baseEnv;
+      remote.freshDir = [&session](const std::string &dir) { return session.freshDir(dir); };
+      remote.fetch = [&session](const std::string &path) { return session.fetch(path); };
+      remote.alive = [&session] { return session.alive(); };
+      req.remote = &remote;
+    }
+    reached = true;
+    BuildRecord built = runBuild(t.executor(), req);
+    if (built.status == BuildStatus::Lost)
+      t.disconnect();
+    return built;
+  }
+
+  // The builds on the targets, one at a time on each, every target busy at
+  // once; this thread records each build as it ends. A build whose target
+  // was lost is built again (on the next free target, or the same one
+  // reconnected), recorded once; lost kUnitLosses times it is recorded as
+  // failed. A target that fails kTargetFailuresInARow times in a row is
+  // taken out. The targets are disconnected at the end: the executions
+  // connect again (their machine state recorded then).
+  Status makeBuildsOnTargets(std::vector<PendingBuild> pending, std::int64_t done,
+                             std::int64_t total) {
+    struct Slot {
+      std::thread thread;
+      std::size_t build = 0;
+      std::optional<BuildRecord> result;
+      bool reached = false;
+    };
+    std::mutex mutex;
+    std::condition_variable ended;
+    std::map<std::size_t, Slot> running; // by target
+    std::deque<std::size_t> queue;       // positions in `pending`, in order
+    for (std::size_t i = 0; i < pending.size(); ++i)
+      queue.push_back(i);
+    std::vector<int> failures(targets.size(), 0);
+    std::map<std::size_t, int> losses; // by position in `pending`
+    Status status;
+    bool stop = false;
+    std::unique_lock lock(mutex);
+    for (;;) {
+      for (std::size_t k = 0; k < targets.size(); ++k) {
+        if (stop || queue.empty() || running.count(k) || failures[k] >= kTargetFailuresInARow ||
+            interrupted())
+          continue;
+        const std::size_t i = queue.front();
+        queue.pop_front();
+        progress.builds(done, total);
+        progress.message("building " + pending[i].which + " on target " + targets[k]->name());
+        Slot &slot = running[k];
+        slot.build = i;
+        slot.thread = std::thread([this, &pending, &running, &mutex, &ended, &failures, i, k] {
+          pauseAfterFailures(failures[k]);
+          bool reached = false;
+          BuildRecord built = buildOnTarget(*targets[k], pending[i], reached);
+          std::lock_guard guard(mutex);
+          running[k].result = std::move(built);
+          running[k].reached = reached;
+          ended.notify_all();
+        });
+      }
+      if (running.empty())
+        break; // done, stopped, or no target left
+      ended.wait(lock, [&] {
+        return std::any_of(running.begin(), running.end(),
+                           [](const auto &r) { return r.second.result.has_value(); });
+      });
+      for (auto it = running.begin(); it != running.end();) {
+        if (!it->second.result) {
+          ++it;
+          continue;
+        }
+        const std::size_t k = it->first, i = it->second.build;
+        BuildRecord built = std::move(*it->second.result);
+        bool reached = it->second.reached;
+        lock.unlock();
+        it->second.thread.join();
+        Target &t = *targets[k];
+        bool record = built.status != BuildStatus::Lost;
+        if (!record) {
+          ++failures[k];
+          std::string where = "target " + t.name() + ": " + built.logTail;
+          if (reached && ++losses[i] >= kUnitLosses) {
+            built.status = BuildStatus::Failed;
+            built.logTail = "lost " + std::to_string(losses[i]) +
+                            " times while building on targets (last " + where + ")";
+            record = true;
+          } else {
+            progress.message("build " + pending[i].which + ": " + where +
+                             "; it will be built again");
+          }
+          if (failures[k] == kTargetFailuresInARow) {
+            outcome.warnings.push_back("target " + t.name() + " was taken out after " +
+                                       std::to_string(failures[k]) +
+                                       " failures in a row (last: " + built.logTail + ")");
+            progress.message(outcome.warnings.back());
+          }
+        } else {
+          failures[k] = 0;
+        }
+        if (record) {
+          bool stopNow = false;
+          Status s = recordMadeBuild(pending[i], std::move(built), stopNow);
+          if (!s && status)
+            status = s;
+          stop = stop || stopNow;
+          ++done;
+        }
+        lock.lock();
+        if (!record) {
+          queue.push_back(i);
+          std::sort(queue.begin(), queue.end());
+        }
+        it = running.erase(it);
+      }
+    }
+    lock.unlock();
+    for (auto &t : targets)
+      t->disconnect();
+    if (!queue.empty() && status && !interrupted() && !stop)
+      status = Error{"every target was taken out while building (see the warnings); `alea run` "
+                     "again resumes"};
     return status;
   }
 
@@ -1138,6 +1304,8 @@ struct Run {
     c.aleaPath = fs::read_symlink("/proc/self/exe", ec).string();
     if (!opts.aleaPath.empty())
       c.aleaPath = opts.aleaPath;
+    c.buildOnTargets = cfg.buildOnTargets;
+    c.hostToolDir = opts.toolDir;
     for (const auto &b : cfg.benchmarks) {
       c.inputs.insert(c.inputs.end(), b.inputs.begin(), b.inputs.end());
       if (!b.stdinFile.empty() && b.stdinFile.find('{') == std::string::npos)
@@ -1152,6 +1320,18 @@ struct Run {
   // A unit lost this many times while it ran is recorded as failed ("lost").
   static constexpr int kUnitLosses = 3;
 
+  // After a target's failure, again at once; after more, a pause before
+  // trying again (0.5 s, 1 s, 2 s, ..., at most 30 s): a dropped network or a
+  // rebooting machine needs a moment.
+  void pauseAfterFailures(int failures) const {
+    if (failures <= 1)
+      return;
+    auto until = std::chrono::steady_clock::now() +
+                 std::chrono::milliseconds(std::min(30000, 500 << std::min(failures - 2, 6)));
+    while (std::chrono::steady_clock::now() < until && !interrupted())
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+
   // Runs in the worker's thread.
   void work(Worker &w) {
     for (;;) {
@@ -1165,15 +1345,7 @@ struct Run {
         unit = *w.unit;
         failures = w.failuresInARow;
       }
-      // After a failure, again at once; after more, a pause before trying
-      // again (0.5 s, 1 s, 2 s, ..., at most 30 s): a dropped network or a
-      // rebooting machine needs a moment.
-      if (failures > 1) {
-        auto until = std::chrono::steady_clock::now() +
-                     std::chrono::milliseconds(std::min(30000, 500 << std::min(failures - 2, 6)));
-        while (std::chrono::steady_clock::now() < until && !(opts.cancel && opts.cancel->load()))
-          std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      }
+      pauseAfterFailures(failures);
       std::vector<Job> jobs;
       BlockResult block;
       std::string error;
@@ -1957,6 +2129,9 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
   if (Status s = run.ensureEntities(); !s)
     return Error{s.error()};
   waitToolVersions();
+  // The targets, if the campaign runs (or builds) elsewhere than here.
+  if (Status s = run.connectTargets(); !s)
+    return Error{s.error()};
   // The builds, each recorded once.
   if (Status s = run.doBuilds(); !s)
     return Error{s.error()};
@@ -1966,9 +2141,6 @@ Expected<CampaignOutcome> runCampaign(const CampaignConfig &cfg, const CampaignO
   auto plan = run.plan();
   if (!plan)
     return Error{plan.error()};
-  // The targets, if the campaign runs elsewhere than here.
-  if (Status s = run.connectTargets(); !s)
-    return Error{s.error()};
   // The pending executions, each recorded as it completes.
   if (Status s = run.executePlan(*plan, resumed); !s)
     return Error{s.error()};

@@ -285,6 +285,17 @@ public:
                  std::to_string(cfg.targets.size()) + " targets (build i runs on target i mod " +
                  std::to_string(cfg.targets.size()) + "), not " + std::to_string(cfg.builds.count));
     }
+    if (cfg.buildOnTargets) {
+      const toml::node &where = *root.get("campaign")->as_table()->get("build_on");
+      if (cfg.targets.empty())
+        fail(where, "build_on = \"targets\" expects [[target]] tables to build on");
+      // What comes back from a target is the artifacts (docs/targets.md).
+      for (const auto &s : cfg.systems)
+        if (s.artifacts.empty())
+          fail(where, "build_on = \"targets\" expects artifacts = [...] in every system (what "
+                      "comes back from the target); system '" +
+                          s.name + "' names none");
+    }
 
     const toml::node *benches = root.get("benchmark");
     if (!benches)
@@ -309,8 +320,14 @@ public:
   void parseCampaignTable(const toml::table &t, CampaignConfig &cfg) const {
     checkKeys(t, "[campaign]",
               {"name", "seed", "confidence", "threshold", "factors", "env_padding", "aslr", "cpus",
-               "timeout", "build_timeout", "build_jobs", "build_cache", "redact_env", "leftovers", "design",
-               "duet_cpus", "quiet", "machines"});
+               "timeout", "build_timeout", "build_jobs", "build_cache", "redact_env", "leftovers",
+               "design", "duet_cpus", "quiet", "machines", "build_on"});
+    if (auto *n = t.get("build_on")) {
+      std::string where = getString(*n, "campaign.build_on");
+      if (where != "host" && where != "targets")
+        fail(*n, "expected build_on = \"host\" or \"targets\" (the [[target]] tables)");
+      cfg.buildOnTargets = where == "targets";
+    }
     if (auto *n = t.get("machines")) {
       std::string m = getString(*n, "campaign.machines");
       auto machines = parseEnum<Machines>(m);
@@ -517,8 +534,9 @@ public:
   }
 
   TargetConfig parseTarget(const toml::table &t) const {
-    checkKeys(t, "[[target]]",
-              {"name", "ssh", "ssh_options", "workdir", "slurm", "cpus", "aslr", "env"});
+    checkKeys(
+        t, "[[target]]",
+        {"name", "ssh", "ssh_options", "workdir", "slurm", "cpus", "aslr", "env", "tool_dir"});
     TargetConfig target;
     target.at = at(t);
     target.name =
@@ -601,6 +619,11 @@ public:
       target.disableAslr = aslrOff(*n, "target.aslr", "expected aslr = \"system\" or \"off\"");
     if (auto *n = t.get("env"))
       target.env = getEnv(*n, "target.env");
+    if (auto *n = t.get("tool_dir")) {
+      target.toolDir = getString(*n, "target.tool_dir");
+      if (target.toolDir.empty() || target.toolDir[0] != '/')
+        fail(*n, "expected an absolute directory for target.tool_dir (where alea-cc is there)");
+    }
     return target;
   }
 

@@ -394,6 +394,17 @@ struct Helper {
 
   std::string objectPath(const std::string &hash) const { return workdir + "/objects/" + hash; }
 
+  // `p` (absolute, or relative to the workdir) when it is inside the
+  // workdir; the host reaches nothing else of the target's files.
+  std::string inWorkdir(const std::string &p) const {
+    fs::path rel = fs::path(p).lexically_normal();
+    if (rel.is_absolute())
+      rel = rel.lexically_relative(workdir);
+    if (!containedPath(rel.string()) || rel == ".")
+      throw std::runtime_error("a path outside the workdir: '" + p + "'");
+    return workdir + "/" + rel.string();
+  }
+
   json handle(const std::string &tag, const json &in, std::string &replyTag) {
     replyTag = "ok";
     if (tag == "hello") {
@@ -473,6 +484,30 @@ struct Helper {
           fs::copy_file(from, to, fs::copy_options::overwrite_existing);
       }
       return json{{"dir", root.string()}};
+    }
+    if (tag == "fresh") { // an empty directory for a build
+      replyTag = "staged";
+      std::string root = inWorkdir(in.at("dir").get<std::string>());
+      fs::remove_all(root); // a lost build's leftovers, never the host's files
+      fs::create_directories(root);
+      return json{{"dir", root}};
+    }
+    if (tag == "fetch") { // a file a build made, back to the host
+      replyTag = "file";
+      std::string path = inWorkdir(in.at("path").get<std::string>());
+      std::ifstream f(path, std::ios::binary);
+      std::ostringstream data;
+      data << f.rdbuf();
+      if (!f)
+        throw std::runtime_error("cannot read " + path + ": " + std::strerror(errno));
+      struct stat st{};
+      unsigned mode = ::stat(path.c_str(), &st) == 0 ? st.st_mode & 0777 : 0644;
+      std::string hash = sha256Hex(data.str());
+      // Kept as an object too: executions staged here later need not ship it.
+      std::error_code ec;
+      if (!fs::exists(objectPath(hash), ec))
+        fs::create_hard_link(path, objectPath(hash), ec);
+      return json{{"data", data.str()}, {"hash", hash}, {"mode", mode}};
     }
     if (tag == "libs") {
       replyTag = "libs";
@@ -893,6 +928,25 @@ Expected<std::string> TargetSession::stage(const std::string &dir,
   if (!staged)
     return Error{staged.error()};
   return staged->at("dir").get<std::string>();
+}
+
+Expected<std::string> TargetSession::freshDir(const std::string &dir) {
+  auto j = call("fresh", json{{"dir", dir}}, "staged");
+  if (!j)
+    return Error{j.error()};
+  return j->at("dir").get<std::string>();
+}
+
+Expected<FetchedFile> TargetSession::fetch(const std::string &path) {
+  auto j = call("fetch", json{{"path", path}}, "file");
+  if (!j)
+    return Error{j.error()};
+  FetchedFile f{j->at("data").get<std::string>(), j->at("hash").get<std::string>(),
+                j->at("mode").get<unsigned>()};
+  // Verified on arrival, as the helper verifies what the host puts.
+  if (sha256Hex(f.data) != f.hash)
+    return Error{"file " + path + " arrived damaged (its sha256 differs)"};
+  return f;
 }
 
 Expected<std::map<std::string, std::vector<std::string>>>

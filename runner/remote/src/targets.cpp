@@ -91,6 +91,43 @@ std::vector<StagedFile> buildFiles(const BuildRecord &build, const std::string &
   return files;
 }
 
+// A regular file of the source directory to stage on a target.
+std::optional<StagedFile> sourceFile(const fs::path &path, const fs::path &sourceDir) {
+  std::error_code ec;
+  fs::path rel = fs::relative(path, sourceDir, ec);
+  if (ec || rel.empty() || *rel.begin() == "..")
+    return std::nullopt; // outside the source directory: named by its own path
+  auto hash = sha256File(path.string());
+  if (!hash)
+    return std::nullopt;
+  struct stat st{};
+  unsigned mode = ::stat(path.c_str(), &st) == 0 ? st.st_mode & 0777 : 0644;
+  return StagedFile{rel.string(), path.string(), *hash, mode};
+}
+
+// Every file a build may read in the source directory: all of its regular
+// files (symbolic links as the files they name) but .git and campaign
+// directories (this one, or any holding a store).
+std::vector<StagedFile> wholeSourceDir(const std::string &sourceDir,
+                                       const std::string &campaignDir) {
+  std::vector<StagedFile> files;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(sourceDir, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    std::error_code e;
+    if (it->is_directory(e)) {
+      if (it->path().filename() == ".git" || fs::equivalent(it->path(), campaignDir, e) ||
+          fs::exists(it->path() / kStoreFileName, e))
+        it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_regular_file(e))
+      if (auto f = sourceFile(it->path(), sourceDir))
+        files.push_back(*f);
+  }
+  return files;
+}
+
 class SshTarget final : public Target {
 public:
   using Target::Target;
@@ -167,21 +204,22 @@ public:
   Expected<std::string> sourceDir() override {
     if (!sourceStaged_.empty())
       return sourceStaged_;
-    std::vector<StagedFile> files;
-    for (const auto &in : context_.inputs) {
-      fs::path p = fs::path(in).is_absolute() ? fs::path(in) : fs::path(context_.sourceDir) / in;
-      std::error_code ec;
-      fs::path rel = fs::relative(p, context_.sourceDir, ec);
-      if (ec || rel.empty() || *rel.begin() == "..")
-        continue; // outside the source directory: the benchmark names it by its own path
-      auto hash = sha256File(p.string());
-      if (!hash)
-        continue;
-      struct stat st{};
-      unsigned mode = ::stat(p.c_str(), &st) == 0 ? st.st_mode & 0777 : 0644;
-      files.push_back({rel.string(), p.string(), *hash, mode});
+    // Listed and hashed once per campaign run (a reconnection stages the
+    // same files again, shipping only what the target lost).
+    if (!sourceFiles_) {
+      sourceFiles_.emplace();
+      if (context_.buildOnTargets) {
+        *sourceFiles_ = wholeSourceDir(context_.sourceDir, context_.campaignDir);
+      } else {
+        for (const auto &in : context_.inputs) {
+          fs::path p =
+              fs::path(in).is_absolute() ? fs::path(in) : fs::path(context_.sourceDir) / in;
+          if (auto f = sourceFile(p, context_.sourceDir))
+            sourceFiles_->push_back(*f);
+        }
+      }
     }
-    auto dir = session_->stage(campaignRel() + "/source", files);
+    auto dir = session_->stage(campaignRel() + "/source", *sourceFiles_);
     if (!dir)
       return Error{dir.error()};
     sourceStaged_ = *dir;
@@ -189,9 +227,11 @@ public:
   }
 
   std::string campaignDir() const override { return session_->workdir() + "/" + campaignRel(); }
+  bool sharesFiles() const override { return false; }
 
 private:
   std::string sourceStaged_;
+  std::optional<std::vector<StagedFile>> sourceFiles_;
 };
 
 // A Slurm target: the helper runs in a job step that srun starts (an
@@ -225,6 +265,7 @@ public:
   }
   Expected<std::string> sourceDir() override { return context_.sourceDir; }
   std::string campaignDir() const override { return context_.campaignDir; }
+  bool sharesFiles() const override { return true; }
 };
 
 } // namespace

@@ -211,6 +211,36 @@ TEST_F(Session, AnObjectThatArrivesDamagedIsRefused) {
   EXPECT_FALSE(std::filesystem::exists(dir.file("target/objects/" + wrong)));
 }
 
+TEST_F(Session, MakesAFreshBuildDirectoryAndFetchesWhatABuildMade) {
+  ASSERT_TRUE(session.start().ok());
+  auto made = session.freshDir("c/builds/a/0");
+  ASSERT_TRUE(made) << made.error();
+  ExecutionRequest r;
+  r.argv = {"/bin/sh", "-c", "printf made > prog && chmod 755 prog && mkdir sub"};
+  r.workdir = *made;
+  EXPECT_EQ(session.run(r).output.exitCode, 0);
+  // By its absolute path there: the bytes, the mode, the hash, verified.
+  auto f = session.fetch(*made + "/prog");
+  ASSERT_TRUE(f) << f.error();
+  EXPECT_EQ(f->data, "made");
+  EXPECT_EQ(f->hash, sha256Hex("made"));
+  EXPECT_EQ(f->mode, 0755u);
+  // The target keeps it as an object: staging it later ships nothing.
+  EXPECT_TRUE(std::filesystem::exists(dir.file("target/objects/" + f->hash)));
+  // Made fresh again, the directory is empty (a lost build's leftovers go).
+  ASSERT_TRUE(session.freshDir("c/builds/a/0"));
+  EXPECT_FALSE(std::filesystem::exists(*made + "/prog"));
+  // A missing file is an error of the request; the session goes on.
+  EXPECT_FALSE(session.fetch(*made + "/prog"));
+  EXPECT_TRUE(session.alive());
+  // Nothing outside the workdir.
+  EXPECT_FALSE(session.fetch("/etc/passwd"));
+  EXPECT_FALSE(session.fetch(*made + "/../../../../../escape"));
+  EXPECT_FALSE(session.freshDir("../escape"));
+  EXPECT_FALSE(session.freshDir("."));
+  EXPECT_TRUE(session.alive());
+}
+
 TEST_F(Session, ReportsMissingSharedLibraries) {
   ASSERT_TRUE(session.start().ok());
   auto libs = session.missingLibraries({"/bin/sh"});

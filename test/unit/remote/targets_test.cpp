@@ -76,6 +76,38 @@ TEST(TargetConfig, DefaultsArePoolAndExclusive) {
   EXPECT_TRUE(none->targets.empty());
 }
 
+TEST(TargetConfig, BuildsOnTargetsWithTheirToolDirectory) {
+  const std::string system = "[[system]]\nname = \"a\"\nbuild = [\"true\"]\nartifacts = [\"p\"]\n"
+                             "[[benchmark]]\nname = \"b\"\ncommand = [\"true\"]\n";
+  const std::string targets =
+      "[[target]]\nname = \"t\"\nssh = \"h\"\ntool_dir = \"/opt/alea/bin\"\n"
+      "[[target]]\nname = \"u\"\nssh = \"g\"\n";
+  auto c = parseCampaignText("[campaign]\nbuild_on = \"targets\"\n" + system + targets, "c.toml");
+  ASSERT_TRUE(c) << c.error();
+  EXPECT_TRUE(c->buildOnTargets);
+  EXPECT_EQ(c->targets[0].toolDir, "/opt/alea/bin");
+  EXPECT_EQ(c->targets[1].toolDir, ""); // the host's tool directory
+  auto host = parse("[[target]]\nname = \"t\"\nssh = \"h\"\n");
+  ASSERT_TRUE(host) << host.error();
+  EXPECT_FALSE(host->buildOnTargets); // the host builds by default
+  // Mistakes: one line, at build_on.
+  auto err = [](const std::string &text) {
+    auto bad = parseCampaignText(text, "c.toml");
+    return bad ? std::string() : bad.error();
+  };
+  std::string alone = err("[campaign]\nbuild_on = \"targets\"\n" + system);
+  EXPECT_EQ(alone.rfind("c.toml:2:12:", 0), 0u) << alone;
+  EXPECT_NE(alone.find("expects [[target]] tables"), std::string::npos) << alone;
+  EXPECT_NE(err("[campaign]\nbuild_on = \"node\"\n" + system).find("\"host\" or \"targets\""),
+            std::string::npos);
+  EXPECT_NE(err("[campaign]\nbuild_on = \"targets\"\n" + std::string(kTail) + targets)
+                .find("artifacts = [...] in every system"),
+            std::string::npos);
+  EXPECT_NE(err(system + "[[target]]\nname = \"t\"\nssh = \"h\"\ntool_dir = \"bin\"\n")
+                .find("absolute directory"),
+            std::string::npos);
+}
+
 TEST(TargetConfig, ATildeWorkdirIsInTheLoginDirectory) {
   // The workdir reaches the remote shell quoted: "~/x" means x relative to
   // the login directory, where ssh starts.

@@ -7,16 +7,36 @@
 
 #include "alea/config/config.hpp"
 #include "alea/exec/executor.hpp"
+#include "alea/remote/remote.hpp"
 #include "alea/store/campaign_dir.hpp"
 #include "alea/store/layout_facts.hpp"
 #include "alea/store/store.hpp"
 
 #include <atomic>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace alea::runner {
+
+// A build on a target that does not share this host's files (an SSH target,
+// docs/targets.md, "Builds on targets"): the build's paths and environment
+// there, and how its directory is made and its files come back. The
+// artifacts and the wrapper log (the build cache's, or a relative ALEA_LOG)
+// are fetched into the host's build directory, then snapshotted as after a
+// host build. The build cache is the target's own, in its campaign directory.
+struct RemoteBuild {
+  std::string campaignDir, sourceDir, toolDir; // on the target
+  std::vector<std::string> baseEnv;            // the target's environment
+  // Makes a directory there an empty one.
+  std::function<Expected<std::string>(const std::string &dir)> freshDir;
+  // A file there, verified against the hash the target computed.
+  std::function<Expected<FetchedFile>(const std::string &path)> fetch;
+  // False once the session is lost: a step that failed then is no fault of
+  // the build's.
+  std::function<bool()> alive;
+};
 
 struct BuildRequest {
   const SystemConfig *system = nullptr;
@@ -37,6 +57,8 @@ struct BuildRequest {
   const std::atomic<bool> *cancel = nullptr;
   // The value of ALEA_JOB for the build's processes (executor.hpp); "" = none.
   std::string jobMarker;
+  // Set when the build runs on an SSH target; the executor is its session.
+  const RemoteBuild *remote = nullptr;
 };
 
 // The directory of build `index` of `system`.
@@ -52,7 +74,8 @@ std::vector<std::string> buildEnvironment(const BuildRequest &request);
 // artifact), which the campaign records and never retries; Fault when
 // something outside the build failed (the build or objects directory cannot
 // be written: disk full, permissions), which is not recorded, so a resumed
-// campaign retries the build; Cancelled when interrupted (not recorded
+// campaign retries the build; Lost when the target it ran on was lost (the
+// campaign builds it again); Cancelled when interrupted (not recorded
 // either). logTail says why.
 // An existing directory (a build interrupted before it was recorded) is moved
 // aside to `<index>.interrupted-<n>`, never reused or deleted.

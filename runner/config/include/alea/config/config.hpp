@@ -116,7 +116,8 @@ struct SlurmSettings {
 
 // A machine that runs executions (`[[target]]`, docs/targets.md): over SSH
 // (`ssh` = anything the ssh command accepts as a destination) or through
-// Slurm. Overrides of cpus, aslr and env apply to its executions.
+// Slurm. Overrides of cpus, aslr and env apply to its executions (and env to
+// its builds, with build_on = "targets").
 struct TargetConfig {
   std::string name;
   std::string ssh;                     // "" for a Slurm target
@@ -126,6 +127,9 @@ struct TargetConfig {
   std::optional<std::vector<int>> cpus;
   std::optional<bool> disableAslr;
   std::map<std::string, std::string> env;
+  // Where alea's wrappers are on the target (build_on = "targets"); "" = the
+  // host's tool directory (identical installs, a shared file system).
+  std::string toolDir;
   SourcePos at;
 };
 
@@ -167,6 +171,9 @@ struct CampaignConfig {
   // (docs/campaign.md, "Build cache"): the wrappers' cache in
   // <campaign dir>/build-cache. `alea run --build-cache` sets it.
   bool buildCache = false;
+  // build_on = "targets": the builds are made on the [[target]]s, one at a
+  // time on each (docs/targets.md, "Builds on targets"); false: on the host.
+  bool buildOnTargets = false;
   LevelCount builds{false, 3}, executions{false, 3}, iterations{false, 1};
   LevelCount warmup{false, 0};
   SourcePos levelsAt;            // the [levels] table

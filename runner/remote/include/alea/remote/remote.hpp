@@ -8,7 +8,7 @@
 //
 // The helper speaks FRAMES on a byte stream: `TAG LENGTH\n` then LENGTH bytes
 // of payload, a MessagePack map (nlohmann-json) or raw bytes. The host asks
-// (hello, have, put, stage, libs, machine, block); the helper answers each
+// (hello, have, put, stage, fresh, fetch, libs, machine, block); the helper answers each
 // request with one reply frame, preceded for a block by the output chunks of
 // its executions (`o`, `e`, `r` with the request's index) as they are read.
 // The stream is the stdin/stdout of the process that starts the helper:
@@ -92,6 +92,14 @@ struct StagedFile {
   unsigned mode = 0644;
 };
 
+// A file fetched from the target: its bytes (verified against the hash the
+// target computed) and permission bits.
+struct FetchedFile {
+  std::string data;
+  std::string hash;
+  unsigned mode = 0644;
+};
+
 // One helper process behind a pair of pipes: `command` is the argv that
 // starts it (`ssh ... alea __target`, or alea itself in tests). Not
 // thread-safe: one thread drives a session (the campaign's worker of its
@@ -122,6 +130,12 @@ public:
   // arrival), then links them into `dir` (relative to the workdir) at their
   // paths; returns the absolute directory on the target.
   Expected<std::string> stage(const std::string &dir, const std::vector<StagedFile> &files);
+  // Makes `dir` (inside the workdir) an empty directory, removing what it
+  // held (a lost build's leftovers); returns it, absolute on the target.
+  Expected<std::string> freshDir(const std::string &dir);
+  // A file inside the workdir (a build's artifact), which the target also
+  // keeps as an object.
+  Expected<FetchedFile> fetch(const std::string &path);
   // The shared libraries each of `paths` (absolute on the target) lacks
   // there: path -> missing library names (ldd's "not found").
   Expected<std::map<std::string, std::vector<std::string>>>

@@ -26,6 +26,11 @@ struct TargetContext {
   std::string sourceDir;           // the campaign file's directory, on the host
   std::string aleaPath;            // this alea binary (shipped to SSH targets)
   std::vector<std::string> inputs; // files under sourceDir the benchmarks read
+  // build_on = "targets": the whole source directory is staged (not only the
+  // inputs), and builds find alea's wrappers in hostToolDir unless the target
+  // names its own tool_dir.
+  bool buildOnTargets = false;
+  std::string hostToolDir;
 };
 
 class Target {
@@ -49,13 +54,23 @@ public:
 
   // Where a build's directory is on the target, staging it first (its
   // artifacts, or every regular file of the directory when the system names
-  // none); where the campaign's source directory and the campaign directory
-  // are on the target. Staged once per connection and build.
+  // none); where the campaign's source directory (its inputs, or with
+  // build_on = "targets" every file but .git and campaign directories) and
+  // the campaign directory are on the target. Staged once per connection and
+  // build.
   virtual Expected<std::string> buildDir(const BuildRecord &build) = 0;
   virtual Expected<std::string> sourceDir() = 0;
   virtual std::string campaignDir() const = 0;
   // The host environment of executions on this target (the helper's own).
   const std::vector<std::string> &environment() const { return environment_; }
+  // Builds (build_on = "targets"): whether the target shares this host's
+  // files (Slurm: a build runs at the host's paths, the host reads its
+  // artifacts itself) or needs them shipped and fetched (SSH); where alea's
+  // wrappers are there.
+  virtual bool sharesFiles() const = 0;
+  std::string toolDir() const {
+    return config_.toolDir.empty() ? context_.hostToolDir : config_.toolDir;
+  }
   // Shared libraries the staged executables lack on the target (path ->
   // names), asked once per build and connection.
   std::map<std::string, std::vector<std::string>> missingLibraries;
