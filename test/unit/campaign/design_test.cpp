@@ -241,7 +241,7 @@ QuietClock fakeClock(std::vector<double> loads, int &sleeps) {
   auto state = std::make_shared<std::pair<double, double>>(0.0, 0.0); // busy, time
   auto index = std::make_shared<std::size_t>(0);
   QuietClock clock;
-  clock.read = [state] { return CpuTimes{true, state->first, state->second}; };
+  clock.read = [state] { return CpuTimes{true, state->first, state->second, 0, std::nullopt}; };
   clock.sleep = [state, index, loads, &sleeps](double s) {
     ++sleeps;
     double load = loads[std::min(*index, loads.size() - 1)];

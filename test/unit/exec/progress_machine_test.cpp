@@ -244,8 +244,9 @@ TEST(Machine, ExactBusyTimeIsReadWhereTheMachineHasIt) {
   EXPECT_EQ(second.exactBusy.has_value(), has);
   // The machine's CPU time includes ours (the kernel adds a running task's time
   // at each tick: at most 10 ms late).
-  if (first.exactBusy && second.exactBusy)
+  if (first.exactBusy && second.exactBusy) {
     EXPECT_GE(*second.exactBusy - *first.exactBusy, (second.own - first.own) * 0.5);
+  }
 }
 
 // On this machine: alea's own CPU time is read, in nanoseconds, and a CPU
