@@ -15,6 +15,8 @@ alea-cc, made on the host, on two SSH targets of the fixture's sshd
                         waits for the kill: it announces itself with a
                         directory, then sleeps): every (system, build) recorded
                         exactly once, with the host's artifacts
+  a build killing its   (it SIGKILLs the helper above it, every time) lost,
+  target                built again, lost again: recorded failed after 3 losses
   a failing build       recorded failed once, never built again
   config errors         build_on = "targets" without [[target]], a bad value:
                         one line each, with the line and column
@@ -216,13 +218,36 @@ with tempfile.TemporaryDirectory() as top:
             helper = helper_of(build_pid)
             check(helper is not None, f"lost: the helper running build process {build_pid}")
             for victim in (helper, build_pid):
-                if victim:
-                    os.kill(victim, signal.SIGKILL)
+                try:  # the build may already have gone with its helper
+                    if victim:
+                        os.kill(victim, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
         out, err = proc.communicate(timeout=600)
         check(proc.returncode == 0, f"lost: exit {proc.returncode}: {err[-2000:]}")
         check("it will be built again" in err, f"lost: the lost build was built again: {err[-2000:]}")
         check(builds(os.path.join(tmp, "lost.alea")) == host,
               "lost: every build recorded once, with the host's artifacts")
+
+        # --- a build that kills its target every time ----------------------------------
+        # It finds the helper above it and SIGKILLs it: lost, built again on the
+        # next target, lost again; the third loss records it as failed.
+        killer = ("p=$PPID; while [ $p -gt 1 ] && ! tr '\\0' ' ' </proc/$p/cmdline | "
+                  "grep -q ' __target'; do p=$(cut -d' ' -f4 /proc/$p/stat); done; "
+                  "kill -9 $p; sleep 600; ")
+        path = write(os.path.join(tmp, "killer.toml"),
+                     campaign('build_on = "targets"', ssh_targets(ssh, top), hang=killer,
+                              builds=1, systems=(("small", 1000),)))
+        r = run_campaign(path, "killer", code=3)
+        made = builds(os.path.join(tmp, "killer.alea"))
+        check(list(made) == [("small", 0)] and made[("small", 0)][3] == "failed",
+              f"killer: the build recorded failed once: {made}")
+        with sqlite3.connect(os.path.join(tmp, "killer.alea", "campaign.db")) as db:
+            tail = db.execute("SELECT log_tail FROM build").fetchone()[0]
+        check(tail.startswith("lost 3 times while building on targets"),
+              f"killer: the record says it was lost 3 times: {tail!r}")
+        check(r.stderr.count("it will be built again") == 2,
+              f"killer: built again twice, then recorded: {r.stderr[-2000:]}")
 
         # --- a build failing by itself ------------------------------------------------------
         path = write(os.path.join(tmp, "failing.toml"),
@@ -246,4 +271,5 @@ with tempfile.TemporaryDirectory() as top:
               "slurm: the host's seeds and artifacts")
 
 finish("builds on SSH and Slurm targets: the host's seeds and artifacts; a lost target's build "
-       "built again, recorded once; a failing build recorded once; config errors in one line")
+       "built again, recorded once; a build that kills its target recorded failed after 3 "
+       "losses; a failing build recorded once; config errors in one line")
