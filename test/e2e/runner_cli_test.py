@@ -52,7 +52,8 @@ MALFORMED = [
      '2:10: expected a positive integer or "auto" for levels.builds'),
     ("[campaign]\nseed = 1\ntimout = 3\n" + MINIMAL_TAIL,
      "3:1: unknown key 'timout' in [campaign]; expected one of name, seed, confidence, "
-     "threshold, factors, env_padding, aslr, cpus, timeout, build_timeout, build_jobs, redact_env, leftovers, design, duet_cpus, quiet, machines"),
+     "threshold, factors, env_padding, aslr, cpus, timeout, build_timeout, build_jobs, build_cache, "
+     "build_on, redact_env, leftovers, design, duet_cpus, quiet, machines"),
     ("[campaign]\nfactors = [\"cache-colour\"]\n" + MINIMAL_TAIL,
      "2:11: unknown factor 'cache-colour'; expected all, none, function-order, global-order, "
      "symbol-names, code-padding, stack-offset, link-order, section-order, heap-offset"),

@@ -296,13 +296,7 @@ std::string entryPath(const CachePlan &p, const std::string &key) {
 // (`# 12 "path" 1`), in order, each once; not <built-in> and the like.
 std::vector<std::string> filesRead(const std::string &text) {
   std::vector<std::string> files;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string::npos)
-      end = text.size();
-    std::string_view line(text.data() + pos, end - pos);
-    pos = end + 1;
+  for (std::string_view line : linesOf(text)) {
     if (!line.starts_with("# "))
       continue;
     const std::size_t open = line.find('"');

@@ -1,12 +1,14 @@
-// Reading a whole file: the one std::ifstream loop the wrapper (its build
-// cache, response files) and the runner (campaign files, imports, Valgrind's
-// outputs) share.
+// Reading a whole file, and its lines: the one std::ifstream loop the
+// wrapper (its build cache) and the runner (campaign files, imports,
+// Valgrind's outputs, lock files) share.
 #pragma once
 
 #include <fstream>
 #include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace alea {
 
@@ -21,6 +23,17 @@ inline std::optional<std::string> readFile(const std::string &path) {
   if (in.bad())
     return std::nullopt;
   return text.str();
+}
+
+// The lines of `text`, without their '\n' (a last line without one counts).
+inline std::vector<std::string_view> linesOf(std::string_view text) {
+  std::vector<std::string_view> lines;
+  while (!text.empty()) {
+    const std::size_t end = text.find('\n');
+    lines.push_back(text.substr(0, end));
+    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+  }
+  return lines;
 }
 
 } // namespace alea

@@ -554,29 +554,44 @@ struct Run {
       }
       if (running.empty())
         break; // cancelled or stopped before the next one
-      ended.wait(lock, [&] {
-        return std::any_of(running.begin(), running.end(),
-                           [](const auto &r) { return r.second.result.has_value(); });
-      });
-      for (auto it = running.begin(); it != running.end();) {
-        if (!it->second.result) {
-          ++it;
-          continue;
-        }
+      for (auto it : finishedSlots(lock, ended, running)) {
         BuildRecord built = std::move(*it->second.result);
         lock.unlock();
         it->second.thread.join();
-        bool stopNow = false;
-        Status s = recordMadeBuild(pending[it->first], std::move(built), stopNow);
-        if (!s && status)
-          status = s;
-        stop = stop || stopNow;
-        ++done;
+        recordInLoop(pending[it->first], std::move(built), status, stop, done);
         lock.lock();
-        it = running.erase(it);
+        running.erase(it);
       }
     }
     return status;
+  }
+
+  // The slots of a build loop (makeBuilds, makeBuildsOnTargets) that have
+  // their result, once one has: waited for with the lock held.
+  template <class Slots>
+  static std::vector<typename Slots::iterator>
+  finishedSlots(std::unique_lock<std::mutex> &lock, std::condition_variable &ended,
+                Slots &running) {
+    auto finished = [](const auto &slot) { return slot.second.result.has_value(); };
+    ended.wait(lock, [&] { return std::any_of(running.begin(), running.end(), finished); });
+    std::vector<typename Slots::iterator> out;
+    for (auto it = running.begin(); it != running.end(); ++it)
+      if (finished(*it))
+        out.push_back(it);
+    return out;
+  }
+
+  // Records a build a loop made (on the main thread: the store has one
+  // writer); the first error becomes the loop's status, and a stop request
+  // (a build fault) ends the loop.
+  void recordInLoop(const PendingBuild &p, BuildRecord built, Status &status, bool &stop,
+                    std::int64_t &done) {
+    bool stopNow = false;
+    Status s = recordMadeBuild(p, std::move(built), stopNow);
+    if (!s && status)
+      status = s;
+    stop = stop || stopNow;
+    ++done;
   }
 
   // ---- builds on [[target]]s (build_on = "targets", docs/targets.md) ------
@@ -680,15 +695,7 @@ struct Run {
       }
       if (running.empty())
         break; // done, stopped, or no target left
-      ended.wait(lock, [&] {
-        return std::any_of(running.begin(), running.end(),
-                           [](const auto &r) { return r.second.result.has_value(); });
-      });
-      for (auto it = running.begin(); it != running.end();) {
-        if (!it->second.result) {
-          ++it;
-          continue;
-        }
+      for (auto it : finishedSlots(lock, ended, running)) {
         const std::size_t k = it->first, i = it->second.build;
         BuildRecord built = std::move(*it->second.result);
         bool reached = it->second.reached;
@@ -717,20 +724,14 @@ struct Run {
         } else {
           failures[k] = 0;
         }
-        if (record) {
-          bool stopNow = false;
-          Status s = recordMadeBuild(pending[i], std::move(built), stopNow);
-          if (!s && status)
-            status = s;
-          stop = stop || stopNow;
-          ++done;
-        }
+        if (record)
+          recordInLoop(pending[i], std::move(built), status, stop, done);
         lock.lock();
         if (!record) {
           queue.push_back(i);
           std::sort(queue.begin(), queue.end());
         }
-        it = running.erase(it);
+        running.erase(it);
       }
     }
     lock.unlock();

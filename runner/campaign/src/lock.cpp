@@ -1,6 +1,8 @@
 // The campaign directory's lock (see lock.hpp).
 #include "alea/campaign/lock.hpp"
 
+#include "alea/file.hpp"
+
 #include <cerrno>
 #include <cstring>
 #include <ctime>
@@ -55,15 +57,9 @@ std::string describeHolder(int fd) {
 // The "run <token>" lines of a lock file's text.
 std::vector<std::string> runsIn(const std::string &text) {
   std::vector<std::string> runs;
-  std::size_t at = 0;
-  while (at < text.size()) {
-    std::size_t end = text.find('\n', at);
-    if (end == std::string::npos)
-      end = text.size();
-    if (text.compare(at, 4, "run ") == 0 && end > at + 4)
-      runs.push_back(text.substr(at + 4, end - at - 4));
-    at = end + 1;
-  }
+  for (std::string_view line : linesOf(text))
+    if (line.starts_with("run ") && line.size() > 4)
+      runs.emplace_back(line.substr(4));
   return runs;
 }
 

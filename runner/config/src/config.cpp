@@ -320,8 +320,8 @@ public:
   void parseCampaignTable(const toml::table &t, CampaignConfig &cfg) const {
     checkKeys(t, "[campaign]",
               {"name", "seed", "confidence", "threshold", "factors", "env_padding", "aslr", "cpus",
-               "timeout", "build_timeout", "build_jobs", "build_cache", "redact_env", "leftovers",
-               "design", "duet_cpus", "quiet", "machines", "build_on"});
+               "timeout", "build_timeout", "build_jobs", "build_cache", "build_on", "redact_env",
+               "leftovers", "design", "duet_cpus", "quiet", "machines"});
     if (auto *n = t.get("build_on")) {
       std::string where = getString(*n, "campaign.build_on");
       if (where != "host" && where != "targets")
