@@ -11,6 +11,10 @@
 #  - zlib under CMake (Ninja: -MD -MT -MF dependency files, absolute source
 #    paths, out-of-tree build directories): seed 5 uncached, seed 7 cached,
 #    seed 5 cached; objects AND dependency files compared, zlib's own test run.
+#  - a C++ unit (templates, lambdas, exceptions, the standard library) under
+#    option sets the pipeline and the target machine depend on (-O0's
+#    pipeline, -O3 -fPIC, debug information, -march=native,
+#    -fno-integrated-as, -mcmodel=large): a hit gives the uncached bytes.
 source "$(dirname "$0")/common.sh"
 
 work="$ALEA_BUILD/projects/build-cache"
@@ -132,4 +136,31 @@ deps() {
 diff <(deps u5) <(deps c5) >/dev/null || { diff <(deps u5) <(deps c5) | head; fail "zlib: the dependencies differ"; }
 (cd "$work/zlib-c5" && ./example >/dev/null) || fail "zlib example built from the cache failed"
 note "zlib (CMake, Ninja) seed 5: $hz compiles hits, $n objects and libraries identical, the same dependencies; example passes"
+# --- C++ and the options around the layout pass -----------------------------------
+cxx="$work/cxx"
+mkdir -p "$cxx"
+cp "$PROJECTS_SRC/build_cache/unit.cpp" "$cxx/"
+while IFS= read -r flags; do
+  (
+    cd "$cxx"
+    rm -rf cache u c && mkdir -p u c
+    for seed in 1 2; do
+      # shellcheck disable=SC2086 # the option set is words
+      ALEA_SEED=$seed alea-c++ $flags -c unit.cpp -o "u/$seed.o" || fail "alea-c++ $flags failed"
+      ALEA_SEED=$seed ALEA_BUILD_CACHE="$cxx/cache" ALEA_LOG="$cxx/log" \
+        alea-c++ $flags -c unit.cpp -o "c/$seed.o" || fail "alea-c++ $flags (cache) failed"
+      cmp -s "u/$seed.o" "c/$seed.o" || fail "C++ $flags seed $seed: the cached object differs"
+    done
+    [[ $(tail -1 log) == *build-cache=hit* ]] || fail "C++ $flags: the second seed was no hit: $(tail -1 log)"
+  )
+done <<'FLAGS'
+-O2
+-O0
+-O3 -fPIC
+-O2 -g
+-O2 -march=native
+-O1 -fno-integrated-as
+-Oz -mcmodel=large
+FLAGS
+note "C++: 7 option sets, every hit the uncached object"
 note "build cache: PASS"
