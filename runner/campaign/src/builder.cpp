@@ -160,7 +160,7 @@ std::string buildCacheSummary(const std::string &wrapperLog) {
   }
   if (hits + misses == 0)
     return "";
-  return "build cache: " + std::to_string(hits) + " of " + std::to_string(hits + misses) +
+  return std::string(kBuildCacheSummary) + std::to_string(hits) + " of " + std::to_string(hits + misses) +
          " compiles reused";
 }
 

@@ -513,6 +513,9 @@ struct Run {
     if (built.status != BuildStatus::Ok)
       progress.message("build " + sys.name + " #" + std::to_string(p.index) + " FAILED: " +
                        redactor.text(built.logTail.substr(built.logTail.rfind('\n') + 1)));
+    else if (std::size_t at = built.logTail.rfind(kBuildCacheSummary); at != std::string::npos)
+      progress.message("built " + sys.name + " #" + std::to_string(p.index) + ": " +
+                       built.logTail.substr(at));
     return {};
   }
 
@@ -766,6 +769,13 @@ struct Run {
         }
         pending.push_back(std::move(p));
       }
+    // With the build cache, build i of every system before build i + 1 of
+    // any: parallel builds then fill the cache with each system's units once
+    // (its first build) and the next builds reuse them, instead of two builds
+    // of one system compiling the same units side by side.
+    if (cfg.buildCache)
+      std::stable_sort(pending.begin(), pending.end(),
+                       [](const PendingBuild &a, const PendingBuild &b) { return a.index < b.index; });
     // Act: make them, then read every build back in order for the warnings.
     if (Status st = makeBuilds(std::move(pending), done, total); !st)
       return st;

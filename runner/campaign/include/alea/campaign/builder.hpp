@@ -16,6 +16,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace alea::runner {
@@ -60,6 +61,10 @@ struct BuildRequest {
   // Set when the build runs on an SSH target; the executor is its session.
   const RemoteBuild *remote = nullptr;
 };
+
+// How a build's log tail ends when it used the build cache:
+// "build cache: 34 of 34 compiles reused".
+inline constexpr std::string_view kBuildCacheSummary = "build cache: ";
 
 // The directory of build `index` of `system`.
 std::string buildDirectory(const std::string &campaignDir, const std::string &system, int index);
