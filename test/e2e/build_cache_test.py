@@ -77,6 +77,12 @@ def main():
             r = run([exe, "run", *args, "--dir", d, "--no-report"])
             check(r.returncode == 0, f"{name}: exit {r.returncode}: {r.stderr}")
             made[name], logs[name] = builds(d)
+            if name != "plain":  # each build's reuse is said as it ends
+                check("built O2 #0: build cache: 0 of 2 compiles reused" in r.stderr and
+                      "built O1 #2: build cache: 2 of 2 compiles reused" in r.stderr,
+                      f"{name}: the builds' reuse not said: {r.stderr}")
+            else:
+                check("build cache" not in r.stderr, f"plain: a build cache mentioned: {r.stderr}")
         check(len(made["plain"]) == 6 and all(v[2] == "ok" and v[1] for v in made["plain"].values()),
               f"6 builds with artifacts: {made['plain']}")
         check(len(set(v[1] for v in made["plain"].values())) > 2,
