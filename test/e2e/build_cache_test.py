@@ -82,7 +82,7 @@ def main():
                       "built O1 #2: build cache: 2 of 2 compiles reused" in r.stderr,
                       f"{name}: the builds' reuse not said: {r.stderr}")
             else:
-                check("build cache" not in r.stderr, f"plain: a build cache mentioned: {r.stderr}")
+                check("build cache:" not in r.stderr, f"plain: a build cache mentioned: {r.stderr}")
         check(len(made["plain"]) == 6 and all(v[2] == "ok" and v[1] for v in made["plain"].values()),
               f"6 builds with artifacts: {made['plain']}")
         check(len(set(v[1] for v in made["plain"].values())) > 2,
