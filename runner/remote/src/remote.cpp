@@ -3,6 +3,7 @@
 #include "alea/remote/remote.hpp"
 
 #include "alea/fd.hpp"
+#include "alea/file.hpp"
 
 #include "alea/exec/hash.hpp"
 
@@ -405,172 +406,196 @@ struct Helper {
     return workdir + "/" + rel.string();
   }
 
-  json handle(const std::string &tag, const json &in, std::string &replyTag) {
-    replyTag = "ok";
-    if (tag == "hello") {
-      replyTag = "hello";
-      std::vector<std::string> env = processEnvironment();
-      const char *job = std::getenv("SLURM_JOB_ID");
-      std::vector<int> cpus;
-      cpu_set_t set;
-      CPU_ZERO(&set);
-      if (::sched_getaffinity(0, sizeof set, &set) == 0)
-        for (int c = 0; c < CPU_SETSIZE; ++c)
-          if (CPU_ISSET(c, &set))
-            cpus.push_back(c);
-      return json{{"workdir", workdir},
-                  {"pid", static_cast<int>(::getpid())},
-                  {"cpus", cpus},
-                  {"env", env},
-                  {"job", job ? job : ""}};
+  // `hello`: the helper's workdir, pid, CPUs (its affinity), environment and Slurm job.
+  json hello(const json &) {
+    std::vector<std::string> env = processEnvironment();
+    const char *job = std::getenv("SLURM_JOB_ID");
+    std::vector<int> cpus;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (::sched_getaffinity(0, sizeof set, &set) == 0)
+      for (int c = 0; c < CPU_SETSIZE; ++c)
+        if (CPU_ISSET(c, &set))
+          cpus.push_back(c);
+    return json{{"workdir", workdir},
+                {"pid", static_cast<int>(::getpid())},
+                {"cpus", cpus},
+                {"env", env},
+                {"job", job ? job : ""}};
+  }
+
+  // `have`: which of the given objects (by sha256) the workdir lacks.
+  json have(const json &in) {
+    std::vector<std::string> missing;
+    for (const auto &h : in.at("hashes")) {
+      std::error_code ec;
+      if (!fs::is_regular_file(objectPath(h.get<std::string>()), ec))
+        missing.push_back(h.get<std::string>());
     }
-    if (tag == "have") {
-      replyTag = "missing";
-      std::vector<std::string> missing;
-      for (const auto &h : in.at("hashes")) {
-        std::error_code ec;
-        if (!fs::is_regular_file(objectPath(h.get<std::string>()), ec))
-          missing.push_back(h.get<std::string>());
-      }
-      return json{{"hashes", missing}};
+    return json{{"hashes", missing}};
+  }
+
+  // `put`: one object, verified against its digest, stored under it.
+  json put(const json &in) {
+    std::string hash = in.at("hash").get<std::string>();
+    const std::string &data = in.at("data").get_ref<const std::string &>();
+    if (!isDigest(hash))
+      throw std::runtime_error("not a sha256 digest: '" + hash + "'");
+    if (sha256Hex(data) != hash)
+      throw std::runtime_error("object " + hash.substr(0, 12) +
+                               "... arrived damaged (its sha256 differs)");
+    // Unique among helpers sharing the workdir (a home on NFS): host and pid.
+    char host[256] = "";
+    ::gethostname(host, sizeof host - 1);
+    std::string tmp = objectPath(hash) + ".tmp." + host + "." + std::to_string(::getpid());
+    {
+      std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+      f.write(data.data(), static_cast<std::streamsize>(data.size()));
+      f.flush();
+      if (!f)
+        throw std::runtime_error("cannot write " + tmp + ": " + std::strerror(errno));
     }
-    if (tag == "put") {
-      std::string hash = in.at("hash").get<std::string>();
-      const std::string &data = in.at("data").get_ref<const std::string &>();
+    ::chmod(tmp.c_str(), in.at("mode").get<unsigned>() & 0755);
+    if (::rename(tmp.c_str(), objectPath(hash).c_str()) != 0) {
+      ::unlink(tmp.c_str());
+      throw std::runtime_error("cannot store object: " + std::string(std::strerror(errno)));
+    }
+    return json::object();
+  }
+
+  // `stage`: objects linked into a directory of the workdir at their paths.
+  json stage(const json &in) {
+    std::string dir = in.at("dir").get<std::string>();
+    if (!containedPath(dir))
+      throw std::runtime_error("a staging directory outside the workdir: '" + dir + "'");
+    fs::path root = fs::path(workdir) / dir;
+    fs::create_directories(root);
+    for (const auto &f : in.at("files")) {
+      std::string rel = f.at("path").get<std::string>();
+      if (!containedPath(rel))
+        throw std::runtime_error("a staged path outside its directory: '" + rel + "'");
+      fs::path to = root / rel;
+      fs::create_directories(to.parent_path());
+      std::error_code ec;
+      fs::remove(to, ec);
+      std::string hash = f.at("hash").get<std::string>();
       if (!isDigest(hash))
         throw std::runtime_error("not a sha256 digest: '" + hash + "'");
-      if (sha256Hex(data) != hash)
-        throw std::runtime_error("object " + hash.substr(0, 12) +
-                                 "... arrived damaged (its sha256 differs)");
-      // Unique among helpers sharing the workdir (a home on NFS): host and pid.
-      char host[256] = "";
-      ::gethostname(host, sizeof host - 1);
-      std::string tmp = objectPath(hash) + ".tmp." + host + "." + std::to_string(::getpid());
-      {
-        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        f.write(data.data(), static_cast<std::streamsize>(data.size()));
-        f.flush();
-        if (!f)
-          throw std::runtime_error("cannot write " + tmp + ": " + std::strerror(errno));
-      }
-      ::chmod(tmp.c_str(), in.at("mode").get<unsigned>() & 0755);
-      if (::rename(tmp.c_str(), objectPath(hash).c_str()) != 0) {
-        ::unlink(tmp.c_str());
-        throw std::runtime_error("cannot store object: " + std::string(std::strerror(errno)));
-      }
-      return json::object();
+      std::string from = objectPath(hash);
+      fs::create_hard_link(from, to, ec);
+      if (ec)
+        fs::copy_file(from, to, fs::copy_options::overwrite_existing);
     }
-    if (tag == "stage") {
-      replyTag = "staged";
-      std::string dir = in.at("dir").get<std::string>();
-      if (!containedPath(dir))
-        throw std::runtime_error("a staging directory outside the workdir: '" + dir + "'");
-      fs::path root = fs::path(workdir) / dir;
-      fs::create_directories(root);
-      for (const auto &f : in.at("files")) {
-        std::string rel = f.at("path").get<std::string>();
-        if (!containedPath(rel))
-          throw std::runtime_error("a staged path outside its directory: '" + rel + "'");
-        fs::path to = root / rel;
-        fs::create_directories(to.parent_path());
-        std::error_code ec;
-        fs::remove(to, ec);
-        std::string hash = f.at("hash").get<std::string>();
-        if (!isDigest(hash))
-          throw std::runtime_error("not a sha256 digest: '" + hash + "'");
-        std::string from = objectPath(hash);
-        fs::create_hard_link(from, to, ec);
-        if (ec)
-          fs::copy_file(from, to, fs::copy_options::overwrite_existing);
-      }
-      return json{{"dir", root.string()}};
-    }
-    if (tag == "fresh") { // an empty directory for a build
-      replyTag = "staged";
-      std::string root = inWorkdir(in.at("dir").get<std::string>());
-      fs::remove_all(root); // a lost build's leftovers, never the host's files
-      fs::create_directories(root);
-      return json{{"dir", root}};
-    }
-    if (tag == "fetch") { // a file a build made, back to the host
-      replyTag = "file";
-      std::string path = inWorkdir(in.at("path").get<std::string>());
-      std::ifstream f(path, std::ios::binary);
-      std::ostringstream data;
-      data << f.rdbuf();
-      if (!f)
-        throw std::runtime_error("cannot read " + path + ": " + std::strerror(errno));
-      struct stat st{};
-      unsigned mode = ::stat(path.c_str(), &st) == 0 ? st.st_mode & 0777 : 0644;
-      std::string hash = sha256Hex(data.str());
-      // Kept as an object too: executions staged here later need not ship it.
-      std::error_code ec;
-      if (!fs::exists(objectPath(hash), ec))
-        fs::create_hard_link(path, objectPath(hash), ec);
-      return json{{"data", data.str()}, {"hash", hash}, {"mode", mode}};
-    }
-    if (tag == "libs") {
-      replyTag = "libs";
-      json missing = json::object();
-      for (const auto &p : in.at("paths")) {
-        ExecutionRequest r;
-        r.argv = {"ldd", p.get<std::string>()};
-        r.env = processEnvironment();
-        r.timeoutSeconds = 60;
-        ExecutionResult res = executor.run(r);
-        std::vector<std::string> libs;
-        std::istringstream lines(res.output.stdoutText);
-        for (std::string line; std::getline(lines, line);)
-          if (auto at = line.find("=> not found"); at != std::string::npos) {
-            std::size_t b = line.find_first_not_of(" \t");
-            libs.push_back(line.substr(b, line.find(' ', b) - b));
-          }
-        if (!libs.empty())
-          missing[p.get<std::string>()] = libs;
-      }
-      return json{{"missing", missing}};
-    }
-    if (tag == "machine") {
-      replyTag = "machine";
-      machine = readMachineState({});
-      return machineToJson(*machine);
-    }
-    if (tag == "block") {
-      replyTag = "done";
-      std::vector<ExecutionRequest> requests;
-      std::vector<std::unique_ptr<ChunkSink>> sinks;
-      for (const auto &r : in.at("requests")) {
-        requests.push_back(requestFromJson(r));
-        requests.back().cancel = &cancel;
-        if (r.at("sink").get<bool>()) {
-          sinks.push_back(std::make_unique<ChunkSink>());
-          sinks.back()->helper = this;
-          sinks.back()->index = requests.size() - 1;
-          requests.back().sink = sinks.back().get();
+    return json{{"dir", root.string()}};
+  }
+
+  // `fresh`: an empty directory for a build.
+  json fresh(const json &in) {
+    std::string root = inWorkdir(in.at("dir").get<std::string>());
+    fs::remove_all(root); // a lost build's leftovers, never the host's files
+    fs::create_directories(root);
+    return json{{"dir", root}};
+  }
+
+  // `fetch`: a file a build made, back to the host (bytes, digest, mode).
+  json fetch(const json &in) {
+    std::string path = inWorkdir(in.at("path").get<std::string>());
+    const std::optional<std::string> data = alea::readFile(path);
+    if (!data)
+      throw std::runtime_error("cannot read " + path + ": " + std::strerror(errno));
+    struct stat st{};
+    unsigned mode = ::stat(path.c_str(), &st) == 0 ? st.st_mode & 0777 : 0644;
+    std::string hash = sha256Hex(*data);
+    // Kept as an object too: executions staged here later need not ship it.
+    std::error_code ec;
+    if (!fs::exists(objectPath(hash), ec))
+      fs::create_hard_link(path, objectPath(hash), ec);
+    return json{{"data", *data}, {"hash", hash}, {"mode", mode}};
+  }
+
+  // `libs`: the shared libraries each executable lacks here (ldd's "not found").
+  json libs(const json &in) {
+    json missing = json::object();
+    for (const auto &p : in.at("paths")) {
+      ExecutionRequest r;
+      r.argv = {"ldd", p.get<std::string>()};
+      r.env = processEnvironment();
+      r.timeoutSeconds = 60;
+      ExecutionResult res = executor.run(r);
+      std::vector<std::string> libs;
+      std::istringstream lines(res.output.stdoutText);
+      for (std::string line; std::getline(lines, line);)
+        if (auto at = line.find("=> not found"); at != std::string::npos) {
+          std::size_t b = line.find_first_not_of(" \t");
+          libs.push_back(line.substr(b, line.find(' ', b) - b));
         }
-      }
-      BlockResult block = executor.runBlock(requests, blockOptionsFromJson(in.at("options")));
-      json results = json::array();
-      for (const auto &r : block.results)
-        results.push_back(resultToJson(r));
-      // Re-read at most once a second, as a local campaign does (the cheap
-      // fields cost ~30 us, a tenth of the helper's time on 1 ms programs).
-      auto nowTime = std::chrono::steady_clock::now();
-      if (!machine)
-        machine = readMachineState({});
-      else if (nowTime - lastRecheck >= std::chrono::seconds(1)) {
-        machine = recheckMachineState(*machine);
-        lastRecheck = nowTime;
-      }
-      json out{{"results", results},
-               {"cancelled", block.cancelled},
-               {"machine", machineToJson(*machine)}};
-      if (block.gate)
-        out["gate"] = json{{"waited", block.gate->waited},
-                           {"lastLoad", block.gate->lastLoad},
-                           {"ranBusy", block.gate->ranBusy}};
-      return out;
+      if (!libs.empty())
+        missing[p.get<std::string>()] = libs;
     }
+    return json{{"missing", missing}};
+  }
+
+  // `machine`: this machine's state, read now.
+  json readMachine(const json &) {
+    machine = readMachineState({});
+    return machineToJson(*machine);
+  }
+
+  // `block`: a block of executions (their output streamed as they run), the
+  // results and the machine state.
+  json block(const json &in) {
+    std::vector<ExecutionRequest> requests;
+    std::vector<std::unique_ptr<ChunkSink>> sinks;
+    for (const auto &r : in.at("requests")) {
+      requests.push_back(requestFromJson(r));
+      requests.back().cancel = &cancel;
+      if (r.at("sink").get<bool>()) {
+        sinks.push_back(std::make_unique<ChunkSink>());
+        sinks.back()->helper = this;
+        sinks.back()->index = requests.size() - 1;
+        requests.back().sink = sinks.back().get();
+      }
+    }
+    BlockResult block = executor.runBlock(requests, blockOptionsFromJson(in.at("options")));
+    json results = json::array();
+    for (const auto &r : block.results)
+      results.push_back(resultToJson(r));
+    // Re-read at most once a second, as a local campaign does (the cheap
+    // fields cost ~30 us, a tenth of the helper's time on 1 ms programs).
+    auto nowTime = std::chrono::steady_clock::now();
+    if (!machine)
+      machine = readMachineState({});
+    else if (nowTime - lastRecheck >= std::chrono::seconds(1)) {
+      machine = recheckMachineState(*machine);
+      lastRecheck = nowTime;
+    }
+    json out{{"results", results},
+             {"cancelled", block.cancelled},
+             {"machine", machineToJson(*machine)}};
+    if (block.gate)
+      out["gate"] = json{{"waited", block.gate->waited},
+                         {"lastLoad", block.gate->lastLoad},
+                         {"ranBusy", block.gate->ranBusy}};
+    return out;
+  }
+
+  // One request: its reply frame's tag and payload.
+  json handle(const std::string &tag, const json &in, std::string &replyTag) {
+    struct Route {
+      std::string_view tag, reply;
+      json (Helper::*handler)(const json &);
+    };
+    static constexpr Route kRoutes[] = {
+        {"hello", "hello", &Helper::hello},      {"have", "missing", &Helper::have},
+        {"put", "ok", &Helper::put},             {"stage", "staged", &Helper::stage},
+        {"fresh", "staged", &Helper::fresh},     {"fetch", "file", &Helper::fetch},
+        {"libs", "libs", &Helper::libs},         {"machine", "machine", &Helper::readMachine},
+        {"block", "done", &Helper::block}};
+    for (const Route &r : kRoutes)
+      if (tag == r.tag) {
+        replyTag = r.reply;
+        return (this->*r.handler)(in);
+      }
     throw std::runtime_error("unknown request '" + tag + "'");
   }
 };
