@@ -937,12 +937,10 @@ Expected<std::string> TargetSession::stage(const std::string &dir,
     if (!need.count(f.hash))
       continue;
     need.erase(f.hash);
-    std::ifstream in(f.localPath, std::ios::binary);
-    std::ostringstream data;
-    data << in.rdbuf();
-    if (!in)
+    const std::optional<std::string> data = alea::readFile(f.localPath);
+    if (!data)
       return Error{"cannot read " + f.localPath + " to ship it"};
-    auto put = call("put", json{{"hash", f.hash}, {"mode", f.mode}, {"data", data.str()}}, "ok");
+    auto put = call("put", json{{"hash", f.hash}, {"mode", f.mode}, {"data", *data}}, "ok");
     if (!put)
       return Error{"shipping " + f.path + ": " + put.error()};
   }
