@@ -11,7 +11,9 @@ PACKAGES=(
   # Fortran (alea-fc over flang-new-19) and meson for the drop-in build tests
   flang-19 meson
   # the sqlite3 amalgamation's Tcl test fixture in the large-build overhead benchmark
-  tcl-dev
+  # (and tclsh, which makes the amalgamation in bench/build_cache); /usr/bin/time,
+  # the builds' CPU time there
+  tcl-dev time
   # libraries
   libcli11-dev libboost-math-dev libtomlplusplus-dev libelf-dev libsqlite3-dev sqlite3
   libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev libzstd-dev nlohmann-json3-dev
