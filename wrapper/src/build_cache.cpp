@@ -238,6 +238,27 @@ constexpr std::array<const char *, 6> kKeyVariables = {
     "CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH", "SOURCE_DATE_EPOCH",
     "CCC_OVERRIDE_OPTIONS"};
 
+// The shared libraries that hold clang's and LLVM's code (clang itself is a
+// small driver over them), beside the compiler: <bin>/../lib/libclang-cpp.so*
+// and libLLVM*.so*, each file they resolve to once, in order.
+std::vector<std::string> compilerLibraries(const std::string &compiler) {
+  std::error_code ec;
+  const fs::path lib = fs::canonical(compiler, ec).parent_path().parent_path() / "lib";
+  std::vector<std::string> out;
+  for (fs::directory_iterator it(lib, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (!name.starts_with("libclang-cpp.so") &&
+        !(name.starts_with("libLLVM") && name.find(".so") != std::string::npos))
+      continue;
+    std::error_code bad;
+    if (fs::path real = fs::canonical(it->path(), bad); !bad)
+      out.push_back(real.string());
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 // The start of both keys: the cache's version, compiler, plugin, words, the
 // working directory when debug information records it, the variables.
 Sha256 keyStart(const CachePlan &p, const CacheTools &t, const std::vector<std::string> &words) {
@@ -248,6 +269,8 @@ Sha256 keyStart(const CachePlan &p, const CacheTools &t, const std::vector<std::
   };
   field(kKeyVersion);
   field(identity(t.compiler));
+  for (const std::string &library : compilerLibraries(t.compiler)) // an update may change only these
+    field(identity(library));
   field(identity(t.plugin));
   for (const auto &w : words)
     field(w);

@@ -12,8 +12,8 @@
 //            the dependency file it kept is written again (ccache's direct
 //            mode; never for files that use __DATE__, __TIME__ or
 //            __TIMESTAMP__). Otherwise:
-//   key    = SHA-256 of the compiler's and the plugin's identity (path, size,
-//            modification time), the compile's words without its output,
+//   key    = SHA-256 of the compiler's, its libclang-cpp's and libLLVM's, and
+//            the plugin's identity (resolved path, size, modification time), the compile's words without its output,
 //            dependency-file, plugin and preprocessor-only words (-I, -D...),
 //            the working directory when the compile records it (debug
 //            information), and the preprocessed text (`clang -E` with the
