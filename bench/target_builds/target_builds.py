@@ -48,17 +48,6 @@ command = ["{artifact:src/lua}", "-v"]
 """ + targets
 
 
-def ssh_targets(ssh, hosts, work):
-    opts = ", ".join(json.dumps(o) for o in ssh.ssh_options)
-    return "".join(f"""
-[[target]]
-name = "{h}"
-ssh = "{h}"
-ssh_options = [{opts}]
-workdir = {json.dumps(os.path.join(work, "remote-" + h))}
-""" for h in hosts)
-
-
 def build_phase(name, text, work):
     # The campaign file's directory (the source directory staged to targets)
     # holds the sources and the stores, not the fixture or the workdirs.
@@ -82,11 +71,12 @@ def build_phase(name, text, work):
 with tempfile.TemporaryDirectory() as work:
     shutil.copytree(LUA, os.path.join(work, "campaign", "lua"), symlinks=True)
     with SshServer(os.path.join(work, "sshd")) as ssh:
+        remote = [os.path.join(work, "remote-" + h) for h in ssh.hosts]
         load = lambda: open("/proc/loadavg").read().split()[:3]  # noqa: E731
         print(f"load average before: {' '.join(load())}; {os.cpu_count()} CPUs")
         variants = [("host", "", ""),
-                    ("one target", 'build_on = "targets"', ssh_targets(ssh, ssh.hosts[:1], work)),
-                    ("two targets", 'build_on = "targets"', ssh_targets(ssh, ssh.hosts, work))]
+                    ("one target", 'build_on = "targets"', ssh.target_tables(remote[:1])),
+                    ("two targets", 'build_on = "targets"', ssh.target_tables(remote))]
         took, made = {}, {}
         for i, (name, where, targets) in enumerate(variants):
             took[name], made[name] = build_phase(f"v{i}", campaign(where, targets), work)

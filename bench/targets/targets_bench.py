@@ -103,17 +103,6 @@ command = ["{{artifact:prog}}", {", ".join(json.dumps(a) for a in command)}]
 """ + targets
 
 
-def target_tables(ssh, workdirs):
-    opts = ", ".join(json.dumps(o) for o in ssh.ssh_options)
-    return "".join(f"""
-[[target]]
-name = "{host}"
-ssh = "{host}"
-ssh_options = [{opts}]
-workdir = {json.dumps(wd)}
-""" for host, wd in zip(ssh.hosts, workdirs))
-
-
 def epoch(iso):
     return datetime.datetime.strptime(iso, "%Y-%m-%dT%H:%M:%S.%fZ").replace(
         tzinfo=datetime.timezone.utc).timestamp()
@@ -329,12 +318,12 @@ def main():
             spin = ["spin", "1000"]
             f1_local = write("spin.toml", campaign("spin1ms", 2, a.executions1, spin))
             f1_ssh = write("spin-ssh.toml", campaign("spin1ms", 2, a.executions1, spin,
-                                                     target_tables(ssh, remote[:1])))
+                                                     ssh.target_tables(remote[:1])))
             work = ["work", str(loops)]
             f2_one = write("work-1.toml", campaign("work50ms", 2, a.executions2, work,
-                                                   target_tables(ssh, remote[:1])))
+                                                   ssh.target_tables(remote[:1])))
             f2_two = write("work-2.toml", campaign("work50ms", 2, a.executions2, work,
-                                                   target_tables(ssh, remote)))
+                                                   ssh.target_tables(remote)))
 
             # Warm-up, not counted: ships alea's helper to the workdirs, fills
             # the page cache and the compiler-version cache.

@@ -80,20 +80,6 @@ command = ["{{build_dir}}/prog", "{loops}"]
     return text + targets
 
 
-def ssh_targets(ssh, workdirs):
-    out = ""
-    for host, wd in zip(ssh.hosts, workdirs):
-        opts = ", ".join(json.dumps(o) for o in ssh.ssh_options)
-        out += f"""
-[[target]]
-name = "{host}"
-ssh = "{host}"
-ssh_options = [{opts}]
-workdir = {json.dumps(wd)}
-"""
-    return out
-
-
 def db(path):
     # Read-only: a connection that may come before alea made the store must
     # not create it (alea refuses an existing empty file as its store).
@@ -122,7 +108,7 @@ with tempfile.TemporaryDirectory() as tmp:
 
         # --- 1. local, pool, level ---------------------------------------------
         local = write(os.path.join(tmp, "local.toml"), campaign())
-        pool = write(os.path.join(tmp, "pool.toml"), campaign(ssh_targets(ssh, remote)))
+        pool = write(os.path.join(tmp, "pool.toml"), campaign(ssh.target_tables(remote)))
         r = run([ALEA, "run", local, "--no-report"], timeout=600)
         check(r.returncode == 0, f"local campaign: {r.returncode} {r.stderr[-2000:]}")
         r = run([ALEA, "run", pool, "--no-report"], timeout=600)
@@ -180,7 +166,7 @@ with tempfile.TemporaryDirectory() as tmp:
                   f"pool: the text report names target {t} on {host}: {r.stdout[:800]}")
 
         level = write(os.path.join(tmp, "level.toml"),
-                      campaign(ssh_targets(ssh, remote), machines="level", builds=4,
+                      campaign(ssh.target_tables(remote), machines="level", builds=4,
                                executions=2))
         r = run([ALEA, "run", level, "--no-report"], timeout=600)
         check(r.returncode == 0, f"level campaign: {r.returncode} {r.stderr[-2000:]}")
@@ -206,7 +192,7 @@ with tempfile.TemporaryDirectory() as tmp:
         pwned = os.path.join(tmp, "pwned")
         hostile = os.path.join(tmp, f"w 'q' \"d\" $(touch {pwned}); `touch {pwned}` x")
         odd = write(os.path.join(tmp, "odd.toml"),
-                    campaign(ssh_targets(ssh, [hostile])[0:0] + f"""
+                    campaign(ssh.target_tables([hostile])[0:0] + f"""
 [[target]]
 name = "odd"
 ssh = "{ssh.hosts[0]}"
@@ -247,7 +233,7 @@ workdir = {json.dumps(remote[0])}
 
         # --- Ctrl-C: the executions in flight are cancelled there, resume later ---
         stop = write(os.path.join(tmp, "stop.toml"),
-                     campaign(ssh_targets(ssh, remote), builds=2, executions=10,
+                     campaign(ssh.target_tables(remote), builds=2, executions=10,
                               loops=60000000, seed=77))
         sdir = os.path.join(tmp, "stop.alea")
         proc = subprocess.Popen([ALEA, "run", stop, "--no-report"], stdout=subprocess.DEVNULL,
@@ -283,7 +269,7 @@ workdir = {json.dumps(remote[0])}
             global number
             number += 1
             path = write(os.path.join(tmp, f"fault{number}.toml"),
-                         campaign(ssh_targets(ssh, remote), builds=4, executions=20,
+                         campaign(ssh.target_tables(remote), builds=4, executions=20,
                                   loops=60000000, seed=100 + number))
             proc = subprocess.Popen([ALEA, "run", path, "--no-report"],
                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)

@@ -77,17 +77,6 @@ command = ["{artifact:prog}"]
 """ + targets
 
 
-def ssh_targets(ssh, top):
-    opts = ", ".join(json.dumps(o) for o in ssh.ssh_options)
-    return "".join(f"""
-[[target]]
-name = "{host}"
-ssh = "{host}"
-ssh_options = [{opts}]
-workdir = {json.dumps(os.path.join(top, "remote-" + host))}
-""" for host in ssh.hosts)
-
-
 SLURM_TARGET = """
 [[target]]
 name = "cluster"
@@ -153,9 +142,10 @@ with tempfile.TemporaryDirectory() as top:
     check(len({b[1] for b in host.values()}) == 6, f"host: 6 different artifacts: {host}")
 
     with SshServer(os.path.join(top, "sshd")) as ssh:
+        targets = ssh.target_tables([os.path.join(top, "remote-" + h) for h in ssh.hosts])
         # --- two SSH targets --------------------------------------------------------
         path = write(os.path.join(tmp, "ssh.toml"),
-                     campaign('build_on = "targets"', ssh_targets(ssh, top)))
+                     campaign('build_on = "targets"', targets))
         r = run_campaign(path, "ssh")
         sdir = os.path.join(tmp, "ssh.alea")
         check(builds(sdir) == host, f"ssh: the host's seeds and artifacts: {builds(sdir)} vs {host}")
@@ -182,7 +172,7 @@ with tempfile.TemporaryDirectory() as top:
 
         # --- with the build cache: each target's own, its wrapper log back -------------
         path = write(os.path.join(tmp, "cached.toml"),
-                     campaign('build_on = "targets"\nbuild_cache = true', ssh_targets(ssh, top),
+                     campaign('build_on = "targets"\nbuild_cache = true', targets,
                               log=False))
         run_campaign(path, "cached")
         cdir = os.path.join(tmp, "cached.alea")
@@ -204,7 +194,7 @@ with tempfile.TemporaryDirectory() as top:
         hang = f"if mkdir {mark} 2>/dev/null; then echo $$ > {mark}/pid.tmp; " \
                f"mv {mark}/pid.tmp {mark}/pid; exec sleep 600; fi; "
         path = write(os.path.join(tmp, "lost.toml"),
-                     campaign('build_on = "targets"', ssh_targets(ssh, top), hang=hang))
+                     campaign('build_on = "targets"', targets, hang=hang))
         proc = subprocess.Popen([ALEA, "run", path, "--no-report"], stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True)
         pid_file = os.path.join(mark, "pid")
@@ -236,7 +226,7 @@ with tempfile.TemporaryDirectory() as top:
                   "grep -q ' __target'; do p=$(cut -d' ' -f4 /proc/$p/stat); done; "
                   "kill -9 $p; sleep 600; ")
         path = write(os.path.join(tmp, "killer.toml"),
-                     campaign('build_on = "targets"', ssh_targets(ssh, top), hang=killer,
+                     campaign('build_on = "targets"', targets, hang=killer,
                               builds=1, systems=(("small", 1000),)))
         r = run_campaign(path, "killer", code=3)
         made = builds(os.path.join(tmp, "killer.alea"))
@@ -251,7 +241,7 @@ with tempfile.TemporaryDirectory() as top:
 
         # --- a build failing by itself ------------------------------------------------------
         path = write(os.path.join(tmp, "failing.toml"),
-                     campaign('build_on = "targets"', ssh_targets(ssh, top), hang="exit 7; ",
+                     campaign('build_on = "targets"', targets, hang="exit 7; ",
                               builds=2, systems=(("small", 1000),)))
         r = run_campaign(path, "failing", code=3)
         made = builds(os.path.join(tmp, "failing.alea"))

@@ -27,6 +27,7 @@ the reaper). Not a test itself; the *_test.py scripts import it (their own direc
 import atexit
 import collections
 import ctypes
+import json
 import os
 import pwd
 import re
@@ -355,6 +356,19 @@ class SshServer:
         except BaseException:
             self.stop()
             raise
+
+    def target_tables(self, workdirs, hosts=None):
+        """The campaign file's [[target]] tables of `hosts` (default all),
+        each reaching this server through the ssh_config, with its workdir
+        (one of `workdirs`, in order)."""
+        opts = ", ".join(json.dumps(o) for o in self.ssh_options)
+        return "".join(f"""
+[[target]]
+name = "{host}"
+ssh = "{host}"
+ssh_options = [{opts}]
+workdir = {json.dumps(wd)}
+""" for host, wd in zip(hosts or self.hosts, workdirs))
 
     def _start(self):
         for key in (self._host_key, self.user_key):
