@@ -23,6 +23,7 @@
 
 #include "alea/analysis/ratio_planner.hpp"
 #include "alea/contract.hpp"
+#include "alea/lists.hpp"
 #include "alea/random.hpp"
 #include "alea/words.hpp"
 
@@ -84,6 +85,24 @@ std::vector<std::string> sanitizedEnv(const std::vector<std::string> &base) {
 
 // The base environment of builds and executions, recorded once per campaign
 // (each execution records only what alea adds to it), secrets redacted.
+// The metrics the benchmarks measure, each once, in the campaign file's
+// order ("time": an iteration source's), comma-separated; "" when every
+// benchmark measures one (the store's "metrics").
+std::string measuredMetricNames(const CampaignConfig &cfg) {
+  std::vector<std::string> names;
+  bool several = false;
+  for (const auto &b : cfg.benchmarks) {
+    several = several || !b.measure.extraMetrics.empty();
+    std::vector<std::string> own{std::string(b.measure.primaryName())};
+    for (Metric m : b.measure.extraMetrics)
+      own.emplace_back(enumName(m));
+    for (auto &name : own)
+      if (std::find(names.begin(), names.end(), name) == names.end())
+        names.push_back(std::move(name));
+  }
+  return several ? joinWith(names, ",") : std::string();
+}
+
 std::string recordedEnvironment(const std::vector<std::string> &env, const Redactor &redactor) {
   std::string out;
   for (const auto &e : env)
@@ -367,6 +386,7 @@ struct Run {
              {"levels.executions", std::to_string(levels.executions)},
              {"levels.iterations", std::to_string(levels.iterations)},
              {"levels.warmup", std::to_string(levels.warmup)},
+             {"metrics", measuredMetricNames(cfg)},
              {"environment", recordedEnvironment(baseEnv, redactor)}})
       if (Status s = store.setMeta(k, v); !s)
         return s;
@@ -422,8 +442,9 @@ struct Run {
       systemIndex[*id] = i;
     }
     for (std::size_t i = 0; i < cfg.benchmarks.size(); ++i) {
+      const MeasureSpec &measure = cfg.benchmarks[i].measure;
       auto id = store.ensureBenchmark(cfg.benchmarks[i].name, static_cast<int>(i),
-                                      cfg.benchmarks[i].measure.valueUnit());
+                                      measure.decisionUnit(), measure.decisionName());
       if (!id)
         return Error{id.error()};
       benchmarkIds.push_back(*id);
@@ -1044,12 +1065,14 @@ struct Run {
     req.heapOffset = heapOn ? heapOffsetBytes(build.seed, entry.executionIndex) : -1;
     req.recordsPipe = bench.measure.source == IterationSource::Records;
     req.expectedExit = bench.expectedExit;
-    // A counter or a simulated cache: the executor attaches the one the
-    // metric needs (executor.hpp).
-    if (bench.measure.source == IterationSource::None && isCounter(bench.measure.metric))
-      req.counter = bench.measure.metric;
-    if (bench.measure.source == IterationSource::None && isSimulated(bench.measure.metric))
+    // Counters and a simulated cache: the executor attaches those the
+    // metrics need (executor.hpp); a simulated metric beside others is a
+    // second run of the execution, under cachegrind.
+    req.counters = bench.measure.counters();
+    if (bench.measure.simulates()) {
       req.simulate = bench.measure.simCache;
+      req.nativeToo = bench.measure.needsNativeRun();
+    }
     // Only the regex (on stdout) and Google Benchmark sources read stdout; for
     // the others it goes to /dev/null, as with hyperfine -N.
     req.captureStdout = bench.measure.source == IterationSource::GoogleBenchmarkJson ||
@@ -1131,6 +1154,18 @@ struct Run {
         for (std::size_t i = 0; i < ex.values.size(); ++i)
           values.push_back(
               {static_cast<int>(i), ex.values[i], static_cast<int>(i) < levels.warmup});
+        // The other metrics: one value each for the whole execution, or
+        // none of them when one is missing (the execution is a failure).
+        for (Metric metric : bench.measure.extraMetrics) {
+          double v = measureMetric(metric, out, rec.error);
+          if (!rec.error.empty()) {
+            rec.status = ExecutionStatus::Iterations;
+            rec.error = std::string(enumName(metric)) + ": " + rec.error;
+            values.clear();
+            break;
+          }
+          values.push_back({0, v, false, enumName(metric), metricUnit(metric)});
+        }
       }
     }
     // A duet's execution that a partner left running alone (duet.hpp) is
@@ -1263,7 +1298,8 @@ struct Run {
         merged.back().leftovers =
             j.rec.leftovers.empty() ? it->second : j.rec.leftovers + "; " + it->second;
       }
-      records.push_back({*rec, j.values, j.bench->measure.valueUnit()});
+      records.push_back({*rec, j.values, j.bench->measure.valueUnit(),
+                         j.bench->measure.primaryName()});
     }
     if (Status owner = stillOwner(); !owner)
       return owner;

@@ -4,6 +4,7 @@
 
 #include "alea/lists.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <regex>
 #include <set>
@@ -82,6 +83,59 @@ std::optional<MeasureSpecError> readGeometry(const toml::table &table, std::stri
   return std::nullopt;
 }
 
+// Reads `metrics`, a list of metric names: with source none its first entry
+// is the execution's measurement (`metric`), with an iteration source every
+// entry is measured beside the iterations.
+std::optional<MeasureSpecError> readMetrics(const toml::table &table, MeasureSpec &spec) {
+  const toml::node *node = table.get("metrics");
+  if (!node)
+    return std::nullopt;
+  if (table.get("metric"))
+    return errorAt(*node, "measure.metrics: give either metric or metrics, not both");
+  const auto *list = node->as_array();
+  if (!list || list->empty())
+    return errorAt(*node, "measure.metrics: expected a non-empty list of metric names, e.g. "
+                          "[\"wall\", \"sim-cycles\"]");
+  std::vector<Metric> metrics;
+  for (const toml::node &entry : *list) {
+    const auto *name = entry.as_string();
+    std::optional<Metric> metric = name ? parseEnum<Metric>(name->get()) : std::nullopt;
+    if (!metric)
+      return errorAt(entry, "measure.metrics: expected metric names, one of " +
+                                joinChoices<Metric>() +
+                                (name ? ", got \"" + name->get() + "\"" : std::string()));
+    if (std::find(metrics.begin(), metrics.end(), *metric) != metrics.end())
+      return errorAt(entry, "measure.metrics: \"" + name->get() + "\" is listed twice");
+    metrics.push_back(*metric);
+  }
+  if (spec.source == IterationSource::None) {
+    spec.metric = metrics.front();
+    metrics.erase(metrics.begin());
+  }
+  spec.extraMetrics = std::move(metrics);
+  return std::nullopt;
+}
+
+// Reads `decide_on`: the name of a measured metric, or "time" (the
+// iterations) with an iteration source.
+std::optional<MeasureSpecError> readDecideOn(const toml::table &table, MeasureSpec &spec) {
+  std::string name;
+  if (auto e = readString(table, "decide_on", name); e || name.empty())
+    return e;
+  std::vector<std::string> choices;
+  if (spec.source != IterationSource::None)
+    choices.emplace_back(kIterationsMetric);
+  for (Metric m : spec.measuredMetrics())
+    choices.emplace_back(enumName(m));
+  if (std::find(choices.begin(), choices.end(), name) == choices.end())
+    return errorAt(*table.get("decide_on"), "measure.decide_on: expected one of the metrics "
+                                            "measured (" +
+                                                joinWith(choices, ", ") + "), got \"" + name +
+                                                "\"");
+  spec.decideOn = name == spec.primaryName() ? "" : name;
+  return std::nullopt;
+}
+
 } // namespace
 
 MetricKind metricKind(Metric metric) { return kMetricKinds[static_cast<std::size_t>(metric)]; }
@@ -119,6 +173,42 @@ std::string MeasureSpec::valueUnit() const {
   return source == IterationSource::None ? metricUnit(metric) : "s";
 }
 
+std::string_view MeasureSpec::primaryName() const {
+  return source == IterationSource::None ? enumName(metric) : kIterationsMetric;
+}
+
+std::string MeasureSpec::decisionUnit() const {
+  std::optional<Metric> decision = parseEnum<Metric>(decideOn);
+  return decision ? metricUnit(*decision) : valueUnit();
+}
+
+std::vector<Metric> MeasureSpec::measuredMetrics() const {
+  std::vector<Metric> all;
+  if (source == IterationSource::None)
+    all.push_back(metric);
+  all.insert(all.end(), extraMetrics.begin(), extraMetrics.end());
+  return all;
+}
+
+std::vector<Metric> MeasureSpec::counters() const {
+  std::vector<Metric> out;
+  for (Metric m : measuredMetrics())
+    if (isCounter(m))
+      out.push_back(m);
+  return out;
+}
+
+bool MeasureSpec::simulates() const {
+  std::vector<Metric> all = measuredMetrics();
+  return std::any_of(all.begin(), all.end(), isSimulated);
+}
+
+bool MeasureSpec::needsNativeRun() const {
+  std::vector<Metric> all = measuredMetrics();
+  return source != IterationSource::None ||
+         std::any_of(all.begin(), all.end(), [](Metric m) { return !isSimulated(m); });
+}
+
 std::optional<double> unitToSeconds(std::string_view unit) {
   if (unit == "ns")
     return 1e-9;
@@ -141,13 +231,14 @@ MeasureSpecResult parseMeasureSpec(const toml::table &table) {
     return result;
   };
 
-  static const std::set<std::string_view> known = {"source", "metric", "sim_cache", "regex",
-                                                   "stream", "unit",   "field",     "filter"};
+  static const std::set<std::string_view> known = {
+      "source", "metric", "metrics", "decide_on", "sim_cache", "regex",
+      "stream", "unit",   "field",   "filter"};
   for (const auto &[key, node] : table) {
     if (!known.count(key.str()))
       return fail(errorAt(node, "measure: unknown key \"" + std::string(key.str()) +
-                                    "\"; expected one of source, metric, sim_cache, "
-                                    "regex, stream, unit, field, filter"));
+                                    "\"; expected one of source, metric, metrics, decide_on, "
+                                    "sim_cache, regex, stream, unit, field, filter"));
   }
 
   if (auto e = readChoice(table, "source", spec.source))
@@ -172,12 +263,17 @@ MeasureSpecResult parseMeasureSpec(const toml::table &table) {
 
   if (auto e = readChoice(table, "metric", spec.metric))
     return fail(*e);
-  if (const toml::node *node = table.get("metric")) {
-    spec.metricLine = static_cast<int>(node->source().begin.line);
-    spec.metricColumn = static_cast<int>(node->source().begin.column);
-  }
+  if (auto e = readMetrics(table, spec))
+    return fail(*e);
+  for (const char *key : {"metric", "metrics"})
+    if (const toml::node *node = table.get(key)) {
+      spec.metricLine = static_cast<int>(node->source().begin.line);
+      spec.metricColumn = static_cast<int>(node->source().begin.column);
+    }
+  if (auto e = readDecideOn(table, spec))
+    return fail(*e);
   if (const toml::node *node = table.get("sim_cache")) {
-    if (!isSimulated(spec.metric))
+    if (!spec.simulates())
       return fail(errorAt(*node, "measure.sim_cache: only applies to the simulated metrics "
                                  "(sim-instructions, sim-cycles, ...), not to metric = \"" +
                                      std::string(enumName(spec.metric)) + "\""));

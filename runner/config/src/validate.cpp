@@ -173,21 +173,22 @@ private:
   void checkMetrics() const {
     for (const auto &b : cfg_.benchmarks) {
       const MeasureSpec &m = b.measure;
-      if (m.source != IterationSource::None)
-        continue;
       const SourcePos at{m.metricLine, m.metricColumn};
-      const std::string name = enumName(m.metric);
-      if (auto c = machine_.counters.find(m.metric); c != machine_.counters.end())
-        if (std::string why = counterProblem(m.metric, c->second); !why.empty())
-          fail(at, "benchmark '" + b.name + "': metric \"" + name +
-                       "\" cannot be counted on this machine: " + why);
-      if (!isSimulated(m.metric))
-        continue;
-      for (const auto &s : machine_.simulators)
-        if (s.cache == m.simCache && !s.problem.empty())
-          fail(at, "benchmark '" + b.name + "': metric \"" + name +
-                       "\" cannot be simulated on this machine: " + s.problem +
-                       "; install Valgrind (Debian: apt-get install valgrind) or use task-clock");
+      for (Metric metric : m.measuredMetrics()) {
+        const std::string name = enumName(metric);
+        if (auto c = machine_.counters.find(metric); c != machine_.counters.end())
+          if (std::string why = counterProblem(metric, c->second); !why.empty())
+            fail(at, "benchmark '" + b.name + "': metric \"" + name +
+                         "\" cannot be counted on this machine: " + why);
+        if (!isSimulated(metric))
+          continue;
+        for (const auto &s : machine_.simulators)
+          if (s.cache == m.simCache && !s.problem.empty())
+            fail(at, "benchmark '" + b.name + "': metric \"" + name +
+                         "\" cannot be simulated on this machine: " + s.problem +
+                         "; install Valgrind (Debian: apt-get install valgrind) or use "
+                         "task-clock");
+      }
     }
   }
 

@@ -176,13 +176,16 @@ struct SimulationDir {
   }
 };
 
-// The message a counter's descriptor travels in from the child: one byte and
-// room for one descriptor (SCM_RIGHTS). Built in place (it points into
-// itself), on the stack: the vfork child may not allocate.
+// The most counters one execution opens: one per counter metric.
+constexpr std::size_t kMaxCounters = 16;
+
+// The message the counters' descriptors travel in from the child: one byte
+// and room for kMaxCounters descriptors (SCM_RIGHTS). Built in place (it
+// points into itself), on the stack: the vfork child may not allocate.
 struct DescriptorMessage {
   char byte = 0;
   iovec iov{&byte, 1};
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * kMaxCounters)] = {};
   msghdr msg{};
   DescriptorMessage() {
     msg.msg_iov = &iov;
@@ -194,19 +197,20 @@ struct DescriptorMessage {
   DescriptorMessage &operator=(const DescriptorMessage &) = delete;
 };
 
-// The counter descriptor the child sent over `socket` (childExec), or -1.
-int receiveCounter(int socket) {
+// The `count` counter descriptors the child sent over `socket` (childExec),
+// in its order; empty when they did not come.
+std::vector<int> receiveCounters(int socket, std::size_t count) {
   DescriptorMessage m;
   msghdr &msg = m.msg;
   if (::recvmsg(socket, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC) != 1)
-    return -1;
+    return {};
   cmsghdr *cm = CMSG_FIRSTHDR(&msg);
   if (!cm || cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS ||
-      cm->cmsg_len != CMSG_LEN(sizeof(int)))
-    return -1;
-  int fd = -1;
-  std::memcpy(&fd, CMSG_DATA(cm), sizeof fd);
-  return fd;
+      cm->cmsg_len != CMSG_LEN(sizeof(int) * count))
+    return {};
+  std::vector<int> fds(count, -1);
+  std::memcpy(fds.data(), CMSG_DATA(cm), sizeof(int) * count);
+  return fds;
 }
 
 constexpr int kRecordsFd = 3;
@@ -237,9 +241,10 @@ struct ChildSetup {
   bool pin, disableAslr, recordsPipe;
   int in, out, err, records, duet; // duet: -1 = none
   pid_t parent;                    // alea: the child dies with it (PR_SET_PDEATHSIG)
-  // A counter to open on the child and pass back over counterSocket
-  // (nullptr: none); see childExec.
-  const CounterEvent *counter;
+  // Counters to open on the child and pass back over counterSocket
+  // (counterCount 0: none); see childExec.
+  const CounterEvent *counters;
+  std::size_t counterCount;
   int counterSocket;
   // Written by the child before it exits on a failed step: vfork shares our
   // memory and suspends us until the child execs or exits, so these are read
@@ -307,19 +312,23 @@ struct ChildSetup {
   // (SCM_RIGHTS: the message holds the open counter); its own copy is
   // close-on-exec, so the benchmark never sees it. System calls only, as
   // everything here.
-  if (c.counter) {
-    int fd = openCounter(*c.counter);
-    if (fd < 0) {
-      errno = -fd;
-      die(8);
+  if (c.counterCount > 0) {
+    int fds[kMaxCounters];
+    for (std::size_t i = 0; i < c.counterCount; ++i) {
+      fds[i] = openCounter(c.counters[i]);
+      if (fds[i] < 0) {
+        errno = -fds[i];
+        die(8);
+      }
     }
     DescriptorMessage m;
     msghdr &msg = m.msg;
+    msg.msg_controllen = CMSG_SPACE(sizeof(int) * c.counterCount);
     cmsghdr *cm = CMSG_FIRSTHDR(&msg);
     cm->cmsg_level = SOL_SOCKET;
     cm->cmsg_type = SCM_RIGHTS;
-    cm->cmsg_len = CMSG_LEN(sizeof(int));
-    std::memcpy(CMSG_DATA(cm), &fd, sizeof fd);
+    cm->cmsg_len = CMSG_LEN(sizeof(int) * c.counterCount);
+    std::memcpy(CMSG_DATA(cm), fds, sizeof(int) * c.counterCount);
     if (::sendmsg(c.counterSocket, &msg, MSG_NOSIGNAL) != 1)
       die(9);
   }
@@ -742,6 +751,36 @@ void recordChildEnd(const ExecutionRequest &req, const ChildEnd &ended,
 } // namespace
 
 ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
+  if (!req.simulate || !req.nativeToo)
+    return runOnce(req);
+  // Several metrics: the run the measurement is, then the simulated one for
+  // its counts (the same environment, padding and heap offset; its output
+  // and iterations are not read).
+  ExecutionRequest native = req;
+  native.simulate.reset();
+  ExecutionResult result = runOnce(native);
+  if (result.spawnFailed || result.cancelled || result.lost ||
+      !describeFailure(result.output, req.expectedExit).empty())
+    return result;
+  ExecutionRequest simulated = req;
+  simulated.counters.clear();
+  simulated.recordsPipe = false;
+  simulated.captureStdout = false;
+  simulated.sink = nullptr;
+  ExecutionResult sim = runOnce(simulated);
+  result.output.simulated = sim.output.simulated;
+  if (!sim.output.metricError.empty())
+    result.output.metricError = sim.output.metricError;
+  else if (sim.spawnFailed)
+    result.output.metricError = "the run under cachegrind: " + sim.spawnError;
+  else if (std::string why = describeFailure(sim.output, req.expectedExit); !why.empty())
+    result.output.metricError = "the run under cachegrind: " + why;
+  if (!result.output.metricError.empty())
+    result.output.simulated.reset();
+  return result;
+}
+
+ExecutionResult LocalExecutor::runOnce(const ExecutionRequest &req) {
   ExecutionResult result;
   auto fail = [&](std::string why) {
     result.spawnFailed = true;
@@ -794,12 +833,20 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
     command.insert(command.end(), req.argv.begin() + 1, req.argv.end());
     program = valgrind;
   }
-  // A counter metric: the socket its descriptor comes back through.
-  std::optional<CounterEvent> counter = req.counter ? counterEvent(*req.counter) : std::nullopt;
-  if (req.counter && !counter)
-    return fail(std::string("metric \"") + enumName(*req.counter) + "\" is not a counter");
-  Fd counterR, counterW, counterFd;
-  if (counter) {
+  // Counter metrics: their events, and the socket their descriptors come
+  // back through.
+  std::vector<CounterEvent> counters;
+  for (Metric metric : req.counters) {
+    std::optional<CounterEvent> event = counterEvent(metric);
+    if (!event)
+      return fail(std::string("metric \"") + enumName(metric) + "\" is not a counter");
+    counters.push_back(*event);
+  }
+  if (counters.size() > kMaxCounters)
+    return fail("more than " + std::to_string(kMaxCounters) + " counters");
+  Fd counterR, counterW;
+  std::vector<Fd> counterFds(counters.size());
+  if (!counters.empty()) {
     int sv[2];
     if (::socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sv) != 0)
       return fail(std::string("socketpair: ") + std::strerror(errno));
@@ -823,7 +870,8 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
                    recW.fd,
                    req.duetFd,
                    ::getpid(),
-                   counter ? &*counter : nullptr,
+                   counters.data(),
+                   counters.size(),
                    counterW.fd,
                    &failStep,
                    &failErrno};
@@ -850,8 +898,10 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
   errW.reset();
   recW.reset();
   inFd.reset();
-  if (counter) { // sent before the execve that resumed us, if at all
-    counterFd.fd = receiveCounter(counterR.fd);
+  if (!counters.empty()) { // sent before the execve that resumed us, if at all
+    std::vector<int> fds = receiveCounters(counterR.fd, counters.size());
+    for (std::size_t i = 0; i < fds.size(); ++i)
+      counterFds[i].fd = fds[i];
     counterR.reset();
     counterW.reset();
   }
@@ -866,11 +916,14 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
   recordChildEnd(req, ended, start, heapReport, failStep, failErrno, result);
   // The metric, once the tree has ended (its descendants that outlived it
   // were reaped or killed above: their counts are in).
-  if (!result.spawnFailed && counter) {
-    CounterReading reading = counterFd.fd >= 0 ? readCounter(counterFd.fd)
-                                               : CounterReading{{}, "the counter was not opened"};
-    result.output.counterValue = reading.value;
-    result.output.metricError = reading.error;
+  for (std::size_t i = 0; !result.spawnFailed && i < counters.size(); ++i) {
+    CounterReading reading = counterFds[i].fd >= 0
+                                 ? readCounter(counterFds[i].fd)
+                                 : CounterReading{{}, "the counter was not opened"};
+    if (reading.value)
+      result.output.counterValues[req.counters[i]] = *reading.value;
+    else if (result.output.metricError.empty())
+      result.output.metricError = std::string(enumName(req.counters[i])) + ": " + reading.error;
   }
   if (!result.spawnFailed && req.simulate) {
     auto counts = sumCachegrindOutputs(simDir.path, *req.simulate, result.output.stderrTail);

@@ -14,11 +14,10 @@ MachineFacts readMachineFacts(const CampaignConfig &cfg) {
     return facts;
   for (const auto &b : cfg.benchmarks) {
     const MeasureSpec &m = b.measure;
-    if (m.source != IterationSource::None)
-      continue;
-    if (isCounter(m.metric) && !facts.counters.count(m.metric))
-      facts.counters[m.metric] = probeCounter(m.metric);
-    if (isSimulated(m.metric) &&
+    for (Metric metric : m.counters())
+      if (!facts.counters.count(metric))
+        facts.counters[metric] = probeCounter(metric);
+    if (m.simulates() &&
         std::none_of(facts.simulators.begin(), facts.simulators.end(),
                      [&](const SimulatorFacts &s) { return s.cache == m.simCache; }))
       facts.simulators.push_back(probeSimulator(m.simCache));

@@ -64,23 +64,26 @@ std::string formatNumber(double v) {
 
 } // namespace
 
-namespace {
-
-Extraction extractNone(const MeasureSpec &spec, const ExecutionOutput &out) {
+double measureMetric(Metric metric, const ExecutionOutput &out, std::string &error) {
   double v = 0;
-  const MetricKind kind = metricKind(spec.metric);
+  const MetricKind kind = metricKind(metric);
   if (kind == MetricKind::HardwareCounter || kind == MetricKind::SoftwareCounter) {
-    if (!out.counterValue)
-      return {{}, out.metricError.empty() ? "no value of the counter" : out.metricError};
-    v = *out.counterValue;
-    if (spec.metric == Metric::TaskClock)
+    auto counted = out.counterValues.find(metric);
+    if (counted == out.counterValues.end()) {
+      error = out.metricError.empty() ? "no value of the counter" : out.metricError;
+      return 0;
+    }
+    v = counted->second;
+    if (metric == Metric::TaskClock)
       v *= 1e-9; // the kernel counts nanoseconds
   } else if (kind == MetricKind::Simulated) {
-    if (!out.simulated)
-      return {{}, out.metricError.empty() ? "no counts of cachegrind" : out.metricError};
-    v = simulatedValue(spec.metric, *out.simulated);
+    if (!out.simulated) {
+      error = out.metricError.empty() ? "no counts of cachegrind" : out.metricError;
+      return 0;
+    }
+    v = simulatedValue(metric, *out.simulated);
   }
-  switch (spec.metric) {
+  switch (metric) {
   case Metric::Wall:
     v = out.wallSeconds;
     break;
@@ -102,14 +105,24 @@ Extraction extractNone(const MeasureSpec &spec, const ExecutionOutput &out) {
   if (!(v > 0) || !std::isfinite(v)) {
     // A 0 CPU time is the clock's resolution, not a measurement; a count of
     // 0 gives the ratio nothing to divide.
-    return {{},
-            "measured " + formatNumber(v) + " for the whole execution: not a positive value (" +
-                (std::string(metricUnit(spec.metric)) == "count"
-                     ? "a count of 0: the ratio of means needs events"
-                     : "the metric is below its resolution") +
-                ")"};
+    error = "measured " + formatNumber(v) + " for the whole execution: not a positive value (" +
+            (std::string(metricUnit(metric)) == "count"
+                 ? "a count of 0: the ratio of means needs events"
+                 : "the metric is below its resolution") +
+            ")";
+    return 0;
   }
-  return {{v}, {}};
+  return v;
+}
+
+namespace {
+
+Extraction extractNone(const MeasureSpec &spec, const ExecutionOutput &out) {
+  Extraction ex;
+  double v = measureMetric(spec.metric, out, ex.error);
+  if (ex.ok())
+    ex.values.push_back(v);
+  return ex;
 }
 
 } // namespace

@@ -87,6 +87,9 @@ Expected<std::optional<Frame>> FrameReader::next() {
 // ---- wire values ------------------------------------------------------------
 
 json requestToJson(const ExecutionRequest &r) {
+  std::vector<std::string> counterNames;
+  for (Metric m : r.counters)
+    counterNames.emplace_back(enumName(m));
   return json{{"argv", r.argv},
               {"env", r.env},
               {"workdir", r.workdir},
@@ -104,9 +107,10 @@ json requestToJson(const ExecutionRequest &r) {
               {"kill", r.killLeftovers},
               {"sink", r.sink != nullptr},
               {"expectedExit", r.expectedExit},
-              {"counter", r.counter ? enumName(*r.counter) : ""},
+              {"counters", counterNames},
               {"simulate",
-               r.simulate ? json{r.simulate->i1, r.simulate->d1, r.simulate->ll} : json(nullptr)}};
+               r.simulate ? json{r.simulate->i1, r.simulate->d1, r.simulate->ll} : json(nullptr)},
+              {"nativeToo", r.nativeToo}};
 }
 
 ExecutionRequest requestFromJson(const json &j) {
@@ -127,13 +131,19 @@ ExecutionRequest requestFromJson(const json &j) {
   r.watchLeftovers = j.at("watch").get<bool>();
   r.killLeftovers = j.at("kill").get<bool>();
   r.expectedExit = j.value("expectedExit", 0);
-  // A metric's counter or simulated cache (absent from an older alea's request).
-  r.counter = parseEnum<Metric>(j.value("counter", std::string()));
+  // The metrics' counters and simulated cache (absent from an older alea's
+  // request, whose one counter was "counter").
+  for (const auto &name : j.value("counters", std::vector<std::string>()))
+    if (auto metric = parseEnum<Metric>(name))
+      r.counters.push_back(*metric);
+  if (auto metric = parseEnum<Metric>(j.value("counter", std::string())))
+    r.counters.push_back(*metric);
   if (j.contains("simulate") && j.at("simulate").is_array()) {
     auto g = j.at("simulate").get<std::vector<std::string>>();
     if (g.size() == 3)
       r.simulate = SimCache{g[0], g[1], g[2]};
   }
+  r.nativeToo = j.value("nativeToo", false);
   return r;
 }
 
@@ -162,6 +172,9 @@ std::optional<CachegrindCounts> simulatedFrom(const json &j) {
 
 json resultToJson(const ExecutionResult &r) {
   const ExecutionOutput &o = r.output;
+  json counterValues = json::object();
+  for (const auto &[metric, value] : o.counterValues)
+    counterValues[enumName(metric)] = value;
   return json{{"stdout", o.stdoutText},
               {"stderr", o.stderrTail},
               {"records", o.records},
@@ -172,7 +185,7 @@ json resultToJson(const ExecutionResult &r) {
               {"user", o.userSeconds},
               {"sys", o.sysSeconds},
               {"rss", o.maxRssKib},
-              {"counterValue", optionalJson(o.counterValue)},
+              {"counterValues", counterValues},
               {"simulated", o.simulated ? simulatedJson(*o.simulated) : json(nullptr)},
               {"metricError", o.metricError},
               {"spawnFailed", r.spawnFailed},
@@ -209,7 +222,10 @@ ExecutionResult resultFromJson(const json &j) {
   o.userSeconds = j.at("user").get<double>();
   o.sysSeconds = j.at("sys").get<double>();
   o.maxRssKib = j.at("rss").get<long>();
-  o.counterValue = optionalFrom<double>(j, "counterValue");
+  if (j.contains("counterValues") && j.at("counterValues").is_object())
+    for (const auto &[name, value] : j.at("counterValues").items())
+      if (auto metric = parseEnum<Metric>(name); metric && value.is_number())
+        o.counterValues[*metric] = value.get<double>();
   if (j.contains("simulated") && j.at("simulated").is_array())
     o.simulated = simulatedFrom(j.at("simulated"));
   o.metricError = j.value("metricError", std::string());

@@ -260,6 +260,25 @@ ALTER TABLE execution ADD COLUMN duet_sync TEXT;
 ALTER TABLE execution ADD COLUMN duet_barriers INTEGER;
 ALTER TABLE execution ADD COLUMN duet_restarts INTEGER;
 )sql",
+    // 8: several metrics per execution (docs/measure.md): each measurement
+    // names its metric ('' = the one unnamed measure of an older store or an
+    // import), the key gains it; each benchmark names the metric its decision
+    // is on (NULL: its one measure).
+    R"sql(
+CREATE TABLE measurement_8(
+  execution_id INTEGER NOT NULL REFERENCES execution(id),
+  metric TEXT NOT NULL DEFAULT '',
+  iteration INTEGER NOT NULL,
+  value REAL NOT NULL,
+  unit TEXT NOT NULL,
+  warmup INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY(execution_id, metric, iteration)) WITHOUT ROWID;
+INSERT INTO measurement_8(execution_id, iteration, value, unit, warmup)
+  SELECT execution_id, iteration, value, unit, warmup FROM measurement;
+DROP TABLE measurement;
+ALTER TABLE measurement_8 RENAME TO measurement;
+ALTER TABLE benchmark ADD COLUMN decided_on TEXT;
+)sql",
 };
 constexpr int kMigrationCount = sizeof(kMigrations) / sizeof(kMigrations[0]);
 static_assert(kMigrationCount == kStoreVersion);
@@ -502,7 +521,7 @@ struct Store::HotStatements {
                 "heap_status,duet_sync,duet_barriers,duet_restarts) "
                 "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
         insertMeasurement(db, "INSERT INTO measurement(execution_id,iteration,value,unit,"
-                              "warmup) VALUES(?,?,?,?,?)") {}
+                              "warmup,metric) VALUES(?,?,?,?,?,?)") {}
   bool valid() const {
     return begin.valid() && commit.valid() && insertExecution.valid() && insertMeasurement.valid();
   }
@@ -636,11 +655,15 @@ Expected<std::int64_t> Store::ensureSystem(std::string_view name, bool baseline,
 }
 
 Expected<std::int64_t> Store::ensureBenchmark(std::string_view name, int position,
-                                              std::string_view unit) {
-  Statement st(db_, "INSERT INTO benchmark(name,position,unit) VALUES(?,?,?) "
+                                              std::string_view unit, std::string_view decidedOn) {
+  Statement st(db_, "INSERT INTO benchmark(name,position,unit,decided_on) VALUES(?,?,?,?) "
                     "ON CONFLICT(name) DO UPDATE SET position=excluded.position, "
-                    "unit=excluded.unit RETURNING id");
+                    "unit=excluded.unit, decided_on=excluded.decided_on RETURNING id");
   st.bind(1, name).bind(2, position).bind(3, unit);
+  if (decidedOn.empty())
+    st.bindNull(4);
+  else
+    st.bind(4, decidedOn);
   autocommitWritePoint();
   if (!st.step())
     return Error{"cannot record benchmark: " + lastError()};
@@ -844,7 +867,7 @@ std::set<std::int64_t> Store::completedPositions() {
 // One execution row and its measurements, inside the caller's transaction.
 Status Store::insertExecution(const ExecutionRecord &e,
                               std::span<const MeasurementRecord> measurements,
-                              std::string_view unit) {
+                              std::string_view unit, std::string_view metric) {
   Statement &st = hot_->insertExecution;
   st.reset();
   st.bind(1, e.planPosition);
@@ -914,7 +937,11 @@ Status Store::insertExecution(const ExecutionRecord &e,
   Statement &m = hot_->insertMeasurement;
   for (const auto &r : measurements) {
     m.reset();
-    m.bind(1, id).bind(2, r.iteration).bind(3, r.value).bind(4, unit).bind(5, r.warmup ? 1 : 0);
+    m.bind(1, id).bind(2, r.iteration).bind(3, r.value);
+    m.bind(4, r.unit.empty() ? unit : r.unit).bind(5, r.warmup ? 1 : 0);
+    // (A default string_view's null data would bind NULL, not '': the
+    // literal.)
+    m.bind(6, !r.metric.empty() ? r.metric : !metric.empty() ? metric : std::string_view(""));
     m.step();
     if (!m.ok()) {
       std::string why = lastError();
@@ -963,7 +990,7 @@ Status Store::recordExecutions(std::span<const RecordedExecution> executions) {
     }
   } guard{db_};
   for (const RecordedExecution &r : executions)
-    if (Status s = insertExecution(r.execution, r.measurements, r.unit); !s)
+    if (Status s = insertExecution(r.execution, r.measurements, r.unit, r.metric); !s)
       return s;
   killPoint("execution");
   killPoint("store-write");
@@ -1040,7 +1067,8 @@ struct HeldMeasurement {
 
 Status Store::visitMeasurements(bool includeWarmup,
                                 const std::function<void(const MeasurementView &)> &visit,
-                                const std::function<void(std::size_t)> &sized) {
+                                const std::function<void(std::size_t)> &sized,
+                                std::string_view metric) {
   // Sorting a million measurements by (system, benchmark, build, execution,
   // iteration) in SQL costs SQLite a temporary B-tree and most of a report's
   // load time. Instead: (1) the successful executions, few, in that order
@@ -1054,15 +1082,29 @@ Status Store::visitMeasurements(bool includeWarmup,
     std::size_t begin = 0, end = 0; // its block of `held`
   };
   const auto readError = [this] { return Error{"cannot read the measurements: " + lastError()}; };
-  std::map<std::int64_t, std::string> systemNames, benchmarkNames;
-  for (auto [names, sql] : {std::pair{&systemNames, "SELECT id, name FROM system"},
-                            std::pair{&benchmarkNames, "SELECT id, name FROM benchmark"}}) {
+  // Which rows each benchmark's executions keep: those of `metric`, or of
+  // its decision metric (and the unnamed measure of an older store); a store
+  // before schema 8 has one measure per execution.
+  const bool named = version() >= 8;
+  std::map<std::int64_t, std::string> systemNames, benchmarkNames, decidedOn;
+  for (auto [names, sql] :
+       {std::pair{&systemNames, "SELECT id, name FROM system"},
+        std::pair{&benchmarkNames, "SELECT id, name FROM benchmark"},
+        std::pair{&decidedOn, named ? "SELECT id, coalesce(decided_on, '') FROM benchmark" : ""}}) {
+    if (!*sql)
+      continue;
     Statement st(db_, sql);
     while (st.step())
       (*names)[st.columnInt(0)] = st.columnText(1);
     if (!st.ok())
       return readError();
   }
+  static const std::string kNone;
+  auto kept = [&](const std::string &decision, std::string_view rowMetric) {
+    if (!metric.empty())
+      return rowMetric == metric;
+    return rowMetric.empty() || rowMetric == decision;
+  };
   std::vector<Execution> executions;
   {
     Statement st(db_, "SELECT e.id, bu.system_id, e.benchmark_id, bu.build_index, "
@@ -1089,13 +1131,18 @@ Status Store::visitMeasurements(bool includeWarmup,
   std::vector<HeldMeasurement> held;
   std::vector<std::string> units; // distinct, in order of appearance
   {
-    Statement st(db_, includeWarmup
-                          ? "SELECT execution_id, iteration, value, unit, warmup FROM measurement "
-                            "ORDER BY execution_id, iteration"
-                          : "SELECT execution_id, iteration, value, unit, warmup FROM measurement "
-                            "WHERE warmup = 0 ORDER BY execution_id, iteration");
+    // Primary-key order: an execution's rows of one metric are contiguous,
+    // in iteration order.
+    std::string sql = named ? "SELECT execution_id, iteration, value, unit, warmup, metric "
+                              "FROM measurement"
+                            : "SELECT execution_id, iteration, value, unit, warmup, '' "
+                              "FROM measurement";
+    sql += includeWarmup ? "" : " WHERE warmup = 0";
+    sql += named ? " ORDER BY execution_id, metric, iteration" : " ORDER BY execution_id, iteration";
+    Statement st(db_, sql);
     auto next = byId.begin();
     Execution *current = nullptr;
+    const std::string *decision = &kNone; // current's benchmark's decision metric
     std::int64_t currentId = -1;
     std::size_t unit = 0;
     while (st.step()) {
@@ -1107,11 +1154,14 @@ Status Store::visitMeasurements(bool includeWarmup,
         while (next != byId.end() && (*next)->id < id)
           ++next;
         current = next != byId.end() && (*next)->id == id ? *next : nullptr;
-        if (current)
+        if (current) {
           current->begin = held.size();
+          auto d = decidedOn.find(current->benchmarkId);
+          decision = d != decidedOn.end() ? &d->second : &kNone;
+        }
       }
-      if (!current)
-        continue; // a failed execution's
+      if (!current || !kept(*decision, st.columnView(5)))
+        continue; // a failed execution's, or another metric's
       std::string_view unitText = st.columnView(3);
       if (unit >= units.size() || units[unit] != unitText) {
         unit = static_cast<std::size_t>(std::find(units.begin(), units.end(), unitText) -
@@ -1177,8 +1227,11 @@ std::vector<ExecutionConditions> Store::executionConditions() {
                     "FROM execution e JOIN measurement m ON m.execution_id = e.id "
                     "JOIN build bu ON bu.id = e.build_id JOIN system s ON s.id = bu.system_id "
                     "JOIN benchmark b ON b.id = e.benchmark_id "
-                    "WHERE e.status = 'ok' AND m.warmup = 0 AND e.started_at IS NOT NULL "
-                    "GROUP BY e.id ORDER BY e.started_at, e.plan_position");
+                    "WHERE e.status = 'ok' AND m.warmup = 0 AND e.started_at IS NOT NULL " +
+                        std::string(version() >= 8 ? "AND (m.metric = '' OR m.metric = "
+                                                     "coalesce(b.decided_on, '')) "
+                                                   : "") +
+                        "GROUP BY e.id ORDER BY e.started_at, e.plan_position");
   auto optionalDouble = [&](int col) {
     return st.columnIsNull(col) ? std::nullopt : std::optional<double>(st.columnDouble(col));
   };
@@ -1247,8 +1300,25 @@ Expected<std::vector<SystemRow>> Store::systems() {
 
 Expected<std::vector<BenchmarkRow>> Store::benchmarks() {
   return readRows<BenchmarkRow>(
-      db_, "SELECT name, unit FROM benchmark ORDER BY position, id", "benchmarks",
-      [](const Statement &st) { return BenchmarkRow{st.columnText(0), st.columnText(1)}; });
+      db_,
+      version() >= 8 ? "SELECT name, unit, coalesce(decided_on, '') FROM benchmark "
+                       "ORDER BY position, id"
+                     : "SELECT name, unit, '' FROM benchmark ORDER BY position, id",
+      "benchmarks", [](const Statement &st) {
+        return BenchmarkRow{st.columnText(0), st.columnText(1), st.columnText(2)};
+      });
+}
+
+std::vector<std::string> Store::measuredMetrics() {
+  std::vector<std::string> names;
+  std::string list = meta("metrics").value_or("");
+  for (std::size_t at = 0; at < list.size();) {
+    std::size_t end = std::min(list.find(',', at), list.size());
+    if (end > at)
+      names.push_back(list.substr(at, end - at));
+    at = end + 1;
+  }
+  return names;
 }
 
 Expected<std::vector<FailedExecution>> Store::failedExecutions() {

@@ -51,7 +51,7 @@ Extraction measure(Metric metric, ExecutionRequest req) {
   MeasureSpec spec;
   spec.metric = metric;
   if (isCounter(metric))
-    req.counter = metric;
+    req.counters = {metric};
   if (isSimulated(metric))
     req.simulate = spec.simCache;
   LocalExecutor ex;
@@ -311,13 +311,14 @@ TEST(ExtractNone, CountersAndSimulatedCounts) {
   ExecutionOutput out;
   MeasureSpec spec;
   spec.metric = Metric::TaskClock;
-  out.counterValue = 1.5e9; // ns
+  out.counterValues[Metric::TaskClock] = 1.5e9; // ns
+  out.counterValues[Metric::PageFaults] = 1.5e9;
   auto clock = extractIterations(spec, out);
   ASSERT_TRUE(clock.ok()) << clock.error;
   EXPECT_DOUBLE_EQ(clock.values.at(0), 1.5);
   spec.metric = Metric::PageFaults;
   EXPECT_DOUBLE_EQ(extractIterations(spec, out).values.at(0), 1.5e9);
-  out.counterValue.reset();
+  out.counterValues.clear();
   out.metricError = "the counter never ran (the PMU was busy with other events)";
   EXPECT_EQ(extractIterations(spec, out).error, out.metricError);
   spec.metric = Metric::SimCycles;
@@ -456,7 +457,7 @@ TEST(HardwareCounters, CountWithAPmuOrFailValidationWithout) {
   // The executor says the same per execution, should one run all the same.
   LocalExecutor ex;
   ExecutionRequest req = spin(1000);
-  req.counter = Metric::Instructions;
+  req.counters = {Metric::Instructions};
   ExecutionResult r = ex.run(req);
   EXPECT_TRUE(r.spawnFailed);
   EXPECT_EQ(r.spawnError.find("perf_event_open '" + kSpin + "': "), 0u) << r.spawnError;

@@ -90,7 +90,7 @@ TEST(Wire, RequestAndResultRoundTrip) {
   EXPECT_EQ(rb.otherLoad, std::optional<double>(0.5));
   EXPECT_FALSE(rb.cpuMhz);
   EXPECT_EQ(rb.leftovers, res.leftovers);
-  EXPECT_FALSE(rb.output.counterValue);
+  EXPECT_TRUE(rb.output.counterValues.empty());
   EXPECT_FALSE(rb.output.simulated);
 }
 
@@ -101,22 +101,25 @@ TEST(Wire, MetricRequestsAndValuesRoundTrip) {
     return nlohmann::json::from_msgpack(nlohmann::json::to_msgpack(j));
   };
   ExecutionRequest counter, simulated;
-  counter.counter = Metric::TaskClock;
+  counter.counters = {Metric::TaskClock, Metric::PageFaults};
   simulated.simulate = SimCache{"16384,4,64", "32768,8,64", "1048576,16,64"};
+  simulated.nativeToo = true;
   ExecutionRequest c = requestFromJson(wire(requestToJson(counter)));
   ExecutionRequest s = requestFromJson(wire(requestToJson(simulated)));
-  EXPECT_EQ(c.counter, std::optional<Metric>(Metric::TaskClock));
+  EXPECT_EQ(c.counters, counter.counters);
   EXPECT_FALSE(c.simulate);
-  EXPECT_FALSE(s.counter);
+  EXPECT_FALSE(c.nativeToo);
+  EXPECT_TRUE(s.counters.empty());
   ASSERT_TRUE(s.simulate);
   EXPECT_EQ(*s.simulate, *simulated.simulate);
+  EXPECT_TRUE(s.nativeToo);
 
   ExecutionResult res;
-  res.output.counterValue = 123456789.0;
+  res.output.counterValues = {{Metric::TaskClock, 123456789.0}, {Metric::PageFaults, 42.0}};
   res.output.simulated = CachegrindCounts{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
   res.output.metricError = "why";
   ExecutionResult rb = resultFromJson(wire(resultToJson(res)));
-  EXPECT_EQ(rb.output.counterValue, res.output.counterValue);
+  EXPECT_EQ(rb.output.counterValues, res.output.counterValues);
   ASSERT_TRUE(rb.output.simulated);
   EXPECT_EQ(*rb.output.simulated, *res.output.simulated);
   EXPECT_EQ(rb.output.metricError, "why");

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace alea::runner {
 
@@ -110,11 +111,22 @@ ALEA_ENUM_NAMES(GbenchField, ALEA_GBENCH_FIELDS);
 enum class OutputStream { ALEA_OUTPUT_STREAMS(ALEA_ENUMERATOR) };
 ALEA_ENUM_NAMES(OutputStream, ALEA_OUTPUT_STREAMS);
 
+// The name the iterations of an iteration source are stored and reported
+// under (their values are seconds), beside the metrics of `metrics`.
+inline constexpr std::string_view kIterationsMetric = "time";
+
 struct MeasureSpec {
   IterationSource source = IterationSource::None;
-  Metric metric = Metric::Wall; // None source only
-  // Where `metric` was written (1-based; 0 = not written, the default), for
-  // the machine's checks of validate.hpp.
+  Metric metric = Metric::Wall; // None source only: the execution's measurement
+  // The whole-execution metrics measured besides it (key `metrics`: with
+  // source none its first entry is `metric` and the others are here; with an
+  // iteration source every entry is here, the iterations coming first).
+  std::vector<Metric> extraMetrics;
+  // The metric the decision and the exit status use (key `decide_on`): ""
+  // is the first one (primaryName()); else "time" or a measured metric.
+  std::string decideOn;
+  // Where `metric` (or `metrics`) was written (1-based; 0 = not written, the
+  // default), for the machine's checks of validate.hpp.
   int metricLine = 0, metricColumn = 0;
   // The simulated cache of the sim-* metrics (key sim_cache).
   SimCache simCache;
@@ -139,6 +151,24 @@ struct MeasureSpec {
   // The unit of the extracted values as stored: "s" for times, "KiB" for
   // rss, "count" for counts (metricUnit).
   std::string valueUnit() const;
+  // The name the extracted values are stored under: `metric`'s with source
+  // none, kIterationsMetric with an iteration source.
+  std::string_view primaryName() const;
+  // The metric the decision uses: decideOn, or the first; and its unit.
+  std::string_view decisionName() const {
+    return decideOn.empty() ? primaryName() : std::string_view(decideOn);
+  }
+  std::string decisionUnit() const;
+  // Every whole-execution metric measured: `metric` (source none), then
+  // extraMetrics.
+  std::vector<Metric> measuredMetrics() const;
+  // The counters to open (in measuredMetrics' order), and whether a
+  // simulated metric is measured; whether the execution also needs a run
+  // outside the simulator (an iteration source, or a metric of the real
+  // machine beside a simulated one).
+  std::vector<Metric> counters() const;
+  bool simulates() const;
+  bool needsNativeRun() const;
 };
 
 // A campaign-file error with its position (1-based; 0 when unknown).

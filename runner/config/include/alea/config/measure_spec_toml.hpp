@@ -13,6 +13,10 @@ namespace alea::runner {
 //   metric  = "wall" | "user" | "sys" | "cpu" | "rss"     (source none)
 //             | a counter ("instructions", "task-clock", ...)
 //             | a simulated metric ("sim-instructions", "sim-cycles", ...)
+//   metrics = ["wall", "sim-cycles", ...]  several metrics per execution
+//             (instead of metric; with an iteration source: measured beside
+//             the iterations, which come first as "time")
+//   decide_on = "sim-cycles"  the metric the decision uses (default: the first)
 //   sim_cache = { i1 = "32768,8,64", d1 = ..., ll = ... } (a sim-* metric)
 //   regex   = '...'  (required for source regex, must have >= 1 group)
 //   stream  = "stdout" | "stderr"                         (source regex)

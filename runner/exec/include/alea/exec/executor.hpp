@@ -67,14 +67,20 @@ struct ExecutionRequest {
   // restart when every measured execution has ended).
   int duetFd = -1;
   int stopFd = -1;
-  // A counter metric (counters.hpp): its counter on the whole process tree,
-  // user space, from the benchmark's execve, read once the tree has ended
-  // into ExecutionOutput::counterValue.
-  std::optional<Metric> counter;
+  // Counter metrics (counters.hpp): a counter each on the whole process
+  // tree, user space, from the benchmark's execve, read once the tree has
+  // ended into ExecutionOutput::counterValues.
+  std::vector<Metric> counters;
   // A simulated metric (cachegrind.hpp): the command runs under Valgrind's
   // cachegrind with this cache (every process of its tree), the counts of
   // every process summed into ExecutionOutput::simulated.
   std::optional<SimCache> simulate;
+  // With `simulate`: the command first runs as asked without the simulator
+  // (its wall time, rusage, counters, output and iterations are the
+  // result's), then once more under cachegrind, with the same environment,
+  // for the simulated counts only (several metrics per execution,
+  // docs/measure.md).
+  bool nativeToo = false;
 };
 
 struct ExecutionResult {
@@ -163,6 +169,7 @@ public:
   std::vector<ExecutionResult> runTogether(const std::vector<ExecutionRequest> &requests) override;
 
 private:
+  ExecutionResult runOnce(const ExecutionRequest &request); // one process (run: one or two)
   std::vector<std::string> collectLeftovers(unsigned long long childStart, bool kill);
   std::vector<int> kept_; // leftovers left running (reaped once they end)
 };

@@ -34,13 +34,18 @@ struct ExecutionOutput : ProcessEnd {
   std::string stderrTail; // the last few KiB of stderr
   std::string records;    // raw bytes read from the ALEA_ITER_FD pipe
   bool timedOut = false;  // killed by the runner after the timeout
-  // A counter metric's total over the process tree, as the kernel counts it
-  // (task-clock in ns), and a simulated metric's counts summed over the
-  // tree's processes (ExecutionRequest::counter, ::simulate).
-  std::optional<double> counterValue;
+  // Each counter's total over the process tree, as the kernel counts it
+  // (task-clock in ns), and the simulated counts summed over the tree's
+  // processes (ExecutionRequest::counters, ::simulate).
+  std::map<Metric, double> counterValues;
   std::optional<CachegrindCounts> simulated;
-  std::string metricError; // why the one asked for is missing ("" = it is not)
+  std::string metricError; // why one asked for is missing ("" = none is)
 };
+
+// The value of a whole-execution metric of a finished execution (its
+// clock, rusage, counter or simulated counts); 0 and `error` set when there
+// is none or it is not positive (a failure of the execution).
+double measureMetric(Metric metric, const ExecutionOutput &out, std::string &error);
 
 struct Extraction {
   std::vector<double> values; // in program order, warm-up included

@@ -34,7 +34,7 @@ struct sqlite3_stmt;
 namespace alea::runner {
 
 // The schema this alea writes, and the oldest schema it can still read/write.
-inline constexpr int kStoreVersion = 7;
+inline constexpr int kStoreVersion = 8;
 inline constexpr int kStoreCompatibleVersion = 1;
 
 // A prepared statement; finalized in the destructor. bind* are 1-based.
@@ -161,13 +161,19 @@ struct MeasurementRecord {
   int iteration = 0;
   double value = 0;
   bool warmup = false;
+  // Of another metric than the execution's own (several metrics per
+  // execution, docs/measure.md): its name and unit; empty: the execution's.
+  std::string_view metric = {}, unit = {};
 };
 
-// An execution with its measurements, as recordExecutions takes them.
+// An execution with its measurements, as recordExecutions takes them: the
+// metric they measure ("" in stores of one unnamed measure, as imports) and
+// its unit.
 struct RecordedExecution {
   const ExecutionRecord &execution;
   std::span<const MeasurementRecord> measurements;
   std::string_view unit;
+  std::string_view metric = {};
 };
 
 // One row of the long form (what `alea export` writes): a measurement with
@@ -193,7 +199,9 @@ struct SystemRow {
 };
 struct BenchmarkRow {
   std::string name;
-  std::string unit; // of its values: "s" or "KiB"
+  std::string unit; // of its values: "s", "KiB" or "count"
+  // The metric its decision is on ("" in stores of one unnamed measure).
+  std::string decidedOn;
 };
 
 // A machine state recorded because something changed during the campaign.
@@ -270,8 +278,9 @@ public:
   Status setMeta(std::string_view key, std::string_view value);
 
   Expected<std::int64_t> ensureSystem(std::string_view name, bool baseline, int position);
+  // `decidedOn`: the metric its decision is on ("" = its one measure).
   Expected<std::int64_t> ensureBenchmark(std::string_view name, int position,
-                                         std::string_view unit);
+                                         std::string_view unit, std::string_view decidedOn = {});
   // `target`: the [[target]] it was read on; "" = this host.
   Expected<std::int64_t> addMachine(const MachineState &state, std::string_view reason,
                                     std::string_view target = {});
@@ -322,9 +331,15 @@ public:
   // million measurements reads them in one pass, into its own structures);
   // `sized`, if given, is told how many rows will come before the first one.
   // Each view carries its execution's wall seconds (the pilot's overhead).
+  // `metric`: the rows of that metric only; empty: of each benchmark's
+  // decision metric (a store of one measure: all).
   Status visitMeasurements(bool includeWarmup,
                            const std::function<void(const MeasurementView &)> &visit,
-                           const std::function<void(std::size_t)> &sized = {});
+                           const std::function<void(std::size_t)> &sized = {},
+                           std::string_view metric = {});
+  // The metrics a campaign measured, in the campaign file's order (meta
+  // key "metrics"; empty before several metrics per execution).
+  std::vector<std::string> measuredMetrics();
 
   StoreSummary summary();
   // Every successful execution with its conditions, in the order they ran.
@@ -380,7 +395,8 @@ private:
   Status migrate(int targetVersion);
   void autocommitWritePoint();
   Status insertExecution(const ExecutionRecord &execution,
-                         std::span<const MeasurementRecord> measurements, std::string_view unit);
+                         std::span<const MeasurementRecord> measurements, std::string_view unit,
+                         std::string_view metric);
   sqlite3 *db_ = nullptr;
   std::string path_;
   Redactor redactor_;
