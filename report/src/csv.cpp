@@ -250,6 +250,22 @@ std::string renderCsv(const model::CampaignReport &r) {
   if (!r.analysis)
     for (const auto &w : r.warnings)
       o += csvRow({"", "", "", "warning", w, "", "", "", ""});
+  // Several metrics per execution: each other metric's ratios, the
+  // statistic named after it ("ratio:wall").
+  for (const auto &m : r.otherMetrics)
+    if (m.analysis)
+      for (const auto &b : m.analysis->benchmarks)
+        for (const auto &x : b.ratios) {
+          const std::string statistic = "ratio:" + m.name;
+          const Interval fieller = x.fieller.value_or(Interval{});
+          o += csvRow({b.name, x.candidate, x.baseline, statistic, "fieller", csvNum(x.estimate),
+                       x.fieller ? csvNum(fieller.lower) : Cell(""),
+                       x.fieller ? csvNum(fieller.upper) : Cell(""),
+                       std::string(decisionKey(x.decision))});
+          o += csvRow({b.name, x.candidate, x.baseline, statistic, "bootstrap",
+                       csvNum(x.estimate), csvNum(x.bootstrap.lower), csvNum(x.bootstrap.upper),
+                       ""});
+        }
   return o + campaignCsv(r);
 }
 

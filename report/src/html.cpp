@@ -232,6 +232,21 @@ std::string planSection(const Report &a) {
          "</section>\n";
 }
 
+// Several metrics per execution: the decision's and the others' ratios.
+std::string metricsSection(const model::CampaignReport &r) {
+  const std::string lead = metricsLead(r);
+  if (lead.empty())
+    return {};
+  std::vector<std::string> lines;
+  for (const auto &m : r.otherMetrics)
+    for (auto &l : otherMetricLines(m))
+      lines.push_back(std::move(l));
+  std::string capital = lead;
+  capital[0] = 'T';
+  return "<section id=\"metrics\">\n<h2>Metrics</h2>\n<p>" + esc(capital) + "</p>\n" +
+         (lines.empty() ? std::string() : list(lines, "metrics")) + "</section>\n";
+}
+
 std::string warningsSection(const model::CampaignReport &r) {
   std::vector<std::string> all;
   if (r.analysis) {
@@ -340,8 +355,8 @@ std::string renderHtml(const model::CampaignReport &r) {
       o += "<section id=\"overview\">\n" + figureHtml(f) + "</section>\n";
   for (const auto &b : r.analysis->benchmarks)
     o += benchmarkSection(r, b, figs);
-  o += suiteSection(*r.analysis) + planSection(*r.analysis) + warningsSection(r) + noiseSection(r) +
-       failuresSection(r) + factsSection(r);
+  o += suiteSection(*r.analysis) + metricsSection(r) + planSection(*r.analysis) +
+       warningsSection(r) + noiseSection(r) + failuresSection(r) + factsSection(r);
   return o + "</main>\n</body>\n</html>\n";
 }
 

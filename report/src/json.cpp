@@ -570,6 +570,21 @@ Json campaignDoc(const model::CampaignReport &r) {
       std::size_t{2}; // 2: layout_sensitivity replaced by report...systems[].layout
   doc["campaign"] = std::move(c);
   doc["report"] = r.analysis ? engineDoc(*r.analysis) : Json(nullptr);
+  // Several metrics per execution: the decision's, and each other metric's
+  // report (the engine's, as "report" is the decision metric's).
+  if (!r.decidedOn.empty() || !r.otherMetrics.empty()) {
+    Json metrics = Json::object();
+    metrics["decided_on"] = r.decidedOn;
+    metrics["others"] = jsonArray(r.otherMetrics, [](const auto &m) {
+      Json o = Json::object();
+      o["metric"] = m.name;
+      o["unit"] = m.unit;
+      o["error"] = m.analysis ? Json(nullptr) : Json(m.error);
+      o["report"] = m.analysis ? engineDoc(*m.analysis) : Json(nullptr);
+      return o;
+    });
+    doc["metrics"] = std::move(metrics);
+  }
   return doc;
 }
 

@@ -103,6 +103,19 @@ std::string renderLatex(const model::CampaignReport &r) {
            texInterval(s.bootstrap) + " & " + latexText(std::string(decisionName(s.decision))) +
            (family ? " & & " : "") + " \\\\\n";
   }
+  // Several metrics per execution: the other metrics' ratios, the
+  // benchmark's name followed by the metric's.
+  for (const auto &m : r.otherMetrics) {
+    if (!m.analysis)
+      continue;
+    o += "\\midrule\n";
+    for (const auto &b : m.analysis->benchmarks)
+      for (const auto &x : b.ratios)
+        o += latexText((b.name.empty() ? "" : b.name + " ") + "(" + m.name + ")") + " & " +
+             latexText(x.candidate) + " & " + r3(x.estimate) + " & " + texInterval(x.fieller) +
+             " & " + latexText(std::string(decisionName(x.decision))) + (family ? " & & " : "") +
+             " \\\\\n";
+  }
   return o + "\\bottomrule\n\\end{tabular}\n\\end{table}\n";
 }
 

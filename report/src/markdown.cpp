@@ -225,6 +225,18 @@ std::string failuresMd(const model::CampaignReport &r) {
 
 } // namespace
 
+// Several metrics per execution: the decision's and the others'.
+std::string metricsMd(const model::CampaignReport &r) {
+  const std::string lead = metricsLead(r);
+  if (lead.empty())
+    return {};
+  std::string o = "## Metrics\n\n" + markdownText("The " + lead) + "\n\n";
+  for (const auto &m : r.otherMetrics)
+    for (const auto &l : otherMetricLines(m))
+      o += "- " + markdownText(l) + "\n";
+  return o + (r.otherMetrics.empty() ? "" : "\n");
+}
+
 std::string renderMarkdown(const model::CampaignReport &r) {
   if (!r.campaign)
     return r.analysis ? engineMd(*r.analysis)
@@ -238,7 +250,7 @@ std::string renderMarkdown(const model::CampaignReport &r) {
       o += "- warning: " + markdownText(w) + "\n";
     o += "\n";
   }
-  return o + noiseMd(r) + failuresMd(r);
+  return o + metricsMd(r) + noiseMd(r) + failuresMd(r);
 }
 
 std::string mdPlans(const PlanSet &p) {

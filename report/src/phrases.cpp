@@ -356,6 +356,34 @@ std::string suiteLeftOutText(const SuiteRatioReport &s) {
 
 std::string noStatisticsText(const BenchmarkReport &b) { return "no statistics: " + b.error; }
 
+std::string metricsLead(const model::CampaignReport &r) {
+  if (r.decidedOn.empty() && r.otherMetrics.empty())
+    return {};
+  return "the decision (and the exit status) is on " + r.decidedOn +
+         (r.otherMetrics.empty() ? std::string(".")
+                                 : "; the other metrics of the same executions:");
+}
+
+std::vector<std::string> otherMetricLines(const model::CampaignReport::Metric &m) {
+  const std::string name = m.name + (m.unit.empty() ? "" : " (" + m.unit + ")");
+  if (!m.analysis)
+    return {name + ": no statistics: " + m.error};
+  std::vector<std::string> lines;
+  for (const BenchmarkReport &b : m.analysis->benchmarks) {
+    const std::string where = name + (b.name.empty() ? "" : ", " + b.name) + ": ";
+    if (!b.error.empty())
+      lines.push_back(where + noStatisticsText(b));
+    for (const RatioReport &x : b.ratios)
+      lines.push_back(where + ratioSentence(x) + "; " + std::string(decisionName(x.decision)));
+    if (b.ratios.empty() && b.error.empty())
+      for (const SystemReport &sys : b.systems)
+        lines.push_back(where + sys.name + ": mean " + g4(sys.mean) + ", " +
+                        confidenceLabel(sys.ci.confidence) + " CI " +
+                        interval(sys.ci.interval, g4));
+  }
+  return lines;
+}
+
 } // namespace alea::report
 
 namespace alea::report {

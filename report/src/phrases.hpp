@@ -63,6 +63,13 @@ std::vector<std::string> touatiLines(const analysis::SuiteRatioReport &s, const 
 std::string suiteLeftOutText(const analysis::SuiteRatioReport &s);
 // A benchmark without statistics: "no statistics: <why>".
 std::string noStatisticsText(const analysis::BenchmarkReport &b);
+// Several metrics per execution (docs/measure.md): what the decision is on,
+// "" for a campaign of one measure ("the decision is on sim-cycles; the
+// other metrics of the same executions:"), and each other metric's ratios,
+// one line per benchmark and comparison ("wall (s), lua: b vs a: 1.012 ...;
+// slower"), or why it has none.
+std::string metricsLead(const model::CampaignReport &r);
+std::vector<std::string> otherMetricLines(const model::CampaignReport::Metric &m);
 
 // A value in its benchmark's unit: times scaled to s/ms/us, anything else
 // (KiB of peak RSS, a program's own unit) as a number with its unit.

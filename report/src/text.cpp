@@ -160,6 +160,19 @@ std::string campaignText(const model::CampaignReport &r) {
   return o + "\n";
 }
 
+// Several metrics per execution: the decision's and the others'.
+std::string metricsText(const model::CampaignReport &r) {
+  const std::string lead = metricsLead(r);
+  if (lead.empty())
+    return {};
+  std::string o = "\n";
+  line(o, "", "metrics: " + lead);
+  for (const auto &m : r.otherMetrics)
+    for (const auto &l : otherMetricLines(m))
+      line(o, "  ", l);
+  return o;
+}
+
 std::string noiseText(const model::CampaignReport &r) {
   std::string o;
   for (const auto &n : r.noise) {
@@ -208,7 +221,7 @@ std::string renderText(const model::CampaignReport &r) {
     for (const auto &w : r.warnings)
       line(o, "", "warning: " + w);
   }
-  return o + noiseText(r) + failuresText(r);
+  return o + metricsText(r) + noiseText(r) + failuresText(r);
 }
 
 std::string textPlans(const PlanSet &p) {

@@ -626,12 +626,54 @@ std::vector<std::string> baselineFirst(const CampaignData &data) {
   return order;
 }
 
+// The series of `points`: benchmark and system, build, execution, values.
+std::map<Key, Series> seriesOf(const std::vector<MeasurementPoint> &points) {
+  std::map<Key, Series> series;
+  for (const auto &p : points)
+    series[{p.benchmark, p.system}][p.build][p.execution].push_back(p.value);
+  return series;
+}
+
+// Every other metric of the executions, analysed as the decision metric is
+// (`ro`: its options), without figures, diagnostics or planner costs.
+std::vector<CampaignReport::Metric> otherMetricReports(const CampaignData &data,
+                                                       const CampaignReportOptions &options,
+                                                       analysis::ReportOptions ro,
+                                                       const std::vector<std::string> &order,
+                                                       bool machineLevel) {
+  ro.diagnostics = false;
+  ro.costs.clear();
+  std::vector<CampaignReport::Metric> out;
+  for (const auto &m : data.otherMetrics) {
+    CampaignReport::Metric &report = out.emplace_back();
+    report.name = m.name;
+    report.unit = m.unit;
+    const std::map<Key, Series> series = seriesOf(m.measurements);
+    std::vector<std::string> notAnalysed; // said once, for the decision metric
+    const Analysed analysed =
+        analysableBenchmarks(data, series, options.skipSystemsWithoutData, notAnalysed);
+    if (analysed.empty()) {
+      report.error = std::string("no benchmark has data from 2 or more ") +
+                     (executionsOnTop(data) ? "executions" : "builds") + " of every system";
+      continue;
+    }
+    auto analysis = analysis::buildReport(
+        measurementTable(data, series, analysed, order, machineLevel, false), ro);
+    if (analysis)
+      report.analysis = std::move(*analysis);
+    else
+      report.error = analysis.error();
+  }
+  return out;
+}
+
 } // namespace
 
 CampaignReport buildCampaignReport(const CampaignData &data, const CampaignReportOptions &options) {
   // The campaign and its warnings, in the order the reader meets them.
   CampaignReport r;
   describeCampaign(data, r);
+  r.decidedOn = data.decidedOn;
   groupFailures(data, r);
   leftoverWarnings(data, r.warnings);
   buildWarnings(data, r);
@@ -703,6 +745,7 @@ CampaignReport buildCampaignReport(const CampaignData &data, const CampaignRepor
   }
   r.analysis = std::move(*report);
   r.figures = campaignFigures(data, series, analysed, order, ro.confidence);
+  r.otherMetrics = otherMetricReports(data, options, ro, order, machineLevel);
   if (r.layoutStudy)
     r.analysis->warnings.push_back(
         "one system: this campaign is a layout-sensitivity study (no ratio to "

@@ -131,6 +131,31 @@ Expected<CampaignData> loadCampaignData(Store &store) {
       !s)
     return storeError(s.error());
 
+  // Several metrics per execution: the others than the decision's.
+  if (std::vector<std::string> metrics = store.measuredMetrics(); !metrics.empty()) {
+    auto benchmarks = store.benchmarks();
+    if (!benchmarks)
+      return storeError(benchmarks.error());
+    d.decidedOn = benchmarks->empty() ? metrics.front() : benchmarks->front().decidedOn;
+    for (const std::string &name : metrics) {
+      if (name == d.decidedOn)
+        continue;
+      CampaignData::Metric &metric = d.otherMetrics.emplace_back();
+      metric.name = name;
+      auto addTo = [&metric](const MeasurementView &m) {
+        metric.unit = m.unit;
+        metric.measurements.push_back({.system = std::string(m.system),
+                                       .benchmark = std::string(m.benchmark),
+                                       .build = m.build,
+                                       .execution = m.execution,
+                                       .iteration = m.iteration,
+                                       .value = m.value});
+      };
+      if (Status s = store.visitMeasurements(/*includeWarmup=*/false, addTo, {}, name); !s)
+        return storeError(s.error());
+    }
+  }
+
   auto failures = store.failedExecutions();
   if (!failures)
     return storeError(failures.error());

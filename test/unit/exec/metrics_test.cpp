@@ -517,5 +517,121 @@ TEST(Simulated, ProbeRunsCachegrind) {
   EXPECT_NE(refused.find("valgrind: "), std::string::npos) << refused;
 }
 
+
+// --- several metrics per execution ------------------------------------------------
+
+TEST(SeveralMetrics, MetricsListAndDecideOn) {
+  auto none = parseSpec("[measure]\nmetrics = [\"wall\", \"sim-cycles\", \"task-clock\"]\n"
+                        "decide_on = \"sim-cycles\"\n");
+  ASSERT_TRUE(none.ok()) << none.error->message;
+  EXPECT_EQ(none.spec.metric, Metric::Wall);
+  EXPECT_EQ(none.spec.extraMetrics, (std::vector<Metric>{Metric::SimCycles, Metric::TaskClock}));
+  EXPECT_EQ(none.spec.primaryName(), "wall");
+  EXPECT_EQ(none.spec.decisionName(), "sim-cycles");
+  EXPECT_EQ(none.spec.decisionUnit(), "count");
+  EXPECT_EQ(none.spec.counters(), (std::vector<Metric>{Metric::TaskClock}));
+  EXPECT_TRUE(none.spec.simulates());
+  EXPECT_TRUE(none.spec.needsNativeRun());
+  EXPECT_EQ(none.spec.metricLine, 2);
+
+  // The default decision: the first metric.
+  auto first = parseSpec("[measure]\nmetrics = [\"sim-cycles\", \"sim-i1-misses\"]\n");
+  ASSERT_TRUE(first.ok()) << first.error->message;
+  EXPECT_EQ(first.spec.decisionName(), "sim-cycles");
+  EXPECT_FALSE(first.spec.needsNativeRun()); // every metric is simulated: one run
+
+  // With an iteration source the iterations come first, as "time".
+  auto records = parseSpec("[measure]\nsource = \"records\"\nmetrics = [\"sim-cycles\"]\n");
+  ASSERT_TRUE(records.ok()) << records.error->message;
+  EXPECT_EQ(records.spec.extraMetrics, (std::vector<Metric>{Metric::SimCycles}));
+  EXPECT_EQ(records.spec.decisionName(), "time");
+  EXPECT_EQ(records.spec.decisionUnit(), "s");
+  EXPECT_TRUE(records.spec.needsNativeRun());
+  auto onSim = parseSpec("[measure]\nsource = \"records\"\nmetrics = [\"sim-cycles\"]\n"
+                         "decide_on = \"sim-cycles\"\n");
+  ASSERT_TRUE(onSim.ok()) << onSim.error->message;
+  EXPECT_EQ(onSim.spec.decisionName(), "sim-cycles");
+
+  // One metric as before: nothing else measured, the decision on it.
+  auto one = parseSpec("[measure]\nmetric = \"cpu\"\n");
+  ASSERT_TRUE(one.ok());
+  EXPECT_TRUE(one.spec.extraMetrics.empty());
+  EXPECT_EQ(one.spec.decisionName(), "cpu");
+  EXPECT_FALSE(one.spec.simulates());
+}
+
+TEST(SeveralMetrics, MistakesAtTheirValue) {
+  auto expectError = [](std::string_view text, int line, std::string_view words) {
+    auto r = parseSpec(text);
+    ASSERT_FALSE(r.ok()) << text;
+    EXPECT_EQ(r.error->line, line) << r.error->message;
+    EXPECT_NE(r.error->message.find(words), std::string::npos) << r.error->message;
+  };
+  expectError("[measure]\nmetric = \"wall\"\nmetrics = [\"cpu\"]\n", 3,
+              "give either metric or metrics, not both");
+  expectError("[measure]\nmetrics = []\n", 2, "expected a non-empty list of metric names");
+  expectError("[measure]\nmetrics = [\"wall\", \"wal\"]\n", 2, "got \"wal\"");
+  expectError("[measure]\nmetrics = [\"wall\", \"wall\"]\n", 2, "\"wall\" is listed twice");
+  expectError("[measure]\nmetrics = [\"wall\", \"cpu\"]\ndecide_on = \"sim-cycles\"\n", 3,
+              "expected one of the metrics measured (wall, cpu), got \"sim-cycles\"");
+  expectError("[measure]\nmetrics = [\"wall\"]\ndecide_on = \"time\"\n", 3,
+              "expected one of the metrics measured (wall)");
+  expectError("[measure]\nmetrics = [\"wall\", \"cpu\"]\nsim_cache = { i1 = \"16384,4,64\" }\n", 3,
+              "only applies to the simulated metrics");
+}
+
+// Several counters on one execution: each its own descriptor, each read.
+TEST(SeveralMetrics, SeveralCountersOnOneExecution) {
+  ExecutionRequest req = spin(1000000);
+  req.counters = {Metric::TaskClock, Metric::PageFaults, Metric::ContextSwitches};
+  LocalExecutor ex;
+  ExecutionResult r = ex.run(req);
+  ASSERT_FALSE(r.spawnFailed) << r.spawnError;
+  EXPECT_EQ(r.output.metricError, "");
+  ASSERT_EQ(r.output.counterValues.size(), 3u); // a count of 0 switches is a value too
+  EXPECT_GT(r.output.counterValues.at(Metric::TaskClock), 0);
+  EXPECT_GT(r.output.counterValues.at(Metric::PageFaults), 0);
+  std::string error;
+  EXPECT_GT(measureMetric(Metric::TaskClock, r.output, error), 0) << error;
+  EXPECT_GT(measureMetric(Metric::Wall, r.output, error), 0) << error;
+}
+
+// A simulated metric beside a native one: two runs of the execution, the
+// native one's wall time and counters, the simulated counts from the run
+// under cachegrind (the same count as a simulated run alone).
+TEST(SeveralMetrics, NativeRunThenSimulatedRun) {
+  ExecutionRequest both = spin(100000);
+  both.disableAslr = true;
+  both.counters = {Metric::TaskClock};
+  both.simulate = SimCache{};
+  both.nativeToo = true;
+  LocalExecutor ex;
+  ExecutionResult r = ex.run(both);
+  ASSERT_FALSE(r.spawnFailed) << r.spawnError;
+  ASSERT_TRUE(r.output.simulated) << r.output.metricError;
+  ASSERT_TRUE(r.output.counterValues.count(Metric::TaskClock));
+  auto alone = measure(Metric::SimInstructions, [] {
+    ExecutionRequest s = spin(100000);
+    s.disableAslr = true;
+    return s;
+  }());
+  ASSERT_TRUE(alone.ok()) << alone.error;
+  EXPECT_EQ(static_cast<double>(r.output.simulated->ir), alone.values.at(0));
+  // The native run's wall time is far below Valgrind's start-up alone.
+  ExecutionRequest simOnly = both;
+  simOnly.nativeToo = false;
+  simOnly.counters.clear();
+  ExecutionResult s = ex.run(simOnly);
+  ASSERT_TRUE(s.output.simulated) << s.output.metricError;
+  EXPECT_LT(r.output.userSeconds, s.output.userSeconds);
+
+  // A program that fails natively is not run again under the simulator.
+  ExecutionRequest failing = both;
+  failing.argv = {"/bin/sh", "-c", "exit 3"};
+  ExecutionResult f = ex.run(failing);
+  EXPECT_EQ(f.output.exitCode, 3);
+  EXPECT_FALSE(f.output.simulated);
+}
+
 } // namespace
 } // namespace alea::runner

@@ -93,6 +93,15 @@ struct CampaignData {
   std::string factors;
   // The iterations dropped as warm-up (iteration < warmup), for the warm-up figure.
   std::vector<MeasurementPoint> warmupMeasurements;
+  // Several metrics per execution (docs/measure.md): the metric `measurements`
+  // are of, the one the decision is on ("" for a campaign of one measure),
+  // and the measurements of every other metric, in the campaign file's order.
+  std::string decidedOn;
+  struct Metric {
+    std::string name, unit;
+    std::vector<MeasurementPoint> measurements;
+  };
+  std::vector<Metric> otherMetrics;
 };
 
 struct CampaignReportOptions {
@@ -169,6 +178,17 @@ struct CampaignReport {
   std::vector<std::pair<std::string, std::string>> facts;
   // The numbers behind the figures (analysis/figures.hpp), per benchmark.
   std::vector<analysis::BenchmarkFigures> figures;
+  // Several metrics per execution: the metric `analysis` (the decision, the
+  // exit status) is on ("" for a campaign of one measure), and every other
+  // metric's statistics, computed as the decision metric's (same designs,
+  // levels, pairing, confidence and threshold; no figures or diagnostics).
+  std::string decidedOn;
+  struct Metric {
+    std::string name, unit;
+    std::optional<analysis::Report> analysis;
+    std::string error; // why there is none
+  };
+  std::vector<Metric> otherMetrics;
 };
 
 // Pure: the data in, the report out (never fails: what cannot be analysed is
