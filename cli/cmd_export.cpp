@@ -15,6 +15,7 @@ namespace {
 struct ExportOptions {
   std::string store;
   std::string output;
+  std::string metric; // "" = each benchmark's decision metric
 };
 
 alea::cli::Outcome runExport(const ExportOptions &opts) {
@@ -24,7 +25,7 @@ alea::cli::Outcome runExport(const ExportOptions &opts) {
   if (!store)
     return alea::Error{store.error()};
   if (opts.output.empty() || opts.output == "-") {
-    auto n = alea::runner::exportLongCsv(*store, std::cout);
+    auto n = alea::runner::exportLongCsv(*store, std::cout, opts.metric);
     if (!n)
       return alea::Error{n.error()};
     return 0;
@@ -34,7 +35,7 @@ alea::cli::Outcome runExport(const ExportOptions &opts) {
     std::ofstream out(tmp, std::ios::binary);
     if (!out)
       return alea::Error{"cannot write '" + opts.output + "'"};
-    auto n = alea::runner::exportLongCsv(*store, out);
+    auto n = alea::runner::exportLongCsv(*store, out, opts.metric);
     if (!n)
       return alea::Error{n.error()};
     out.close();
@@ -52,6 +53,9 @@ void setupExport(CLI::App &app) {
                                            "(system,benchmark,build,execution,iteration,value)");
   sub->add_option("store", opts->store, "campaign directory or its campaign.db")->required();
   sub->add_option("-o,--output", opts->output, "output file (default: standard output)");
+  sub->add_option("--metric", opts->metric,
+                  "another metric of a campaign that measured several (default: the one its "
+                  "decision is on)");
   sub->callback([opts] { alea::cli::finish(runExport(*opts)); });
 }
 

@@ -132,6 +132,14 @@ def three_metrics(exe, tmp):
           "same executions:" in text.stdout, f"the text report says so: {text.stdout[-1500:]}")
     check("sim-cycles (count), spin: two vs one: " in text.stdout,
           "the text report gives sim-cycles' ratio")
+    exported = run([exe, "export", store, "--metric", "sim-cycles"])
+    lines = exported.stdout.strip().splitlines()
+    check(exported.returncode == 0 and len(lines) == 10 and
+          all(float(l.split(",")[-1]) > 1e6 for l in lines[2:]),
+          f"alea export --metric sim-cycles: 8 rows of counts: {exported.stdout} {exported.stderr}")
+    wrong = run([exe, "export", store, "--metric", "cycles"])
+    check(wrong.returncode != 0 and "no metric \"cycles\" in this store (it measured wall, "
+          "sim-cycles, task-clock)" in wrong.stderr, f"an unknown metric: {wrong.stderr}")
     for fmt, needle in [("markdown", "## Metrics"), ("html", '<section id="metrics">'),
                         ("csv", "ratio:sim-cycles"), ("latex", "spin (sim-cycles)")]:
         out = run([exe, "report", store, "--format", fmt])

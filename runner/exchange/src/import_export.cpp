@@ -9,6 +9,7 @@
 
 #include "alea/exec/json_parse.hpp"
 #include "alea/file.hpp"
+#include "alea/lists.hpp"
 #include "import_rows.hpp"
 
 #include "alea/analysis/csv.hpp"
@@ -25,7 +26,15 @@
 
 namespace alea::runner {
 
-Expected<std::size_t> exportLongCsv(Store &store, std::ostream &out) {
+Expected<std::size_t> exportLongCsv(Store &store, std::ostream &out, std::string_view metric) {
+  if (!metric.empty()) {
+    std::vector<std::string> measured = store.measuredMetrics();
+    if (std::find(measured.begin(), measured.end(), metric) == measured.end())
+      return Error{"no metric \"" + std::string(metric) + "\" in this store (" +
+                   (measured.empty() ? std::string("it measured one metric")
+                                     : "it measured " + joinWith(measured, ", ")) +
+                   ")"};
+  }
   // The settings `alea report` analyses the store with (campaign_data.cpp).
   ExportSettings settings;
   settings.design = store.meta("design").value_or("");
@@ -54,7 +63,7 @@ Expected<std::size_t> exportLongCsv(Store &store, std::ostream &out) {
   std::size_t n = 0;
   char num[64];
   // Row by row from the store, without a vector of copied rows in between.
-  Status read = store.visitMeasurements(/*includeWarmup=*/false, [&](const MeasurementView &r) {
+  auto row = [&](const MeasurementView &r) {
     // Shortest text that reads back to the same double (std::to_chars).
     auto [end, ec] = std::to_chars(num, num + sizeof num, r.value);
     out << analysis::csvField(r.system) << ',' << analysis::csvField(r.benchmark) << ',' << r.build
@@ -62,7 +71,8 @@ Expected<std::size_t> exportLongCsv(Store &store, std::ostream &out) {
     out.write(num, end - num);
     out << '\n';
     ++n;
-  });
+  };
+  Status read = store.visitMeasurements(/*includeWarmup=*/false, row, {}, metric);
   if (!read)
     return Error{read.error()};
   if (!out)

@@ -32,7 +32,10 @@ using model::readExportComment;
 
 // Writes the long CSV of the store's data, after the comment line of the
 // store's settings; returns the number of rows.
-Expected<std::size_t> exportLongCsv(Store &store, std::ostream &out);
+// `metric`: another metric of a campaign that measured several (docs/measure.md,
+// meta "metrics"); empty: each benchmark's decision metric. An unknown
+// metric is an error naming the measured ones.
+Expected<std::size_t> exportLongCsv(Store &store, std::ostream &out, std::string_view metric = {});
 
 struct ImportSummary {
   std::size_t systems = 0, benchmarks = 0, builds = 0, executions = 0, measurements = 0;
