@@ -13,6 +13,7 @@
 
 #include "alea/config/measure_spec.hpp"
 #include "alea/exec/cachegrind.hpp"
+#include "alea/exec/cachegrind_functions.hpp"
 #include "alea/records.hpp"
 
 #include <cstdint>
@@ -39,6 +40,8 @@ struct ExecutionOutput : ProcessEnd {
   // tree's processes (ExecutionRequest::counter, ::simulate).
   std::optional<double> counterValue;
   std::optional<CachegrindCounts> simulated;
+  // Its counts per function (cachegrind_functions.hpp), the rest as "".
+  std::vector<FunctionCounts> simulatedFunctions;
   std::string metricError; // why the one asked for is missing ("" = it is not)
 };
 
