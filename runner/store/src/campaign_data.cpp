@@ -176,6 +176,7 @@ Expected<CampaignData> loadCampaignData(Store &store) {
   }
   if (auto mean = store.meanExecutionSeconds())
     d.meanExecutionSeconds = *mean;
+  d.attribution = loadAttributionInputs(store, campaignDir);
   return d;
 }
 

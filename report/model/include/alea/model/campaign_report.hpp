@@ -19,6 +19,7 @@
 // only.
 #pragma once
 
+#include "alea/analysis/attribution.hpp"
 #include "alea/analysis/figures.hpp"
 #include "alea/analysis/noise.hpp"
 #include "alea/analysis/report.hpp"
@@ -93,6 +94,9 @@ struct CampaignData {
   std::string factors;
   // The iterations dropped as warm-up (iteration < warmup), for the warm-up figure.
   std::vector<MeasurementPoint> warmupMeasurements;
+  // Per-function simulated profiles of the builds (issue 20; none: no
+  // simulated metric, or an older store), one per system and benchmark.
+  std::vector<analysis::AttributionInput> attribution;
 };
 
 struct CampaignReportOptions {
@@ -169,6 +173,9 @@ struct CampaignReport {
   std::vector<std::pair<std::string, std::string>> facts;
   // The numbers behind the figures (analysis/figures.hpp), per benchmark.
   std::vector<analysis::BenchmarkFigures> figures;
+  // Which functions' placement matters (analysis/attribution.hpp), per
+  // system and benchmark with profiles; empty: no section in any format.
+  std::vector<analysis::Attribution> placement;
 };
 
 // Pure: the data in, the report out (never fails: what cannot be analysed is
