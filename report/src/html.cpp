@@ -341,9 +341,8 @@ std::string renderHtml(const model::CampaignReport &r) {
       o += "<section id=\"overview\">\n" + figureHtml(f) + "</section>\n";
   for (const auto &b : r.analysis->benchmarks)
     o += benchmarkSection(r, b, figs);
-  o += suiteSection(*r.analysis) + placementHtml(r) + planSection(*r.analysis) + warningsSection(r) +
-       noiseSection(r) +
-       failuresSection(r) + factsSection(r);
+  o += suiteSection(*r.analysis) + placementHtml(r) + planSection(*r.analysis) +
+       warningsSection(r) + noiseSection(r) + failuresSection(r) + factsSection(r);
   return o + "</main>\n</body>\n</html>\n";
 }
 

@@ -204,8 +204,8 @@ void placementFigure(const model::CampaignReport &r, const std::string &benchmar
   PlotText text{"Which functions' placement matters: " + benchmark,
                 "share of the layout variance of " + metric, "", "",
                 "Each function's share cov(cost, total) / var(total) over the builds."};
-  out.push_back({"placement-" + slug, text.title, varianceSharesPlot(rows, text), alt, false,
-                 benchmark});
+  out.push_back(
+      {"placement-" + slug, text.title, varianceSharesPlot(rows, text), alt, false, benchmark});
 }
 
 } // namespace alea::report

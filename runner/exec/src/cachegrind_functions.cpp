@@ -20,8 +20,8 @@ constexpr std::array<const char *, 13> kEventNames = {
     "Ir", "I1mr", "ILmr", "Dr", "D1mr", "DLmr", "Dw", "D1mw", "DLmw", "Bc", "Bcm", "Bi", "Bim"};
 
 std::uint64_t &field(CachegrindCounts &c, std::size_t event) {
-  std::uint64_t *fields[] = {&c.ir, &c.i1mr, &c.ilmr, &c.dr,  &c.d1mr, &c.dlmr, &c.dw,
-                             &c.d1mw, &c.dlmw, &c.bc,  &c.bcm, &c.bi,   &c.bim};
+  std::uint64_t *fields[] = {&c.ir,   &c.i1mr, &c.ilmr, &c.dr,  &c.d1mr, &c.dlmr, &c.dw,
+                             &c.d1mw, &c.dlmw, &c.bc,   &c.bcm, &c.bi,   &c.bim};
   return *fields[event];
 }
 
@@ -115,9 +115,8 @@ std::vector<FunctionCounts> keepMeaningfulFunctions(const std::vector<FunctionCo
   };
   std::vector<const FunctionCounts *> kept;
   for (const auto &f : all)
-    if (!f.name.empty() &&
-        (atLeast(f.counts.ir, total.ir) || atLeast(f.counts.i1mr, total.i1mr) ||
-         atLeast(f.counts.d1mr + f.counts.d1mw, total.d1mr + total.d1mw)))
+    if (!f.name.empty() && (atLeast(f.counts.ir, total.ir) || atLeast(f.counts.i1mr, total.i1mr) ||
+                            atLeast(f.counts.d1mr + f.counts.d1mw, total.d1mr + total.d1mw)))
       kept.push_back(&f);
   std::sort(kept.begin(), kept.end(), [](const FunctionCounts *a, const FunctionCounts *b) {
     const auto ca = estimatedCycles(a->counts), cb = estimatedCycles(b->counts);

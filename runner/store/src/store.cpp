@@ -1000,8 +1000,8 @@ std::vector<StoredFunctionProfile> Store::functionProfiles() {
     const int build = static_cast<int>(st.columnInt(2));
     if (out.empty() || out.back().system != st.columnView(0) ||
         out.back().benchmark != st.columnView(1) || out.back().build != build)
-      out.push_back({st.columnText(0), st.columnText(1), build,
-                     {st.columnText(3), st.columnText(4), {}}});
+      out.push_back(
+          {st.columnText(0), st.columnText(1), build, {st.columnText(3), st.columnText(4), {}}});
     FunctionCounts f;
     f.name = st.columnText(5);
     CachegrindCounts &c = f.counts;

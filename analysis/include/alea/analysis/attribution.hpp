@@ -71,25 +71,25 @@ struct PlacementFact {
 
 struct FunctionAttribution {
   std::string function;
-  double share = 0;          // cov(c_f, T) / var(T)
-  std::string term;          // its dominant term
-  double termShare = 0;      // cov(term, T) / var(T)
-  double meanCost = 0;       // mean of c_f over the builds
-  double relativeSpread = 0; // (max - min) / mean of c_f; 0 when the mean is 0
-  std::vector<int> builds;   // the build indices, in input order
-  std::vector<double> cost;  // c_f per build, same order
+  double share = 0;                  // cov(c_f, T) / var(T)
+  std::string term;                  // its dominant term
+  double termShare = 0;              // cov(term, T) / var(T)
+  double meanCost = 0;               // mean of c_f over the builds
+  double relativeSpread = 0;         // (max - min) / mean of c_f; 0 when the mean is 0
+  std::vector<int> builds;           // the build indices, in input order
+  std::vector<double> cost;          // c_f per build, same order
   std::optional<PlacementFact> fact; // none: no fact holds in more slow builds than fast
 };
 
 struct Attribution {
   std::string system, benchmark, metric;
   std::size_t builds = 0;
-  double mean = 0;            // of T
-  double sd = 0;              // of T (builds as the sample, n - 1)
+  double mean = 0; // of T
+  double sd = 0;   // of T (builds as the sample, n - 1)
   // The top functions, by share: at most maxFunctions, each at least minShare.
   std::vector<FunctionAttribution> functions;
-  double otherShare = 0;      // 1 - the listed shares: every other function
-  std::string note;           // why nothing is attributed ("" when it is)
+  double otherShare = 0; // 1 - the listed shares: every other function
+  std::string note;      // why nothing is attributed ("" when it is)
 };
 
 struct AttributionOptions {
