@@ -9,7 +9,7 @@
 #   scripts/analysis_layers.sh [SOURCE_DIR]
 cd "${1:-.}" || exit 2
 core="bootstrap decision fieller hierarchy interval math_policy message planner ratio_planner variance"
-methods="changepoint collision diagnostics htest noise resampling revision_steps speedup_test"
+methods="attribution changepoint collision diagnostics htest noise resampling revision_steps speedup_test"
 headers() { for h in $*; do echo analysis/include/alea/analysis/$h.hpp; done; }
 bad=0
 check() { # check ALLOWED FILES...: includes of analysis headers not in ALLOWED

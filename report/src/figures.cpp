@@ -4,6 +4,7 @@
 // plots (plots.hpp), with the words that caption them and their text
 // alternatives. Nothing is computed here but the choice of what to draw.
 #include "phrases.hpp"
+#include "placement.hpp"
 
 #include "alea/records.hpp"
 #include "alea/report/plots.hpp"
@@ -199,7 +200,9 @@ std::vector<Figure> figures(const model::CampaignReport &r) {
       if (bf.benchmark == b.name)
         f = &bf;
     const std::size_t first = out.size();
-    benchmarkFigures(r, b, f, slug(b.name, used), out);
+    const std::string id = slug(b.name, used);
+    benchmarkFigures(r, b, f, id, out);
+    placementFigure(r, b.name, id, out);
     for (std::size_t i = first; i < out.size(); ++i)
       out[i].benchmark = b.name;
   }

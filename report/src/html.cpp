@@ -4,6 +4,7 @@
 // the same phrases (phrases.hpp), with the figures (figures.cpp) inline, each
 // with its caption and text alternative. docs/report.md.
 #include "phrases.hpp"
+#include "placement.hpp"
 
 #include "alea/report/svg.hpp"
 
@@ -355,7 +356,7 @@ std::string renderHtml(const model::CampaignReport &r) {
       o += "<section id=\"overview\">\n" + figureHtml(f) + "</section>\n";
   for (const auto &b : r.analysis->benchmarks)
     o += benchmarkSection(r, b, figs);
-  o += suiteSection(*r.analysis) + metricsSection(r) + planSection(*r.analysis) +
+  o += suiteSection(*r.analysis) + metricsSection(r) + placementHtml(r) + planSection(*r.analysis) +
        warningsSection(r) + noiseSection(r) + failuresSection(r) + factsSection(r);
   return o + "</main>\n</body>\n</html>\n";
 }

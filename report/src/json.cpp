@@ -6,6 +6,7 @@
 // one without bumping the schema version. ordered_json keeps the keys in the
 // order written here, so that the documents read like the documentation.
 #include "phrases.hpp"
+#include "placement.hpp"
 
 #include "alea/analysis/planner.hpp"
 
@@ -562,6 +563,8 @@ Json campaignDoc(const model::CampaignReport &r) {
     o["stderr_tail"] = f.stderrTail;
     return o;
   });
+  if (!r.placement.empty()) // campaigns with per-function profiles only
+    c["placement"] = placementJson(r.placement);
   c["warnings"] = strings(r.warnings);
   c["analysis_error"] = r.analysis ? Json(nullptr) : Json(r.analysisError);
 

@@ -3,6 +3,7 @@
 // markdownCode for the store path (escape.hpp): it reads as text in any
 // Markdown renderer, HTML-enabled ones included.
 #include "phrases.hpp"
+#include "placement.hpp"
 
 #include "alea/analysis/csv.hpp"
 #include "alea/analysis/planner.hpp"
@@ -250,7 +251,7 @@ std::string renderMarkdown(const model::CampaignReport &r) {
       o += "- warning: " + markdownText(w) + "\n";
     o += "\n";
   }
-  return o + metricsMd(r) + noiseMd(r) + failuresMd(r);
+  return o + metricsMd(r) + placementMarkdown(r) + noiseMd(r) + failuresMd(r);
 }
 
 std::string mdPlans(const PlanSet &p) {

@@ -2,6 +2,7 @@
 // per benchmark, the suite, the noise diagnosis and the failures. Every line
 // is written by line(), which shows a name's control characters as escapes.
 #include "phrases.hpp"
+#include "placement.hpp"
 
 #include "alea/analysis/csv.hpp"
 #include "alea/analysis/planner.hpp"
@@ -221,7 +222,7 @@ std::string renderText(const model::CampaignReport &r) {
     for (const auto &w : r.warnings)
       line(o, "", "warning: " + w);
   }
-  return o + metricsText(r) + noiseText(r) + failuresText(r);
+  return o + metricsText(r) + placementText(r) + noiseText(r) + failuresText(r);
 }
 
 std::string textPlans(const PlanSet &p) {

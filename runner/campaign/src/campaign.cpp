@@ -959,6 +959,7 @@ struct Run {
     ExecutionRequest req;
     std::unique_ptr<IterationStream> stream; // the request's sink
     bool runnable = false;                   // false: recorded as a failure without running
+    FunctionProfile profile;                 // simulated and ok: its counts per function
   };
 
   // The request of one execution, or its failure when it cannot run (its
@@ -1182,6 +1183,8 @@ struct Run {
       else
         rec.duetRestarts = r.duetRestarts;
     }
+    if (rec.status == ExecutionStatus::Ok && job.req.simulate)
+      job.profile = {enumName(bench.measure.metric), job.req.simulate->i1, out.simulatedFunctions};
     rec.startedAt = r.startedAt;
     rec.voluntarySwitches = r.voluntarySwitches;
     rec.involuntarySwitches = r.involuntarySwitches;
@@ -1299,7 +1302,8 @@ struct Run {
             j.rec.leftovers.empty() ? it->second : j.rec.leftovers + "; " + it->second;
       }
       records.push_back({*rec, j.values, j.bench->measure.valueUnit(),
-                         j.bench->measure.primaryName()});
+                         j.bench->measure.primaryName(),
+                         j.profile.functions.empty() ? nullptr : &j.profile});
     }
     if (Status owner = stillOwner(); !owner)
       return owner;

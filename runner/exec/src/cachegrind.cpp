@@ -9,6 +9,7 @@
 #include <charconv>
 #include <dirent.h>
 #include <fstream>
+#include <span>
 #include <sstream>
 
 namespace alea::runner {
@@ -34,10 +35,12 @@ std::vector<std::string_view> words(std::string_view line) {
 
 // "I1 cache:         32768 B, 64 B, 8-way associative" -> "32768,8,64"
 // (SimCache's order: size, associativity, line size); "" if it is not one.
+// An associativity of 1 is written "direct-mapped".
 std::string geometryOf(std::string_view desc) {
-  unsigned long long v[3] = {0, 0, 0};
+  unsigned long long v[3] = {0, 0, 1};
   const char *at = desc.data(), *end = desc.data() + desc.size();
-  for (auto &value : v) {
+  const bool directMapped = desc.find("direct-mapped") != std::string_view::npos;
+  for (auto &value : directMapped ? std::span(v, 2) : std::span(v, 3)) {
     while (at < end && (*at < '0' || *at > '9'))
       ++at;
     auto [ptr, ec] = std::from_chars(at, end, value);

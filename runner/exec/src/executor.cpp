@@ -931,6 +931,8 @@ ExecutionResult LocalExecutor::runOnce(const ExecutionRequest &req) {
       result.output.simulated = *counts;
     else
       result.output.metricError = counts.error();
+    if (auto functions = sumCachegrindFunctions(simDir.path); counts && functions)
+      result.output.simulatedFunctions = std::move(*functions);
   }
   return result;
 }

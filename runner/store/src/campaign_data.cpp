@@ -201,6 +201,7 @@ Expected<CampaignData> loadCampaignData(Store &store) {
   }
   if (auto mean = store.meanExecutionSeconds())
     d.meanExecutionSeconds = *mean;
+  d.attribution = loadAttributionInputs(store, campaignDir);
   return d;
 }
 

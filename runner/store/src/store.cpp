@@ -279,7 +279,31 @@ DROP TABLE measurement;
 ALTER TABLE measurement_8 RENAME TO measurement;
 ALTER TABLE benchmark ADD COLUMN decided_on TEXT;
 )sql",
+    // 9: the per-function simulated counts of one execution per build
+    // and benchmark under cachegrind (function_profile.hpp): the profile's
+    // metric, I1 geometry and execution, and each function's 13 cachegrind
+    // counts ("" is every function not kept).
+    R"sql(
+CREATE TABLE function_profile(
+  build_id INTEGER NOT NULL REFERENCES build(id),
+  benchmark_id INTEGER NOT NULL REFERENCES benchmark(id),
+  execution_id INTEGER NOT NULL REFERENCES execution(id),
+  metric TEXT NOT NULL,
+  i1 TEXT NOT NULL,
+  PRIMARY KEY(build_id, benchmark_id)) WITHOUT ROWID;
+CREATE TABLE function_cost(
+  build_id INTEGER NOT NULL REFERENCES build(id),
+  benchmark_id INTEGER NOT NULL REFERENCES benchmark(id),
+  function TEXT NOT NULL,
+  ir INTEGER NOT NULL, i1mr INTEGER NOT NULL, ilmr INTEGER NOT NULL,
+  dr INTEGER NOT NULL, d1mr INTEGER NOT NULL, dlmr INTEGER NOT NULL,
+  dw INTEGER NOT NULL, d1mw INTEGER NOT NULL, dlmw INTEGER NOT NULL,
+  bc INTEGER NOT NULL, bcm INTEGER NOT NULL, bi INTEGER NOT NULL, bim INTEGER NOT NULL,
+  PRIMARY KEY(build_id, benchmark_id, function)) WITHOUT ROWID;
+)sql",
 };
+// The schema version that brought the function_profile and function_cost tables.
+constexpr int kFunctionCostVersion = 9;
 constexpr int kMigrationCount = sizeof(kMigrations) / sizeof(kMigrations[0]);
 static_assert(kMigrationCount == kStoreVersion);
 
@@ -953,6 +977,69 @@ Status Store::insertExecution(const ExecutionRecord &e,
   return {};
 }
 
+// The first profile of a build and benchmark is kept (INSERT OR IGNORE on
+// the pair): per-function counts vary little across executions of a build.
+Status Store::insertFunctionProfile(const ExecutionRecord &e, const FunctionProfile &profile) {
+  if (!e.buildId || profile.functions.empty())
+    return {};
+  Statement head(db_, "INSERT OR IGNORE INTO function_profile(build_id,benchmark_id,"
+                      "execution_id,metric,i1) SELECT ?,?,id,?,? FROM execution "
+                      "WHERE plan_position = ?");
+  head.bind(1, e.buildId).bind(2, e.benchmarkId).bind(3, profile.metric).bind(4, profile.i1);
+  head.bind(5, e.planPosition);
+  head.step();
+  if (!head.ok())
+    return Error{"cannot record a function profile: " + lastError()};
+  if (sqlite3_changes(db_) == 0) // the build and benchmark have one
+    return {};
+  Statement row(db_, "INSERT INTO function_cost(build_id,benchmark_id,function,ir,i1mr,ilmr,"
+                     "dr,d1mr,dlmr,dw,d1mw,dlmw,bc,bcm,bi,bim) "
+                     "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+  for (const FunctionCounts &f : profile.functions) {
+    const CachegrindCounts &c = f.counts;
+    row.reset();
+    row.bind(1, e.buildId).bind(2, e.benchmarkId).bind(3, f.name);
+    int i = 4;
+    for (std::uint64_t v : {c.ir, c.i1mr, c.ilmr, c.dr, c.d1mr, c.dlmr, c.dw, c.d1mw, c.dlmw, c.bc,
+                            c.bcm, c.bi, c.bim})
+      row.bind(i++, static_cast<std::int64_t>(v));
+    row.step();
+    if (!row.ok())
+      return Error{"cannot record the cost of function " + f.name + ": " + lastError()};
+  }
+  return {};
+}
+
+std::vector<StoredFunctionProfile> Store::functionProfiles() {
+  std::vector<StoredFunctionProfile> out;
+  if (version() < kFunctionCostVersion)
+    return out;
+  Statement st(db_, "SELECT s.name, bm.name, b.build_index, p.metric, p.i1, c.function, c.ir, "
+                    "c.i1mr, c.ilmr, c.dr, c.d1mr, c.dlmr, c.dw, c.d1mw, c.dlmw, c.bc, c.bcm, "
+                    "c.bi, c.bim FROM function_profile p "
+                    "JOIN function_cost c ON c.build_id = p.build_id "
+                    "AND c.benchmark_id = p.benchmark_id "
+                    "JOIN build b ON b.id = p.build_id JOIN system s ON s.id = b.system_id "
+                    "JOIN benchmark bm ON bm.id = p.benchmark_id "
+                    "ORDER BY s.position, bm.position, b.build_index, c.function");
+  while (st.step()) {
+    const int build = static_cast<int>(st.columnInt(2));
+    if (out.empty() || out.back().system != st.columnView(0) ||
+        out.back().benchmark != st.columnView(1) || out.back().build != build)
+      out.push_back(
+          {st.columnText(0), st.columnText(1), build, {st.columnText(3), st.columnText(4), {}}});
+    FunctionCounts f;
+    f.name = st.columnText(5);
+    CachegrindCounts &c = f.counts;
+    int i = 6;
+    for (std::uint64_t *v : {&c.ir, &c.i1mr, &c.ilmr, &c.dr, &c.d1mr, &c.dlmr, &c.dw, &c.d1mw,
+                             &c.dlmw, &c.bc, &c.bcm, &c.bi, &c.bim})
+      *v = static_cast<std::uint64_t>(st.columnInt(i++));
+    out.back().profile.functions.push_back(std::move(f));
+  }
+  return out;
+}
+
 Status Store::recordExecution(const ExecutionRecord &e,
                               std::span<const MeasurementRecord> measurements,
                               std::string_view unit) {
@@ -989,9 +1076,13 @@ Status Store::recordExecutions(std::span<const RecordedExecution> executions) {
         sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr); // no throw
     }
   } guard{db_};
-  for (const RecordedExecution &r : executions)
+  for (const RecordedExecution &r : executions) {
     if (Status s = insertExecution(r.execution, r.measurements, r.unit, r.metric); !s)
       return s;
+    if (r.profile)
+      if (Status s = insertFunctionProfile(r.execution, *r.profile); !s)
+        return s;
+  }
   killPoint("execution");
   killPoint("store-write");
   Statement &commit = hot_->commit;

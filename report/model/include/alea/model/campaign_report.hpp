@@ -19,6 +19,7 @@
 // only.
 #pragma once
 
+#include "alea/analysis/attribution.hpp"
 #include "alea/analysis/figures.hpp"
 #include "alea/analysis/noise.hpp"
 #include "alea/analysis/report.hpp"
@@ -102,6 +103,9 @@ struct CampaignData {
     std::vector<MeasurementPoint> measurements;
   };
   std::vector<Metric> otherMetrics;
+  // Per-function simulated profiles of the builds (issue 20; none: no
+  // simulated metric, or an older store), one per system and benchmark.
+  std::vector<analysis::AttributionInput> attribution;
 };
 
 struct CampaignReportOptions {
@@ -189,6 +193,9 @@ struct CampaignReport {
     std::string error; // why there is none
   };
   std::vector<Metric> otherMetrics;
+  // Which functions' placement matters (analysis/attribution.hpp), per
+  // system and benchmark with profiles; empty: no section in any format.
+  std::vector<analysis::Attribution> placement;
 };
 
 // Pure: the data in, the report out (never fails: what cannot be analysed is

@@ -13,6 +13,7 @@
 
 #include "alea/config/measure_spec.hpp"
 #include "alea/exec/cachegrind.hpp"
+#include "alea/exec/cachegrind_functions.hpp"
 #include "alea/records.hpp"
 
 #include <cstdint>
@@ -39,6 +40,8 @@ struct ExecutionOutput : ProcessEnd {
   // processes (ExecutionRequest::counters, ::simulate).
   std::map<Metric, double> counterValues;
   std::optional<CachegrindCounts> simulated;
+  // Its counts per function (cachegrind_functions.hpp), the rest as "".
+  std::vector<FunctionCounts> simulatedFunctions;
   std::string metricError; // why one asked for is missing ("" = none is)
 };
 

@@ -14,6 +14,7 @@
 #include "alea/config/redact.hpp"
 #include "alea/exec/machine.hpp"
 #include "alea/records.hpp"
+#include "alea/store/function_profile.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -34,7 +35,7 @@ struct sqlite3_stmt;
 namespace alea::runner {
 
 // The schema this alea writes, and the oldest schema it can still read/write.
-inline constexpr int kStoreVersion = 8;
+inline constexpr int kStoreVersion = 9;
 inline constexpr int kStoreCompatibleVersion = 1;
 
 // A prepared statement; finalized in the destructor. bind* are 1-based.
@@ -174,6 +175,9 @@ struct RecordedExecution {
   std::span<const MeasurementRecord> measurements;
   std::string_view unit;
   std::string_view metric = {};
+  // Its counts per function under cachegrind (function_profile.hpp), kept
+  // when it is the first ok execution of its build and benchmark to have one.
+  const FunctionProfile *profile = nullptr;
 };
 
 // One row of the long form (what `alea export` writes): a measurement with
@@ -347,6 +351,9 @@ public:
   // How the duet's executions were kept together, per scheme (duet.hpp);
   // empty before schema 7 or without a duet.
   std::vector<DuetSyncRow> duetSync();
+  // The per-function profiles (function_profile.hpp), by system, benchmark
+  // and build index; none in a store older than the function_cost table.
+  std::vector<StoredFunctionProfile> functionProfiles();
   // The machine time a campaign has used: its builds' and executions' wall
   // seconds (what an adaptive campaign's time budget counts).
   double machineSeconds();
@@ -394,6 +401,7 @@ private:
   std::optional<MachineState> machineState(std::string_view target, bool first);
   Status migrate(int targetVersion);
   void autocommitWritePoint();
+  Status insertFunctionProfile(const ExecutionRecord &execution, const FunctionProfile &profile);
   Status insertExecution(const ExecutionRecord &execution,
                          std::span<const MeasurementRecord> measurements, std::string_view unit,
                          std::string_view metric);
