@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <span>
 
 namespace alea::report {
 
@@ -66,6 +67,61 @@ template <class F> void eachCodePoint(std::string_view s, F f) {
 
 bool isControl(char32_t cp) { return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F); }
 
+// Appends s to o as the LaTeX and Markdown contexts want it: `invalid` for a
+// byte that is not UTF-8, a space for a control character, and whatever
+// f(code point, its bytes) appends for every other code point.
+template <class F>
+void eachPrintable(std::string_view s, std::string &o, std::string_view invalid, F f) {
+  eachCodePoint(s, [&](char32_t cp, std::string_view bytes, bool valid) {
+    if (!valid)
+      o += invalid;
+    else if (isControl(cp))
+      o += ' ';
+    else
+      f(cp, bytes);
+  });
+}
+
+// s with each invalid byte as `invalid` and each control character as a
+// space.
+std::string printable(std::string_view s, std::string_view invalid) {
+  std::string o;
+  o.reserve(s.size());
+  eachPrintable(s, o, invalid, [&](char32_t, std::string_view bytes) { o += bytes; });
+  return o;
+}
+
+// A character and the word a context writes instead of it.
+using Word = std::pair<char32_t, std::string_view>;
+
+// LaTeX's text commands for the characters it has no backslash escape for.
+constexpr Word kLatexWords[] = {{'\\', "\\textbackslash{}"},  {'~', "\\textasciitilde{}"},
+                                {'^', "\\textasciicircum{}"}, {'<', "\\textless{}"},
+                                {'>', "\\textgreater{}"},     {'|', "\\textbar{}"}};
+
+// Markdown's character references for the characters Python-Markdown has no
+// backslash escape for: $ is TeX math on GitHub and in Pandoc, ~ strikethrough
+// on GitHub.
+constexpr Word kMarkdownWords[] = {
+    {'<', "&lt;"}, {'>', "&gt;"}, {'&', "&amp;"}, {'$', "&#36;"}, {'~', "&#126;"}};
+
+// Appends cp escaped, after a backslash if `backslashed` holds it or as its
+// word in `words`; false (nothing appended) when the context takes it as it is.
+bool appendEscaped(std::string &o, char32_t cp, std::string_view backslashed,
+                   std::span<const Word> words) {
+  if (cp < 0x80 && backslashed.find(static_cast<char>(cp)) != std::string_view::npos) {
+    o += '\\';
+    o += static_cast<char>(cp);
+    return true;
+  }
+  for (const auto &[c, word] : words)
+    if (c == cp) {
+      o += word;
+      return true;
+    }
+  return false;
+}
+
 // The bidirectional embeddings, overrides and isolates (Unicode TR9): they
 // reorder the text around them on a terminal that honours them.
 bool isBidiControl(char32_t cp) {
@@ -106,47 +162,9 @@ std::string plainText(std::string_view s) {
 std::string latexText(std::string_view s) {
   std::string o;
   o.reserve(s.size() + s.size() / 4);
-  eachCodePoint(s, [&](char32_t cp, std::string_view bytes, bool valid) {
-    if (!valid) {
-      o += '?';
+  eachPrintable(s, o, "?", [&](char32_t cp, std::string_view bytes) {
+    if (appendEscaped(o, cp, "&%$#_{}", kLatexWords))
       return;
-    }
-    if (isControl(cp)) {
-      o += ' ';
-      return;
-    }
-    switch (cp) {
-    case '\\':
-      o += "\\textbackslash{}";
-      return;
-    case '&':
-    case '%':
-    case '$':
-    case '#':
-    case '_':
-    case '{':
-    case '}':
-      o += '\\';
-      o += static_cast<char>(cp);
-      return;
-    case '~':
-      o += "\\textasciitilde{}";
-      return;
-    case '^':
-      o += "\\textasciicircum{}";
-      return;
-    case '<':
-      o += "\\textless{}";
-      return;
-    case '>':
-      o += "\\textgreater{}";
-      return;
-    case '|':
-      o += "\\textbar{}";
-      return;
-    default:
-      break;
-    }
     // The font's ligatures would turn -- into a dash, `` and '' into
     // quotes, !` and ?` into inverted marks: an empty group between the two
     // characters keeps them as typed.
@@ -159,14 +177,7 @@ std::string latexText(std::string_view s) {
   return o;
 }
 
-std::string latexComment(std::string_view s) {
-  std::string o;
-  o.reserve(s.size());
-  eachCodePoint(s, [&](char32_t cp, std::string_view bytes, bool valid) {
-    o += !valid ? std::string_view("?") : isControl(cp) ? std::string_view(" ") : bytes;
-  });
-  return o;
-}
+std::string latexComment(std::string_view s) { return printable(s, "?"); }
 
 std::string markdownText(std::string_view s) {
   std::string o;
@@ -181,62 +192,19 @@ std::string markdownText(std::string_view s) {
       : digits > 0 && digits < s.size() && (s[digits] == '.' || s[digits] == ')')
           ? digits
           : std::string_view::npos;
-  std::size_t at = 0;
-  eachCodePoint(s, [&](char32_t cp, std::string_view bytes, bool valid) {
-    const std::size_t here = at;
-    at += bytes.size();
-    if (!valid) {
-      o += "\xEF\xBF\xBD"; // U+FFFD, as the HTML report shows it
+  // U+FFFD for an invalid byte, as the HTML report shows it.
+  eachPrintable(s, o, "\xEF\xBF\xBD", [&](char32_t cp, std::string_view bytes) {
+    if (appendEscaped(o, cp, "\\`*_[]|#", kMarkdownWords))
       return;
-    }
-    if (isControl(cp)) {
-      o += ' ';
-      return;
-    }
-    switch (cp) {
-    case '<':
-      o += "&lt;";
-      return;
-    case '>':
-      o += "&gt;";
-      return;
-    case '&':
-      o += "&amp;";
-      return;
-    case '$': // TeX math on GitHub and in Pandoc
-      o += "&#36;";
-      return;
-    case '~': // strikethrough (GitHub)
-      o += "&#126;";
-      return;
-    case '\\':
-    case '`':
-    case '*':
-    case '_':
-    case '[':
-    case ']':
-    case '|':
-    case '#':
+    if (static_cast<std::size_t>(bytes.data() - s.data()) == listMark) // bytes is part of s
       o += '\\';
-      o += static_cast<char>(cp);
-      return;
-    default:
-      if (here == listMark)
-        o += '\\';
-      o += bytes;
-    }
+    o += bytes;
   });
   return o;
 }
 
 std::string markdownCode(std::string_view s) {
-  std::string body;
-  body.reserve(s.size());
-  eachCodePoint(s, [&](char32_t cp, std::string_view bytes, bool valid) {
-    body += !valid          ? std::string_view("\xEF\xBF\xBD")
-            : isControl(cp) ? std::string_view(" ")
-                            : bytes;
-  });
+  const std::string body = printable(s, "\xEF\xBF\xBD");
   std::size_t longest = 0, run = 0;
   for (char c : body) {
     run = c == '`' ? run + 1 : 0;
