@@ -9,47 +9,51 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <iterator>
 #include <span>
 
 namespace alea::report {
+
+namespace {
+
+// The well-formed UTF-8 sequences by lead byte (The Unicode Standard, Table
+// 3-7): their length and the range of their second byte, narrower than
+// 80..BF where the sequence would be overlong, a surrogate or above U+10FFFF.
+struct Utf8Lead {
+  unsigned char first, last; // the lead bytes
+  std::size_t len;
+  unsigned char lo, hi; // the second byte
+};
+constexpr Utf8Lead kUtf8Leads[] = {
+    {0xC2, 0xDF, 2, 0x80, 0xBF}, // U+0080..U+07FF
+    {0xE0, 0xE0, 3, 0xA0, 0xBF}, // U+0800..U+0FFF
+    {0xE1, 0xEC, 3, 0x80, 0xBF}, // U+1000..U+CFFF
+    {0xED, 0xED, 3, 0x80, 0x9F}, // U+D000..U+D7FF
+    {0xEE, 0xEF, 3, 0x80, 0xBF}, // U+E000..U+FFFF
+    {0xF0, 0xF0, 4, 0x90, 0xBF}, // U+10000..U+3FFFF
+    {0xF1, 0xF3, 4, 0x80, 0xBF}, // U+40000..U+FFFFF
+    {0xF4, 0xF4, 4, 0x80, 0x8F}, // U+100000..U+10FFFF
+};
+
+} // namespace
 
 std::pair<char32_t, std::size_t> decodeUtf8(std::string_view s, std::size_t i) {
   constexpr std::pair<char32_t, std::size_t> bad{0xFFFD, 1};
   auto c = static_cast<unsigned char>(s[i]);
   if (c < 0x80)
     return {c, 1};
-  std::size_t len;
-  char32_t cp;
-  unsigned char lo = 0x80, hi = 0xBF; // allowed range of the second byte
-  if (c >= 0xC2 && c <= 0xDF) {
-    len = 2;
-    cp = c & 0x1F;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    len = 3;
-    cp = c & 0x0F;
-    if (c == 0xE0)
-      lo = 0xA0; // overlong
-    if (c == 0xED)
-      hi = 0x9F; // surrogates
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    len = 4;
-    cp = c & 0x07;
-    if (c == 0xF0)
-      lo = 0x90; // overlong
-    if (c == 0xF4)
-      hi = 0x8F; // above U+10FFFF
-  } else {
+  const auto lead = std::find_if(std::begin(kUtf8Leads), std::end(kUtf8Leads),
+                                 [c](const Utf8Lead &l) { return c >= l.first && c <= l.last; });
+  if (lead == std::end(kUtf8Leads) || i + lead->len > s.size())
     return bad;
-  }
-  if (i + len > s.size())
-    return bad;
-  for (std::size_t k = 1; k < len; ++k) {
+  char32_t cp = c & (0x7F >> lead->len); // the lead byte's payload bits
+  for (std::size_t k = 1; k < lead->len; ++k) {
     auto b = static_cast<unsigned char>(s[i + k]);
-    if (k == 1 ? (b < lo || b > hi) : (b < 0x80 || b > 0xBF))
+    if (k == 1 ? (b < lead->lo || b > lead->hi) : (b < 0x80 || b > 0xBF))
       return bad;
     cp = (cp << 6) | (b & 0x3F);
   }
-  return {cp, len};
+  return {cp, lead->len};
 }
 
 namespace {
