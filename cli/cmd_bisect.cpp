@@ -162,13 +162,7 @@ void setupBisect(CLI::App &app) {
   sub->add_option("--max-builds", o->run.maxBuilds, "at most this many builds per revision "
                                                     "(default 30)")
       ->check(CLI::Range(2, 1000));
-  sub->callback([o, sub] {
-    if (auto s = alea::cli::applyCompareTable(*sub, *o, 4, 3, true); !s) {
-      alea::cli::finish(s);
-      return;
-    }
-    alea::cli::finish(runBisect(*o));
-  });
+  alea::cli::runAfterCompareTable(*sub, o, 4, 3, true, runBisect);
 }
 
 } // namespace

@@ -70,13 +70,7 @@ void setupHistory(CLI::App &app) {
                   "the revision every ratio is to (one of them; default: the first)");
   sub->add_option("--format", o->run.format, "text (default), md, json, csv or html");
   sub->add_option("-o,--output", o->output, "write to this file (default: standard output)");
-  sub->callback([o, sub] {
-    if (auto s = alea::cli::applyCompareTable(*sub, *o, 3, 2, false); !s) {
-      alea::cli::finish(s);
-      return;
-    }
-    alea::cli::finish(runHistory(*o));
-  });
+  alea::cli::runAfterCompareTable(*sub, o, 3, 2, false, runHistory);
 }
 
 } // namespace

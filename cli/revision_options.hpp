@@ -9,6 +9,8 @@
 
 #include "alea/campaign/compare.hpp"
 
+#include <memory>
+
 namespace alea::cli {
 
 struct RevisionOptions {
@@ -28,7 +30,21 @@ void addRevisionOptions(CLI::App &sub, RevisionOptions &o, int defaultBuilds,
 // (findCompareFile), if any, else from the defaults (builds and executions
 // as given, --until-half-width etc. when `adaptive`). kExitOk, or the error.
 Outcome applyCompareTable(const CLI::App &sub, RevisionOptions &o, int defaultBuilds,
-                         int defaultExecutions, bool adaptive);
+                          int defaultExecutions, bool adaptive);
+
+// Sets `sub`'s callback as `alea bisect` and `alea history` want it:
+// applyCompareTable, then run(*o); the first error, or run's outcome, is the
+// command's (finish).
+template <class Options, class Run>
+void runAfterCompareTable(CLI::App &sub, std::shared_ptr<Options> o, int defaultBuilds,
+                          int defaultExecutions, bool adaptive, Run run) {
+  sub.callback([&sub, o, defaultBuilds, defaultExecutions, adaptive, run] {
+    if (auto s = applyCompareTable(sub, *o, defaultBuilds, defaultExecutions, adaptive); !s)
+      finish(s);
+    else
+      finish(run(*o));
+  });
+}
 
 // The run of the campaign `plan` wrote, with the command line's run options.
 RunOptions planRun(const RevisionOptions &o, const alea::runner::ComparePlan &plan);

@@ -278,6 +278,26 @@ std::string rhoText(const NoiseFinding &f) {
   return "Spearman rho " + fixed2(f.value) + ", " + pText(*f.adjustedPValue) + " (Holm)";
 }
 
+// The words of a finding on a covariate whose numbers are Spearman's rho
+// alone, around rhoText(f): an artifact (what was seen, why it cannot be
+// the covariate's doing), an effect and its advice, or no effect of `subject`.
+struct RhoWords {
+  const char *artifactSeen, *artifactWhy;
+  const char *effect, *subject, *advice;
+};
+
+void describeRho(NoiseFinding &f, const RhoWords &w) {
+  if (f.artifact) {
+    f.text = std::string("artifact to investigate: ") + w.artifactSeen + " (" + rhoText(f) + "); " +
+             w.artifactWhy;
+  } else if (f.significant) {
+    f.text = std::string(w.effect) + " (" + rhoText(f) + ")";
+    f.advice = w.advice;
+  } else {
+    f.text = std::string("no effect of ") + w.subject + " (" + rhoText(f) + ")";
+  }
+}
+
 // Fills text and advice of a tested finding once significance is known.
 void describe(NoiseFinding &f, const std::vector<Observed> &data, const NoiseOptions &o,
               const LagOneTest *lag) {
@@ -341,45 +361,25 @@ void describe(NoiseFinding &f, const std::vector<Observed> &data, const NoiseOpt
     std::size_t pinned = 0;
     for (const auto &d : data)
       pinned += d.execution->pinned;
-    if (f.artifact) {
-      f.text = "artifact to investigate: executions that migrated between CPUs more often ran "
-               "faster (" +
-               rhoText(f) +
-               "); a migration cannot speed a program up, so "
-               "something else moves both";
-    } else if (sig) {
-      f.text = "executions that migrate between CPUs run slower (" + rhoText(f) + ")";
-      if (2 * pinned < data.size())
-        f.advice = "pin to one CPU with `cpus = [1]` in [campaign]";
-    } else {
-      f.text = "no effect of CPU migrations (" + rhoText(f) + ")";
-    }
+    describeRho(f,
+                {"executions that migrated between CPUs more often ran faster",
+                 "a migration cannot speed a program up, so something else moves both",
+                 "executions that migrate between CPUs run slower", "CPU migrations",
+                 2 * pinned < data.size() ? "pin to one CPU with `cpus = [1]` in [campaign]" : ""});
   } else if (f.kind == "switches") {
-    if (f.artifact) {
-      f.text = "artifact to investigate: executions with more involuntary context switches "
-               "ran faster (" +
-               rhoText(f) +
-               "); being preempted cannot speed a program up, "
-               "so something else moves both";
-    } else if (sig) {
-      f.text = "involuntary context switches go with slower executions (" + rhoText(f) + ")";
-      f.advice = "another process preempts the benchmark: quiet the machine (`quiet = { load = "
-                 "0.25, wait = 60 }`) or pin it to a CPU nothing else uses (`cpus = [...]`)";
-    } else {
-      f.text = "no effect of involuntary context switches (" + rhoText(f) + ")";
-    }
+    describeRho(f, {"executions with more involuntary context switches ran faster",
+                    "being preempted cannot speed a program up, so something else moves both",
+                    "involuntary context switches go with slower executions",
+                    "involuntary context switches",
+                    "another process preempts the benchmark: quiet the machine (`quiet = { "
+                    "load = 0.25, wait = 60 }`) or pin it to a CPU nothing else uses (`cpus = "
+                    "[...]`)"});
   } else if (f.kind == "frequency") {
-    if (f.artifact) {
-      f.text = "artifact to investigate: executions ran slower at a higher CPU frequency (" +
-               rhoText(f) +
-               "); a higher frequency cannot slow a program down, and the "
-               "frequency is one reading after each execution, not what it ran at throughout";
-    } else if (sig) {
-      f.text = "executions run slower at a lower CPU frequency (" + rhoText(f) + ")";
-      f.advice = "fix the CPU frequency: performance governor, turbo boost off";
-    } else {
-      f.text = "no effect of the CPU frequency (" + rhoText(f) + ")";
-    }
+    describeRho(f, {"executions ran slower at a higher CPU frequency",
+                    "a higher frequency cannot slow a program down, and the frequency is one "
+                    "reading after each execution, not what it ran at throughout",
+                    "executions run slower at a lower CPU frequency", "the CPU frequency",
+                    "fix the CPU frequency: performance governor, turbo boost off"});
   }
 }
 

@@ -12,48 +12,39 @@
 #include <linux/perf_event.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <utility>
 
 namespace alea::runner {
 
 namespace {
 
-constexpr std::uint64_t hwCache(std::uint64_t cache, std::uint64_t op, std::uint64_t result) {
-  return cache | (op << 8) | (result << 16);
+// A PERF_TYPE_HW_CACHE config: the read misses of one cache.
+constexpr std::uint64_t readMisses(std::uint64_t cache) {
+  return cache | (PERF_COUNT_HW_CACHE_OP_READ << 8) | (PERF_COUNT_HW_CACHE_RESULT_MISS << 16);
 }
+
+// The event of each counter metric.
+constexpr std::pair<Metric, CounterEvent> kEvents[] = {
+    {Metric::Instructions, {PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS}},
+    {Metric::Cycles, {PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES}},
+    {Metric::Branches, {PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS}},
+    {Metric::BranchMisses, {PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES}},
+    {Metric::CacheReferences, {PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES}},
+    {Metric::CacheMisses, {PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES}},
+    {Metric::L1iMisses, {PERF_TYPE_HW_CACHE, readMisses(PERF_COUNT_HW_CACHE_L1I)}},
+    {Metric::ItlbMisses, {PERF_TYPE_HW_CACHE, readMisses(PERF_COUNT_HW_CACHE_ITLB)}},
+    {Metric::TaskClock, {PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK}},
+    {Metric::PageFaults, {PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS}},
+    {Metric::ContextSwitches, {PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, true}},
+};
 
 } // namespace
 
 std::optional<CounterEvent> counterEvent(Metric metric) {
-  switch (metric) {
-  case Metric::Instructions:
-    return CounterEvent{PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS};
-  case Metric::Cycles:
-    return CounterEvent{PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES};
-  case Metric::Branches:
-    return CounterEvent{PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS};
-  case Metric::BranchMisses:
-    return CounterEvent{PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES};
-  case Metric::CacheReferences:
-    return CounterEvent{PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES};
-  case Metric::CacheMisses:
-    return CounterEvent{PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES};
-  case Metric::L1iMisses:
-    return CounterEvent{PERF_TYPE_HW_CACHE,
-                        hwCache(PERF_COUNT_HW_CACHE_L1I, PERF_COUNT_HW_CACHE_OP_READ,
-                                PERF_COUNT_HW_CACHE_RESULT_MISS)};
-  case Metric::ItlbMisses:
-    return CounterEvent{PERF_TYPE_HW_CACHE,
-                        hwCache(PERF_COUNT_HW_CACHE_ITLB, PERF_COUNT_HW_CACHE_OP_READ,
-                                PERF_COUNT_HW_CACHE_RESULT_MISS)};
-  case Metric::TaskClock:
-    return CounterEvent{PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK};
-  case Metric::PageFaults:
-    return CounterEvent{PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS};
-  case Metric::ContextSwitches:
-    return CounterEvent{PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, true};
-  default:
-    return std::nullopt;
-  }
+  for (const auto &[m, event] : kEvents)
+    if (m == metric)
+      return event;
+  return std::nullopt;
 }
 
 int openCounter(const CounterEvent &event) {

@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include <utility>
 
 namespace alea::runner {
 
@@ -252,23 +253,20 @@ MachineState recheckMachineState(const MachineState &previous) {
 }
 
 std::vector<std::string> machineChanges(const MachineState &before, const MachineState &after) {
+  const std::pair<const char *, bool> facts[] = {
+      {"host", before.hostname != after.hostname},
+      {"cpu-model", before.cpuModel != after.cpuModel},
+      {"governor", before.governor != after.governor},
+      {"aslr", before.aslr != after.aslr},
+      {"kernel", before.kernel != after.kernel},
+      {"cpu-count", before.cpuCount != after.cpuCount},
+      {"compilers", before.compilers != after.compilers},
+      {"load", after.load1 > before.load1 + 1.0},
+  };
   std::vector<std::string> changes;
-  if (before.hostname != after.hostname)
-    changes.push_back("host");
-  if (before.cpuModel != after.cpuModel)
-    changes.push_back("cpu-model");
-  if (before.governor != after.governor)
-    changes.push_back("governor");
-  if (before.aslr != after.aslr)
-    changes.push_back("aslr");
-  if (before.kernel != after.kernel)
-    changes.push_back("kernel");
-  if (before.cpuCount != after.cpuCount)
-    changes.push_back("cpu-count");
-  if (before.compilers != after.compilers)
-    changes.push_back("compilers");
-  if (after.load1 > before.load1 + 1.0)
-    changes.push_back("load");
+  for (const auto &[name, changed] : facts)
+    if (changed)
+      changes.push_back(name);
   return changes;
 }
 
