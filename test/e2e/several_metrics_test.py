@@ -127,6 +127,10 @@ def three_metrics(exe, tmp):
         print(f"sim-cycles ratio {ratio['estimate']:.4f} {ratio['fieller']}")
         check(ratio["decision"] == "slower" and ratio["estimate"] > 1.5,
               f"sim-cycles calls two slower: {ratio['estimate']} {ratio['decision']}")
+    placement = doc["campaign"].get("placement", [])
+    check(len(placement) == 2 and all(p["metric"] == "sim-cycles" and p["builds"] == 2
+                                      for p in placement),
+          f"each build's function profile is of the simulated metric: {placement}")
     text = run([exe, "report", store])
     check("metrics: the decision (and the exit status) is on wall; the other metrics of the "
           "same executions:" in text.stdout, f"the text report says so: {text.stdout[-1500:]}")

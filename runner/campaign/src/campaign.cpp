@@ -103,6 +103,18 @@ std::string measuredMetricNames(const CampaignConfig &cfg) {
   return several ? joinWith(names, ",") : std::string();
 }
 
+// The simulated metric whose layout variance a build's function profile
+// explains (function_profile.hpp): the decision's when it is simulated, else
+// the first simulated one measured.
+const char *profiledMetric(const MeasureSpec &measure) {
+  if (auto decision = parseEnum<Metric>(measure.decisionName()); decision && isSimulated(*decision))
+    return enumName(*decision);
+  for (Metric m : measure.measuredMetrics())
+    if (isSimulated(m))
+      return enumName(m);
+  return "";
+}
+
 std::string recordedEnvironment(const std::vector<std::string> &env, const Redactor &redactor) {
   std::string out;
   for (const auto &e : env)
@@ -1184,7 +1196,7 @@ struct Run {
         rec.duetRestarts = r.duetRestarts;
     }
     if (rec.status == ExecutionStatus::Ok && job.req.simulate)
-      job.profile = {enumName(bench.measure.metric), job.req.simulate->i1, out.simulatedFunctions};
+      job.profile = {profiledMetric(bench.measure), job.req.simulate->i1, out.simulatedFunctions};
     rec.startedAt = r.startedAt;
     rec.voluntarySwitches = r.voluntarySwitches;
     rec.involuntarySwitches = r.involuntarySwitches;

@@ -769,14 +769,17 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
   simulated.sink = nullptr;
   ExecutionResult sim = runOnce(simulated);
   result.output.simulated = sim.output.simulated;
+  result.output.simulatedFunctions = std::move(sim.output.simulatedFunctions);
   if (!sim.output.metricError.empty())
     result.output.metricError = sim.output.metricError;
   else if (sim.spawnFailed)
     result.output.metricError = "the run under cachegrind: " + sim.spawnError;
   else if (std::string why = describeFailure(sim.output, req.expectedExit); !why.empty())
     result.output.metricError = "the run under cachegrind: " + why;
-  if (!result.output.metricError.empty())
+  if (!result.output.metricError.empty()) {
     result.output.simulated.reset();
+    result.output.simulatedFunctions.clear();
+  }
   return result;
 }
 

@@ -53,7 +53,7 @@ TEST(FunctionProfiles, TheFirstOfABuildAndBenchmarkIsKeptAndReadBack) {
     e.benchmarkId = bench;
     e.executionIndex = pos;
     const std::vector<MeasurementRecord> m = {{0, 1.0, false}};
-    const RecordedExecution r{e, m, "count", pos == 0 ? &first : &second};
+    const RecordedExecution r{e, m, "count", "sim-cycles", pos == 0 ? &first : &second};
     ASSERT_TRUE(store.recordExecutions({&r, 1}).ok());
   }
   EXPECT_EQ(StoreTestAccess::scalar(store, "SELECT count(*) FROM function_cost"), 2);
