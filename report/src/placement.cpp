@@ -5,6 +5,8 @@
 
 #include "alea/report/plots.hpp"
 
+#include <cmath>
+
 namespace alea::report {
 
 namespace {
@@ -83,7 +85,9 @@ std::vector<std::string> placementLines(const Attribution &a) {
   for (const auto &f : a.functions)
     lines.push_back(functionSentence(a, f));
   if (!a.functions.empty())
-    lines.push_back("every other function: " + pct(a.otherShare));
+    // A share that prints as zero is zero, whatever its sign ("-0.0%").
+    lines.push_back("every other function: " +
+                    pct(std::fabs(a.otherShare) < 0.0005 ? 0.0 : a.otherShare));
   return lines;
 }
 

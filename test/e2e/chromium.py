@@ -69,13 +69,15 @@ class ChromiumError(RuntimeError):
 
 
 def render(html_path, out_dir, width=LAPTOP[0], height=LAPTOP[1], mobile=False, name="page",
-           evaluate=None):
+           evaluate=None, clip=None):
     """Renders the local file `html_path` in a viewport of width x height CSS
     px (as a phone if `mobile`: the viewport meta tag applies, scrollbars
     overlay). Writes <name>.png, <name>.netlog.json and <name>.log (the
     browser's stderr) into `out_dir`. `evaluate` maps names to JavaScript
     expressions evaluated in the page after layout; their JSON values are in
-    the result's `values`."""
+    the result's `values`. `clip`: a JavaScript expression giving the
+    {x, y, width, height} of the page (CSS px) the screenshot keeps; default:
+    the whole page."""
     html_path = os.path.abspath(html_path)
     if not os.path.isfile(html_path):
         raise FileNotFoundError(html_path)
@@ -110,10 +112,13 @@ def render(html_path, out_dir, width=LAPTOP[0], height=LAPTOP[1], mobile=False, 
                 " scroll_height: document.documentElement.scrollHeight})", page)
             values = {k: browser.evaluate(v, page) for k, v in (evaluate or {}).items()}
             size = browser.call("Page.getLayoutMetrics", {}, page)["cssContentSize"]
+            area = {"x": 0, "y": 0, "width": size["width"], "height": size["height"]}
+            if clip:
+                area = browser.evaluate(clip, page)
             shot = browser.call("Page.captureScreenshot", {
                 "format": "png", "captureBeyondViewport": True,
-                "clip": {"x": 0, "y": 0, "width": max(size["width"], 1),
-                         "height": max(size["height"], 1), "scale": 1}}, page)
+                "clip": {"x": area["x"], "y": area["y"], "width": max(area["width"], 1),
+                         "height": max(area["height"], 1), "scale": 1}}, page)
             with open(png, "wb") as f:
                 f.write(base64.b64decode(shot["data"]))
             page_urls = [e["params"]["request"]["url"] for e in browser.events
