@@ -25,18 +25,8 @@ import sys
 import tempfile
 
 from e2e_common import alea, check, finish, run, write
+from simulated_metrics_test import PROGRAM  # the spin loop: two instructions per iteration
 
-PROGRAM = r"""#include <stdlib.h>
-#ifndef WORK
-#define WORK 1
-#endif
-int main(int argc, char **argv) {
-  unsigned long n = (argc > 1 ? strtoul(argv[1], NULL, 10) : 0) * WORK;
-  if (n)
-    __asm__ volatile("1: dec %0\n\tjnz 1b" : "+r"(n));
-  return 0;
-}
-"""
 
 N = 1_000_000
 
