@@ -19,7 +19,8 @@ void addRevisionOptions(CLI::App &sub, RevisionOptions &o, int defaultBuilds,
                  "what a run's value is: wall (its wall time, the default), cpu, user, sys, "
                  "rss, a counter (task-clock, instructions, ...), a simulated metric "
                  "(sim-instructions, sim-cycles, ...), regex:REGEX (a number the program "
-                 "prints), gbench or records (docs/measure.md)");
+                 "prints), gbench or records (docs/measure.md); several, the decision on "
+                 "the first: 'sim-cycles,wall' or 'records,sim-cycles'");
   sub.add_option("--builds", o.request.builds,
                  "builds per revision (default " + std::to_string(defaultBuilds) + ")")
       ->check(CLI::Range(2, 1000));

@@ -183,6 +183,24 @@ def hardware_counter(exe, tmp):
     check(not os.path.exists(os.path.join(store, "builds")), "before the first build")
 
 
+def compare_commands(exe, tmp):
+    """`alea compare --measure A,B`: several metrics, the decision on the first."""
+    spin = os.path.join(tmp, "spin-bin")
+    run(["cc", "-O1", "-o", spin, os.path.join(tmp, "spin.c")], check=True)
+    r = run([exe, "compare", "--cmd", f"one={spin} {N}", "--cmd", f"two={spin} {2 * N}",
+             "--measure", "sim-instructions,wall", "--executions", "3",
+             "--dir", os.path.join(tmp, "cmp"), "--fail-on", "slower"], timeout=280)
+    print(f"alea compare --measure sim-instructions,wall: exit {r.returncode}")
+    check(r.returncode == 5 and "the decision (and the exit status) is on sim-instructions; "
+          "the other metrics of the same executions:" in r.stdout and
+          "wall (s), command: two vs one: " in r.stdout,
+          f"decided slower on sim-instructions (exit 5), wall beside it: {r.stdout[-2000:]}")
+    bad = run([exe, "compare", "--cmd", f"one={spin}", "--cmd", f"two={spin}",
+               "--measure", "wall,walls", "--dir", os.path.join(tmp, "cmp-bad")])
+    check(bad.returncode != 0 and "'walls' after the first is not a metric" in bad.stderr,
+          f"an unknown metric in the list: {bad.stderr}")
+
+
 def main():
     exe = alea(sys.argv[1])
     with tempfile.TemporaryDirectory(prefix="alea-metrics-") as tmp:
@@ -190,6 +208,7 @@ def main():
         three_metrics(exe, tmp)
         decided_on_simulated(exe, tmp)
         hardware_counter(exe, tmp)
+        compare_commands(exe, tmp)
     finish("three metrics per execution stored and reported in every format; the decision "
            "follows decide_on; sim-cycles is identical per build without execution factors")
 

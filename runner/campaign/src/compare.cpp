@@ -132,6 +132,30 @@ std::string literalShell(const std::string &command) {
 }
 
 Expected<toml::table> measureTable(const std::string &measure) {
+  // Several metrics, the decision on the first: "sim-cycles,wall", or after
+  // an iteration source, "records,sim-cycles" (a regex keeps its commas).
+  if (std::size_t comma = measure.find(','); comma != std::string::npos &&
+                                              measure.rfind("regex:", 0) != 0) {
+    auto table = measureTable(measure.substr(0, comma));
+    if (!table)
+      return table;
+    toml::array metrics;
+    if (*(*table)["source"].value<std::string>() == "none")
+      metrics.push_back((*table)["metric"].value_or(std::string("wall")));
+    table->erase("metric");
+    for (std::size_t at = comma + 1; at <= measure.size();) {
+      const std::size_t end = std::min(measure.find(',', at), measure.size());
+      const std::string name = measure.substr(at, end - at);
+      if (!parseEnum<Metric>(name))
+        return Error{"--measure: '" + name + "' after the first is not a metric (wall, cpu, "
+                     "task-clock, sim-cycles, ...: docs/measure.md)",
+                     ErrorKind::Usage};
+      metrics.push_back(name);
+      at = end + 1;
+    }
+    table->insert_or_assign("metrics", std::move(metrics));
+    return table;
+  }
   if (measure == "none" || measure == "wall" || measure == "gbench" || measure == "records")
     return toml::table{{"source", measure == "wall" ? "none" : measure}};
   if (parseEnum<Metric>(measure)) // cpu, rss, task-clock, instructions, sim-cycles, ...
