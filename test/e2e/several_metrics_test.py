@@ -103,6 +103,10 @@ def three_metrics(exe, tmp):
     check(one and two and min(two) > 1.5 * max(one),
           f"sim-cycles of two (2N) well above one's (N): {one} {two}")
 
+    with sqlite3.connect(os.path.join(store, "campaign.db")) as db:
+        seconds = [s for (s,) in db.execute("SELECT simulation_seconds FROM execution")]
+    check(len(seconds) == 8 and all(s is not None and s > 0 for s in seconds),
+          f"the run under cachegrind's seconds recorded (machine time): {seconds}")
     rep = run([exe, "report", store, "--format", "json"])
     check(rep.returncode == 0, f"alea report --format json exits 0: {rep.stderr}")
     doc = json.loads(rep.stdout)

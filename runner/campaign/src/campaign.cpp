@@ -1198,6 +1198,7 @@ struct Run {
     if (rec.status == ExecutionStatus::Ok && job.req.simulate)
       job.profile = {profiledMetric(bench.measure), job.req.simulate->i1, out.simulatedFunctions};
     rec.startedAt = r.startedAt;
+    rec.simulationSeconds = r.simulationSeconds;
     rec.voluntarySwitches = r.voluntarySwitches;
     rec.involuntarySwitches = r.involuntarySwitches;
     rec.migrations = r.migrations;

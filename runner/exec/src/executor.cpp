@@ -768,6 +768,7 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
   simulated.captureStdout = false;
   simulated.sink = nullptr;
   ExecutionResult sim = runOnce(simulated);
+  result.simulationSeconds = sim.output.wallSeconds;
   result.output.simulated = sim.output.simulated;
   result.output.simulatedFunctions = std::move(sim.output.simulatedFunctions);
   if (!sim.output.metricError.empty())

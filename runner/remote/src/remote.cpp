@@ -206,7 +206,8 @@ json resultToJson(const ExecutionResult &r) {
               {"overlap", optionalJson(r.overlap)},
               {"duetBarriers", r.duetBarriers},
               {"duetRestarts", r.duetRestarts},
-              {"duetAlone", r.duetAlone}};
+              {"duetAlone", r.duetAlone},
+              {"simulationSeconds", optionalJson(r.simulationSeconds)}};
 }
 
 ExecutionResult resultFromJson(const json &j) {
@@ -246,6 +247,7 @@ ExecutionResult resultFromJson(const json &j) {
   // A duet's (absent from an older helper's answer).
   r.duetSync = parseEnum<DuetSync>(j.value("duetSync", std::string()));
   r.overlap = optionalFrom<double>(j, "overlap");
+  r.simulationSeconds = optionalFrom<double>(j, "simulationSeconds");
   r.duetBarriers = j.value("duetBarriers", std::int64_t{0});
   r.duetRestarts = j.value("duetRestarts", std::int64_t{0});
   r.duetAlone = j.value("duetAlone", std::string());

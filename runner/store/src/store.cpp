@@ -301,6 +301,11 @@ CREATE TABLE function_cost(
   bc INTEGER NOT NULL, bcm INTEGER NOT NULL, bi INTEGER NOT NULL, bim INTEGER NOT NULL,
   PRIMARY KEY(build_id, benchmark_id, function)) WITHOUT ROWID;
 )sql",
+    // 10: the wall seconds of an execution's second run, under cachegrind
+    // (several metrics per execution; NULL: none), in the machine time.
+    R"sql(
+ALTER TABLE execution ADD COLUMN simulation_seconds REAL;
+)sql",
 };
 // The schema version that brought the function_profile and function_cost tables.
 constexpr int kFunctionCostVersion = 9;
@@ -542,8 +547,8 @@ struct Store::HotStatements {
                 "error,machine_id,leftovers,started_at,other_load,cpus,"
                 "migrations,involuntary_switches,voluntary_switches,cpu_mhz,"
                 "quiet_wait,ran_busy,overlap,target,target_order,heap_offset,"
-                "heap_status,duet_sync,duet_barriers,duet_restarts) "
-                "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
+                "heap_status,duet_sync,duet_barriers,duet_restarts,simulation_seconds) "
+                "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
         insertMeasurement(db, "INSERT INTO measurement(execution_id,iteration,value,unit,"
                               "warmup,metric) VALUES(?,?,?,?,?,?)") {}
   bool valid() const {
@@ -949,6 +954,7 @@ Status Store::insertExecution(const ExecutionRecord &e,
   bindText(32, e.duetSync ? enumName(*e.duetSync) : "");
   bindOptional(33, e.duetBarriers);
   bindOptional(34, e.duetRestarts);
+  bindOptional(35, e.simulationSeconds);
   st.step();
   bool inserted = st.ok();
   std::string insertError = inserted ? std::string() : lastError();
@@ -1551,7 +1557,8 @@ Status Store::importExecutions(std::span<const ImportedExecution> executions,
 
 double Store::machineSeconds() {
   Statement st(db_, "SELECT (SELECT coalesce(sum(build_seconds), 0) FROM build) + "
-                    "(SELECT coalesce(sum(wall_seconds), 0) FROM execution)");
+                    "(SELECT coalesce(sum(wall_seconds), 0) + coalesce(sum(simulation_seconds), 0) "
+                    "FROM execution)");
   return st.step() ? st.columnDouble(0) : 0;
 }
 

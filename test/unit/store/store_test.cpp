@@ -105,6 +105,55 @@ TEST(Store, MigratesAnOlderSchemaKeepingData) {
   EXPECT_EQ(sys.columnText(0), "kept");
 }
 
+// Schema 8 (several metrics per execution): a store of schema 7 keeps its
+// measurements through the rebuilt table (metric ''), read as before by a
+// reader of the old store and by the migrated one; a new metric's rows are
+// read only when asked for.
+TEST(Store, MeasurementsOfASchema7StoreSurviveTheMetricColumn) {
+  test::TempDir dir;
+  const std::string path = dir.file("v7.db");
+  auto values = [](Store &s, std::string_view metric = {}) {
+    std::vector<double> v;
+    EXPECT_TRUE(s.visitMeasurements(
+                     false, [&](const MeasurementView &m) { v.push_back(m.value); }, {}, metric)
+                    .ok());
+    return v;
+  };
+  {
+    Store v7 = Fixture::open(path, {true, 7});
+    ASSERT_EQ(v7.version(), 7);
+    for (const char *sql :
+         {"INSERT INTO system(id, name, baseline, position) VALUES(1, 'base', 1, 0)",
+          "INSERT INTO benchmark(id, name, position, unit) VALUES(1, 'b', 0, 's')",
+          "INSERT INTO build(id, system_id, build_index, seed, factors, status) "
+          "VALUES(1, 1, 0, '0x1', 'all', 'ok')",
+          "INSERT INTO plan(position, system_id, benchmark_id, build_index, execution_index) "
+          "VALUES(0, 1, 1, 0, 0)",
+          "INSERT INTO execution(id, plan_position, build_id, benchmark_id, execution_index, "
+          "status) VALUES(1, 0, 1, 1, 0, 'ok')",
+          "INSERT INTO measurement(execution_id, iteration, value, unit) VALUES(1, 0, 1.5, 's')",
+          "INSERT INTO measurement(execution_id, iteration, value, unit) VALUES(1, 1, 2.5, 's')"})
+      ASSERT_TRUE(StoreTestAccess::exec(v7, sql).ok()) << sql;
+    EXPECT_EQ(values(v7), (std::vector<double>{1.5, 2.5}));
+  }
+  {
+    auto reader = Store::openReadOnly(path);
+    ASSERT_TRUE(reader.ok()) << reader.error();
+    EXPECT_EQ(reader->version(), 7); // read as it is
+    EXPECT_EQ(values(*reader), (std::vector<double>{1.5, 2.5}));
+  }
+  Store now = Fixture::open(path);
+  EXPECT_EQ(now.version(), kStoreVersion);
+  EXPECT_EQ(values(now), (std::vector<double>{1.5, 2.5}));
+  EXPECT_EQ(StoreTestAccess::scalar(now, "SELECT count(*) FROM measurement WHERE metric = ''"), 2);
+  ASSERT_TRUE(StoreTestAccess::exec(now, "INSERT INTO measurement(execution_id, metric, "
+                                         "iteration, value, unit) VALUES(1, 'sim-cycles', 0, "
+                                         "99, 'count')")
+                  .ok());
+  EXPECT_EQ(values(now), (std::vector<double>{1.5, 2.5})); // the decision's rows only
+  EXPECT_EQ(values(now, "sim-cycles"), (std::vector<double>{99}));
+}
+
 TEST(Store, RefusesAStoreFromANewerIncompatibleAlea) {
   test::TempDir dir;
   std::string path = dir.file("new.db");

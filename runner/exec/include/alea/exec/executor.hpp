@@ -115,6 +115,8 @@ struct ExecutionResult {
   // not a duet), the share of its time every partner ran too,
   // the barriers it passed or the times it was restarted to keep its
   // partners company, and why it is not a measurement ("" = it is).
+  // ExecutionRequest::nativeToo: the wall seconds of the run under cachegrind.
+  std::optional<double> simulationSeconds;
   std::optional<DuetSync> duetSync;
   std::optional<double> overlap;
   std::int64_t duetBarriers = 0, duetRestarts = 0;

@@ -35,7 +35,7 @@ struct sqlite3_stmt;
 namespace alea::runner {
 
 // The schema this alea writes, and the oldest schema it can still read/write.
-inline constexpr int kStoreVersion = 9;
+inline constexpr int kStoreVersion = 10;
 inline constexpr int kStoreCompatibleVersion = 1;
 
 // A prepared statement; finalized in the destructor. bind* are 1-based.
@@ -156,6 +156,9 @@ struct ExecutionRecord : ProcessEnd {
   // ("applied", "applied-late", "own-allocator <object>", "static", ...).
   std::optional<std::int64_t> heapOffset;
   std::string heapStatus;
+  // Several metrics per execution: the wall seconds of its second run, under
+  // cachegrind (none: there was none), machine time the campaign spent too.
+  std::optional<double> simulationSeconds;
 };
 
 struct MeasurementRecord {
