@@ -769,6 +769,10 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
   simulated.sink = nullptr;
   ExecutionResult sim = runOnce(simulated);
   result.simulationSeconds = sim.output.wallSeconds;
+  if (sim.cancelled) { // interrupted by the user: not a measurement either
+    result.cancelled = true;
+    return result;
+  }
   result.output.simulated = sim.output.simulated;
   result.output.simulatedFunctions = std::move(sim.output.simulatedFunctions);
   if (!sim.output.metricError.empty())
