@@ -519,7 +519,7 @@ def cmd_calibrate_sim(out, db, reps, slow_reps):
     })
     with open(out, "w") as f:
         json.dump(res, f, indent=1)
-    print(f"calibration in sim-cycles (an alea campaign: each of the {len(v['base'])} pool binaries once under "
+    print(f"calibration in sim-cycles (an alea campaign: {len(v['base'])} pool binaries, each once under "
           f"cachegrind at 0/{reps}/{slow_reps} repetitions): mean {m['zero']:.6g} / {m['base']:.6g} / {m['cand']:.6g} "
           f"cycles (relative SD over the pool {100*sd.get('zero', 0):.4f}% / {100*sd.get('base', 0):.4f}% / "
           f"{100*sd.get('cand', 0):.4f}%); start-up share {100*res['startup_share_sim']:.3f}%; "
@@ -584,8 +584,8 @@ def cmd_simtable(run, results, calibration, conf="0.95"):
             clopper_pearson(cov, len(sl), conf)
         pc = lambda x, n, ci: f"{x}/{n} = {_pct(x / n) if n else '-'} [{_pct(ci[0])}, {_pct(ci[1])}]"
         out.append([d, str(len(aa) + len(sl)), pc(fa, len(aa), fa_ci), pc(slower, len(sl), sl_ci),
-                    pc(cov, len(sl), cov_ci) + f" of {tr:.6f}", f"+-{100 * med:.3f}%",
-                    f"{own:.2f} (whole campaign {whole:.2f})", f"{p_min:.4g}"])
+                    pc(cov, len(sl), cov_ci) + f" of {tr:.6f}", f"+-{100 * med:.3g}%",
+                    f"{own:.3g} (whole campaign {whole:.3g})", f"{p_min:.4g}"])
     hdr = ["design:metric", "campaigns", "A/A false alarms", "slowdown called slower", "coverage of the true ratio",
            "median rel. half-width", "machine min per campaign", "precision per machine-min"]
     widths = [max(len(h), *(len(l[i]) for l in out)) for i, h in enumerate(hdr)]
