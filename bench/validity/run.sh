@@ -58,6 +58,17 @@
 #   --independent-pairs  paired designs' cand builds are their own draws, not
 #                      their pair's base binary (the seeding before issue 19)
 #   --load-jobs J      parallel jobs of the background make (default 2; 0: none)
+#   --metrics M        wall (default): wall time of each execution; sim: every
+#                      campaign measures `metrics = ["sim-cycles", "wall"]`
+#                      (issue 20: each execution runs natively for wall, then
+#                      under cachegrind), decides on sim-cycles, and gives one
+#                      row per metric (design "<design>:sim-cycles" and
+#                      "<design>:wall") from the same campaigns; the true ratio
+#                      of sim-cycles is calibrated under cachegrind; the summary
+#                      adds the machine time per campaign and the precision per
+#                      machine-minute of each metric (validity.py simtable)
+#   --threshold T      the campaigns' decision threshold (default: alea's, 0.01;
+#                      "slower" = the whole interval above 1 + T)
 #   --fresh            discard this configuration's campaigns and start over
 #   --prepare          only fetch Lua and build the pool, then exit
 #   --reanalyse        run nothing: report and analyse again this configuration's
@@ -71,7 +82,7 @@ root=$(cd "$here/../.." && pwd)
 work=${ALEA_VALIDITY_DIR:-$root/_work/validity} # read before common.sh unsets ALEA_*
 
 n=20 slow_n= workload=c slowdown=0.10 designs="unpaired interleaved duet" builds=5 executions=3
-reps= pool=40 load_jobs=2 independent_pairs=0 fresh=0 prepare=0 reanalyse=0 build_arg=
+reps= pool=40 load_jobs=2 independent_pairs=0 fresh=0 prepare=0 reanalyse=0 build_arg= metrics=wall threshold=
 while (($#)); do
   case $1 in
     -n) n=$2; shift 2 ;;
@@ -84,6 +95,8 @@ while (($#)); do
     --reps) reps=$2; shift 2 ;;
     --pool) pool=$2; shift 2 ;;
     --load-jobs) load_jobs=$2; shift 2 ;;
+    --metrics) metrics=$2; shift 2 ;;
+    --threshold) threshold=$2; shift 2 ;;
     --independent-pairs) independent_pairs=1; shift ;;
     --fresh) fresh=1; shift ;;
     --prepare) prepare=1; shift ;;
@@ -99,6 +112,11 @@ case $workload in
   c) reps=${reps:-800} ;;
   lua) reps=${reps:-300} ;;
   *) echo "run.sh: --workload is c or lua, not $workload" >&2; exit 2 ;;
+esac
+case $metrics in
+  wall) metric_names=("") ;; # one metric: the files keep their names (export.csv, ...)
+  sim) metric_names=(sim-cycles wall) ;;
+  *) echo "run.sh: --metrics is wall or sim, not $metrics" >&2; exit 2 ;;
 esac
 source "$root/test/projects/common.sh" # fail, note, fetch_source, fresh_copy; PATH
 py="python3 $here/validity.py"
@@ -190,6 +208,8 @@ done
 # Without N: a larger -n keeps the campaigns already done and adds the others.
 tag="$workload-slow$slowdown-reps$reps-${builds}x$executions-pool$pool-load$load_jobs"
 ((independent_pairs)) && tag+=-independent || tag+=-shared
+[[ $metrics == sim ]] && tag+=-sim
+[[ -n $threshold ]] && tag+=-thr$threshold
 run=$work/runs/$tag
 if ((fresh)); then rm -rf "$run"; fi
 mkdir -p "$run"
@@ -234,6 +254,36 @@ elif [[ ! -f $run/calibration.json ]]; then
   [[ $workload == c ]] && rounds=10 # 18 ms executions: more rounds, as cheap
   $py calibrate "$run/calibration.json.tmp" "$reps" "$slow_reps" "$rounds" "${script[*]:--}" "${cal_bins[@]}" |
     tee "$run/calibration.txt"
+  if [[ $metrics == sim ]]; then
+    # The true ratio in sim-cycles, measured by alea itself (its cachegrind
+    # command, heap-offset runtime and environment padding: the campaigns'
+    # intervals are a few parts per million wide, narrower than what running
+    # cachegrind by hand would match): every pool binary once at 0, REPS and
+    # SLOW_REPS repetitions; the ratio of the means over the whole pool is the
+    # campaigns' estimand (they draw their builds from it). Lua under cachegrind
+    # takes seconds per execution: its first 4 pool binaries only (the counts
+    # vary by a few parts per million between binaries).
+    cs=$run/calibration-sim
+    rm -rf "$cs"
+    mkdir -p "$cs"
+    {
+      printf '[campaign]\nname = "sim-cycles calibration"\nseed = 7\ntimeout = 120\n\n'
+      printf '[levels]\nbuilds = %d\nexecutions = 1\niterations = 1\n\n' "$([[ $workload == lua ]] && echo $((pool < 4 ? pool : 4)) || echo "$pool")"
+      printf '[measure]\nsource = "none"\nmetric = "sim-cycles"\n\n'
+      for sr in "base $reps" "zero 0" "cand $slow_reps"; do
+        set -- $sr
+        printf '[[system]]\nname = "%s"\n%bshell = "cp %s/%s.{build_index} %s && echo %s >reps"\nartifacts = ["%s"]\n\n' \
+          "$1" "$([[ $1 == base ]] && echo 'baseline = true\n')" "$pooldir" "$prog" "$prog" "$2" "$prog"
+      done
+      printf '[[benchmark]]\nname = "%s"\ncommand = ["{artifact:%s}", %s"{build_dir}/reps"]\n' \
+        "$prog" "$prog" "${script:+\"$run/work.lua\", }"
+    } >"$cs/campaign.toml"
+    "$ALEA" run "$cs/campaign.toml" --dir "$cs/campaign.alea" --no-report >"$cs/run.out" 2>&1 ||
+      { tail -5 "$cs/run.out" >&2; fail "the sim-cycles calibration campaign failed"; }
+    $py calibrate-sim "$run/calibration.json.tmp" "$cs/campaign.alea/campaign.db" "$reps" "$slow_reps" |
+      tee -a "$run/calibration.txt"
+    rm -rf "$cs/campaign.alea/objects"
+  fi
   mv "$run/calibration.json.tmp" "$run/calibration.json"
 else
   cat "$run/calibration.txt"
@@ -262,6 +312,7 @@ run_campaign() { # DESIGN_INDEX KIND INDEX
 name = "$design $kind $i"
 seed = $seed
 timeout = 120
+${threshold:+threshold = $threshold}
 $key
 
 [levels]
@@ -271,6 +322,7 @@ iterations = 1
 
 [measure]
 source = "none"
+$([[ $metrics == sim ]] && echo 'metrics = ["sim-cycles", "wall"]')
 
 [[system]]
 name = "base"
@@ -295,34 +347,43 @@ TOML
     tail -5 "$dir/run.out" >&2
     fail "alea run $dir/campaign.toml exited $rc"
   fi
+  [[ $metrics == sim ]] && $py timing "$dir" "$(python3 -c "import time; print(round(time.time() - $t0, 3))")"
   report_campaign "$dir" "$design" "$seed"
-  local wall
+  local wall m sfx
   wall=$(python3 -c "import time; print(round(time.time() - $t0, 3))")
-  $py row "$dir/report.json" "$dir/analysis.json" "$dir/unpaired.json" "$dir/export.csv" design="$design" kind="$kind" index="$i" seed="$seed" \
-    true_ratio_work="$(python3 -c "print($cand_r / $reps)")" wall_seconds="$wall" loadavg="$load" \
-    picks="${base_picks[*]} / ${cand_picks[*]}" >"$dir/row.csv.tmp"
+  : >"$dir/row.csv.tmp"
+  for m in "${metric_names[@]}"; do # one row per metric (design "<design>:<metric>" when several)
+    sfx=${m:+-$m}
+    $py row "$dir/report.json" "$dir/analysis$sfx.json" "$dir/unpaired$sfx.json" "$dir/export$sfx.csv" \
+      design="$design${m:+:$m}" kind="$kind" index="$i" seed="$seed" report_metric="$m" \
+      true_ratio_work="$(python3 -c "print($cand_r / $reps)")" wall_seconds="$wall" loadavg="$load" \
+      picks="${base_picks[*]} / ${cand_picks[*]}" >>"$dir/row.csv.tmp"
+  done
   mv "$dir/row.csv.tmp" "$dir/row.csv"
   rm -rf "$dir/campaign.alea/objects" # 10 copies of the program: the report no longer needs them
   show_row "$dir/row.csv"
 }
 
 report_campaign() { # DIR DESIGN SEED: the campaign's report, export and analyses
-  local dir=$1 design=$2 seed=$3
+  local dir=$1 design=$2 seed=$3 m sfx
   "$ALEA" report "$dir/campaign.alea" --format json >"$dir/report.json"
-  "$ALEA" export "$dir/campaign.alea" -o "$dir/export.csv" 2>"$dir/export.err" ||
-    { cat "$dir/export.err" >&2; fail "alea export $dir failed"; }
-  # The figures: `alea analyze` of the measurements, --paired for the paired
-  # designs (build i of cand with build i of base: paired Fieller, bootstrap
-  # over pairs); the same with --unpaired shows what the pairing adds.
-  # --unpaired: the export's settings line names the design, which would pair.
-  "$ALEA" analyze "$dir/export.csv" --baseline base --format json --seed "$seed" --threads 1 --unpaired \
-    >"$dir/unpaired.json"
-  if [[ $design == unpaired ]]; then
-    cp "$dir/unpaired.json" "$dir/analysis.json"
-  else
-    "$ALEA" analyze "$dir/export.csv" --baseline base --format json --seed "$seed" --threads 1 --paired \
-      >"$dir/analysis.json"
-  fi
+  for m in "${metric_names[@]}"; do # --metrics sim: each metric's export and analyses (files -<metric>)
+    sfx=${m:+-$m}
+    "$ALEA" export "$dir/campaign.alea" -o "$dir/export$sfx.csv" ${m:+--metric "$m"} 2>"$dir/export.err" ||
+      { cat "$dir/export.err" >&2; fail "alea export $dir failed"; }
+    # The figures: `alea analyze` of the measurements, --paired for the paired
+    # designs (build i of cand with build i of base: paired Fieller, bootstrap
+    # over pairs); the same with --unpaired shows what the pairing adds.
+    # --unpaired: the export's settings line names the design, which would pair.
+    "$ALEA" analyze "$dir/export$sfx.csv" --baseline base --format json --seed "$seed" --threads 1 --unpaired \
+      >"$dir/unpaired$sfx.json"
+    if [[ $design == unpaired ]]; then
+      cp "$dir/unpaired$sfx.json" "$dir/analysis$sfx.json"
+    else
+      "$ALEA" analyze "$dir/export$sfx.csv" --baseline base --format json --seed "$seed" --threads 1 --paired \
+        >"$dir/analysis$sfx.json"
+    fi
+  done
 }
 
 show_row() { # ROW.csv
@@ -333,7 +394,13 @@ reanalyse_campaign() { # DESIGN_INDEX KIND INDEX
   local dir=$run/${run_designs[$1]}/$2-$(printf '%03d' "$3")
   [[ -f $dir/row.csv ]] || fail "$dir has not run: --reanalyse only reports finished campaigns"
   report_campaign "$dir" "${run_designs[$1]}" "$(sed -n 's/^seed = //p' "$dir/campaign.toml")"
-  $py row "$dir/report.json" "$dir/analysis.json" "$dir/unpaired.json" "$dir/export.csv" from="$dir/row.csv" >"$dir/row.csv.tmp"
+  local m sfx k=0
+  : >"$dir/row.csv.tmp"
+  for m in "${metric_names[@]}"; do
+    sfx=${m:+-$m} k=$((k + 1))
+    $py row "$dir/report.json" "$dir/analysis$sfx.json" "$dir/unpaired$sfx.json" "$dir/export$sfx.csv" \
+      from="$dir/row.csv" from_line="$k" report_metric="$m" >>"$dir/row.csv.tmp"
+  done
   mv "$dir/row.csv.tmp" "$dir/row.csv"
   show_row "$dir/row.csv"
 }
@@ -379,5 +446,9 @@ import csv, statistics
 v = [float(r['loadavg']) for r in csv.DictReader(open('$run/results.csv'))]
 print(f'min {min(v):.2f}, median {statistics.median(v):.2f}, max {max(v):.2f}')")"
   $py summary "$run/results.csv" "$run/calibration.json"
+  if [[ $metrics == sim ]]; then
+    echo "sim-cycles against wall time on the same campaigns (machine time: timing.json of each campaign):"
+    $py simtable "$run" "$run/results.csv" "$run/calibration.json"
+  fi
   echo "raw results: $run/results.csv"
 } | tee "$run/summary.txt"

@@ -7,6 +7,9 @@
       from=OLD_ROW.csv takes the campaign's fields from a previous row
   validity.py header                                   -> the CSV header line
   validity.py summary RESULTS.csv CALIBRATION.json [CONFIDENCE]
+  validity.py calibrate-sim CALIBRATION.json STORE.db REPS SLOW_REPS  (adds the sim-cycles true ratio)
+  validity.py timing CAMPAIGN_DIR RUN_SECONDS          -> CAMPAIGN_DIR/timing.json (machine time split)
+  validity.py simtable RUN_DIR RESULTS.csv CALIBRATION.json  -> sim-cycles against wall (--metrics sim)
 
 The statistics of the summary: false alarms and coverage are binomial counts
 with Clopper-Pearson intervals (the beta quantiles, found by bisection on the
@@ -259,11 +262,14 @@ def cmd_row(report, analysis, unpaired, export, *kv):
     ANALYSIS: `alea analyze --format json` of the export, with --paired for the
     paired designs: the figures; UNPAIRED: the same without --paired."""
     meta = dict(x.split("=", 1) for x in kv)
+    # --metrics sim: which metric's report of the campaign ("": the decision's)
+    report_metric = meta.pop("report_metric", "")
     if "from" in meta:  # re-analysis: the campaign's own fields from its previous row
         # The first five and the last three columns keep their places in every
         # version of FIELDS: a row written by an older version reads the same.
+        # from_line: which line of it (one per metric with --metrics sim)
         with open(meta.pop("from")) as f:
-            old = next(csv.reader(f))
+            old = list(csv.reader(f))[int(meta.pop("from_line", "1")) - 1]
         for k, v in zip(FIELDS[:5] + FIELDS[-3:], old[:5] + old[-3:]):
             meta.setdefault(k, v)
     with open(report) as f:
@@ -275,7 +281,14 @@ def cmd_row(report, analysis, unpaired, export, *kv):
     # The figures: the campaign report's own ratio once `alea report` pairs the
     # paired designs itself (its ratio then has a `pairing`), else `alea
     # analyze` (--paired for the paired designs).
-    rr = _ratio(d.get("report"))
+    engine = d.get("report")
+    mets = d.get("metrics") or {}
+    if report_metric and mets.get("decided_on") not in (None, report_metric):
+        engine = None
+        for o in mets.get("others", []):
+            if o.get("metric") == report_metric:
+                engine = o.get("report")
+    rr = _ratio(engine)
     ratio = _ratio(json.load(open(analysis)))
     row["source"] = "analyze"
     if rr is not None and "pairing" in rr:
@@ -372,9 +385,14 @@ def cmd_summary(results, calibration, conf="0.95"):
 
     print(f"true ratio of the slowdown campaigns: {true_ratio:.4f} (work ratio {cal['work_ratio']:.4f}, "
           f"start-up share {100*cal['startup_share']:.2f}%)")
+    if "true_ratio_sim" in cal:
+        print(f"true ratio in sim-cycles (the designs <design>:sim-cycles): {cal['true_ratio_sim']:.5f} "
+              f"(start-up share {100*cal['startup_share_sim']:.3f}% of the simulated cycles)")
+    wall_true = true_ratio
     table = []
     medians = {}
     for d in designs:
+        true_ratio = _true_ratio(cal, d)
         aa = [r for r in rows if r["design"] == d and r["kind"] == "aa" and r["estimate"]]
         sl = [r for r in rows if r["design"] == d and r["kind"] == "slow" and r["estimate"]]
         n_aa, n_sl = len(aa), len(sl)
@@ -426,6 +444,7 @@ def cmd_summary(results, calibration, conf="0.95"):
     for t in table:
         print(f"  {t['design']}: the bootstrap CI alone excludes 1.0 in {t['fa_boot']}/{t['n_aa']} A/A campaigns, "
               f"covers the true ratio in {t['cov_boot']}/{t['n_sl']} slowdown campaigns")
+    true_ratio = wall_true
     print(f"pooled over the slowdown campaigns (geometric mean, 95% t interval), wall time (the figures) "
           f"against the CPU time (user + sys, from wait4) of the same executions; true ratio {true_ratio:.4f}:")
     for d in designs:
@@ -439,6 +458,7 @@ def cmd_summary(results, calibration, conf="0.95"):
         print(f"  {d}: wall {w[0]:.4f} [{w[1]:.4f}, {w[2]:.4f}], CPU {c[0]:.4f} [{c[1]:.4f}, {c[2]:.4f}]{otext}")
     print("the same campaigns analysed WITHOUT pairing (`alea analyze --unpaired`), and the pairing:")
     for d in designs:
+        true_ratio = _true_ratio(cal, d)
         aa = [r for r in rows if r["design"] == d and r["kind"] == "aa" and r["up_estimate"]]
         sl = [r for r in rows if r["design"] == d and r["kind"] == "slow" and r["up_estimate"]]
         fa = sum(1 for r in aa if not covers(f(r, "up_ci_lo"), f(r, "up_ci_hi"), 1.0))
@@ -460,12 +480,134 @@ def cmd_summary(results, calibration, conf="0.95"):
           "elapsed times (alea run + report)")
 
 
+def _true_ratio(cal, design):
+    """The true ratio of a design's slowdown campaigns: in sim-cycles for the
+    rows of that metric (--metrics sim), else the wall time's."""
+    if design.endswith(":sim-cycles") and "true_ratio_sim" in cal:
+        return cal["true_ratio_sim"]
+    return cal["true_ratio"]
+
+
+# --------------------------------------------------------------------------
+# --metrics sim (issue 20): sim-cycles against wall time on the same campaigns
+
+def cmd_calibrate_sim(out, db, reps, slow_reps):
+    """Adds to OUT (calibrate's JSON) the true ratio in sim-cycles, from the
+    store DB of run.sh's calibration campaign (every pool binary once under
+    cachegrind at 0 (system zero), REPS (base) and SLOW_REPS (cand)
+    repetitions): the ratio of the means over the pool."""
+    import sqlite3
+    reps, slow_reps = int(reps), int(slow_reps)
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    v = {}
+    for name, val in con.execute(
+            "select s.name, m.value from measurement m join execution e on m.execution_id = e.id "
+            "join build b on e.build_id = b.id join system s on b.system_id = s.id "
+            "where e.status = 'ok' and m.metric = 'sim-cycles'"):
+        v.setdefault(name, []).append(val)
+    con.close()
+    with open(out) as f:
+        res = json.load(f)
+    m = {k: statistics.fmean(x) for k, x in v.items()}
+    sd = {k: statistics.stdev(x) / statistics.fmean(x) for k, x in v.items() if len(x) > 1}
+    res.update({
+        "sim_cycles_mean": m,
+        "sim_cycles_rel_sd": sd,
+        "sim_executions": {k: len(x) for k, x in v.items()},
+        "startup_share_sim": m["zero"] / m["base"],
+        "true_ratio_sim": m["cand"] / m["base"],
+    })
+    with open(out, "w") as f:
+        json.dump(res, f, indent=1)
+    print(f"calibration in sim-cycles (an alea campaign: {len(v['base'])} pool binaries, each once under "
+          f"cachegrind at 0/{reps}/{slow_reps} repetitions): mean {m['zero']:.6g} / {m['base']:.6g} / {m['cand']:.6g} "
+          f"cycles (relative SD over the pool {100*sd.get('zero', 0):.4f}% / {100*sd.get('base', 0):.4f}% / "
+          f"{100*sd.get('cand', 0):.4f}%); start-up share {100*res['startup_share_sim']:.3f}%; "
+          f"TRUE RATIO (sim-cycles) = {res['true_ratio_sim']:.6f}")
+
+
+def cmd_timing(cdir, run_seconds):
+    """The machine time of one campaign (`alea run`, timed by run.sh), split:
+    builds (build_seconds) + native runs (the executions' wall_seconds: the
+    wall metric's measurements) are what a wall-only campaign needs; the rest
+    (the runs under cachegrind, and alea's own work between executions) is
+    charged to the simulated metric."""
+    import sqlite3
+    con = sqlite3.connect(f"file:{os.path.join(cdir, 'campaign.alea', 'campaign.db')}?mode=ro", uri=True)
+    builds = con.execute("select coalesce(sum(build_seconds), 0) from build").fetchone()[0]
+    native, n = con.execute(
+        "select coalesce(sum(wall_seconds), 0), count(*) from execution where status = 'ok'").fetchone()
+    con.close()
+    run_seconds = float(run_seconds)
+    t = {"run_seconds": run_seconds, "build_seconds": builds, "native_seconds": native,
+         "executions": n,
+         "wall_seconds": builds + native, "sim_seconds": max(run_seconds - builds - native, 0.0)}
+    with open(os.path.join(cdir, "timing.json"), "w") as f:
+        json.dump(t, f, indent=1)
+
+
+def cmd_simtable(run, results, calibration, conf="0.95"):
+    """Per metric of the same campaigns: A/A false alarms, +X% called slower,
+    coverage, median half-width, machine minutes per campaign, precision per
+    machine-minute 1/(half-width[%]^2 x minutes), and sim-cycles / wall."""
+    conf = float(conf)
+    cal = json.load(open(calibration))
+    rows = list(csv.DictReader(open(results)))
+    f = lambda r, k: float(r[k]) if r[k] not in ("", None) else None
+    designs = []
+    for r in rows:
+        if r["design"] not in designs:
+            designs.append(r["design"])
+    out, prec = [], {}
+    for d in designs:
+        base, _, metric = d.partition(":")
+        tr = _true_ratio(cal, d)
+        aa = [r for r in rows if r["design"] == d and r["kind"] == "aa" and r["estimate"]]
+        sl = [r for r in rows if r["design"] == d and r["kind"] == "slow" and r["estimate"]]
+        out_of = lambda lo, hi, x: lo is None or hi is None or not (lo <= x <= hi)
+        fa = sum(1 for r in aa if out_of(f(r, "ci_lo"), f(r, "ci_hi"), 1.0))
+        slower = sum(1 for r in sl if r["decision"] == "slower")
+        cov = sum(1 for r in sl if not out_of(f(r, "ci_lo"), f(r, "ci_hi"), tr))
+        hw = [f(r, "rel_half_width") for r in aa + sl if f(r, "rel_half_width") is not None]
+        med = statistics.median(hw) if hw else float("nan")
+        tims = []
+        for r in aa + sl:
+            p = os.path.join(run, base, f"{r['kind']}-{int(r['index']):03d}", "timing.json")
+            if os.path.exists(p):
+                tims.append(json.load(open(p)))
+        whole = statistics.fmean(t["run_seconds"] for t in tims) / 60 if tims else float("nan")
+        own = statistics.fmean(t[f"{metric}_seconds" if metric == "wall" else "sim_seconds"] for t in tims) / 60 \
+            if tims else float("nan")
+        p_min = 1 / ((100 * med) ** 2 * own) if own > 0 else float("nan")
+        prec[metric] = p_min
+        fa_ci, sl_ci, cov_ci = clopper_pearson(fa, len(aa), conf), clopper_pearson(slower, len(sl), conf), \
+            clopper_pearson(cov, len(sl), conf)
+        pc = lambda x, n, ci: f"{x}/{n} = {_pct(x / n) if n else '-'} [{_pct(ci[0])}, {_pct(ci[1])}]"
+        out.append([d, str(len(aa) + len(sl)), pc(fa, len(aa), fa_ci), pc(slower, len(sl), sl_ci),
+                    pc(cov, len(sl), cov_ci) + f" of {tr:.6f}", f"+-{100 * med:.3g}%",
+                    f"{own:.3g} (whole campaign {whole:.3g})", f"{p_min:.4g}"])
+    hdr = ["design:metric", "campaigns", "A/A false alarms", "slowdown called slower", "coverage of the true ratio",
+           "median rel. half-width", "machine min per campaign", "precision per machine-min"]
+    widths = [max(len(h), *(len(l[i]) for l in out)) for i, h in enumerate(hdr)]
+    print("| " + " | ".join(h.ljust(w) for h, w in zip(hdr, widths)) + " |")
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for l in out:
+        print("| " + " | ".join(c.ljust(w) for c, w in zip(l, widths)) + " |")
+    if "sim-cycles" in prec and "wall" in prec:
+        print(f"precision per machine-minute, sim-cycles / wall: {prec['sim-cycles'] / prec['wall']:.3g}")
+    print("machine minutes: sim-cycles = the `alea run` time minus the builds and the native runs (the runs "
+          "under cachegrind and alea's work between executions); wall = the builds (build_seconds) + the "
+          "native runs (the executions' wall_seconds); whole campaign = the `alea run` time. Precision per "
+          "machine-minute = 1 / (median relative half-width in % squared x machine minutes).")
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     cmd, args = sys.argv[1], sys.argv[2:]
     {"pick": cmd_pick, "calibrate": cmd_calibrate, "row": cmd_row, "header": cmd_header,
-     "summary": cmd_summary, "cp": lambda x, n: print(*clopper_pearson(int(x), int(n)))}[cmd](*args)
+     "summary": cmd_summary, "calibrate-sim": cmd_calibrate_sim, "timing": cmd_timing,
+     "simtable": cmd_simtable, "cp": lambda x, n: print(*clopper_pearson(int(x), int(n)))}[cmd](*args)
 
 
 if __name__ == "__main__":
