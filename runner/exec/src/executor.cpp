@@ -748,6 +748,30 @@ void recordChildEnd(const ExecutionRequest &req, const ChildEnd &ended,
     result.output.signal = 0;
 }
 
+// The events of the request's counter metrics, in its order; why there are
+// none ("" when there are).
+std::string counterEventsOf(const ExecutionRequest &req, std::vector<CounterEvent> &events) {
+  for (Metric metric : req.counters) {
+    std::optional<CounterEvent> event = counterEvent(metric);
+    if (!event)
+      return std::string("metric \"") + enumName(metric) + "\" is not a counter";
+    events.push_back(*event);
+  }
+  if (events.size() > kMaxCounters)
+    return "more than " + std::to_string(kMaxCounters) + " counters";
+  return {};
+}
+
+// A counter's total once the tree has ended, or the first counter's problem.
+void recordCounter(Metric metric, int fd, ExecutionOutput &out) {
+  CounterReading reading =
+      fd >= 0 ? readCounter(fd) : CounterReading{{}, "the counter was not opened"};
+  if (reading.value)
+    out.counterValues[metric] = *reading.value;
+  else if (out.metricError.empty())
+    out.metricError = std::string(enumName(metric)) + ": " + reading.error;
+}
+
 } // namespace
 
 ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
@@ -844,14 +868,8 @@ ExecutionResult LocalExecutor::runOnce(const ExecutionRequest &req) {
   // Counter metrics: their events, and the socket their descriptors come
   // back through.
   std::vector<CounterEvent> counters;
-  for (Metric metric : req.counters) {
-    std::optional<CounterEvent> event = counterEvent(metric);
-    if (!event)
-      return fail(std::string("metric \"") + enumName(metric) + "\" is not a counter");
-    counters.push_back(*event);
-  }
-  if (counters.size() > kMaxCounters)
-    return fail("more than " + std::to_string(kMaxCounters) + " counters");
+  if (std::string why = counterEventsOf(req, counters); !why.empty())
+    return fail(why);
   Fd counterR, counterW;
   std::vector<Fd> counterFds(counters.size());
   if (!counters.empty()) {
@@ -924,15 +942,8 @@ ExecutionResult LocalExecutor::runOnce(const ExecutionRequest &req) {
   recordChildEnd(req, ended, start, heapReport, failStep, failErrno, result);
   // The metric, once the tree has ended (its descendants that outlived it
   // were reaped or killed above: their counts are in).
-  for (std::size_t i = 0; !result.spawnFailed && i < counters.size(); ++i) {
-    CounterReading reading = counterFds[i].fd >= 0
-                                 ? readCounter(counterFds[i].fd)
-                                 : CounterReading{{}, "the counter was not opened"};
-    if (reading.value)
-      result.output.counterValues[req.counters[i]] = *reading.value;
-    else if (result.output.metricError.empty())
-      result.output.metricError = std::string(enumName(req.counters[i])) + ": " + reading.error;
-  }
+  for (std::size_t i = 0; !result.spawnFailed && i < counters.size(); ++i)
+    recordCounter(req.counters[i], counterFds[i].fd, result.output);
   if (!result.spawnFailed && req.simulate) {
     auto counts = sumCachegrindOutputs(simDir.path, *req.simulate, result.output.stderrTail);
     if (counts)

@@ -52,6 +52,40 @@ Expected<CampaignData> loadCampaignData(const std::string &path) {
   return loadCampaignData(*store);
 }
 
+namespace {
+
+// Several metrics per execution: the metric the decision is on and every
+// other metric's measurements (none in a store of one measure).
+Status readOtherMetrics(Store &store, CampaignData &d) {
+  std::vector<std::string> metrics = store.measuredMetrics();
+  if (metrics.empty())
+    return {};
+  auto benchmarks = store.benchmarks();
+  if (!benchmarks)
+    return Error{benchmarks.error()};
+  d.decidedOn = benchmarks->empty() ? metrics.front() : benchmarks->front().decidedOn;
+  for (const std::string &name : metrics) {
+    if (name == d.decidedOn)
+      continue;
+    CampaignData::Metric &metric = d.otherMetrics.emplace_back();
+    metric.name = name;
+    auto addTo = [&metric](const MeasurementView &m) {
+      metric.unit = m.unit;
+      metric.measurements.push_back({.system = std::string(m.system),
+                                     .benchmark = std::string(m.benchmark),
+                                     .build = m.build,
+                                     .execution = m.execution,
+                                     .iteration = m.iteration,
+                                     .value = m.value});
+    };
+    if (Status s = store.visitMeasurements(/*includeWarmup=*/false, addTo, {}, name); !s)
+      return s;
+  }
+  return {};
+}
+
+} // namespace
+
 Expected<CampaignData> loadCampaignData(Store &store) {
   // One snapshot for every read (Store::ReadSnapshot): the counts,
   // measurements and failures agree even while a campaign writes the store.
@@ -131,30 +165,8 @@ Expected<CampaignData> loadCampaignData(Store &store) {
       !s)
     return storeError(s.error());
 
-  // Several metrics per execution: the others than the decision's.
-  if (std::vector<std::string> metrics = store.measuredMetrics(); !metrics.empty()) {
-    auto benchmarks = store.benchmarks();
-    if (!benchmarks)
-      return storeError(benchmarks.error());
-    d.decidedOn = benchmarks->empty() ? metrics.front() : benchmarks->front().decidedOn;
-    for (const std::string &name : metrics) {
-      if (name == d.decidedOn)
-        continue;
-      CampaignData::Metric &metric = d.otherMetrics.emplace_back();
-      metric.name = name;
-      auto addTo = [&metric](const MeasurementView &m) {
-        metric.unit = m.unit;
-        metric.measurements.push_back({.system = std::string(m.system),
-                                       .benchmark = std::string(m.benchmark),
-                                       .build = m.build,
-                                       .execution = m.execution,
-                                       .iteration = m.iteration,
-                                       .value = m.value});
-      };
-      if (Status s = store.visitMeasurements(/*includeWarmup=*/false, addTo, {}, name); !s)
-        return storeError(s.error());
-    }
-  }
+  if (Status s = readOtherMetrics(store, d); !s)
+    return storeError(s.error());
 
   auto failures = store.failedExecutions();
   if (!failures)
@@ -170,7 +182,8 @@ Expected<CampaignData> loadCampaignData(Store &store) {
   // The snapshots of the builds' binaries sit next to the store.
   const std::string campaignDir = fs::path(d.storePath).parent_path().string();
   for (Build &stored : *builds) {
-    model::BuildInfo &b = d.builds.emplace_back(model::BuildInfo{std::move(stored)});
+    model::BuildInfo &b =
+        d.builds.emplace_back(model::BuildInfo{std::move(stored), std::nullopt, {}});
     b.fingerprint = knownFingerprint(std::move(b.fingerprint));
     if (b.status == BuildStatus::Ok && !b.binaryHash.empty())
       b.odr = odrFindings(objectPath(campaignDir, b.binaryHash));
