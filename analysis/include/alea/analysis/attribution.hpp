@@ -98,7 +98,8 @@ struct AttributionOptions {
 };
 
 // The attribution of one input (see the file's comment). Fewer than 3
-// builds, or a total that does not vary across them, gives no functions and
+// builds, or a total that does not vary across them (a standard deviation
+// below 0.01% of its mean), gives no functions and
 // a note saying so. A function absent from a build's profile costs 0 there
 // (its cost is in that build's rest).
 Attribution attributeLayoutVariance(const AttributionInput &input,
