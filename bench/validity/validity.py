@@ -456,6 +456,22 @@ def cmd_summary(results, calibration, conf="0.95"):
         ov = [f(r, "overlap") for r in sl if f(r, "overlap") is not None]
         otext = f"; the candidate ran beside its partner {_pct(statistics.fmean(ov))} of its time" if ov else ""
         print(f"  {d}: wall {w[0]:.4f} [{w[1]:.4f}, {w[2]:.4f}], CPU {c[0]:.4f} [{c[1]:.4f}, {c[2]:.4f}]{otext}")
+    # Is an A/A campaign's "same" pair of systems really the same? Its estimates
+    # should centre on 1 and its false alarms fall on either side alike; a
+    # pooled A/A estimate away from 1 is a real difference between the two
+    # systems (the experiment's, not the statistics'), which a precise design
+    # calls more often.
+    print("the A/A campaigns' estimates pooled (geometric mean, 95% t interval; 1 if the two systems are "
+          "the same), and on which side their false alarms fall:")
+    for d in designs:
+        aa = [r for r in rows if r["design"] == d and r["kind"] == "aa" and r["estimate"]]
+        if len(aa) < 2:
+            continue
+        p = tuple(math.exp(x) for x in _mean_ci([math.log(f(r, "estimate")) for r in aa]))
+        below = sum(1 for r in aa if f(r, "ci_hi") is not None and f(r, "ci_hi") < 1.0)
+        above = sum(1 for r in aa if f(r, "ci_lo") is not None and f(r, "ci_lo") > 1.0)
+        print(f"  {d}: {p[0]:.4f} [{p[1]:.4f}, {p[2]:.4f}]; intervals wholly below 1 (cand faster) {below}, "
+              f"wholly above 1 {above}")
     print("the same campaigns analysed WITHOUT pairing (`alea analyze --unpaired`), and the pairing:")
     for d in designs:
         true_ratio = _true_ratio(cal, d)
