@@ -446,6 +446,9 @@ import csv, statistics
 v = [float(r['loadavg']) for r in csv.DictReader(open('$run/results.csv'))]
 print(f'min {min(v):.2f}, median {statistics.median(v):.2f}, max {max(v):.2f}')")"
   $py summary "$run/results.csv" "$run/calibration.json"
+  for d in "${run_designs[@]}"; do # are the paired designs' blocks independent? (issue 19)
+    [[ $d == unpaired ]] || $py blocks "$run" "$d"
+  done
   if [[ $metrics == sim ]]; then
     echo "sim-cycles against wall time on the same campaigns (machine time: timing.json of each campaign):"
     $py simtable "$run" "$run/results.csv" "$run/calibration.json"

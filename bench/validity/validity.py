@@ -10,6 +10,7 @@
   validity.py calibrate-sim CALIBRATION.json STORE.db REPS SLOW_REPS  (adds the sim-cycles true ratio)
   validity.py timing CAMPAIGN_DIR RUN_SECONDS          -> CAMPAIGN_DIR/timing.json (machine time split)
   validity.py simtable RUN_DIR RESULTS.csv CALIBRATION.json  -> sim-cycles against wall (--metrics sim)
+  validity.py blocks RUN_DIR DESIGN [KIND]             -> are a paired design's block differences independent?
 
 The statistics of the summary: false alarms and coverage are binomial counts
 with Clopper-Pearson intervals (the beta quantiles, found by bisection on the
@@ -617,13 +618,87 @@ def cmd_simtable(run, results, calibration, conf="0.95"):
           "machine-minute = 1 / (median relative half-width in % squared x machine minutes).")
 
 
+def _blocks_of(db, column):
+    """A paired campaign's blocks in plan order: [(build index, log(cand/base))]
+    of COLUMN (an SQL expression over the execution row `e`), two-system
+    blocks with both executions ok."""
+    import sqlite3
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    q = (f"select p.block, s.name, {column}, b.build_index from execution e join build b on e.build_id = b.id"
+         " join system s on b.system_id = s.id join plan p on p.position = e.plan_position"
+         " where e.status = 'ok' and p.block is not null")
+    blocks = {}
+    for block, name, value, build in con.execute(q):
+        blocks.setdefault(block, {})[name] = (value, build)
+    con.close()
+    return [(b["base"][1], math.log(b["cand"][0] / b["base"][0])) for _, b in sorted(blocks.items())
+            if "base" in b and "cand" in b and b["base"][0] > 0 and b["cand"][0] > 0]
+
+
+def cmd_blocks(run, design, kind="aa"):
+    """Are a paired campaign's block differences independent, as the paired
+    analysis assumes (its unit is the build pair: the mean of the pair's
+    blocks)? Over the A/A campaigns of DESIGN: the correlation of neighbouring
+    blocks' differences log(cand/base) in plan order, and the false alarms of
+    t-tests on the same campaigns: over the build pairs' means (the analysis'
+    unit; Fieller's at a ratio of 1 is this test on differences), over all
+    blocks, and over every third block (blocks 0, 3, 6, ..., then 1, 4, 7,
+    ..., then 2, 5, 8, ...: no two neighbours, and the systems' order still
+    alternating, so that a place-in-block effect cancels as in all blocks).
+    Wall time and CPU time (user + sys) of the same executions."""
+    import glob
+    dbs = sorted(glob.glob(os.path.join(run, design, f"{kind}-*", "campaign.alea", "campaign.db")))
+    print(f"{design}: the block differences log(cand/base) of {len(dbs)} {kind} campaigns, in plan order")
+    for label, column in (("wall", "e.wall_seconds"), ("CPU", "e.user_seconds + e.sys_seconds")):
+        lag = {1: [0.0, 0], 2: [0.0, 0], 3: [0.0, 0]}
+        var = [0.0, 0]
+        tests = {"build-pair means": [0, 0], "all blocks": [0, 0], "every third block": [0, 0]}
+        lengths = []
+        for db in dbs:
+            blocks = _blocks_of(db, column)
+            if len(blocks) < 6:
+                continue
+            d = [x for _, x in blocks]
+            lengths.append(len(d))
+            m = statistics.fmean(d)
+            e = [x - m for x in d]
+            var[0] += sum(x * x for x in e)
+            var[1] += len(e)
+            for k in lag:
+                for i in range(len(e) - k):
+                    lag[k][0] += e[i] * e[i + k]
+                    lag[k][1] += 1
+            pairs = {}
+            for build, x in blocks:
+                pairs.setdefault(build, []).append(x)
+            groups = [("build-pair means", [statistics.fmean(v) for v in pairs.values()]),
+                      ("all blocks", d)] + [("every third block", d[r::3]) for r in range(3)]
+            for name, g in groups:
+                if len(g) < 3 or statistics.stdev(g) == 0:
+                    continue
+                t = statistics.fmean(g) / (statistics.stdev(g) / math.sqrt(len(g)))
+                tests[name][0] += abs(t) > t_quantile(0.975, len(g) - 1)
+                tests[name][1] += 1
+        if not lengths:
+            print(f"  {label}: no paired campaign")
+            continue
+        # Centring each campaign on its own mean biases every lag's
+        # correlation by about -1/(n - 1); the figures add it back.
+        bias = 1 / (statistics.median(lengths) - 1)
+        corr = ", ".join(f"lag {k} {lag[k][0] / lag[k][1] / (var[0] / var[1]) + bias:+.3f}" for k in lag)
+        rates = "; ".join(f"{name} {x}/{n} = {_pct(x / n)} [{_pct(clopper_pearson(x, n)[0])}, "
+                          f"{_pct(clopper_pearson(x, n)[1])}]" for name, (x, n) in tests.items() if n)
+        print(f"  {label}: correlation of neighbouring blocks' differences {corr}")
+        print(f"  {label}: t-tests excluding a ratio of 1 at 95%: {rates}")
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     cmd, args = sys.argv[1], sys.argv[2:]
     {"pick": cmd_pick, "calibrate": cmd_calibrate, "row": cmd_row, "header": cmd_header,
      "summary": cmd_summary, "calibrate-sim": cmd_calibrate_sim, "timing": cmd_timing,
-     "simtable": cmd_simtable, "cp": lambda x, n: print(*clopper_pearson(int(x), int(n)))}[cmd](*args)
+     "simtable": cmd_simtable, "blocks": cmd_blocks, "cp": lambda x, n: print(*clopper_pearson(int(x), int(n)))}[cmd](*args)
 
 
 if __name__ == "__main__":
