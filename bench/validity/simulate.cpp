@@ -99,6 +99,18 @@ Scenario loaded(const char *name, const char *what) {
   return s;
 }
 
+// Noise that neighbouring executions share, 15% (MA(1) when maSd > 0, else
+// AR(1) with this phi), with the pair seed (a pair's builds share their layout).
+Scenario sharedByNeighbours(const char *name, const char *what, double maSd, double arPhi) {
+  Scenario s{name, what};
+  s.layoutSd = 0.04;
+  s.sameLayout = true;
+  s.maSd = maSd;
+  s.arPhi = arPhi;
+  s.arSd = maSd > 0 ? 0 : 0.15;
+  return s;
+}
+
 std::vector<Scenario> scenarios() {
   std::vector<Scenario> out;
   auto add = [&](Scenario s) { out.push_back(s); };
@@ -236,43 +248,21 @@ std::vector<Scenario> scenarios() {
   // moves neighbouring blocks' differences the same way, and neighbouring
   // blocks belong to different build pairs: the pairs' differences are
   // correlated, which the paired analysis takes as independent.
+  add(sharedByNeighbours("ma1", "pair seed; MA(1) noise sd 15%: two neighbours share it", 0.15, 0));
   {
-    Scenario s{"ma1", "pair seed; MA(1) noise sd 15%: two neighbours share it"};
-    s.layoutSd = 0.04;
-    s.sameLayout = true;
-    s.maSd = 0.15;
-    add(s);
-  }
-  {
-    Scenario s{"ma1-consecutive", "ma1, a pair's blocks consecutive"};
-    s.layoutSd = 0.04;
-    s.sameLayout = true;
-    s.maSd = 0.15;
+    Scenario s = sharedByNeighbours("ma1-consecutive", "ma1, a pair's blocks consecutive", 0.15, 0);
     s.pairConsecutive = true;
     add(s);
   }
   {
-    Scenario s{"ma1-two-by-two", "ma1, orders A B | A B | B A | B A"};
-    s.layoutSd = 0.04;
-    s.sameLayout = true;
-    s.maSd = 0.15;
+    Scenario s = sharedByNeighbours("ma1-two-by-two", "ma1, orders A B | A B | B A | B A", 0.15, 0);
     s.twoByTwo = true;
     add(s);
   }
+  add(sharedByNeighbours("ar1-fast", "pair seed; AR(1) drift phi 0.5, sd 15%", 0, 0.5));
   {
-    Scenario s{"ar1-fast", "pair seed; AR(1) drift phi 0.5, sd 15%"};
-    s.layoutSd = 0.04;
-    s.sameLayout = true;
-    s.arPhi = 0.5;
-    s.arSd = 0.15;
-    add(s);
-  }
-  {
-    Scenario s{"ar1-fast-consecutive", "ar1-fast, a pair's blocks consecutive"};
-    s.layoutSd = 0.04;
-    s.sameLayout = true;
-    s.arPhi = 0.5;
-    s.arSd = 0.15;
+    Scenario s =
+        sharedByNeighbours("ar1-fast-consecutive", "ar1-fast, a pair's blocks consecutive", 0, 0.5);
     s.pairConsecutive = true;
     add(s);
   }
