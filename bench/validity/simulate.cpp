@@ -306,45 +306,17 @@ struct Outcome {
   bool ok = false;
 };
 
+// The analyses of one campaign's data: paired as `alea report` does it (the
+// rows carry their start times: the factor for neighbouring blocks, issue
+// 19), paired without the start times (as `alea analyze --paired` of a CSV,
+// and `alea report` before that factor), and unpaired.
+enum Analysis { kPaired, kPairedWithoutTimes, kUnpaired, kAnalyses };
+
 struct CampaignResult {
-  Outcome paired, unpaired;
-  // A candidate fix at the root, not in the product yet: the paired test at a
-  // ratio of 1 (what the paired Fieller interval's excluding 1 amounts to)
-  // with a variance that also counts the covariance of neighbouring blocks
-  // of different build pairs, estimated from the products of their centred
-  // differences, and never below the independent pairs' variance.
-  bool neighboursAlarm = false;
+  Outcome outcome[kAnalyses];
 };
 
 constexpr double kMu = 0.15; // seconds, as the Lua workload
-
-// The paired t-test of the build pairs' differences at a ratio of 1, its
-// variance counting the neighbouring blocks of different pairs (see
-// CampaignResult::neighboursAlarm).
-bool neighboursTestRejects(const std::vector<double> &base, const std::vector<double> &cand,
-                           const std::vector<int> &blockBuild, int builds, int executions) {
-  const std::size_t blocks = base.size();
-  std::vector<double> delta(blocks), pairMean(static_cast<std::size_t>(builds), 0);
-  double mean = 0;
-  for (std::size_t k = 0; k < blocks; ++k) {
-    delta[k] = cand[k] - base[k];
-    pairMean[static_cast<std::size_t>(blockBuild[k])] += delta[k] / executions;
-    mean += delta[k] / static_cast<double>(blocks);
-  }
-  const double pairs = builds;
-  double ss = 0;
-  for (double m : pairMean)
-    ss += (m - mean) * (m - mean);
-  const double naive = ss / (pairs - 1) / pairs; // variance of the mean of the pairs
-  double neighbours = 0;
-  for (std::size_t k = 0; k + 1 < blocks; ++k)
-    if (blockBuild[k] != blockBuild[k + 1])
-      neighbours += (delta[k] - mean) * (delta[k + 1] - mean);
-  const double variance =
-      std::max(naive, naive + 2 * neighbours / (pairs * pairs * executions * executions));
-  const double t = std::abs(mean) / std::sqrt(variance);
-  return t > alea::analysis::tQuantileTwoSided(0.95, pairs - 1);
-}
 
 CampaignResult simulateCampaign(const Scenario &sc, std::uint64_t seed,
                                 std::size_t bootstrapReplicates) {
@@ -389,10 +361,8 @@ CampaignResult simulateCampaign(const Scenario &sc, std::uint64_t seed,
     layout[sc.builds + b] =
         sc.sameLayout ? layout[b] : sc.layoutSd * standardDraw(sc.layoutShape, rng);
   }
-  alea::analysis::Table table({"build", "execution"});
+  alea::analysis::Table table({"build", "execution"}), plain({"build", "execution"});
   const std::size_t n = plan.size();
-  std::vector<double> base(n / 2), cand(n / 2); // per block, in plan order
-  std::vector<int> blockBuild(n / 2);
   double ar = sc.arSd * normal(rng);
   double maPrevious = sc.maSd > 0 ? normal(rng) : 0; // no draw otherwise: the other
                                                      // scenarios keep their streams
@@ -430,14 +400,13 @@ CampaignResult simulateCampaign(const Scenario &sc, std::uint64_t seed,
     previousBlock = p.block;
     const std::string b = std::to_string(p.buildIndex), e = std::to_string(p.executionIndex);
     const std::string_view units[] = {b, e};
-    table.add(p.systemId == 1 ? "base" : "cand", "", units, value);
-    (p.systemId == 1 ? base : cand)[static_cast<std::size_t>(p.block)] = value;
-    blockBuild[static_cast<std::size_t>(p.block)] = p.buildIndex;
+    table.add(p.systemId == 1 ? "base" : "cand", "", units, value, 0, static_cast<double>(t));
+    plain.add(p.systemId == 1 ? "base" : "cand", "", units, value);
   }
 
   CampaignResult out;
-  out.neighboursAlarm = neighboursTestRejects(base, cand, blockBuild, sc.builds, sc.executions);
-  for (Pairing pairing : {Pairing::Paired, Pairing::Unpaired}) {
+  for (int a = 0; a < kAnalyses; ++a) {
+    const Pairing pairing = a == kUnpaired ? Pairing::Unpaired : Pairing::Paired;
     // As report/model/src/campaign_report.cpp sets them for a campaign of this shape.
     alea::analysis::ReportOptions ro;
     ro.baseline = "base";
@@ -449,8 +418,8 @@ CampaignResult simulateCampaign(const Scenario &sc, std::uint64_t seed,
     ro.diagnostics = false;
     ro.speedupTest = false;
     ro.seed = alea::mixSeed(seed, "report-bootstrap");
-    auto report = alea::analysis::buildReport(table, ro);
-    Outcome &o = pairing == Pairing::Paired ? out.paired : out.unpaired;
+    auto report = alea::analysis::buildReport(a == kPairedWithoutTimes ? plain : table, ro);
+    Outcome &o = out.outcome[a];
     if (!report || report->benchmarks.empty() || report->benchmarks[0].ratios.empty())
       continue;
     const auto &r = report->benchmarks[0].ratios[0];
@@ -465,9 +434,8 @@ CampaignResult simulateCampaign(const Scenario &sc, std::uint64_t seed,
 
 struct Summary {
   std::size_t campaigns = 0, failed = 0;
-  std::size_t alarms[2] = {0, 0}, fallbacks[2] = {0, 0};
-  std::size_t neighboursAlarms = 0; // CampaignResult::neighboursAlarm
-  double medianHalfWidth[2] = {0, 0};
+  std::size_t alarms[kAnalyses] = {}, fallbacks[kAnalyses] = {};
+  double medianHalfWidth[kAnalyses] = {};
 };
 
 double median(std::vector<double> v) {
@@ -495,22 +463,21 @@ Summary runScenario(const Scenario &sc, std::size_t campaigns, std::uint64_t see
     t.join();
 
   Summary s;
-  std::vector<double> widths[2];
+  std::vector<double> widths[kAnalyses];
   for (const CampaignResult &r : results) {
-    if (!r.paired.ok || !r.unpaired.ok) {
+    if (!std::all_of(std::begin(r.outcome), std::end(r.outcome),
+                     [](const Outcome &o) { return o.ok; })) {
       ++s.failed;
       continue;
     }
     ++s.campaigns;
-    s.neighboursAlarms += r.neighboursAlarm;
-    const Outcome *o[2] = {&r.paired, &r.unpaired};
-    for (int a = 0; a < 2; ++a) {
-      s.alarms[a] += o[a]->alarm;
-      s.fallbacks[a] += o[a]->bootstrap;
-      widths[a].push_back(o[a]->halfWidth);
+    for (int a = 0; a < kAnalyses; ++a) {
+      s.alarms[a] += r.outcome[a].alarm;
+      s.fallbacks[a] += r.outcome[a].bootstrap;
+      widths[a].push_back(r.outcome[a].halfWidth);
     }
   }
-  for (int a = 0; a < 2; ++a)
+  for (int a = 0; a < kAnalyses; ++a)
     s.medianHalfWidth[a] = median(widths[a]);
   return s;
 }
@@ -576,21 +543,24 @@ int main(int argc, char **argv) {
               campaigns, static_cast<unsigned long long>(seed), bootstrapReplicates);
   std::printf("false alarm: the decision's 95%% interval excludes 1.0 [Clopper-Pearson 95%%]; "
               "hw: median relative half-width\n\n");
-  std::printf("neighbours counted: the paired test at 1 with a variance that counts the covariance "
-              "of neighbouring blocks (a candidate fix, not in the product)\n\n");
-  std::printf("%-20s %2s %2s  %-26s %-26s %7s %7s %5s  %-26s\n", "scenario", "B", "E",
-              "paired false alarms", "unpaired false alarms", "hw pair", "hw unp", "boot",
-              "neighbours counted");
+  std::printf("paired: as `alea report` (the start times known: the factor for neighbouring "
+              "blocks); without times: paired as a CSV is (and `alea report` before issue 19's "
+              "factor)\n\n");
+  std::printf("%-20s %2s %2s  %-26s %-26s %-26s %7s %7s %7s %5s\n", "scenario", "B", "E",
+              "paired false alarms", "without times", "unpaired false alarms", "hw pair",
+              "hw w/o t", "hw unp", "boot");
   for (std::size_t i = 0; i < all.size(); ++i) {
     const Scenario &sc = all[i];
     if (!selected(only, sc.name))
       continue;
     const Summary s = runScenario(sc, campaigns, seed, threads, bootstrapReplicates);
-    std::printf("%-20s %2d %2d  %-26s %-26s %6.2f%% %6.2f%% %5zu  %-26s%s\n", sc.name, sc.builds,
-                sc.executions, rateCell(s.alarms[0], s.campaigns).c_str(),
-                rateCell(s.alarms[1], s.campaigns).c_str(), 100 * s.medianHalfWidth[0],
-                100 * s.medianHalfWidth[1], s.fallbacks[0] + s.fallbacks[1],
-                rateCell(s.neighboursAlarms, s.campaigns).c_str(),
+    std::printf("%-20s %2d %2d  %-26s %-26s %-26s %6.2f%% %6.2f%% %6.2f%% %5zu%s\n", sc.name,
+                sc.builds, sc.executions, rateCell(s.alarms[kPaired], s.campaigns).c_str(),
+                rateCell(s.alarms[kPairedWithoutTimes], s.campaigns).c_str(),
+                rateCell(s.alarms[kUnpaired], s.campaigns).c_str(),
+                100 * s.medianHalfWidth[kPaired], 100 * s.medianHalfWidth[kPairedWithoutTimes],
+                100 * s.medianHalfWidth[kUnpaired],
+                s.fallbacks[kPaired] + s.fallbacks[kPairedWithoutTimes] + s.fallbacks[kUnpaired],
                 s.failed ? (" (" + std::to_string(s.failed) + " not analysed)").c_str() : "");
     std::fflush(stdout);
   }

@@ -268,6 +268,8 @@ Json jsonRatio(const RatioReport &x, const std::string &topLevel) {
   pairing["pairs"] = x.pairs;
   pairing["correlation"] = x.paired ? num(x.pairCorrelation) : Json(nullptr);
   pairing["note"] = x.pairingNote;
+  if (x.neighbourFactor) // only when the measurements' start times were known
+    pairing["neighbour_factor"] = num(*x.neighbourFactor);
   o["pairing"] = std::move(pairing);
   o["plan"] = jsonRatioPlan(x.ratioPlan);
   o["speedup_test"] = jsonSpeedupTest(x.speedupTest);

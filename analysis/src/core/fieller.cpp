@@ -105,7 +105,8 @@ std::string checkPair(const Hierarchy &candidate, const Hierarchy &baseline, dou
 } // namespace
 
 Expected<FiellerResult> fiellerPairedRatio(const Hierarchy &candidate, const Hierarchy &baseline,
-                                           double confidence, IntervalMethod method) {
+                                           double confidence, IntervalMethod method,
+                                           double varianceFactor) {
   if (std::string problem = checkPair(candidate, baseline, confidence); !problem.empty())
     return fail(std::move(problem));
   const TopMoments num = topMoments(candidate);
@@ -123,10 +124,51 @@ Expected<FiellerResult> fiellerPairedRatio(const Hierarchy &candidate, const Hie
   const double df = method == IntervalMethod::Normal ? 0 : n - 1;
   const double q = method == IntervalMethod::Normal ? normalQuantileTwoSided(confidence)
                                                     : tQuantileTwoSided(confidence, df);
-  FiellerResult out =
-      fiellerFromMoments(num.mean, num.varOfMean, den.mean, den.varOfMean, vmd, q, confidence);
+  const double k = std::max(1.0, varianceFactor);
+  FiellerResult out = fiellerFromMoments(num.mean, k * num.varOfMean, den.mean, k * den.varOfMean,
+                                         k * vmd, q, confidence);
   out.df = df;
   return out;
+}
+
+double neighbourVarianceFactor(std::vector<NeighbourBlock> blocks, std::size_t pairs,
+                               double theta) {
+  if (pairs < 2 || blocks.size() < 3)
+    return 1;
+  std::stable_sort(
+      blocks.begin(), blocks.end(),
+      [](const NeighbourBlock &a, const NeighbourBlock &b) { return a.order < b.order; });
+  std::vector<double> sum(pairs, 0), count(pairs, 0);
+  for (const NeighbourBlock &b : blocks) {
+    sum[b.pair] += b.candidate - theta * b.baseline;
+    count[b.pair] += 1;
+  }
+  double mean = 0, used = 0;
+  for (std::size_t j = 0; j < pairs; ++j)
+    if (count[j] > 0) {
+      mean += sum[j] / count[j];
+      used += 1;
+    }
+  if (used < 2)
+    return 1;
+  mean /= used;
+  double ss = 0;
+  for (std::size_t j = 0; j < pairs; ++j)
+    if (count[j] > 0)
+      ss += (sum[j] / count[j] - mean) * (sum[j] / count[j] - mean);
+  const double independent = ss / (used - 1) / used;
+  if (!(independent > 0))
+    return 1;
+  double neighbours = 0;
+  for (std::size_t k = 0; k + 1 < blocks.size(); ++k) {
+    const NeighbourBlock &a = blocks[k], &b = blocks[k + 1];
+    if (a.pair == b.pair)
+      continue;
+    const double ra = a.candidate - theta * a.baseline - mean;
+    const double rb = b.candidate - theta * b.baseline - mean;
+    neighbours += ra * rb / (count[a.pair] * count[b.pair]);
+  }
+  return std::max(1.0, 1 + 2 * neighbours / (used * used) / independent);
 }
 
 double pairCorrelation(const Hierarchy &candidate, const Hierarchy &baseline) {

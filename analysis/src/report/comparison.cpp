@@ -8,6 +8,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <optional>
 
 namespace alea::analysis::detail {
 
@@ -42,13 +46,65 @@ bool intervalsDisagree(const Interval &a, const Interval &b, double fraction) {
   return diff > fraction * scale;
 }
 
+// The blocks of a paired comparison in a table whose rows carry their start
+// times (Table rows' order): one per (top-level label, second-level label)
+// both systems have, the candidate's and the baseline's means of its rows and
+// the earliest start; pair = the top-level label's index. Empty optional when
+// the table has one level or any of these rows has no start time.
+std::optional<std::vector<NeighbourBlock>> neighbourBlocks(const Table &table,
+                                                           const std::string &benchmark,
+                                                           const std::string &candidate,
+                                                           const std::string &baseline) {
+  if (table.levels().size() < 2)
+    return std::nullopt;
+  const auto c = table.findSystem(candidate), b = table.findSystem(baseline);
+  const auto &names = table.benchmarks();
+  const auto bench = std::find(names.begin(), names.end(), benchmark);
+  if (!c || !b || bench == names.end())
+    return std::nullopt;
+  const auto benchIndex = static_cast<std::uint32_t>(bench - names.begin());
+  struct Sums {
+    double sum[2] = {0, 0}, count[2] = {0, 0};
+    double order = std::numeric_limits<double>::infinity();
+  };
+  std::map<std::pair<std::uint32_t, std::uint32_t>, Sums> byBlock;
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    const Row &r = table.row(i);
+    if (r.benchmark != benchIndex || (r.system != *c && r.system != *b))
+      continue;
+    if (!std::isfinite(r.order))
+      return std::nullopt;
+    Sums &s = byBlock[{table.labelId(i, 0), table.labelId(i, 1)}];
+    const int side = r.system == *c ? 0 : 1;
+    s.sum[side] += r.value;
+    s.count[side] += 1;
+    s.order = std::min(s.order, r.order);
+  }
+  std::map<std::uint32_t, std::size_t> pairIndex;
+  std::vector<NeighbourBlock> out;
+  for (const auto &[key, s] : byBlock) {
+    if (s.count[0] == 0 || s.count[1] == 0)
+      continue;
+    const std::size_t pair = pairIndex.emplace(key.first, pairIndex.size()).first->second;
+    out.push_back({pair, s.order, s.sum[0] / s.count[0], s.sum[1] / s.count[1]});
+  }
+  return out;
+}
+
+std::size_t pairsOf(const std::vector<NeighbourBlock> &blocks) {
+  std::size_t pairs = 0;
+  for (const NeighbourBlock &b : blocks)
+    pairs = std::max(pairs, b.pair + 1);
+  return pairs;
+}
+
 } // namespace
 
 // Fieller's interval of a comparison at any level, paired or not as it is.
 Expected<FiellerResult> fiellerOf(const Comparison &c, double confidence, IntervalMethod method) {
-  return c.report.paired
-             ? fiellerPairedRatio(c.fiellerCandidate, c.fiellerBaseline, confidence, method)
-             : fiellerRatio(c.fiellerCandidate, c.fiellerBaseline, confidence, method);
+  return c.report.paired ? fiellerPairedRatio(c.fiellerCandidate, c.fiellerBaseline, confidence,
+                                              method, c.varianceFactor)
+                         : fiellerRatio(c.fiellerCandidate, c.fiellerBaseline, confidence, method);
 }
 
 std::optional<Interval> fiellerAt(const Comparison &c, double confidence, IntervalMethod method) {
@@ -84,6 +140,21 @@ Expected<Comparison> compare(const SystemData &candidateData, const Hierarchy &c
   auto f = fiellerOf(out, options.confidence, options.ciMethod);
   if (!f)
     return fail(rr.candidate + " vs " + rr.baseline + where(benchmark) + ": " + f.error());
+  if (rr.paired)
+    if (auto blocks = neighbourBlocks(table, benchmark, rr.candidate, rr.baseline)) {
+      out.varianceFactor =
+          neighbourVarianceFactor(*blocks, blocks->empty() ? 0 : pairsOf(*blocks), f->estimate);
+      rr.neighbourFactor = out.varianceFactor;
+      if (out.varianceFactor > 1) {
+        char factor[32];
+        std::snprintf(factor, sizeof factor, "%.2f", std::sqrt(out.varianceFactor));
+        rr.pairingNote += std::string("; intervals ") + factor +
+                          "x wider for the noise neighbouring blocks share";
+        f = fiellerOf(out, options.confidence, options.ciMethod);
+        if (!f)
+          return fail(rr.candidate + " vs " + rr.baseline + where(benchmark) + ": " + f.error());
+      }
+    }
   rr.estimate = f->estimate;
   rr.fiellerStatus = f->status;
   rr.fieller = f->interval;

@@ -105,6 +105,7 @@ struct Comparison {
   // Fieller again at other levels (the p-value, Holm's step): the top-level
   // means it used (the pairs when paired), as one-level hierarchies.
   Hierarchy fiellerCandidate, fiellerBaseline;
+  double varianceFactor = 1; // RatioReport::neighbourFactor, 1 when none
 };
 
 // Fieller's interval of a comparison at another confidence level, when bounded.

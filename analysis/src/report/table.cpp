@@ -28,13 +28,15 @@ Table::Table(std::vector<std::string> levels)
 }
 
 void Table::add(std::string_view system, std::string_view benchmark,
-                std::span<const std::string_view> units, double value, std::size_t line) {
+                std::span<const std::string_view> units, double value, std::size_t line,
+                double order) {
   assert(units.size() == levels_.size());
   Row r;
   r.system = intern(systems_, system);
   r.benchmark = intern(benchmarks_, benchmark);
   r.value = value;
   r.line = line;
+  r.order = order;
   rows_.push_back(r);
   for (std::size_t l = 0; l < levels_.size(); ++l) {
     auto it = labelIndex_[l].find(units[l]);

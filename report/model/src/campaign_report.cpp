@@ -32,6 +32,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <set>
 #include <tuple>
@@ -319,9 +320,10 @@ std::string designNoteOf(const CampaignData &data) {
               " ran alone (a partner stopped early): recorded, not counted";
   }
   if (executionsOnTop(data))
-    note += std::string("; one build per system: no layouts were drawn, so the intervals are across "
-                        "executions (environment size, heap offset, ASLR), not across layouts") +
-            (pairedDesign(data.design) ? ", and the systems are analysed as independent" : "");
+    note +=
+        std::string("; one build per system: no layouts were drawn, so the intervals are across "
+                    "executions (environment size, heap offset, ASLR), not across layouts") +
+        (pairedDesign(data.design) ? ", and the systems are analysed as independent" : "");
   if (data.targets > 0) {
     std::string names;
     for (const auto &n : data.targetNames)
@@ -498,9 +500,8 @@ Analysed analysableBenchmarks(const CampaignData &data, const std::map<Key, Seri
                               bool skipSystemsWithoutData, std::vector<std::string> &warnings) {
   const bool executionsTop = executionsOnTop(data);
   const char *unit = executionsTop ? "execution" : "build";
-  const std::string baseline = data.baseline.empty() && !data.systems.empty()
-                                   ? data.systems.front()
-                                   : data.baseline;
+  const std::string baseline =
+      data.baseline.empty() && !data.systems.empty() ? data.systems.front() : data.baseline;
   Analysed analysed;
   for (const auto &bench : data.benchmarks) {
     std::string missing;
@@ -530,9 +531,8 @@ Analysed analysableBenchmarks(const CampaignData &data, const std::map<Key, Seri
 // target i mod targets), build (unless the campaign has one build per
 // system), execution and iteration (when `withIterations`).
 analysis::Table measurementTable(const CampaignData &data, const std::map<Key, Series> &series,
-                                 const Analysed &analysed,
-                                 const std::vector<std::string> &order, bool machineLevel,
-                                 bool withIterations) {
+                                 const Analysed &analysed, const std::vector<std::string> &order,
+                                 bool machineLevel, bool withIterations) {
   const bool withBuilds = !executionsOnTop(data);
   std::vector<std::string> levelNames{"execution"};
   if (withBuilds)
@@ -542,6 +542,12 @@ analysis::Table measurementTable(const CampaignData &data, const std::map<Key, S
   if (machineLevel)
     levelNames.insert(levelNames.begin(), "machine");
   analysis::Table table(levelNames);
+  // When each execution started: a paired comparison finds its neighbouring
+  // blocks with it (issue 19); NaN when the store does not say.
+  std::map<std::tuple<std::string, std::string, int, int>, double> started;
+  for (const ExecutionConditions &e : data.executions)
+    if (e.startedAt > 0)
+      started[{e.benchmark, e.system, e.build, e.execution}] = e.startedAt;
   for (const auto &bench : data.benchmarks) {
     if (!analysed.count(bench))
       continue;
@@ -553,6 +559,9 @@ analysis::Table measurementTable(const CampaignData &data, const std::map<Key, S
         const std::string machine = machineLevel ? std::to_string(build % data.targets) : "";
         for (const auto &[exec, values] : execs) {
           const std::string e = std::to_string(exec);
+          const auto at = started.find({bench, sys, build, exec});
+          const double order =
+              at == started.end() ? std::numeric_limits<double>::quiet_NaN() : at->second;
           for (std::size_t i = 0; i < values.size(); ++i) {
             const std::string it = std::to_string(i);
             std::vector<std::string_view> units{e};
@@ -562,7 +571,7 @@ analysis::Table measurementTable(const CampaignData &data, const std::map<Key, S
               units.insert(units.begin(), machine);
             if (withIterations)
               units.push_back(it);
-            table.add(sys, bench, units, values[i]);
+            table.add(sys, bench, units, values[i], 0, order);
           }
         }
       }

@@ -74,9 +74,32 @@ Expected<FiellerResult> fiellerRatio(const Hierarchy &candidate, const Hierarchy
 // Requires equal top-level counts (the caller aligns the pairs: unit i of one
 // with unit i of the other); the levels below may differ in shape. Fails like
 // fiellerRatio(), and when the top-level counts differ.
+// varianceFactor (>= 1) multiplies the three variances: neighbourVarianceFactor.
 Expected<FiellerResult> fiellerPairedRatio(const Hierarchy &candidate, const Hierarchy &baseline,
                                            double confidence = 0.95,
-                                           IntervalMethod method = IntervalMethod::T);
+                                           IntervalMethod method = IntervalMethod::T,
+                                           double varianceFactor = 1);
+
+// One block of a paired design (issue 19): the candidate's and the
+// baseline's execution of one build pair that ran together, when it ran.
+struct NeighbourBlock {
+  std::size_t pair = 0; // index of its build pair
+  double order = 0;     // when it ran (any clock)
+  double candidate = 0, baseline = 0;
+};
+
+// How much the paired analysis must widen for the noise that neighbouring
+// blocks share (issue 19, docs/statistics.md "Neighbouring blocks"): the
+// pairs' differences D_j = mean of c - theta b over pair j's blocks are taken
+// as independent, but two blocks that ran one after the other share noise
+// (other work slowing two executions in a row), and neighbouring blocks
+// belong to different pairs. The variance of the mean of the D_j is then
+//   S^2/P + 2/P^2 sum over neighbours k, k+1 of different pairs of
+//   r_k r_{k+1} / (E_j E_j'),
+// r the blocks' differences minus their mean, E_j pair j's block count; the
+// factor is that over S^2/P, never below 1. 1 when the blocks are too few
+// (fewer than 2 pairs or 3 blocks) or S^2 is 0.
+double neighbourVarianceFactor(std::vector<NeighbourBlock> blocks, std::size_t pairs, double theta);
 
 // The sample (Pearson) correlation of the paired top-level means, for reports;
 // 0 when either system's top-level means are constant. Preconditions: both

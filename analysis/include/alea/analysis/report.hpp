@@ -255,6 +255,11 @@ struct RatioReport {
   std::string pairingNote;
   std::size_t pairs = 0;
   double pairCorrelation = 0;
+  // Paired, with the measurements' start times (Table rows' order): the
+  // factor Fieller's variances were multiplied by for the noise neighbouring
+  // blocks share (neighbourVarianceFactor, issue 19; >= 1). Empty when the
+  // times are unknown (a CSV) or the comparison is unpaired.
+  std::optional<double> neighbourFactor;
   // What reaches ReportOptions::targetHalfWidth on this ratio.
   RatioPlanAdvice ratioPlan;
   // Three or more systems (issue 10): the comparisons of one benchmark form a

@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -34,6 +35,9 @@ struct Row {
   std::uint32_t benchmark = 0; // index into Table::benchmarks()
   double value = 0;            // seconds, or any positive unit
   std::size_t line = 0;        // source line for messages (0: unknown)
+  // When the measurement's execution started (any clock; NaN: unknown). A
+  // paired comparison uses it to find neighbouring blocks (issue 19).
+  double order = std::numeric_limits<double>::quiet_NaN();
 };
 
 // Measurements in long form. Systems, benchmarks and unit labels keep their
@@ -49,7 +53,8 @@ public:
   // `benchmark` may be empty (a single-benchmark table). `line` is only used
   // in messages. Precondition: units.size() == levels().size().
   void add(std::string_view system, std::string_view benchmark,
-           std::span<const std::string_view> units, double value, std::size_t line = 0);
+           std::span<const std::string_view> units, double value, std::size_t line = 0,
+           double order = std::numeric_limits<double>::quiet_NaN());
 
   const std::vector<std::string> &levels() const { return levels_; }
   const std::vector<std::string> &systems() const { return systems_; }
