@@ -675,10 +675,11 @@ def cmd_blocks(run, design, kind="aa"):
             means = [statistics.fmean(v) for v in pairs.values()]
             groups = [("build-pair means", means),
                       ("all blocks", d)] + [("every third block", d[r::3]) for r in range(3)]
-            # The candidate fix (alea_validity_sim's "neighbours counted"):
-            # the build pairs' test with a variance that also counts the
-            # covariance of neighbouring blocks of different pairs, never
-            # below the independent pairs' variance.
+            # The same test with the variance the paired analysis uses since
+            # issue 19 (docs/statistics.md "Neighbouring blocks", here on the
+            # log scale at a ratio of 1): it also counts the covariance of
+            # neighbouring blocks of different pairs, never below the
+            # independent pairs' variance.
             if len(means) >= 3 and all(len(v) == len(d) // len(means) for v in pairs.values()):
                 p_, e_ = len(means), len(d) // len(means)
                 naive = statistics.variance(means) / p_
