@@ -47,15 +47,17 @@ bool intervalsDisagree(const Interval &a, const Interval &b, double fraction) {
 }
 
 // The blocks of a paired comparison in a table whose rows carry their start
-// times (Table rows' order): one per (top-level label, second-level label)
-// both systems have, the candidate's and the baseline's means of its rows and
-// the earliest start; pair = the top-level label's index. Empty optional when
-// the table has one level or any of these rows has no start time.
+// times (Table rows' order): one per (build, execution) both systems have,
+// the candidate's and the baseline's means of its rows and the earliest
+// start; pair = the build label's index. Empty optional unless the table's
+// levels start with build > execution (a campaign's; not executions on top,
+// nor a machine level) and every one of these rows has its start time.
 std::optional<std::vector<NeighbourBlock>> neighbourBlocks(const Table &table,
                                                            const std::string &benchmark,
                                                            const std::string &candidate,
                                                            const std::string &baseline) {
-  if (table.levels().size() < 2)
+  // A campaign's table: builds, their executions (the blocks), iterations.
+  if (table.levels().size() < 2 || table.levels()[0] != "build" || table.levels()[1] != "execution")
     return std::nullopt;
   const auto c = table.findSystem(candidate), b = table.findSystem(baseline);
   const auto &names = table.benchmarks();
@@ -148,7 +150,7 @@ Expected<Comparison> compare(const SystemData &candidateData, const Hierarchy &c
       if (out.varianceFactor > 1) {
         char factor[32];
         std::snprintf(factor, sizeof factor, "%.2f", std::sqrt(out.varianceFactor));
-        rr.pairingNote += std::string("; intervals ") + factor +
+        rr.pairingNote += std::string("; intervals about ") + factor +
                           "x wider for the noise neighbouring blocks share";
         f = fiellerOf(out, options.confidence, options.ciMethod);
         if (!f)
