@@ -17,6 +17,7 @@ with Clopper-Pearson intervals (the beta quantiles, found by bisection on the
 regularized incomplete beta function, evaluated with its continued fraction).
 """
 import csv
+import functools
 import json
 import math
 import os
@@ -119,6 +120,7 @@ def run_once(argv):
     return wall, ru.ru_utime + ru.ru_stime
 
 
+@functools.lru_cache(maxsize=None)
 def t_quantile(p, df):
     """Student t quantile for p > 0.5 (bisection on 1 - I_{df/(df+t^2)}(df/2, 1/2) / 2)."""
     lo, hi = 0.0, 1e3

@@ -144,8 +144,7 @@ Expected<Comparison> compare(const SystemData &candidateData, const Hierarchy &c
     return fail(rr.candidate + " vs " + rr.baseline + where(benchmark) + ": " + f.error());
   if (rr.paired)
     if (auto blocks = neighbourBlocks(table, benchmark, rr.candidate, rr.baseline)) {
-      out.varianceFactor =
-          neighbourVarianceFactor(*blocks, blocks->empty() ? 0 : pairsOf(*blocks), f->estimate);
+      out.varianceFactor = neighbourVarianceFactor(*blocks, pairsOf(*blocks), f->estimate);
       rr.neighbourFactor = out.varianceFactor;
       if (out.varianceFactor > 1) {
         char factor[32];
