@@ -265,18 +265,6 @@ std::string warningsSection(const model::CampaignReport &r) {
          (all.empty() ? std::string("<p>None.</p>\n") : list(all, "warnings")) + "</section>\n";
 }
 
-std::string noiseSection(const model::CampaignReport &r) {
-  if (r.noise.empty())
-    return "";
-  std::string o = "<section id=\"noise\">\n<h2>Noise diagnosis</h2>\n";
-  for (const auto &n : r.noise) {
-    o += "<h3>" + esc(n.benchmark.empty() ? std::string("(benchmark)") : n.benchmark) + "</h3>\n";
-    o += n.diagnosis ? list(noiseLines(*n.diagnosis))
-                     : "<p>Not available: " + esc(n.error) + ".</p>\n";
-  }
-  return o + "</section>\n";
-}
-
 std::string failuresSection(const model::CampaignReport &r) {
   if (r.failures.empty())
     return "";
@@ -329,6 +317,17 @@ std::string factsSection(const model::CampaignReport &r) {
 
 } // namespace
 
+std::string htmlGroups(const std::string &id, const std::string &title,
+                       const std::vector<LineGroup> &groups) {
+  if (groups.empty())
+    return "";
+  std::string o = "<section id=\"" + id + "\">\n<h2>" + title + "</h2>\n"; // both constants
+  for (const LineGroup &g : groups)
+    o += "<h3>" + esc(g.heading) + "</h3>\n" +
+         (!g.unavailable ? list(g.lines) : "<p>Not available: " + esc(*g.unavailable) + ".</p>\n");
+  return o + "</section>\n";
+}
+
 const char *htmlStyle() { return kStyle; }
 
 std::string renderHtml(const model::CampaignReport &r) {
@@ -345,7 +344,8 @@ std::string renderHtml(const model::CampaignReport &r) {
   o += "</header>\n";
   if (!r.analysis) {
     o += "<section id=\"headline\"><h2>No statistics</h2><p>" + esc(r.analysisError) +
-         "</p></section>\n" + warningsSection(r) + noiseSection(r) + failuresSection(r) +
+         "</p></section>\n" + warningsSection(r) +
+         htmlGroups("noise", "Noise diagnosis", noiseGroups(r)) + failuresSection(r) +
          factsSection(r);
     return o + "</main>\n</body>\n</html>\n";
   }
@@ -356,8 +356,11 @@ std::string renderHtml(const model::CampaignReport &r) {
       o += "<section id=\"overview\">\n" + figureHtml(f) + "</section>\n";
   for (const auto &b : r.analysis->benchmarks)
     o += benchmarkSection(r, b, figs);
-  o += suiteSection(*r.analysis) + metricsSection(r) + placementHtml(r) + planSection(*r.analysis) +
-       warningsSection(r) + noiseSection(r) + failuresSection(r) + factsSection(r);
+  o += suiteSection(*r.analysis) + metricsSection(r) +
+       htmlGroups("placement", "Which functions' placement matters", placementGroups(r)) +
+       planSection(*r.analysis) + warningsSection(r) +
+       htmlGroups("noise", "Noise diagnosis", noiseGroups(r)) + failuresSection(r) +
+       factsSection(r);
   return o + "</main>\n</body>\n</html>\n";
 }
 

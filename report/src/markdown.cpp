@@ -194,24 +194,6 @@ std::string demoted(const std::string &md) {
   return o;
 }
 
-std::string noiseMd(const model::CampaignReport &r) {
-  if (r.noise.empty())
-    return "";
-  std::string o = "## Noise diagnosis\n\n";
-  for (const auto &n : r.noise) {
-    o += "**" + markdownText(n.benchmark.empty() ? std::string("(benchmark)") : n.benchmark) +
-         "**\n\n";
-    if (!n.diagnosis) {
-      o += "Not available: " + markdownText(n.error) + ".\n\n";
-      continue;
-    }
-    for (const auto &line : noiseLines(*n.diagnosis))
-      o += "- " + markdownText(line) + "\n";
-    o += "\n";
-  }
-  return o;
-}
-
 std::string failuresMd(const model::CampaignReport &r) {
   if (r.failures.empty())
     return "";
@@ -225,6 +207,23 @@ std::string failuresMd(const model::CampaignReport &r) {
 }
 
 } // namespace
+
+std::string markdownGroups(const std::string &title, const std::vector<LineGroup> &groups) {
+  if (groups.empty())
+    return "";
+  std::string o = "## " + title + "\n\n";
+  for (const LineGroup &g : groups) {
+    o += "**" + markdownText(g.heading) + "**\n\n";
+    if (g.unavailable) {
+      o += "Not available: " + markdownText(*g.unavailable) + ".\n\n";
+      continue;
+    }
+    for (const auto &line : g.lines)
+      o += "- " + markdownText(line) + "\n";
+    o += "\n";
+  }
+  return o;
+}
 
 // Several metrics per execution: the decision's and the others'.
 std::string metricsMd(const model::CampaignReport &r) {
@@ -251,7 +250,9 @@ std::string renderMarkdown(const model::CampaignReport &r) {
       o += "- warning: " + markdownText(w) + "\n";
     o += "\n";
   }
-  return o + metricsMd(r) + placementMarkdown(r) + noiseMd(r) + failuresMd(r);
+  return o + metricsMd(r) +
+         markdownGroups("Which functions' placement matters", placementGroups(r)) +
+         markdownGroups("Noise diagnosis", noiseGroups(r)) + failuresMd(r);
 }
 
 std::string mdPlans(const PlanSet &p) {

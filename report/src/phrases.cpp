@@ -466,6 +466,15 @@ std::vector<std::string> noiseLines(const analysis::NoiseDiagnosis &d) {
   return analysis::noiseSummaryLines(d);
 }
 
+std::vector<LineGroup> noiseGroups(const model::CampaignReport &r) {
+  std::vector<LineGroup> groups;
+  for (const auto &n : r.noise)
+    groups.push_back({n.benchmark.empty() ? std::string("(benchmark)") : n.benchmark,
+                      n.diagnosis ? noiseLines(*n.diagnosis) : std::vector<std::string>(),
+                      n.diagnosis ? std::nullopt : std::optional(n.error)});
+  return groups;
+}
+
 std::string layoutText(const analysis::LayoutEffect &l, double confidence) {
   const std::string observed =
       "observed best-to-worst " + pct(l.observedSpread) + " (includes execution noise)";

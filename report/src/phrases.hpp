@@ -8,6 +8,7 @@
 #include "alea/report/render.hpp"
 #include "alea/words.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -93,5 +94,21 @@ std::string speedupTestText(const analysis::RatioReport &x, const std::string &t
 std::string familyText(const analysis::RatioReport &x);
 // The noise diagnosis in lines (the first is the headline).
 std::vector<std::string> noiseLines(const analysis::NoiseDiagnosis &d);
+
+// A section that is a list of headed groups of lines (the noise diagnosis per
+// benchmark, the placement per benchmark), in words; markdownGroups and
+// htmlGroups lay it out. A group whose lines are not available says why.
+struct LineGroup {
+  std::string heading;
+  std::vector<std::string> lines;
+  std::optional<std::string> unavailable; // set: no lines, "Not available: <this>."
+};
+std::vector<LineGroup> noiseGroups(const model::CampaignReport &r);
+// "## TITLE", then per group "**heading**" and its lines as a list; "" without groups.
+std::string markdownGroups(const std::string &title, const std::vector<LineGroup> &groups);
+// <section id=ID><h2>TITLE</h2> (ID and TITLE are constants, as HTML), then per group
+// <h3>heading</h3> and its lines as a list; "" without groups.
+std::string htmlGroups(const std::string &id, const std::string &title,
+                       const std::vector<LineGroup> &groups);
 
 } // namespace alea::report

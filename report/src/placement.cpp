@@ -91,47 +91,24 @@ std::vector<std::string> placementLines(const Attribution &a) {
   return lines;
 }
 
+std::vector<LineGroup> placementGroups(const model::CampaignReport &r) {
+  std::vector<LineGroup> groups;
+  for (const auto &a : r.placement)
+    groups.push_back({placementHeading(a), placementLines(a), {}});
+  return groups;
+}
+
 std::string placementText(const model::CampaignReport &r) {
-  if (r.placement.empty())
-    return "";
-  std::string o = "\nwhich functions' placement matters (per-function simulated counts of one "
-                  "execution per build):\n";
-  for (const auto &a : r.placement) {
-    o += "  " + plainText(placementHeading(a)) + "\n";
-    for (const auto &l : placementLines(a))
+  std::string o;
+  for (const LineGroup &g : placementGroups(r)) {
+    o += "  " + plainText(g.heading) + "\n";
+    for (const auto &l : g.lines)
       o += "    " + plainText(l) + "\n";
   }
-  return o;
-}
-
-std::string placementMarkdown(const model::CampaignReport &r) {
-  if (r.placement.empty())
-    return "";
-  std::string o = "## Which functions' placement matters\n\n";
-  for (const auto &a : r.placement) {
-    o += "**" + markdownText(placementHeading(a)) + "**\n\n";
-    for (const auto &l : placementLines(a))
-      o += "- " + markdownText(l) + "\n";
-    o += "\n";
-  }
-  return o;
-}
-
-std::string placementHtml(const model::CampaignReport &r) {
-  if (r.placement.empty())
-    return "";
-  std::string o = "<section id=\"placement\">\n<h2>Which functions' placement matters</h2>\n";
-  for (const auto &a : r.placement) {
-    o += "<h3>" + htmlText(placementHeading(a)) + "</h3>\n";
-    const auto lines = placementLines(a);
-    if (!lines.empty()) {
-      o += "<ul>\n";
-      for (const auto &l : lines)
-        o += "<li>" + htmlText(l) + "</li>\n";
-      o += "</ul>\n";
-    }
-  }
-  return o + "</section>\n";
+  return o.empty() ? o
+                   : "\nwhich functions' placement matters (per-function simulated counts of one "
+                     "execution per build):\n" +
+                         o;
 }
 
 nlohmann::ordered_json placementJson(const std::vector<Attribution> &placement) {

@@ -21,9 +21,9 @@ std::string placementHeading(const analysis::Attribution &a);
 // the same I1 set in 3 of 3 slow builds (0 of 3 fast)"), then the rest's share.
 std::vector<std::string> placementLines(const analysis::Attribution &a);
 
+// The section's groups, for every format but JSON (markdownGroups, htmlGroups).
+std::vector<LineGroup> placementGroups(const model::CampaignReport &r);
 std::string placementText(const model::CampaignReport &r);
-std::string placementMarkdown(const model::CampaignReport &r);
-std::string placementHtml(const model::CampaignReport &r);
 nlohmann::ordered_json placementJson(const std::vector<analysis::Attribution> &placement);
 // The figure of `benchmark` (one bar of shares per system), id
 // "placement-<slug>", appended to `out`; none without an attribution there.

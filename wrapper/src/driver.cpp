@@ -228,8 +228,7 @@ Expected<std::string> materializeLinkRecord(const LinkRecordPlan &plan, bool dry
   // linker a compiler driver spawns; /proc/self/fd/<n> names it in each.
   int fd = ::memfd_create("alea-link-record", MFD_ALLOW_SEALING);
   if (fd < 0) { // no memfd (old kernel, seccomp): an unnamed file in the temp dir
-    const char *tmpdir = std::getenv("TMPDIR");
-    fd = ::open(tmpdir && tmpdir[0] ? tmpdir : "/tmp", O_TMPFILE | O_RDWR, 0600);
+    fd = ::open(tempDirectory().c_str(), O_TMPFILE | O_RDWR, 0600);
   }
   if (fd < 0)
     return fail(std::string("no memfd or O_TMPFILE: ") + std::strerror(errno));
@@ -545,8 +544,8 @@ int runWrapperSteps(Tool tool, const std::vector<std::string> &args, std::string
         realTool.find("lld") != std::string::npos || resolved.find("lld") != std::string::npos;
     facts.realToolLoadsPlugin = facts.realToolIsLld && lldLoadsPlugin(realTool, resolved);
   }
-  Decision d = decide(facts, args, settings, ClassifyEnv{isRegularFile, readFile, readBytesAt},
-                      runOdrCheck);
+  Decision d =
+      decide(facts, args, settings, ClassifyEnv{isRegularFile, readFile, readBytesAt}, runOdrCheck);
   if (d.error)
     return configError(tool, *d.error);
 

@@ -100,6 +100,26 @@ std::size_t pairsOf(const std::vector<NeighbourBlock> &blocks) {
   return pairs;
 }
 
+// A paired comparison of a campaign's blocks (start times known): the
+// variance factor for the noise neighbouring blocks share, at Fieller's
+// estimate, noted on the report; true if it widens the interval.
+bool widenForNeighbours(Comparison &c, const Table &table, const std::string &benchmark,
+                        double estimate) {
+  RatioReport &rr = c.report;
+  auto blocks = neighbourBlocks(table, benchmark, rr.candidate, rr.baseline);
+  if (!blocks)
+    return false;
+  c.varianceFactor = neighbourVarianceFactor(*blocks, pairsOf(*blocks), estimate);
+  rr.neighbourFactor = c.varianceFactor;
+  if (!(c.varianceFactor > 1))
+    return false;
+  char factor[32];
+  std::snprintf(factor, sizeof factor, "%.2f", std::sqrt(c.varianceFactor));
+  rr.pairingNote += std::string("; intervals about ") + factor +
+                    "x wider for the noise neighbouring blocks share";
+  return true;
+}
+
 } // namespace
 
 // Fieller's interval of a comparison at any level, paired or not as it is.
@@ -127,9 +147,12 @@ Expected<Comparison> compare(const SystemData &candidateData, const Hierarchy &c
   rr.baseline = baselineData.system;
   rr.confidence = options.confidence;
   rr.threshold = options.threshold;
+  const auto failed = [&](const std::string &why) {
+    return fail(rr.candidate + " vs " + rr.baseline + where(benchmark) + ": " + why);
+  };
   auto pd = pairByLabel(candidateData, baselineData, table.levels(), options);
   if (!pd)
-    return fail(rr.candidate + " vs " + rr.baseline + where(benchmark) + ": " + pd.error());
+    return failed(pd.error());
   rr.paired = pd->paired;
   rr.pairingNote = pd->note;
   rr.pairs = pd->pairs;
@@ -140,22 +163,10 @@ Expected<Comparison> compare(const SystemData &candidateData, const Hierarchy &c
   out.fiellerCandidate = flatHierarchy(rr.paired ? pd->candidate.topMeans() : cand.topMeans(), top);
   out.fiellerBaseline = flatHierarchy(rr.paired ? pd->baseline.topMeans() : base.topMeans(), top);
   auto f = fiellerOf(out, options.confidence, options.ciMethod);
+  if (f && rr.paired && widenForNeighbours(out, table, benchmark, f->estimate))
+    f = fiellerOf(out, options.confidence, options.ciMethod);
   if (!f)
-    return fail(rr.candidate + " vs " + rr.baseline + where(benchmark) + ": " + f.error());
-  if (rr.paired)
-    if (auto blocks = neighbourBlocks(table, benchmark, rr.candidate, rr.baseline)) {
-      out.varianceFactor = neighbourVarianceFactor(*blocks, pairsOf(*blocks), f->estimate);
-      rr.neighbourFactor = out.varianceFactor;
-      if (out.varianceFactor > 1) {
-        char factor[32];
-        std::snprintf(factor, sizeof factor, "%.2f", std::sqrt(out.varianceFactor));
-        rr.pairingNote += std::string("; intervals about ") + factor +
-                          "x wider for the noise neighbouring blocks share";
-        f = fiellerOf(out, options.confidence, options.ciMethod);
-        if (!f)
-          return fail(rr.candidate + " vs " + rr.baseline + where(benchmark) + ": " + f.error());
-      }
-    }
+    return failed(f.error());
   rr.estimate = f->estimate;
   rr.fiellerStatus = f->status;
   rr.fieller = f->interval;
@@ -179,7 +190,7 @@ Expected<Comparison> compare(const SystemData &candidateData, const Hierarchy &c
   auto b = rr.paired ? bootstrapPairedRatio(pd->candidate, pd->baseline, bo)
                      : bootstrapRatio(cand, base, bo);
   if (!b)
-    return fail(rr.candidate + " vs " + rr.baseline + where(benchmark) + ": " + b.error());
+    return failed(b.error());
   rr.bootstrap = b->interval;
   if (rr.fieller) {
     rr.decision = decide(*rr.fieller, options.threshold);

@@ -1,8 +1,9 @@
 // Reading a whole file, and its lines: the one std::ifstream loop the
 // wrapper (its build cache) and the runner (campaign files, imports,
-// Valgrind's outputs, lock files) share.
+// Valgrind's outputs, lock files) share; and the directory temporary files go in.
 #pragma once
 
+#include <cstdlib>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -34,6 +35,13 @@ inline std::vector<std::string_view> linesOf(std::string_view text) {
     text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
   }
   return lines;
+}
+
+// The directory for temporary files: $TMPDIR when it is an absolute path,
+// else /tmp.
+inline std::string tempDirectory() {
+  const char *tmp = std::getenv("TMPDIR");
+  return tmp && *tmp == '/' ? tmp : "/tmp";
 }
 
 } // namespace alea

@@ -13,6 +13,7 @@
 #include "alea/exec/duet.hpp"
 #include "alea/exec/heap_runtime.hpp"
 #include "alea/exec/machine.hpp"
+#include "alea/file.hpp"
 #include "alea/heap_offset.h"
 
 #include <algorithm>
@@ -112,30 +113,47 @@ bool makePipe(Fd &readEnd, Fd &writeEnd) {
   return true;
 }
 
-// The file the heap runtime reports into (ALEA_HEAP_REPORT), removed with
-// the execution. Created here, before the child: the runtime never creates
-// files.
-struct HeapReport {
-  std::string path;
-  HeapReport() = default;
-  HeapReport(const HeapReport &) = delete;
-  ~HeapReport() {
-    if (!path.empty())
-      ::unlink(path.c_str());
+// A file or directory of one execution in the temporary directory, removed
+// with the execution (a directory with the files its processes wrote in it):
+// the file the heap runtime reports into (ALEA_HEAP_REPORT), created here,
+// before the child, because the runtime never creates files; the directory
+// where each process of a tree under cachegrind writes its output file and
+// Valgrind its messages.
+class Scratch {
+public:
+  Scratch() = default;
+  Scratch(const Scratch &) = delete;
+  Scratch &operator=(const Scratch &) = delete;
+  ~Scratch() {
+    if (path_.empty())
+      return;
+    if (!directory_) {
+      ::unlink(path_.c_str());
+      return;
+    }
+    if (DIR *d = ::opendir(path_.c_str())) {
+      while (dirent *e = ::readdir(d))
+        if (e->d_name[0] != '.')
+          ::unlink((path_ + "/" + e->d_name).c_str());
+      ::closedir(d);
+    }
+    ::rmdir(path_.c_str());
   }
-  bool create() {
-    const char *tmp = std::getenv("TMPDIR");
-    std::string pattern = std::string(tmp && *tmp == '/' ? tmp : "/tmp") + "/alea-heap-XXXXXX";
-    int fd = ::mkostemp(pattern.data(), O_CLOEXEC);
-    if (fd < 0)
+  // Creates "alea-<name>-XXXXXX", a file or a directory; false (errno set)
+  // if it cannot.
+  bool create(const char *name, bool directory) {
+    std::string pattern = tempDirectory() + "/alea-" + name + "-XXXXXX";
+    if (directory ? !::mkdtemp(pattern.data()) : !createFile(pattern))
       return false;
-    ::close(fd);
-    path = pattern;
+    path_ = pattern;
+    directory_ = directory;
     return true;
   }
+  const std::string &path() const { return path_; }
+  // The first 64 KiB of the file (a heap report is one line).
   std::string read() const {
     std::string text;
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
       return text;
     char chunk[4096];
@@ -145,35 +163,17 @@ struct HeapReport {
     ::close(fd);
     return text;
   }
-};
 
-// The directory of an execution under cachegrind, where each process of its
-// tree writes its output file and Valgrind its messages; removed with the
-// execution.
-struct SimulationDir {
-  std::string path;
-  SimulationDir() = default;
-  SimulationDir(const SimulationDir &) = delete;
-  ~SimulationDir() {
-    if (path.empty())
-      return;
-    if (DIR *d = ::opendir(path.c_str())) {
-      while (dirent *e = ::readdir(d))
-        if (e->d_name[0] != '.')
-          ::unlink((path + "/" + e->d_name).c_str());
-      ::closedir(d);
-    }
-    ::rmdir(path.c_str());
-  }
-  bool create() {
-    const char *tmp = std::getenv("TMPDIR");
-    std::string pattern =
-        std::string(tmp && *tmp == '/' ? tmp : "/tmp") + "/alea-cachegrind-XXXXXX";
-    if (!::mkdtemp(pattern.data()))
+private:
+  static bool createFile(std::string &pattern) {
+    const int fd = ::mkostemp(pattern.data(), O_CLOEXEC);
+    if (fd < 0)
       return false;
-    path = pattern;
+    ::close(fd);
     return true;
   }
+  std::string path_;
+  bool directory_ = false;
 };
 
 // The most counters one execution opens: one per counter metric.
@@ -485,20 +485,20 @@ int devNull() {
 // own LD_PRELOAD and reports into a file of its own. Returns the
 // environment entries that preload it (none when it is not preloaded).
 std::vector<std::string> heapPreload(const ExecutionRequest &req, const std::string &program,
-                                     HeapReport &heapReport, ExecutionResult &result) {
+                                     Scratch &heapReport, ExecutionResult &result) {
   std::vector<std::string> heapEnv;
   if (req.heapOffset >= 0) {
     if (isStaticExecutable(program).value_or(false)) {
       result.heapStatus = ALEA_HEAP_STATIC;
     } else if (auto runtime = heapRuntimePath(); !runtime) {
       result.heapStatus = std::string(ALEA_HEAP_FAILED) + " " + runtime.error();
-    } else if (!heapReport.create()) {
+    } else if (!heapReport.create("heap", /*directory=*/false)) {
       result.heapStatus =
           std::string(ALEA_HEAP_FAILED) + " cannot create its report file: " + std::strerror(errno);
     } else {
       heapEnv = {"LD_PRELOAD=" + preloadWith(envValue(req.env, "LD_PRELOAD"), *runtime),
                  std::string(ALEA_HEAP_OFFSET_VARIABLE) + "=" + heapOffsetText(req.heapOffset),
-                 std::string(ALEA_HEAP_REPORT_VARIABLE) + "=" + heapReport.path};
+                 std::string(ALEA_HEAP_REPORT_VARIABLE) + "=" + heapReport.path()};
     }
   }
   return heapEnv;
@@ -706,14 +706,14 @@ ChildEnd superviseChild(const ExecutionRequest &req, pid_t pid,
 // The result's fields from how the child ended: times, resources, exit
 // status or signal, heap status, and a failed step of the child's set-up.
 void recordChildEnd(const ExecutionRequest &req, const ChildEnd &ended,
-                    std::chrono::steady_clock::time_point start, const HeapReport &heapReport,
+                    std::chrono::steady_clock::time_point start, const Scratch &heapReport,
                     int failStep, int failErrno, ExecutionResult &result) {
   const int status = ended.status;
   const struct rusage &ru = ended.ru;
   const std::chrono::steady_clock::time_point end = ended.end;
   trimTail(result.output.stdoutText, req.stdoutLimit);
   trimTail(result.output.stderrTail, req.stderrTail);
-  if (!heapReport.path.empty())
+  if (!heapReport.path().empty())
     result.heapStatus = heapStatusFromReport(heapReport.read());
   if (int step = failStep; step != 0) {
     static const char *const steps[] = {"",
@@ -843,23 +843,23 @@ ExecutionResult LocalExecutor::runOnce(const ExecutionRequest &req) {
       (req.recordsPipe && !makePipe(recR, recW)))
     return fail(std::string("pipe: ") + std::strerror(errno));
 
-  HeapReport heapReport;
+  Scratch heapReport;
   std::vector<std::string> heapEnv = heapPreload(req, program, heapReport, result);
 
   // A simulated metric: the command under cachegrind, which passes the
   // environment (LD_PRELOAD included, after its own preloads) to it and to
   // every child it traces.
   std::vector<std::string> command = req.argv;
-  SimulationDir simDir;
+  Scratch simDir;
   if (req.simulate) {
     std::string valgrind = resolveProgram("valgrind", req.env);
     if (valgrind.empty())
       return fail("valgrind is not on PATH (the sim-* metrics run the benchmark under Valgrind's "
                   "cachegrind)");
-    if (!simDir.create())
+    if (!simDir.create("cachegrind", /*directory=*/true))
       return fail(std::string("cannot create cachegrind's directory: ") + std::strerror(errno));
     command = {valgrind};
-    for (auto &option : cachegrindOptions(*req.simulate, simDir.path))
+    for (auto &option : cachegrindOptions(*req.simulate, simDir.path()))
       command.push_back(std::move(option));
     command.push_back(program);
     command.insert(command.end(), req.argv.begin() + 1, req.argv.end());
@@ -945,12 +945,12 @@ ExecutionResult LocalExecutor::runOnce(const ExecutionRequest &req) {
   for (std::size_t i = 0; !result.spawnFailed && i < counters.size(); ++i)
     recordCounter(req.counters[i], counterFds[i].fd, result.output);
   if (!result.spawnFailed && req.simulate) {
-    auto counts = sumCachegrindOutputs(simDir.path, *req.simulate, result.output.stderrTail);
+    auto counts = sumCachegrindOutputs(simDir.path(), *req.simulate, result.output.stderrTail);
     if (counts)
       result.output.simulated = *counts;
     else
       result.output.metricError = counts.error();
-    if (auto functions = sumCachegrindFunctions(simDir.path); counts && functions)
+    if (auto functions = sumCachegrindFunctions(simDir.path()); counts && functions)
       result.output.simulatedFunctions = std::move(*functions);
   }
   return result;

@@ -4,6 +4,7 @@
 
 #include "alea/exec/hash.hpp"
 #include "alea/fd.hpp"
+#include "alea/file.hpp"
 #include "alea/heap_offset.h"
 
 #include <cerrno>
@@ -62,9 +63,7 @@ Expected<std::string> writeRuntime() {
     dirs.push_back(std::string(xdg) + "/alea");
   if (const char *home = std::getenv("HOME"); home && *home == '/')
     dirs.push_back(std::string(home) + "/.cache/alea");
-  const char *tmp = std::getenv("TMPDIR");
-  dirs.push_back(std::string(tmp && *tmp == '/' ? tmp : "/tmp") + "/alea-" +
-                 std::to_string(::getuid()));
+  dirs.push_back(tempDirectory() + "/alea-" + std::to_string(::getuid()));
   std::string why;
   for (const auto &dir : dirs) {
     // ~/.cache itself may be missing: its parent is made like `mkdir -p`.

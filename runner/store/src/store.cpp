@@ -98,8 +98,8 @@ bool Statement::columnIsNull(int col) const {
 
 // --- Transaction -----------------------------------------------------------
 
-Transaction::Transaction(Store &store) : store_(store) {
-  active_ = store_.exec("BEGIN IMMEDIATE").ok();
+Transaction::Transaction(Store &store, Kind kind) : store_(store) {
+  active_ = store_.exec(kind == Kind::Write ? "BEGIN IMMEDIATE" : "BEGIN").ok();
 }
 
 Transaction::~Transaction() {
@@ -116,17 +116,6 @@ Status Transaction::commit() {
     return Error{"cannot commit to the store '" + store_.path() + "': " + s.error()};
   active_ = false;
   return s;
-}
-
-// --- ReadSnapshot ----------------------------------------------------------
-
-// A deferred BEGIN: the snapshot is taken by the first read inside it.
-Store::ReadSnapshot::ReadSnapshot(Store &store)
-    : store_(store), active_(store.exec("BEGIN").ok()) {}
-
-Store::ReadSnapshot::~ReadSnapshot() {
-  if (active_)
-    sqlite3_exec(store_.handle(), "COMMIT", nullptr, nullptr, nullptr); // no throw
 }
 
 // --- schema ----------------------------------------------------------------

@@ -73,11 +73,14 @@ private:
 
 class Store;
 
-// RAII transaction (BEGIN IMMEDIATE): commit() or the destructor rolls back,
-// never throwing there (SQLiteCpp's Transaction).
+// RAII transaction: commit() or the destructor rolls back, never throwing
+// there (SQLiteCpp's Transaction). A write transaction begins IMMEDIATE (it
+// takes the write lock at once); a read one (Store::ReadSnapshot) is a plain
+// BEGIN that only reads and ends in the destructor.
 class Transaction {
 public:
-  explicit Transaction(Store &store);
+  enum class Kind { Write, Read };
+  explicit Transaction(Store &store, Kind kind = Kind::Write);
   ~Transaction();
   Transaction(const Transaction &) = delete;
   Transaction &operator=(const Transaction &) = delete;
@@ -265,19 +268,10 @@ public:
   // One read transaction for the reads made while it lives: a campaign may be
   // writing the store meanwhile (WAL: readers never block the writer), and a
   // reader that needs its counts, measurements and failures to agree reads
-  // them from one snapshot. Ends (COMMIT of a read: nothing to write) in the
-  // destructor, which never throws.
-  class ReadSnapshot {
-  public:
-    explicit ReadSnapshot(Store &store);
-    ~ReadSnapshot();
-    ReadSnapshot(const ReadSnapshot &) = delete;
-    ReadSnapshot &operator=(const ReadSnapshot &) = delete;
-    bool active() const { return active_; }
-
-  private:
-    Store &store_;
-    bool active_ = false;
+  // them from one snapshot. Ends (a rollback of a read: nothing was written)
+  // in the destructor, which never throws.
+  struct ReadSnapshot : Transaction {
+    explicit ReadSnapshot(Store &store) : Transaction(store, Kind::Read) {}
   };
 
   int version();
