@@ -124,12 +124,11 @@ alea::cli::Outcome runBisect(BisectOptions &o) {
     } else if (v->decision == Decision::NoChange) {
       lo = mid;
     } else {
-      return alea::Error{"bisect: " + o.benchmark + " at " + revs[mid].name + " is " +
-                         describe(*v) + " against " + revs.front().name +
-                         ": neither like GOOD nor like BAD; the change lies between " +
-                         revs[lo].name + " and " + revs[hi].name + " (more --builds, or a " +
-                         "change in steps: alea history " + revs[lo].name + ".." +
-                         revs[hi].name + ")"};
+      return alea::Error{
+          "bisect: " + o.benchmark + " at " + revs[mid].name + " is " + describe(*v) + " against " +
+          revs.front().name + ": neither like GOOD nor like BAD; the change lies between " +
+          revs[lo].name + " and " + revs[hi].name + " (more --builds, or a " +
+          "change in steps: alea history " + revs[lo].name + ".." + revs[hi].name + ")"};
     }
   }
   std::printf("%s became %s at %s (%s): %s against %s; %s before it is like %s\n",
@@ -159,8 +158,9 @@ void setupBisect(CLI::App &app) {
   sub->add_option("--time-budget", o->run.timeBudget,
                   "each comparison stops adding builds after this many seconds (default 300)")
       ->check(CLI::Range(1.0, alea::runner::kMaxSeconds));
-  sub->add_option("--max-builds", o->run.maxBuilds, "at most this many builds per revision "
-                                                    "(default 30)")
+  sub->add_option("--max-builds", o->run.maxBuilds,
+                  "at most this many builds per revision "
+                  "(default 30)")
       ->check(CLI::Range(2, 1000));
   alea::cli::runAfterCompareTable(*sub, o, 4, 3, true, runBisect);
 }

@@ -67,8 +67,9 @@ void setupCompare(CLI::App &app) {
                   "stop adding them after this many seconds of machine time (default 300; with "
                   "--cmd 60)")
       ->check(CLI::Range(1.0, alea::runner::kMaxSeconds));
-  sub->add_option("--max-builds", o->run.maxBuilds, "at most this many builds per revision "
-                                                    "(default 30)")
+  sub->add_option("--max-builds", o->run.maxBuilds,
+                  "at most this many builds per revision "
+                  "(default 30)")
       ->check(CLI::Range(2, 1000))
       ->excludes(cmd);
   sub->add_option("--max-executions", o->run.maxBuilds,

@@ -28,7 +28,8 @@ struct HistoryOptions : alea::cli::RevisionOptions {
 alea::cli::Outcome runHistory(const HistoryOptions &o) {
   auto format = alea::report::parseFormat(o.run.format);
   if (!format)
-    return alea::Error{"unknown format '" + o.run.format + "' (expected text, md, json, csv or html)",
+    return alea::Error{"unknown format '" + o.run.format +
+                           "' (expected text, md, json, csv or html)",
                        alea::ErrorKind::Usage};
   if (*format == alea::report::Format::Latex)
     return alea::Error{"a history is written as text, md, json, csv or html, not latex",

@@ -42,7 +42,7 @@ void addRevisionOptions(CLI::App &sub, RevisionOptions &o, int defaultBuilds,
 }
 
 Outcome applyCompareTable(const CLI::App &sub, RevisionOptions &o, int defaultBuilds,
-                         int defaultExecutions, bool adaptive) {
+                          int defaultExecutions, bool adaptive) {
   const std::string file =
       o.config.empty() ? alea::runner::findCompareFile(o.request.repo) : o.config;
   alea::runner::CompareTable t;

@@ -39,7 +39,8 @@ struct LayoutConfig {
   bool has(Factor F) const { return Factors.has(F); }
 };
 
-// ALEA_SEED / ALEA_FACTORS (and the build cache's ALEA_IR_*, ALEA_MODULE_ID) of this process. Read once, at plugin registration.
+// ALEA_SEED / ALEA_FACTORS (and the build cache's ALEA_IR_*, ALEA_MODULE_ID) of
+// this process. Read once, at plugin registration.
 LayoutConfig configFromEnvironment();
 
 // `seed=N;factors=a+b` (either key optional). Keys not given are taken from

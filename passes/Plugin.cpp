@@ -65,9 +65,11 @@ static bool ReplayReachedLayout = false;
 
 struct ReplayEndPass : PassInfoMixin<ReplayEndPass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
-    if (!ReplaySkipping) // the snapshot went through the optimizer again: refuse
-      M.getContext().emitError("alea: cannot replay a build-cache snapshot here (no pass "
-                               "instrumentation to skip the passes it already had)");
+    // Not skipping: the snapshot went through the optimizer again: refuse.
+    if (!ReplaySkipping)
+      M.getContext().emitError(
+          "alea: cannot replay a build-cache snapshot here (no pass "
+          "instrumentation to skip the passes it already had)");
     ReplayReachedLayout = true;
     return PreservedAnalyses::all();
   }
@@ -106,7 +108,8 @@ static void registerCallbacks(PassBuilder &PB) {
   if (!environmentConfig().HasSeed)
     return; // no ALEA_SEED: clang's pipeline stays untouched
   if (environmentConfig().Replay)
-    if (PassInstrumentationCallbacks *PIC = PB.getPassInstrumentationCallbacks()) {
+    if (PassInstrumentationCallbacks *PIC =
+            PB.getPassInstrumentationCallbacks()) {
       PIC->registerShouldRunOptionalPassCallback(
           [](StringRef, Any) { return ReplayReachedLayout; });
       ReplaySkipping = true;

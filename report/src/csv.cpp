@@ -262,9 +262,8 @@ std::string renderCsv(const model::CampaignReport &r) {
                        x.fieller ? csvNum(fieller.lower) : Cell(""),
                        x.fieller ? csvNum(fieller.upper) : Cell(""),
                        std::string(decisionKey(x.decision))});
-          o += csvRow({b.name, x.candidate, x.baseline, statistic, "bootstrap",
-                       csvNum(x.estimate), csvNum(x.bootstrap.lower), csvNum(x.bootstrap.upper),
-                       ""});
+          o += csvRow({b.name, x.candidate, x.baseline, statistic, "bootstrap", csvNum(x.estimate),
+                       csvNum(x.bootstrap.lower), csvNum(x.bootstrap.upper), ""});
         }
   return o + campaignCsv(r);
 }

@@ -108,10 +108,9 @@ std::string text(const HistoryReport &h) {
     o += line;
     for (const HistoryPoint &p : b.points) {
       const auto &r = revisionOf(h, p.revision);
-      std::snprintf(line, sizeof line, "  %-12s %12s  %-28s %-12s %s\n",
-                    plainText(r.name).c_str(), p.measured ? g4(p.mean).c_str() : "-",
-                    ratioCell(h, p).c_str(), decisionCell(p).c_str(),
-                    plainText(r.subject).c_str());
+      std::snprintf(line, sizeof line, "  %-12s %12s  %-28s %-12s %s\n", plainText(r.name).c_str(),
+                    p.measured ? g4(p.mean).c_str() : "-", ratioCell(h, p).c_str(),
+                    decisionCell(p).c_str(), plainText(r.subject).c_str());
       o += line;
     }
     if (b.steps.empty())
@@ -151,8 +150,7 @@ std::string markdown(const HistoryReport &h) {
            (p.revision == h.reference ? "reference"
             : p.measured              ? r3(p.ratio)
                                       : "no data") +
-           " | " + (p.interval ? interval(*p.interval, r3) : "") + " | " + decisionCell(p) +
-           " |\n";
+           " | " + (p.interval ? interval(*p.interval, r3) : "") + " | " + decisionCell(p) + " |\n";
     }
     o += "\n";
   }
@@ -204,14 +202,14 @@ std::string json(const HistoryReport &h) {
                          {"decision", decisionKey(s.decision)}});
       return steps;
     };
-    benchmarks.push_back({{"name", b.name},
-                          {"unit", b.unit},
-                          {"error", b.error.empty() ? Json(nullptr) : Json(b.error)},
-                          {"points", points},
-                          {"steps", stepsJson(b.steps)},
-                          {"shifts_within_threshold", stepsJson(b.shifts)},
-                          {"steps_error", b.stepsError.empty() ? Json(nullptr)
-                                                               : Json(b.stepsError)}});
+    benchmarks.push_back(
+        {{"name", b.name},
+         {"unit", b.unit},
+         {"error", b.error.empty() ? Json(nullptr) : Json(b.error)},
+         {"points", points},
+         {"steps", stepsJson(b.steps)},
+         {"shifts_within_threshold", stepsJson(b.shifts)},
+         {"steps_error", b.stepsError.empty() ? Json(nullptr) : Json(b.stepsError)}});
   }
   doc["benchmarks"] = benchmarks;
   doc["warnings"] = allWarnings(h);
@@ -228,8 +226,8 @@ std::string csv(const HistoryReport &h) {
     for (const HistoryPoint &p : b.points) {
       const auto &r = revisionOf(h, p.revision);
       o += csvText(b.name) + "," + csvText(r.name) + "," + csvText(r.commit) + "," +
-           csvText(r.subject) + "," + (p.measured ? n(p.mean) : "") + "," + csvText(b.unit) +
-           "," + std::to_string(p.builds) + "," + (p.measured ? n(p.ratio) : "") + "," +
+           csvText(r.subject) + "," + (p.measured ? n(p.mean) : "") + "," + csvText(b.unit) + "," +
+           std::to_string(p.builds) + "," + (p.measured ? n(p.ratio) : "") + "," +
            (p.interval ? n(p.interval->lower) : "") + "," +
            (p.interval ? n(p.interval->upper) : "") + "," +
            (p.decision ? decisionKey(*p.decision) : "");
@@ -295,14 +293,17 @@ std::string html(const HistoryReport &h) {
     pt.yLabel = "ratio to " + revisionOf(h, h.reference).name;
     pt.xLabel = "revision, oldest first";
     const std::string svg = trendPlot(points, steps, h.threshold, pt);
-    o += "<figure class=\"figure\" data-figure=\"trend\">\n" + svg +
-         "\n<figcaption><strong>" + esc(pt.title) + ".</strong> The ratio of each revision to the "
-         "reference with its " + confidenceLabel(h.confidence) +
+    o += "<figure class=\"figure\" data-figure=\"trend\">\n" + svg + "\n<figcaption><strong>" +
+         esc(pt.title) +
+         ".</strong> The ratio of each revision to the "
+         "reference with its " +
+         confidenceLabel(h.confidence) +
          " interval; the shaded band is no change; a dashed line marks a step.</figcaption>\n"
          "</figure>\n";
     o += "<div class=\"table-wrap\"><table>\n<thead><tr><th>revision</th><th>subject</th>"
-         "<th class=\"num\">mean (" + esc(b.unit) + ")</th><th class=\"num\">ratio, " +
-         confidenceLabel(h.confidence) + " CI</th><th>decision</th></tr></thead>\n<tbody>\n";
+         "<th class=\"num\">mean (" +
+         esc(b.unit) + ")</th><th class=\"num\">ratio, " + confidenceLabel(h.confidence) +
+         " CI</th><th>decision</th></tr></thead>\n<tbody>\n";
     for (const HistoryPoint &p : b.points) {
       const auto &r = revisionOf(h, p.revision);
       o += "<tr><td><code>" + esc(r.name) + "</code></td><td>" + esc(r.subject) +

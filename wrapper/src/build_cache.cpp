@@ -33,17 +33,44 @@ constexpr std::string_view kKeyVersion = "alea-build-cache-v1";
 // module would miss (instrumentation, sanitizers, profiles, other plugins,
 // which clang schedules around the layout pass), or the key cannot see what
 // they change (-mllvm, -Xclang, -Wp, modules, a language forced by -x).
-constexpr std::array<std::string_view, 18> kRefusedExact = {
-    "-S",           "-emit-llvm",   "-mllvm",        "-Xclang",        "-Xpreprocessor",
-    "-Xanalyzer",   "-x",           "-v",            "--",             "--coverage",
-    "-MJ",          "-gsplit-dwarf", "-ftest-coverage", "-fprofile-arcs", "-serialize-diagnostics",
-    "--serialize-diagnostics", "-frecord-command-line", "-grecord-command-line"};
-constexpr std::array<std::string_view, 20> kRefusedPrefix = {
-    "-fsanitize",        "-fno-sanitize",     "-fprofile",      "-fcs-profile",
-    "-fcoverage",        "-fxray",            "-fmemory-profile", "-fpseudo-probe",
-    "-fsave-optimization-record", "-foptimization-record", "-Rpass", "-ftime-trace",
-    "-fembed-bitcode",   "-save-",            "-fplugin",       "-fpass-plugin",
-    "-Wp,",              "-fmodules",         "-finstrument-function", "-grecord-gcc-switches"};
+constexpr std::array<std::string_view, 18> kRefusedExact = {"-S",
+                                                            "-emit-llvm",
+                                                            "-mllvm",
+                                                            "-Xclang",
+                                                            "-Xpreprocessor",
+                                                            "-Xanalyzer",
+                                                            "-x",
+                                                            "-v",
+                                                            "--",
+                                                            "--coverage",
+                                                            "-MJ",
+                                                            "-gsplit-dwarf",
+                                                            "-ftest-coverage",
+                                                            "-fprofile-arcs",
+                                                            "-serialize-diagnostics",
+                                                            "--serialize-diagnostics",
+                                                            "-frecord-command-line",
+                                                            "-grecord-command-line"};
+constexpr std::array<std::string_view, 20> kRefusedPrefix = {"-fsanitize",
+                                                             "-fno-sanitize",
+                                                             "-fprofile",
+                                                             "-fcs-profile",
+                                                             "-fcoverage",
+                                                             "-fxray",
+                                                             "-fmemory-profile",
+                                                             "-fpseudo-probe",
+                                                             "-fsave-optimization-record",
+                                                             "-foptimization-record",
+                                                             "-Rpass",
+                                                             "-ftime-trace",
+                                                             "-fembed-bitcode",
+                                                             "-save-",
+                                                             "-fplugin",
+                                                             "-fpass-plugin",
+                                                             "-Wp,",
+                                                             "-fmodules",
+                                                             "-finstrument-function",
+                                                             "-grecord-gcc-switches"};
 
 bool refused(std::string_view word) {
   for (std::string_view r : kRefusedExact)
@@ -74,9 +101,9 @@ bool preprocessorOnly(std::string_view w) {
   for (std::string_view o : {"-nostdinc", "-nostdinc++", "-nostdlibinc", "-nobuiltininc"})
     if (w == o)
       return true;
-  for (std::string_view o : {"-I", "-D", "-U", "-include", "-imacros", "-isystem", "-iquote",
-                             "-idirafter", "-iprefix", "-iwithprefix", "-isysroot", "--sysroot",
-                             "-cxx-isystem"})
+  for (std::string_view o :
+       {"-I", "-D", "-U", "-include", "-imacros", "-isystem", "-iquote", "-idirafter", "-iprefix",
+        "-iwithprefix", "-isysroot", "--sysroot", "-cxx-isystem"})
     if (w.starts_with(o))
       return true;
   return false;
@@ -206,7 +233,7 @@ namespace {
 std::string identity(const std::string &path) {
   std::error_code ec;
   const fs::path real = fs::canonical(path, ec);
-  struct stat st {};
+  struct stat st{};
   if (ec || ::stat(real.c_str(), &st) != 0)
     return path + ":?";
   return real.string() + ":" + std::to_string(st.st_size) + ":" +
@@ -234,9 +261,12 @@ int exitStatusOf(int waitStatus) {
 
 // Variables that change what clang reads or does without a word on the
 // command line: both keys include them.
-constexpr std::array<const char *, 6> kKeyVariables = {
-    "CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH", "SOURCE_DATE_EPOCH",
-    "CCC_OVERRIDE_OPTIONS"};
+constexpr std::array<const char *, 6> kKeyVariables = {"CPATH",
+                                                       "C_INCLUDE_PATH",
+                                                       "CPLUS_INCLUDE_PATH",
+                                                       "OBJC_INCLUDE_PATH",
+                                                       "SOURCE_DATE_EPOCH",
+                                                       "CCC_OVERRIDE_OPTIONS"};
 
 // The shared libraries that hold clang's and LLVM's code (clang itself is a
 // small driver over them), beside the compiler: <bin>/../lib/libclang-cpp.so*
@@ -269,7 +299,8 @@ Sha256 keyStart(const CachePlan &p, const CacheTools &t, const std::vector<std::
   };
   field(kKeyVersion);
   field(identity(t.compiler));
-  for (const std::string &library : compilerLibraries(t.compiler)) // an update may change only these
+  for (const std::string &library :
+       compilerLibraries(t.compiler)) // an update may change only these
     field(identity(library));
   field(identity(t.plugin));
   for (const auto &w : words)
@@ -413,8 +444,8 @@ std::optional<int> runCachedCompile(const CachePlan &p, const CacheTools &t) {
   fs::create_directories(p.tmp, ec);
   const auto source = ec ? std::nullopt : readFile(p.source);
   if (!source) {
-    t.log(t.logHead + " build-cache=off reason=\"cannot create " + p.tmp + " or read " +
-          p.source + "\"");
+    t.log(t.logHead + " build-cache=off reason=\"cannot create " + p.tmp + " or read " + p.source +
+          "\"");
     return std::nullopt;
   }
   struct RemoveTmp {
@@ -472,8 +503,8 @@ std::optional<int> runCachedCompile(const CachePlan &p, const CacheTools &t) {
     std::error_code ignored;
     fs::create_directories(p.dir + "/m", ignored);
     if (!p.depFile.empty())
-      if (auto dep = readFile(p.depFile); !dep || !writeAtomically(manifest + ".d", *dep,
-                                                                  p.tmp + "/manifest.d"))
+      if (auto dep = readFile(p.depFile);
+          !dep || !writeAtomically(manifest + ".d", *dep, p.tmp + "/manifest.d"))
         return;
     if (content)
       writeAtomically(manifest, *content, p.tmp + "/manifest");

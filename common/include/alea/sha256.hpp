@@ -33,7 +33,6 @@ std::string sha256Hex(std::string_view data);
 // The digest of a file's content, or nullopt when it cannot be read.
 std::optional<std::string> sha256File(const std::string &path);
 
-
 namespace sha256_detail {
 inline constexpr std::uint32_t K[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,

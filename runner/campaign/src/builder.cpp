@@ -160,8 +160,8 @@ std::string buildCacheSummary(const std::string &wrapperLog) {
   }
   if (hits + misses == 0)
     return "";
-  return std::string(kBuildCacheSummary) + std::to_string(hits) + " of " + std::to_string(hits + misses) +
-         " compiles reused";
+  return std::string(kBuildCacheSummary) + std::to_string(hits) + " of " +
+         std::to_string(hits + misses) + " compiles reused";
 }
 
 // Brings a target's build back into the host's build directory `dir`: each
@@ -244,8 +244,9 @@ Expected<ArtifactRecord> snapshotArtifact(const std::string &campaignDir,
   // left by a killed run is removed when the campaign resumes
   // (removeSnapshotLeftovers).
   // Named by process and thread: two parallel builds may make the same object.
-  fs::path tmp = objects / (*hash + kSnapshotTmpMarker + std::to_string(::getpid()) + "-" +
-                            std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id())));
+  fs::path tmp =
+      objects / (*hash + kSnapshotTmpMarker + std::to_string(::getpid()) + "-" +
+                 std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id())));
   auto failed = [&](const fs::path &file, int err) {
     std::error_code ignored;
     fs::remove(tmp, ignored);

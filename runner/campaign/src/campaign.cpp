@@ -605,9 +605,9 @@ struct Run {
   // The slots of a build loop (makeBuilds, makeBuildsOnTargets) that have
   // their result, once one has: waited for with the lock held.
   template <class Slots>
-  static std::vector<typename Slots::iterator>
-  finishedSlots(std::unique_lock<std::mutex> &lock, std::condition_variable &ended,
-                Slots &running) {
+  static std::vector<typename Slots::iterator> finishedSlots(std::unique_lock<std::mutex> &lock,
+                                                             std::condition_variable &ended,
+                                                             Slots &running) {
     auto finished = [](const auto &slot) { return slot.second.result.has_value(); };
     ended.wait(lock, [&] { return std::any_of(running.begin(), running.end(), finished); });
     std::vector<typename Slots::iterator> out;
@@ -807,8 +807,9 @@ struct Run {
     // (its first build) and the next builds reuse them, instead of two builds
     // of one system compiling the same units side by side.
     if (cfg.buildCache)
-      std::stable_sort(pending.begin(), pending.end(),
-                       [](const PendingBuild &a, const PendingBuild &b) { return a.index < b.index; });
+      std::stable_sort(
+          pending.begin(), pending.end(),
+          [](const PendingBuild &a, const PendingBuild &b) { return a.index < b.index; });
     // Act: make them, then read every build back in order for the warnings.
     if (Status st = makeBuilds(std::move(pending), done, total); !st)
       return st;

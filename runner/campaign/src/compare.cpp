@@ -134,8 +134,8 @@ std::string literalShell(const std::string &command) {
 Expected<toml::table> measureTable(const std::string &measure) {
   // Several metrics, the decision on the first: "sim-cycles,wall", or after
   // an iteration source, "records,sim-cycles" (a regex keeps its commas).
-  if (std::size_t comma = measure.find(','); comma != std::string::npos &&
-                                              measure.rfind("regex:", 0) != 0) {
+  if (std::size_t comma = measure.find(',');
+      comma != std::string::npos && measure.rfind("regex:", 0) != 0) {
     auto table = measureTable(measure.substr(0, comma));
     if (!table)
       return table;
@@ -147,8 +147,9 @@ Expected<toml::table> measureTable(const std::string &measure) {
       const std::size_t end = std::min(measure.find(',', at), measure.size());
       const std::string name = measure.substr(at, end - at);
       if (!parseEnum<Metric>(name))
-        return Error{"--measure: '" + name + "' after the first is not a metric (wall, cpu, "
-                     "task-clock, sim-cycles, ...: docs/measure.md)",
+        return Error{"--measure: '" + name +
+                         "' after the first is not a metric (wall, cpu, "
+                         "task-clock, sim-cycles, ...: docs/measure.md)",
                      ErrorKind::Usage};
       metrics.push_back(name);
       at = end + 1;
@@ -179,7 +180,8 @@ struct NamedCommand {
 
 NamedCommand splitName(const std::string &text) {
   const std::size_t eq = text.find('=');
-  if (eq != std::string::npos && eq > 0 && compareSystemName(text.substr(0, eq)) == text.substr(0, eq))
+  if (eq != std::string::npos && eq > 0 &&
+      compareSystemName(text.substr(0, eq)) == text.substr(0, eq))
     return {text.substr(0, eq), text.substr(eq + 1)};
   return {"", text};
 }
@@ -336,8 +338,8 @@ Expected<ComparePlan> revisionCampaign(const CompareRequest &request, std::vecto
   toml::array systems;
   for (std::size_t i = 0; i < sides.size(); ++i) {
     toml::table system{{"name", sides[i].name},
-                       {"shell", "cp -R " + shellQuote(literalShell(sides[i].source)) +
-                                     "/. . && " + literalShell(request.build)},
+                       {"shell", "cp -R " + shellQuote(literalShell(sides[i].source)) + "/. . && " +
+                                     literalShell(request.build)},
                        {"artifacts", toml::array{}}};
     if (i == baseline)
       system.insert("baseline", true);
@@ -351,8 +353,11 @@ Expected<ComparePlan> revisionCampaign(const CompareRequest &request, std::vecto
       {"levels", toml::table{{"builds", request.builds}, {"executions", request.executions}}},
       {"system", std::move(systems)},
       {"benchmark", benchmarkTables(request.runs, *measure)}};
-  ComparePlan plan{(dir / "compare.toml").string(), (dir / "campaign").string(),
-                   sides[baseline].name, sides[baseline == 0 ? 1 : 0].name, {}};
+  ComparePlan plan{(dir / "compare.toml").string(),
+                   (dir / "campaign").string(),
+                   sides[baseline].name,
+                   sides[baseline == 0 ? 1 : 0].name,
+                   {}};
   for (const Side &side : sides)
     plan.revisions.push_back({side.name, side.commit, side.subject});
   if (Status s = writeCampaign(campaign, plan.campaignFile); !s)
@@ -386,7 +391,8 @@ Expected<ComparePlan> prepareCompare(const CompareRequest &request) {
   }
   if (auto measure = measureTable(request.measure); !measure)
     return Error{measure.error(), measure.errorKind()};
-  const fs::path dir = request.dir.empty() ? defaultDir(comparisonKey(request, *a, *b)) : request.dir;
+  const fs::path dir =
+      request.dir.empty() ? defaultDir(comparisonKey(request, *a, *b)) : request.dir;
   // Act: export the revisions, then write the campaign file.
   std::vector<Side> sides{*a, *b};
   return revisionCampaign(request, sides, 0, dir, request.a + " vs " + request.b, "");
@@ -482,8 +488,7 @@ Expected<ComparePlan> prepareHistory(const CompareRequest &request) {
   for (const Side &side : sides)
     key = mixSeed(key, side.commit);
   for (const std::string &part : {request.build, request.measure, std::to_string(request.builds),
-                                  std::to_string(request.executions),
-                                  std::to_string(reference)})
+                                  std::to_string(request.executions), std::to_string(reference)})
     key = mixSeed(key, part);
   for (const std::string &run : request.runs)
     key = mixSeed(key, run);
@@ -491,8 +496,7 @@ Expected<ComparePlan> prepareHistory(const CompareRequest &request) {
   // Act. Unpaired: each revision's build means are independent, as the
   // step detection over revisions assumes (revision_steps.hpp).
   return revisionCampaign(request, sides, reference, dir,
-                          "history of " + std::to_string(sides.size()) + " revisions",
-                          "unpaired");
+                          "history of " + std::to_string(sides.size()) + " revisions", "unpaired");
 }
 
 Expected<ComparePlan> prepareCommandCompare(const CompareRequest &request) {
@@ -511,8 +515,8 @@ Expected<ComparePlan> prepareCommandCompare(const CompareRequest &request) {
     commands.push_back(splitName(command));
   nameCommands(commands);
   std::uint64_t key = hashName("alea compare --cmd");
-  for (const std::string &part : {request.workdir, request.measure,
-                                  std::to_string(request.executions)})
+  for (const std::string &part :
+       {request.workdir, request.measure, std::to_string(request.executions)})
     key = mixSeed(key, part);
   for (const NamedCommand &c : commands)
     key = mixSeed(mixSeed(key, c.name), c.command);
@@ -536,8 +540,7 @@ Expected<ComparePlan> prepareCommandCompare(const CompareRequest &request) {
   if (!request.workdir.empty())
     benchmark.insert("workdir", request.workdir);
   toml::table campaign{
-      {"campaign",
-       toml::table{{"name", title}, {"seed", formatSeed(key)}, {"design", "unpaired"}}},
+      {"campaign", toml::table{{"name", title}, {"seed", formatSeed(key)}, {"design", "unpaired"}}},
       {"levels", toml::table{{"builds", 1}, {"executions", request.executions}}},
       {"system", std::move(systems)},
       {"benchmark", toml::array{std::move(benchmark)}}};
@@ -547,8 +550,11 @@ Expected<ComparePlan> prepareCommandCompare(const CompareRequest &request) {
   fs::create_directories(dir, ec);
   if (ec)
     return Error{"cannot create '" + dir.string() + "': " + ec.message()};
-  ComparePlan plan{(dir / "compare.toml").string(), (dir / "campaign").string(),
-                   commands.front().name, commands[1].name, {}};
+  ComparePlan plan{(dir / "compare.toml").string(),
+                   (dir / "campaign").string(),
+                   commands.front().name,
+                   commands[1].name,
+                   {}};
   if (Status s = writeCampaign(campaign, plan.campaignFile); !s)
     return Error{s.error()};
   return plan;
@@ -592,8 +598,7 @@ Expected<CompareTable> readCompareTable(const std::string &file) {
     auto count = [&](int lo) -> Expected<int> {
       if (auto v = node.value<std::int64_t>(); v && *v >= lo && *v <= 100000)
         return static_cast<int>(*v);
-      return Error{at(node) + "compare." + k + ": expected an integer from " +
-                   std::to_string(lo)};
+      return Error{at(node) + "compare." + k + ": expected an integer from " + std::to_string(lo)};
     };
     if (k == "build" || k == "measure") {
       auto v = text();
@@ -644,9 +649,10 @@ Expected<CompareTable> readCompareTable(const std::string &file) {
       if (t.runs.empty())
         return Error{at(node) + "compare.run: no command"};
     } else {
-      return Error{at(node) + "unknown key compare." + k + " (expected build, run, measure, "
-                              "builds, executions, until_half_width, time_budget, "
-                              "max_builds or build_cache)"};
+      return Error{at(node) + "unknown key compare." + k +
+                   " (expected build, run, measure, "
+                   "builds, executions, until_half_width, time_budget, "
+                   "max_builds or build_cache)"};
     }
   }
   return t;

@@ -78,7 +78,8 @@ std::optional<MeasureSpecError> readGeometry(const toml::table &table, std::stri
   if (auto e = readString(table, key, geometry); e || !node)
     return e;
   if (std::string why = cacheGeometryProblem(geometry); !why.empty())
-    return errorAt(*node, "measure.sim_cache." + std::string(key) + ": \"" + geometry + "\": " + why);
+    return errorAt(*node,
+                   "measure.sim_cache." + std::string(key) + ": \"" + geometry + "\": " + why);
   out = geometry;
   return std::nullopt;
 }
@@ -231,9 +232,9 @@ MeasureSpecResult parseMeasureSpec(const toml::table &table) {
     return result;
   };
 
-  static const std::set<std::string_view> known = {
-      "source", "metric", "metrics", "decide_on", "sim_cache", "regex",
-      "stream", "unit",   "field",   "filter"};
+  static const std::set<std::string_view> known = {"source",    "metric", "metrics", "decide_on",
+                                                   "sim_cache", "regex",  "stream",  "unit",
+                                                   "field",     "filter"};
   for (const auto &[key, node] : table) {
     if (!known.count(key.str()))
       return fail(errorAt(node, "measure: unknown key \"" + std::string(key.str()) +

@@ -587,9 +587,8 @@ struct Helper {
       machine = recheckMachineState(*machine);
       lastRecheck = nowTime;
     }
-    json out{{"results", results},
-             {"cancelled", block.cancelled},
-             {"machine", machineToJson(*machine)}};
+    json out{
+        {"results", results}, {"cancelled", block.cancelled}, {"machine", machineToJson(*machine)}};
     if (block.gate)
       out["gate"] = json{{"waited", block.gate->waited},
                          {"lastLoad", block.gate->lastLoad},
@@ -604,10 +603,10 @@ struct Helper {
       json (Helper::*handler)(const json &);
     };
     static constexpr Route kRoutes[] = {
-        {"hello", "hello", &Helper::hello},      {"have", "missing", &Helper::have},
-        {"put", "ok", &Helper::put},             {"stage", "staged", &Helper::stage},
-        {"fresh", "staged", &Helper::fresh},     {"fetch", "file", &Helper::fetch},
-        {"libs", "libs", &Helper::libs},         {"machine", "machine", &Helper::readMachine},
+        {"hello", "hello", &Helper::hello},  {"have", "missing", &Helper::have},
+        {"put", "ok", &Helper::put},         {"stage", "staged", &Helper::stage},
+        {"fresh", "staged", &Helper::fresh}, {"fetch", "file", &Helper::fetch},
+        {"libs", "libs", &Helper::libs},     {"machine", "machine", &Helper::readMachine},
         {"block", "done", &Helper::block}};
     for (const Route &r : kRoutes)
       if (tag == r.tag) {

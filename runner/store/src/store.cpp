@@ -1224,7 +1224,8 @@ Status Store::visitMeasurements(bool includeWarmup,
                             : "SELECT execution_id, iteration, value, unit, warmup, '' "
                               "FROM measurement";
     sql += includeWarmup ? "" : " WHERE warmup = 0";
-    sql += named ? " ORDER BY execution_id, metric, iteration" : " ORDER BY execution_id, iteration";
+    sql +=
+        named ? " ORDER BY execution_id, metric, iteration" : " ORDER BY execution_id, iteration";
     Statement st(db_, sql);
     auto next = byId.begin();
     Execution *current = nullptr;

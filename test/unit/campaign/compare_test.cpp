@@ -147,10 +147,10 @@ TEST(Compare, CommandsMakeACampaignOfOneBuildPerSystem) {
 
   // The benchmark's shell, with {system} as the executor substitutes it, runs
   // that system's command and no other.
-  for (const auto &[system, expected] :
-       std::vector<std::pair<std::string, std::string>>{{"gzip_-9_f_dev_null", "gzip -9"},
-                                                        {"fast", "X=1 ./bench {{n}"}, // '{{': a literal '{'
-                                                        {"bench", "./bench --n=3"}}) {
+  for (const auto &[system, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"gzip_-9_f_dev_null", "gzip -9"},
+           {"fast", "X=1 ./bench {{n}"}, // '{{': a literal '{'
+           {"bench", "./bench --n=3"}}) {
     std::string shell = cfg->benchmarks[0].command.shell;
     shell.replace(shell.find("{system}"), 8, system);
     // Every command becomes an echo of itself: what would have run.

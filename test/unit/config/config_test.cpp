@@ -189,11 +189,12 @@ TEST(Config, BuildJobsIsAutoOrACount) {
   auto dflt = parseCampaignText(std::string("[campaign]\n") + kMinimalTail, "c.toml");
   ASSERT_TRUE(dflt.ok()) << dflt.error();
   EXPECT_EQ(dflt->buildJobs, 0); // "auto": one per CPU
-  auto two = parseCampaignText(std::string("[campaign]\nbuild_jobs = 2\n") + kMinimalTail, "c.toml");
+  auto two =
+      parseCampaignText(std::string("[campaign]\nbuild_jobs = 2\n") + kMinimalTail, "c.toml");
   ASSERT_TRUE(two.ok()) << two.error();
   EXPECT_EQ(two->buildJobs, 2);
-  auto autoJobs =
-      parseCampaignText(std::string("[campaign]\nbuild_jobs = \"auto\"\n") + kMinimalTail, "c.toml");
+  auto autoJobs = parseCampaignText(
+      std::string("[campaign]\nbuild_jobs = \"auto\"\n") + kMinimalTail, "c.toml");
   ASSERT_TRUE(autoJobs.ok()) << autoJobs.error();
   EXPECT_EQ(autoJobs->buildJobs, 0);
   for (const char *bad : {"0", "-1", "2000", "1.5", "\"all\""})

@@ -517,7 +517,6 @@ TEST(Simulated, ProbeRunsCachegrind) {
   EXPECT_NE(refused.find("valgrind: "), std::string::npos) << refused;
 }
 
-
 // --- several metrics per execution ------------------------------------------------
 
 TEST(SeveralMetrics, MetricsListAndDecideOn) {

@@ -53,8 +53,16 @@ CampaignData campaign() {
     add(d, kRevisions[r], "k1", r >= 3 ? 1.2 : 1.0, 100 + r);
     add(d, kRevisions[r], "k2", 2.0, 200 + r);
     for (int b = 0; b < 4; ++b)
-      d.builds.push_back({kRevisions[r], b, 0x1, BuildStatus::Ok, 1.0,
-                          kRevisions[r] + std::to_string(b), "", "", {}, ""});
+      d.builds.push_back({kRevisions[r],
+                          b,
+                          0x1,
+                          BuildStatus::Ok,
+                          1.0,
+                          kRevisions[r] + std::to_string(b),
+                          "",
+                          "",
+                          {},
+                          ""});
   }
   d.planned = d.executed = 6 * 2 * 4 * 2;
   return d;
@@ -142,7 +150,7 @@ TEST(History, EveryFormatSaysTheSame) {
   EXPECT_EQ(rows[4].rfind("k1,r3,dddd", 0), 0u) << rows[4];
   EXPECT_NE(rows[4].find("\"k1 does \"\"20%\"\" more work\""), std::string::npos) << rows[4];
   EXPECT_EQ(rows[4].substr(rows[4].size() - 7), ",slower") << rows[4]; // its step's decision
-  EXPECT_EQ(rows[5].substr(rows[5].size() - 4), ",,,,") << rows[5]; // no step there
+  EXPECT_EQ(rows[5].substr(rows[5].size() - 4), ",,,,") << rows[5];    // no step there
 
   auto md = report::renderHistory(h, report::Format::Markdown);
   ASSERT_TRUE(md);

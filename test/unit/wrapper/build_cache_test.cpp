@@ -54,11 +54,10 @@ TEST(BuildCache, CompileOfOneSourceIsPlanned) {
   EXPECT_EQ(p.preprocess,
             (std::vector<std::string>{"/usr/bin/clang-19", "-ffunction-sections", "-fdata-sections",
                                       "-O2", "-Iinc", "src/a.c", "-E", "-o", kTmp + "/input.i"}));
-  EXPECT_EQ(p.codegen,
-            (std::vector<std::string>{"/usr/bin/clang-19", "-fpass-plugin=" + kPlugin,
-                                      "-ffunction-sections", "-fdata-sections", "-O2", "-Iinc",
-                                      "-c", "-x", "ir", kTmp + "/module.bc", "-o", "obj/a.o",
-                                      "-Wno-unused-command-line-argument"}));
+  EXPECT_EQ(p.codegen, (std::vector<std::string>{
+                           "/usr/bin/clang-19", "-fpass-plugin=" + kPlugin, "-ffunction-sections",
+                           "-fdata-sections", "-O2", "-Iinc", "-c", "-x", "ir", kTmp + "/module.bc",
+                           "-o", "obj/a.o", "-Wno-unused-command-line-argument"}));
   // The key: what decides the IR, not where the object goes or the plugin.
   EXPECT_TRUE(has(p.keyWords, "-O2"));
   EXPECT_TRUE(has(p.keyWords, "src/a.c"));
@@ -93,10 +92,9 @@ TEST(BuildCache, DependencyFileIsNamedAsClangNamesIt) {
   EXPECT_FALSE(has(d.cache->codegen, "-MD")); // only the preprocessing writes it
 
   // The user's own -MF and -MT (CMake's spelling), separate and joined.
-  for (const auto &args : {std::vector<std::string>{"-MMD", "-MT", "t", "-MF", "deps/a.d", "-c",
-                                                    "a.c", "-o", "a.o"},
-                           std::vector<std::string>{"-MMD", "-MTt", "-MFdeps/a.d", "-c", "a.c",
-                                                    "-oa.o"}}) {
+  for (const auto &args :
+       {std::vector<std::string>{"-MMD", "-MT", "t", "-MF", "deps/a.d", "-c", "a.c", "-o", "a.o"},
+        std::vector<std::string>{"-MMD", "-MTt", "-MFdeps/a.d", "-c", "a.c", "-oa.o"}}) {
     Decision e = decideWithCache(args);
     ASSERT_TRUE(e.cache);
     EXPECT_EQ(e.cache->depFile, "deps/a.d");

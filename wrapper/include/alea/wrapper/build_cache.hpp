@@ -13,8 +13,8 @@
 //            mode; never for files that use __DATE__, __TIME__ or
 //            __TIMESTAMP__). Otherwise:
 //   key    = SHA-256 of the compiler's, its libclang-cpp's and libLLVM's, and
-//            the plugin's identity (resolved path, size, modification time), the compile's words without its output,
-//            dependency-file, plugin and preprocessor-only words (-I, -D...),
+//            the plugin's identity (resolved path, size, modification time), the compile's words
+//            without its output, dependency-file, plugin and preprocessor-only words (-I, -D...),
 //            the working directory when the compile records it (debug
 //            information), and the preprocessed text (`clang -E` with the
 //            same words, which also writes the dependency file the compile
@@ -53,9 +53,9 @@ namespace alea::wrapper {
 
 // How one compile goes through the cache, decided from its planned command.
 struct CachePlan {
-  std::string dir;    // the cache (ALEA_BUILD_CACHE)
-  std::string tmp;    // this compile's temporary directory inside it
-  std::string output; // the object the compile writes
+  std::string dir;                  // the cache (ALEA_BUILD_CACHE)
+  std::string tmp;                  // this compile's temporary directory inside it
+  std::string output;               // the object the compile writes
   std::vector<std::string> compile; // argv: the compile as planned (a miss runs it)
   std::string source;               // the source, as the compile names it
   std::string depFile;              // the dependency file the compile writes ("" none)

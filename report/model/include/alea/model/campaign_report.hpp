@@ -59,7 +59,7 @@ struct CampaignData {
   double confidence = 0.95;
   double threshold = 0.01;
   int warmup = 0;
-  std::int64_t planned = 0;  // executions in the plan
+  std::int64_t planned = 0; // executions in the plan
   // Builds per system in the plan (levels.builds, with an adaptive
   // campaign's batches); 0 when the store does not say (imports). With 1, no
   // layouts were drawn (`alea compare --cmd`): the executions are the top level.

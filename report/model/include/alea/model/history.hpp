@@ -41,16 +41,16 @@ struct HistoryPoint {
 
 // A step change: the level changes between revision at - 1 and at.
 struct HistoryStep {
-  std::size_t at = 0;  // index into HistoryReport::revisions: the first of the new level
+  std::size_t at = 0;   // index into HistoryReport::revisions: the first of the new level
   std::size_t from = 0; // the revision before it (index; measured)
-  double ratio = 1;    // new level / old level
+  double ratio = 1;     // new level / old level
   analysis::Interval interval;
   analysis::Decision decision = analysis::Decision::Inconclusive;
 };
 
 struct BenchmarkHistory {
   std::string name, unit;
-  std::string error; // why it has no history (not analysed)
+  std::string error;                // why it has no history (not analysed)
   std::vector<HistoryPoint> points; // one per revision, in order
   // The steps decided faster, slower or inconclusive: where the benchmark
   // changed, or may have.

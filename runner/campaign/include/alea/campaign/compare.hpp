@@ -58,9 +58,9 @@ struct RevisionInfo {
 };
 
 struct ComparePlan {
-  std::string campaignFile;        // <dir>/compare.toml
-  std::string campaignDir;         // <dir>/campaign: its store and builds
-  std::string baseline, candidate; // the systems' names, as the report says them
+  std::string campaignFile;            // <dir>/compare.toml
+  std::string campaignDir;             // <dir>/campaign: its store and builds
+  std::string baseline, candidate;     // the systems' names, as the report says them
   std::vector<RevisionInfo> revisions; // every system, in the campaign's order
 };
 

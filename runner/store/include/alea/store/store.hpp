@@ -280,8 +280,8 @@ public:
 
   Expected<std::int64_t> ensureSystem(std::string_view name, bool baseline, int position);
   // `decidedOn`: the metric its decision is on ("" = its one measure).
-  Expected<std::int64_t> ensureBenchmark(std::string_view name, int position,
-                                         std::string_view unit, std::string_view decidedOn = {});
+  Expected<std::int64_t> ensureBenchmark(std::string_view name, int position, std::string_view unit,
+                                         std::string_view decidedOn = {});
   // `target`: the [[target]] it was read on; "" = this host.
   Expected<std::int64_t> addMachine(const MachineState &state, std::string_view reason,
                                     std::string_view target = {});
