@@ -325,20 +325,10 @@ std::string html(const HistoryReport &h) {
 } // namespace
 
 Expected<std::string> renderHistory(const HistoryReport &history, Format format) {
-  switch (format) {
-  case Format::Text:
-    return text(history);
-  case Format::Markdown:
-    return markdown(history);
-  case Format::Json:
-    return json(history);
-  case Format::Csv:
-    return csv(history);
-  case Format::Html:
-    return html(history);
-  case Format::Latex:
-    break;
-  }
+  static constexpr FormatRenderers<HistoryReport> kRenderers{text, markdown, json,
+                                                             csv,  html,     nullptr};
+  if (const auto renderer = kRenderers.of(format))
+    return renderer(history);
   return Error{"a history is written as text, md, json, csv or html, not " +
                    std::string(enumName(format)),
                ErrorKind::Usage};

@@ -14,6 +14,30 @@
 
 namespace alea::report {
 
+// Each format's renderer of one kind of value (a report, plans, a history),
+// in one place: nullptr where that value is not written in that format.
+template <class T> struct FormatRenderers {
+  using Fn = std::string (*)(const T &);
+  Fn text, markdown, json, csv, html, latex;
+  Fn of(Format f) const {
+    switch (f) {
+    case Format::Text:
+      return text;
+    case Format::Markdown:
+      return markdown;
+    case Format::Json:
+      return json;
+    case Format::Csv:
+      return csv;
+    case Format::Html:
+      return html;
+    case Format::Latex:
+      return latex;
+    }
+    return nullptr;
+  }
+};
+
 // One renderer per format (text.cpp, markdown.cpp, ...), dispatched by render().
 std::string renderText(const model::CampaignReport &r);
 std::string renderMarkdown(const model::CampaignReport &r);

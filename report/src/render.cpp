@@ -29,37 +29,17 @@ std::string formatNames() {
 }
 
 std::string render(const model::CampaignReport &report, Format format) {
-  switch (format) {
-  case Format::Markdown:
-    return renderMarkdown(report);
-  case Format::Json:
-    return renderJson(report);
-  case Format::Csv:
-    return renderCsv(report);
-  case Format::Html:
-    return renderHtml(report);
-  case Format::Latex:
-    return renderLatex(report);
-  case Format::Text:
-    break;
-  }
-  return renderText(report);
+  static constexpr FormatRenderers<model::CampaignReport> kRenderers{
+      renderText, renderMarkdown, renderJson, renderCsv, renderHtml, renderLatex};
+  return kRenderers.of(format)(report);
 }
 
 std::string renderPlans(const analysis::PlanSet &plans, Format format) {
-  switch (format) {
-  case Format::Json:
-    return jsonPlans(plans);
-  case Format::Csv:
-    return csvPlans(plans);
-  case Format::Markdown:
-    return mdPlans(plans);
-  case Format::Text:
-  case Format::Html:
-  case Format::Latex:
-    break;
-  }
-  return textPlans(plans);
+  // Plans have no HTML or LaTeX form: those formats get the text.
+  static constexpr FormatRenderers<analysis::PlanSet> kRenderers{textPlans, mdPlans, jsonPlans,
+                                                                 csvPlans,  nullptr, nullptr};
+  const auto renderer = kRenderers.of(format);
+  return (renderer ? renderer : textPlans)(plans);
 }
 
 std::string decisionKey(Decision d) {
