@@ -1146,9 +1146,7 @@ struct Run {
         list += (list.empty() ? "" : ", ") + p;
       rec.leftovers = (r.leftoversKilled ? "killed " : "left running ") + list;
       progress.message(bench.name + " on " + sys.name +
-                       " left processes running after it "
-                       "ended: " +
-                       rec.leftovers);
+                       " left processes running after it ended: " + rec.leftovers);
     }
     if (r.spawnFailed) {
       rec.status = ExecutionStatus::Spawn;
