@@ -193,6 +193,7 @@ Json jsonRatioPlan(const RatioPlanAdvice &p) {
   o["reachable"] = p.reachable;
   o["predicted_half_width"] = num(p.predictedHalfWidth); // null: unbounded
   o["rho"] = num(p.rho);
+  o["neighbour_factor"] = num(p.varianceFactor);
   o["cost_per_pair"] = num(p.costPerPair);
   o["total_cost"] = num(p.totalCost);
   // In the data's unit; null with the default costs.

@@ -91,6 +91,8 @@ Status checkInputs(const RatioPilot &cand, const RatioPilot &base,
     return fail("confidence must lie strictly between 0 and 1");
   if (!(options.rho >= -1 && options.rho <= 1))
     return fail("the correlation rho must lie in [-1, 1]");
+  if (!(options.varianceFactor >= 1) || !std::isfinite(options.varianceFactor))
+    return fail("the variance factor must be finite and >= 1");
   if (options.maxTopCount < 2)
     return fail("the top-level cap must be at least 2");
   if (options.lowerCounts) {
@@ -115,6 +117,7 @@ Expected<RatioPlan> planRatio(const RatioPilot &cand, const RatioPilot &base,
   plan.targetHalfWidth = options.targetHalfWidth;
   plan.confidence = options.confidence;
   plan.rho = options.rho;
+  plan.varianceFactor = options.varianceFactor;
   plan.ratio = cand.mean / base.mean;
 
   // Relative components per system; the top level through the fallback.
@@ -260,9 +263,11 @@ double predictedRatioHalfWidth(const RatioPlan &plan, std::size_t n) {
   const double q = tQuantileTwoSided(plan.confidence, nn - 1);
   // Relative units: both means 1, variances relative to the means squared
   // (Fieller's interval is equivariant under scaling either mean).
-  const double vc = plan.candidateUnitVariance / nn, vb = plan.baselineUnitVariance / nn;
+  // (k x ... / n: exactly the unscaled values when the factor k is 1)
+  const double k = plan.varianceFactor;
+  const double vc = k * plan.candidateUnitVariance / nn, vb = k * plan.baselineUnitVariance / nn;
   const double vcb =
-      plan.rho * std::sqrt(plan.candidateUnitVariance * plan.baselineUnitVariance) / nn;
+      k * plan.rho * std::sqrt(plan.candidateUnitVariance * plan.baselineUnitVariance) / nn;
   const FiellerResult f = fiellerFromMoments(1.0, vc, 1.0, vb, vcb, q, plan.confidence);
   if (!f.interval)
     return kInf;

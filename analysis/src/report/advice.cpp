@@ -96,14 +96,17 @@ PlanAdvice advise(const Hierarchy &h, const std::vector<double> &costs,
 
 // The ratio planner's advice for one candidate vs the baseline: costs as
 // ReportOptions::costs (taken as the pair's), rho the correlation of paired
-// top-level means (0: independent systems).
+// top-level means (0: independent systems), varianceFactor the paired
+// analysis' factor for the noise neighbouring blocks share (1: none).
 RatioPlanAdvice adviseRatio(const Hierarchy &candidate, const Hierarchy &baseline,
                             const std::vector<double> &costs, double targetHalfWidth,
-                            double confidence, double rho, bool keepLowerCounts) {
+                            double confidence, double rho, bool keepLowerCounts,
+                            double varianceFactor) {
   RatioPlanAdvice advice;
   advice.defaultCosts = costs.empty();
   advice.targetHalfWidth = targetHalfWidth;
   advice.rho = rho;
+  advice.varianceFactor = varianceFactor;
   auto overheads = overheadsFor(costs, candidate.depth());
   if (!overheads) {
     advice.error = overheads.error();
@@ -114,6 +117,7 @@ RatioPlanAdvice adviseRatio(const Hierarchy &candidate, const Hierarchy &baselin
   po.targetHalfWidth = targetHalfWidth;
   po.confidence = confidence;
   po.rho = rho;
+  po.varianceFactor = varianceFactor;
   if (keepLowerCounts)
     po.lowerCounts = std::vector<std::size_t>(candidate.shape.begin() + 1, candidate.shape.end());
   auto plan = planRatio(candidate, baseline, po);

@@ -173,10 +173,11 @@ Expected<Comparison> compare(const SystemData &candidateData, const Hierarchy &c
   rr.fiellerDf = f->df;
   rr.candidateTopUnits = cand.topCount();
   rr.baselineTopUnits = base.topCount();
-  // Paired designs plan with the correlation of the paired build means.
-  rr.ratioPlan =
-      adviseRatio(cand, base, options.costs, options.targetHalfWidth, options.confidence,
-                  rr.paired ? rr.pairCorrelation : 0.0, options.ratioPlanKeepsLowerCounts);
+  // Paired designs plan with the correlation of the paired build means and
+  // the factor for the noise neighbouring blocks share, as their interval has.
+  rr.ratioPlan = adviseRatio(cand, base, options.costs, options.targetHalfWidth, options.confidence,
+                             rr.paired ? rr.pairCorrelation : 0.0,
+                             options.ratioPlanKeepsLowerCounts, out.varianceFactor);
   if (rr.unequalTopUnits() && !rr.paired)
     warnings.push_back(
         unequalTopUnitsWarning(rr, top, balanced.systems, benchmark, options.ciMethod));

@@ -51,7 +51,8 @@ PlanAdvice advise(const Hierarchy &h, const std::vector<double> &costs,
                   double confidence);
 RatioPlanAdvice adviseRatio(const Hierarchy &candidate, const Hierarchy &baseline,
                             const std::vector<double> &costs, double targetHalfWidth,
-                            double confidence, double rho, bool keepLowerCounts);
+                            double confidence, double rho, bool keepLowerCounts,
+                            double varianceFactor);
 
 // --- system.cpp: one system -----------------------------------------------------
 

@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <numbers>
 
 using namespace alea::analysis;
@@ -96,6 +97,33 @@ TEST(RatioPlanner, PairedCorrelationNeedsFewerBuilds) {
   EXPECT_EQ(plan->topCount, 8u);
   EXPECT_NEAR(plan->predictedHalfWidth, 0.0189689, 1e-7);
   EXPECT_NEAR(predictedRatioHalfWidth(*plan, 7), 0.0209854, 1e-7);
+}
+
+TEST(RatioPlanner, AVarianceFactorWidensThePredictionAndPlansMoreBuilds) {
+  // The neighbouring-blocks factor f multiplies every variance of the paired
+  // interval: the prediction widens by about sqrt(f) (Fieller's interval is
+  // nearly the delta method's at these small variances), and the top count
+  // becomes the smallest that reaches the target under it.
+  RatioPlanOptions o = exampleOptions();
+  o.rho = 0.5;
+  auto plain = planRatio(examplePilot(110, 1.21), examplePilot(100, 1), o);
+  o.varianceFactor = 2;
+  auto widened = planRatio(examplePilot(110, 1.21), examplePilot(100, 1), o);
+  ASSERT_TRUE(plain.ok() && widened.ok());
+  EXPECT_EQ(widened->varianceFactor, 2.0);
+  EXPECT_EQ(widened->levels[1].count, plain->levels[1].count); // the top count only
+  EXPECT_EQ(widened->levels[2].count, plain->levels[2].count);
+  EXPECT_NEAR(predictedRatioHalfWidth(*widened, 7) / predictedRatioHalfWidth(*plain, 7),
+              std::sqrt(2.0), 2e-3);
+  const std::size_t n = widened->topCount;
+  EXPECT_TRUE(widened->reachable);
+  EXPECT_LE(predictedRatioHalfWidth(*widened, n), o.targetHalfWidth);
+  EXPECT_GT(predictedRatioHalfWidth(*widened, n - 1), o.targetHalfWidth);
+  EXPECT_GT(n, plain->topCount); // 13 against 8 (fewer than twice: t's quantile falls with n)
+  o.varianceFactor = 0.5;
+  EXPECT_FALSE(planRatio(examplePilot(110, 1.21), examplePilot(100, 1), o).ok());
+  o.varianceFactor = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_FALSE(planRatio(examplePilot(110, 1.21), examplePilot(100, 1), o).ok());
 }
 
 TEST(RatioPlanner, FixedLowerCountsAndUnreachableTarget) {

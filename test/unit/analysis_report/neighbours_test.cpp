@@ -147,6 +147,29 @@ TEST(NeighbourBlocks, WithStartTimesTheIntervalWidensByTheFactor) {
   FAIL() << "no campaign of 49 had neighbours sharing noise";
 }
 
+TEST(NeighbourBlocks, TheRatioPlanCountsTheFactorAsTheIntervalDoes) {
+  // The planner predicts the widened interval: the campaign whose factor
+  // widens its interval plans more builds than the same data without start
+  // times, and says which factor it used.
+  for (std::uint64_t seed = 1; seed < 50; ++seed) {
+    auto with = buildReport(aaCampaign(seed, true), options());
+    auto without = buildReport(aaCampaign(seed, false), options());
+    ASSERT_TRUE(with.ok() && without.ok());
+    const RatioReport &a = with->benchmarks[0].ratios.at(0),
+                      &b = without->benchmarks[0].ratios.at(0);
+    ASSERT_TRUE(a.neighbourFactor);
+    ASSERT_TRUE(a.ratioPlan.ok && b.ratioPlan.ok) << a.ratioPlan.error << b.ratioPlan.error;
+    EXPECT_EQ(a.ratioPlan.varianceFactor, *a.neighbourFactor);
+    EXPECT_EQ(b.ratioPlan.varianceFactor, 1.0);
+    EXPECT_EQ(a.ratioPlan.rho, b.ratioPlan.rho);
+    if (*a.neighbourFactor < 1.5 || !b.ratioPlan.reachable)
+      continue;
+    EXPECT_GT(a.ratioPlan.counts.at(0), b.ratioPlan.counts.at(0));
+    return;
+  }
+  FAIL() << "no campaign of 49 had a factor of 1.5 or more";
+}
+
 TEST(NeighbourBlocks, AACampaignsWhoseNeighboursShareNoiseKeepTheirFalseAlarmsNearFivePercent) {
   // Without the factor the paired interval excludes 1.0 in about 12% of
   // such campaigns (alea_validity_sim's ma1: 12.1% of 10,000); with it, 5.5%

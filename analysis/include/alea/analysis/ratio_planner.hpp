@@ -63,6 +63,11 @@ struct RatioPlanOptions {
   // systems, the unpaired design of TR 2012). In [-1, 1]; it enters only the
   // top-level count (the lower counts ignore it).
   double rho = 0;
+  // A paired campaign's factor for the noise neighbouring blocks share
+  // (fieller.hpp, neighbourVarianceFactor; >= 1, 1 = none): it multiplies the
+  // variances and the covariance of the top-level means, as in the paired
+  // Fieller interval the plan predicts.
+  double varianceFactor = 1;
   std::size_t maxTopCount = 1000; // the top-level count searched up to
   // When set, the counts below the top (size depth - 1, highest first, each
   // >= 1) are taken as given instead of eq. 14: for a campaign whose lower
@@ -92,6 +97,7 @@ struct RatioPlan {
   double ratio = 0; // candidate mean / baseline mean of the pilot
   double confidence = 0.95;
   double rho = 0;
+  double varianceFactor = 1; // RatioPlanOptions::varianceFactor
   // Relative variance of one top-level unit's mean with the planned lower
   // counts, per system (V / m^2).
   double candidateUnitVariance = 0, baselineUnitVariance = 0;
@@ -115,8 +121,9 @@ Expected<RatioPlan> planRatio(const Hierarchy &candidate, const Hierarchy &basel
                               const RatioPlanOptions &options);
 
 // The predicted relative half-width of Fieller's interval with n top-level
-// units per system (t_{1-alpha/2, n-1}; general form with v_mm = Vc/n, v_dd =
-// Vb/n, v_md = rho sqrt(Vc Vb)/n on relative variances): half the interval's
+// units per system (t_{1-alpha/2, n-1}; general form with v_mm = f Vc/n, v_dd =
+// f Vb/n, v_md = f rho sqrt(Vc Vb)/n on relative variances, f the plan's
+// varianceFactor): half the interval's
 // width divided by the ratio. Infinity when n < 2 or the interval is
 // unbounded. Non-increasing in n.
 double predictedRatioHalfWidth(const RatioPlan &plan, std::size_t n);

@@ -143,6 +143,7 @@ struct PlanAdvice : PlanCounts {
 struct RatioPlanAdvice : PlanCounts {
   bool reachable = false;         // counts[0] <= the cap (1000)
   double rho = 0;                 // correlation of paired top-level means used
+  double varianceFactor = 1;      // for the noise neighbouring blocks share (1: none)
   double costPerPair = 0;         // one top-level unit of each system, in measurements
   double totalCost = 0;           // counts[0] x costPerPair, in measurements
   double measurementValue = 0;    // mean measurement of the pair (data unit)
