@@ -325,8 +325,8 @@ std::string html(const HistoryReport &h) {
 } // namespace
 
 Expected<std::string> renderHistory(const HistoryReport &history, Format format) {
-  static constexpr FormatRenderers<HistoryReport> kRenderers{text, markdown, json,
-                                                             csv,  html,     nullptr};
+  static constexpr FormatRenderers<HistoryReport> kRenderers{
+      .text = text, .markdown = markdown, .json = json, .csv = csv, .html = html};
   if (const auto renderer = kRenderers.of(format))
     return renderer(history);
   return Error{"a history is written as text, md, json, csv or html, not " +

@@ -317,11 +317,10 @@ std::string factsSection(const model::CampaignReport &r) {
 
 } // namespace
 
-std::string htmlGroups(const std::string &id, const std::string &title,
-                       const std::vector<LineGroup> &groups) {
+std::string htmlGroups(const char *id, const char *title, const std::vector<LineGroup> &groups) {
   if (groups.empty())
     return "";
-  std::string o = "<section id=\"" + id + "\">\n<h2>" + title + "</h2>\n"; // both constants
+  std::string o = std::string("<section id=\"") + id + "\">\n<h2>" + title + "</h2>\n";
   for (const LineGroup &g : groups)
     o += "<h3>" + esc(g.heading) + "</h3>\n" +
          (!g.unavailable ? list(g.lines) : "<p>Not available: " + esc(*g.unavailable) + ".</p>\n");

@@ -18,7 +18,8 @@ namespace alea::report {
 // in one place: nullptr where that value is not written in that format.
 template <class T> struct FormatRenderers {
   using Fn = std::string (*)(const T &);
-  Fn text, markdown, json, csv, html, latex;
+  Fn text = nullptr, markdown = nullptr, json = nullptr, csv = nullptr, html = nullptr,
+     latex = nullptr;
   Fn of(Format f) const {
     switch (f) {
     case Format::Text:
@@ -132,7 +133,6 @@ std::vector<LineGroup> noiseGroups(const model::CampaignReport &r);
 std::string markdownGroups(const std::string &title, const std::vector<LineGroup> &groups);
 // <section id=ID><h2>TITLE</h2> (ID and TITLE are constants, as HTML), then per group
 // <h3>heading</h3> and its lines as a list; "" without groups.
-std::string htmlGroups(const std::string &id, const std::string &title,
-                       const std::vector<LineGroup> &groups);
+std::string htmlGroups(const char *id, const char *title, const std::vector<LineGroup> &groups);
 
 } // namespace alea::report

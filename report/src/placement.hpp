@@ -21,7 +21,7 @@ std::string placementHeading(const analysis::Attribution &a);
 // the same I1 set in 3 of 3 slow builds (0 of 3 fast)"), then the rest's share.
 std::vector<std::string> placementLines(const analysis::Attribution &a);
 
-// The section's groups, for every format but JSON (markdownGroups, htmlGroups).
+// The section's groups, for the text, Markdown and HTML (markdownGroups, htmlGroups).
 std::vector<LineGroup> placementGroups(const model::CampaignReport &r);
 std::string placementText(const model::CampaignReport &r);
 nlohmann::ordered_json placementJson(const std::vector<analysis::Attribution> &placement);

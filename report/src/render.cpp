@@ -29,15 +29,20 @@ std::string formatNames() {
 }
 
 std::string render(const model::CampaignReport &report, Format format) {
-  static constexpr FormatRenderers<model::CampaignReport> kRenderers{
-      renderText, renderMarkdown, renderJson, renderCsv, renderHtml, renderLatex};
-  return kRenderers.of(format)(report);
+  static constexpr FormatRenderers<model::CampaignReport> kRenderers{.text = renderText,
+                                                                     .markdown = renderMarkdown,
+                                                                     .json = renderJson,
+                                                                     .csv = renderCsv,
+                                                                     .html = renderHtml,
+                                                                     .latex = renderLatex};
+  const auto renderer = kRenderers.of(format);
+  return (renderer ? renderer : renderText)(report);
 }
 
 std::string renderPlans(const analysis::PlanSet &plans, Format format) {
   // Plans have no HTML or LaTeX form: those formats get the text.
-  static constexpr FormatRenderers<analysis::PlanSet> kRenderers{textPlans, mdPlans, jsonPlans,
-                                                                 csvPlans,  nullptr, nullptr};
+  static constexpr FormatRenderers<analysis::PlanSet> kRenderers{
+      .text = textPlans, .markdown = mdPlans, .json = jsonPlans, .csv = csvPlans};
   const auto renderer = kRenderers.of(format);
   return (renderer ? renderer : textPlans)(plans);
 }

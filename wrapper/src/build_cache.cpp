@@ -299,8 +299,8 @@ Sha256 keyStart(const CachePlan &p, const CacheTools &t, const std::vector<std::
   };
   field(kKeyVersion);
   field(identity(t.compiler));
-  for (const std::string &library :
-       compilerLibraries(t.compiler)) // an update may change only these
+  // An update may change only the compiler's libraries.
+  for (const std::string &library : compilerLibraries(t.compiler))
     field(identity(library));
   field(identity(t.plugin));
   for (const auto &w : words)

@@ -150,7 +150,7 @@ public:
     return true;
   }
   const std::string &path() const { return path_; }
-  // The first 64 KiB of the file (a heap report is one line).
+  // The file's first 64 KiB or so (a heap report is one line).
   std::string read() const {
     std::string text;
     int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
