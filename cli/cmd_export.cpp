@@ -1,5 +1,5 @@
 // `alea export STORE [-o FILE.csv]`: the long CSV of a campaign store
-// (system,benchmark,build,execution,iteration,value), what `alea analyze`
+// (system,benchmark,build,execution,iteration,value[,started_at]), what `alea analyze`
 // reads. Work in alea::runner::exportLongCsv.
 #include "command.hpp"
 
@@ -50,7 +50,8 @@ alea::cli::Outcome runExport(const ExportOptions &opts) {
 void setupExport(CLI::App &app) {
   auto opts = std::make_shared<ExportOptions>();
   auto *sub = app.add_subcommand("export", "Write a campaign store's measurements as long CSV "
-                                           "(system,benchmark,build,execution,iteration,value)");
+                                           "(system,benchmark,build,execution,iteration,value, "
+                                           "and started_at when the store has start times)");
   sub->add_option("store", opts->store, "campaign directory or its campaign.db")->required();
   sub->add_option("-o,--output", opts->output, "output file (default: standard output)");
   sub->add_option("--metric", opts->metric,

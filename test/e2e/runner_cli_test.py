@@ -175,10 +175,12 @@ def main():
         check(rows[0] == ["# alea: design=interleaved threshold=0.01 confidence=0.95 baseline=plain"],
               f"export settings line: {rows[0]}")
         rows = rows[1:]
-        check(rows[0] == ["system", "benchmark", "build", "execution", "iteration", "value"],
-              f"export header: {rows[0]}")
+        # A campaign's store has its executions' start times: the last column.
+        check(rows[0] == ["system", "benchmark", "build", "execution", "iteration", "value",
+                          "started_at"], f"export header: {rows[0]}")
         check(len(rows) == 1 + 12 * 2, f"export rows: {len(rows) - 1}, expected 24")
         check(all(r[4] in ("1", "2") for r in rows[1:]), "warm-up iteration 0 was exported")
+        check(all(float(r[6]) > 1.6e9 for r in rows[1:]), "every row has its start time")
         imported = os.path.join(tmp, "imported.db")
         r = run([alea, "import", csv1, "-o", imported])
         check(r.returncode == 0, f"import csv: {r.stderr}")
@@ -189,6 +191,18 @@ def main():
         check(r.returncode == 1 and "exists" in r.stderr, f"import over a store: {r.stderr}")
         r = run([alea, "analyze", csv1])
         check(r.returncode == 0 and "opt" in r.stdout, f"alea analyze on the export: {r.stderr}")
+        # The export's analysis is the report's, the interleaved design's
+        # neighbouring blocks included (their start times came along).
+        a = run([alea, "analyze", csv1, "--format", "json"])
+        rep = run([alea, "report", out, "--format", "json"])
+        check(a.returncode == 0 and rep.returncode == 0, f"json: {a.stderr} {rep.stderr}")
+        if a.returncode == 0 and rep.returncode == 0:
+            ra, rr = (json.loads(x.stdout) for x in (a, rep))
+            ra, rr = ((d.get("report") or d)["benchmarks"][0]["ratios"][0] for d in (ra, rr))
+            check("neighbour_factor" in rr["pairing"], f"report pairing: {rr['pairing']}")
+            for key in ("pairing", "fieller", "estimate"):
+                check(ra[key] == rr[key], f"analyze of the export vs report, {key}: "
+                                          f"{ra[key]} vs {rr[key]}")
         bad_csv = os.path.join(tmp, "bad.csv")
         with open(bad_csv, "w") as f:
             f.write("system,build,value\na,0,1.5\na,1,oops\n")

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -203,15 +204,21 @@ bool parseNumber(const std::string &text, double &out) {
   return ec == std::errc() && ptr == last;
 }
 
+// The columns that are not levels: the system, the benchmark, the value and
+// the execution's start time.
+bool reservedColumn(const std::string &name) {
+  return name == "system" || name == "benchmark" || name == "value" || name == "started_at";
+}
+
 // The level columns, highest first: those --levels names, else every column
-// but system, benchmark and value in header order; or why they cannot be.
+// but the reserved ones in header order; or why they cannot be.
 std::optional<CsvError> chooseLevels(const Record &header,
                                      const std::map<std::string, std::size_t> &columnOf,
                                      const CsvOptions &options, std::vector<std::string> &levels,
                                      std::vector<std::size_t> &levelCols) {
   if (!options.levels.empty()) {
     for (const auto &name : options.levels) {
-      if (name == "system" || name == "benchmark" || name == "value")
+      if (reservedColumn(name))
         return CsvError{header.line, 1, "column " + quoted(name) + " cannot be a level"};
       auto it = columnOf.find(name);
       if (it == columnOf.end())
@@ -226,7 +233,7 @@ std::optional<CsvError> chooseLevels(const Record &header,
   } else {
     for (std::size_t i = 0; i < header.fields.size(); ++i) {
       const std::string &name = header.fields[i].text;
-      if (name == "system" || name == "benchmark" || name == "value")
+      if (reservedColumn(name))
         continue;
       levels.push_back(name);
       levelCols.push_back(i);
@@ -246,6 +253,20 @@ std::optional<CsvError> readValue(const Field &val, double &value) {
   if (!(value > 0))
     return CsvError{val.line, val.column,
                     "value " + quoted(val.text) + " is not positive (times must be > 0)"};
+  return std::nullopt;
+}
+
+// A measurement's start time (its execution's, epoch seconds): a finite number
+// > 0 (a store's 0 means unknown), or empty for unknown (NaN); or why not.
+std::optional<CsvError> readStartedAt(const Field &f, double &startedAt) {
+  startedAt = std::numeric_limits<double>::quiet_NaN();
+  if (f.text.empty())
+    return std::nullopt;
+  if (!parseNumber(f.text, startedAt) || !std::isfinite(startedAt) || !(startedAt > 0))
+    return CsvError{f.line, f.column,
+                    "started_at " + quoted(f.text) +
+                        " is not a start time (seconds > 0, e.g. since the epoch; empty when "
+                        "unknown)"};
   return std::nullopt;
 }
 
@@ -290,6 +311,7 @@ CsvResult parseCsv(std::string_view text, const CsvOptions &options) {
   const std::size_t valueCol = columnOf["value"];
   constexpr std::size_t kNone = static_cast<std::size_t>(-1);
   const std::size_t benchCol = columnOf.count("benchmark") ? columnOf["benchmark"] : kNone;
+  const std::size_t startedCol = columnOf.count("started_at") ? columnOf["started_at"] : kNone;
   std::vector<std::string> levels;
   std::vector<std::size_t> levelCols;
   if (auto e = chooseLevels(header, columnOf, options, levels, levelCols)) {
@@ -347,6 +369,12 @@ CsvResult parseCsv(std::string_view text, const CsvOptions &options) {
       result.error = *e;
       return result;
     }
+    double startedAt = std::numeric_limits<double>::quiet_NaN();
+    if (startedCol != kNone)
+      if (auto e = readStartedAt(rec.fields[startedCol], startedAt)) {
+        result.error = *e;
+        return result;
+      }
     const std::string bench = benchCol != kNone ? rec.fields[benchCol].text : std::string();
     std::string pathKey = bench + '\x1f' + sys.text;
     for (auto u : units) {
@@ -365,7 +393,7 @@ CsvResult parseCsv(std::string_view text, const CsvOptions &options) {
                                   std::to_string(it->second) + ")"};
       return result;
     }
-    table.add(sys.text, bench, units, value, rec.line);
+    table.add(sys.text, bench, units, value, rec.line, startedAt);
     auto key = std::make_pair(bench, sys.text);
     auto [it, inserted] = cells.try_emplace(key);
     if (inserted) {

@@ -59,16 +59,28 @@ Expected<std::size_t> exportLongCsv(Store &store, std::ostream &out, std::string
         }
   if (const std::string comment = exportComment(settings); comment != model::kExportCommentTag)
     out << '#' << comment << '\n';
-  out << "system,benchmark,build,execution,iteration,value\n";
+  // The executions' start times when the store has them (a campaign's): the
+  // paired analysis of the CSV reads its neighbouring blocks by them, as the
+  // report does.
+  const bool times = store.hasStartTimes();
+  out << "system,benchmark,build,execution,iteration,value" << (times ? ",started_at\n" : "\n");
   std::size_t n = 0;
   char num[64];
+  // Shortest text that reads back to the same double (std::to_chars).
+  auto write = [&](double v) {
+    auto [end, ec] = std::to_chars(num, num + sizeof num, v);
+    out.write(num, end - num);
+  };
   // Row by row from the store, without a vector of copied rows in between.
   auto row = [&](const MeasurementView &r) {
-    // Shortest text that reads back to the same double (std::to_chars).
-    auto [end, ec] = std::to_chars(num, num + sizeof num, r.value);
     out << analysis::csvField(r.system) << ',' << analysis::csvField(r.benchmark) << ',' << r.build
         << ',' << r.execution << ',' << r.iteration << ',';
-    out.write(num, end - num);
+    write(r.value);
+    if (times) {
+      out << ',';
+      if (r.startedAt > 0) // else empty: unknown
+        write(r.startedAt);
+    }
     out << '\n';
     ++n;
   };
@@ -87,6 +99,7 @@ struct ImportRow {
   std::string system, benchmark;
   int build = 0, execution = 0, iteration = 0;
   double value = 0;
+  double startedAt = 0; // its execution's, epoch seconds (0: unknown)
 };
 
 // `name` becomes the campaign's name, `source` is said where the data came
@@ -107,6 +120,7 @@ Expected<ImportSummary> writeRows(const std::vector<ImportRow> &rows, const std:
   // Executions: (system, benchmark, build, execution) -> plan position.
   std::map<std::tuple<std::int64_t, std::int64_t, int, int>, std::int64_t> executions;
   std::vector<std::vector<MeasurementRecord>> values;
+  std::vector<double> startedAt; // per execution: the earliest of its rows' (0: unknown)
   std::vector<PlanEntry> plan;
   for (const ImportRow &r : rows) {
     auto [sys, newSys] = systems.try_emplace(r.system, 0);
@@ -136,8 +150,12 @@ Expected<ImportSummary> writeRows(const std::vector<ImportRow> &rows, const std:
     if (newExec) {
       plan.push_back({exec->second, sys->second, bench->second, r.build, r.execution});
       values.emplace_back();
+      startedAt.push_back(0);
     }
-    values[static_cast<std::size_t>(exec->second)].push_back({r.iteration, r.value, false});
+    const auto at = static_cast<std::size_t>(exec->second);
+    values[at].push_back({r.iteration, r.value, false});
+    if (r.startedAt > 0 && (startedAt[at] == 0 || r.startedAt < startedAt[at]))
+      startedAt[at] = r.startedAt;
   }
   std::vector<ImportedExecution> imported;
   imported.reserve(plan.size());
@@ -156,7 +174,8 @@ Expected<ImportSummary> writeRows(const std::vector<ImportRow> &rows, const std:
                    ", build " + std::to_string(p.buildIndex) + ", execution " +
                    std::to_string(p.executionIndex) + ", iteration " +
                    std::to_string(twice->iteration) + " appears twice"};
-    imported.push_back({p, builds.at({p.systemId, p.buildIndex}), v});
+    imported.push_back({p, builds.at({p.systemId, p.buildIndex}),
+                        startedAt[static_cast<std::size_t>(p.position)], v});
     sum.measurements += v.size();
   }
   if (Status s = store.importExecutions(imported, "imported from " + source, "s"); !s)
@@ -237,6 +256,7 @@ Expected<ImportSummary> importLongCsv(std::string_view text, const std::string &
                         ? "default"
                         : t.benchmarks()[r.benchmark];
     row.value = r.value;
+    row.startedAt = std::isfinite(r.order) ? r.order : 0;
     std::string parent = row.system + '\x1f' + row.benchmark;
     int idx[3] = {0, 0, 0};
     for (std::size_t l = 0; l < t.levels().size(); ++l) {

@@ -98,6 +98,8 @@ bool Statement::columnIsNull(int col) const {
 
 // --- Transaction -----------------------------------------------------------
 
+// A read transaction's BEGIN is deferred: its snapshot is taken by the first
+// read inside it.
 Transaction::Transaction(Store &store, Kind kind) : store_(store) {
   active_ = store_.exec(kind == Kind::Write ? "BEGIN IMMEDIATE" : "BEGIN").ok();
 }
@@ -1164,7 +1166,7 @@ Status Store::visitMeasurements(bool includeWarmup,
   struct Execution {
     std::int64_t id = 0, systemId = 0, benchmarkId = 0;
     int build = 0, execution = 0;
-    double wallSeconds = 0;
+    double wallSeconds = 0, startedAt = 0;
     std::size_t begin = 0, end = 0; // its block of `held`
   };
   const auto readError = [this] { return Error{"cannot read the measurements: " + lastError()}; };
@@ -1193,16 +1195,18 @@ Status Store::visitMeasurements(bool includeWarmup,
   };
   std::vector<Execution> executions;
   {
-    Statement st(db_, "SELECT e.id, bu.system_id, e.benchmark_id, bu.build_index, "
-                      "e.execution_index, e.wall_seconds "
-                      "FROM execution e JOIN build bu ON bu.id = e.build_id "
-                      "JOIN system s ON s.id = bu.system_id "
-                      "JOIN benchmark b ON b.id = e.benchmark_id WHERE e.status = 'ok' "
-                      "ORDER BY s.position, b.position, bu.build_index, e.execution_index");
+    // (start times since schema 4; NULL reads as 0, unknown)
+    Statement st(db_, std::string("SELECT e.id, bu.system_id, e.benchmark_id, bu.build_index, "
+                                  "e.execution_index, e.wall_seconds, ") +
+                          (version() >= 4 ? "e.started_at " : "NULL ") +
+                          "FROM execution e JOIN build bu ON bu.id = e.build_id "
+                          "JOIN system s ON s.id = bu.system_id "
+                          "JOIN benchmark b ON b.id = e.benchmark_id WHERE e.status = 'ok' "
+                          "ORDER BY s.position, b.position, bu.build_index, e.execution_index");
     while (st.step())
       executions.push_back({st.columnInt(0), st.columnInt(1), st.columnInt(2),
                             static_cast<int>(st.columnInt(3)), static_cast<int>(st.columnInt(4)),
-                            st.columnDouble(5)});
+                            st.columnDouble(5), st.columnDouble(6)});
     if (!st.ok())
       return readError();
   }
@@ -1274,6 +1278,7 @@ Status Store::visitMeasurements(bool includeWarmup,
     m.build = e.build;
     m.execution = e.execution;
     m.executionWallSeconds = e.wallSeconds;
+    m.startedAt = e.startedAt;
     for (std::size_t i = e.begin; i < e.end; ++i) {
       const HeldMeasurement &h = held[i];
       m.iteration = h.iteration;
@@ -1284,6 +1289,14 @@ Status Store::visitMeasurements(bool includeWarmup,
     }
   }
   return {};
+}
+
+bool Store::hasStartTimes() {
+  if (version() < 4)
+    return false;
+  Statement st(db_, "SELECT EXISTS(SELECT 1 FROM execution WHERE status = 'ok' AND "
+                    "started_at IS NOT NULL)");
+  return st.step() && st.columnInt(0) != 0;
 }
 
 StoreSummary Store::summary() {
@@ -1514,7 +1527,7 @@ Status Store::importExecutions(std::span<const ImportedExecution> executions,
   Statement plan(db_, "INSERT INTO plan(position,system_id,benchmark_id,build_index,"
                       "execution_index) VALUES(?,?,?,?,?)");
   Statement ex(db_, "INSERT INTO execution(plan_position,build_id,benchmark_id,"
-                    "execution_index,status,environment) VALUES(?,?,?,?,'ok',?)");
+                    "execution_index,status,environment,started_at) VALUES(?,?,?,?,'ok',?,?)");
   Statement m(db_, "INSERT INTO measurement(execution_id,iteration,value,unit,warmup) "
                    "VALUES(?,?,?,?,0)");
   const std::string recordedEnvironment = redactor_.text(environment);
@@ -1528,6 +1541,10 @@ Status Store::importExecutions(std::span<const ImportedExecution> executions,
       ex.reset();
       ex.bind(1, p.position).bind(2, e.buildId).bind(3, p.benchmarkId);
       ex.bind(4, p.executionIndex).bind(5, recordedEnvironment);
+      if (e.startedAt > 0)
+        ex.bind(6, e.startedAt);
+      else
+        ex.bindNull(6);
       ex.step();
     }
     if (!plan.ok() || !ex.ok())

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 using namespace alea::analysis;
 
 namespace {
@@ -55,6 +57,32 @@ TEST(Csv, LevelsOptionSelectsAndOrdersColumns) {
                     o);
   EXPECT_EQ(t.levels(), (std::vector<std::string>{"build", "iteration"}));
   EXPECT_EQ(t.label(1, 0), "1");
+}
+
+TEST(Csv, StartedAtIsEachRowsOrderNotALevel) {
+  // `alea export` writes a campaign's start times (epoch seconds); empty is
+  // unknown. The paired analysis reads neighbouring blocks by them.
+  Table t = parseOk("system,build,execution,value,started_at\n"
+                    "a,0,0,1.5,1764430000.25\n"
+                    "a,1,0,2,\n"
+                    "b,0,0,3,1764430001\n"
+                    "b,1,0,4,1764430002\n");
+  EXPECT_EQ(t.levels(), (std::vector<std::string>{"build", "execution"}));
+  ASSERT_EQ(t.size(), 4u);
+  EXPECT_DOUBLE_EQ(t.row(0).order, 1764430000.25);
+  EXPECT_TRUE(std::isnan(t.row(1).order));
+  EXPECT_DOUBLE_EQ(t.row(2).order, 1764430001);
+  // Without the column every row's order is unknown, as before.
+  EXPECT_TRUE(std::isnan(parseOk("system,build,value\na,0,1\na,1,1\n").row(0).order));
+  EXPECT_EQ(errorOf("system,build,value,started_at\na,0,1,soon\n"),
+            "f:2:7: started_at \"soon\" is not a start time (seconds > 0, e.g. since the epoch; "
+            "empty when unknown)");
+  EXPECT_EQ(errorOf("system,build,value,started_at\na,0,1,0\n").substr(0, 21),
+            "f:2:7: started_at \"0\"");
+  CsvOptions o;
+  o.levels = {"started_at"};
+  EXPECT_EQ(errorOf("system,started_at,value\na,1,1\n", o),
+            "f:1:1: column \"started_at\" cannot be a level");
 }
 
 TEST(Csv, Rfc4180QuotingCrlfBomAndBlankLines) {

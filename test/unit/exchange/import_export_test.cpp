@@ -57,6 +57,38 @@ TEST(ImportExport, CsvRoundTripKeepsEveryValueAndIndex) {
   EXPECT_EQ(s.integrityCheck(), "ok");
 }
 
+TEST(ImportExport, StartTimesTravelWithTheCsv) {
+  // A CSV with its executions' start times (a campaign's export) imports
+  // them, and the store exports them again, as the last column; an
+  // execution's rows share the earliest, an empty one is unknown.
+  test::TempDir dir;
+  const std::string csv = "system,benchmark,build,execution,iteration,value,started_at\n"
+                          "a,h,0,0,0,1.5,1764430000.5\n"
+                          "a,h,0,0,1,1.25,1764430000.5\n"
+                          "a,h,1,0,0,2,\n"
+                          "b,h,0,0,0,3,1764430002.75\n"
+                          "b,h,1,0,0,4,1764430003\n";
+  Store s = fresh(dir);
+  auto sum = importLongCsv(csv, "in.csv", s);
+  ASSERT_TRUE(sum.ok()) << sum.error();
+  EXPECT_TRUE(s.hasStartTimes());
+  EXPECT_EQ(exported(s), csv);
+  // Two start times for one execution: the earliest is its.
+  Store t = fresh(dir, "t.db");
+  ASSERT_TRUE(importLongCsv("system,build,iteration,value,started_at\n"
+                            "a,0,0,1,20\na,0,1,1,10\na,1,0,1,30\n",
+                            "in.csv", t)
+                  .ok());
+  EXPECT_EQ(exported(t), "system,benchmark,build,execution,iteration,value,started_at\n"
+                         "a,default,0,0,0,1,10\na,default,0,0,1,1,10\na,default,1,0,0,1,30\n");
+  // Without start times the export has no such column (as before them).
+  Store u = fresh(dir, "u.db");
+  ASSERT_TRUE(importLongCsv("system,build,value\na,0,1\na,1,1\n", "in.csv", u).ok());
+  EXPECT_FALSE(u.hasStartTimes());
+  EXPECT_EQ(exported(u), "system,benchmark,build,execution,iteration,value\n"
+                         "a,default,0,0,0,1\na,default,1,0,0,1\n");
+}
+
 TEST(ImportExport, MissingLevelsAndBenchmarkGetDefaults) {
   test::TempDir dir;
   Store s = fresh(dir);

@@ -3,7 +3,11 @@
 // file. Format (docs/analyze.md): RFC 4180 fields (quotes, doubled quotes,
 // CRLF), optional comment lines beginning with '#' before the header, a
 // header naming `system`, optionally `benchmark`, the level columns
-// from the highest to the lowest, and `value`. Every value must be a finite
+// from the highest to the lowest, `value`, and optionally `started_at` (the
+// start of the measurement's execution, seconds > 0 such as since the epoch,
+// empty when unknown:
+// `alea export` writes it for a campaign; the rows' Table order, which the
+// paired analysis reads neighbouring blocks by). Every value must be a finite
 // number > 0 (a time); every system and unit label non-empty.
 #pragma once
 
@@ -28,7 +32,7 @@ struct CsvError {
 
 struct CsvOptions {
   // Level columns, highest first. Empty: every header column other than
-  // system, benchmark and value, in header order.
+  // system, benchmark, value and started_at, in header order.
   std::vector<std::string> levels;
 };
 

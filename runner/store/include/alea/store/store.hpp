@@ -200,6 +200,7 @@ struct MeasurementView {
   double value = 0;
   bool warmup = false;
   double executionWallSeconds = 0; // of the execution it belongs to (0: not recorded)
+  double startedAt = 0;            // when that execution started, epoch seconds (0: unknown)
 };
 
 // A system or a benchmark, in store order (position, then id).
@@ -225,6 +226,7 @@ struct MachineChangeRow {
 struct ImportedExecution {
   PlanEntry plan;
   std::int64_t buildId = 0;
+  double startedAt = 0; // epoch seconds (0: unknown)
   std::span<const MeasurementRecord> measurements;
 };
 
@@ -270,8 +272,10 @@ public:
   // reader that needs its counts, measurements and failures to agree reads
   // them from one snapshot. Ends (a rollback of a read: nothing was written)
   // in the destructor, which never throws.
-  struct ReadSnapshot : Transaction {
+  class ReadSnapshot : private Transaction { // never committed: it only reads
+  public:
     explicit ReadSnapshot(Store &store) : Transaction(store, Kind::Read) {}
+    using Transaction::active;
   };
 
   int version();
@@ -338,6 +342,9 @@ public:
                            const std::function<void(const MeasurementView &)> &visit,
                            const std::function<void(std::size_t)> &sized = {},
                            std::string_view metric = {});
+  // True if a successful execution has its start time (a campaign's store
+  // since schema 4; an import of a CSV that had them).
+  bool hasStartTimes();
   // The metrics a campaign measured, in the campaign file's order (meta
   // key "metrics"; empty before several metrics per execution).
   std::vector<std::string> measuredMetrics();
@@ -381,13 +388,14 @@ public:
   Expected<std::int64_t> importBuild(std::int64_t systemId, int buildIndex,
                                      std::string_view source);
   // ...and executions: each one's plan entry, execution row (status ok,
-  // `environment` as given) and measurements (not warm-up) in `unit`.
+  // `environment` as given, its start time when known) and measurements (not
+  // warm-up) in `unit`.
   Status importExecutions(std::span<const ImportedExecution> executions,
                           std::string_view environment, std::string_view unit);
 
 private:
   // Raw SQL stays inside the store; the tests reach it through StoreTestAccess
-  // (test/unit/support/store_test_access.hpp), Transaction for BEGIN/COMMIT.
+  // (test/unit/support/store_test_access.hpp), Transaction for BEGIN, COMMIT and ROLLBACK.
   friend struct StoreTestAccess;
   friend class Transaction;
   sqlite3 *handle() { return db_; }
