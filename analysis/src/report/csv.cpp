@@ -270,6 +270,25 @@ std::optional<CsvError> readStartedAt(const Field &f, double &startedAt) {
   return std::nullopt;
 }
 
+// The header's columns by name (case-sensitive): each named once, none
+// empty, `system` and `value` among them; or why not.
+std::optional<CsvError> readHeader(const Record &header,
+                                   std::map<std::string, std::size_t> &columnOf) {
+  for (std::size_t i = 0; i < header.fields.size(); ++i) {
+    const Field &f = header.fields[i];
+    if (f.text.empty())
+      return CsvError{f.line, f.column, "empty column name in header"};
+    if (!columnOf.emplace(f.text, i).second)
+      return CsvError{f.line, f.column, "duplicate column " + quoted(f.text)};
+  }
+  for (const char *required : {"system", "value"})
+    if (!columnOf.count(required))
+      return CsvError{header.line, 1,
+                      std::string("missing column \"") + required +
+                          "\" in header (expected system,[benchmark,]<levels>,value)"};
+  return std::nullopt;
+}
+
 } // namespace
 
 CsvResult parseCsv(std::string_view text, const CsvOptions &options) {
@@ -285,27 +304,10 @@ CsvResult parseCsv(std::string_view text, const CsvOptions &options) {
                                     "(system,[benchmark,]<levels>,value)"};
     return result;
   }
-  // Header: column names are case-sensitive; duplicates are an error.
   std::map<std::string, std::size_t> columnOf;
-  for (std::size_t i = 0; i < header.fields.size(); ++i) {
-    const Field &f = header.fields[i];
-    if (f.text.empty()) {
-      result.error = CsvError{f.line, f.column, "empty column name in header"};
-      return result;
-    }
-    if (!columnOf.emplace(f.text, i).second) {
-      result.error = CsvError{f.line, f.column, "duplicate column " + quoted(f.text)};
-      return result;
-    }
-  }
-  for (const char *required : {"system", "value"}) {
-    if (!columnOf.count(required)) {
-      result.error = CsvError{header.line, 1,
-                              std::string("missing column \"") + required +
-                                  "\" in header (expected system,[benchmark,]"
-                                  "<levels>,value)"};
-      return result;
-    }
+  if (auto e = readHeader(header, columnOf)) {
+    result.error = *e;
+    return result;
   }
   const std::size_t systemCol = columnOf["system"];
   const std::size_t valueCol = columnOf["value"];

@@ -114,6 +114,14 @@ ReportOptions options() {
   return o;
 }
 
+// The campaign of `seed` analysed with its start times and without them.
+std::pair<Report, Report> withAndWithout(std::uint64_t seed) {
+  auto with = buildReport(aaCampaign(seed, true), options());
+  auto without = buildReport(aaCampaign(seed, false), options());
+  EXPECT_TRUE(with.ok() && without.ok());
+  return {with.ok() ? *with : Report{}, without.ok() ? *without : Report{}};
+}
+
 } // namespace
 
 TEST(NeighbourBlocks, WithoutStartTimesThePairedAnalysisIsUnchanged) {
@@ -129,11 +137,9 @@ TEST(NeighbourBlocks, WithoutStartTimesThePairedAnalysisIsUnchanged) {
 TEST(NeighbourBlocks, WithStartTimesTheIntervalWidensByTheFactor) {
   // Over seeds until one campaign's neighbours share enough to widen it.
   for (std::uint64_t seed = 1; seed < 50; ++seed) {
-    auto with = buildReport(aaCampaign(seed, true), options());
-    auto without = buildReport(aaCampaign(seed, false), options());
-    ASSERT_TRUE(with.ok() && without.ok());
-    const RatioReport &a = with->benchmarks[0].ratios.at(0),
-                      &b = without->benchmarks[0].ratios.at(0);
+    const auto [with, without] = withAndWithout(seed);
+    const RatioReport &a = with.benchmarks.at(0).ratios.at(0),
+                      &b = without.benchmarks.at(0).ratios.at(0);
     ASSERT_TRUE(a.neighbourFactor);
     EXPECT_GE(*a.neighbourFactor, 1.0);
     EXPECT_EQ(a.estimate, b.estimate);
@@ -152,11 +158,9 @@ TEST(NeighbourBlocks, TheRatioPlanCountsTheFactorAsTheIntervalDoes) {
   // widens its interval plans more builds than the same data without start
   // times, and says which factor it used.
   for (std::uint64_t seed = 1; seed < 50; ++seed) {
-    auto with = buildReport(aaCampaign(seed, true), options());
-    auto without = buildReport(aaCampaign(seed, false), options());
-    ASSERT_TRUE(with.ok() && without.ok());
-    const RatioReport &a = with->benchmarks[0].ratios.at(0),
-                      &b = without->benchmarks[0].ratios.at(0);
+    const auto [with, without] = withAndWithout(seed);
+    const RatioReport &a = with.benchmarks.at(0).ratios.at(0),
+                      &b = without.benchmarks.at(0).ratios.at(0);
     ASSERT_TRUE(a.neighbourFactor);
     ASSERT_TRUE(a.ratioPlan.ok && b.ratioPlan.ok) << a.ratioPlan.error << b.ratioPlan.error;
     EXPECT_EQ(a.ratioPlan.varianceFactor, *a.neighbourFactor);
@@ -179,15 +183,13 @@ TEST(NeighbourBlocks, AACampaignsWhoseNeighboursShareNoiseKeepTheirFalseAlarmsNe
   const int campaigns = 1000;
   for (int k = 0; k < campaigns; ++k) {
     const std::uint64_t seed = alea::mixSeed(19, static_cast<std::uint64_t>(k));
-    auto with = buildReport(aaCampaign(seed, true), options());
-    auto without = buildReport(aaCampaign(seed, false), options());
-    ASSERT_TRUE(with.ok() && without.ok());
+    const auto [with, without] = withAndWithout(seed);
     auto alarm = [](const RatioReport &x) {
       const Interval i = x.fieller ? *x.fieller : x.bootstrap;
       return !i.contains(1.0);
     };
-    alarmsWith += alarm(with->benchmarks[0].ratios.at(0));
-    alarmsWithout += alarm(without->benchmarks[0].ratios.at(0));
+    alarmsWith += alarm(with.benchmarks.at(0).ratios.at(0));
+    alarmsWithout += alarm(without.benchmarks.at(0).ratios.at(0));
   }
   // Seen: 136 of 1000 without the factor, 66 with it.
   EXPECT_GT(alarmsWithout, campaigns * 10 / 100) << "the excess this test is about";
