@@ -518,6 +518,18 @@ double snapRank(double x) {
 
 } // namespace
 
+void widenReplicates(BootstrapResult &result, double varianceFactor) {
+  if (!(varianceFactor > 1))
+    return;
+  const double k = std::sqrt(varianceFactor), center = result.estimate;
+  // A monotone map: the percentile interval of the mapped replicates is the
+  // mapped interval (an infinite replicate stays infinite).
+  const auto widen = [&](double v) { return std::isfinite(v) ? center + k * (v - center) : v; };
+  result.interval = {widen(result.interval.lower), widen(result.interval.upper)};
+  for (double &v : result.replicateValues)
+    v = widen(v);
+}
+
 Interval percentileInterval(std::vector<double> &values, double confidence, QuantileRule rule) {
   std::sort(values.begin(), values.end());
   const std::size_t b = values.size();

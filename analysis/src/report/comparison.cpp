@@ -192,6 +192,8 @@ Expected<Comparison> compare(const SystemData &candidateData, const Hierarchy &c
                      : bootstrapRatio(cand, base, bo);
   if (!b)
     return failed(b.error());
+  if (rr.paired)
+    widenReplicates(*b, out.varianceFactor); // as Fieller's variances
   rr.bootstrap = b->interval;
   if (rr.fieller) {
     rr.decision = decide(*rr.fieller, options.threshold);

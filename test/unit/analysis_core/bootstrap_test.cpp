@@ -12,6 +12,7 @@
 #include <array>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <numeric>
 
 using namespace alea::analysis;
@@ -315,4 +316,24 @@ TEST(Bootstrap, EveryReplicateIsTheReferenceWalkWhateverTheLanesAndThreads) {
       }
     }
   }
+}
+
+TEST(Bootstrap, WidenReplicatesSpreadsThemAroundTheEstimate) {
+  // The neighbouring-blocks factor f multiplies the replicates' variance:
+  // each distance from the estimate times sqrt(f), the interval's too.
+  BootstrapResult r;
+  r.estimate = 1.0;
+  r.interval = {0.9, 1.2};
+  r.replicateValues = {0.8, 1.0, 1.1, std::numeric_limits<double>::infinity()};
+  BootstrapResult same = r;
+  widenReplicates(same, 1.0);
+  EXPECT_EQ(same.interval.lower, 0.9);
+  EXPECT_EQ(same.replicateValues, r.replicateValues);
+  widenReplicates(r, 4.0);
+  EXPECT_DOUBLE_EQ(r.interval.lower, 0.8);
+  EXPECT_DOUBLE_EQ(r.interval.upper, 1.4);
+  EXPECT_DOUBLE_EQ(r.replicateValues[0], 0.6);
+  EXPECT_DOUBLE_EQ(r.replicateValues[1], 1.0);
+  EXPECT_DOUBLE_EQ(r.replicateValues[2], 1.2);
+  EXPECT_TRUE(std::isinf(r.replicateValues[3])); // a zero baseline mean stays infinite
 }

@@ -148,6 +148,12 @@ TEST(NeighbourBlocks, WithStartTimesTheIntervalWidensByTheFactor) {
     EXPECT_GT(a.fieller->width(), b.fieller->width());
     EXPECT_NE(a.pairingNote.find("wider for the noise neighbouring blocks share"),
               std::string::npos);
+    // The paired bootstrap (same replicates: same seed, same data) widens
+    // around the estimate by sqrt(f), as Fieller's variances are multiplied by f.
+    EXPECT_NEAR((a.bootstrap.upper - a.estimate) / (b.bootstrap.upper - b.estimate),
+                std::sqrt(*a.neighbourFactor), 1e-9);
+    EXPECT_NEAR((a.estimate - a.bootstrap.lower) / (b.estimate - b.bootstrap.lower),
+                std::sqrt(*a.neighbourFactor), 1e-9);
     return;
   }
   FAIL() << "no campaign of 49 had neighbours sharing noise";

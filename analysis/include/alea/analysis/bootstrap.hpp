@@ -106,6 +106,14 @@ Expected<BootstrapResult> bootstrapPairedRatio(const Hierarchy &candidate,
                                                const Hierarchy &baseline,
                                                const BootstrapOptions &options = {});
 
+// A paired bootstrap corrected for the noise neighbouring blocks share
+// (fieller.hpp, neighbourVarianceFactor; as Fieller's interval is): every
+// replicate's distance from the estimate, and so the percentile interval's,
+// times sqrt(varianceFactor). The replicates' variance is then multiplied by the
+// factor and their shape kept (a first-order correction; resampling the pairs
+// cannot see what neighbouring pairs share). A factor <= 1 changes nothing.
+void widenReplicates(BootstrapResult &result, double varianceFactor);
+
 // The percentile interval of `values` (sorted in place) under a rule.
 Interval percentileInterval(std::vector<double> &values, double confidence, QuantileRule rule);
 
