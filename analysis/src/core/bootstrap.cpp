@@ -519,12 +519,14 @@ double snapRank(double x) {
 } // namespace
 
 void widenReplicates(BootstrapResult &result, double varianceFactor) {
-  if (!(varianceFactor > 1))
+  const double center = result.estimate;
+  if (!(varianceFactor > 1) || !(center > 0) || !std::isfinite(center))
     return;
-  const double k = std::sqrt(varianceFactor), center = result.estimate;
-  // A monotone map: the percentile interval of the mapped replicates is the
-  // mapped interval (an infinite replicate stays infinite).
-  const auto widen = [&](double v) { return std::isfinite(v) ? center + k * (v - center) : v; };
+  const double k = std::sqrt(varianceFactor);
+  // On the log scale, where a ratio's replicates stay positive: a monotone map,
+  // so the percentile interval of the mapped replicates is the mapped interval
+  // (0 and infinity, a replicate's zero mean, stay where they are).
+  const auto widen = [&](double v) { return center * std::pow(v / center, k); };
   result.interval = {widen(result.interval.lower), widen(result.interval.upper)};
   for (double &v : result.replicateValues)
     v = widen(v);

@@ -320,20 +320,28 @@ TEST(Bootstrap, EveryReplicateIsTheReferenceWalkWhateverTheLanesAndThreads) {
 
 TEST(Bootstrap, WidenReplicatesSpreadsThemAroundTheEstimate) {
   // The neighbouring-blocks factor f multiplies the replicates' variance:
-  // each distance from the estimate times sqrt(f), the interval's too.
+  // each distance from the estimate on the log scale times sqrt(f), the
+  // interval's too; every replicate stays positive.
   BootstrapResult r;
   r.estimate = 1.0;
   r.interval = {0.9, 1.2};
-  r.replicateValues = {0.8, 1.0, 1.1, std::numeric_limits<double>::infinity()};
+  r.replicateValues = {0.8, 1.0, 1.1, std::numeric_limits<double>::infinity(), 0.1};
   BootstrapResult same = r;
   widenReplicates(same, 1.0);
   EXPECT_EQ(same.interval.lower, 0.9);
   EXPECT_EQ(same.replicateValues, r.replicateValues);
-  widenReplicates(r, 4.0);
-  EXPECT_DOUBLE_EQ(r.interval.lower, 0.8);
-  EXPECT_DOUBLE_EQ(r.interval.upper, 1.4);
-  EXPECT_DOUBLE_EQ(r.replicateValues[0], 0.6);
+  widenReplicates(r, 4.0); // sqrt(4) = 2: v -> v^2 around an estimate of 1
+  EXPECT_DOUBLE_EQ(r.interval.lower, 0.81);
+  EXPECT_DOUBLE_EQ(r.interval.upper, 1.44);
+  EXPECT_DOUBLE_EQ(r.replicateValues[0], 0.64);
   EXPECT_DOUBLE_EQ(r.replicateValues[1], 1.0);
-  EXPECT_DOUBLE_EQ(r.replicateValues[2], 1.2);
+  EXPECT_DOUBLE_EQ(r.replicateValues[2], 1.21);
   EXPECT_TRUE(std::isinf(r.replicateValues[3])); // a zero baseline mean stays infinite
+  EXPECT_DOUBLE_EQ(r.replicateValues[4], 0.01);  // far below: still positive
+  BootstrapResult scaled = same;                 // around another estimate: (v / e)^k x e
+  scaled.estimate = 2.0;
+  scaled.interval = {1.0, 4.0};
+  widenReplicates(scaled, 4.0);
+  EXPECT_DOUBLE_EQ(scaled.interval.lower, 0.5);
+  EXPECT_DOUBLE_EQ(scaled.interval.upper, 8.0);
 }

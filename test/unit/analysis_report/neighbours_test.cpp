@@ -149,10 +149,11 @@ TEST(NeighbourBlocks, WithStartTimesTheIntervalWidensByTheFactor) {
     EXPECT_NE(a.pairingNote.find("wider for the noise neighbouring blocks share"),
               std::string::npos);
     // The paired bootstrap (same replicates: same seed, same data) widens
-    // around the estimate by sqrt(f), as Fieller's variances are multiplied by f.
-    EXPECT_NEAR((a.bootstrap.upper - a.estimate) / (b.bootstrap.upper - b.estimate),
+    // around the estimate by sqrt(f) on the log scale, as Fieller's variances
+    // are multiplied by f.
+    EXPECT_NEAR(std::log(a.bootstrap.upper / a.estimate) / std::log(b.bootstrap.upper / b.estimate),
                 std::sqrt(*a.neighbourFactor), 1e-9);
-    EXPECT_NEAR((a.estimate - a.bootstrap.lower) / (b.estimate - b.bootstrap.lower),
+    EXPECT_NEAR(std::log(a.estimate / a.bootstrap.lower) / std::log(b.estimate / b.bootstrap.lower),
                 std::sqrt(*a.neighbourFactor), 1e-9);
     return;
   }

@@ -108,10 +108,12 @@ Expected<BootstrapResult> bootstrapPairedRatio(const Hierarchy &candidate,
 
 // A paired bootstrap corrected for the noise neighbouring blocks share
 // (fieller.hpp, neighbourVarianceFactor; as Fieller's interval is): every
-// replicate's distance from the estimate, and so the percentile interval's,
-// times sqrt(varianceFactor). The replicates' variance is then multiplied by the
-// factor and their shape kept (a first-order correction; resampling the pairs
-// cannot see what neighbouring pairs share). A factor <= 1 changes nothing.
+// ratio replicate's distance from the estimate on the log scale, and so the
+// percentile interval's, times sqrt(varianceFactor): estimate x (v /
+// estimate)^sqrt(f). The replicates' variance (of their logs) is then multiplied
+// by the factor, their shape kept and every one positive (a first-order
+// correction; resampling the pairs cannot see what neighbouring pairs share).
+// A factor <= 1, or an estimate that is not a positive ratio, changes nothing.
 void widenReplicates(BootstrapResult &result, double varianceFactor);
 
 // The percentile interval of `values` (sorted in place) under a rule.
