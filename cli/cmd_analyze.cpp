@@ -170,7 +170,7 @@ void setupAnalyze(CLI::App &app) {
   auto o = std::make_shared<AnalyzeOptions>();
   auto *sub =
       app.add_subcommand("analyze", "Layout-independent statistics on a long-form measurement CSV "
-                                    "(system,[benchmark,]<levels>,value)");
+                                    "(system,[benchmark,]<levels>,value[,started_at])");
   sub->add_option("file", o->file, "CSV file (- for standard input)")->required();
   sub->add_option("--baseline", o->baseline, "denominator system (default: the first)");
   sub->add_option("--levels", o->levels, "level columns, highest first (default: header)")
