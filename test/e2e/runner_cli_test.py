@@ -301,8 +301,10 @@ def main():
                     f'shell = "echo >> {count}; [ $(wc -l < {count}) -lt 5000 ] || '
                     'exec sleep infinity"\n')
         bdir = os.path.join(tmp, "busy")
+        # Killed below: its scratch directory stays in the test's own TMPDIR.
         p = subprocess.Popen([alea, "run", busy, "--dir", bdir, "--no-report"],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             env=dict(os.environ, TMPDIR=tmp))
         # The campaign runs once its first execution has counted itself (the
         # store is complete by then; while `alea run` is still creating it,
         # `alea report` can find it locked or empty).

@@ -89,10 +89,20 @@ def fail(msg):
 def run_alea(alea, campaign, out_dir, kill_at=None, **kw):
     env = dict(os.environ)
     env.pop("ALEA_TEST_KILL_AT", None)
+    # The runs' temporary files in the test's own directory: the scratch
+    # directories killed runs leave are counted there (scratch_dirs).
+    env["TMPDIR"] = os.path.join(os.path.dirname(campaign), "tmp")
     if kill_at:
         env["ALEA_TEST_KILL_AT"] = kill_at
     return subprocess.Popen([alea, "run", campaign, "--dir", out_dir, "--no-report"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, **kw)
+
+
+def scratch_dirs(campaign):
+    """The execution scratch directories (runner/exec/.../scratch.hpp) in the
+    runs' TMPDIR."""
+    tmp = os.path.join(os.path.dirname(campaign), "tmp")
+    return sorted(n for n in os.listdir(tmp) if n.startswith("alea-scratch-"))
 
 
 def snapshot(db):
@@ -136,6 +146,7 @@ def main():
         campaign = os.path.join(tmp, "crash.toml")
         with open(campaign, "w") as f:
             f.write(CAMPAIGN)
+        os.mkdir(os.path.join(tmp, "tmp"))
         out = os.path.join(tmp, "killed")
         db = os.path.join(out, "campaign.db")
         stages = {}
@@ -184,6 +195,12 @@ def main():
             if after[1] != before[1] + k - 1:
                 fail(f"execution:{k}: executions went from {before[1]} to {after[1]}, "
                      f"expected {before[1] + k - 1}")
+        # A run killed among its executions cannot remove its scratch
+        # directory (the last one's is there for certain; each run removes
+        # those of the runs killed before it).
+        left = scratch_dirs(campaign)
+        if len(left) < 1:
+            fail("the killed runs left no scratch directory: the test shows less than it should")
         # Random kills on top, aimed by a sleep: they land anywhere (in an
         # execution's process, between records, or after the run ended), so
         # they are counted but not attributed to a stage.
@@ -206,6 +223,10 @@ def main():
         if p.returncode != 0:
             fail(f"final resume exited {p.returncode}: {err.decode()}")
         check(db, "after kills")
+        # The resumed run removed the killed runs' directories, and its own.
+        if scratch_dirs(campaign):
+            fail(f"scratch directories left after the resumed run: {scratch_dirs(campaign)} "
+                 f"(before it: {len(left)})")
 
         ref = os.path.join(tmp, "reference")
         p = run_alea(alea, campaign, ref)
@@ -222,7 +243,9 @@ def main():
             fail("environment padding differs from the reference")
         print(f"ok: {kills} SIGKILLs ({random_kills} of them at random moments), then resumed: "
               f"{len(a[0])} executions exactly once, integrity ok, same plan/builds/padding "
-              f"as an uninterrupted run; deterministic kills by stage: {stages}")
+              f"as an uninterrupted run; deterministic kills by stage: {stages}; the "
+              f"scratch directories of killed runs ({len(left)} after the aimed kills) removed "
+              f"by the resumed run")
 
 
 def check(db, when):

@@ -13,7 +13,7 @@
 #include "alea/exec/duet.hpp"
 #include "alea/exec/heap_runtime.hpp"
 #include "alea/exec/machine.hpp"
-#include "alea/file.hpp"
+#include "alea/exec/scratch.hpp"
 #include "alea/heap_offset.h"
 
 #include <algorithm>
@@ -112,69 +112,6 @@ bool makePipe(Fd &readEnd, Fd &writeEnd) {
   writeEnd.fd = p[1];
   return true;
 }
-
-// A file or directory of one execution in the temporary directory, removed
-// with the execution (a directory with the files its processes wrote in it):
-// the file the heap runtime reports into (ALEA_HEAP_REPORT), created here,
-// before the child, because the runtime never creates files; the directory
-// where each process of a tree under cachegrind writes its output file and
-// Valgrind its messages.
-class Scratch {
-public:
-  Scratch() = default;
-  Scratch(const Scratch &) = delete;
-  Scratch &operator=(const Scratch &) = delete;
-  ~Scratch() {
-    if (path_.empty())
-      return;
-    if (!directory_) {
-      ::unlink(path_.c_str());
-      return;
-    }
-    if (DIR *d = ::opendir(path_.c_str())) {
-      while (dirent *e = ::readdir(d))
-        if (e->d_name[0] != '.')
-          ::unlink((path_ + "/" + e->d_name).c_str());
-      ::closedir(d);
-    }
-    ::rmdir(path_.c_str());
-  }
-  // Creates "alea-<name>-XXXXXX", a file or a directory; false (errno set)
-  // if it cannot.
-  bool create(const char *name, bool directory) {
-    std::string pattern = tempDirectory() + "/alea-" + name + "-XXXXXX";
-    if (directory ? !::mkdtemp(pattern.data()) : !createFile(pattern))
-      return false;
-    path_ = pattern;
-    directory_ = directory;
-    return true;
-  }
-  const std::string &path() const { return path_; }
-  // The file's first 64 KiB or so (a heap report is one line).
-  std::string read() const {
-    std::string text;
-    int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-      return text;
-    char chunk[4096];
-    ssize_t n;
-    while (text.size() < 65536 && (n = ::read(fd, chunk, sizeof chunk)) > 0)
-      text.append(chunk, static_cast<std::size_t>(n));
-    ::close(fd);
-    return text;
-  }
-
-private:
-  static bool createFile(std::string &pattern) {
-    const int fd = ::mkostemp(pattern.data(), O_CLOEXEC);
-    if (fd < 0)
-      return false;
-    ::close(fd);
-    return true;
-  }
-  std::string path_;
-  bool directory_ = false;
-};
 
 // The most counters one execution opens: one per counter metric.
 constexpr std::size_t kMaxCounters = 16;
@@ -773,6 +710,8 @@ void recordCounter(Metric metric, int fd, ExecutionOutput &out) {
 }
 
 } // namespace
+
+LocalExecutor::LocalExecutor() { scratchDirectory(); }
 
 ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
   if (!req.simulate || !req.nativeToo)

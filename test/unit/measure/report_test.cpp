@@ -10,6 +10,7 @@
 
 #include "alea/random.hpp"
 #include "store_test_access.hpp"
+#include "test_util.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -472,12 +473,10 @@ TEST(CampaignReport, OneMeasurementPerExecutionDropsTheIterationLevel) {
 // Stores from before issue 18 hold the hash of nothing as the fingerprint of
 // every stripped build: never evidence that two layouts are the same.
 TEST(LoadCampaignData, TheOldFingerprintOfAStrippedBuildIsUnknown) {
-  namespace fs = std::filesystem;
-  const fs::path file =
-      fs::temp_directory_path() / ("alea-stripped-" + std::to_string(::getpid()) + ".db");
-  fs::remove(file);
+  const test::TempDir dir; // the store, its -wal and -shm go with it
+  const std::string file = dir.file("stripped.db");
   {
-    auto store = Store::open(file.string());
+    auto store = Store::open(file);
     ASSERT_TRUE(store) << store.error();
     auto sa = store->ensureSystem("a", true, 0);
     ASSERT_TRUE(sa);
@@ -492,8 +491,7 @@ TEST(LoadCampaignData, TheOldFingerprintOfAStrippedBuildIsUnknown) {
       ASSERT_TRUE(store->recordBuild(br));
     }
   }
-  auto d = loadCampaignData(file.string());
-  fs::remove(file);
+  auto d = loadCampaignData(file);
   ASSERT_TRUE(d) << d.error();
   ASSERT_EQ(d->builds.size(), 2u);
   for (const auto &b : d->builds)

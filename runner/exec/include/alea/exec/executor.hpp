@@ -158,6 +158,9 @@ public:
 
 class LocalExecutor final : public Executor {
 public:
+  // Makes the process's scratch directory (scratch.hpp) if it has none: the
+  // directories of killed alea processes are removed when another starts.
+  LocalExecutor();
   ExecutionResult run(const ExecutionRequest &request) override;
   // run() without leftover watching (builds) shares nothing between calls:
   // pipes are close-on-exec, each child is waited for by its pid.
