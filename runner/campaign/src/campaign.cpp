@@ -19,10 +19,12 @@
 #include "alea/exec/machine_facts.hpp"
 #include "alea/exec/quiet.hpp"
 #include "alea/remote/targets.hpp"
+#include "alea/report/escape.hpp"
 #include "alea/store/campaign_data.hpp"
 
 #include "alea/analysis/ratio_planner.hpp"
 #include "alea/contract.hpp"
+#include "alea/file.hpp"
 #include "alea/lists.hpp"
 #include "alea/random.hpp"
 #include "alea/words.hpp"
@@ -201,6 +203,35 @@ std::string newRunToken() {
   return text;
 }
 
+// Why more builds would be futile for an adaptive campaign: a system none of
+// whose builds succeeded, or a benchmark none of whose executions did on a
+// system (a wrong build or run command fails in every build alike); "" when
+// every system and benchmark has data. A layout that breaks some builds only
+// leaves the others' data, and the campaign goes on.
+std::string futility(const model::CampaignData &data) {
+  std::set<std::string> built;
+  for (const auto &b : data.builds)
+    if (b.status == BuildStatus::Ok)
+      built.insert(b.system);
+  const auto buildsOf = [&](const std::string &system) {
+    return std::count_if(data.builds.begin(), data.builds.end(),
+                         [&](const auto &b) { return b.system == system; });
+  };
+  for (const auto &s : data.systems)
+    if (!built.count(s))
+      return "every build of " + s + " failed (" + std::to_string(buildsOf(s)) +
+             "): more would fail alike; `alea report` shows their logs";
+  std::set<std::pair<std::string, std::string>> measured;
+  for (const auto &m : data.measurements)
+    measured.insert({m.system, m.benchmark});
+  for (const auto &s : data.systems)
+    for (const auto &b : data.benchmarks)
+      if (!measured.count({s, b}))
+        return "every execution of " + b + " on " + s +
+               " failed: more would fail alike; `alea report` shows why";
+  return {};
+}
+
 // Where a job runs: the host, or a target with its own paths, environment
 // and overrides (targets.hpp).
 struct Place {
@@ -239,8 +270,9 @@ struct Run {
   Design design = Design::Unpaired;       // as recorded (old stores: unpaired)
   std::vector<std::vector<int>> duetSets; // design = "duet": one CPU set per system
 
-  std::vector<std::string> baseEnv; // sanitizedEnv(opts.baseEnv), computed once
-  Redactor redactor;                // what the store records passes through it
+  std::vector<std::string> baseEnv;    // sanitizedEnv(opts.baseEnv), computed once
+  Redactor redactor;                   // what the store records passes through it
+  bool firstBuildFailureShown = false; // failureText: the output of one failed build
   // An "auto" campaign's pilot store (read only): its builds are this
   // campaign's first builds, same seeds, reused instead of rebuilt.
   std::optional<Store> pilot;
@@ -520,6 +552,25 @@ struct Run {
     return std::move(*r);
   }
 
+  // What the campaign says of a failed build: the last line of its log (the
+  // reason: its status, signal or timeout), and for the run's first failure
+  // also the lines of the build's output before it, which usually name the
+  // cause (a missing library, a compile error). Secrets redacted.
+  std::string failureText(const std::string &logTail) {
+    const std::vector<std::string_view> lines = linesOf(logTail);
+    std::string text = lines.empty() ? std::string() : std::string(lines.back());
+    if (!firstBuildFailureShown && lines.size() > 1) {
+      firstBuildFailureShown = true;
+      constexpr std::size_t kShown = 8;
+      const std::size_t from = lines.size() - 1 > kShown ? lines.size() - 1 - kShown : 0;
+      // The build's own bytes: control characters escaped for the terminal.
+      for (std::size_t i = from; i + 1 < lines.size(); ++i)
+        if (!lines[i].empty())
+          text += "\n    " + report::plainText(lines[i]);
+    }
+    return redactor.text(text);
+  }
+
   // Records a build made now; `stop` is set when the campaign must stop
   // (cancelled, a fault, or the store lost).
   Status recordMadeBuild(const PendingBuild &p, BuildRecord built, bool &stop) {
@@ -544,8 +595,8 @@ struct Run {
       return Error{id.error()};
     }
     if (built.status != BuildStatus::Ok)
-      progress.message("build " + sys.name + " #" + std::to_string(p.index) + " FAILED: " +
-                       redactor.text(built.logTail.substr(built.logTail.rfind('\n') + 1)));
+      progress.message("build " + sys.name + " #" + std::to_string(p.index) +
+                       " FAILED: " + failureText(built.logTail));
     else if (std::size_t at = built.logTail.rfind(kBuildCacheSummary); at != std::string::npos)
       progress.message("built " + sys.name + " #" + std::to_string(p.index) + ": " +
                        built.logTail.substr(at));
@@ -869,12 +920,25 @@ struct Run {
     ro.bootstrapReplicates = 1000;
     ro.targetHalfWidth = a.halfWidth > 0 ? a.halfWidth : 0.01;
     ro.planKeepsLowerCounts = true;
-    model::CampaignReport report = model::buildCampaignReport(*data, ro);
     double spent = store.machineSeconds();
     // The top-level units that grow: builds, or the executions of a campaign
     // of one build per system.
     const bool executions = growsExecutions();
     const int units = executions ? levels.executions : levels.builds;
+    const auto log = [&](const std::string &explanation) -> Status {
+      const std::string line = "adaptive: " + std::to_string(units) + " " +
+                               (executions ? "executions" : "builds") + ", " +
+                               std::to_string(static_cast<long long>(spent)) +
+                               " s of machine time: " + explanation;
+      progress.message(line);
+      return store.setMeta("adaptive_log", store.meta("adaptive_log").value_or("") + line + "\n");
+    };
+    if (std::string why = futility(*data); !why.empty()) {
+      if (Status s = log("stop, " + why); !s)
+        return Error{s.error()};
+      return 0;
+    }
+    model::CampaignReport report = model::buildCampaignReport(*data, ro);
     analysis::StoppingInput in;
     in.targetHalfWidth = a.halfWidth; // 0: only the budget stops
     in.builds = static_cast<std::size_t>(units);
@@ -912,12 +976,7 @@ struct Run {
     }
     progress.precision(widest, a.halfWidth);
     analysis::StoppingDecision step = analysis::combineStopping(decisions);
-    std::string line = "adaptive: " + std::to_string(units) + " " + in.units + ", " +
-                       std::to_string(static_cast<long long>(spent)) +
-                       " s of machine time: " + step.explanation;
-    progress.message(line);
-    std::string log = store.meta("adaptive_log").value_or("");
-    if (Status s = store.setMeta("adaptive_log", log + line + "\n"); !s)
+    if (Status s = log(step.explanation); !s)
       return Error{s.error()};
     if (step.stop)
       return 0;

@@ -349,6 +349,7 @@ struct Campaign {
     NullProgress p;
     return runCampaign(cfg, opts, ex, p);
   }
+  Expected<CampaignOutcome> run(Executor &ex, Progress &p) { return runCampaign(cfg, opts, ex, p); }
   Store store() { return std::move(*Store::open(storePath(opts.dir))); }
 };
 
@@ -449,6 +450,102 @@ TEST(Design, AnAdaptiveCampaignStopsOnTheTargetOnlyFromFiveBuilds) {
   PairedFake again;
   ASSERT_TRUE(c.run(again).ok());
   EXPECT_EQ(again.calls, 0);
+}
+
+// PairedFake whose builds of the candidate fail (all, or its first only), or
+// whose candidate executions all exit 1.
+class FailingFake final : public Executor {
+public:
+  enum class Fails { EveryCandidateBuild, FirstCandidateBuild, EveryCandidateExecution };
+  explicit FailingFake(Fails f) : fails(f) {}
+  ExecutionResult run(const ExecutionRequest &r) override {
+    ExecutionResult res = paired.run(r);
+    // A build has the system's env; an execution runs the prog its build
+    // wrote (seed and SLOW).
+    std::string seed, slow;
+    if (r.argv[0] == "fake-build")
+      slow = envValue(r.env, "SLOW");
+    else
+      std::ifstream(r.argv[0]) >> seed >> slow;
+    const bool candidate = !slow.empty();
+    if (candidate && r.argv[0] == "fake-build") {
+      const bool first = candidateBuilds++ == 0;
+      if (fails == Fails::EveryCandidateBuild || (fails == Fails::FirstCandidateBuild && first)) {
+        res.output.exitCode = 1;
+        // With a terminal's escape sequence: shown escaped, never raw.
+        res.output.stderrTail = "ld: cannot find -lmissing\x1b[2J\n";
+      }
+    } else if (candidate && fails == Fails::EveryCandidateExecution) {
+      res.output.exitCode = 1;
+    }
+    return res;
+  }
+  std::vector<ExecutionResult> runTogether(const std::vector<ExecutionRequest> &requests) override {
+    std::vector<ExecutionResult> out;
+    for (const auto &r : requests)
+      out.push_back(run(r));
+    return out;
+  }
+  Fails fails;
+  int candidateBuilds = 0;
+  PairedFake paired;
+};
+
+TEST(Design, AnAdaptiveCampaignStopsWhenEveryBuildOfASystemFailed) {
+  // A target no campaign this small reaches: only the failures stop it.
+  Campaign c("[campaign]\nseed = 3\ndesign = \"interleaved\"\n[adaptive]\nhalf_width = "
+             "0.0001\nmax_builds = 7\n");
+  FailingFake ex(FailingFake::Fails::EveryCandidateBuild);
+  struct Messages final : Progress {
+    void message(const std::string &line) override { lines.push_back(line); }
+    std::vector<std::string> lines;
+  } progress;
+  auto out = c.run(ex, progress);
+  ASSERT_TRUE(out.ok()) << out.error();
+  Store s = c.store();
+  EXPECT_EQ(*s.meta("levels.builds"), "3"); // no batch was added
+  EXPECT_EQ(ex.candidateBuilds, 3);
+  const std::string log = *s.meta("adaptive_log");
+  EXPECT_NE(log.find("stop, every build of cand failed (3)"), std::string::npos) << log;
+  // The first failure shows the build's output before its status; the
+  // others their status only.
+  std::vector<std::string> failed;
+  for (const auto &line : progress.lines)
+    if (line.find(" FAILED: ") != std::string::npos)
+      failed.push_back(line);
+  ASSERT_EQ(failed.size(), 3u);
+  EXPECT_NE(failed[0].find("build exited with status 1\n    ld: cannot find -lmissing\\x1b[2J"),
+            std::string::npos)
+      << failed[0];
+  EXPECT_EQ(failed[0].find('\x1b'), std::string::npos) << failed[0];
+  EXPECT_EQ(failed[1].find("cannot find"), std::string::npos) << failed[1];
+  EXPECT_EQ(failed[2].find("cannot find"), std::string::npos) << failed[2];
+}
+
+TEST(Design, AnAdaptiveCampaignStopsWhenEveryExecutionOfABenchmarkFailed) {
+  Campaign c("[campaign]\nseed = 3\ndesign = \"interleaved\"\n[adaptive]\nhalf_width = "
+             "0.0001\nmax_builds = 7\n");
+  FailingFake ex(FailingFake::Fails::EveryCandidateExecution);
+  auto out = c.run(ex);
+  ASSERT_TRUE(out.ok()) << out.error();
+  Store s = c.store();
+  EXPECT_EQ(*s.meta("levels.builds"), "3");
+  const std::string log = *s.meta("adaptive_log");
+  EXPECT_NE(log.find("stop, every execution of b on cand failed"), std::string::npos) << log;
+}
+
+TEST(Design, AnAdaptiveCampaignGoesOnWhenSomeBuildsOfASystemFailed) {
+  // One failed build (a layout that breaks it): the others have data, and
+  // the batches go on to the cap.
+  Campaign c("[campaign]\nseed = 3\ndesign = \"interleaved\"\n[adaptive]\nhalf_width = "
+             "0.0001\nmax_builds = 7\n");
+  FailingFake ex(FailingFake::Fails::FirstCandidateBuild);
+  auto out = c.run(ex);
+  ASSERT_TRUE(out.ok()) << out.error();
+  Store s = c.store();
+  EXPECT_EQ(*s.meta("levels.builds"), "7");
+  EXPECT_EQ(scalar(s, "SELECT count(*) FROM build WHERE status = 'failed'"), 1);
+  EXPECT_EQ(s.meta("adaptive_log")->find("every build"), std::string::npos);
 }
 
 TEST(Design, ExecutionsTheQuietGateLetRunWhileBusyAreMarked) {
