@@ -220,15 +220,14 @@ std::string futility(const model::CampaignData &data) {
   for (const auto &s : data.systems)
     if (!built.count(s))
       return "every build of " + s + " failed (" + std::to_string(buildsOf(s)) +
-             "): more would fail alike; `alea report` shows their logs";
+             "): more would fail alike";
   std::set<std::pair<std::string, std::string>> measured;
   for (const auto &m : data.measurements)
     measured.insert({m.system, m.benchmark});
   for (const auto &s : data.systems)
     for (const auto &b : data.benchmarks)
       if (!measured.count({s, b}))
-        return "every execution of " + b + " on " + s +
-               " failed: more would fail alike; `alea report` shows why";
+        return "every execution of " + b + " on " + s + " failed: more would fail alike";
   return {};
 }
 
