@@ -35,6 +35,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <sstream>
 #include <tuple>
 
 namespace alea::model {
@@ -420,15 +421,57 @@ void leftoverWarnings(const CampaignData &data, std::vector<std::string> &warnin
                 : "; alea killed them"));
 }
 
+// The failed builds of one system that ended alike (the last line of their
+// logs: status, signal or timeout), in one warning: "failed: builds 0, 1 and
+// 2 of s: build exited with status 2", with the last lines of the first
+// one's output before it, which usually name the cause.
+struct FailedBuilds {
+  std::string system, reason, output;
+  std::vector<int> builds;
+};
+
+std::string failedBuildsWarning(const FailedBuilds &f) {
+  std::string list;
+  for (std::size_t i = 0; i < f.builds.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == f.builds.size() ? " and " : ", ") + std::to_string(f.builds[i]);
+  std::string w = (f.builds.size() == 1 ? "failed: build " : "failed: builds ") + list + " of " +
+                  f.system + (f.reason.empty() ? std::string() : ": " + f.reason);
+  if (!f.output.empty())
+    w += std::string(f.builds.size() == 1 ? "; its" : "; the first one's") +
+         " output ended: " + f.output;
+  return w;
+}
+
+// Up to three non-blank lines of a build's log before its last line,
+// joined by " / ".
+std::string outputBeforeReason(const std::string &logTail) {
+  std::vector<std::string> lines;
+  std::istringstream in(logTail);
+  for (std::string line; std::getline(in, line);)
+    if (line.find_first_not_of(" \t\r") != std::string::npos)
+      lines.push_back(line);
+  std::string out;
+  const std::size_t end = lines.empty() ? 0 : lines.size() - 1;
+  for (std::size_t i = end > 3 ? end - 3 : 0; i < end; ++i)
+    out += (out.empty() ? "" : " / ") + lines[i];
+  return out;
+}
+
 // Builds: failures, layouts that cannot be checked, identical layouts, and
 // ODR violations the wrappers found in the builds' links.
 void buildWarnings(const CampaignData &data, CampaignReport &r) {
   std::map<std::pair<std::string, std::string>, std::vector<int>> same;
+  std::vector<FailedBuilds> failed; // in the order of their first build
   for (const auto &b : data.builds) {
     if (b.status == BuildStatus::Failed) {
       ++r.failedBuilds;
-      r.warnings.push_back("failed: build " + std::to_string(b.buildIndex) + " of " + b.system +
-                           (b.logTail.empty() ? std::string() : ": " + lastLines(b.logTail, 1)));
+      const std::string reason = b.logTail.empty() ? std::string() : lastLines(b.logTail, 1);
+      auto group = std::find_if(failed.begin(), failed.end(), [&](const FailedBuilds &f) {
+        return f.system == b.system && f.reason == reason;
+      });
+      if (group == failed.end())
+        group = failed.insert(failed.end(), {b.system, reason, outputBeforeReason(b.logTail), {}});
+      group->builds.push_back(b.buildIndex);
       continue;
     }
     ++r.builds;
@@ -436,6 +479,8 @@ void buildWarnings(const CampaignData &data, CampaignReport &r) {
     if (!id.empty())
       same[{b.system, id}].push_back(b.buildIndex);
   }
+  for (const FailedBuilds &f : failed)
+    r.warnings.push_back(failedBuildsWarning(f));
   // A system whose builds keep no artifact has no fingerprint: whether its
   // layouts really differ cannot be checked, so say so instead of passing
   // the check silently.

@@ -237,6 +237,29 @@ TEST(CampaignReport, IdenticalLayoutsMachineChangesAndFailedBuilds) {
   EXPECT_EQ(r.failedBuilds, 1u);
 }
 
+// Builds that failed alike are one warning, with the output that names the
+// cause (a wrong build command fails every build the same way).
+TEST(CampaignReport, BuildsThatFailedAlikeAreOneWarningWithTheirOutput) {
+  CampaignData d = twoSystems();
+  const std::string log = "make: Entering directory '/b'\nld: cannot find -lfoo\n"
+                          "cc: error: linker command failed\nmake: *** [lz4] Error 1\n\n"
+                          "build exited with status 2";
+  for (int b : {4, 5, 6})
+    d.builds.push_back({"cand", b, 0x9, BuildStatus::Failed, 1.0, "", "", log, {}, ""});
+  d.builds.push_back({"cand", 7, 0x9, BuildStatus::Failed, 1.0, "", "", "timed out", {}, ""});
+  CampaignReport r = buildCampaignReport(d, fast());
+  std::vector<std::string> failed;
+  for (const auto &w : r.warnings)
+    if (w.rfind("failed: build", 0) == 0)
+      failed.push_back(w);
+  ASSERT_EQ(failed.size(), 2u) << ::testing::PrintToString(failed);
+  EXPECT_EQ(failed[0], "failed: builds 4, 5 and 6 of cand: build exited with status 2; the first "
+                       "one's output ended: ld: cannot find -lfoo / cc: error: linker command "
+                       "failed / make: *** [lz4] Error 1");
+  EXPECT_EQ(failed[1], "failed: build 7 of cand: timed out");
+  EXPECT_EQ(r.failedBuilds, 4u);
+}
+
 // Warm-up as the changepoints see it, over each execution's iterations:
 // base's executions are 5x slower for their first 4 iterations and none is
 // dropped (warm-up left in the measurements); 2 of cand's 12 executions
