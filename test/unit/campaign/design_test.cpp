@@ -491,26 +491,35 @@ public:
   PairedFake paired;
 };
 
-TEST(Design, AnAdaptiveCampaignStopsWhenEveryBuildOfASystemFailed) {
-  // A target no campaign this small reaches: only the failures stop it.
-  Campaign c("[campaign]\nseed = 3\ndesign = \"interleaved\"\n[adaptive]\nhalf_width = "
-             "0.0001\nmax_builds = 7\n");
-  FailingFake ex(FailingFake::Fails::EveryCandidateBuild);
+// An adaptive campaign with a target no campaign this small reaches (only
+// the failures or the cap of 7 builds stop it), run with a FailingFake; the
+// progress messages kept.
+struct FailingRun {
   struct Messages final : Progress {
     void message(const std::string &line) override { lines.push_back(line); }
     std::vector<std::string> lines;
-  } progress;
-  auto out = c.run(ex, progress);
-  ASSERT_TRUE(out.ok()) << out.error();
-  Store s = c.store();
-  EXPECT_EQ(*s.meta("levels.builds"), "3"); // no batch was added
-  EXPECT_EQ(ex.candidateBuilds, 3);
-  const std::string log = *s.meta("adaptive_log");
+  };
+  Campaign c{"[campaign]\nseed = 3\ndesign = \"interleaved\"\n[adaptive]\nhalf_width = "
+             "0.0001\nmax_builds = 7\n"};
+  FailingFake ex;
+  Messages progress;
+  explicit FailingRun(FailingFake::Fails fails) : ex(fails) {
+    auto out = c.run(ex, progress);
+    EXPECT_TRUE(out.ok()) << out.error();
+  }
+  std::string meta(const std::string &key) { return c.store().meta(key).value_or(""); }
+};
+
+TEST(Design, AnAdaptiveCampaignStopsWhenEveryBuildOfASystemFailed) {
+  FailingRun run(FailingFake::Fails::EveryCandidateBuild);
+  EXPECT_EQ(run.meta("levels.builds"), "3"); // no batch was added
+  EXPECT_EQ(run.ex.candidateBuilds, 3);
+  const std::string log = run.meta("adaptive_log");
   EXPECT_NE(log.find("stop, every build of cand failed (3)"), std::string::npos) << log;
   // The first failure shows the build's output before its status; the
   // others their status only.
   std::vector<std::string> failed;
-  for (const auto &line : progress.lines)
+  for (const auto &line : run.progress.lines)
     if (line.find(" FAILED: ") != std::string::npos)
       failed.push_back(line);
   ASSERT_EQ(failed.size(), 3u);
@@ -523,29 +532,20 @@ TEST(Design, AnAdaptiveCampaignStopsWhenEveryBuildOfASystemFailed) {
 }
 
 TEST(Design, AnAdaptiveCampaignStopsWhenEveryExecutionOfABenchmarkFailed) {
-  Campaign c("[campaign]\nseed = 3\ndesign = \"interleaved\"\n[adaptive]\nhalf_width = "
-             "0.0001\nmax_builds = 7\n");
-  FailingFake ex(FailingFake::Fails::EveryCandidateExecution);
-  auto out = c.run(ex);
-  ASSERT_TRUE(out.ok()) << out.error();
-  Store s = c.store();
-  EXPECT_EQ(*s.meta("levels.builds"), "3");
-  const std::string log = *s.meta("adaptive_log");
+  FailingRun run(FailingFake::Fails::EveryCandidateExecution);
+  EXPECT_EQ(run.meta("levels.builds"), "3");
+  const std::string log = run.meta("adaptive_log");
   EXPECT_NE(log.find("stop, every execution of b on cand failed"), std::string::npos) << log;
 }
 
 TEST(Design, AnAdaptiveCampaignGoesOnWhenSomeBuildsOfASystemFailed) {
   // One failed build (a layout that breaks it): the others have data, and
   // the batches go on to the cap.
-  Campaign c("[campaign]\nseed = 3\ndesign = \"interleaved\"\n[adaptive]\nhalf_width = "
-             "0.0001\nmax_builds = 7\n");
-  FailingFake ex(FailingFake::Fails::FirstCandidateBuild);
-  auto out = c.run(ex);
-  ASSERT_TRUE(out.ok()) << out.error();
-  Store s = c.store();
-  EXPECT_EQ(*s.meta("levels.builds"), "7");
+  FailingRun run(FailingFake::Fails::FirstCandidateBuild);
+  EXPECT_EQ(run.meta("levels.builds"), "7");
+  Store s = run.c.store();
   EXPECT_EQ(scalar(s, "SELECT count(*) FROM build WHERE status = 'failed'"), 1);
-  EXPECT_EQ(s.meta("adaptive_log")->find("every build"), std::string::npos);
+  EXPECT_EQ(run.meta("adaptive_log").find("every build"), std::string::npos);
 }
 
 TEST(Design, ExecutionsTheQuietGateLetRunWhileBusyAreMarked) {
