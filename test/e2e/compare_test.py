@@ -13,6 +13,9 @@ of a pair (they share their seed).
   compare DIR_A DIR_B                    directories work as revisions do
   from a subdirectory                    the whole revision is exported
   an alea.toml with a [compare] table    stands in for --build, --run, ...
+  ./bench, made by the build             the builds' artifact: layouts checked
+                                         (CC=cc ignores alea-cc: "identical
+                                         layouts ... did not take")
   the user's repository                  untouched: git status, HEAD, the
                                          worktree list and the stash identical
 
@@ -62,6 +65,22 @@ def main():
         check("alea:   k1: HEAD vs HEAD-1 slower (ratio 1.200)" in r.stderr,
               f"the gate does not name k1: {r.stderr}")
         check("k2: HEAD" not in r.stderr, f"the gate names k2: {r.stderr}")
+        # ./bench, which the build makes, is the builds' artifact: their
+        # layouts are fingerprinted and checked (randomized; two functions
+        # may coincide, which the report calls expected for so small a
+        # program).
+        check("layouts not checked" not in r.stdout and "did not take" not in r.stdout,
+              f"the builds' layouts were not checked:\n{r.stdout}")
+
+        # A build that ignores $CC is not randomized: the report says so.
+        plain = run([exe, "compare", "HEAD~1", "HEAD", "--build", "make CC=cc",
+                     *COMMANDS[2:], "--builds", "3", "--executions", "1", "--dir",
+                     os.path.join(tmp, "plain-cc")], cwd=repo, env=env)
+        check(re.search(r"identical layouts: builds 0, 1, [0-9, and]+ of HEAD have the same "
+                        r"layout fingerprint; the binary carries no alea note: the "
+                        r"randomization did not take", plain.stdout),
+              f"a build with CC=cc is not named unrandomized: {plain.returncode}\n{plain.stdout}"
+              f"\n{plain.stderr}")
 
         again = run(compare, cwd=repo, env=env)
         check(again.returncode == 5, f"rerun: exit {again.returncode}: {again.stderr}")

@@ -302,6 +302,41 @@ toml::array benchmarkTables(const std::vector<std::string> &runs, const toml::ta
   return benchmarks;
 }
 
+// The programs the run commands start by a relative path that the build
+// makes (none of the sides' files has it): "./programs/lz4 -9 f" gives
+// "programs/lz4". They are the builds' artifacts, so that every build's
+// layout is fingerprinted and checked as a campaign file's are (identical
+// layouts: a build that ignores $CC is not randomized). A command that starts
+// with a program on PATH, an absolute path, a file of the revision (a
+// script) or anything a shell would expand adds none.
+std::vector<std::string> builtPrograms(const std::vector<std::string> &runs,
+                                       const std::vector<Side> &sides) {
+  std::vector<std::string> programs;
+  for (const std::string &run : runs) {
+    const std::string command = splitName(run).command;
+    const std::size_t start = command.find_first_not_of(" \t");
+    if (start == std::string::npos)
+      continue;
+    std::string word = command.substr(start, command.find_first_of(" \t\n", start) - start);
+    const bool plain = std::all_of(word.begin(), word.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '/' || c == '.' || c == '_' ||
+             c == '-' || c == '+';
+    });
+    if (!plain || word.front() == '/' || word.find('/') == std::string::npos)
+      continue;
+    const fs::path path = fs::path(word).lexically_normal();
+    if (path.empty() || *path.begin() == ".." || path.filename().empty())
+      continue;
+    const bool inSources = std::any_of(sides.begin(), sides.end(), [&](const Side &side) {
+      std::error_code ec;
+      return fs::exists(fs::path(side.source) / path, ec);
+    });
+    if (!inSources && std::find(programs.begin(), programs.end(), path.string()) == programs.end())
+      programs.push_back(path.string());
+  }
+  return programs;
+}
+
 // The campaign of `sides` (revisions or directories; `baseline` indexes the
 // baseline) built with request.build and run with request.runs, in `dir`:
 // the revisions exported, the campaign file written. `design` "" is the
@@ -335,12 +370,15 @@ Expected<ComparePlan> revisionCampaign(const CompareRequest &request, std::vecto
     seed = mixSeed(hashName(sides[0].commit.empty() ? sides[0].source : sides[0].commit),
                    hashName(sides[1].commit.empty() ? sides[1].source : sides[1].commit));
 
+  toml::array artifacts;
+  for (const std::string &program : builtPrograms(request.runs, sides))
+    artifacts.push_back(program);
   toml::array systems;
   for (std::size_t i = 0; i < sides.size(); ++i) {
     toml::table system{{"name", sides[i].name},
                        {"shell", "cp -R " + shellQuote(literalShell(sides[i].source)) + "/. . && " +
                                      literalShell(request.build)},
-                       {"artifacts", toml::array{}}};
+                       {"artifacts", artifacts}};
     if (i == baseline)
       system.insert("baseline", true);
     systems.push_back(std::move(system));

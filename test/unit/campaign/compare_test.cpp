@@ -62,6 +62,33 @@ TEST(Compare, TwoDirectoriesMakeACampaignTheParserTakes) {
   EXPECT_EQ(fs::last_write_time(plan->campaignFile), written);
 }
 
+// The programs the runs start by a relative path that the build makes are
+// the builds' artifacts (their layouts fingerprinted and checked); files of
+// the revision, programs on PATH, absolute paths, paths out of the build and
+// words a shell would expand are not.
+TEST(Compare, TheProgramsTheBuildMakesAreItsArtifacts) {
+  test::TempDir tmp;
+  for (const char *d : {"old", "new"})
+    fs::create_directories(tmp.file(d));
+  std::ofstream(tmp.file("new/run.sh")) << "#!/bin/sh\n"; // in one side's files
+  CompareRequest r;
+  r.a = tmp.file("old");
+  r.b = tmp.file("new");
+  r.build = "make";
+  r.runs = {"k1=./bench k1",  "./build/../build/prog --x",
+            "./run.sh",       "python3 x.py",
+            "/usr/bin/true",  "$(evil)/x",
+            "../out/prog",    "k2=./bench k2",
+            "  sub/tool\targ"};
+  r.dir = tmp.file("cmp");
+  auto plan = prepareCompare(r);
+  ASSERT_TRUE(plan) << plan.error();
+  auto cfg = parseCampaign(plan->campaignFile);
+  ASSERT_TRUE(cfg) << cfg.error();
+  for (const auto &system : cfg->systems)
+    EXPECT_EQ(system.artifacts, (std::vector<std::string>{"bench", "build/prog", "sub/tool"}));
+}
+
 TEST(Compare, AHostileDirectoryNameReachesTheShellQuoted) {
   // A quote, a newline and $(...) in the directory's name: the build command
   // copies from exactly that directory and runs nothing else.
