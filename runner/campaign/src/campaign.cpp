@@ -260,6 +260,9 @@ struct Run {
   CampaignLock &lock;
   Store store;
   CampaignOutcome outcome;
+  // The warnings of the latest review of all builds (failed builds,
+  // identical layouts, ODR violations), added to the outcome's at the end.
+  std::vector<std::string> buildReview;
   LevelCounts levels;
   std::vector<std::int64_t> systemIds, benchmarkIds;
   std::map<std::int64_t, std::size_t> systemIndex, benchmarkIndex; // id -> config index
@@ -865,23 +868,27 @@ struct Run {
       return st;
     if (opts.cancel && opts.cancel->load())
       return {};
+    // Every batch reviews all the builds so far: the review replaces the
+    // last one's warnings (one per group of builds, not one per batch).
+    buildReview.clear();
     for (std::size_t s = 0; s < cfg.systems.size(); ++s) {
       const SystemConfig &sys = cfg.systems[s];
-      std::map<std::string, int> fingerprints;
-      std::map<std::string, std::vector<int>> odr; // ODR findings -> builds carrying them
+      // Randomized builds by layout fingerprint (the first one's binary for
+      // the warning's facts), and ODR findings -> builds carrying them.
+      std::map<std::string, std::pair<std::vector<int>, std::string>> fingerprints;
+      std::map<std::string, std::vector<int>> odr;
       for (int b = 0; b < levels.builds; ++b) {
         std::optional<BuildRecord> rec = store.findBuild(systemIds[s], b);
         if (!rec)
           return {}; // cancelled: not recorded, resumed later
         if (rec->status == BuildStatus::Failed)
-          outcome.warnings.push_back("build " + sys.name + " #" + std::to_string(b) +
-                                     " failed; its executions are recorded as failures");
-        if (!rec->fingerprint.empty()) {
-          auto [it, fresh] = fingerprints.emplace(rec->fingerprint, b);
-          if (!fresh && rec->factors != "none")
-            outcome.warnings.push_back(identicalLayoutsWarning(
-                sys.name, {it->second, b}, static_cast<std::size_t>(levels.builds),
-                layoutFactsOf(objectPath(opts.dir, rec->binaryHash))));
+          buildReview.push_back("build " + sys.name + " #" + std::to_string(b) +
+                                " failed; its executions are recorded as failures");
+        if (!rec->fingerprint.empty() && rec->factors != "none") {
+          auto &[which, binary] = fingerprints[rec->fingerprint];
+          which.push_back(b);
+          if (binary.empty())
+            binary = rec->binaryHash;
         }
         if (rec->status == BuildStatus::Ok && !rec->binaryHash.empty())
           if (std::string found = odrFindings(objectPath(opts.dir, rec->binaryHash));
@@ -889,8 +896,13 @@ struct Run {
             odr[found].push_back(b);
         builds[{systemIds[s], b}] = *rec;
       }
+      for (const auto &[fingerprint, group] : fingerprints)
+        if (group.first.size() > 1)
+          buildReview.push_back(identicalLayoutsWarning(
+              sys.name, group.first, static_cast<std::size_t>(levels.builds),
+              layoutFactsOf(objectPath(opts.dir, group.second))));
       for (const auto &[found, which] : odr)
-        outcome.warnings.push_back(odrWarning(sys.name, which, found));
+        buildReview.push_back(odrWarning(sys.name, which, found));
     }
     progress.builds(total, total);
     return {};
@@ -2014,6 +2026,7 @@ struct Run {
   // plans this many executions (a resumed run makes that plan).
   CampaignOutcome cancelledInBuilds() {
     outcome.cancelled = true;
+    outcome.warnings.insert(outcome.warnings.end(), buildReview.begin(), buildReview.end());
     outcome.summary = store.summary();
     if (!store.hasPlan())
       outcome.summary.planned = static_cast<std::int64_t>(cfg.systems.size()) *
@@ -2123,6 +2136,7 @@ struct Run {
   // The outcome: the store's summary, with warnings for failed executions
   // and changes of the machine state.
   CampaignOutcome finishOutcome() {
+    outcome.warnings.insert(outcome.warnings.end(), buildReview.begin(), buildReview.end());
     outcome.summary = store.summary();
     outcome.complete = outcome.summary.executed == outcome.summary.planned;
     if (outcome.summary.failed > 0)
