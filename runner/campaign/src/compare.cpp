@@ -251,9 +251,15 @@ Status writeCampaign(const toml::table &campaign, const std::string &file) {
   return {};
 }
 
+// The campaign files alea compare and history write: a new version when what
+// they write changes (v2: the built programs as artifacts), so that a
+// comparison made by an older alea is not resumed with another file (its
+// store would refuse it) but made again in a directory of its own.
+constexpr const char *kRevisionCampaignVersion = "v2";
+
 // What defines the comparison, for its directory's name.
 std::uint64_t comparisonKey(const CompareRequest &r, const Side &a, const Side &b) {
-  std::uint64_t key = hashName("alea compare");
+  std::uint64_t key = mixSeed(hashName("alea compare"), kRevisionCampaignVersion);
   for (const std::string &part :
        {a.commit.empty() ? a.source : a.commit, b.commit.empty() ? b.source : b.commit, r.build,
         r.measure, std::to_string(r.builds), std::to_string(r.executions)})
@@ -522,7 +528,7 @@ Expected<ComparePlan> prepareHistory(const CompareRequest &request) {
                    ErrorKind::Usage};
     reference = static_cast<std::size_t>(it - sides.begin());
   }
-  std::uint64_t key = hashName("alea history");
+  std::uint64_t key = mixSeed(hashName("alea history"), kRevisionCampaignVersion);
   for (const Side &side : sides)
     key = mixSeed(key, side.commit);
   for (const std::string &part : {request.build, request.measure, std::to_string(request.builds),
