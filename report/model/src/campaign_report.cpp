@@ -374,13 +374,24 @@ void describeCampaign(const CampaignData &data, CampaignReport &r) {
 // as failures, never as data), each group a warning.
 void groupFailures(const CampaignData &data, CampaignReport &r) {
   std::map<std::tuple<std::string, std::string, std::string>, std::size_t> index;
+  std::map<std::size_t, std::vector<int>> failedBuilds; // group -> its builds (in order)
   for (const auto &f : data.failures) {
     std::string cause = failureCause(f);
-    // Timeouts differ only in the measured wall time: one group.
-    auto key =
-        std::make_tuple(f.benchmark, f.system,
-                        f.status == ExecutionStatus::Timeout ? std::string("timeout") : cause);
+    // Timeouts differ only in the measured wall time, and the executions of
+    // failed builds only in the build ("build s #2 failed"): one group each.
+    const bool ofFailedBuild =
+        f.status == ExecutionStatus::Build &&
+        cause == "build " + f.system + " #" + std::to_string(f.buildIndex) + " failed";
+    auto key = std::make_tuple(f.benchmark, f.system,
+                               f.status == ExecutionStatus::Timeout ? std::string("timeout")
+                               : ofFailedBuild                      ? std::string("build")
+                                                                    : cause);
     auto [it, fresh] = index.emplace(key, r.failures.size());
+    if (ofFailedBuild) {
+      std::vector<int> &builds = failedBuilds[it->second];
+      if (std::find(builds.begin(), builds.end(), f.buildIndex) == builds.end())
+        builds.push_back(f.buildIndex);
+    }
     if (fresh) {
       FailureGroup g;
       g.system = f.system;
@@ -395,6 +406,18 @@ void groupFailures(const CampaignData &data, CampaignReport &r) {
     if (g.where.size() < 3)
       g.where.push_back("build " + std::to_string(f.buildIndex) + " execution " +
                         std::to_string(f.executionIndex));
+  }
+  // "builds s #0, #1 and #3 failed" (one build: as its executions say).
+  for (auto &[group, builds] : failedBuilds) {
+    std::sort(builds.begin(), builds.end());
+    std::string list;
+    for (std::size_t i = 0; i < builds.size(); ++i)
+      list += (i == 0                   ? "#"
+               : i + 1 == builds.size() ? " and #"
+                                        : ", #") +
+              std::to_string(builds[i]);
+    FailureGroup &g = r.failures[group];
+    g.cause = (builds.size() == 1 ? "build " : "builds ") + g.system + " " + list + " failed";
   }
   // Campaign order: benchmarks, then systems, as the store lists them.
   auto rank = [](const std::vector<std::string> &v, const std::string &x) {

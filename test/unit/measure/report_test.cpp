@@ -237,6 +237,29 @@ TEST(CampaignReport, IdenticalLayoutsMachineChangesAndFailedBuilds) {
   EXPECT_EQ(r.failedBuilds, 1u);
 }
 
+// The executions of failed builds are one group per benchmark and system,
+// naming the builds (one per build before: a warning each).
+TEST(CampaignReport, TheExecutionsOfFailedBuildsAreOneGroup) {
+  CampaignData d = twoSystems();
+  d.benchmarks.push_back("gone");
+  for (int b : {3, 0, 2})
+    for (int e = 0; e < 2; ++e)
+      d.failures.push_back({"cand", "gone", b, e, ExecutionStatus::Build, 0, 0,
+                            "build cand #" + std::to_string(b) + " failed", ""});
+  d.failures.push_back(
+      {"base", "gone", 1, 0, ExecutionStatus::Build, 0, 0, "build base #1 failed", ""});
+  d.executed += 7;
+  d.planned = d.executed;
+  CampaignReport r = buildCampaignReport(d, fast());
+  ASSERT_EQ(r.failures.size(), 2u);
+  EXPECT_EQ(r.failures[0].system, "base");
+  EXPECT_EQ(r.failures[0].cause, "build base #1 failed");
+  EXPECT_EQ(r.failures[1].cause, "builds cand #0, #2 and #3 failed");
+  EXPECT_EQ(r.failures[1].count, 6u);
+  EXPECT_TRUE(contains(r.warnings, "failed: 6 executions of gone on cand: builds cand #0, #2 and "
+                                   "#3 failed"));
+}
+
 // Builds that failed alike are one warning, with the output that names the
 // cause (a wrong build command fails every build the same way).
 TEST(CampaignReport, BuildsThatFailedAlikeAreOneWarningWithTheirOutput) {
