@@ -17,6 +17,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace {
@@ -29,7 +30,8 @@ struct BisectOptions : alea::cli::RevisionOptions {
 struct Verdict {
   bool found = false;
   double ratio = 1;
-  std::string interval; // "[1.19, 1.21]"
+  std::string interval;                           // "[1.19, 1.21]"
+  std::optional<alea::analysis::Interval> bounds; // Fieller's, when bounded
   alea::analysis::Decision decision = alea::analysis::Decision::Inconclusive;
 };
 
@@ -63,6 +65,7 @@ alea::Expected<Verdict> compareWithGood(const BisectOptions &o,
           verdict.found = true;
           verdict.ratio = r.estimate;
           verdict.decision = r.decision;
+          verdict.bounds = r.fieller;
           char text[64];
           if (r.fieller)
             std::snprintf(text, sizeof text, "[%.3f, %.3f]", r.fieller->lower, r.fieller->upper);
@@ -118,10 +121,12 @@ alea::cli::Outcome runBisect(BisectOptions &o) {
     auto v = compareWithGood(o, revs.front(), revs[mid]);
     if (!v)
       return alea::Error{v.error(), v.errorKind()};
-    if (v->decision == atBad->decision) {
+    const auto side =
+        alea::analysis::bisectSide(v->decision, v->bounds, atBad->decision, atBad->ratio);
+    if (side == alea::analysis::BisectSide::Bad) {
       hi = mid;
       changed = *v;
-    } else if (v->decision == Decision::NoChange) {
+    } else if (side == alea::analysis::BisectSide::Good) {
       lo = mid;
     } else {
       return alea::Error{

@@ -4,6 +4,8 @@
 // "may have the same performance" is ours (see decision.hpp).
 #include "alea/analysis/decision.hpp"
 
+#include <cmath>
+
 namespace alea::analysis {
 
 Decision decide(const Interval &interval, double threshold) {
@@ -20,6 +22,23 @@ Decision decide(const FiellerResult &fieller, double threshold) {
   if (fieller.status != FiellerStatus::Bounded || !fieller.interval)
     return Decision::Inconclusive;
   return decide(*fieller.interval, threshold);
+}
+
+BisectSide bisectSide(Decision decision, const std::optional<Interval> &interval,
+                      Decision badDecision, double badRatio) {
+  if (decision == badDecision)
+    return BisectSide::Bad;
+  if (decision == Decision::NoChange)
+    return BisectSide::Good;
+  if (decision != Decision::Inconclusive || !interval || !(badRatio > 0))
+    return BisectSide::Neither;
+  const double halfway = std::sqrt(badRatio);
+  const bool slower = badRatio > 1;
+  if (slower ? interval->upper < halfway : interval->lower > halfway)
+    return BisectSide::Good;
+  if (slower ? interval->lower > halfway : interval->upper < halfway)
+    return BisectSide::Bad;
+  return BisectSide::Neither;
 }
 
 std::string_view decisionName(Decision d) { return enumName(d); }

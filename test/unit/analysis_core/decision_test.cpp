@@ -42,3 +42,28 @@ TEST(Decision, UnboundedFiellerIsInconclusive) {
   EXPECT_EQ(decide(r, 0.01), Decision::Faster);
   EXPECT_EQ(decisionName(Decision::NoChange), "no change");
 }
+
+// alea bisect: BAD 1.065 [1.045, 1.084] slower than GOOD. An inconclusive
+// middle revision is placed by its interval against sqrt(1.065) = 1.0320
+// (halfway on the log scale): the A/A revision of the lz4 bisection,
+// 0.995 [0.976, 1.014], is like GOOD.
+TEST(Decision, BisectSidePlacesInconclusiveRevisionsByTheHalfwayRatio) {
+  const Decision bad = Decision::Slower;
+  const double r = 1.065;
+  EXPECT_EQ(bisectSide(Decision::Slower, Interval{1.05, 1.08}, bad, r), BisectSide::Bad);
+  EXPECT_EQ(bisectSide(Decision::NoChange, Interval{0.995, 1.005}, bad, r), BisectSide::Good);
+  EXPECT_EQ(bisectSide(Decision::Inconclusive, Interval{0.976, 1.014}, bad, r), BisectSide::Good);
+  EXPECT_EQ(bisectSide(Decision::Inconclusive, Interval{0.99, 1.0319}, bad, r), BisectSide::Good);
+  // Across the halfway ratio: neither (more builds, or a change in steps).
+  EXPECT_EQ(bisectSide(Decision::Inconclusive, Interval{0.99, 1.04}, bad, r), BisectSide::Neither);
+  // Wholly beyond it with a wide threshold (inconclusive, yet nearer BAD).
+  EXPECT_EQ(bisectSide(Decision::Inconclusive, Interval{1.033, 1.06}, bad, r), BisectSide::Bad);
+  // Unbounded, or the opposite change: neither.
+  EXPECT_EQ(bisectSide(Decision::Inconclusive, std::nullopt, bad, r), BisectSide::Neither);
+  EXPECT_EQ(bisectSide(Decision::Faster, Interval{0.9, 0.95}, bad, r), BisectSide::Neither);
+  // BAD faster: the sides turn (sqrt(0.8) = 0.8944).
+  EXPECT_EQ(bisectSide(Decision::Inconclusive, Interval{0.9, 1.02}, Decision::Faster, 0.8),
+            BisectSide::Good);
+  EXPECT_EQ(bisectSide(Decision::Inconclusive, Interval{0.85, 0.89}, Decision::Faster, 0.8),
+            BisectSide::Bad);
+}

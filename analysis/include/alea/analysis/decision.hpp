@@ -11,6 +11,7 @@
 
 #include "alea/enum_names.hpp"
 
+#include <optional>
 #include <string_view>
 
 namespace alea::analysis {
@@ -29,6 +30,17 @@ ALEA_ENUM_NAMES(Decision, ALEA_DECISIONS);
 Decision decide(const Interval &interval, double threshold);
 // Unbounded Fieller intervals are Inconclusive.
 Decision decide(const FiellerResult &fieller, double threshold);
+
+// Which end of a bisection (`alea bisect GOOD BAD`) a revision between them is
+// like, from its ratio to GOOD: like BAD when its decision is BAD's (Faster or
+// Slower); like GOOD when it is NoChange; when inconclusive, by its interval
+// if that lies wholly on one side of sqrt(badRatio), halfway from GOOD (1) to
+// BAD on the log scale (a test at the interval's level of "nearer GOOD than
+// BAD", or the reverse); otherwise, or with an unbounded interval or BAD's
+// opposite decision, neither.
+enum class BisectSide { Good, Bad, Neither };
+BisectSide bisectSide(Decision decision, const std::optional<Interval> &interval,
+                      Decision badDecision, double badRatio);
 
 // "faster", "slower", "no change", "inconclusive" (ALEA_DECISIONS).
 std::string_view decisionName(Decision d);
