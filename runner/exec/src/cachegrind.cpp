@@ -173,6 +173,7 @@ std::vector<std::string> cachegrindOptions(const SimCache &cache, const std::str
 }
 
 std::string valgrindComplaint(const std::string &dir, std::string_view stderrText) {
+  std::string first;
   for (const auto &path : filesStartingWith(dir, "valgrind.")) {
     std::string text = alea::readFile(path).value_or("");
     for (std::size_t at = 0; at < text.size();) {
@@ -185,12 +186,25 @@ std::string valgrindComplaint(const std::string &dir, std::string_view stderrTex
           line = line.substr(end + 2);
       line.erase(0, std::min(line.find_first_not_of(' '), line.size()));
       // cachegrind's notes on the machine's own caches are not problems.
-      if (!line.empty() && line.find("cache found") == std::string::npos &&
-          line.find("specified LL cache") == std::string::npos &&
-          line.find("simulated LL cache") == std::string::npos)
-        return line.starts_with("valgrind:") ? line : "valgrind: " + line;
+      if (line.empty() || line.find("cache found") != std::string::npos ||
+          line.find("specified LL cache") != std::string::npos ||
+          line.find("simulated LL cache") != std::string::npos)
+        continue;
+      // "### unhandled dwarf2 abbrev form ...": parts of the debug info it
+      // skips (DWARF 5 of clang 19 for Debian 12's Valgrind 3.19), not why a
+      // run failed. Its debug info reader failing is: it gives up on the
+      // program; say what helps.
+      if (line.starts_with("###"))
+        continue;
+      if (line.find("debuginfo reader") != std::string::npos)
+        return "valgrind cannot read the program's debug info (\"" + line +
+               "\"): build it with -gdwarf-4 (e.g. CFLAGS='-g -gdwarf-4'), or without -g";
+      if (first.empty())
+        first = line.starts_with("valgrind:") ? line : "valgrind: " + line;
     }
   }
+  if (!first.empty())
+    return first;
   for (std::size_t at = 0; at < stderrText.size();) {
     std::size_t nl = stderrText.find('\n', at);
     std::string_view line = stderrText.substr(at, nl == std::string_view::npos ? nl : nl - at);

@@ -738,12 +738,14 @@ ExecutionResult LocalExecutor::run(const ExecutionRequest &req) {
   }
   result.output.simulated = sim.output.simulated;
   result.output.simulatedFunctions = std::move(sim.output.simulatedFunctions);
-  if (!sim.output.metricError.empty())
-    result.output.metricError = sim.output.metricError;
-  else if (sim.spawnFailed)
+  if (sim.spawnFailed)
     result.output.metricError = "the run under cachegrind: " + sim.spawnError;
   else if (std::string why = describeFailure(sim.output, req.expectedExit); !why.empty())
-    result.output.metricError = "the run under cachegrind: " + why;
+    result.output.metricError =
+        "the run under cachegrind: " + why +
+        (sim.output.metricError.empty() ? "" : " (" + sim.output.metricError + ")");
+  else if (!sim.output.metricError.empty())
+    result.output.metricError = sim.output.metricError;
   if (!result.output.metricError.empty()) {
     result.output.simulated.reset();
     result.output.simulatedFunctions.clear();
@@ -891,6 +893,11 @@ ExecutionResult LocalExecutor::runOnce(const ExecutionRequest &req) {
       result.output.metricError = counts.error();
     if (auto functions = sumCachegrindFunctions(simDir.path()); counts && functions)
       result.output.simulatedFunctions = std::move(*functions);
+    // A run that failed under Valgrind: Valgrind's reason, from its log in
+    // the directory removed with the execution (debug info it cannot read).
+    if (result.output.metricError.empty() &&
+        !describeFailure(result.output, req.expectedExit).empty())
+      result.output.metricError = valgrindComplaint(simDir.path(), result.output.stderrTail);
   }
   return result;
 }

@@ -242,6 +242,26 @@ TEST(CachegrindOutput, SumsEveryProcessFileAndChecksTheGeometry) {
             "cachegrind wrote no output file (valgrind: Bad option: --I1=1,1,1)");
 }
 
+// Valgrind 3.19 (Debian 12) gives up on clang 19's DWARF 5 debug info: the
+// complaint says so, and what helps (its log as Valgrind wrote it).
+TEST(CachegrindOutput, DebugInfoValgrindCannotReadIsNamedWithWhatHelps) {
+  test::TempDir dir;
+  dir.write("valgrind.13379.log",
+            "--13379-- warning: L3 cache found, using its data for the LL simulation.\n"
+            "### unhandled dwarf2 abbrev form code 0x25\n"
+            "==13379== Valgrind: debuginfo reader: ensure_valid failed:\n"
+            "==13379== Valgrind: I can't recover.  Giving up.  Sorry.\n");
+  EXPECT_EQ(valgrindComplaint(dir.path()),
+            "valgrind cannot read the program's debug info (\"Valgrind: debuginfo reader: "
+            "ensure_valid failed:\"): build it with -gdwarf-4 (e.g. CFLAGS='-g -gdwarf-4'), or "
+            "without -g");
+  // The notes on the parts it skips alone are not why a run failed.
+  test::TempDir skipped;
+  skipped.write("valgrind.7.log", "### unhandled dwarf2 abbrev form code 0x25\n"
+                                  "==7== Some other complaint\n");
+  EXPECT_EQ(valgrindComplaint(skipped.path()), "valgrind: Some other complaint");
+}
+
 // A file Valgrind writes here, from the loop of known work: at least its two
 // instructions per iteration, one conditional branch per iteration, and the
 // geometry asked for.

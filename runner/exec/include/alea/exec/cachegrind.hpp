@@ -81,7 +81,8 @@ std::vector<std::string> cachegrindOptions(const SimCache &cache, const std::str
 Expected<CachegrindCounts> sumCachegrindOutputs(const std::string &dir, const SimCache &cache,
                                                 std::string_view stderrText = {});
 
-// The first line of Valgrind's own messages in `dir`, else the first line of
+// Debug info Valgrind cannot read (with what helps), else the first line of
+// Valgrind's own messages in `dir`, else the first line of
 // `stderrText` that starts with "valgrind:" ("" when none).
 std::string valgrindComplaint(const std::string &dir, std::string_view stderrText = {});
 
