@@ -410,14 +410,9 @@ void groupFailures(const CampaignData &data, CampaignReport &r) {
   // "builds s #0, #1 and #3 failed" (one build: as its executions say).
   for (auto &[group, builds] : failedBuilds) {
     std::sort(builds.begin(), builds.end());
-    std::string list;
-    for (std::size_t i = 0; i < builds.size(); ++i)
-      list += (i == 0                   ? "#"
-               : i + 1 == builds.size() ? " and #"
-                                        : ", #") +
-              std::to_string(builds[i]);
     FailureGroup &g = r.failures[group];
-    g.cause = (builds.size() == 1 ? "build " : "builds ") + g.system + " " + list + " failed";
+    g.cause =
+        nounFor(builds.size(), "build") + " " + g.system + " " + listed(builds, "#") + " failed";
   }
   // Campaign order: benchmarks, then systems, as the store lists them.
   auto rank = [](const std::vector<std::string> &v, const std::string &x) {
@@ -454,10 +449,7 @@ struct FailedBuilds {
 };
 
 std::string failedBuildsWarning(const FailedBuilds &f) {
-  std::string list;
-  for (std::size_t i = 0; i < f.builds.size(); ++i)
-    list += (i == 0 ? "" : i + 1 == f.builds.size() ? " and " : ", ") + std::to_string(f.builds[i]);
-  std::string w = (f.builds.size() == 1 ? "failed: build " : "failed: builds ") + list + " of " +
+  std::string w = "failed: " + nounFor(f.builds.size(), "build") + " " + listed(f.builds) + " of " +
                   f.system + (f.reason.empty() ? std::string() : ": " + f.reason);
   if (!f.output.empty())
     w += std::string(f.builds.size() == 1 ? "; its" : "; the first one's") +

@@ -3,6 +3,8 @@
 // collision (analysis/collision.hpp), and ODR violations of their links.
 #include "alea/model/layout_facts.hpp"
 
+#include "alea/words.hpp"
+
 #include <cstdio>
 
 namespace alea::model {
@@ -43,11 +45,8 @@ std::string odrWarning(const std::string &system, const std::vector<int> &builds
 std::string identicalLayoutsWarning(const std::string &system, const std::vector<int> &builds,
                                     std::size_t systemBuilds,
                                     const std::optional<LayoutFacts> &facts) {
-  std::string list;
-  for (std::size_t i = 0; i < builds.size(); ++i)
-    list += (i == 0 ? "" : i + 1 == builds.size() ? " and " : ", ") + std::to_string(builds[i]);
-  std::string w =
-      "identical layouts: builds " + list + " of " + system + " have the same layout fingerprint";
+  std::string w = "identical layouts: builds " + listed(builds) + " of " + system +
+                  " have the same layout fingerprint";
   if (!facts)
     return w + " (the randomization did not take: check that the build uses $CC/$CXX)";
   if (!facts->randomized)
