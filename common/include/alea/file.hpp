@@ -1,6 +1,7 @@
 // Reading a whole file, and its lines: the one std::ifstream loop the
 // wrapper (its build cache) and the runner (campaign files, imports,
-// Valgrind's outputs, lock files) share; and the directory temporary files go in.
+// Valgrind's outputs, lock files) share; the end of a command's log; and the
+// directory temporary files go in.
 #pragma once
 
 #include <cstdlib>
@@ -35,6 +36,30 @@ inline std::vector<std::string_view> linesOf(std::string_view text) {
     text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
   }
   return lines;
+}
+
+// A command's log as alea keeps it (a build's log tail): its last non-blank
+// line, the reason it ended ("build exited with status 2"), and up to `most`
+// non-blank lines of the output before it, oldest first, which usually name
+// the cause.
+struct LogEnd {
+  std::string_view reason;
+  std::vector<std::string_view> before;
+};
+inline LogEnd logEnd(std::string_view log, std::size_t most) {
+  std::vector<std::string_view> lines;
+  for (std::string_view line : linesOf(log))
+    if (line.find_first_not_of(" \t\r") != std::string_view::npos)
+      lines.push_back(line);
+  LogEnd end;
+  if (lines.empty())
+    return end;
+  end.reason = lines.back();
+  lines.pop_back();
+  end.before.assign(lines.size() > most ? lines.end() - static_cast<std::ptrdiff_t>(most)
+                                        : lines.begin(),
+                    lines.end());
+  return end;
 }
 
 // The directory for temporary files: $TMPDIR when it is an absolute path,

@@ -21,6 +21,7 @@
 //  - layout sensitivity: best and worst build mean per system (max/min).
 #include "alea/model/campaign_report.hpp"
 
+#include "alea/file.hpp"
 #include "alea/lists.hpp"
 
 #include "alea/analysis/changepoint.hpp"
@@ -35,7 +36,6 @@
 #include <limits>
 #include <map>
 #include <set>
-#include <sstream>
 #include <tuple>
 
 namespace alea::model {
@@ -457,18 +457,12 @@ std::string failedBuildsWarning(const FailedBuilds &f) {
   return w;
 }
 
-// Up to three non-blank lines of a build's log before its last line,
-// joined by " / ".
+// Up to three lines of a build's output before the reason it ended, joined
+// by " / ".
 std::string outputBeforeReason(const std::string &logTail) {
-  std::vector<std::string> lines;
-  std::istringstream in(logTail);
-  for (std::string line; std::getline(in, line);)
-    if (line.find_first_not_of(" \t\r") != std::string::npos)
-      lines.push_back(line);
   std::string out;
-  const std::size_t end = lines.empty() ? 0 : lines.size() - 1;
-  for (std::size_t i = end > 3 ? end - 3 : 0; i < end; ++i)
-    out += (out.empty() ? "" : " / ") + lines[i];
+  for (std::string_view line : logEnd(logTail, 3).before)
+    out += (out.empty() ? "" : " / ") + std::string(line);
   return out;
 }
 

@@ -559,16 +559,13 @@ struct Run {
   // also the lines of the build's output before it, which usually name the
   // cause (a missing library, a compile error). Secrets redacted.
   std::string failureText(const std::string &logTail) {
-    const std::vector<std::string_view> lines = linesOf(logTail);
-    std::string text = lines.empty() ? std::string() : std::string(lines.back());
-    if (!firstBuildFailureShown && lines.size() > 1) {
+    const LogEnd end = logEnd(logTail, 8);
+    std::string text(end.reason);
+    if (!firstBuildFailureShown && !end.before.empty()) {
       firstBuildFailureShown = true;
-      constexpr std::size_t kShown = 8;
-      const std::size_t from = lines.size() - 1 > kShown ? lines.size() - 1 - kShown : 0;
       // The build's own bytes: control characters escaped for the terminal.
-      for (std::size_t i = from; i + 1 < lines.size(); ++i)
-        if (!lines[i].empty())
-          text += "\n    " + report::plainText(lines[i]);
+      for (std::string_view line : end.before)
+        text += "\n    " + report::plainText(line);
     }
     return redactor.text(text);
   }
