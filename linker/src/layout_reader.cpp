@@ -110,39 +110,25 @@ std::vector<std::string> othersThan(const std::string &first,
   return others;
 }
 
-AleaRecord makeRecord(const std::vector<std::string> &descs) {
-  AleaRecord record;
-  record.noteCount = descs.size();
+// A file's notes of one kind (`descs`, in file order) as `Record`: how many
+// (`count`), the first one's text and what `parse` reads in it (the record's
+// `Parsed` part), and the distinct descriptors other than the first (`others`).
+template <class Record, class Parsed>
+Record firstNote(const std::vector<std::string> &descs,
+                 std::optional<Parsed> (*parse)(std::string_view), std::size_t Record::*count,
+                 std::vector<std::string> Record::*others) {
+  Record record;
+  record.*count = descs.size();
   record.present = !descs.empty();
   if (!record.present)
     return record;
   record.text = descs.front();
-  if (auto parsed = parseNoteText(record.text)) {
+  if (auto parsed = parse(record.text)) {
     record.valid = true;
-    record.seed = parsed->seed;
-    record.factors = parsed->factors;
+    static_cast<Parsed &>(record) = std::move(*parsed);
   }
-  record.disagreeing = othersThan(record.text, descs);
+  record.*others = othersThan(record.text, descs);
   return record;
-}
-
-LinkRecord makeLinkRecord(const std::vector<std::string> &descs) {
-  LinkRecord link;
-  link.recordCount = descs.size();
-  link.present = !descs.empty();
-  if (!link.present)
-    return link;
-  link.text = descs.front();
-  if (auto parsed = parseLinkNoteText(link.text)) {
-    link.valid = true;
-    link.seed = parsed->seed;
-    link.factors = parsed->factors;
-    link.skipped = parsed->skipped;
-    link.odrCount = parsed->odrCount;
-    link.odrSymbols = parsed->odrSymbols;
-  }
-  link.others = othersThan(link.text, descs);
-  return link;
 }
 
 // The canonical seed ("0x" + 16 hex digits) -> value; advances `text`.
@@ -603,8 +589,10 @@ Expected<Layout> readLayout(const std::string &path) {
   Expected<SectionScan> scan = scanSections(path, file.elf, *header);
   if (!scan)
     return fail(scan.error());
-  layout.record = makeRecord(scan->descs);
-  layout.link = makeLinkRecord(scan->linkDescs);
+  layout.record =
+      firstNote(scan->descs, parseNoteText, &AleaRecord::noteCount, &AleaRecord::disagreeing);
+  layout.link =
+      firstNote(scan->linkDescs, parseLinkNoteText, &LinkRecord::recordCount, &LinkRecord::others);
   if (Status hashed = hashCode(path, *scan, layout); !hashed)
     return fail(hashed.error());
   if (Status read = readFunctions(path, file.elf, header->ehdr, *scan, layout); !read)

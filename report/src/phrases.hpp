@@ -8,6 +8,8 @@
 #include "alea/report/render.hpp"
 #include "alea/words.hpp"
 
+#include <array>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,21 +23,9 @@ template <class T> struct FormatRenderers {
   Fn text = nullptr, markdown = nullptr, json = nullptr, csv = nullptr, html = nullptr,
      latex = nullptr;
   Fn of(Format f) const {
-    switch (f) {
-    case Format::Text:
-      return text;
-    case Format::Markdown:
-      return markdown;
-    case Format::Json:
-      return json;
-    case Format::Csv:
-      return csv;
-    case Format::Html:
-      return html;
-    case Format::Latex:
-      return latex;
-    }
-    return nullptr;
+    const std::array<Fn, kEnumNames<Format>.size()> byFormat{text, markdown, json,
+                                                             csv,  html,     latex};
+    return byFormat[static_cast<std::size_t>(f)]; // in Format's order (render.hpp)
   }
 };
 

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -240,34 +241,40 @@ Expected<TrendTest> kendallTrend(std::span<const double> x) {
   return r;
 }
 
-std::vector<double> adjustBenjaminiHochberg(std::span<const double> p) {
-  // q_(i) = min_{j >= i} min(1, m p_(j) / j) over p sorted ascending.
+namespace {
+
+// R's p.adjust for its step-wise methods: p sorted ascending, p_(i) scaled
+// by `scaled(p_(i), i)` (i from 1), then a running bound, capped at 1: a
+// running maximum from the smallest (step-down) or a running minimum from the
+// largest (step-up).
+template <class Scaled>
+std::vector<double> adjustStepwise(std::span<const double> p, bool stepDown, Scaled scaled) {
   const std::size_t m = p.size();
   const std::vector<std::size_t> order = ascendingOrder(p);
   std::vector<double> q(m);
-  double running = 1;
-  for (std::size_t k = m; k-- > 0;) {
-    const double v =
-        std::min(1.0, static_cast<double>(m) * p[order[k]] / static_cast<double>(k + 1));
-    running = std::min(running, v);
-    q[order[k]] = running;
+  double running = stepDown ? 0 : std::numeric_limits<double>::infinity();
+  for (std::size_t k = 0; k < m; ++k) {
+    const std::size_t i = stepDown ? k : m - 1 - k;
+    const double v = scaled(p[order[i]], static_cast<double>(i + 1));
+    running = stepDown ? std::max(running, v) : std::min(running, v);
+    q[order[i]] = std::min(1.0, running);
   }
   return q;
 }
 
+} // namespace
+
+// p.adjust(p, "BH"): q_(i) = min_{j >= i} min(1, m p_(j) / j).
+std::vector<double> adjustBenjaminiHochberg(std::span<const double> p) {
+  const double m = static_cast<double>(p.size());
+  return adjustStepwise(p, false, [m](double pi, double i) { return m * pi / i; });
+}
+
 // (declared in noise.hpp, beside the noise diagnosis that uses it)
-// p.adjust(p, "holm"): sorted ascending, p_(i) (m - i + 1), running maximum,
-// capped at 1.
+// p.adjust(p, "holm"): q_(i) = min(1, max_{j <= i} (m - j + 1) p_(j)).
 std::vector<double> adjustHolm(std::span<const double> p) {
-  const std::size_t m = p.size();
-  const std::vector<std::size_t> order = ascendingOrder(p);
-  std::vector<double> q(m);
-  double running = 0;
-  for (std::size_t i = 0; i < m; ++i) {
-    running = std::max(running, static_cast<double>(m - i) * p[order[i]]);
-    q[order[i]] = std::min(1.0, running);
-  }
-  return q;
+  const double m = static_cast<double>(p.size());
+  return adjustStepwise(p, true, [m](double pi, double i) { return (m - i + 1) * pi; });
 }
 
 TrendReport findTrends(std::span<const std::vector<double>> executions, const TrendOptions &o) {

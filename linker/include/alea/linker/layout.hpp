@@ -24,56 +24,51 @@
 
 namespace alea::linker {
 
-// What the compile-time (type 1) `.note.alea` notes of one file say.
-struct AleaRecord {
-  bool present = false;             // at least one note named "alea" of type 1
-  bool valid = false;               // the first note parsed as alea-layout-v1
-  std::uint64_t seed = 0;           // from the first note
-  std::vector<std::string> factors; // from the first note, in note order
-  std::string text;                 // descriptor text of the first note (NULs stripped)
-  std::size_t noteCount = 0;        // notes named "alea" of type 1
-  // Descriptors (distinct, in file order) that differ from the first note's.
-  std::vector<std::string> disagreeing;
-  bool consistent() const { return disagreeing.empty(); }
-};
-
 // Parses one descriptor text; nullopt unless it is a well-formed alea-layout-v1
 // record (`seed=0x` followed by exactly 16 hex digits, `factors=` a comma list,
 // possibly empty).
 struct ParsedNote {
   std::uint64_t seed = 0;
-  std::vector<std::string> factors;
+  std::vector<std::string> factors; // in note order
 };
 std::optional<ParsedNote> parseNoteText(std::string_view text);
 
-// What the link records (type 2) of one file say. A program has one; an
-// object from a partial link (-r) linked into it brings its own, listed as
-// `others` (not a disagreement: each link records what it did).
-struct LinkRecord {
-  bool present = false;             // at least one note named "alea" of type 2
-  bool valid = false;               // the first one parsed as alea-link-v1
-  std::uint64_t seed = 0;           // from the first record
+// Parses an alea-link-v1 descriptor (`skipped=` and `odr=` are optional, in
+// that order); nullopt unless well formed.
+struct ParsedLinkNote {
+  std::uint64_t seed = 0;
   std::vector<std::string> factors; // applied at link time: link-order, section-order, lto-link
   std::vector<std::string> skipped; // on, but not applied by that link
   // The ODR check's findings (odr=): symbols defined differently by several
   // inputs, and the first of their mangled names (alea/linker/odr.hpp).
   std::size_t odrCount = 0;
   std::vector<std::string> odrSymbols;
+};
+std::optional<ParsedLinkNote> parseLinkNoteText(std::string_view text);
+
+// What the compile-time (type 1) `.note.alea` notes of one file say: the first
+// note's fields (ParsedNote, when `valid`).
+struct AleaRecord : ParsedNote {
+  bool present = false;      // at least one note named "alea" of type 1
+  bool valid = false;        // the first note parsed as alea-layout-v1
+  std::string text;          // descriptor text of the first note (NULs stripped)
+  std::size_t noteCount = 0; // notes named "alea" of type 1
+  // Descriptors (distinct, in file order) that differ from the first note's.
+  std::vector<std::string> disagreeing;
+  bool consistent() const { return disagreeing.empty(); }
+};
+
+// What the link records (type 2) of one file say: the first record's fields
+// (ParsedLinkNote, when `valid`). A program has one; an object from a partial
+// link (-r) linked into it brings its own, listed as `others` (not a
+// disagreement: each link records what it did).
+struct LinkRecord : ParsedLinkNote {
+  bool present = false;            // at least one note named "alea" of type 2
+  bool valid = false;              // the first one parsed as alea-link-v1
   std::string text;                // descriptor text of the first record
   std::size_t recordCount = 0;     // notes named "alea" of type 2
   std::vector<std::string> others; // distinct descriptors other than the first
 };
-
-// Parses an alea-link-v1 descriptor (`skipped=` and `odr=` are optional, in
-// that order); nullopt unless well formed.
-struct ParsedLinkNote {
-  std::uint64_t seed = 0;
-  std::vector<std::string> factors;
-  std::vector<std::string> skipped;
-  std::size_t odrCount = 0;
-  std::vector<std::string> odrSymbols;
-};
-std::optional<ParsedLinkNote> parseLinkNoteText(std::string_view text);
 
 // One defined function (STT_FUNC or STT_GNU_IFUNC, nonzero size, in an
 // executable section). Aliases (same section and address) are folded into one
