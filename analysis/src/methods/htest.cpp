@@ -25,19 +25,30 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 bool validConfidence(double c) { return c > 0 && c < 1; }
 
+// The one of a test's three values (a statistic, a bound, a tail) that its
+// alternative takes.
+template <class T> T sided(Alternative a, T twoSided, T greater, T less) {
+  return a == Alternative::TwoSided ? twoSided : a == Alternative::Greater ? greater : less;
+}
+
 bool allFinite(std::span<const double> x) {
   return std::all_of(x.begin(), x.end(), [](double v) { return std::isfinite(v); });
 }
 
-// What the rank tests (Wilcoxon, Kolmogorov-Smirnov) find wrong with their two
-// samples before computing anything: empty or non-finite; nullopt when nothing.
-std::optional<Error> twoSampleError(std::string_view test, std::span<const double> x,
-                                    std::span<const double> y) {
+// The pooled sample of the rank tests (Wilcoxon, Kolmogorov-Smirnov): x
+// shifted by -shiftX, then y; an error for an empty or non-finite sample.
+Expected<std::vector<double>> pooledSample(std::string_view test, std::span<const double> x,
+                                           std::span<const double> y, double shiftX) {
   if (x.empty() || y.empty())
     return fail(std::string(test) + ": each sample needs at least 1 observation");
   if (!allFinite(x) || !allFinite(y))
     return fail(std::string(test) + ": non-finite value");
-  return std::nullopt;
+  std::vector<double> pooled;
+  pooled.reserve(x.size() + y.size());
+  for (double v : x)
+    pooled.push_back(v - shiftX);
+  pooled.insert(pooled.end(), y.begin(), y.end());
+  return pooled;
 }
 
 double normalCdf(double z) { return cdf(Normal(0, 1), z); }
@@ -268,15 +279,11 @@ std::vector<double> mannWhitneyCounts(std::size_t n, std::size_t m) {
 
 Expected<WilcoxonResult> wilcoxonTest(std::span<const double> x, std::span<const double> y,
                                       const WilcoxonOptions &o) {
-  if (auto e = twoSampleError("Wilcoxon test", x, y))
-    return *e;
+  const auto pooled = pooledSample("Wilcoxon test", x, y, o.mu);
+  if (!pooled)
+    return fail(pooled.error());
   const std::size_t n = x.size(), m = y.size();
-  std::vector<double> pooled;
-  pooled.reserve(n + m);
-  for (double v : x)
-    pooled.push_back(v - o.mu);
-  pooled.insert(pooled.end(), y.begin(), y.end());
-  const auto ranks = averageRanks(pooled);
+  const auto ranks = averageRanks(*pooled);
   double rankSumX = 0;
   for (std::size_t i = 0; i < n; ++i)
     rankSumX += ranks[i];
@@ -373,32 +380,11 @@ Expected<WilcoxonResult> wilcoxonTest(std::span<const double> x, std::span<const
   if (!(sigma > 0))
     return fail("Wilcoxon test: all observations are tied");
   double z = r.statistic - nx * ny / 2;
-  double correction = 0;
-  if (o.correct) {
-    switch (o.alternative) {
-    case Alternative::TwoSided:
-      correction = z > 0 ? 0.5 : (z < 0 ? -0.5 : 0);
-      break;
-    case Alternative::Greater:
-      correction = 0.5;
-      break;
-    case Alternative::Less:
-      correction = -0.5;
-      break;
-    }
-  }
+  const double correction =
+      o.correct ? sided(o.alternative, z > 0 ? 0.5 : (z < 0 ? -0.5 : 0), 0.5, -0.5) : 0;
   z = (z - correction) / sigma;
-  switch (o.alternative) {
-  case Alternative::Greater:
-    r.pValue = normalUpper(z);
-    break;
-  case Alternative::Less:
-    r.pValue = normalCdf(z);
-    break;
-  case Alternative::TwoSided:
-    r.pValue = std::min(1.0, 2 * std::min(normalCdf(z), normalUpper(z)));
-    break;
-  }
+  r.pValue = sided(o.alternative, std::min(1.0, 2 * std::min(normalCdf(z), normalUpper(z))),
+                   normalUpper(z), normalCdf(z));
   return r;
 }
 
@@ -604,12 +590,12 @@ double smirnovInsideCount(double q, std::size_t n, std::size_t m, const std::vec
 
 Expected<KsResult> ksTest(std::span<const double> x, std::span<const double> y,
                           const KsOptions &o) {
-  if (auto e = twoSampleError("Kolmogorov-Smirnov test", x, y))
-    return *e;
+  const auto pooled = pooledSample("Kolmogorov-Smirnov test", x, y, 0);
+  if (!pooled)
+    return fail(pooled.error());
+  const std::vector<double> &w = *pooled;
   const std::size_t n = x.size(), m = y.size();
   const double nd = static_cast<double>(n), md = static_cast<double>(m);
-  std::vector<double> w(x.begin(), x.end());
-  w.insert(w.end(), y.begin(), y.end());
   const std::vector<std::size_t> order = ascendingOrder(w);
   // Running difference of the ECDFs in pooled order (R: cumsum of +-1/n;
   // R's cumsum accumulates in long double, which we mirror so that a D that
@@ -635,17 +621,7 @@ Expected<KsResult> ksTest(std::span<const double> x, std::span<const double> y,
     dMinus = std::min(dMinus, z[i]);
     dAbs = std::max(dAbs, std::abs(z[i]));
   }
-  switch (o.alternative) {
-  case Alternative::TwoSided:
-    r.statistic = dAbs;
-    break;
-  case Alternative::Greater:
-    r.statistic = dPlus;
-    break;
-  case Alternative::Less:
-    r.statistic = -dMinus;
-    break;
-  }
+  r.statistic = sided(o.alternative, dAbs, dPlus, -dMinus);
   const bool twoSided = o.alternative == Alternative::TwoSided;
   r.exact = o.exact == ExactMode::Exact || (o.exact == ExactMode::Auto && nd * md < 10000);
   if (r.exact) {
@@ -704,20 +680,8 @@ Expected<PropTestResult> propTest(std::size_t successes, std::size_t trials,
   const double lower =
       pc <= 0 ? 0
               : (pc + z22n - z * std::sqrt(pc * (1 - pc) / n + z22n / (2 * n))) / (1 + 2 * z22n);
-  switch (o.alternative) {
-  case Alternative::TwoSided:
-    r.lower = std::max(lower, 0.0);
-    r.upper = std::min(upper, 1.0);
-    break;
-  case Alternative::Greater:
-    r.lower = std::max(lower, 0.0);
-    r.upper = 1;
-    break;
-  case Alternative::Less:
-    r.lower = 0;
-    r.upper = std::min(upper, 1.0);
-    break;
-  }
+  r.lower = o.alternative == Alternative::Less ? 0 : std::max(lower, 0.0);
+  r.upper = o.alternative == Alternative::Greater ? 1 : std::min(upper, 1.0);
   // X^2 over the two cells (successes, failures), as R's sum((|x - E| - Y)^2 / E).
   const double e1 = n * o.p, e2 = n * (1 - o.p);
   const double d1 = std::abs(x - e1) - yates, d2 = std::abs((n - x) - e2) - yates;
