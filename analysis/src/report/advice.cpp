@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 namespace alea::analysis::detail {
 
@@ -28,6 +29,24 @@ template <typename Level> void takeLevels(PlanCounts &advice, const std::vector<
     advice.counts.push_back(l.count);
     advice.removed.push_back(l.removed);
   }
+}
+
+// A planner's options (PlanOptions, RatioPlanOptions) with the per-level
+// overheads of `costs` and the confidence; nullopt, the reason in
+// advice.error, when the costs are wrong.
+template <class Options>
+std::optional<Options> plannerOptions(PlanCounts &advice, const std::vector<double> &costs,
+                                      std::size_t depth, double confidence) {
+  advice.defaultCosts = costs.empty();
+  auto overheads = overheadsFor(costs, depth);
+  if (!overheads) {
+    advice.error = overheads.error();
+    return std::nullopt;
+  }
+  Options po;
+  po.overheads = *overheads;
+  po.confidence = confidence;
+  return po;
 }
 
 } // namespace
@@ -50,17 +69,11 @@ PlanAdvice advise(const Hierarchy &h, const std::vector<double> &costs,
                   std::optional<double> targetHalfWidth, std::optional<double> budgetSeconds,
                   double confidence) {
   PlanAdvice advice;
-  advice.defaultCosts = costs.empty();
-  auto overheads = overheadsFor(costs, h.depth());
-  if (!overheads) {
-    advice.error = overheads.error();
+  auto po = plannerOptions<PlanOptions>(advice, costs, h.depth(), confidence);
+  if (!po)
     return advice;
-  }
-  PlanOptions po;
-  po.overheads = *overheads;
-  po.confidence = confidence;
-  po.topUpperBound = true; // never "not available" for T^2 <= 0 at the top
-  auto plan = planExperiment(h, po);
+  po->topUpperBound = true; // never "not available" for T^2 <= 0 at the top
+  auto plan = planExperiment(h, *po);
   if (!plan) {
     advice.error = plan.error();
     return advice;
@@ -103,24 +116,18 @@ RatioPlanAdvice adviseRatio(const Hierarchy &candidate, const Hierarchy &baselin
                             double confidence, double rho, bool keepLowerCounts,
                             double varianceFactor) {
   RatioPlanAdvice advice;
-  advice.defaultCosts = costs.empty();
   advice.targetHalfWidth = targetHalfWidth;
   advice.rho = rho;
   advice.varianceFactor = varianceFactor;
-  auto overheads = overheadsFor(costs, candidate.depth());
-  if (!overheads) {
-    advice.error = overheads.error();
+  auto po = plannerOptions<RatioPlanOptions>(advice, costs, candidate.depth(), confidence);
+  if (!po)
     return advice;
-  }
-  RatioPlanOptions po;
-  po.overheads = *overheads;
-  po.targetHalfWidth = targetHalfWidth;
-  po.confidence = confidence;
-  po.rho = rho;
-  po.varianceFactor = varianceFactor;
+  po->targetHalfWidth = targetHalfWidth;
+  po->rho = rho;
+  po->varianceFactor = varianceFactor;
   if (keepLowerCounts)
-    po.lowerCounts = std::vector<std::size_t>(candidate.shape.begin() + 1, candidate.shape.end());
-  auto plan = planRatio(candidate, baseline, po);
+    po->lowerCounts = std::vector<std::size_t>(candidate.shape.begin() + 1, candidate.shape.end());
+  auto plan = planRatio(candidate, baseline, *po);
   if (!plan) {
     advice.error = plan.error();
     return advice;
