@@ -286,10 +286,13 @@ const char *stopReasonName(StopReason reason) { return enumName(reason); }
 
 StoppingDecision stoppingRule(const StoppingInput &in) {
   StoppingDecision out;
-  const std::string now =
+  std::string now =
       std::to_string(in.builds) + " " + in.units + ": +-" +
       (std::isfinite(in.halfWidth) ? g3(in.halfWidth * 100) + "%" : std::string("unbounded")) +
       " against the target +-" + g3(in.targetHalfWidth * 100) + "%";
+  if (in.halfWidth <= in.targetHalfWidth && in.builds < in.minBuilds)
+    now += " (within it, but below the minimum of " + std::to_string(in.minBuilds) + " " +
+           in.units + ")";
   const auto stop = [&](StopReason r, const std::string &why) {
     out.stop = true;
     out.reason = r;

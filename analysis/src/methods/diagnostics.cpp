@@ -58,13 +58,14 @@ Expected<OutlierReport> findOutliers(std::span<const double> values, const Outli
     out.index = i;
     out.value = v;
     out.high = v > r.median;
-    out.tukey = v < r.lowerFence || v > r.upperFence;
-    out.farOut = v < farLow || v > farHigh;
+    const bool notable = std::abs(v - r.median) > o.minDeviation;
+    out.tukey = notable && (v < r.lowerFence || v > r.upperFence);
+    out.farOut = notable && (v < farLow || v > farHigh);
     // Iglewicz & Hoaglin: 0.6745 = Phi^-1(3/4) makes the MAD consistent with
     // sigma under normality.
     if (r.mad > 0) {
       out.modifiedZ = 0.6745 * (v - r.median) / r.mad;
-      out.mad = std::abs(out.modifiedZ) > o.madCutoff;
+      out.mad = notable && std::abs(out.modifiedZ) > o.madCutoff;
     }
     if (out.tukey || out.mad)
       r.outliers.push_back(out);
@@ -323,7 +324,11 @@ Expected<Diagnostics> diagnose(const Hierarchy &h, const OutlierOptions &oo, con
     for (std::size_t i = 0; i < group; ++i)
       residuals[start + i] = g[i] - med;
   }
-  if (auto m = findOutliers(residuals, oo)) {
+  // Deviations below kNegligibleRelative of the values are none.
+  OutlierOptions notable = oo;
+  notable.minDeviation =
+      std::max(oo.minDeviation, kNegligibleRelative * std::abs(median(h.values)));
+  if (auto m = findOutliers(residuals, notable)) {
     d.measurementOutliers = *m;
     for (auto &out : d.measurementOutliers.outliers)
       out.value = h.values[out.index]; // report the measurement, flag on residual
@@ -331,7 +336,7 @@ Expected<Diagnostics> diagnose(const Hierarchy &h, const OutlierOptions &oo, con
     d.measurementOutliers.n = residuals.size();
   }
   const auto top = h.topMeans();
-  if (auto u = findOutliers(top, oo))
+  if (auto u = findOutliers(top, notable))
     d.unitOutliers = *u;
   else
     d.unitOutliers.n = top.size();

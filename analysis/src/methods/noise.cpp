@@ -523,15 +523,16 @@ void addObservedFindings(const std::vector<Observed> &data, const NoiseOptions &
     NoiseFinding f;
     f.kind = "busy-machine";
     f.value = static_cast<double>(loaded) / static_cast<double>(withLoad);
-    f.significant = true;
+    f.significant = !o.simulated;
     f.text = "other processes kept " + format("%.1f", loadSum / static_cast<double>(withLoad)) +
              " CPUs busy on average; above " + format("%g", o.busyLoad) + " CPU in " +
              std::to_string(loaded) + " of " + std::to_string(withLoad) + " executions" +
-             (withLoad < data.size() ? " with a load reading" : "");
+             (withLoad < data.size() ? " with a load reading" : "") +
+             (o.simulated ? ": the values are simulated counts, which they cannot move" : "");
     const bool advised = std::any_of(d.findings.begin(), d.findings.end(), [](const auto &g) {
       return g.significant && g.advice == kQuietAdvice;
     });
-    if (!advised)
+    if (!advised && f.significant)
       f.advice = kQuietAdvice;
     d.findings.push_back(f);
   }

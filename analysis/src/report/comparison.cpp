@@ -3,6 +3,7 @@
 // with its warnings and the Speedup-Test.
 #include "steps.hpp"
 
+#include "alea/analysis/diagnostics.hpp"
 #include "alea/analysis/speedup_test.hpp"
 #include "alea/random.hpp"
 
@@ -40,10 +41,15 @@ std::string unequalTopUnitsWarning(const RatioReport &rr, const std::string &top
   return w;
 }
 
-bool intervalsDisagree(const Interval &a, const Interval &b, double fraction) {
+// Fieller's and the bootstrap interval disagree: an end of one lies further
+// from the other's than `fraction` of the wider width, and further than
+// kNegligibleRelative of the estimate. Below that (intervals of a metric that
+// hardly varies, as simulated counts: both +-0.001%) the two print alike and
+// no decision could turn on it.
+bool intervalsDisagree(const Interval &a, const Interval &b, double fraction, double estimate) {
   const double scale = std::max(a.width(), b.width());
   const double diff = std::max(std::fabs(a.lower - b.lower), std::fabs(a.upper - b.upper));
-  return diff > fraction * scale;
+  return diff > fraction * scale && diff > kNegligibleRelative * std::fabs(estimate);
 }
 
 // The blocks of a paired comparison in a table whose rows carry their start
@@ -198,7 +204,8 @@ Expected<Comparison> compare(const SystemData &candidateData, const Hierarchy &c
   if (rr.fieller) {
     rr.decision = decide(*rr.fieller, options.threshold);
     rr.decisionBasis = "fieller";
-    rr.disagreement = intervalsDisagree(*rr.fieller, rr.bootstrap, options.disagreementFraction);
+    rr.disagreement =
+        intervalsDisagree(*rr.fieller, rr.bootstrap, options.disagreementFraction, rr.estimate);
     if (rr.disagreement)
       warnings.push_back(rr.candidate + " vs " + rr.baseline +
                          ": Fieller's and the bootstrap interval disagree by more than " +

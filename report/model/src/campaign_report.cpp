@@ -97,6 +97,7 @@ void diagnoseNoise(const CampaignData &data, CampaignReport &r) {
   analysis::NoiseOptions noiseOptions;
   noiseOptions.pairedDesign = pairedDesign(data.design);
   for (const auto &bench : data.benchmarks) {
+    noiseOptions.simulated = data.simulated.contains(bench);
     std::vector<analysis::ExecutionObservation> obs;
     for (const auto &e : data.executions) {
       if (e.benchmark != bench)

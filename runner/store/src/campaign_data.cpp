@@ -6,6 +6,7 @@
 // snapshot, so the report sees exactly what was stored.
 #include "alea/store/campaign_data.hpp"
 
+#include "alea/config/measure_spec.hpp"
 #include "alea/store/campaign_dir.hpp"
 #include "alea/store/layout_facts.hpp"
 
@@ -54,15 +55,19 @@ Expected<CampaignData> loadCampaignData(const std::string &path) {
 
 namespace {
 
-// Several metrics per execution: the metric the decision is on and every
-// other metric's measurements (none in a store of one measure).
-Status readOtherMetrics(Store &store, CampaignData &d) {
-  std::vector<std::string> metrics = store.measuredMetrics();
-  if (metrics.empty())
-    return {};
+// The benchmarks decided on a simulated count; with several metrics per
+// execution, the metric the decision is on and every other metric's
+// measurements (none in a store of one measure).
+Status readMetrics(Store &store, CampaignData &d) {
   auto benchmarks = store.benchmarks();
   if (!benchmarks)
     return Error{benchmarks.error()};
+  for (const auto &b : *benchmarks)
+    if (auto metric = parseEnum<Metric>(b.decidedOn); metric && isSimulated(*metric))
+      d.simulated.insert(b.name);
+  std::vector<std::string> metrics = store.measuredMetrics();
+  if (metrics.empty())
+    return {};
   d.decidedOn = benchmarks->empty() ? metrics.front() : benchmarks->front().decidedOn;
   for (const std::string &name : metrics) {
     if (name == d.decidedOn)
@@ -165,7 +170,7 @@ Expected<CampaignData> loadCampaignData(Store &store) {
       !s)
     return storeError(s.error());
 
-  if (Status s = readOtherMetrics(store, d); !s)
+  if (Status s = readMetrics(store, d); !s)
     return storeError(s.error());
 
   auto failures = store.failedExecutions();

@@ -260,6 +260,11 @@ TEST(StoppingRule, BatchSizes) {
   d = stoppingRule(in);
   EXPECT_FALSE(d.stop);
   EXPECT_EQ(d.addBuilds, 2u);
+  // ... and its explanation says why a precise enough interval goes on.
+  EXPECT_NE(d.explanation.find("+-0.9% against the target +-1% (within it, but below the "
+                               "minimum of 5 builds): add 2"),
+            std::string::npos)
+      << d.explanation;
   // Unbounded interval: continue.
   in.builds = 6;
   in.halfWidth = INFINITY;

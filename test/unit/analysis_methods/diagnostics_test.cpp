@@ -151,6 +151,24 @@ TEST(Diagnose, OnAHierarchyWithAModeAnOutlierAndAWarmUp) {
   EXPECT_TRUE(d->trends->trends[1].flagged); // build 0, execution 1
 }
 
+// Simulated counts (2.29e8, a few hundred apart): a measurement 300 above
+// the others and a build mean 150 above are far beyond fences a few counts
+// wide, but 1.3e-6 of the value: no outlier. The same shape at 1% is one.
+TEST(Diagnose, DeviationsTooSmallToShowAreNoOutliers) {
+  for (double scale : {1e-6, 1e-2}) {
+    std::vector<double> values;
+    for (int b = 0; b < 6; ++b)
+      for (int e = 0; e < 2; ++e)
+        values.push_back(2.29e8 * (1 + scale * (b == 4 && e == 1 ? 1.3 : 0.01 * (b + e))));
+    auto h = makeHierarchy({"build", "execution"}, {6, 2}, values);
+    ASSERT_TRUE(h);
+    auto d = diagnose(*h);
+    ASSERT_TRUE(d) << d.error();
+    EXPECT_EQ(d->measurementOutliers.outliers.empty(), scale < 1e-3) << scale;
+    EXPECT_EQ(d->unitOutliers.outliers.empty(), scale < 1e-3) << scale;
+  }
+}
+
 } // namespace
 } // namespace alea::analysis
 

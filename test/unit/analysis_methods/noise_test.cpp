@@ -545,5 +545,30 @@ TEST(NoiseBusyMachine, ABusyMachineIsMentionedWithItsShareWhateverTheCorrelation
                      "executions with a load reading");
 }
 
+TEST(NoiseBusyMachine, ABusyMachineIsAFactNotASourceForSimulatedCounts) {
+  // The same busy machine, the values simulated counts (sim-instructions):
+  // reported, with why it does not matter, and no advice to quiet it.
+  auto data = campaign(14, 1, 5, 4, true,
+                       [](std::size_t, const auto &, Rng &rng) { return 1e-6 * normal(rng); });
+  for (std::size_t i = 0; i < data.size(); ++i)
+    data[i].otherLoad = 1.0 + 0.6 * static_cast<double>(i % 5) / 4; // mean 1.3
+  NoiseOptions o;
+  o.simulated = true;
+  auto d = diagnoseNoise(data, o);
+  ASSERT_TRUE(d) << d.error();
+  const auto *f = find(*d, "busy-machine");
+  ASSERT_NE(f, nullptr);
+  EXPECT_FALSE(f->significant);
+  EXPECT_EQ(f->advice, "");
+  EXPECT_EQ(f->text, "other processes kept 1.3 CPUs busy on average; above 0.5 CPU in 20 of 20 "
+                     "executions: the values are simulated counts, which they cannot move");
+  const auto lines = noiseSummaryLines(*d);
+  EXPECT_NE(std::find(lines.begin(), lines.end(), "no source of execution noise found"),
+            lines.end());
+  EXPECT_NE(std::find(lines.begin(), lines.end(), f->text), lines.end());
+  for (const auto &line : lines)
+    EXPECT_FALSE(contains(line, "what to do")) << line;
+}
+
 } // namespace
 } // namespace alea::analysis

@@ -20,7 +20,7 @@ using namespace alea::analysis;
 namespace {
 
 // spec_000 §8.3 Table V: 3 builds x 2 executions x 2 iterations per system.
-std::string table5Csv(const std::string &benchmark = "") {
+std::string table5Csv(const std::string &benchmark = "", int offset = 0) {
   const int oldY[3][2][2] = {{{9, 11}, {5, 6}}, {{16, 13}, {12, 8}}, {{15, 7}, {10, 14}}};
   const int newY[3][2][2] = {{{10, 12}, {6, 7}}, {{9, 1}, {11, 4}}, {{8, 5}, {3, 2}}};
   std::string s;
@@ -30,7 +30,7 @@ std::string table5Csv(const std::string &benchmark = "") {
         for (int i = 0; i < 2; ++i)
           s += std::string(k == 0 ? "old" : "new") + "," + benchmark + "," + std::to_string(b + 1) +
                "," + std::to_string(e + 1) + "," + std::to_string(i + 1) + "," +
-               std::to_string(k == 0 ? oldY[b][e][i] : newY[b][e][i]) + "\n";
+               std::to_string(offset + (k == 0 ? oldY[b][e][i] : newY[b][e][i])) + "\n";
   return s;
 }
 
@@ -114,6 +114,28 @@ TEST(Report, Table5FiellerBootstrapDecision) {
   EXPECT_TRUE(x.disagreement);
   ASSERT_FALSE(r.benchmarks[0].warnings.empty());
   EXPECT_NE(r.benchmarks[0].warnings[0].find("disagree"), std::string::npos);
+}
+
+// Table V a million up: the intervals keep their shapes (Fieller's still
+// reaches ~0.7 of its width past the bootstrap's) but both lie within
+// 1 +- 1e-5, where they print alike: not a disagreement, and no warning.
+TEST(Report, DisagreementTooSmallToShowIsNone) {
+  ReportOptions o;
+  o.seed = 7;
+  auto csv =
+      parseCsv("system,benchmark,build,execution,iteration,value\n" + table5Csv("", 1000000));
+  ASSERT_FALSE(csv.error);
+  Report r = reportOf(*csv.table, o);
+  ASSERT_EQ(r.benchmarks[0].ratios.size(), 1u);
+  const RatioReport &x = r.benchmarks[0].ratios[0];
+  ASSERT_TRUE(x.fieller);
+  EXPECT_LT(x.fieller->width(), 2e-5); // Table V's 1.615, about 1e-5 of it
+  const double diff = std::max(std::fabs(x.fieller->lower - x.bootstrap.lower),
+                               std::fabs(x.fieller->upper - x.bootstrap.upper));
+  EXPECT_GT(diff, 0.25 * std::max(x.fieller->width(), x.bootstrap.width())); // the shape's
+  EXPECT_FALSE(x.disagreement);
+  for (const auto &w : r.benchmarks[0].warnings)
+    EXPECT_EQ(w.find("disagree"), std::string::npos) << w;
 }
 
 TEST(Report, NormalQuantileVariant) {

@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <map>
 #include <numeric>
+#include <set>
 #include <unistd.h>
 
 namespace alea::runner {
@@ -687,6 +688,71 @@ TEST(LoadCampaignData, ReadsTheTargetsAndTheirMachines) {
   EXPECT_EQ(d->targetMachines.count("b"), 0u) << "b never answered";
   ASSERT_TRUE(d->machine);
   EXPECT_EQ(d->machine->hostname, "the-host");
+  for (const char *suffix : {"", "-wal", "-shm"})
+    fs::remove(file.string() + suffix);
+}
+
+// A benchmark decided on a simulated count (sim-*) is named so, and its
+// noise diagnosis does not ask to quiet a busy machine; one on wall time does.
+TEST(LoadCampaignData, BenchmarksDecidedOnASimulatedCountAreNamed) {
+  namespace fs = std::filesystem;
+  fs::path file =
+      fs::temp_directory_path() / ("alea-simulated-" + std::to_string(::getpid()) + ".db");
+  fs::remove(file);
+  {
+    auto store = Store::open(file.string());
+    ASSERT_TRUE(store) << store.error();
+    auto sa = store->ensureSystem("a", true, 0);
+    auto sb = store->ensureSystem("b", false, 1);
+    auto sim = store->ensureBenchmark("sim", 0, "count", "sim-cycles");
+    auto wall = store->ensureBenchmark("wall", 1, "s", "wall");
+    ASSERT_TRUE(sa && sb && sim && wall);
+    std::vector<PlanEntry> plan;
+    for (auto sys : {*sa, *sb})
+      for (int b = 0; b < 2; ++b)
+        for (auto bench : {*sim, *wall})
+          for (int e = 0; e < 3; ++e)
+            plan.push_back({static_cast<std::int64_t>(plan.size()), sys, bench, b, e});
+    ASSERT_TRUE(store->savePlan(plan));
+    std::int64_t pos = 0;
+    for (auto sys : {*sa, *sb})
+      for (int b = 0; b < 2; ++b) {
+        BuildRecord br;
+        br.systemId = sys;
+        br.buildIndex = b;
+        auto id = store->recordBuild(br);
+        ASSERT_TRUE(id) << id.error();
+        for (auto bench : {*sim, *wall})
+          for (int e = 0; e < 3; ++e) {
+            ExecutionRecord rec;
+            rec.planPosition = pos++;
+            rec.buildId = *id;
+            rec.benchmarkId = bench;
+            rec.executionIndex = e;
+            rec.startedAt = 1.8e9 + static_cast<double>(pos);
+            rec.otherLoad = 1.5; // busy throughout
+            const bool simulated = bench == *sim;
+            const double v = (simulated ? 1e6 : 0.01) * (1 + 1e-3 * (b + e * e));
+            const MeasurementRecord m{0, v, false, simulated ? "sim-cycles" : "wall",
+                                      simulated ? "count" : "s"};
+            Status st = store->recordExecution(rec, std::span(&m, 1), m.unit);
+            ASSERT_TRUE(st) << st.error();
+          }
+      }
+  }
+  auto d = loadCampaignData(file.string());
+  ASSERT_TRUE(d) << d.error();
+  EXPECT_EQ(d->simulated, (std::set<std::string>{"sim"}));
+  CampaignReport r = buildCampaignReport(*d, fast());
+  ASSERT_EQ(r.noise.size(), 2u);
+  for (const auto &n : r.noise) {
+    ASSERT_TRUE(n.diagnosis) << n.benchmark << ": " << n.error;
+    auto busy = std::find_if(n.diagnosis->findings.begin(), n.diagnosis->findings.end(),
+                             [](const auto &f) { return f.kind == "busy-machine"; });
+    ASSERT_NE(busy, n.diagnosis->findings.end()) << n.benchmark;
+    EXPECT_EQ(busy->significant, n.benchmark == "wall") << n.benchmark;
+    EXPECT_EQ(busy->advice.empty(), n.benchmark == "sim") << n.benchmark;
+  }
   for (const char *suffix : {"", "-wal", "-shm"})
     fs::remove(file.string() + suffix);
 }

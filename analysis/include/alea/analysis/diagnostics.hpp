@@ -32,10 +32,19 @@ namespace alea::analysis {
 
 // --- outliers ---------------------------------------------------------------
 
+// A relative difference no result turns on and the report cannot show (it
+// prints four significant digits): 0.05% of the value. A deviation or a
+// disagreement below it is no finding (simulated counts vary by a few hundred
+// in 1e8 across executions: their quartiles are that close too).
+inline constexpr double kNegligibleRelative = 5e-4;
+
 struct OutlierOptions {
   double tukeyK = 1.5;    // inner fences
   double tukeyFarK = 3.0; // outer fences ("far out")
   double madCutoff = 3.5; // |modified z| above this is flagged
+  // A value within this distance of the median is no outlier, however close
+  // the fences (diagnose(): kNegligibleRelative of the values' magnitude).
+  double minDeviation = 0;
 };
 
 struct Outlier {

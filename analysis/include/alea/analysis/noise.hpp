@@ -101,6 +101,9 @@ struct NoiseOptions {
   // The campaign's design already runs the compared systems side by side in
   // time (interleaved, duet): drift is then no reason to change the design.
   bool pairedDesign = false;
+  // The values are simulated counts (Valgrind's): no other process can move
+  // them, so a busy machine is a fact to report, not a source to act on.
+  bool simulated = false;
 };
 
 struct NoiseFinding {

@@ -29,6 +29,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <optional>
 #include <string>
 #include <vector>
@@ -98,6 +99,9 @@ struct CampaignData {
   // are of, the one the decision is on ("" for a campaign of one measure),
   // and the measurements of every other metric, in the campaign file's order.
   std::string decidedOn;
+  // The benchmarks whose decision is on a simulated count (a sim-* metric,
+  // Valgrind's): values no other process on the machine can move.
+  std::set<std::string> simulated;
   struct Metric {
     std::string name, unit;
     std::vector<MeasurementPoint> measurements;
