@@ -70,8 +70,8 @@ std::string functionSentence(const Attribution &a, const FunctionAttribution &f)
 } // namespace
 
 std::string placementHeading(const Attribution &a) {
-  std::string s = a.benchmark + " on " + a.system + ": " + a.metric + " over " +
-                  std::to_string(a.builds) + " builds";
+  std::string s =
+      a.benchmark + " on " + a.system + ": " + a.metric + " over " + counted(a.builds, "build");
   if (a.builds >= 3)
     s += ", mean " + g4(a.mean) + ", sd " + g4(a.sd) +
          (a.mean > 0 ? " (" + pct(a.sd / a.mean, "%.2f%%") + ")" : "");

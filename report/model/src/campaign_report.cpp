@@ -764,8 +764,11 @@ CampaignReport buildCampaignReport(const CampaignData &data, const CampaignRepor
   for (const auto &[bench, unit] : data.units)
     r.units[bench] = unit.empty() ? data.unit : unit;
   r.facts = campaignFacts(data);
-  for (const analysis::AttributionInput &in : data.attribution)
-    r.placement.push_back(analysis::attributeLayoutVariance(in));
+  // Which functions' placement matters: across layouts, so none without
+  // (one build per system: `alea compare --cmd`).
+  if (!executionsOnTop(data))
+    for (const analysis::AttributionInput &in : data.attribution)
+      r.placement.push_back(analysis::attributeLayoutVariance(in));
   // Layout modes, outliers and non-steady iterations are the engine's
   // diagnostics (ReportOptions::diagnostics): reported per benchmark there.
 

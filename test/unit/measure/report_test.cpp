@@ -792,8 +792,11 @@ TEST(CampaignReport, OneBuildPerSystemHasExecutionsOnTop) {
   d.planned = d.executed = 40;
   for (const char *s : {"a", "b"})
     d.builds.push_back({s, 0, 0x1, BuildStatus::Ok, 0.01, "", "", "", {}, ""});
+  // A simulated metric's profile of the one build: no layouts to attribute.
+  d.attribution.push_back({"a", "command", "sim-instructions", {"instructions"}, 64, 0, {}});
   CampaignReport r = buildCampaignReport(d, fast());
   ASSERT_TRUE(r.analysis) << r.analysisError;
+  EXPECT_TRUE(r.placement.empty());
   EXPECT_EQ(r.analysis->levels, (std::vector<std::string>{"execution"}));
   ASSERT_EQ(r.analysis->benchmarks.size(), 1u);
   ASSERT_EQ(r.analysis->benchmarks[0].ratios.size(), 1u);
