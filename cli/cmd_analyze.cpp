@@ -166,70 +166,70 @@ alea::cli::Outcome runAnalyze(const AnalyzeOptions &o) {
   return alea::cli::gateStatus(*report, o.failOn, alea::cli::kExitOk);
 }
 
-void setupAnalyze(CLI::App &app) {
+void setupAnalyze(CLI::App &sub) {
   auto o = std::make_shared<AnalyzeOptions>();
-  auto *sub =
-      app.add_subcommand("analyze", "Layout-independent statistics on a long-form measurement CSV "
-                                    "(system,[benchmark,]<levels>,value[,started_at])");
-  sub->add_option("file", o->file, "CSV file (- for standard input)")->required();
-  sub->add_option("--baseline", o->baseline, "denominator system (default: the first)");
-  sub->add_option("--levels", o->levels, "level columns, highest first (default: header)")
+  sub.add_option("file", o->file, "CSV file (- for standard input)")->required();
+  sub.add_option("--baseline", o->baseline, "denominator system (default: the first)");
+  sub.add_option("--levels", o->levels, "level columns, highest first (default: header)")
       ->delimiter(',');
-  sub->add_option("--format", o->format, "text, md, json, csv, html or latex")
+  sub.add_option("--format", o->format, "text, md, json, csv, html or latex")
       ->capture_default_str();
-  sub->add_option("-o,--output", o->output, "write the report to this file (default: stdout)");
-  sub->add_option("--plots", o->plots, "also write every figure as an SVG file in this directory");
-  sub->add_option("--confidence", o->confidence, "confidence level (0.95 or 95%)")
+  sub.add_option("-o,--output", o->output, "write the report to this file (default: stdout)");
+  sub.add_option("--plots", o->plots, "also write every figure as an SVG file in this directory");
+  sub.add_option("--confidence", o->confidence, "confidence level (0.95 or 95%)")
       ->capture_default_str();
-  sub->add_option("--threshold", o->threshold, "decision threshold (0.01 or 1%)")
+  sub.add_option("--threshold", o->threshold, "decision threshold (0.01 or 1%)")
       ->capture_default_str();
-  sub->add_option("--bootstrap-replicates", o->replicates, "bootstrap replicates (>= 1000)")
+  sub.add_option("--bootstrap-replicates", o->replicates, "bootstrap replicates (>= 1000)")
       ->capture_default_str();
-  sub->add_option("--seed", o->seed, "bootstrap seed (decimal or 0x hex)")->capture_default_str();
-  sub->add_option("--threads", o->threads, "bootstrap threads (0: all cores)")
+  sub.add_option("--seed", o->seed, "bootstrap seed (decimal or 0x hex)")->capture_default_str();
+  sub.add_option("--threads", o->threads, "bootstrap threads (0: all cores)")
       ->capture_default_str();
-  sub->add_option("--resampling", o->resampling, "rrr, rrn, rnn or flat")->capture_default_str();
-  sub->add_option("--ci-variant", o->ciVariant, "t or normal quantile")->capture_default_str();
-  sub->add_option("--unbalanced", o->unbalanced,
-                  "unbalanced data: auto (trim, mixed or drop, whichever shape gives the "
-                  "mean the smallest variance), trim (to the smallest counts), mixed (drop "
-                  "incomplete lowest-level units, trim above), drop (incomplete units) or error")
+  sub.add_option("--resampling", o->resampling, "rrr, rrn, rnn or flat")->capture_default_str();
+  sub.add_option("--ci-variant", o->ciVariant, "t or normal quantile")->capture_default_str();
+  sub.add_option("--unbalanced", o->unbalanced,
+                 "unbalanced data: auto (trim, mixed or drop, whichever shape gives the "
+                 "mean the smallest variance), trim (to the smallest counts), mixed (drop "
+                 "incomplete lowest-level units, trim above), drop (incomplete units) or error")
       ->capture_default_str();
-  sub->add_option("--costs", o->costs,
-                  "planner overheads per level except the lowest, in measurements: "
-                  "c1,c2 highest first or level=cost,...");
-  sub->add_option("--target-half-width", o->target,
-                  "planner target relative half-width (0.01 or 1%)")
+  sub.add_option("--costs", o->costs,
+                 "planner overheads per level except the lowest, in measurements: "
+                 "c1,c2 highest first or level=cost,...");
+  sub.add_option("--target-half-width", o->target,
+                 "planner target relative half-width (0.01 or 1%)")
       ->capture_default_str();
-  sub->add_option("--disagreement", o->disagreement,
-                  "Fieller/bootstrap disagreement warning, fraction of CI width")
+  sub.add_option("--disagreement", o->disagreement,
+                 "Fieller/bootstrap disagreement warning, fraction of CI width")
       ->capture_default_str();
-  sub->add_option("--proportion-half-width", o->proportionHalfWidth,
-                  "suites: absolute half-width wanted for the CI of the proportion of "
-                  "benchmarks decided faster (benchmarks-needed advice; 0.05 or 5%)")
+  sub.add_option("--proportion-half-width", o->proportionHalfWidth,
+                 "suites: absolute half-width wanted for the CI of the proportion of "
+                 "benchmarks decided faster (benchmarks-needed advice; 0.05 or 5%)")
       ->capture_default_str();
-  sub->add_flag("--no-speedup-test", o->noSpeedupTest, "skip the Speedup-Test");
-  auto *paired = sub->add_flag(
+  sub.add_flag("--no-speedup-test", o->noSpeedupTest, "skip the Speedup-Test");
+  auto *paired = sub.add_flag(
       "--paired", o->paired,
       "paired design (interleaved pairs, duet): pair each candidate's top-level "
       "units with the baseline's by label (paired Fieller and bootstrap); default: the file's "
       "settings line (alea export), else unpaired");
-  sub->add_flag("--unpaired", o->unpaired,
-                "analyse the systems as independent even when the file's settings line says "
-                "the campaign was paired")
+  sub.add_flag("--unpaired", o->unpaired,
+               "analyse the systems as independent even when the file's settings line says "
+               "the campaign was paired")
       ->excludes(paired);
-  sub->add_flag("--all-pairs", o->allPairs,
-                "three or more systems: compare every pair of systems, not only each with the "
-                "baseline (Holm's correction then covers all pairs)");
-  alea::cli::addFailOnOption(*sub, o->failOn);
-  sub->callback([o, sub] {
-    o->confidenceGiven = sub->get_option("--confidence")->count() > 0;
-    o->thresholdGiven = sub->get_option("--threshold")->count() > 0;
-    o->baselineGiven = sub->get_option("--baseline")->count() > 0;
+  sub.add_flag("--all-pairs", o->allPairs,
+               "three or more systems: compare every pair of systems, not only each with the "
+               "baseline (Holm's correction then covers all pairs)");
+  alea::cli::addFailOnOption(sub, o->failOn);
+  sub.callback([o, &sub] {
+    o->confidenceGiven = sub.get_option("--confidence")->count() > 0;
+    o->thresholdGiven = sub.get_option("--threshold")->count() > 0;
+    o->baselineGiven = sub.get_option("--baseline")->count() > 0;
     alea::cli::finish(runAnalyze(*o));
   });
 }
 
 } // namespace
 
-ALEA_COMMAND("analyze", setupAnalyze);
+ALEA_COMMAND("analyze",
+             "Layout-independent statistics on a long-form measurement CSV "
+             "(system,[benchmark,]<levels>,value[,started_at])",
+             setupAnalyze);

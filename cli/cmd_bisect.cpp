@@ -145,31 +145,30 @@ alea::cli::Outcome runBisect(BisectOptions &o) {
   return alea::cli::kExitOk;
 }
 
-void setupBisect(CLI::App &app) {
+void setupBisect(CLI::App &sub) {
   auto o = std::make_shared<BisectOptions>();
-  auto *sub = app.add_subcommand(
-      "bisect", "The first commit between GOOD and BAD at which a benchmark changed as it did "
-                "from GOOD to BAD: a binary search of alea compare GOOD <commit> "
-                "(docs/history.md)");
-  sub->add_option("good", o->good, "a revision where the benchmark is as before")->required();
-  sub->add_option("bad", o->bad, "a later revision where it changed (faster or slower)")
-      ->required();
-  sub->add_option("--benchmark", o->benchmark,
-                  "the benchmark (a --run name; default: the only one)");
-  alea::cli::addRevisionOptions(*sub, *o, 4, 3);
-  sub->add_option("--until-half-width", o->run.untilHalfWidth,
-                  "each comparison adds builds until its CI is within this relative half-width "
-                  "(default 2%)");
-  sub->add_option("--time-budget", o->run.timeBudget,
-                  "each comparison stops adding builds after this many seconds (default 300)")
+  sub.add_option("good", o->good, "a revision where the benchmark is as before")->required();
+  sub.add_option("bad", o->bad, "a later revision where it changed (faster or slower)")->required();
+  sub.add_option("--benchmark", o->benchmark,
+                 "the benchmark (a --run name; default: the only one)");
+  alea::cli::addRevisionOptions(sub, *o, 4, 3);
+  sub.add_option("--until-half-width", o->run.untilHalfWidth,
+                 "each comparison adds builds until its CI is within this relative half-width "
+                 "(default 2%)");
+  sub.add_option("--time-budget", o->run.timeBudget,
+                 "each comparison stops adding builds after this many seconds (default 300)")
       ->check(CLI::Range(1.0, alea::runner::kMaxSeconds));
-  sub->add_option("--max-builds", o->run.maxBuilds,
-                  "at most this many builds per revision "
-                  "(default 30)")
+  sub.add_option("--max-builds", o->run.maxBuilds,
+                 "at most this many builds per revision "
+                 "(default 30)")
       ->check(CLI::Range(2, 1000));
-  alea::cli::runAfterCompareTable(*sub, o, 4, 3, true, runBisect);
+  alea::cli::runAfterCompareTable(sub, o, 4, 3, true, runBisect);
 }
 
 } // namespace
 
-ALEA_COMMAND("bisect", setupBisect);
+ALEA_COMMAND("bisect",
+             "The first commit between GOOD and BAD at which a benchmark changed as it did "
+             "from GOOD to BAD: a binary search of alea compare GOOD <commit> "
+             "(docs/history.md)",
+             setupBisect);

@@ -47,19 +47,20 @@ alea::cli::Outcome runExport(const ExportOptions &opts) {
   return 0;
 }
 
-void setupExport(CLI::App &app) {
+void setupExport(CLI::App &sub) {
   auto opts = std::make_shared<ExportOptions>();
-  auto *sub = app.add_subcommand("export", "Write a campaign store's measurements as long CSV "
-                                           "(system,benchmark,build,execution,iteration,value, "
-                                           "and started_at when the store has start times)");
-  sub->add_option("store", opts->store, "campaign directory or its campaign.db")->required();
-  sub->add_option("-o,--output", opts->output, "output file (default: standard output)");
-  sub->add_option("--metric", opts->metric,
-                  "another metric of a campaign that measured several (default: the one its "
-                  "decision is on)");
-  sub->callback([opts] { alea::cli::finish(runExport(*opts)); });
+  sub.add_option("store", opts->store, "campaign directory or its campaign.db")->required();
+  sub.add_option("-o,--output", opts->output, "output file (default: standard output)");
+  sub.add_option("--metric", opts->metric,
+                 "another metric of a campaign that measured several (default: the one its "
+                 "decision is on)");
+  sub.callback([opts] { alea::cli::finish(runExport(*opts)); });
 }
 
 } // namespace
 
-ALEA_COMMAND("export", setupExport);
+ALEA_COMMAND("export",
+             "Write a campaign store's measurements as long CSV "
+             "(system,benchmark,build,execution,iteration,value, "
+             "and started_at when the store has start times)",
+             setupExport);

@@ -56,24 +56,24 @@ alea::cli::Outcome runHistory(const HistoryOptions &o) {
   return alea::cli::runCampaignFile(run);
 }
 
-void setupHistory(CLI::App &app) {
+void setupHistory(CLI::App &sub) {
   auto o = std::make_shared<HistoryOptions>();
-  auto *sub = app.add_subcommand(
-      "history", "A benchmark over successive git revisions: each revision's ratio to the "
-                 "reference with its interval across layouts, and the commits where it changed "
-                 "(docs/history.md)");
-  sub->add_option("revisions", o->request.revisions,
-                  "the revisions, oldest first: revisions (a hash, a tag, HEAD~3) or ranges A..B "
-                  "(A and every commit after it up to B)")
+  sub.add_option("revisions", o->request.revisions,
+                 "the revisions, oldest first: revisions (a hash, a tag, HEAD~3) or ranges A..B "
+                 "(A and every commit after it up to B)")
       ->required();
-  alea::cli::addRevisionOptions(*sub, *o, 3, 2);
-  sub->add_option("--reference", o->request.reference,
-                  "the revision every ratio is to (one of them; default: the first)");
-  sub->add_option("--format", o->run.format, "text (default), md, json, csv or html");
-  sub->add_option("-o,--output", o->output, "write to this file (default: standard output)");
-  alea::cli::runAfterCompareTable(*sub, o, 3, 2, false, runHistory);
+  alea::cli::addRevisionOptions(sub, *o, 3, 2);
+  sub.add_option("--reference", o->request.reference,
+                 "the revision every ratio is to (one of them; default: the first)");
+  sub.add_option("--format", o->run.format, "text (default), md, json, csv or html");
+  sub.add_option("-o,--output", o->output, "write to this file (default: standard output)");
+  alea::cli::runAfterCompareTable(sub, o, 3, 2, false, runHistory);
 }
 
 } // namespace
 
-ALEA_COMMAND("history", setupHistory);
+ALEA_COMMAND("history",
+             "A benchmark over successive git revisions: each revision's ratio to the "
+             "reference with its interval across layouts, and the commits where it changed "
+             "(docs/history.md)",
+             setupHistory);

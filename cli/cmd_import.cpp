@@ -93,29 +93,26 @@ inputsInOrder(const CLI::App &sub, const CLI::Option *files, const CLI::Option *
   return inputs;
 }
 
-void setupImport(CLI::App &app) {
+void setupImport(CLI::App &sub) {
   auto opts = std::make_shared<ImportOptions>();
-  auto *sub = app.add_subcommand(
-      "import", "Read measurements (alea's long CSV, hyperfine --export-json, Google Benchmark "
-                "JSON, SPEC CPU runcpu CSV) into a new campaign store");
-  sub->footer(
+  sub.footer(
       "--system, --build, --benchmark, --format and --field apply to the files after them.\n"
       "A file without --build is a build of its own (0, 1, ... per --system).\n"
       "Example: alea import --system old o0.json o1.json --system new n0.json n1.json -o s.db\n"
       "See docs/measure.md, \"Importing measurements\".");
-  auto *filesOpt = sub->add_option("files", opts->files, "measurement files, in order")
+  auto *filesOpt = sub.add_option("files", opts->files, "measurement files, in order")
                        ->required()
                        ->check(CLI::ExistingFile);
   auto single = [](CLI::Option *o) {
     return o->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   };
-  auto *systemOpt = single(sub->add_option(
+  auto *systemOpt = single(sub.add_option(
       "--system", opts->systems,
       "the system of the files that follow (default: from the file: hyperfine's commands, "
       "Google Benchmark's executable, SPEC's base/peak); starts a new group of builds"));
   auto *buildOpt =
-      single(sub->add_option("--build", opts->builds,
-                             "the build of the files that follow (default: one build per file)"))
+      single(sub.add_option("--build", opts->builds,
+                            "the build of the files that follow (default: one build per file)"))
           ->check(CLI::Validator(
               [](const std::string &v) {
                 bool digits = !v.empty() && v.size() <= 9 &&
@@ -123,29 +120,32 @@ void setupImport(CLI::App &app) {
                 return digits ? std::string() : "a build number 0, 1, 2, ... expected";
               },
               "BUILD"));
-  auto *benchmarkOpt = single(sub->add_option(
+  auto *benchmarkOpt = single(sub.add_option(
       "--benchmark", opts->benchmarks,
       "the benchmark of the files that follow (default: from the file, or the first file's name)"));
-  auto *formatOpt = single(sub->add_option("--format", opts->formats,
-                                           "the format of the files that follow (default: "
-                                           "auto, decided by each file's content)"))
+  auto *formatOpt = single(sub.add_option("--format", opts->formats,
+                                          "the format of the files that follow (default: "
+                                          "auto, decided by each file's content)"))
                         ->check(CLI::IsMember({"auto", "csv", "hyperfine", "gbench", "spec"}));
   auto *fieldOpt =
-      single(sub->add_option("--field", opts->fields,
-                             "Google Benchmark: the time of a repetition (default: real_time)"))
+      single(sub.add_option("--field", opts->fields,
+                            "Google Benchmark: the time of a repetition (default: real_time)"))
           ->check(CLI::IsMember({"real_time", "cpu_time"}));
-  sub->add_option("-o,--output", opts->output, "the new store (a .db file or a directory)")
+  sub.add_option("-o,--output", opts->output, "the new store (a .db file or a directory)")
       ->required();
-  sub->add_option("--name", opts->name,
-                  "the campaign's name in the store and its reports (default: the first file's "
-                  "name without its extension)");
-  sub->callback([=] {
+  sub.add_option("--name", opts->name,
+                 "the campaign's name in the store and its reports (default: the first file's "
+                 "name without its extension)");
+  sub.callback([=, &sub] {
     opts->inputs =
-        inputsInOrder(*sub, filesOpt, systemOpt, buildOpt, benchmarkOpt, formatOpt, fieldOpt);
+        inputsInOrder(sub, filesOpt, systemOpt, buildOpt, benchmarkOpt, formatOpt, fieldOpt);
     alea::cli::finish(runImport(*opts));
   });
 }
 
 } // namespace
 
-ALEA_COMMAND("import", setupImport);
+ALEA_COMMAND("import",
+             "Read measurements (alea's long CSV, hyperfine --export-json, Google Benchmark "
+             "JSON, SPEC CPU runcpu CSV) into a new campaign store",
+             setupImport);

@@ -62,22 +62,22 @@ alea::cli::Outcome runLayout(const LayoutOptions &opts) {
   return 0;
 }
 
-void setupLayout(CLI::App &app) {
+void setupLayout(CLI::App &sub) {
   auto opts = std::make_shared<LayoutOptions>();
-  auto *sub = app.add_subcommand(
-      "layout", "Show a binary's recorded seed, compile-time and link-time factors, function "
-                "order (with gaps) and layout fingerprint, or compare two layouts with --diff A B");
-  sub->add_option("binary", opts->files, "ELF executable, shared object or object file(s)")
+  sub.add_option("binary", opts->files, "ELF executable, shared object or object file(s)")
       ->required();
-  sub->add_flag("--diff", opts->diff, "Compare the layouts of two binaries A B");
-  sub->add_flag("--json", opts->json, "Machine-readable output");
-  sub->add_flag("--fingerprint", opts->fingerprintOnly,
-                "Print only the layout fingerprint (16 hex digits)");
-  sub->add_flag("--functions", opts->functions,
-                "With --diff: one line per matched function (ranks, addresses, offsets, gaps)");
-  sub->callback([opts] { alea::cli::finish(runLayout(*opts)); });
+  sub.add_flag("--diff", opts->diff, "Compare the layouts of two binaries A B");
+  sub.add_flag("--json", opts->json, "Machine-readable output");
+  sub.add_flag("--fingerprint", opts->fingerprintOnly,
+               "Print only the layout fingerprint (16 hex digits)");
+  sub.add_flag("--functions", opts->functions,
+               "With --diff: one line per matched function (ranks, addresses, offsets, gaps)");
+  sub.callback([opts] { alea::cli::finish(runLayout(*opts)); });
 }
 
 } // namespace
 
-ALEA_COMMAND("layout", setupLayout);
+ALEA_COMMAND("layout",
+             "Show a binary's recorded seed, compile-time and link-time factors, function "
+             "order (with gaps) and layout fingerprint, or compare two layouts with --diff A B",
+             setupLayout);

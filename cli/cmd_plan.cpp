@@ -68,28 +68,27 @@ alea::cli::Outcome runPlan(const PlanOptions &o) {
   return 0;
 }
 
-void setupPlan(CLI::App &app) {
+void setupPlan(CLI::App &sub) {
   auto o = std::make_shared<PlanOptions>();
-  auto *sub = app.add_subcommand(
-      "plan", "Optimal repetition counts per level from pilot data (Kalibera & Jones)");
-  sub->add_option("file", o->file, "pilot data, long-form CSV (- for standard input)")->required();
-  sub->add_option("--levels", o->levels, "level columns, highest first (default: header)")
+  sub.add_option("file", o->file, "pilot data, long-form CSV (- for standard input)")->required();
+  sub.add_option("--levels", o->levels, "level columns, highest first (default: header)")
       ->delimiter(',');
-  sub->add_option("--costs", o->costs,
-                  "overheads per level except the lowest, in measurements: c1,c2 "
-                  "highest first or level=cost,... (default: 1 each)");
-  auto *target = sub->add_option("--target-half-width", o->target,
-                                 "target relative half-width of the mean's CI (0.01 or 1%)");
+  sub.add_option("--costs", o->costs,
+                 "overheads per level except the lowest, in measurements: c1,c2 "
+                 "highest first or level=cost,... (default: 1 each)");
+  auto *target = sub.add_option("--target-half-width", o->target,
+                                "target relative half-width of the mean's CI (0.01 or 1%)");
   auto *budget =
-      sub->add_option("--budget", o->budget, "time budget, in the unit of the values (seconds)");
+      sub.add_option("--budget", o->budget, "time budget, in the unit of the values (seconds)");
   target->excludes(budget);
-  sub->add_option("--confidence", o->confidence, "confidence level")->capture_default_str();
-  sub->add_option("--format", o->format, "text, json, csv or md")->capture_default_str();
-  sub->add_option("--unbalanced", o->unbalanced, "auto, trim, mixed, drop or error (as in analyze)")
+  sub.add_option("--confidence", o->confidence, "confidence level")->capture_default_str();
+  sub.add_option("--format", o->format, "text, json, csv or md")->capture_default_str();
+  sub.add_option("--unbalanced", o->unbalanced, "auto, trim, mixed, drop or error (as in analyze)")
       ->capture_default_str();
-  sub->callback([o] { alea::cli::finish(runPlan(*o)); });
+  sub.callback([o] { alea::cli::finish(runPlan(*o)); });
 }
 
 } // namespace
 
-ALEA_COMMAND("plan", setupPlan);
+ALEA_COMMAND("plan", "Optimal repetition counts per level from pilot data (Kalibera & Jones)",
+             setupPlan);

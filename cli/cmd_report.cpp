@@ -53,29 +53,29 @@ alea::cli::Outcome runReport(const ReportCommandOptions &opts) {
   return alea::cli::gateStatus(report, opts.failOn, alea::cli::kExitOk);
 }
 
-void setupReport(CLI::App &app) {
+void setupReport(CLI::App &sub) {
   auto opts = std::make_shared<ReportCommandOptions>();
-  auto *sub = app.add_subcommand(
-      "report", "Report a campaign store: ratio CIs, decisions, variance shares, layout "
-                "sensitivity, planner advice, failures and warnings");
-  sub->add_option("store", opts->store,
-                  "campaign directory (of `alea run --dir`) or its campaign.db")
+  sub.add_option("store", opts->store,
+                 "campaign directory (of `alea run --dir`) or its campaign.db")
       ->required();
-  sub->add_option("--format", opts->format, "text (default), md, json, csv, html or latex");
-  sub->add_option("-o,--output", opts->output, "write the report to this file (default: stdout)");
-  sub->add_option("--plots", opts->plots,
-                  "also write every figure as an SVG file in this directory");
-  sub->add_option("--replicates", opts->replicates, "bootstrap replicates (default 2000)")
+  sub.add_option("--format", opts->format, "text (default), md, json, csv, html or latex");
+  sub.add_option("-o,--output", opts->output, "write the report to this file (default: stdout)");
+  sub.add_option("--plots", opts->plots,
+                 "also write every figure as an SVG file in this directory");
+  sub.add_option("--replicates", opts->replicates, "bootstrap replicates (default 2000)")
       ->check(CLI::Range(std::size_t{1000}, std::size_t{1000000}));
-  sub->add_option("--threads", opts->threads, "bootstrap threads (default: all cores)");
-  sub->add_option("--seed", opts->seed, "bootstrap seed (default: derived from the campaign seed)");
-  sub->add_flag("--all-pairs", opts->allPairs,
-                "three or more systems: compare every pair of systems, not only each with the "
-                "baseline (Holm's correction then covers all pairs)");
-  alea::cli::addFailOnOption(*sub, opts->failOn);
-  sub->callback([opts] { alea::cli::finish(runReport(*opts)); });
+  sub.add_option("--threads", opts->threads, "bootstrap threads (default: all cores)");
+  sub.add_option("--seed", opts->seed, "bootstrap seed (default: derived from the campaign seed)");
+  sub.add_flag("--all-pairs", opts->allPairs,
+               "three or more systems: compare every pair of systems, not only each with the "
+               "baseline (Holm's correction then covers all pairs)");
+  alea::cli::addFailOnOption(sub, opts->failOn);
+  sub.callback([opts] { alea::cli::finish(runReport(*opts)); });
 }
 
 } // namespace
 
-ALEA_COMMAND("report", setupReport);
+ALEA_COMMAND("report",
+             "Report a campaign store: ratio CIs, decisions, variance shares, layout "
+             "sensitivity, planner advice, failures and warnings",
+             setupReport);

@@ -10,14 +10,13 @@
 
 namespace {
 
-void setupTarget(CLI::App &app) {
-  auto *cmd = app.add_subcommand("__target", "");
-  cmd->group(""); // hidden from --help
+void setupTarget(CLI::App &cmd) {
+  cmd.group(""); // hidden from --help
   auto workdir = std::make_shared<std::string>(".alea");
-  cmd->add_option("--workdir", *workdir, "the target's working directory");
-  cmd->callback([workdir] { alea::cli::finish(alea::runner::serveTarget(0, 1, *workdir)); });
+  cmd.add_option("--workdir", *workdir, "the target's working directory");
+  cmd.callback([workdir] { alea::cli::finish(alea::runner::serveTarget(0, 1, *workdir)); });
 }
 
 } // namespace
 
-ALEA_COMMAND("__target", setupTarget);
+ALEA_COMMAND("__target", "", setupTarget);

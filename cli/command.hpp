@@ -31,11 +31,12 @@ inline constexpr int kExitBusy = 4;     // the campaign directory is locked by
 // status of its kind (Usage: kExitUsage, Busy: kExitBusy, else kExitError).
 using Outcome = Expected<int>;
 
-// Adds one subcommand to `app`. The callback it installs calls finish().
-using SetupFn = void (*)(CLI::App &app);
+// Sets up one subcommand (`sub`, made with its name and summary): its options
+// and the callback, which calls finish().
+using SetupFn = void (*)(CLI::App &sub);
 
 struct CommandRegistration {
-  CommandRegistration(const char *name, SetupFn setup);
+  CommandRegistration(const char *name, const char *summary, SetupFn setup);
 };
 
 // Keeps the chosen subcommand's outcome for main.
@@ -46,13 +47,15 @@ void finish(Outcome outcome);
 int exitCode();
 const std::string &errorMessage();
 
-// Calls every registered setup function, in name order.
+// Adds every registered subcommand to `app` and sets it up, in name order.
 void setupAllCommands(CLI::App &app);
 
 } // namespace alea::cli
 
 #define ALEA_CONCAT_IMPL(a, b) a##b
 #define ALEA_CONCAT(a, b) ALEA_CONCAT_IMPL(a, b)
-#define ALEA_COMMAND(name, setupFn)                                                                \
+// A subcommand: its name, its one-paragraph summary (`alea --help`, and the
+// head of `alea NAME --help`) and its setup function.
+#define ALEA_COMMAND(name, summary, setupFn)                                                       \
   static const ::alea::cli::CommandRegistration ALEA_CONCAT(aleaCommandRegistration_,              \
-                                                            __LINE__)(name, setupFn)
+                                                            __LINE__)(name, summary, setupFn)

@@ -7,8 +7,12 @@
 
 namespace alea::cli {
 namespace {
-std::vector<std::pair<std::string, SetupFn>> &registry() {
-  static std::vector<std::pair<std::string, SetupFn>> commands;
+struct Command {
+  std::string name, summary;
+  SetupFn setup = nullptr;
+};
+std::vector<Command> &registry() {
+  static std::vector<Command> commands;
   return commands;
 }
 Outcome &outcomeStorage() {
@@ -17,8 +21,8 @@ Outcome &outcomeStorage() {
 }
 } // namespace
 
-CommandRegistration::CommandRegistration(const char *name, SetupFn setup) {
-  registry().emplace_back(name, setup);
+CommandRegistration::CommandRegistration(const char *name, const char *summary, SetupFn setup) {
+  registry().push_back({name, summary, setup});
 }
 
 void finish(Outcome outcome) { outcomeStorage() = std::move(outcome); }
@@ -42,9 +46,10 @@ const std::string &errorMessage() { return outcomeStorage().error(); }
 
 void setupAllCommands(CLI::App &app) {
   auto commands = registry();
-  std::sort(commands.begin(), commands.end());
-  for (const auto &[name, setup] : commands)
-    setup(app);
+  std::sort(commands.begin(), commands.end(),
+            [](const Command &a, const Command &b) { return a.name < b.name; });
+  for (const auto &c : commands)
+    c.setup(*app.add_subcommand(c.name, c.summary));
 }
 
 } // namespace alea::cli
