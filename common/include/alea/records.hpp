@@ -186,17 +186,26 @@ struct Build {
   std::string logTail;
 };
 
+// When an execution ran and what the machine did around it (the noise
+// diagnosis; docs/store.md): as the executor measures it (ExecutionResult),
+// the store records it (ExecutionRecord) and the report reads it
+// (ExecutionConditions): one set of fields for the three.
+struct RunConditions {
+  double startedAt = 0;                   // epoch seconds; 0 = unknown
+  std::optional<double> otherLoad;        // CPUs busy with other processes around it
+  std::optional<double> cpuMhz;           // its first CPU's frequency, when the kernel shows it
+  std::optional<std::int64_t> migrations; // between CPUs (/proc/PID/sched), when shown
+};
+
 // One successful execution with the conditions it ran under (the noise
 // diagnosis); stores before schema 4 have none.
-struct ExecutionConditions {
+struct ExecutionConditions : RunConditions {
   std::string system, benchmark;
   int build = 0, execution = 0;
-  double value = 0;     // mean of its measurements after warm-up
-  double startedAt = 0; // epoch seconds
+  double value = 0; // mean of its measurements after warm-up
   std::int64_t envPadding = 0;
-  std::optional<double> otherLoad, cpuMhz;
   std::optional<double> overlap; // duet: share of its time its partner ran too
-  std::optional<std::int64_t> migrations, involuntarySwitches;
+  std::optional<std::int64_t> involuntarySwitches;
   std::string cpus; // "" = any CPU
   bool aslrOff = false, ranBusy = false;
 };

@@ -1263,13 +1263,10 @@ struct Run {
     }
     if (rec.status == ExecutionStatus::Ok && job.req.simulate)
       job.profile = {profiledMetric(bench.measure), job.req.simulate->i1, out.simulatedFunctions};
-    rec.startedAt = r.startedAt;
+    static_cast<RunConditions &>(rec) = r;
     rec.simulationSeconds = r.simulationSeconds;
     rec.voluntarySwitches = r.voluntarySwitches;
     rec.involuntarySwitches = r.involuntarySwitches;
-    rec.migrations = r.migrations;
-    rec.cpuMhz = r.cpuMhz;
-    rec.otherLoad = r.otherLoad;
   }
 
   // A block of executions: one, or a duet's (run at the same time, each on

@@ -83,7 +83,7 @@ struct ExecutionRequest {
   bool nativeToo = false;
 };
 
-struct ExecutionResult {
+struct ExecutionResult : RunConditions {
   ExecutionOutput output;
   bool spawnFailed = false; // nothing ran: bad command, missing directory...
   std::string spawnError;
@@ -91,18 +91,15 @@ struct ExecutionResult {
   // "pid 123 (name)" of each process the child left running (watchLeftovers).
   std::vector<std::string> leftovers;
   bool leftoversKilled = false;
-  // When it ran (epoch seconds) and, for the overlap of a duet, its start
-  // and end on the steady clock (seconds).
-  double startedAt = 0, steadyStart = 0, steadyEnd = 0;
-  // Context switches of the child and its reaped descendants (wait4 rusage),
-  // and the child's CPU migrations (se.nr_migrations of /proc/PID/sched, read
-  // before it is reaped; none when the kernel does not show it).
+  // RunConditions: when it ran (epoch seconds), the child's CPU migrations
+  // (se.nr_migrations of /proc/PID/sched, read before it is reaped), and,
+  // measured around the block it ran in on the machine it ran on
+  // (Executor::runBlock), the load of other processes and the frequency of
+  // its first CPU. For the overlap of a duet, its start and end on the
+  // steady clock (seconds).
+  double steadyStart = 0, steadyEnd = 0;
+  // Context switches of the child and its reaped descendants (wait4 rusage).
   std::int64_t voluntarySwitches = 0, involuntarySwitches = 0;
-  std::optional<std::int64_t> migrations;
-  // Measured around the block it ran in, on the machine it ran on
-  // (Executor::runBlock): the load of other processes (CPUs' worth) and the
-  // frequency of its first CPU.
-  std::optional<double> otherLoad, cpuMhz;
   // The executor lost the execution (a remote session or job that died): not
   // a measurement and not a failure of the program; `lostReason` says why.
   // The campaign runs it again.

@@ -124,7 +124,7 @@ struct PlanEntry {
 // An execution as the campaign loop records it: how its process ended
 // (alea/records.hpp, as the executor measured it) and everything else the
 // store keeps of it.
-struct ExecutionRecord : ProcessEnd {
+struct ExecutionRecord : ProcessEnd, RunConditions {
   std::int64_t planPosition = 0;
   std::int64_t buildId = 0; // 0 = the build failed (no process was run)
   std::int64_t benchmarkId = 0;
@@ -138,12 +138,10 @@ struct ExecutionRecord : ProcessEnd {
   // Processes left running after the execution ended: "killed pid 12 (x), ..."
   // or "left running pid 12 (x), ..."; "" = none.
   std::string leftovers;
-  // The conditions it ran under (the noise diagnosis; docs/store.md).
-  double startedAt = 0;            // epoch seconds; 0 = unknown
-  std::optional<double> otherLoad; // CPUs busy with other processes during it
-  std::string cpus;                // the CPUs it was allowed ("" = any)
-  std::optional<std::int64_t> migrations, involuntarySwitches, voluntarySwitches;
-  std::optional<double> cpuMhz;    // when the kernel shows it
+  // The conditions it ran under beyond RunConditions (the noise diagnosis;
+  // docs/store.md).
+  std::string cpus; // the CPUs it was allowed ("" = any)
+  std::optional<std::int64_t> involuntarySwitches, voluntarySwitches;
   std::optional<double> quietWait; // seconds the quiet gate waited (none: no gate)
   bool ranBusy = false;            // the gate gave up waiting: ran while busy
   std::optional<double> overlap;   // duet: share of its wall time its partners ran too
