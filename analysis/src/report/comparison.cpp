@@ -159,10 +159,7 @@ Expected<Comparison> compare(const SystemData &candidateData, const Hierarchy &c
   auto pd = pairByLabel(candidateData, baselineData, table.levels(), options);
   if (!pd)
     return failed(pd.error());
-  rr.paired = pd->paired;
-  rr.pairingNote = pd->note;
-  rr.pairs = pd->pairs;
-  rr.pairCorrelation = pd->correlation;
+  static_cast<PairingOutcome &>(rr) = *pd;
   // Fieller depends on the top-level means only (the pairs' when paired):
   // kept as one-level hierarchies for the other levels Holm's family needs.
   const std::string &top = table.levels()[0];

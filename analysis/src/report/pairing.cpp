@@ -13,11 +13,11 @@ Expected<PairedData> pairByLabel(const SystemData &cand, const SystemData &base,
   PairedData out;
   const std::string &top = levels[0];
   if (o.pairing != Pairing::Paired) {
-    out.note = "unpaired: the design did not pair " + top + "s";
+    out.pairingNote = "unpaired: the design did not pair " + top + "s";
     return out;
   }
   if (o.scheme.kind == ResamplingScheme::Kind::Flat) {
-    out.note = "unpaired: the FLAT resampling scheme ignores the " + top + "s";
+    out.pairingNote = "unpaired: the FLAT resampling scheme ignores the " + top + "s";
     return out;
   }
   SystemData c, b; // the pairs only (the rest of SystemData is not needed)
@@ -35,8 +35,8 @@ Expected<PairedData> pairByLabel(const SystemData &cand, const SystemData &base,
   out.pairs = b.units.size();
   out.unmatched = cand.units.size() + base.units.size() - 2 * out.pairs;
   if (out.pairs < 2) {
-    out.note = out.pairs == 0 ? "unpaired: no " + top + " label has data in both systems"
-                              : "unpaired: only 1 " + top + " pair has data in both systems";
+    out.pairingNote = out.pairs == 0 ? "unpaired: no " + top + " label has data in both systems"
+                                     : "unpaired: only 1 " + top + " pair has data in both systems";
     return out;
   }
   c.shape[0] = b.shape[0] = out.pairs;
@@ -50,13 +50,13 @@ Expected<PairedData> pairByLabel(const SystemData &cand, const SystemData &base,
   out.candidate = std::move(*hc);
   out.baseline = std::move(*hb);
   char corr[32];
-  out.correlation = pairCorrelation(out.candidate, out.baseline);
-  std::snprintf(corr, sizeof corr, "%.2f", out.correlation);
-  out.note = "paired by " + top + " (" + std::to_string(out.pairs) + " pairs; ";
+  out.pairCorrelation = pairCorrelation(out.candidate, out.baseline);
+  std::snprintf(corr, sizeof corr, "%.2f", out.pairCorrelation);
+  out.pairingNote = "paired by " + top + " (" + std::to_string(out.pairs) + " pairs; ";
   if (out.unmatched > 0)
-    out.note += std::to_string(out.unmatched) + " " + top + (out.unmatched == 1 ? "" : "s") +
-                " without a partner left out; ";
-  out.note += "correlation of the " + top + " means " + corr + ")";
+    out.pairingNote += std::to_string(out.unmatched) + " " + top + (out.unmatched == 1 ? "" : "s") +
+                       " without a partner left out; ";
+  out.pairingNote += "correlation of the " + top + " means " + corr + ")";
   return out;
 }
 

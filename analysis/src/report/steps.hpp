@@ -81,13 +81,11 @@ Status unscaleBenchmark(BenchmarkReport &b, const ValueScale &scale);
 // baseline (interleaved pairs or duet): the pairs are the labels both systems
 // still have after balancing, in the baseline's order. Each system is
 // balanced on its own, so a subset of its top-level units is balanced too.
-struct PairedData {
-  bool paired = false;
+// The outcome (paired or not, how many pairs, their correlation and the
+// note) is the report's PairingOutcome.
+struct PairedData : PairingOutcome {
   Hierarchy candidate, baseline; // the paired units, pair i = unit i of each
-  std::size_t pairs = 0;
-  std::size_t unmatched = 0; // top-level units of either system without a partner
-  double correlation = 0;    // of the paired top-level means
-  std::string note;          // RatioReport::pairingNote
+  std::size_t unmatched = 0;     // top-level units of either system without a partner
 };
 
 Expected<PairedData> pairByLabel(const SystemData &cand, const SystemData &base,

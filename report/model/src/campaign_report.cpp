@@ -342,12 +342,7 @@ std::string designNoteOf(const CampaignData &data) {
 
 // The campaign's name, counts, design, targets and adaptive decisions.
 void describeCampaign(const CampaignData &data, CampaignReport &r) {
-  r.name = data.name;
-  r.storePath = data.storePath;
-  r.systems = data.systems;
-  r.benchmarks = data.benchmarks;
-  r.planned = data.planned;
-  r.executed = data.executed;
+  static_cast<CampaignSummary &>(r) = data;
   r.failed = static_cast<std::int64_t>(data.failures.size());
   r.measurements = data.measurements.size();
   r.layoutStudy = data.systems.size() == 1;

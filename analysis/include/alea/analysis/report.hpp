@@ -228,7 +228,21 @@ struct SpeedupTestReport {
   std::vector<std::string> notes;
 };
 
-struct RatioReport {
+// How a comparison was paired (ReportOptions::pairing). When `paired`, the
+// estimate, Fieller's and the bootstrap interval come from the paired methods
+// on the `pairs` top-level units both systems have; pairCorrelation is the
+// correlation of the paired top-level means (0 when unpaired). pairingNote is
+// one sentence saying which method was used and why, e.g. "paired by build (8
+// pairs; correlation of the build means 0.62)" or "unpaired: only 1 build pair
+// has data in both systems".
+struct PairingOutcome {
+  bool paired = false;
+  std::string pairingNote;
+  std::size_t pairs = 0;
+  double pairCorrelation = 0;
+};
+
+struct RatioReport : PairingOutcome {
   std::string candidate, baseline;
   double estimate = 0; // mean(candidate) / mean(baseline)
   double confidence = 0.95;
@@ -245,17 +259,7 @@ struct RatioReport {
   // takes nu = min(n) - 1 (fieller.hpp) and the report warns.
   std::size_t candidateTopUnits = 0, baselineTopUnits = 0;
   bool unequalTopUnits() const { return candidateTopUnits != baselineTopUnits; }
-  // Pairing (ReportOptions::pairing). When `paired`, the estimate, Fieller's
-  // and the bootstrap interval come from the paired methods on the `pairs`
-  // top-level units both systems have; pairCorrelation is the correlation of
-  // the paired top-level means (0 when unpaired). pairingNote is one sentence
-  // saying which method was used and why, e.g. "paired by build (8 pairs;
-  // correlation of the build means 0.62)" or "unpaired: only 1 build pair has
-  // data in both systems".
-  bool paired = false;
-  std::string pairingNote;
-  std::size_t pairs = 0;
-  double pairCorrelation = 0;
+  // Its pairing: PairingOutcome.
   // Paired, with the measurements' start times (Table rows' order): the
   // factor Fieller's variances were multiplied by for the noise neighbouring
   // blocks share (neighbourVarianceFactor, issue 19; >= 1). Empty when the

@@ -46,26 +46,32 @@ struct BuildInfo : Build {
   std::string odr;
 };
 
-// What a campaign store holds for the report, as loadCampaignData
-// (runner/store) reads it.
-struct CampaignData {
+// What a campaign is and how far it got, as the store holds it
+// (CampaignData) and the report says it (CampaignReport): one set of fields
+// for both, so nothing is copied field by field on the way.
+struct CampaignSummary {
   std::string name;
   std::string storePath;
+  std::vector<std::string> systems;    // store order (baseline flagged there)
+  std::vector<std::string> benchmarks; // store order
+  std::int64_t planned = 0;            // executions in the plan
+  std::int64_t executed = 0;           // executions recorded (ok or failed)
+};
+
+// What a campaign store holds for the report, as loadCampaignData
+// (runner/store) reads it.
+struct CampaignData : CampaignSummary {
   std::string baseline;                     // "" = the first system
-  std::vector<std::string> systems;         // store order (baseline flagged there)
-  std::vector<std::string> benchmarks;      // store order
   std::string unit = "s";                   // of the values (the first benchmark's)
   std::map<std::string, std::string> units; // per benchmark (absent: `unit`)
   std::string seed;                         // campaign seed, hex ("" unknown)
   double confidence = 0.95;
   double threshold = 0.01;
   int warmup = 0;
-  std::int64_t planned = 0; // executions in the plan
   // Builds per system in the plan (levels.builds, with an adaptive
   // campaign's batches); 0 when the store does not say (imports). With 1, no
   // layouts were drawn (`alea compare --cmd`): the executions are the top level.
   int plannedBuilds = 0;
-  std::int64_t executed = 0; // executions recorded (ok or failed)
   std::vector<MeasurementPoint> measurements;
   std::vector<FailedExecution> failures;
   std::vector<LeftoverGroup> leftovers;
@@ -146,12 +152,10 @@ struct TargetReport {
 // The report value every renderer draws from (report/render.hpp): the
 // engine's statistics, the figures' numbers, and what only the runner knows.
 // `alea analyze` fills only the statistics and figures (campaign = false).
-struct CampaignReport {
-  bool campaign = true; // from a campaign store (false: `alea analyze` on a table)
-  std::string name, storePath;
+struct CampaignReport : CampaignSummary {
+  bool campaign = true;     // from a campaign store (false: `alea analyze` on a table)
   bool layoutStudy = false; // one system: a layout-sensitivity study
-  std::vector<std::string> systems, benchmarks;
-  std::int64_t planned = 0, executed = 0, failed = 0;
+  std::int64_t failed = 0;
   std::size_t measurements = 0, builds = 0, failedBuilds = 0;
   std::vector<FailureGroup> failures;
   // Of each benchmark's values ("s" for times); absent: "s".
