@@ -126,7 +126,9 @@ void benchmarkFigures(const model::CampaignReport &r, const analysis::BenchmarkR
         if (bf.stripShown)
           strip.push_back({bf.label, k, bf.executionMeans});
     const std::string second = f->secondLevel.empty() ? "execution" : f->secondLevel;
-    PlotText ts{second + " means per " + top + " of " + name, top, "mean", unit,
+    std::string title = second + " means per " + top + " of " + name;
+    title[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(title[0])));
+    PlotText ts{title, top, "mean", unit,
                 "Each dot is one " + second + "'s mean; " + top + "s in the order of their means."};
     out.push_back({"executions-" + id, ts.title, stripPlot(strip, systems, ts),
                    "The " + second + " means of " + std::to_string(strip.size()) + " " + top +

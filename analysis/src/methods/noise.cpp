@@ -222,7 +222,8 @@ const char *driftAdvice(const NoiseOptions &o) {
 }
 constexpr const char *kQuietAdvice =
     "quiet the machine: `quiet = { load = 0.25, wait = 60 }` in [campaign], or stop the other "
-    "work";
+    "work; where you cannot, measure what other processes cannot move: a simulated count "
+    "(metric sim-instructions or sim-cycles; docs/measure.md)";
 
 struct Observed {
   double residual = 0;
