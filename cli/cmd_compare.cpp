@@ -53,7 +53,7 @@ void setupCompare(CLI::App &sub) {
       "10 executions each to start, then more until --until-half-width or --time-budget)");
   cmd->excludes(a)->excludes(b);
   alea::cli::addRevisionOptions(sub, *o, 4, 3);
-  for (const char *flag : {"--build", "--run", "--builds", "--config"})
+  for (const char *flag : {"--build", "--run", "--artifact", "--builds", "--config"})
     sub.get_option(flag)->excludes(cmd);
   sub.add_option("--until-half-width", o->run.untilHalfWidth,
                  "add builds (with --cmd: executions) until every ratio's CI is within this "

@@ -15,6 +15,10 @@ void addRevisionOptions(CLI::App &sub, RevisionOptions &o, int defaultBuilds,
   sub.add_option("--run", o.request.runs,
                  "a benchmark: 'NAME=COMMAND' or 'COMMAND', shell, run where it was built "
                  "(repeat for several); default: the [compare] table's");
+  sub.add_option("--artifact", o.request.artifacts,
+                 "a file the build makes (relative to its directory: build/prog), kept and its "
+                 "layout checked, besides the programs the runs start with (repeat for several); "
+                 "default: the [compare] table's artifacts");
   sub.add_option("--measure", o.request.measure,
                  "what a run's value is: wall (its wall time, the default), cpu, user, sys, "
                  "rss, a counter (task-clock, instructions, ...), a simulated metric "
@@ -59,6 +63,8 @@ Outcome applyCompareTable(const CLI::App &sub, RevisionOptions &o, int defaultBu
     o.request.build = *t.build;
   if (!given("--run"))
     o.request.runs = t.runs;
+  if (!given("--artifact"))
+    o.request.artifacts = t.artifacts;
   if (!given("--measure") && t.measure)
     o.request.measure = *t.measure;
   if (!given("--builds"))

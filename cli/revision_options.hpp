@@ -19,7 +19,7 @@ struct RevisionOptions {
   std::string config; // --config: the file with the [compare] table ("" = alea.toml, found)
 };
 
-// Adds -C/--repo, --build, --run, --measure, --builds, --executions, --dir,
+// Adds -C/--repo, --build, --run, --artifact, --measure, --builds, --executions, --dir,
 // -j/--build-jobs and --config to `sub`; `defaultBuilds` and `defaultExecutions` for
 // the help text (the values are set by applyCompareTable).
 void addRevisionOptions(CLI::App &sub, RevisionOptions &o, int defaultBuilds,

@@ -502,7 +502,8 @@ void buildWarnings(const CampaignData &data, CampaignReport &r) {
         "layouts not checked: the builds of " + joinWith(unchecked, ", ") +
         (data.importedFrom.empty()
              ? " keep no artifacts, so alea cannot tell whether their layouts differ (list "
-               "the executables in the system's `artifacts`)"
+               "the executables in the system's `artifacts`; with alea compare, history or "
+               "bisect, --artifact PATH)"
              : " were imported without their binaries, so alea cannot tell whether their "
                "layouts differ (compare the binaries with `alea layout --diff`)"));
   std::map<std::string, std::size_t> systemBuilds;

@@ -266,6 +266,8 @@ std::uint64_t comparisonKey(const CompareRequest &r, const Side &a, const Side &
     key = mixSeed(key, part);
   for (const std::string &run : r.runs)
     key = mixSeed(key, run);
+  for (const std::string &artifact : r.artifacts) // none: the key of an older alea
+    key = mixSeed(key, "artifact " + artifact);
   return key;
 }
 
@@ -376,9 +378,17 @@ Expected<ComparePlan> revisionCampaign(const CompareRequest &request, std::vecto
     seed = mixSeed(hashName(sides[0].commit.empty() ? sides[0].source : sides[0].commit),
                    hashName(sides[1].commit.empty() ? sides[1].source : sides[1].commit));
 
+  // The files named (--artifact), then the programs the runs start with.
+  std::vector<std::string> kept;
+  for (const std::string &artifact : request.artifacts)
+    kept.push_back(fs::path(artifact).lexically_normal().string());
+  for (std::string &program : builtPrograms(request.runs, sides))
+    kept.push_back(std::move(program));
   toml::array artifacts;
-  for (const std::string &program : builtPrograms(request.runs, sides))
-    artifacts.push_back(program);
+  for (std::size_t i = 0; i < kept.size(); ++i)
+    if (std::find(kept.begin(), kept.begin() + static_cast<std::ptrdiff_t>(i), kept[i]) ==
+        kept.begin() + static_cast<std::ptrdiff_t>(i))
+      artifacts.push_back(kept[i]);
   toml::array systems;
   for (std::size_t i = 0; i < sides.size(); ++i) {
     toml::table system{{"name", sides[i].name},
@@ -414,6 +424,14 @@ Status checkCommands(const CompareRequest &request) {
     return Error{"--build: the command that builds a revision is required (e.g. 'make')"};
   if (request.runs.empty())
     return Error{"--run: at least one benchmark command is required (e.g. 'k1=./bench k1')"};
+  for (const std::string &artifact : request.artifacts) {
+    const fs::path path = fs::path(artifact).lexically_normal();
+    if (artifact.empty() || path.is_absolute() || path == "." || *path.begin() == ".." ||
+        path.filename().empty())
+      return Error{"--artifact '" + artifact +
+                       "': a file the build makes, relative to its directory (e.g. build/prog)",
+                   ErrorKind::Usage};
+  }
   return {};
 }
 
@@ -422,7 +440,7 @@ Status checkCommands(const CompareRequest &request) {
 Expected<ComparePlan> prepareCompare(const CompareRequest &request) {
   // Decide: the two sides, the benchmarks, the directory.
   if (Status s = checkCommands(request); !s)
-    return Error{s.error()};
+    return Error{s.error(), ErrorKind::Usage}; // a flag missing or wrong
   auto a = resolve(request.a, request.repo);
   if (!a)
     return Error{a.error()};
@@ -509,7 +527,7 @@ Expected<std::vector<RevisionInfo>> listRevisions(const std::vector<std::string>
 Expected<ComparePlan> prepareHistory(const CompareRequest &request) {
   // Decide: the revisions (ranges expanded), the reference, the directory.
   if (Status s = checkCommands(request); !s)
-    return Error{s.error()};
+    return Error{s.error(), ErrorKind::Usage};
   auto expanded = expandRevisions(request.revisions, request.repo);
   if (!expanded)
     return Error{expanded.error(), expanded.errorKind()};
@@ -536,6 +554,8 @@ Expected<ComparePlan> prepareHistory(const CompareRequest &request) {
     key = mixSeed(key, part);
   for (const std::string &run : request.runs)
     key = mixSeed(key, run);
+  for (const std::string &artifact : request.artifacts)
+    key = mixSeed(key, "artifact " + artifact);
   const fs::path dir = request.dir.empty() ? defaultDir(key, "history") : request.dir;
   // Act. Unpaired: each revision's build means are independent, as the
   // step detection over revisions assumes (revision_steps.hpp).
@@ -670,6 +690,16 @@ Expected<CompareTable> readCompareTable(const std::string &file) {
       if (!node.is_boolean())
         return Error{at(node) + "compare.build_cache: expected true or false"};
       t.buildCache = node.value<bool>();
+    } else if (k == "artifacts") {
+      const toml::array *list = node.as_array();
+      if (!list)
+        return Error{at(node) + "compare.artifacts: expected a list of paths (strings)"};
+      for (const toml::node &item : *list) {
+        auto v = item.value<std::string>();
+        if (!v || v->empty())
+          return Error{at(item) + "compare.artifacts: expected paths (strings)"};
+        t.artifacts.push_back(*v);
+      }
     } else if (k == "run") {
       if (const toml::array *list = node.as_array()) {
         for (const toml::node &item : *list) {
@@ -694,7 +724,7 @@ Expected<CompareTable> readCompareTable(const std::string &file) {
         return Error{at(node) + "compare.run: no command"};
     } else {
       return Error{at(node) + "unknown key compare." + k +
-                   " (expected build, run, measure, "
+                   " (expected build, run, measure, artifacts, "
                    "builds, executions, until_half_width, time_budget, "
                    "max_builds or build_cache)"};
     }

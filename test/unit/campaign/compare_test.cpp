@@ -89,6 +89,47 @@ TEST(Compare, TheProgramsTheBuildMakesAreItsArtifacts) {
     EXPECT_EQ(system.artifacts, (std::vector<std::string>{"bench", "build/prog", "sub/tool"}));
 }
 
+// Files named with --artifact (a run that starts with `cd`, a library) come
+// first, once each, then the programs the runs start with; they are part of
+// what defines the comparison (its directory); one that leaves the build's
+// directory is refused before anything is made.
+TEST(Compare, NamedArtifactsAreKeptBesideTheRunsPrograms) {
+  test::TempDir tmp;
+  for (const char *d : {"old", "new", "cache"})
+    fs::create_directories(tmp.file(d));
+  const char *cache = std::getenv("XDG_CACHE_HOME");
+  const std::string saved = cache ? cache : "";
+  ::setenv("XDG_CACHE_HOME", tmp.file("cache").c_str(), 1);
+  CompareRequest r;
+  r.a = tmp.file("old");
+  r.b = tmp.file("new");
+  r.build = "make";
+  r.runs = {"k=./bench k", "cd out && ./brotli -q 5 in"};
+  auto unnamed = prepareCompare(r);
+  r.artifacts = {"out/./brotli", "bench", "lib/libz.so"};
+  auto named = prepareCompare(r);
+  ASSERT_TRUE(unnamed && named) << (unnamed ? named.error() : unnamed.error());
+  EXPECT_NE(named->campaignDir, unnamed->campaignDir);
+  auto cfg = parseCampaign(named->campaignFile);
+  ASSERT_TRUE(cfg) << cfg.error();
+  for (const auto &system : cfg->systems)
+    EXPECT_EQ(system.artifacts, (std::vector<std::string>{"out/brotli", "bench", "lib/libz.so"}));
+  for (const char *bad : {"../x", "/usr/bin/x", "", "out/.."}) {
+    r.artifacts = {bad};
+    r.dir = tmp.file("refused");
+    auto refused = prepareCompare(r);
+    ASSERT_FALSE(refused) << bad;
+    EXPECT_EQ(refused.errorKind(), alea::ErrorKind::Usage) << bad;
+    EXPECT_NE(refused.error().find("--artifact '" + std::string(bad) + "'"), std::string::npos)
+        << refused.error();
+    EXPECT_FALSE(fs::exists(tmp.file("refused")));
+  }
+  if (cache)
+    ::setenv("XDG_CACHE_HOME", saved.c_str(), 1);
+  else
+    ::unsetenv("XDG_CACHE_HOME");
+}
+
 TEST(Compare, AHostileDirectoryNameReachesTheShellQuoted) {
   // A quote, a newline and $(...) in the directory's name: the build command
   // copies from exactly that directory and runs nothing else.
@@ -261,6 +302,10 @@ TEST(Compare, TheCompareTableOfACheckedInFile) {
   auto list = readCompareTable(tmp.file("list.toml"));
   ASSERT_TRUE(list) << list.error();
   EXPECT_EQ(list->runs, (std::vector<std::string>{"./b z", "a=./b a"}));
+  std::ofstream(tmp.file("artifacts.toml")) << "[compare]\nartifacts = ['out/prog', 'lib/x.so']\n";
+  auto artifacts = readCompareTable(tmp.file("artifacts.toml"));
+  ASSERT_TRUE(artifacts) << artifacts.error();
+  EXPECT_EQ(artifacts->artifacts, (std::vector<std::string>{"out/prog", "lib/x.so"}));
 
   // A campaign file named alea.toml has no [compare] table: not present.
   std::ofstream(tmp.file("campaign.toml")) << "[campaign]\nname = 'x'\n";
@@ -274,6 +319,8 @@ TEST(Compare, TheCompareTableOfACheckedInFile) {
            {"[compare]\nrun = []\n", "compare.run: no command"},
            {"[compare]\nrun = 'x'\n", "compare.run: expected a list of commands or a table"},
            {"[compare]\nbuidl = 'make'\n", "unknown key compare.buidl"},
+           {"[compare]\nartifacts = 'x'\n", "compare.artifacts: expected a list of paths"},
+           {"[compare]\nartifacts = [1]\n", "compare.artifacts: expected paths (strings)"},
            {"[compare\n", "bad.toml:1:"}}) {
     std::ofstream(tmp.file("bad.toml"), std::ios::trunc) << text;
     auto bad = readCompareTable(tmp.file("bad.toml"));

@@ -43,6 +43,11 @@ struct CompareRequest {
   // A metric word (wall = none, cpu, rss, task-clock, sim-instructions, ...),
   // regex:RE, gbench or records (docs/measure.md).
   std::string measure = "none";
+  // Files the build makes (paths relative to the build's directory), kept
+  // with each build and fingerprinted, as a campaign system's `artifacts`;
+  // besides the programs the runs start with (./bench, build/prog), found
+  // without being named.
+  std::vector<std::string> artifacts;
   // Per revision; commands: one build (nothing to build), `executions` to start.
   int builds = 4, executions = 3;
   // Where the comparison lives ("" = $XDG_CACHE_HOME/alea/compare/<key>, or
@@ -104,7 +109,7 @@ struct CompareTable {
   std::string file;     // where it was read
   bool present = false; // the file has a [compare] table
   std::optional<std::string> build, measure, untilHalfWidth;
-  std::vector<std::string> runs;
+  std::vector<std::string> runs, artifacts;
   std::optional<int> builds, executions, maxBuilds;
   std::optional<double> timeBudget;
   std::optional<bool> buildCache;
