@@ -695,12 +695,10 @@ TEST(LoadCampaignData, ReadsTheTargetsAndTheirMachines) {
 // A benchmark decided on a simulated count (sim-*) is named so, and its
 // noise diagnosis does not ask to quiet a busy machine; one on wall time does.
 TEST(LoadCampaignData, BenchmarksDecidedOnASimulatedCountAreNamed) {
-  namespace fs = std::filesystem;
-  fs::path file =
-      fs::temp_directory_path() / ("alea-simulated-" + std::to_string(::getpid()) + ".db");
-  fs::remove(file);
+  const test::TempDir dir; // the store, its -wal and -shm go with it
+  const std::string file = dir.file("simulated.db");
   {
-    auto store = Store::open(file.string());
+    auto store = Store::open(file);
     ASSERT_TRUE(store) << store.error();
     auto sa = store->ensureSystem("a", true, 0);
     auto sb = store->ensureSystem("b", false, 1);
@@ -740,7 +738,7 @@ TEST(LoadCampaignData, BenchmarksDecidedOnASimulatedCountAreNamed) {
           }
       }
   }
-  auto d = loadCampaignData(file.string());
+  auto d = loadCampaignData(file);
   ASSERT_TRUE(d) << d.error();
   EXPECT_EQ(d->simulated, (std::set<std::string>{"sim"}));
   CampaignReport r = buildCampaignReport(*d, fast());
@@ -753,8 +751,6 @@ TEST(LoadCampaignData, BenchmarksDecidedOnASimulatedCountAreNamed) {
     EXPECT_EQ(busy->significant, n.benchmark == "wall") << n.benchmark;
     EXPECT_EQ(busy->advice.empty(), n.benchmark == "sim") << n.benchmark;
   }
-  for (const char *suffix : {"", "-wal", "-shm"})
-    fs::remove(file.string() + suffix);
 }
 
 TEST(LoadCampaignData, RefusesAForeignSqliteFile) {
