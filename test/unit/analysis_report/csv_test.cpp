@@ -225,7 +225,7 @@ TEST(CsvErrors, ControlCharactersInMessagesAreEscaped) {
             "f:3:3: duplicate measurement: system \"a\" already has a value for build \\0 "
             "(line 2)");
   // Every message is one line without NUL, whatever the cell held.
-  for (const std::string text : {nul, "system,\"x\ny\",value\n\"\0\",1,\"\r\"\n"s}) {
+  for (const std::string &text : {nul, "system,\"x\ny\",value\n\"\0\",1,\"\r\"\n"s}) {
     const std::string m = errorOf(text);
     EXPECT_EQ(m.find('\n'), std::string::npos) << m;
     EXPECT_EQ(m.find('\0'), std::string::npos) << m;

@@ -500,7 +500,7 @@ TEST(ImportTools, LongCsvMustBeAlone) {
 // The settings `alea report` analyses a store with travel with its export,
 // in one comment line before the header that no name can break.
 TEST(ExportSettings, CommentLineRoundTripsEveryName) {
-  for (const std::string baseline :
+  for (const std::string &baseline :
        {std::string("O1"), std::string("a b%c#d"), std::string("x\n# alea: design=duet"),
         std::string("\xC3\xA9t\xC3\xA9")}) {
     ExportSettings s;

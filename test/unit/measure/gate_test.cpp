@@ -57,10 +57,11 @@ TEST(Gate, InconclusiveAndNoChangeNeverFail) {
 TEST(Gate, ReadsHolmsDecisionInAFamily) {
   CampaignReport r = twoBenchmarks();
   for (auto &x : r.analysis->benchmarks[0].ratios)
-    x.family = alea::analysis::RatioReport::Family{.size = 2, .decision = Decision::Inconclusive};
+    x.family = alea::analysis::RatioReport::Family{
+        .size = 2, .interval = {}, .decision = Decision::Inconclusive};
   EXPECT_TRUE(gateFailures(r, FailOn::Change).empty());
   r.analysis->benchmarks[1].ratios[1].family =
-      alea::analysis::RatioReport::Family{.size = 2, .decision = Decision::Slower};
+      alea::analysis::RatioReport::Family{.size = 2, .interval = {}, .decision = Decision::Slower};
   EXPECT_EQ(gateFailures(r, FailOn::Slower),
             std::vector<std::string>{"emit: other vs base slower (ratio 1.300)"});
 }

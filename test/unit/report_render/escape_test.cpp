@@ -277,9 +277,10 @@ TEST(HostileNames, CsvTextCellsAreNotFormulasAndNumbersStayNumbers) {
     const auto &f = parsed.records[i].fields;
     ASSERT_EQ(f.size(), 9u) << parsed.records[i].line;
     for (std::size_t c : {0u, 1u, 2u, 3u, 4u, 8u}) // the text columns
-      if (!f[c].empty())
+      if (!f[c].empty()) {
         EXPECT_EQ(std::string("=+-@\t\r").find(f[c][0]), std::string::npos)
             << "line " << parsed.records[i].line << ": " << f[c];
+      }
     formulaSeen = formulaSeen || f[0] == "'" + kFormula;
     for (std::size_t c : {5u, 6u, 7u}) // the number columns: numbers as they are
       if (!f[c].empty()) {
