@@ -257,6 +257,16 @@ Status writeCampaign(const toml::table &campaign, const std::string &file) {
 // store would refuse it) but made again in a directory of its own.
 constexpr const char *kRevisionCampaignVersion = "v2";
 
+// What the keys of a comparison and a history take from the request's
+// commands: the runs and the files named (none: the key of an older alea).
+std::uint64_t mixCommands(std::uint64_t key, const CompareRequest &r) {
+  for (const std::string &run : r.runs)
+    key = mixSeed(key, run);
+  for (const std::string &artifact : r.artifacts)
+    key = mixSeed(key, "artifact " + artifact);
+  return key;
+}
+
 // What defines the comparison, for its directory's name.
 std::uint64_t comparisonKey(const CompareRequest &r, const Side &a, const Side &b) {
   std::uint64_t key = mixSeed(hashName("alea compare"), kRevisionCampaignVersion);
@@ -264,11 +274,7 @@ std::uint64_t comparisonKey(const CompareRequest &r, const Side &a, const Side &
        {a.commit.empty() ? a.source : a.commit, b.commit.empty() ? b.source : b.commit, r.build,
         r.measure, std::to_string(r.builds), std::to_string(r.executions)})
     key = mixSeed(key, part);
-  for (const std::string &run : r.runs)
-    key = mixSeed(key, run);
-  for (const std::string &artifact : r.artifacts) // none: the key of an older alea
-    key = mixSeed(key, "artifact " + artifact);
-  return key;
+  return mixCommands(key, r);
 }
 
 std::string defaultDir(std::uint64_t key, const char *kind = "compare") {
@@ -378,17 +384,17 @@ Expected<ComparePlan> revisionCampaign(const CompareRequest &request, std::vecto
     seed = mixSeed(hashName(sides[0].commit.empty() ? sides[0].source : sides[0].commit),
                    hashName(sides[1].commit.empty() ? sides[1].source : sides[1].commit));
 
-  // The files named (--artifact), then the programs the runs start with.
-  std::vector<std::string> kept;
-  for (const std::string &artifact : request.artifacts)
-    kept.push_back(fs::path(artifact).lexically_normal().string());
-  for (std::string &program : builtPrograms(request.runs, sides))
-    kept.push_back(std::move(program));
+  // The files named (--artifact), then the programs the runs start with, each once.
   toml::array artifacts;
-  for (std::size_t i = 0; i < kept.size(); ++i)
-    if (std::find(kept.begin(), kept.begin() + static_cast<std::ptrdiff_t>(i), kept[i]) ==
-        kept.begin() + static_cast<std::ptrdiff_t>(i))
-      artifacts.push_back(kept[i]);
+  auto keep = [&artifacts](const std::string &path) {
+    if (std::none_of(artifacts.begin(), artifacts.end(),
+                     [&](const toml::node &n) { return n.value<std::string>() == path; }))
+      artifacts.push_back(path);
+  };
+  for (const std::string &artifact : request.artifacts)
+    keep(fs::path(artifact).lexically_normal().string());
+  for (const std::string &program : builtPrograms(request.runs, sides))
+    keep(program);
   toml::array systems;
   for (std::size_t i = 0; i < sides.size(); ++i) {
     toml::table system{{"name", sides[i].name},
@@ -552,10 +558,7 @@ Expected<ComparePlan> prepareHistory(const CompareRequest &request) {
   for (const std::string &part : {request.build, request.measure, std::to_string(request.builds),
                                   std::to_string(request.executions), std::to_string(reference)})
     key = mixSeed(key, part);
-  for (const std::string &run : request.runs)
-    key = mixSeed(key, run);
-  for (const std::string &artifact : request.artifacts)
-    key = mixSeed(key, "artifact " + artifact);
+  key = mixCommands(key, request);
   const fs::path dir = request.dir.empty() ? defaultDir(key, "history") : request.dir;
   // Act. Unpaired: each revision's build means are independent, as the
   // step detection over revisions assumes (revision_steps.hpp).
