@@ -319,13 +319,17 @@ StoppingDecision stoppingRule(const StoppingInput &in) {
     k = 1;
     why = "the planner's " + std::to_string(*in.plannedBuilds) + " are already run";
   }
-  if (in.builds < in.minBuilds)
-    k = std::max(k, in.minBuilds - in.builds);
+  if (in.builds < in.minBuilds && in.minBuilds - in.builds > k) {
+    k = in.minBuilds - in.builds;
+    why = "to reach the minimum of " + std::to_string(in.minBuilds) + " " + in.units;
+  }
   k = std::max<std::size_t>(k, 1);
   k = std::min(k, std::max<std::size_t>(in.builds, 1));
   k = std::min(k, in.maxBuilds - in.builds);
-  if (in.remainingBudgetBuilds)
-    k = std::min(k, *in.remainingBudgetBuilds);
+  if (in.remainingBudgetBuilds && *in.remainingBudgetBuilds < k) {
+    k = *in.remainingBudgetBuilds;
+    why += "; the budget affords " + std::to_string(k);
+  }
   out.addBuilds = k;
   out.explanation = now + ": add " + std::to_string(k) + " (" + why + ")";
   return out;

@@ -239,6 +239,10 @@ TEST(StoppingRule, BatchSizes) {
   EXPECT_EQ(stoppingRule(in).addBuilds, 10u);
   in.remainingBudgetBuilds = 4;
   EXPECT_EQ(stoppingRule(in).addBuilds, 4u);
+  EXPECT_NE(stoppingRule(in).explanation.find(
+                ": add 4 (the planner gives no count within its cap; the budget affords 4)"),
+            std::string::npos)
+      << stoppingRule(in).explanation;
   in.remainingBudgetBuilds = 0;
   d = stoppingRule(in);
   EXPECT_TRUE(d.stop);
@@ -262,7 +266,7 @@ TEST(StoppingRule, BatchSizes) {
   EXPECT_EQ(d.addBuilds, 2u);
   // ... and its explanation says why a precise enough interval goes on.
   EXPECT_NE(d.explanation.find("+-0.9% against the target +-1% (within it, but below the "
-                               "minimum of 5 builds): add 2"),
+                               "minimum of 5 builds): add 2 (to reach the minimum of 5 builds)"),
             std::string::npos)
       << d.explanation;
   // Unbounded interval: continue.
