@@ -324,10 +324,11 @@ Expected<Diagnostics> diagnose(const Hierarchy &h, const OutlierOptions &oo, con
     for (std::size_t i = 0; i < group; ++i)
       residuals[start + i] = g[i] - med;
   }
-  // Deviations below kNegligibleRelative of the values are none.
+  // Deviations below kNegligibleRelative of the values (their top-level
+  // units' median: no pass over every value) are none.
+  const auto top = h.topMeans();
   OutlierOptions notable = oo;
-  notable.minDeviation =
-      std::max(oo.minDeviation, kNegligibleRelative * std::abs(median(h.values)));
+  notable.minDeviation = std::max(oo.minDeviation, kNegligibleRelative * std::abs(median(top)));
   if (auto m = findOutliers(residuals, notable)) {
     d.measurementOutliers = *m;
     for (auto &out : d.measurementOutliers.outliers)
@@ -335,7 +336,6 @@ Expected<Diagnostics> diagnose(const Hierarchy &h, const OutlierOptions &oo, con
   } else {
     d.measurementOutliers.n = residuals.size();
   }
-  const auto top = h.topMeans();
   if (auto u = findOutliers(top, notable))
     d.unitOutliers = *u;
   else
